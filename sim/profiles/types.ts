@@ -1,0 +1,174 @@
+// The cluster profile: what a simulated cluster is made of and how it behaves.
+// Written from ../shared/FEATURES.md and the seeds, never from the harness's catalog.
+// Every sim module reads the profile through these types; loading and the built-in
+// profiles live in ./load.ts and ./builtin/.
+
+export type NodeOS = 'linux' | 'windows';
+
+export interface NodeSpec {
+  name: string;
+  os: NodeOS;
+  /** 'control-plane' nodes get the control-plane role label and taint. */
+  role?: 'control-plane' | 'worker';
+  /** Windows only: full build, e.g. "10.0.20348.2582". The first three parts pick the image tag. */
+  windowsBuild?: string;
+  /** e.g. "containerd://1.7.20". */
+  containerRuntime?: string;
+  /** kubelet version; defaults to the profile's kubernetesVersion. */
+  kubeletVersion?: string;
+  taints?: { key: string; value?: string; effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute' }[];
+  labels?: Record<string, string>;
+  /** Omit the deprecated beta.kubernetes.io/os label (as some node images do). */
+  omitBetaOSLabel?: boolean;
+  capacity?: { cpu?: string; memory?: string; pods?: string };
+  /** Memory the kubelet reserves (system + kube reserved). allocatable = capacity - reserved. */
+  reservedMemory?: string;
+  reservedCpu?: string;
+  /** Windows only: an OpenSSH server on the node (cmd.exe default shell). */
+  ssh?: boolean;
+  ready?: boolean;
+}
+
+export interface NetworkSpec {
+  /** Windows CNI network mode. */
+  mode: 'l2bridge' | 'overlay' | 'host-gw';
+  /** CNI name, shows up as the DaemonSet in kube-system, e.g. "flannel", "calico". */
+  cni: string;
+  dualStack?: boolean;
+  /** kube-proxy on Windows: --enable-dsr and the WinDSR feature gate. */
+  kubeProxyEnableDSR?: boolean;
+  clusterDomain?: string;
+}
+
+export interface AddonSpec {
+  metricsServer?: boolean;
+  defaultStorageClass?: boolean;
+  /** A LoadBalancer provisioner (assigns ingress addresses to type=LoadBalancer services). */
+  loadBalancer?: boolean;
+  /** A RuntimeClass named "runhcs-wcow-hypervisor" with handler runhcs-wcow-hypervisor. */
+  hypervRuntimeClass?: boolean;
+  /** A RuntimeClass "windows-2022" etc. whose scheduling injects the Windows selector. */
+  windowsRuntimeClasses?: boolean;
+}
+
+/**
+ * Documented Windows limitations the sim enforces. Each is on (true) by default;
+ * a profile sets one to false to lift it, so the harness can be seen to notice.
+ */
+export interface Limitations {
+  /** seed 003: Windows pods have no outbound ICMP to other networks. */
+  icmpEgress?: boolean;
+  /** seed 003: a Windows node cannot reach its own NodePort. */
+  localNodePort?: boolean;
+  /** seed 003: sessionAffinityConfig.clientIP.timeoutSeconds is ignored on Windows. */
+  sessionAffinityTimeout?: boolean;
+  /** session affinity needs build >= 19551: ignored on 2019 nodes. */
+  sessionAffinityOld?: boolean;
+  /** Windows DNS treats dotted names as FQDNs (no search-suffix devolution). */
+  dnsDottedName?: boolean;
+  /** ClusterFirstWithHostNet is not supported on Windows. */
+  dnsHostNetwork?: boolean;
+  /** Process isolation: image build must equal host build. */
+  osBuildMismatch?: boolean;
+  /** Env var names with ':' rejected (before 1.32 unless the gate is on). */
+  envColonName?: boolean;
+  /** defaultMode permissions are not honoured (no POSIX modes). */
+  secretDefaultMode?: boolean;
+  /** Secret volume contents are written to the node's disk in plaintext. */
+  secretAtRest?: boolean;
+  /** emptyDir medium Memory not supported. */
+  emptyDirMemory?: boolean;
+  subPath?: boolean;
+  readOnlyRootFilesystem?: boolean;
+  mountPropagation?: boolean;
+  nfs?: boolean;
+  blockVolume?: boolean;
+  volumeResize?: boolean;
+  /** No OOM killer: over-limit memory pages instead. */
+  memoryOOMKill?: boolean;
+  /** The legacy hyperv isolation annotation is ignored (removed in 1.21). */
+  hypervAnnotation?: boolean;
+  /** Linux-only securityContext fields are ignored when spec.os is unset. */
+  linuxFieldsIgnored?: boolean;
+  /** spec.os.name=windows forbids Linux-only fields (API validation). */
+  linuxFieldsRejected?: boolean;
+  privileged?: boolean;
+  ipv6Only?: boolean;
+  /** Dual-stack not on overlay (VXLAN) or 2019. */
+  dualStackOverlay?: boolean;
+}
+
+export type LimitationKey = keyof Limitations;
+
+/**
+ * Supported behaviours a profile can break on purpose, so the harness is seen to
+ * report a regression. Names are the sim's own, describing the mechanism broken.
+ */
+export const BREAKABLE = [
+  // scheduling / API
+  'scheduler-os-selector',      // scheduler ignores kubernetes.io/os nodeSelector
+  'beta-os-label',              // Windows kubelets stop setting beta.kubernetes.io/os
+  'pod-os-field',               // API rejects spec.os
+  'taint-enforcement',          // scheduler ignores NoSchedule taints on Windows nodes
+  'runtimeclass-scheduling',    // RuntimeClass scheduling not merged into pods
+  // workloads
+  'iis-serve',                  // IIS container does not answer HTTP
+  'deployment-controller',      // Deployment never gets ready replicas
+  'daemonset-controller',       // DaemonSet skips Windows nodes
+  'statefulset-dns',            // no per-pod DNS records for StatefulSets
+  'shared-netns',               // containers of one pod do not share localhost
+  'exec',                       // exec into Windows pods fails
+  'logs',                       // logs of Windows pods are empty
+  'port-forward',               // port-forward to Windows pods fails
+  'hpa',                        // HPA gets no metrics for Windows pods
+  // configuration
+  'secret-env',                 // secretKeyRef env values wrong
+  'configmap-env',              // configMapKeyRef env values missing
+  'secret-volume',              // secret volume files missing
+  'configmap-volume',           // configmap volume files missing
+  // storage
+  'hostpath',                   // hostPath contents not visible / readOnly not honoured
+  'emptydir',                   // emptyDir not shared between containers
+  'pvc-bind',                   // PVCs stay Pending
+  // resources
+  'resource-limits',            // pods with limits fail to start
+  'cpu-limit',                  // CPU usage exceeds the limit
+  'stats',                      // /stats/summary lacks Windows pods
+  'metrics-api',                // metrics.k8s.io lacks Windows pods
+  'node-reserved',              // allocatable == capacity
+  // isolation / security
+  'process-isolation',          // matching-build images fail to run
+  'hyperv-runtimeclass',        // no utility VM for Hyper-V pods
+  'hostprocess',                // HostProcess pods do not run as SYSTEM on the host
+  'run-as-username',            // runAsUserName ignored
+  // node
+  'node-services',              // kubelet/kube-proxy services stopped
+  'hns-network',                // HNS network missing
+  'pause-image',                // pause image lacks the node's build
+  // networking (paths)
+  'pod-ip',                     // Windows pods share one IP
+  'w2w-same-node', 'w2w-cross-node', 'w2l', 'l2w',
+  'clusterip', 'dns', 'dns-config', 'egress',
+  'node-to-pod', 'node-to-service', 'nodeport-external', 'loadbalancer',
+  'session-affinity', 'preserve-client-ip', 'preserve-destination', 'hairpin', 'dual-stack',
+] as const;
+
+export type BreakKey = (typeof BREAKABLE)[number];
+
+export interface Profile {
+  name: string;
+  description?: string;
+  /** Server version, e.g. "v1.33.1". */
+  kubernetesVersion: string;
+  nodes: NodeSpec[];
+  network: NetworkSpec;
+  addons: AddonSpec;
+  /** Overrides of the documented limitations (all true unless set false). */
+  limitations?: Limitations;
+  /** Supported behaviours broken on purpose. */
+  breaks?: BreakKey[];
+  /** Image pull latency per image per node, first pull only (cached after). */
+  imagePullLatencyMs?: number;
+  /** Seeded fault injection (DESIGN.md "Faults"). */
+  faults?: { seed?: number; apiErrorRate?: number; dropWatchRate?: number };
+}

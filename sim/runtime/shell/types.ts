@@ -1,0 +1,73 @@
+// What the command interpreter sees of the place it runs in: a container (or a
+// HostProcess container, or an SSH session on a Windows node). The runtime
+// implements ShellHost; the interpreter (./index.ts) only talks to this.
+
+import type { Writable, Readable } from 'node:stream';
+import type { Endpoint, DnsConfig, NetworkTwin } from '../../network/types.ts';
+
+/** A file system view: paths as the OS spells them (C:\x, C:/x, /cache), resolved by the host. */
+export interface ShellFS {
+  /** Returns file contents, or throws FsError. */
+  read(path: string): Buffer;
+  /** Creates or overwrites; throws FsError('EACCES') on a read-only mount ("Access is denied."). */
+  write(path: string, data: Buffer, opts?: { append?: boolean }): void;
+  list(path: string): { name: string; dir: boolean; size: number; mtime: Date }[];
+  exists(path: string): boolean;
+  isDir(path: string): boolean;
+  mkdir(path: string): void;
+  remove(path: string): void;
+  /** POSIX-style mode bits where the OS has them (Linux); undefined on Windows. */
+  mode?(path: string): number | undefined;
+}
+
+export type FsErrorCode = 'ENOENT' | 'EACCES' | 'EISDIR' | 'ENOTDIR' | 'EROFS';
+export class FsError extends Error {
+  constructor(readonly code: FsErrorCode, message: string) { super(message); }
+}
+
+export interface ServiceState { name: string; displayName: string; status: 'Running' | 'Stopped'; pid: number }
+export interface HnsNetwork { id: string; name: string; type: string; subnets?: string[]; managementIP?: string }
+export interface ComputeProcess { id: string; owner: string; type: 'Container' | 'VirtualMachine'; isTemplate: boolean }
+
+export interface ShellHost {
+  os: 'linux' | 'windows';
+  /** Windows build of the image/host, e.g. "10.0.20348.2582". */
+  windowsBuild?: string;
+  hostname: string;
+  /** e.g. "ContainerUser", "ContainerAdministrator", "NT AUTHORITY\\SYSTEM", "root". */
+  user: string;
+  /** The process environment (K8s env merged over the image's defaults). */
+  env: Record<string, string>;
+  fs: ShellFS;
+  /** Network identity and resolver settings of the container (or node). */
+  endpoint: Endpoint;
+  dns: DnsConfig;
+  net: NetworkTwin;
+  /** Interfaces shown by ipconfig / ip addr. */
+  interfaces: { name: string; address: string; prefixLength: number; gateway?: string; dnsSuffix?: string }[];
+  /** Executables present in the image (lower-case basenames), e.g. "curl.exe", "powershell.exe", "nc". */
+  hasBinary(name: string): boolean;
+  /** Node-level views, present for HostProcess containers and SSH sessions on nodes. */
+  node?: {
+    services(): ServiceState[];
+    hnsNetworks(): HnsNetwork[];
+    computeProcesses(): ComputeProcess[];
+  };
+  /** Process-level stats hooks (CPU burner, memory allocation) reported to the kubelet stats. */
+  resources?: {
+    burnCpu(millicores: number, ms: number, signal: AbortSignal): Promise<void>;
+    allocateMemory(bytes: number): { ok: boolean; oomKilled: boolean };
+  };
+  /** Starts a long-running server in the container (agnhost netexec, test-webserver...). */
+  startServer?(argv: string[]): Promise<void>;
+}
+
+export interface ShellIO {
+  stdin: Readable | null;
+  stdout: Writable;
+  stderr: Writable;
+  signal: AbortSignal;
+}
+
+/** Runs argv as the container runtime would (argv[0] resolved on the image's PATH). Returns the exit code. */
+export type RunCommand = (argv: string[], host: ShellHost, io: ShellIO) => Promise<number>;

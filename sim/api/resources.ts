@@ -31,7 +31,7 @@ export const RESOURCES: ResourceType[] = [
   row('', 'v1', 'nodes', 'Node', false, { shortNames: ['no'], subresources: ['status', 'proxy'] }),
   row('', 'v1', 'pods', 'Pod', true, {
     shortNames: ['po'], categories: ['all'],
-    subresources: ['status', 'exec', 'log', 'portforward', 'binding', 'eviction', 'ephemeralcontainers'],
+    subresources: ['status', 'exec', 'attach', 'log', 'portforward', 'binding', 'eviction', 'ephemeralcontainers'],
   }),
   row('', 'v1', 'services', 'Service', true, { shortNames: ['svc'], categories: ['all'], subresources: ['status', 'proxy'] }),
   row('', 'v1', 'endpoints', 'Endpoints', true, { shortNames: ['ep'], singular: 'endpoints' }),

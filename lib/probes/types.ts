@@ -1,0 +1,59 @@
+// Probes: typed operations run inside a pod (or on a node), rendered into the right
+// command for its OS. A Transport carries the command; the result carries evidence.
+
+export type ProbeOS = 'windows' | 'linux';
+
+/** Where a command runs. Pod exec today; HostProcess pods and SSH implement the same. */
+export interface Transport {
+  /** "exec wincheck-ab12/iis [iis]" or "ssh administrator@10.0.0.4": shown in evidence. */
+  readonly description: string;
+  readonly os: ProbeOS;
+  /** argv (exec) or a command line (SSH, whose default shell on Windows is cmd.exe). */
+  run(command: string[] | string, opts?: { timeoutMs?: number; signal?: AbortSignal }): Promise<CommandResult>;
+}
+
+export interface CommandResult {
+  stdout: string;
+  stderr: string;
+  /** Process exit code; -1 when the transport could not tell. */
+  exitCode: number;
+}
+
+export type ProbeOp =
+  /** Success = 2xx/3xx within the connect timeout (curl --fail). */
+  | { kind: 'http-get'; url: string; connectTimeoutSec?: number }
+  | { kind: 'tcp-connect'; host: string; port: number; timeoutSec?: number }
+  /** Success = resolved (exit 0 and no "can't find" / "could not resolve" on stderr). */
+  | { kind: 'dns-lookup'; name: string }
+  /**
+   * Reads an environment variable. With `expect`, the result says only whether it
+   * matched: the value is compared here and never kept (secret values).
+   */
+  | { kind: 'read-env'; name: string; expect?: string; secret?: boolean }
+  | { kind: 'read-file'; path: string }
+  | { kind: 'write-file'; path: string; content: string }
+  /** ICMP echo; success = a reply (TTL= / "bytes from") seen, not the exit code. */
+  | { kind: 'ping'; host: string; count?: number }
+  /** A PowerShell script on Windows (its exit code is the verdict), sh on Linux. */
+  | { kind: 'node-command'; script: string }
+  /** An argv run as is, for anything the kinds above do not cover. */
+  | { kind: 'raw'; argv: string[] };
+
+export interface ProbeResult {
+  op: ProbeOp['kind'];
+  /** The op's own verdict (see each kind). */
+  ok: boolean;
+  /** One line: why ok is what it is. */
+  detail: string;
+  evidence: Evidence;
+}
+
+/** What was run and what came back, with secret values redacted. */
+export interface Evidence {
+  transport: string;
+  command: string;
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  durationMs: number;
+}

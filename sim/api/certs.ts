@@ -1,0 +1,78 @@
+// TLS material for the simulated API server: a CA, a serving certificate for
+// 127.0.0.1/localhost and an admin client certificate (group system:masters), so
+// kubeconfigs can use either a bearer token or client-certificate auth as on real clusters.
+
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import forge from 'node-forge';
+
+export interface ClusterCerts {
+  caPem: string;
+  caKeyPem: string;
+  serverCertPem: string;
+  serverKeyPem: string;
+  clientCertPem: string;
+  clientKeyPem: string;
+}
+
+export const ADMIN_USER = 'wincheck-admin';
+export const ADMIN_GROUP = 'system:masters';
+
+// RSA keys from node:crypto (native, fast) rather than forge's pure-JS generator.
+function rsaKeys(): { pub: forge.pki.rsa.PublicKey; priv: forge.pki.rsa.PrivateKey; privPem: string } {
+  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const privPem = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+  const pubPem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
+  return { pub: forge.pki.publicKeyFromPem(pubPem) as forge.pki.rsa.PublicKey, priv: forge.pki.privateKeyFromPem(privPem) as forge.pki.rsa.PrivateKey, privPem };
+}
+
+function newCert(pub: forge.pki.PublicKey, subject: forge.pki.CertificateField[], issuer: forge.pki.CertificateField[], days: number): forge.pki.Certificate {
+  const c = forge.pki.createCertificate();
+  c.publicKey = pub;
+  // Positive serial: a leading 00 byte keeps the DER integer non-negative.
+  c.serialNumber = '00' + randomBytes(16).toString('hex');
+  c.validity.notBefore = new Date(Date.now() - 60_000);
+  c.validity.notAfter = new Date(Date.now() + days * 86400_000);
+  c.setSubject(subject);
+  c.setIssuer(issuer);
+  return c;
+}
+
+export function generateClusterCerts(): ClusterCerts {
+  const ca = rsaKeys();
+  const caSubject = [{ name: 'commonName', value: 'wincheck-sim-ca' }];
+  const caCert = newCert(ca.pub, caSubject, caSubject, 3650);
+  caCert.setExtensions([
+    { name: 'basicConstraints', cA: true, critical: true },
+    { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
+    { name: 'subjectKeyIdentifier' },
+  ]);
+  caCert.sign(ca.priv, forge.md.sha256.create());
+
+  const srv = rsaKeys();
+  const srvCert = newCert(srv.pub, [{ name: 'commonName', value: 'kube-apiserver' }], caSubject, 365);
+  srvCert.setExtensions([
+    { name: 'basicConstraints', cA: false },
+    { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
+    { name: 'extKeyUsage', serverAuth: true },
+    { name: 'subjectAltName', altNames: [
+      { type: 2, value: 'localhost' }, { type: 2, value: 'kubernetes' }, { type: 2, value: 'kubernetes.default' },
+      { type: 2, value: 'kubernetes.default.svc' }, { type: 7, ip: '127.0.0.1' },
+    ] },
+  ]);
+  srvCert.sign(ca.priv, forge.md.sha256.create());
+
+  const cli = rsaKeys();
+  const cliCert = newCert(cli.pub, [{ name: 'commonName', value: ADMIN_USER }, { name: 'organizationName', value: ADMIN_GROUP }], caSubject, 365);
+  cliCert.setExtensions([
+    { name: 'basicConstraints', cA: false },
+    { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
+    { name: 'extKeyUsage', clientAuth: true },
+  ]);
+  cliCert.sign(ca.priv, forge.md.sha256.create());
+
+  return {
+    caPem: forge.pki.certificateToPem(caCert), caKeyPem: ca.privPem,
+    serverCertPem: forge.pki.certificateToPem(srvCert), serverKeyPem: srv.privPem,
+    clientCertPem: forge.pki.certificateToPem(cliCert), clientKeyPem: cli.privPem,
+  };
+}

@@ -1,0 +1,89 @@
+// The simulated mixed cluster, assembled: store → admission → API server →
+// network twin → controllers (nodes, add-ons) → node runtimes. Callers get a
+// kubeconfig and a stop function; nothing else of the sim leaks out.
+
+import { writeFile, mkdir } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { Store } from './api/store.ts';
+import { RESOURCES, bucketOf } from './api/resources.ts';
+import { startApiServer } from './api/server.ts';
+import { createAdmission } from './api/validation.ts';
+import { loadProfile } from './profiles/load.ts';
+import type { Profile } from './profiles/types.ts';
+import { startNetwork } from './network/index.ts';
+import { startControllers } from './controllers/index.ts';
+import { startRuntime } from './runtime/index.ts';
+
+export { ProfileError } from './profiles/load.ts';
+export type { Profile } from './profiles/types.ts';
+
+export interface SimOptions {
+  /** A built-in profile name or a YAML file; default "default". Or a Profile object (tests). */
+  profile?: string | Profile;
+  /** API server port; ephemeral when unset. */
+  port?: number;
+  /** Where to write the kubeconfig file. */
+  kubeconfigOut?: string;
+  /** Client authentication written into the kubeconfig. */
+  auth?: 'token' | 'cert';
+}
+
+export interface SimCluster {
+  kubeconfigPath?: string;
+  kubeconfig: string;
+  server: string;
+  profileName: string;
+  profile: Profile;
+  store: Store;
+  /** OpenSSH known_hosts lines for the Windows nodes' SSH servers, and a client key they accept. */
+  ssh?: { knownHosts: string; user: string; privateKey: string };
+  stop(): Promise<void>;
+}
+
+export async function startSim(opts: SimOptions = {}): Promise<SimCluster> {
+  const profile = typeof opts.profile === 'object' ? opts.profile : loadProfile(opts.profile ?? 'default');
+  const store = new Store();
+  for (const r of RESOURCES) if (r.namespaced) store.registerNamespaced(bucketOf(r));
+
+  const stops: (() => Promise<void> | void)[] = [];
+  const stop = async () => {
+    for (const s of stops.reverse()) {
+      try { await s(); } catch (err) { console.error('sim: stop failed:', err); }
+    }
+    stops.length = 0;
+  };
+  try {
+    store.addAdmission(createAdmission(profile));
+    const api = await startApiServer({ store, profile, port: opts.port });
+    stops.push(() => api.close());
+    const apiUrl = new URL(api.url);
+    const network = await startNetwork({
+      store, profile,
+      apiServer: { host: apiUrl.hostname, port: Number(apiUrl.port) },
+    });
+    stops.push(() => network.stop());
+    if (network.serviceAdmission) store.addAdmission(network.serviceAdmission());
+    const controllers = startControllers(store, profile, { network });
+    stops.push(() => controllers.stop());
+    const runtime = startRuntime({ store, profile, network });
+    stops.push(() => runtime.stop());
+    api.setHandlers(runtime.handlers);
+
+    const kubeconfig = api.kubeconfig({ auth: opts.auth ?? 'token', context: `wincheck-sim-${profile.name}` });
+    let kubeconfigPath: string | undefined;
+    if (opts.kubeconfigOut) {
+      kubeconfigPath = resolve(opts.kubeconfigOut);
+      await mkdir(dirname(kubeconfigPath), { recursive: true });
+      await writeFile(kubeconfigPath, kubeconfig, { mode: 0o600 });
+    }
+    const sshKey = network.sshClientKey?.();
+    return {
+      kubeconfigPath, kubeconfig, server: api.url, profileName: profile.name, profile, store,
+      ssh: sshKey ? { knownHosts: network.knownHosts(), user: network.sshUser ?? 'Administrator', privateKey: sshKey.privateKey } : undefined,
+      stop,
+    };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

@@ -1,0 +1,147 @@
+// Service IP and port allocation, as the API server's service registry does it:
+// a Service gets spec.clusterIP(s) and nodePorts on create when unset, keeps them
+// on update (immutable), and a requested address or port already in use is a 422.
+// The lead registers serviceAdmission() on the store.
+
+import type { V1Service, V1ServicePort } from '@kubernetes/client-node';
+import { StoreError, type Admission, type KubeObject, type Store } from '../api/store.ts';
+import type { Profile } from '../profiles/types.ts';
+import { ipv6Of, isIPv6, KUBE_DNS_IP, KUBERNETES_SERVICE_IP, NODE_PORT_RANGE, toIPv4 } from './addresses.ts';
+
+/** Well-known services get the addresses clients expect (kubernetes = .1, kube-dns = .10). */
+const WELL_KNOWN: Record<string, string> = {
+  'default/kubernetes': KUBERNETES_SERVICE_IP,
+  'kube-system/kube-dns': KUBE_DNS_IP,
+};
+
+export class ServiceAllocator {
+  private ips = new Map<string, string>();     // clusterIP -> "ns/name"
+  private ports = new Map<number, string>();   // nodePort -> "ns/name"
+  private nextIP = 11;
+  private nextPort: number = NODE_PORT_RANGE.min;
+
+  constructor(private profile: Profile) {}
+
+  /** Marks what existing Services hold (the store may already have some). */
+  sync(store: Store): void {
+    for (const o of store.list('services').items) this.hold(o as unknown as V1Service);
+  }
+
+  /** A free ClusterIP in 127.96.0.0/16, or the requested one when free. */
+  allocateClusterIP(owner: string, requested?: string): string {
+    const want = requested ?? WELL_KNOWN[owner];
+    if (want) {
+      const holder = this.ips.get(want);
+      if (holder && holder !== owner) {
+        if (requested) throw invalid(owner, 'spec.clusterIPs', want, 'failed to allocate IP ' + want + ': provided IP is already allocated');
+      } else {
+        this.ips.set(want, owner);
+        return want;
+      }
+    }
+    for (let tries = 0; tries < 65000; tries++) {
+      const n = this.nextIP++;
+      if (this.nextIP > 65533) this.nextIP = 11;
+      const ip = `127.96.${n >> 8}.${n & 255}`;
+      if ((n & 255) === 0 || (n & 255) === 255 || n === 10) continue;
+      if (!this.ips.has(ip)) { this.ips.set(ip, owner); return ip; }
+    }
+    throw new StoreError(500, 'InternalError', 'failed to allocate a service IP: range is full');
+  }
+
+  allocateNodePort(owner: string, requested?: number): number {
+    if (requested) {
+      if (requested < NODE_PORT_RANGE.min || requested > NODE_PORT_RANGE.max)
+        throw invalid(owner, 'spec.ports[].nodePort', String(requested), `provided port is not in the valid range. The range of valid ports is ${NODE_PORT_RANGE.min}-${NODE_PORT_RANGE.max}`);
+      const holder = this.ports.get(requested);
+      if (holder && holder !== owner) throw invalid(owner, 'spec.ports[].nodePort', String(requested), 'provided port is already allocated');
+      this.ports.set(requested, owner);
+      return requested;
+    }
+    const span = NODE_PORT_RANGE.max - NODE_PORT_RANGE.min + 1;
+    for (let tries = 0; tries < span; tries++) {
+      const p = this.nextPort++;
+      if (this.nextPort > NODE_PORT_RANGE.max) this.nextPort = NODE_PORT_RANGE.min;
+      if (!this.ports.has(p)) { this.ports.set(p, owner); return p; }
+    }
+    throw new StoreError(500, 'InternalError', 'failed to allocate a node port: range is full');
+  }
+
+  /** Frees everything a Service held (on delete). */
+  release(owner: string): void {
+    for (const [ip, o] of this.ips) if (o === owner) this.ips.delete(ip);
+    for (const [p, o] of this.ports) if (o === owner) this.ports.delete(p);
+  }
+
+  private hold(svc: V1Service): void {
+    const owner = `${svc.metadata?.namespace}/${svc.metadata?.name}`;
+    for (const ip of svc.spec?.clusterIPs ?? (svc.spec?.clusterIP ? [svc.spec.clusterIP] : []))
+      if (ip !== 'None') this.ips.set(toIPv4(ip), owner);
+    for (const p of svc.spec?.ports ?? []) if (p.nodePort) this.ports.set(p.nodePort, owner);
+  }
+
+  /** Fills clusterIP(s), ipFamilies and nodePorts of a Service being created or updated. */
+  admit(svc: V1Service, old: V1Service | undefined): V1Service {
+    const owner = `${svc.metadata?.namespace}/${svc.metadata?.name}`;
+    const spec = svc.spec ?? (svc.spec = {});
+    const type = spec.type ?? (spec.type = 'ClusterIP');
+    if (type === 'ExternalName') return svc;
+    // ClusterIP is immutable: an update without it keeps the old one.
+    if (old?.spec?.clusterIP && !spec.clusterIP) {
+      spec.clusterIP = old.spec.clusterIP;
+      spec.clusterIPs = old.spec.clusterIPs;
+      spec.ipFamilies = old.spec.ipFamilies;
+      spec.ipFamilyPolicy = old.spec.ipFamilyPolicy;
+    }
+    if (!spec.clusterIP && spec.clusterIPs?.length) spec.clusterIP = spec.clusterIPs[0];
+    if (spec.clusterIP !== 'None') {
+      const v4 = spec.clusterIP && !old?.spec?.clusterIP
+        ? this.allocateClusterIP(owner, toIPv4(spec.clusterIP))
+        : spec.clusterIP ?? this.allocateClusterIP(owner);
+      const dual = this.wantsDualStack(spec.ipFamilyPolicy);
+      spec.clusterIP = v4;
+      spec.clusterIPs = dual ? [v4, ipv6Of(v4)] : [v4];
+      spec.ipFamilies = dual ? ['IPv4', 'IPv6'] : ['IPv4'];
+    } else {
+      spec.clusterIPs = ['None'];
+      spec.ipFamilies ??= this.wantsDualStack(spec.ipFamilyPolicy) ? ['IPv4', 'IPv6'] : ['IPv4'];
+    }
+    spec.ipFamilyPolicy ??= 'SingleStack';
+    spec.sessionAffinity ??= 'None';
+    if (type === 'NodePort' || type === 'LoadBalancer') {
+      spec.externalTrafficPolicy ??= 'Cluster';
+      for (const p of spec.ports ?? []) this.admitNodePort(owner, p, old);
+      if (type === 'LoadBalancer' && spec.externalTrafficPolicy === 'Local' && !spec.healthCheckNodePort)
+        spec.healthCheckNodePort = old?.spec?.healthCheckNodePort ?? this.allocateNodePort(owner);
+    }
+    spec.internalTrafficPolicy ??= 'Cluster';
+    for (const p of spec.ports ?? []) { p.protocol ??= 'TCP'; p.targetPort ??= p.port; }
+    return svc;
+  }
+
+  private admitNodePort(owner: string, p: V1ServicePort, old: V1Service | undefined): void {
+    const before = old?.spec?.ports?.find(o => o.port === p.port && (o.protocol ?? 'TCP') === (p.protocol ?? 'TCP'))?.nodePort;
+    if (p.nodePort && p.nodePort === before) return;
+    p.nodePort = this.allocateNodePort(owner, p.nodePort ?? before);
+  }
+
+  private wantsDualStack(policy: string | undefined): boolean {
+    return !!this.profile.network.dualStack && (policy === 'PreferDualStack' || policy === 'RequireDualStack');
+  }
+}
+
+/** The store admission that allocates Service addresses and ports. */
+export function makeServiceAdmission(alloc: ServiceAllocator): Admission {
+  return (bucket: string, op, obj: KubeObject, old: KubeObject | undefined): KubeObject => {
+    if (bucket !== 'services' || op === 'delete') return obj;
+    return alloc.admit(obj as unknown as V1Service, old as unknown as V1Service | undefined) as unknown as KubeObject;
+  };
+}
+
+function invalid(owner: string, field: string, value: string, detail: string): StoreError {
+  const name = owner.split('/')[1];
+  return new StoreError(422, 'Invalid', `Service "${name}" is invalid: ${field}: Invalid value: "${value}": ${detail}`,
+    { name, kind: 'Service', causes: [{ reason: 'FieldValueInvalid', message: `Invalid value: "${value}": ${detail}`, field }] });
+}
+
+export { isIPv6 };

@@ -1,0 +1,78 @@
+// The simulated kubelets' node registration: one Node + Lease per profile node, with
+// heartbeats on unref'd timers (the Lease every 10 s, condition heartbeats every 40 s).
+
+import type { V1Node, V1NodeCondition } from '@kubernetes/client-node';
+import type { KubeObject, Store } from '../api/store.ts';
+import type { NetworkTwin } from '../network/types.ts';
+import type { Profile } from '../profiles/types.ts';
+import { buildNodeObject, nodeConditions, nodeTaints, NOT_READY_TAINTS } from './nodeObject.ts';
+import { nodeSpecOf, nodeSpecs } from './nodeSpec.ts';
+import { ensureNodeLease, renewNodeLease } from './lease.ts';
+
+export { nodeSpecOf, nodeSpecs, windowsBuildLabel, type ResolvedNodeSpec } from './nodeSpec.ts';
+export { buildNodeObject, KUBELET_PORT } from './nodeObject.ts';
+export { parseQuantity, formatCpu, formatMemory } from './quantity.ts';
+
+export interface NodeOptions {
+  /** Gives each node its InternalIP; without it nodes get 127.0.10.N. */
+  network?: Pick<NetworkTwin, 'nodeAddress'>;
+  leaseRenewMs?: number;
+  statusHeartbeatMs?: number;
+}
+
+const NODES = 'nodes';
+
+/** The InternalIP a node gets when no network twin is given. */
+export const fallbackNodeAddress = (index: number) => `127.0.10.${index + 1}`;
+
+export function startNodes(store: Store, profile: Profile, opts: NodeOptions = {}): { stop(): Promise<void> } {
+  for (const spec of nodeSpecs(profile)) {
+    let node = store.tryGet(NODES, undefined, spec.name);
+    if (!node) {
+      const internalIP = opts.network?.nodeAddress(spec.name) ?? fallbackNodeAddress(spec.index);
+      node = store.create(NODES, buildNodeObject(profile, spec, { internalIP, podCIDR: `10.244.${spec.index}.0/24` }));
+    }
+    ensureNodeLease(store, node);
+  }
+  const names = profile.nodes.map(n => n.name);
+  const guard = (what: string, fn: () => void) => () => {
+    try { fn(); } catch (e) { console.error(`sim: node ${what} failed:`, e); }
+  };
+  const leaseTimer = setInterval(guard('lease renewal', () => names.forEach(n => renewNodeLease(store, n))), opts.leaseRenewMs ?? 10_000);
+  const statusTimer = setInterval(guard('status heartbeat', () => names.forEach(n => refreshHeartbeat(store, n))), opts.statusHeartbeatMs ?? 40_000);
+  leaseTimer.unref();
+  statusTimer.unref();
+  return {
+    async stop() { clearInterval(leaseTimer); clearInterval(statusTimer); },
+  };
+}
+
+function refreshHeartbeat(store: Store, name: string): void {
+  if (!store.tryGet(NODES, undefined, name)) return;
+  store.mutate(NODES, undefined, name, o => {
+    const now = new Date().toISOString() as unknown as Date;
+    for (const c of (o as unknown as V1Node).status?.conditions ?? []) c.lastHeartbeatTime = now;
+  });
+}
+
+/**
+ * Turns a node Ready or NotReady (fault injection, tests): the Ready condition and the
+ * not-ready taints change together, as the kubelet and node lifecycle controller would.
+ */
+export function setNodeReady(store: Store, profile: Profile, name: string, ready: boolean): KubeObject {
+  const spec = nodeSpecOf(profile, name);
+  if (!spec) throw new Error(`node "${name}" is not in profile "${profile.name}"`);
+  return store.mutate(NODES, undefined, name, o => {
+    const node = o as unknown as V1Node;
+    const now = new Date().toISOString();
+    const fresh = nodeConditions(profile, ready, now);
+    node.status!.conditions = (node.status!.conditions ?? []).map((c: V1NodeCondition) => {
+      const next = fresh.find(f => f.type === c.type) ?? c;
+      return next.status === c.status ? { ...c, lastHeartbeatTime: next.lastHeartbeatTime } : next;
+    });
+    const others = (node.spec!.taints ?? []).filter(t => !NOT_READY_TAINTS.some(n => n.key === t.key));
+    const notReady = ready ? [] : nodeTaints({ ...spec, taints: [], role: 'worker' }, false);
+    node.spec!.taints = [...others, ...notReady];
+    if (!node.spec!.taints.length) delete node.spec!.taints;
+  });
+}

@@ -1,0 +1,124 @@
+// The Node object as a real kubelet registers it (plus what the control plane adds:
+// role label, podCIDR, lifecycle taints).
+
+import { createHash, randomUUID } from 'node:crypto';
+import type { V1Node, V1NodeCondition, V1Taint } from '@kubernetes/client-node';
+import type { KubeObject } from '../api/store.ts';
+import type { Profile } from '../profiles/types.ts';
+import { isBroken } from '../profiles/load.ts';
+import { formatCpu, formatMemory, parseQuantity } from './quantity.ts';
+import { windowsBuildLabel, type ResolvedNodeSpec } from './nodeSpec.ts';
+import { kernelVersionOf, osImageOf } from './osInfo.ts';
+
+export const KUBELET_PORT = 10250;
+const EPHEMERAL_STORAGE = 128 * 2 ** 30;
+
+export const CONTROL_PLANE_TAINT: V1Taint = { key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' };
+/** What the node lifecycle controller puts on a node that is not Ready. */
+export const NOT_READY_TAINTS: V1Taint[] = [
+  { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' },
+  { key: 'node.kubernetes.io/not-ready', effect: 'NoExecute' },
+];
+
+export interface NodeAddressing { internalIP: string; podCIDR: string }
+
+const hex = (s: string) => createHash('sha256').update(s).digest('hex');
+
+export function nodeLabels(profile: Profile, spec: ResolvedNodeSpec): Record<string, string> {
+  const labels: Record<string, string> = {
+    'kubernetes.io/arch': 'amd64',
+    'kubernetes.io/hostname': spec.name,
+    'kubernetes.io/os': spec.os,
+    'beta.kubernetes.io/arch': 'amd64',
+    'beta.kubernetes.io/os': spec.os,
+  };
+  const dropBeta = spec.omitBetaOSLabel || (spec.os === 'windows' && isBroken(profile, 'beta-os-label'));
+  if (dropBeta) delete labels['beta.kubernetes.io/os'];
+  if (spec.os === 'windows') labels['node.kubernetes.io/windows-build'] = windowsBuildLabel(spec.windowsBuild!);
+  if (spec.role === 'control-plane') {
+    labels['node-role.kubernetes.io/control-plane'] = '';
+    labels['node.kubernetes.io/exclude-from-external-load-balancers'] = '';
+  }
+  return { ...labels, ...spec.labels };
+}
+
+export function nodeTaints(spec: ResolvedNodeSpec, ready: boolean): V1Taint[] {
+  const taints: V1Taint[] = [...(spec.taints ?? []).map(t => ({ ...t }))];
+  if (spec.role === 'control-plane' && !taints.some(t => t.key === CONTROL_PLANE_TAINT.key)) taints.unshift({ ...CONTROL_PLANE_TAINT });
+  if (!ready) taints.push(...NOT_READY_TAINTS.map(t => ({ ...t, ...(t.effect === 'NoExecute' ? { timeAdded: new Date().toISOString() as unknown as Date } : {}) })));
+  return taints;
+}
+
+export function nodeResources(profile: Profile, spec: ResolvedNodeSpec): { capacity: Record<string, string>; allocatable: Record<string, string> } {
+  const cpu = parseQuantity(spec.capacity.cpu);
+  const memory = parseQuantity(spec.capacity.memory);
+  const capacity = { cpu: formatCpu(cpu), 'ephemeral-storage': formatMemory(EPHEMERAL_STORAGE), memory: formatMemory(memory), pods: spec.capacity.pods };
+  if (isBroken(profile, 'node-reserved')) return { capacity, allocatable: { ...capacity } };
+  return {
+    capacity,
+    allocatable: {
+      cpu: formatCpu(cpu - parseQuantity(spec.reservedCpu)),
+      'ephemeral-storage': formatMemory(EPHEMERAL_STORAGE * 0.9),
+      memory: formatMemory(memory - parseQuantity(spec.reservedMemory)),
+      pods: spec.capacity.pods,
+    },
+  };
+}
+
+export function nodeConditions(profile: Profile, ready: boolean, now: string): V1NodeCondition[] {
+  const at = now as unknown as Date;
+  const cond = (type: string, status: string, reason: string, message: string): V1NodeCondition =>
+    ({ type, status, reason, message, lastHeartbeatTime: at, lastTransitionTime: at });
+  const cni = profile.network.cni;
+  const cniTitle = cni.charAt(0).toUpperCase() + cni.slice(1);
+  return [
+    // Set by the CNI daemon (flannel: FlannelIsUp), not by the kubelet.
+    cond('NetworkUnavailable', 'False', `${cniTitle}IsUp`, `${cniTitle} is running on this node`),
+    cond('MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'),
+    cond('DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'),
+    cond('PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'),
+    ready
+      ? cond('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status')
+      : cond('Ready', 'False', 'KubeletNotReady', 'container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized'),
+  ];
+}
+
+export function buildNodeObject(profile: Profile, spec: ResolvedNodeSpec, addr: NodeAddressing): KubeObject {
+  const now = new Date().toISOString();
+  const id = hex(`${profile.name}/${spec.name}`);
+  const uuid = `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20, 32)}`.toUpperCase();
+  const node: V1Node = {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: {
+      name: spec.name,
+      labels: nodeLabels(profile, spec),
+      annotations: {
+        'node.alpha.kubernetes.io/ttl': '0',
+        'volumes.kubernetes.io/controller-managed-attach-detach': 'true',
+        ...(spec.os === 'linux' ? { 'kubeadm.alpha.kubernetes.io/cri-socket': 'unix:///var/run/containerd/containerd.sock' } : { 'kubeadm.alpha.kubernetes.io/cri-socket': 'npipe:////./pipe/containerd-containerd' }),
+      },
+    },
+    spec: { podCIDR: addr.podCIDR, podCIDRs: [addr.podCIDR], taints: nodeTaints(spec, spec.ready) },
+    status: {
+      ...nodeResources(profile, spec),
+      conditions: nodeConditions(profile, spec.ready, now),
+      addresses: [{ type: 'InternalIP', address: addr.internalIP }, { type: 'Hostname', address: spec.name }],
+      daemonEndpoints: { kubeletEndpoint: { Port: KUBELET_PORT } },
+      nodeInfo: {
+        architecture: 'amd64',
+        bootID: randomUUID(),
+        containerRuntimeVersion: spec.containerRuntime,
+        kernelVersion: kernelVersionOf(spec),
+        kubeProxyVersion: spec.kubeletVersion,
+        kubeletVersion: spec.kubeletVersion,
+        machineID: spec.os === 'windows' ? spec.name.toUpperCase() : id.slice(0, 32),
+        operatingSystem: spec.os,
+        osImage: osImageOf(spec),
+        systemUUID: uuid,
+      },
+    },
+  };
+  if (!spec.taints?.length && spec.role !== 'control-plane' && spec.ready) delete node.spec!.taints;
+  return node as unknown as KubeObject;
+}

@@ -1,0 +1,76 @@
+// Loads a cluster profile: a built-in name (./builtin/<name>.yaml) or a YAML file path.
+// Every problem is one line naming the file and the field, so a user can fix it at once.
+
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse, YAMLParseError } from 'yaml';
+import { BREAKABLE, type BreakKey, type Limitations, type Profile } from './types.ts';
+import { LIMITATION_KEYS } from './limitations.ts';
+import { validateProfile } from './profileSchema.ts';
+import { SchemaError } from './schema.ts';
+
+export class ProfileError extends Error {
+  override name = 'ProfileError';
+}
+
+const BUILTIN_DIR = join(dirname(fileURLToPath(import.meta.url)), 'builtin');
+
+/** Names of the built-in profiles, sorted. */
+export function builtinProfileNames(): string[] {
+  return readdirSync(BUILTIN_DIR).filter(f => f.endsWith('.yaml')).map(f => f.slice(0, -5)).sort();
+}
+
+const looksLikePath = (s: string) => s.includes('/') || s.includes('\\') || /\.ya?ml$/.test(s);
+
+export function loadProfile(nameOrFile: string): Profile {
+  if (!looksLikePath(nameOrFile)) {
+    if (!builtinProfileNames().includes(nameOrFile))
+      throw new ProfileError(`unknown profile "${nameOrFile}"; built-in profiles: ${builtinProfileNames().join(', ')} (or give a path to a YAML file)`);
+    // Shown relative to the repository root, e.g. "sim/profiles/builtin/default.yaml".
+    const file = join(BUILTIN_DIR, `${nameOrFile}.yaml`);
+    return loadProfileFile(file, relative(join(BUILTIN_DIR, '..', '..', '..'), file));
+  }
+  if (!existsSync(nameOrFile)) throw new ProfileError(`${nameOrFile}: no such profile file`);
+  return loadProfileFile(nameOrFile, nameOrFile);
+}
+
+function loadProfileFile(file: string, shownAs: string): Profile {
+  let doc: unknown;
+  try {
+    doc = parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    const msg = e instanceof YAMLParseError ? e.message : String(e);
+    throw new ProfileError(`${shownAs}: not valid YAML: ${msg.split('\n')[0]}`);
+  }
+  try {
+    return validateProfile(doc);
+  } catch (e) {
+    if (e instanceof SchemaError) throw new ProfileError(`${shownAs}: ${e.message}`);
+    throw e;
+  }
+}
+
+/**
+ * A copy of the profile with limitations merged in and breaks added (for tests that
+ * lift a limitation or break a supported path). Unknown names throw ProfileError.
+ */
+export function withOverrides(profile: Profile, o: { limitations?: Limitations; breaks?: BreakKey[] }): Profile {
+  for (const k of Object.keys(o.limitations ?? {}))
+    if (!(LIMITATION_KEYS as readonly string[]).includes(k)) throw new ProfileError(`overrides: limitations.${k} is not a known limitation`);
+  for (const b of o.breaks ?? [])
+    if (!(BREAKABLE as readonly string[]).includes(b)) throw new ProfileError(`overrides: breaks "${b}" is not a known break`);
+  const next = structuredClone(profile);
+  next.limitations = { ...next.limitations, ...o.limitations };
+  next.breaks = [...new Set([...(next.breaks ?? []), ...(o.breaks ?? [])])];
+  return next;
+}
+
+/** True when a documented limitation holds (every limitation is on unless the profile lifts it). */
+export function limitationHolds(profile: Profile, key: keyof Limitations): boolean {
+  return profile.limitations?.[key] !== false;
+}
+
+export function isBroken(profile: Profile, key: BreakKey): boolean {
+  return profile.breaks?.includes(key) ?? false;
+}

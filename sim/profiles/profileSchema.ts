@@ -1,0 +1,97 @@
+// The shape of a profile YAML file, field by field (see ./types.ts for the meaning),
+// plus the checks that span fields (duplicate node names, Windows-only fields).
+
+import { BREAKABLE, type Profile } from './types.ts';
+import { LIMITATION_KEYS } from './limitations.ts';
+import { SchemaError, check, type Rule } from './schema.ts';
+
+const QUANTITY = { kind: 'string', pattern: /^[0-9]+(\.[0-9]+)?(m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei)?$/, shape: 'a quantity such as 4, 500m or 8Gi' } as const;
+const K8S_VERSION = { kind: 'string', pattern: /^v[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.+-]+)?$/, shape: 'v1.33.1' } as const;
+const DNS_LABEL = { kind: 'string', pattern: /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/, shape: 'a lowercase DNS name such as win-1' } as const;
+
+const taint: Rule = {
+  kind: 'object', required: ['key', 'effect'],
+  fields: {
+    key: { kind: 'string', pattern: /^([a-z0-9.-]+\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/, shape: 'a label key such as os' },
+    value: { kind: 'string' },
+    effect: { kind: 'enum', values: ['NoSchedule', 'PreferNoSchedule', 'NoExecute'], what: 'taint effect' },
+  },
+};
+
+const node: Rule = {
+  kind: 'object', required: ['name', 'os'],
+  fields: {
+    name: DNS_LABEL,
+    os: { kind: 'enum', values: ['linux', 'windows'], what: 'node OS' },
+    role: { kind: 'enum', values: ['control-plane', 'worker'], what: 'node role' },
+    windowsBuild: { kind: 'string', pattern: /^10\.0\.[0-9]{5}\.[0-9]+$/, shape: '10.0.NNNNN.N' },
+    containerRuntime: { kind: 'string', pattern: /^[a-z-]+:\/\/v?[0-9]+\.[0-9]+\.[0-9]+.*$/, shape: 'containerd://1.7.20' },
+    kubeletVersion: K8S_VERSION,
+    taints: { kind: 'array', of: taint },
+    labels: { kind: 'map', of: { kind: 'string' } },
+    omitBetaOSLabel: { kind: 'boolean' },
+    capacity: { kind: 'object', fields: { cpu: QUANTITY, memory: QUANTITY, pods: { kind: 'string', pattern: /^[0-9]+$/, shape: 'a whole number such as 110' } } },
+    reservedMemory: QUANTITY,
+    reservedCpu: QUANTITY,
+    ssh: { kind: 'boolean' },
+    ready: { kind: 'boolean' },
+  },
+};
+
+export const PROFILE_RULE: Rule = {
+  kind: 'object', required: ['name', 'kubernetesVersion', 'nodes', 'network'],
+  fields: {
+    name: { kind: 'string', pattern: /^[a-z0-9][-a-z0-9]*$/, shape: 'a lowercase name such as my-cluster' },
+    description: { kind: 'string' },
+    kubernetesVersion: K8S_VERSION,
+    nodes: { kind: 'array', of: node },
+    network: {
+      kind: 'object', required: ['mode', 'cni'],
+      fields: {
+        mode: { kind: 'enum', values: ['l2bridge', 'overlay', 'host-gw'], what: 'network mode' },
+        cni: { kind: 'string', pattern: /^[a-z0-9][-a-z0-9]*$/, shape: 'a CNI name such as flannel' },
+        dualStack: { kind: 'boolean' },
+        kubeProxyEnableDSR: { kind: 'boolean' },
+        clusterDomain: { kind: 'string', pattern: /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, shape: 'cluster.local' },
+      },
+    },
+    addons: {
+      kind: 'object',
+      fields: Object.fromEntries(['metricsServer', 'defaultStorageClass', 'loadBalancer', 'hypervRuntimeClass', 'windowsRuntimeClasses']
+        .map(k => [k, { kind: 'boolean' } as Rule])),
+    },
+    limitations: { kind: 'object', what: 'limitation', fields: Object.fromEntries(LIMITATION_KEYS.map(k => [k, { kind: 'boolean' } as Rule])) },
+    breaks: { kind: 'array', of: { kind: 'enum', values: BREAKABLE, what: 'break' } },
+    imagePullLatencyMs: { kind: 'number', min: 0 },
+    faults: {
+      kind: 'object',
+      fields: {
+        seed: { kind: 'number' },
+        apiErrorRate: { kind: 'number', min: 0, max: 1 },
+        dropWatchRate: { kind: 'number', min: 0, max: 1 },
+      },
+    },
+  },
+};
+
+/** Checks a parsed YAML document and returns it as a Profile; throws SchemaError naming the field. */
+export function validateProfile(doc: unknown): Profile {
+  check(PROFILE_RULE, doc, '');
+  const p = doc as Profile;
+  if (p.nodes.length === 0) throw new SchemaError('nodes', 'must list at least one node');
+  const seen = new Map<string, number>();
+  p.nodes.forEach((n, i) => {
+    const first = seen.get(n.name);
+    if (first !== undefined) throw new SchemaError(`nodes[${i}].name`, `"${n.name}" is already used by nodes[${first}]`);
+    seen.set(n.name, i);
+    if (n.os === 'windows' && !n.windowsBuild) throw new SchemaError(`nodes[${i}].windowsBuild`, 'is required for a Windows node (e.g. 10.0.20348.2582)');
+    if (n.os === 'linux' && n.windowsBuild) throw new SchemaError(`nodes[${i}].windowsBuild`, 'is only allowed on a Windows node');
+    if (n.os === 'linux' && n.ssh) throw new SchemaError(`nodes[${i}].ssh`, 'is only allowed on a Windows node (the sim runs OpenSSH on Windows nodes only)');
+  });
+  (p.breaks ?? []).forEach((b, i) => {
+    const first = p.breaks!.indexOf(b);
+    if (first !== i) throw new SchemaError(`breaks[${i}]`, `"${b}" is already listed at breaks[${first}]`);
+  });
+  p.addons ??= {};
+  return p;
+}

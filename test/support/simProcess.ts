@@ -1,0 +1,44 @@
+// Starts `wincheck sim` as a separate process, the way a user would, and waits
+// (on its output, with a deadline) until it says where the kubeconfig is.
+
+import { mkdtempSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { execa, type ResultPromise } from 'execa';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+
+export interface SimProcess {
+  kubeconfig: string;
+  proc: ResultPromise;
+  output(): string;
+  /** Sends the signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | undefined>;
+}
+
+export async function startSimProcess(args: string[] = [], deadlineMs = 60_000): Promise<SimProcess> {
+  const dir = mkdtempSync(join(tmpdir(), 'wincheck-sim-'));
+  const kubeconfig = join(dir, 'kubeconfig');
+  const proc = execa('node', ['--import', 'tsx', join(ROOT, 'cli/main.ts'), 'sim', '--kubeconfig-out', kubeconfig, ...args], {
+    cwd: ROOT, reject: false, all: true, buffer: false,
+  });
+  let out = '';
+  proc.all?.on('data', (d: Buffer) => { out += d.toString(); });
+  await new Promise<void>((resolveReady, rejectReady) => {
+    const timer = setTimeout(() => rejectReady(new Error(`wincheck sim did not write ${kubeconfig} within ${deadlineMs} ms; output:\n${out}`)), deadlineMs);
+    const check = () => {
+      if (out.includes(kubeconfig) && existsSync(kubeconfig)) { clearTimeout(timer); resolveReady(); }
+    };
+    proc.all?.on('data', check);
+    proc.on('exit', code => { clearTimeout(timer); rejectReady(new Error(`wincheck sim exited with ${code} before serving; output:\n${out}`)); });
+  });
+  return {
+    kubeconfig, proc,
+    output: () => out,
+    stop: async (signal = 'SIGTERM') => {
+      proc.kill(signal);
+      const r = await proc;
+      return r.exitCode;
+    },
+  };
+}

@@ -134,7 +134,7 @@ export class Store {
       throw new StoreError(409, 'AlreadyExists', `${bucket.split('.')[0]} "${meta.name}" already exists`, { name: meta.name, kind: bucket.split('.')[0] });
     }
     meta.uid = randomUUID();
-    meta.creationTimestamp = new Date(Math.floor(Date.now() / 1000) * 1000).toISOString() as unknown as Date;
+    meta.creationTimestamp = rfc3339Now() as unknown as Date;
     if ('spec' in obj) meta.generation = 1;
     delete meta.resourceVersion;
     delete meta.deletionTimestamp;
@@ -171,7 +171,9 @@ export class Store {
     if (!opts.skipAdmission) for (const a of this.admissions) obj = a(bucket, 'update', obj, clone(old));
     if (opts.dryRun) return clone(obj);
     // An object being deleted whose last finalizer went away is removed now.
-    if (obj.metadata.deletionTimestamp && !(obj.metadata.finalizers?.length)) {
+    // (A namespace is also held by spec.finalizers, which only /finalize empties.)
+    if (obj.metadata.deletionTimestamp && !(obj.metadata.finalizers?.length)
+      && !(bucket === 'namespaces' && (obj.spec as { finalizers?: string[] } | undefined)?.finalizers?.length)) {
       return this.remove(bucket, ns, name, obj);
     }
     if (JSON.stringify(obj) === JSON.stringify({ ...old, metadata: { ...old.metadata } })) return clone(old);
@@ -216,7 +218,7 @@ export class Store {
         return opts.dryRun ? clone(old) : this.remove(bucket, ns, name, old);
       }
       const next = clone(old);
-      next.metadata.deletionTimestamp = new Date().toISOString() as unknown as Date;
+      next.metadata.deletionTimestamp = rfc3339Now() as unknown as Date;
       if (graceful) {
         const spec = old.spec as { terminationGracePeriodSeconds?: number };
         next.metadata.deletionGracePeriodSeconds = opts.gracePeriodSeconds ?? spec.terminationGracePeriodSeconds ?? 30;
@@ -314,6 +316,9 @@ function notFound(bucket: string, name: string): StoreError {
   const [resource, group] = bucket.split(/\.(.*)/s);
   return new StoreError(404, 'NotFound', `${bucket} "${name}" not found`, { name, kind: resource, group: group ?? '' });
 }
+
+/** Timestamps as the API server writes them: RFC 3339, whole seconds ("2025-01-01T00:00:00Z"). */
+function rfc3339Now(): string { return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'); }
 
 const ALPHANUM = 'bcdfghjklmnpqrstvwxz2456789';
 export function randomSuffix(n = 5): string {

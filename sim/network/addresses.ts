@@ -2,13 +2,16 @@
 // 127.0.0.1 (the API server). Every address here can really be bound on loopback,
 // so each node, pod, service and load balancer owns distinct sockets.
 //
-//   nodes            127.10.0.N            (N = 1-based index in the profile)
-//   pods of node N   127.(20+N).x.y        (a /16 per node, first pod .0.2)
-//   services         127.96.0.0/16         (kubernetes 127.96.0.1, kube-dns 127.96.0.10)
-//   load balancers   127.200.0.N
-//   external host    127.250.0.1           (egress target, "egress.wincheck.test")
-//   outside client   127.250.0.2           (a client outside the cluster: NodePort/LB)
-//   black hole       127.254.0.1           (nothing ever listens: a real RST)
+// Instance 0 (k = 0, the usual case):
+//   nodes            127.10.k.N            (N = 1-based index in the profile)
+//   pods of node N   127.(20+N).(64k+x).y  (a /18 per node, first pod .0.2)
+//   services         127.96.(64k).0/18     (kubernetes .1, kube-dns .10: 127.96.0.1, 127.96.0.10)
+//   load balancers   127.200.(64k).N
+//   external host    127.250.k.1           (egress target, "egress.wincheck.test")
+//   outside client   127.250.k.2           (a client outside the cluster: NodePort/LB)
+//   black hole       127.254.k.1           (nothing ever listens: a real RST)
+// Several sims on one machine (parallel test runs) take instances k = 1..3, so their
+// fixed-port listeners (DNS :53, SSH :22, external :80) never collide.
 //
 // Dual-stack: the IPv6 address of anything is its IPv4-mapped form (::ffff:a.b.c.d),
 // the only IPv6 addresses loopback can carry to the same sockets.
@@ -22,7 +25,9 @@ export const EXTERNAL_HOST_IP = '127.250.0.1';
 export const EXTERNAL_HOST_NAME = 'egress.wincheck.test';
 export const OUTSIDE_CLIENT_IP = '127.250.0.2';
 export const BLACK_HOLE_IP = '127.254.0.1';
-export const SERVICE_CIDR = '127.96.0.0/16';
+export const SERVICE_CIDR = '127.96.0.0/18';
+/** How many sims can share one machine. */
+export const MAX_INSTANCES = 4;
 export const NODE_PORT_RANGE = { min: 30000, max: 32767 } as const;
 
 /** Most nodes a plan can hold: pod ranges 127.21–127.95 must stay below the service CIDR. */
@@ -35,7 +40,14 @@ export function ipv6Of(v4: string): string { return MAPPED + v4; }
 
 /** The IPv4 address behind an address of either family (strips the IPv4-mapped prefix). */
 export function toIPv4(addr: string): string {
-  return addr.toLowerCase().startsWith(MAPPED) ? addr.slice(MAPPED.length) : addr;
+  const a = addr.toLowerCase();
+  if (!a.startsWith(MAPPED)) return addr;
+  const rest = a.slice(MAPPED.length);
+  // Decoders may print the mapped address in hex groups: ::ffff:7f60:b = 127.96.0.11.
+  const hex = /^([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(rest);
+  if (!hex) return rest;
+  const hi = parseInt(hex[1], 16), lo = parseInt(hex[2], 16);
+  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
 }
 
 export function isIPv6(addr: string): boolean { return addr.includes(':'); }
@@ -54,26 +66,40 @@ export class AddressPlan {
   private nodeIndex = new Map<string, number>();
   private pods = new Map<string, PodRecord>();          // "ns/name" -> record
   private byAddress = new Map<string, PodRecord>();     // pod address -> record
-  private nextHost = new Map<string, number>();         // node -> next host number in its /16
+  private nextHost = new Map<string, number>();         // node -> next host number in its range
   private lbNext = 1;
   private lbUsed = new Set<string>();
+  private lbOwners = new Map<string, string>();   // "ns/name" -> ingress address
+  /** Third-octet base of this instance's blocks (64 per instance). */
+  private readonly base: number;
 
-  constructor(private profile: Profile) {
+  constructor(private profile: Profile, readonly instance = 0) {
+    if (instance < 0 || instance >= MAX_INSTANCES) throw new Error(`network: instance ${instance} out of range 0-${MAX_INSTANCES - 1}`);
+    this.base = instance * 64;
     profile.nodes.forEach((n, i) => this.nodeIndex.set(n.name, i + 1));
   }
 
   /** The node's address; known for every profile node before any pod exists. */
-  nodeAddress(node: string): string { return `127.10.0.${this.indexOf(node)}`; }
+  nodeAddress(node: string): string { return `127.10.${this.instance}.${this.indexOf(node)}`; }
 
-  /** The node's pod range, e.g. "127.21.0.0/16". */
-  podCIDR(node: string): string { return `127.${20 + this.indexOf(node)}.0.0/16`; }
+  /** The node's pod range, e.g. "127.21.0.0/18". */
+  podCIDR(node: string): string { return `127.${20 + this.indexOf(node)}.${this.base}.0/18`; }
+
+  serviceCIDR(): string { return `127.96.${this.base}.0/18`; }
+  /** The n-th address of the service range (1 = kubernetes, 10 = kube-dns). */
+  serviceIP(n: number): string { return `127.96.${this.base + (n >> 8)}.${n & 255}`; }
+  kubernetesServiceIP(): string { return this.serviceIP(1); }
+  kubeDnsIP(): string { return this.serviceIP(10); }
+  externalHostIP(): string { return `127.250.${this.instance}.1`; }
+  outsideClientIP(): string { return `127.250.${this.instance}.2`; }
+  blackHoleIP(): string { return `127.254.${this.instance}.1`; }
 
   nodeNames(): string[] { return [...this.nodeIndex.keys()]; }
 
   nodeByAddress(addr: string): string | undefined {
-    const m = /^127\.10\.0\.(\d+)$/.exec(toIPv4(addr));
-    if (!m) return undefined;
-    for (const [name, i] of this.nodeIndex) if (i === Number(m[1])) return name;
+    const m = /^127\.10\.(\d+)\.(\d+)$/.exec(toIPv4(addr));
+    if (!m || Number(m[1]) !== this.instance) return undefined;
+    for (const [name, i] of this.nodeIndex) if (i === Number(m[2])) return name;
     return undefined;
   }
 
@@ -87,18 +113,19 @@ export class AddressPlan {
     if (have && have.node === node) return have.address;
     if (have) this.releasePodIP(namespace, name);
     const n = this.indexOf(node);
+    const at = (host: number) => `127.${20 + n}.${this.base + (host >> 8)}.${host & 255}`;
     let address: string;
     if (this.sharesPodIP(node)) {
-      address = `127.${20 + n}.0.2`;
+      address = at(2);
     } else {
       let host = this.nextHost.get(node) ?? 2;
       // Skip addresses still held (after wrap-around) and .0/.255 last octets, as a real IPAM would.
-      for (;;) {
-        if (host > 65533) host = 2;
-        const cand = `127.${20 + n}.${host >> 8}.${host & 255}`;
-        host++;
-        if ((host - 1 & 255) === 0 || (host - 1 & 255) === 255) continue;
-        if (!this.byAddress.has(cand)) { address = cand; break; }
+      for (let tries = 0; ; tries++) {
+        if (tries > HOSTS_PER_NODE) throw new Error(`network: node ${node} has no free pod address`);
+        if (host >= HOSTS_PER_NODE) host = 2;
+        const h = host++;
+        if ((h & 255) === 0 || (h & 255) === 255) continue;
+        if (!this.byAddress.has(at(h))) { address = at(h); break; }
       }
       this.nextHost.set(node, host);
     }
@@ -123,18 +150,30 @@ export class AddressPlan {
   podByAddress(addr: string): PodRecord | undefined { return this.byAddress.get(toIPv4(addr)); }
   podByName(namespace: string, name: string): PodRecord | undefined { return this.pods.get(`${namespace}/${name}`); }
 
-  /** A fresh load-balancer ingress address (127.200.0.N). */
-  allocateLoadBalancerIP(): string {
-    for (;;) {
-      const ip = `127.200.${this.lbNext >> 8}.${this.lbNext & 255}`;
-      this.lbNext++;
-      if ((this.lbNext - 1 & 255) === 0) continue;
-      if (!this.lbUsed.has(ip)) { this.lbUsed.add(ip); return ip; }
+  /** A load-balancer ingress address (127.200.(64k).N); the same one again for the same owner ("ns/name"). */
+  allocateLoadBalancerIP(owner?: string): string {
+    const have = owner ? this.lbOwners.get(owner) : undefined;
+    if (have) return have;
+    for (let tries = 0; tries < HOSTS_PER_NODE; tries++) {
+      const n = this.lbNext++;
+      if (this.lbNext >= HOSTS_PER_NODE) this.lbNext = 1;
+      if ((n & 255) === 0 || (n & 255) === 255) continue;
+      const ip = `127.200.${this.base + (n >> 8)}.${n & 255}`;
+      if (!this.lbUsed.has(ip)) {
+        this.lbUsed.add(ip);
+        if (owner) this.lbOwners.set(owner, ip);
+        return ip;
+      }
     }
+    throw new Error('network: no free load-balancer address');
   }
-  markLoadBalancerIP(ip: string): void { this.lbUsed.add(ip); }
-  releaseLoadBalancerIP(ip: string): void { this.lbUsed.delete(ip); }
-  isLoadBalancerIP(addr: string): boolean { return toIPv4(addr).startsWith('127.200.'); }
+  markLoadBalancerIP(ip: string, owner?: string): void { this.lbUsed.add(ip); if (owner) this.lbOwners.set(owner, ip); }
+  /** Frees an address, by address or by owner ("ns/name"). */
+  releaseLoadBalancerIP(ipOrOwner: string): void {
+    const ip = this.lbOwners.get(ipOrOwner) ?? ipOrOwner;
+    this.lbUsed.delete(ip);
+    for (const [o, a] of this.lbOwners) if (a === ip) this.lbOwners.delete(o);
+  }
 
   private sharesPodIP(node: string): boolean {
     const spec = this.profile.nodes.find(n => n.name === node);
@@ -153,7 +192,10 @@ export class AddressPlan {
   }
 }
 
-/** The address of a profile node, usable without a running twin (same rule as AddressPlan). */
+/** Host numbers in one /18 (64 × 256). */
+const HOSTS_PER_NODE = 64 * 256;
+
+/** The address of a profile node in instance 0, usable without a running twin (the twin's nodeAddress() is authoritative). */
 export function nodeAddress(profile: Profile, node: string): string {
   const i = profile.nodes.findIndex(n => n.name === node);
   if (i < 0) throw new Error(`network: node "${node}" is not in profile "${profile.name}"`);

@@ -6,13 +6,12 @@
 import type { V1Service, V1ServicePort } from '@kubernetes/client-node';
 import { StoreError, type Admission, type KubeObject, type Store } from '../api/store.ts';
 import type { Profile } from '../profiles/types.ts';
-import { ipv6Of, isIPv6, KUBE_DNS_IP, KUBERNETES_SERVICE_IP, NODE_PORT_RANGE, toIPv4 } from './addresses.ts';
+import { ipv6Of, NODE_PORT_RANGE, toIPv4, type AddressPlan } from './addresses.ts';
 
-/** Well-known services get the addresses clients expect (kubernetes = .1, kube-dns = .10). */
-const WELL_KNOWN: Record<string, string> = {
-  'default/kubernetes': KUBERNETES_SERVICE_IP,
-  'kube-system/kube-dns': KUBE_DNS_IP,
-};
+/** Well-known services get the addresses clients expect (kubernetes = .1, kube-dns = .10 of the range). */
+const WELL_KNOWN: Record<string, number> = { 'default/kubernetes': 1, 'kube-system/kube-dns': 10 };
+/** Service range size: one /18 (64 × 256). */
+const SERVICE_HOSTS = 64 * 256;
 
 export class ServiceAllocator {
   private ips = new Map<string, string>();     // clusterIP -> "ns/name"
@@ -20,16 +19,22 @@ export class ServiceAllocator {
   private nextIP = 11;
   private nextPort: number = NODE_PORT_RANGE.min;
 
-  constructor(private profile: Profile) {}
+  constructor(private profile: Profile, private plan: AddressPlan) {}
 
-  /** Marks what existing Services hold (the store may already have some). */
+  /**
+   * Rebuilds the holdings from the stored Services. Run on every Service event, so
+   * deletions free their addresses and dry-run creates (admitted, never stored) leak nothing.
+   */
   sync(store: Store): void {
+    this.ips.clear();
+    this.ports.clear();
     for (const o of store.list('services').items) this.hold(o as unknown as V1Service);
   }
 
-  /** A free ClusterIP in 127.96.0.0/16, or the requested one when free. */
+  /** A free ClusterIP in the service range, or the requested one when free. */
   allocateClusterIP(owner: string, requested?: string): string {
-    const want = requested ?? WELL_KNOWN[owner];
+    const known = WELL_KNOWN[owner];
+    const want = requested ?? (known ? this.plan.serviceIP(known) : undefined);
     if (want) {
       const holder = this.ips.get(want);
       if (holder && holder !== owner) {
@@ -39,11 +44,11 @@ export class ServiceAllocator {
         return want;
       }
     }
-    for (let tries = 0; tries < 65000; tries++) {
+    for (let tries = 0; tries < SERVICE_HOSTS; tries++) {
       const n = this.nextIP++;
-      if (this.nextIP > 65533) this.nextIP = 11;
-      const ip = `127.96.${n >> 8}.${n & 255}`;
-      if ((n & 255) === 0 || (n & 255) === 255 || n === 10) continue;
+      if (this.nextIP >= SERVICE_HOSTS) this.nextIP = 11;
+      const ip = this.plan.serviceIP(n);
+      if ((n & 255) === 0 || (n & 255) === 255 || n === 1 || n === 10) continue;
       if (!this.ips.has(ip)) { this.ips.set(ip, owner); return ip; }
     }
     throw new StoreError(500, 'InternalError', 'failed to allocate a service IP: range is full');
@@ -143,5 +148,3 @@ function invalid(owner: string, field: string, value: string, detail: string): S
   return new StoreError(422, 'Invalid', `Service "${name}" is invalid: ${field}: Invalid value: "${value}": ${detail}`,
     { name, kind: 'Service', causes: [{ reason: 'FieldValueInvalid', message: `Invalid value: "${value}": ${detail}`, field }] });
 }
-
-export { isIPv6 };

@@ -14,8 +14,10 @@ export { buildNodeObject, KUBELET_PORT } from './nodeObject.ts';
 export { parseQuantity, formatCpu, formatMemory } from './quantity.ts';
 
 export interface NodeOptions {
-  /** Gives each node its InternalIP; without it nodes get 127.0.10.N. */
-  network?: Pick<NetworkTwin, 'nodeAddress'>;
+  /** Each node's InternalIP (the network twin's); without it nodes get 127.0.10.N. */
+  nodeAddress?: NetworkTwin['nodeAddress'];
+  /** Each node's pod range; without it 10.244.N.0/24, flannel's default layout. */
+  podCIDR?: (node: string) => string;
   leaseRenewMs?: number;
   statusHeartbeatMs?: number;
 }
@@ -29,8 +31,9 @@ export function startNodes(store: Store, profile: Profile, opts: NodeOptions = {
   for (const spec of nodeSpecs(profile)) {
     let node = store.tryGet(NODES, undefined, spec.name);
     if (!node) {
-      const internalIP = opts.network?.nodeAddress(spec.name) ?? fallbackNodeAddress(spec.index);
-      node = store.create(NODES, buildNodeObject(profile, spec, { internalIP, podCIDR: `10.244.${spec.index}.0/24` }));
+      const internalIP = opts.nodeAddress?.(spec.name) ?? fallbackNodeAddress(spec.index);
+      const podCIDR = opts.podCIDR?.(spec.name) ?? `10.244.${spec.index}.0/24`;
+      node = store.create(NODES, buildNodeObject(profile, spec, { internalIP, podCIDR }));
     }
     ensureNodeLease(store, node);
   }

@@ -1,7 +1,7 @@
 // The shape of a profile YAML file, field by field (see ./types.ts for the meaning),
 // plus the checks that span fields (duplicate node names, Windows-only fields).
 
-import { BREAKABLE, type Profile } from './types.ts';
+import { BREAKABLE, type AddonSpec, type NetworkSpec, type NodeSpec, type Profile } from './types.ts';
 import { LIMITATION_KEYS } from './limitations.ts';
 import { SchemaError, check, type Rule } from './schema.ts';
 
@@ -18,6 +18,8 @@ const taint: Rule = {
   },
 };
 
+// `satisfies Record<keyof T, Rule>`: a field added to the types fails to compile here
+// until the loader knows how to check it.
 const node: Rule = {
   kind: 'object', required: ['name', 'os'],
   fields: {
@@ -35,7 +37,7 @@ const node: Rule = {
     reservedCpu: QUANTITY,
     ssh: { kind: 'boolean' },
     ready: { kind: 'boolean' },
-  },
+  } satisfies Record<keyof NodeSpec, Rule>,
 };
 
 export const PROFILE_RULE: Rule = {
@@ -53,15 +55,21 @@ export const PROFILE_RULE: Rule = {
         dualStack: { kind: 'boolean' },
         kubeProxyEnableDSR: { kind: 'boolean' },
         clusterDomain: { kind: 'string', pattern: /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, shape: 'cluster.local' },
-      },
+      } satisfies Record<keyof NetworkSpec, Rule>,
     },
     addons: {
       kind: 'object',
-      fields: Object.fromEntries(['metricsServer', 'defaultStorageClass', 'loadBalancer', 'hypervRuntimeClass', 'windowsRuntimeClasses']
-        .map(k => [k, { kind: 'boolean' } as Rule])),
+      fields: {
+        metricsServer: { kind: 'boolean' },
+        defaultStorageClass: { kind: 'boolean' },
+        loadBalancer: { kind: 'boolean' },
+        hypervRuntimeClass: { kind: 'boolean' },
+        windowsRuntimeClasses: { kind: 'boolean' },
+      } satisfies Record<keyof AddonSpec, Rule>,
     },
     limitations: { kind: 'object', what: 'limitation', fields: Object.fromEntries(LIMITATION_KEYS.map(k => [k, { kind: 'boolean' } as Rule])) },
     breaks: { kind: 'array', of: { kind: 'enum', values: BREAKABLE, what: 'break' } },
+    registryMirrors: { kind: 'array', of: { kind: 'string', pattern: /^[a-z0-9.-]+(:[0-9]+)?(\/[a-z0-9._-]+)*$/, shape: 'a registry host such as mirror.example.com' } },
     imagePullLatencyMs: { kind: 'number', min: 0 },
     faults: {
       kind: 'object',
@@ -71,7 +79,7 @@ export const PROFILE_RULE: Rule = {
         dropWatchRate: { kind: 'number', min: 0, max: 1 },
       },
     },
-  },
+  } satisfies Record<keyof Profile, Rule>,
 };
 
 /** Checks a parsed YAML document and returns it as a Profile; throws SchemaError naming the field. */

@@ -167,6 +167,8 @@ export interface Profile {
   limitations?: Limitations;
   /** Supported behaviours broken on purpose. */
   breaks?: BreakKey[];
+  /** Registry mirrors: "<mirror>/<ref>" resolves to the same image as "<ref>" (sim/runtime/images.ts). */
+  registryMirrors?: string[];
   /** Image pull latency per image per node, first pull only (cached after). */
   imagePullLatencyMs?: number;
   /** Seeded fault injection (DESIGN.md "Faults"). */

@@ -53,6 +53,8 @@ export interface ShellHost {
     hnsNetworks(): HnsNetwork[];
     computeProcesses(): ComputeProcess[];
   };
+  /** Working directory commands start in (the container's workingDir); default "C:\\" on Windows, "/" on Linux. */
+  cwd?: string;
   /** Process-level stats hooks (CPU burner, memory allocation) reported to the kubelet stats. */
   resources?: {
     burnCpu(millicores: number, ms: number, signal: AbortSignal): Promise<void>;

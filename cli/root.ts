@@ -1,0 +1,168 @@
+// The wincheck command line: flags → config → one action per command. Exit codes:
+// 0 nothing regressed or errored; 1 a regression or error (or lifted under --strict);
+// 2 bad usage or configuration; 3 cluster unreachable or preflight failed; 130 interrupted.
+
+import { Command, CommanderError, Option } from 'commander';
+import { messageOf } from '../lib/catalog/outcome.ts';
+import { loadCatalog, suiteOf } from '../lib/catalog/registry.ts';
+import { selectFeatures } from '../lib/catalog/select.ts';
+import { cleanupRuns } from '../lib/cluster/cleanup.ts';
+import { makeClients } from '../lib/cluster/client.ts';
+import { loadKubeConfig } from '../lib/cluster/kubeconfig.ts';
+import { preflight } from '../lib/cluster/preflight.ts';
+import { defaultTimeouts } from '../lib/cluster/timeouts.ts';
+import { parseDuration } from '../lib/config/duration.ts';
+import { loadConfigFile } from '../lib/config/load.ts';
+import { resolveConfig, type RunFlags } from '../lib/config/resolve.ts';
+import type { FileConfig } from '../lib/config/types.ts';
+import { discover } from '../lib/discovery/discover.ts';
+import { formatClusterInfo } from '../lib/discovery/format.ts';
+import { sshReachable } from '../lib/discovery/sshReachable.ts';
+import { exitCodeOf, UsageError } from '../lib/errors.ts';
+import { runWincheck } from '../lib/run/run.ts';
+import { startSimulatedCluster } from './simWiring.ts';
+
+const collect = (v: string, prev: string[]) => [...prev, v];
+const out = (l: string) => process.stdout.write(l + '\n');
+
+export async function main(argv: string[]): Promise<number> {
+  let code = 0;
+  const program = buildProgram(c => { code = c; });
+  try {
+    await program.parseAsync(argv);
+    return code;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      // --help / --version exit 0; any other commander error is bad usage (already printed).
+      return e.exitCode === 0 || e.code === 'commander.helpDisplayed' || e.code === 'commander.version' ? 0 : 2;
+    }
+    process.stderr.write(`Error: ${messageOf(e).split('\n')[0]}\n`);
+    return exitCodeOf(e);
+  }
+}
+
+function buildProgram(setCode: (c: number) => void): Command {
+  const program = new Command('wincheck')
+    .description('Checks what works on the Windows nodes of a Kubernetes cluster, feature by feature.')
+    .version('0.1.0')
+    // Before the subcommands are added, so they inherit it: usage errors must exit 2, not 1.
+    .exitOverride();
+
+  const clusterFlags = (cmd: Command) => cmd
+    .option('--kubeconfig <file>', 'kubeconfig (default: $KUBECONFIG, then ~/.kube/config, then in-cluster)')
+    .option('--context <name>', 'kubeconfig context (default: its current context)');
+
+  clusterFlags(program.command('run').description('run the checks and write JUnit, summary.md and results.json'))
+    .addOption(new Option('--sim [profile]', 'start the simulated cluster (built-in profile name or YAML file) and run against it').conflicts(['kubeconfig', 'context']))
+    .option('--suite <glob>', 'run the features of matching suites (repeatable)', collect, [])
+    .option('--feature <glob>', 'run matching feature ids (repeatable)', collect, [])
+    .option('--skip <glob>', 'skip matching feature ids or suites (repeatable)', collect, [])
+    .option('--report-dir <dir>', 'where reports go (default: $ARTIFACTS, else reports/)')
+    .option('--timeout <duration>', 'deadline for the whole run, e.g. 30m')
+    .option('--keep', 'keep the run namespace and its objects')
+    .option('--strict', 'a lifted limitation fails the run')
+    .option('--image-registry <host>', 'pull every fixture image from this mirror (air-gapped clusters)')
+    .option('--config <file>', 'YAML config file (flags win over it)')
+    .option('--ssh-user <user>', 'SSH user on the Windows nodes (node features)')
+    .option('--ssh-key <file>', 'SSH private key')
+    .option('--ssh-known-hosts <file>', 'known_hosts with the nodes\' host keys (unknown keys are refused)')
+    .option('--egress-url <url>', 'an address outside the cluster for egress checks')
+    .action(async (o: Record<string, unknown>) => setCode(await runAction(o)));
+
+  program.command('list').description('list the catalog: suites and feature ids')
+    .option('--suite <glob>', 'only matching suites (repeatable)', collect, [])
+    .option('--feature <glob>', 'only matching feature ids (repeatable)', collect, [])
+    .option('-o, --output <format>', 'text or json', 'text')
+    .action(async (o: { suite: string[]; feature: string[]; output: string }) => {
+      const features = selectFeatures(await loadCatalog(), { suites: o.suite, features: o.feature });
+      if (o.output === 'json') out(JSON.stringify(features.map(f => ({ id: f.id, suite: suiteOf(f), area: f.area, title: f.title, needs: f.needs ?? [] })), null, 2));
+      else for (const f of features) out(`${suiteOf(f).padEnd(11)} ${f.id.padEnd(32)} ${f.title}`);
+    });
+
+  clusterFlags(program.command('discover').description('print what the harness finds out about the cluster'))
+    .option('-o, --output <format>', 'text or json', 'text')
+    .option('--ssh-user <user>').option('--ssh-key <file>').option('--ssh-known-hosts <file>')
+    .action(async (o: { kubeconfig?: string; context?: string; output: string; sshUser?: string; sshKey?: string; sshKnownHosts?: string }) => {
+      const { kc } = loadKubeConfig(o);
+      const version = await preflight(kc, defaultTimeouts().preflightConnect);
+      const info = await discover(makeClients(kc), { version, sshCheck: sshReachable({ user: o.sshUser, key: o.sshKey, knownHosts: o.sshKnownHosts }) });
+      out(o.output === 'json' ? JSON.stringify(info, null, 2) : formatClusterInfo(info));
+    });
+
+  clusterFlags(program.command('cleanup').description('delete every namespace and object carrying the wincheck run label'))
+    .option('--run-id <id>', 'only this run')
+    .action(async (o: { kubeconfig?: string; context?: string; runId?: string }) => {
+      const { kc } = loadKubeConfig(o);
+      await preflight(kc, defaultTimeouts().preflightConnect);
+      const report = await cleanupRuns(makeClients(kc), { runId: o.runId, timeoutMs: defaultTimeouts().namespaceDelete, log: out });
+      out(`Deleted ${report.namespaces.length} namespace(s) and ${report.clusterObjects.length} cluster-scoped object(s).`);
+      if (report.errors.length) {
+        for (const e of report.errors) process.stderr.write(`Error: ${e}\n`);
+        setCode(1);
+      }
+    });
+
+  program.command('sim').description('serve the simulated mixed cluster until Ctrl-C')
+    .option('--profile <name|file>', 'built-in profile name or YAML file', 'default')
+    .requiredOption('--kubeconfig-out <file>', 'where to write the kubeconfig')
+    .option('--port <n>', 'API server port (default: any free port)')
+    .action(async (o: { profile: string; kubeconfigOut: string; port?: string }) => {
+      const port = o.port === undefined ? undefined : Number(o.port);
+      if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new UsageError(`--port ${o.port} is not a port number`);
+      const sim = await startSimulatedCluster({ profile: o.profile, port, kubeconfigOut: o.kubeconfigOut });
+      out(`Simulated cluster (profile ${sim.profileName}) serving at ${sim.server}.`);
+      out(`Kubeconfig written to ${sim.kubeconfigPath}. Press Ctrl-C to stop.`);
+      await new Promise<void>(resolve => {
+        process.once('SIGINT', () => resolve());
+        process.once('SIGTERM', () => resolve());
+      });
+      await sim.stop();
+      out('Simulated cluster stopped.');
+    });
+  return program;
+}
+
+async function runAction(o: Record<string, unknown>): Promise<number> {
+  const file: FileConfig = typeof o.config === 'string' ? loadConfigFile(o.config) : {};
+  const flags: RunFlags = {
+    kubeconfig: o.kubeconfig as string | undefined,
+    context: o.context as string | undefined,
+    suite: o.suite as string[],
+    feature: o.feature as string[],
+    skip: o.skip as string[],
+    reportDir: o.reportDir as string | undefined,
+    timeoutMs: o.timeout === undefined ? undefined : durationFlag('--timeout', o.timeout as string),
+    keep: o.keep as boolean | undefined,
+    strict: o.strict as boolean | undefined,
+    imageRegistry: o.imageRegistry as string | undefined,
+    egressUrl: o.egressUrl as string | undefined,
+    sshUser: o.sshUser as string | undefined,
+    sshKey: o.sshKey as string | undefined,
+    sshKnownHosts: o.sshKnownHosts as string | undefined,
+  };
+  const config = resolveConfig(flags, file);
+  if (o.sim === undefined) return runWincheck(config, { handleSignals: true });
+
+  // Check names before starting anything: unknown ones are usage errors either way.
+  selectFeatures(await loadCatalog(), { suites: config.suites, features: config.features, skip: config.skip });
+  const profile = typeof o.sim === 'string' ? o.sim : undefined;
+  const sim = await startSimulatedCluster({ profile });
+  try {
+    return await runWincheck({
+      ...config,
+      kubeconfig: sim.kubeconfigPath,
+      context: undefined,
+      simulated: true,
+      simProfile: sim.profileName,
+      ssh: config.ssh.user ? config.ssh : sim.ssh ? { user: sim.ssh.user, key: sim.ssh.keyPath, knownHosts: sim.ssh.knownHostsPath } : config.ssh,
+    }, { handleSignals: true });
+  } finally {
+    await sim.stop();
+  }
+}
+
+function durationFlag(flag: string, v: string): number {
+  const ms = parseDuration(v);
+  if (ms === undefined) throw new UsageError(`${flag} ${v} is not a duration (e.g. 30m, 90s, 1h)`);
+  return ms;
+}

@@ -1,0 +1,63 @@
+// The only place the harness meets the simulated cluster: `wincheck run --sim` and `wincheck sim`.
+// Imported lazily so the harness works (against real clusters) even without sim/.
+
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { UsageError } from '../lib/errors.ts';
+
+export interface StartedSim {
+  kubeconfigPath: string;
+  server: string;
+  profileName: string;
+  /** SSH material for the Windows nodes, written to files for --ssh-* (when the sim serves SSH). */
+  ssh?: { user: string; keyPath: string; knownHostsPath: string };
+  stop(): Promise<void>;
+}
+
+const simEntry = join(dirname(fileURLToPath(import.meta.url)), '..', 'sim', 'index.ts');
+
+interface SimModule {
+  startSim(opts: { profile?: string; port?: number; kubeconfigOut?: string }): Promise<{
+    kubeconfigPath?: string; kubeconfig: string; server: string; profileName: string;
+    ssh?: { knownHosts: string; user: string; privateKey: string };
+    stop(): Promise<void>;
+  }>;
+  ProfileError: new (...args: never[]) => Error;
+}
+
+export async function startSimulatedCluster(opts: { profile?: string; port?: number; kubeconfigOut?: string }): Promise<StartedSim> {
+  if (!existsSync(simEntry)) throw new UsageError('the simulated cluster is not available in this checkout (sim/index.ts is missing)');
+  const sim = await import(simEntry) as SimModule;
+  const dir = await mkdtemp(join(tmpdir(), 'wincheck-sim-'));
+  let started;
+  try {
+    started = await sim.startSim({ profile: opts.profile, port: opts.port, kubeconfigOut: opts.kubeconfigOut ?? join(dir, 'kubeconfig') });
+  } catch (e) {
+    await rm(dir, { recursive: true, force: true });
+    if (e instanceof sim.ProfileError) throw new UsageError(e.message.split('\n')[0]);
+    throw new Error('the simulated cluster failed to start', { cause: e });
+  }
+  const kubeconfigPath = started.kubeconfigPath ?? join(dir, 'kubeconfig');
+  if (!started.kubeconfigPath) await writeFile(kubeconfigPath, started.kubeconfig, { mode: 0o600 });
+  let ssh: StartedSim['ssh'];
+  if (started.ssh) {
+    const keyPath = join(dir, 'ssh_key');
+    const knownHostsPath = join(dir, 'known_hosts');
+    await writeFile(keyPath, started.ssh.privateKey, { mode: 0o600 });
+    await writeFile(knownHostsPath, started.ssh.knownHosts);
+    ssh = { user: started.ssh.user, keyPath, knownHostsPath };
+  }
+  return {
+    kubeconfigPath,
+    server: started.server,
+    profileName: started.profileName,
+    ssh,
+    stop: async () => {
+      await started.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,123 @@
+// Scheduling and placement (FEATURES.md "Scheduling and placement").
+
+import { windowsNodes } from '../../discovery/nodes.ts';
+import { FixtureError } from '../../fixtures/errors.ts';
+import { k8sAtLeast, limited, notApplicable, supported } from '../expect.ts';
+import { nodeOsOf, notStarted, podSettles } from '../observe.ts';
+import type { CheckContext, Feature, Observation } from '../types.ts';
+
+const BETA_OS = 'beta.kubernetes.io/os';
+
+/** A pod must land on a node of `os`; not landing (FailedScheduling) means it did not work. */
+async function landsOn(ctx: CheckContext, pod: string, os: 'windows' | 'linux'): Promise<Observation> {
+  ctx.fixture(pod);
+  ctx.step(`waiting for pod ${pod} to be scheduled`);
+  const r = await podSettles(ctx, pod, 'scheduled');
+  if (!r.ok) return notStarted(pod, r.error);
+  const node = r.pod.spec?.nodeName;
+  const seenOs = nodeOsOf(ctx, node);
+  return { works: seenOs === os, summary: `pod ${pod} was scheduled to ${seenOs} node ${node}`, evidence: [`pod ${pod} → node ${node} (${seenOs})`], node };
+}
+
+export const features: Feature[] = [
+  {
+    id: 'sched.os-selector',
+    area: 'scheduling',
+    title: 'Pod with nodeSelector kubernetes.io/os=windows lands on a Windows node only',
+    needs: ['windows-node'],
+    fixtures: [{ id: 'os-selector', template: 'windows-pause', os: 'windows', pin: 'none', params: { selectorKey: 'kubernetes.io/os' } }],
+    expect: () => supported('the kubelet labels every node with kubernetes.io/os', 'FEATURES.md; upstream doc windows/user-guide'),
+    probe: ctx => landsOn(ctx, 'os-selector', 'windows'),
+  },
+  {
+    id: 'sched.os-selector-beta',
+    area: 'scheduling',
+    title: "Seed's legacy beta.kubernetes.io/os=windows selector",
+    needs: ['windows-node'],
+    fixtures: [{ id: 'os-selector-beta', template: 'windows-pause', os: 'windows', pin: 'none', params: { selectorKey: BETA_OS } }],
+    expect: c => {
+      const win = windowsNodes(c.nodes).filter(n => n.schedulable);
+      const lacking = win.filter(n => n.labels[BETA_OS] !== 'windows').map(n => n.name);
+      if (lacking.length === win.length)
+        return limited(`no schedulable Windows node carries the deprecated ${BETA_OS} label`, 'seed 000; FEATURES.md');
+      return supported(lacking.length
+        ? `the kubelet still sets the deprecated ${BETA_OS} label (not on ${lacking.join(', ')})`
+        : `the kubelet still sets the deprecated ${BETA_OS} label on every Windows node`, 'seed 000; FEATURES.md');
+    },
+    probe: ctx => landsOn(ctx, 'os-selector-beta', 'windows'),
+  },
+  {
+    id: 'sched.linux-stays-linux',
+    area: 'scheduling',
+    title: 'Pods selecting Linux never land on Windows nodes',
+    needs: ['linux-node'],
+    fixtures: [{ id: 'linux-stays-linux', template: 'linux-pause', os: 'linux' }],
+    expect: () => supported('kubernetes.io/os=linux selects only Linux nodes', 'FEATURES.md; seed 003'),
+    probe: ctx => landsOn(ctx, 'linux-stays-linux', 'linux'),
+  },
+  {
+    id: 'sched.pod-os-field',
+    area: 'scheduling',
+    title: 'spec.os.name=windows accepted and scheduled to Windows',
+    needs: ['windows-node'],
+    fixtures: [{ id: 'pod-os-field', template: 'windows-os-field', os: 'windows', pin: 'none' }],
+    expect: c => k8sAtLeast(c.version, 1, 25)
+      ? supported(`spec.os is GA since Kubernetes 1.25 (cluster ${c.version.gitVersion})`, 'FEATURES.md; KEP-2802')
+      : limited(`spec.os is GA only from Kubernetes 1.25 (cluster ${c.version.gitVersion})`, 'FEATURES.md; KEP-2802'),
+    probe: async ctx => {
+      try {
+        ctx.fixture('pod-os-field');
+      } catch (e) {
+        if (e instanceof FixtureError) return { works: false, summary: `the API server rejected the pod: ${e.message}`, evidence: [e.message] };
+        throw e;
+      }
+      const seen = await landsOn(ctx, 'pod-os-field', 'windows');
+      const pod = await ctx.kube.core.readNamespacedPod({ namespace: ctx.namespace, name: 'pod-os-field' });
+      const kept = pod.spec?.os?.name === 'windows';
+      return kept ? seen : { ...seen, works: false, summary: `spec.os was dropped by the API server (${seen.summary})` };
+    },
+  },
+  {
+    id: 'sched.taint-toleration',
+    area: 'scheduling',
+    title: 'The Windows taint keeps untolerating pods off Windows nodes',
+    needs: ['tainted-windows-node'],
+    fixtures: [{ id: 'taint-toleration', template: 'windows-pause', os: 'windows', pin: 'none', tolerate: false, params: { selectorKey: 'kubernetes.io/os' } }],
+    expect: c => {
+      const tainted = windowsNodes(c.nodes).filter(n => n.taints.some(t => t.effect === 'NoSchedule' || t.effect === 'NoExecute'));
+      return tainted.length
+        ? supported(`Windows nodes ${tainted.map(n => n.name).join(', ')} are tainted; the scheduler honours NoSchedule`, 'FEATURES.md; upstream doc windows/user-guide (taints and tolerations)')
+        : notApplicable('no Windows node is tainted', 'FEATURES.md');
+    },
+    probe: async ctx => {
+      ctx.fixture('taint-toleration');
+      ctx.step('waiting for the scheduler to place or reject pod taint-toleration');
+      const r = await podSettles(ctx, 'taint-toleration', 'scheduled', 60_000);
+      if (!r.ok) {
+        return r.error.reason === 'FailedScheduling'
+          ? { works: true, summary: 'the pod stayed Pending: FailedScheduling because of the taint', evidence: [r.error.message] }
+          : notStarted('taint-toleration', r.error);
+      }
+      const nodeName = r.pod.spec?.nodeName;
+      const node = ctx.cluster.nodes.find(n => n.name === nodeName);
+      const untolerated = node?.taints.filter(t => t.effect === 'NoSchedule' || t.effect === 'NoExecute') ?? [];
+      return untolerated.length
+        ? { works: false, summary: `the pod without tolerations was scheduled to tainted node ${nodeName} (${untolerated.map(t => `${t.key}=${t.value ?? ''}:${t.effect}`).join(', ')})`, evidence: [`pod taint-toleration → ${nodeName}`], node: nodeName }
+        : { works: true, summary: `the pod went to untainted node ${nodeName}`, evidence: [`pod taint-toleration → ${nodeName}`], node: nodeName };
+    },
+  },
+  {
+    id: 'sched.runtimeclass-scheduling',
+    area: 'scheduling',
+    title: 'RuntimeClass scheduling injects the Windows selector',
+    needs: ['windows-node'],
+    fixtures: [{ id: 'runtimeclass-scheduling', template: 'runtimeclass-windows', os: 'windows', pin: 'none', tolerate: false, params: { runtimeClass: 'wincheck-windows-{{runId}}' } }],
+    expect: () => supported('RuntimeClass scheduling.nodeSelector is merged into pods (GA since 1.16)', 'FEATURES.md; upstream doc windows/user-guide (RuntimeClass)'),
+    probe: async ctx => {
+      const seen = await landsOn(ctx, 'runtimeclass-scheduling', 'windows');
+      const pod = await ctx.kube.core.readNamespacedPod({ namespace: ctx.namespace, name: 'runtimeclass-scheduling' });
+      const injected = pod.spec?.nodeSelector?.['kubernetes.io/os'] === 'windows';
+      return injected ? seen : { ...seen, works: false, summary: `the RuntimeClass nodeSelector was not injected into the pod (${seen.summary})` };
+    },
+  },
+];

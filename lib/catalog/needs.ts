@@ -1,0 +1,25 @@
+// Preconditions (Feature.needs) checked against discovery before a probe runs.
+
+import { schedulableWindowsNodes } from '../discovery/nodes.ts';
+import type { ClusterInfo } from '../discovery/types.ts';
+import type { Need } from './types.ts';
+
+/** Why the need is unmet, or undefined when it is met. */
+export function unmetNeed(need: Need, c: ClusterInfo, opts: { egressUrl?: string }): string | undefined {
+  const win = schedulableWindowsNodes(c.nodes);
+  switch (need) {
+    case 'windows-node': return win.length ? undefined : 'the cluster has no Ready, schedulable Windows node';
+    case 'linux-node': return c.nodes.some(n => n.os === 'linux' && n.schedulable) ? undefined : 'the cluster has no Ready, schedulable Linux node for helper pods';
+    case 'two-windows-nodes': return win.length >= 2 ? undefined : `needs two schedulable Windows nodes, the cluster has ${win.length}`;
+    case 'tainted-windows-node': return win.some(n => n.taints.some(t => t.effect === 'NoSchedule' || t.effect === 'NoExecute')) ? undefined : 'no Windows node is tainted (NoSchedule/NoExecute)';
+    case 'node-access': return c.nodeAccess.hostProcess || c.nodeAccess.ssh ? undefined : `no node access: HostProcess ${c.nodeAccess.hostProcessReason}; SSH ${c.nodeAccess.sshReason}`;
+    case 'hostprocess': return c.nodeAccess.hostProcess ? undefined : `HostProcess pods not possible: ${c.nodeAccess.hostProcessReason}`;
+    case 'ssh': return c.nodeAccess.ssh ? undefined : `no SSH: ${c.nodeAccess.sshReason}`;
+    case 'hyperv-runtimeclass': return c.hypervRuntimeClass ? undefined : 'no RuntimeClass with handler runhcs-wcow-hypervisor';
+    case 'default-storageclass': return c.defaultStorageClass ? undefined : 'no default StorageClass';
+    case 'metrics-server': return c.metricsServer ? undefined : 'metrics.k8s.io is not served (no metrics-server)';
+    case 'load-balancer': return c.loadBalancer === 'no' ? 'no LoadBalancer provisioner (config loadBalancer: false)' : undefined;
+    case 'dual-stack': return c.dualStack ? undefined : 'the cluster is not dual-stack (no node has both IPv4 and IPv6 pod CIDRs)';
+    case 'egress-url': return opts.egressUrl ? undefined : 'no --egress-url given (an address outside the cluster to reach)';
+  }
+}

@@ -1,0 +1,145 @@
+// The catalog's vocabulary. STABLE: other areas' features are written against it.
+// A feature is data plus two functions: `expect` (what the documentation promises for
+// this cluster, from discovery) and `probe` (what the cluster actually does).
+//
+// To add a feature: add it to the array exported by lib/catalog/features/<area>.ts
+// (or create that file; every file in that folder is loaded). Nothing else to edit.
+
+import type { V1Pod } from '@kubernetes/client-node';
+import type { Timeouts } from '../cluster/timeouts.ts';
+import type { KubeClients } from '../cluster/types.ts';
+import type { ClusterInfo, NodeInfo } from '../discovery/types.ts';
+import type { FixtureSpec, RenderedFixture } from '../fixtures/types.ts';
+import type { Evidence, ProbeOp, ProbeOS, ProbeResult, Transport } from '../probes/types.ts';
+
+/** Areas, one mocha suite file and one JUnit file each. IDs start with the area's prefix. */
+export type Area =
+  | 'scheduling'   // sched.*
+  | 'workloads'    // work.*
+  | 'config'       // cfg.*
+  | 'storage'      // stor.*
+  | 'resources'    // res.*
+  | 'isolation'    // iso.*
+  | 'security'     // sec.*
+  | 'networking'   // net.*
+  | 'node';        // node.*
+
+/** Preconditions checked before a probe runs; unmet → n/a with the reason, never a silent drop. */
+export type Need =
+  | 'windows-node'          // a Ready, schedulable Windows node
+  | 'linux-node'            // a Ready, schedulable Linux node (helper pods)
+  | 'two-windows-nodes'     // cross-node checks
+  | 'tainted-windows-node'  // a Windows node with a NoSchedule/NoExecute taint
+  | 'node-access'           // HostProcess or SSH
+  | 'hostprocess'
+  | 'ssh'
+  | 'hyperv-runtimeclass'
+  | 'default-storageclass'
+  | 'metrics-server'
+  | 'load-balancer'
+  | 'dual-stack'
+  | 'egress-url';           // --egress-url given (air-gapped clusters have none)
+
+export type Expected = 'supported' | 'limited' | 'n/a';
+
+export interface Expectation {
+  expected: Expected;
+  /** Why, in one sentence, naming the discovered fact it depends on. */
+  reason: string;
+  /** Where the promise comes from: "seed 003", "FEATURES.md", "upstream doc windows-networking". */
+  source: string;
+}
+
+export type Outcome = 'supported' | 'limited' | 'lifted' | 'regressed' | 'n/a' | 'error';
+
+/** Evidence items: a probe's evidence, or a sentence ("pod iis on win-1 Ready after 3.2s"). */
+export type EvidenceItem = Evidence | string;
+
+/** What the probe saw. */
+export interface Observation {
+  /**
+   * The behaviour the feature names was seen working. supported + works = supported,
+   * supported + !works = regressed, limited + !works = limited, limited + works = lifted.
+   */
+  works: boolean;
+  /** One line: what was seen. */
+  summary: string;
+  evidence: EvidenceItem[];
+  /** Node the check ran on, for the report. */
+  node?: string;
+  /** Set when the probe found a precondition missing at run time: outcome n/a. */
+  notApplicable?: string;
+}
+
+/** Everything a probe may use. Built once per run by lib/run; secret values stay inside. */
+export interface CheckContext {
+  cluster: ClusterInfo;
+  kube: KubeClients;
+  runId: string;
+  namespace: string;
+  /** Labels every object created by a probe must carry (the run label). */
+  labels: Record<string, string>;
+  /** The Windows node pinned fixtures target (first Ready schedulable one of the chosen build). */
+  windowsNode?: NodeInfo;
+  /**
+   * A fixture this feature declared, as rendered and created. Throws FixtureError for an
+   * undeclared id or one whose creation failed (the API's message inside: a probe may
+   * treat a rejection as its observation, e.g. sched.pod-os-field).
+   */
+  fixture(id: string): RenderedFixture;
+  /** Per-run random Secret values (fixtures' {{secrets.x}}). Compare, never put in evidence. */
+  secrets: Readonly<Record<string, string>>;
+  /** Waits by watch until the pod is Ready; fails fast on pull/crash/scheduling errors. */
+  waitForPodReady(podName: string, timeoutMs?: number): Promise<V1Pod>;
+  /** Exec into a pod (first container unless named). */
+  podTransport(podName: string, os: ProbeOS, container?: string): Transport;
+  /** HostProcess pod or SSH on the node; undefined when neither is available. */
+  nodeTransport(node: NodeInfo): Promise<Transport | undefined>;
+  /** Runs a typed op and returns its verdict with redacted evidence. */
+  probe(transport: Transport, op: ProbeOp): Promise<ProbeResult>;
+  /** A step line ("creating pod x"); kept as evidence of the check. */
+  step(text: string): void;
+  /** Aborted on run timeout or Ctrl-C. */
+  signal: AbortSignal;
+  options: {
+    egressUrl?: string;
+    /** Deadlines for waits (pod start, rollout...), from lib/cluster/timeouts.ts and the config. */
+    timeouts: Timeouts;
+  };
+}
+
+export interface Feature {
+  /** Stable, e.g. "sched.os-selector". Part of the JUnit testcase name: never rename. */
+  id: string;
+  area: Area;
+  /** JUnit/mocha suite; defaults to area when omitted. No underscores. */
+  suite?: string;
+  title: string;
+  needs?: Need[];
+  fixtures: FixtureSpec[];
+  /** The documented promise for this cluster, computed from discovery. Pure. */
+  expect(cluster: ClusterInfo): Expectation;
+  /** Observes the cluster. Throwing means the harness could not tell: outcome error. */
+  probe(ctx: CheckContext): Promise<Observation>;
+}
+
+/** One feature's verdict, as every reporter sees it. */
+export interface CheckResult {
+  id: string;
+  area: Area;
+  suite: string;
+  title: string;
+  expectation: Expectation;
+  outcome: Outcome;
+  /** Why this outcome: the expectation's reason and what was seen. */
+  reason: string;
+  summary: string;
+  evidence: EvidenceItem[];
+  /** Step lines logged by the probe. */
+  steps: string[];
+  node?: string;
+  windowsBuild?: string;
+  durationMs: number;
+  /** For outcome error: the error message chain. */
+  error?: string;
+}

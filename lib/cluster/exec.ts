@@ -1,0 +1,73 @@
+// Exec into a pod over the websocket protocol. Exec.exec() resolves when the socket opens, not
+// when the command ends: wait for close and the status channel, then map the Status to an exit code.
+
+import { Writable } from 'node:stream';
+import { Exec, type V1Status } from '@kubernetes/client-node';
+import type { CommandResult, ProbeOS, Transport } from '../probes/types.ts';
+import type { KubeClients } from './types.ts';
+import { defaultTimeouts } from './timeouts.ts';
+
+export interface ExecTarget {
+  namespace: string;
+  pod: string;
+  container?: string;
+}
+
+export async function execInPod(kube: KubeClients, target: ExecTarget, argv: string[], timeoutMs = defaultTimeouts().exec, signal?: AbortSignal): Promise<CommandResult> {
+  const container = target.container ?? await firstContainer(kube, target);
+  const stdout = collector();
+  const stderr = collector();
+  let status: V1Status | undefined;
+  const exec = new Exec(kube.kc);
+  const where = `${target.namespace}/${target.pod} [${container}]`;
+  let ws;
+  try {
+    ws = await exec.exec(target.namespace, target.pod, container, argv, stdout.stream, stderr.stream, null, false, s => { status = s; });
+  } catch (e) {
+    throw new Error(`could not exec into ${where}`, { cause: e });
+  }
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => { ws.close(); reject(new Error(`exec in ${where} did not finish within ${Math.round(timeoutMs / 1000)}s`)); }, timeoutMs);
+    const onAbort = () => { ws.close(); reject(new Error(`exec in ${where} interrupted`)); };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    ws.on('close', () => { clearTimeout(timer); signal?.removeEventListener('abort', onAbort); resolve(); });
+    ws.on('error', (e: Error) => { clearTimeout(timer); reject(new Error(`exec in ${where} failed`, { cause: e })); });
+  });
+  return { stdout: stdout.text(), stderr: stderr.text(), exitCode: exitCodeOf(status) };
+}
+
+/** Success → 0; NonZeroExitCode → the ExitCode cause; anything else (or no status) → -1. */
+export function exitCodeOf(status: V1Status | undefined): number {
+  if (!status) return -1;
+  if (status.status === 'Success') return 0;
+  const cause = status.details?.causes?.find(c => c.reason === 'ExitCode');
+  const code = cause?.message !== undefined ? Number(cause.message) : NaN;
+  return Number.isInteger(code) ? code : -1;
+}
+
+export class PodExecTransport implements Transport {
+  readonly description: string;
+  constructor(private readonly _kube: KubeClients, private readonly _target: ExecTarget, readonly os: ProbeOS) {
+    this.description = `exec ${_target.namespace}/${_target.pod}${_target.container ? ` [${_target.container}]` : ''}`;
+  }
+
+  run(command: string[] | string, opts: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<CommandResult> {
+    const argv = typeof command === 'string'
+      ? (this.os === 'windows' ? ['cmd', '/c', command] : ['/bin/sh', '-c', command])
+      : command;
+    return execInPod(this._kube, this._target, argv, opts.timeoutMs, opts.signal);
+  }
+}
+
+async function firstContainer(kube: KubeClients, t: ExecTarget): Promise<string> {
+  const pod = await kube.core.readNamespacedPod({ namespace: t.namespace, name: t.pod });
+  const name = pod.spec?.containers[0]?.name;
+  if (!name) throw new Error(`pod ${t.namespace}/${t.pod} has no containers`);
+  return name;
+}
+
+function collector() {
+  const chunks: Buffer[] = [];
+  const stream = new Writable({ write(chunk, _enc, cb) { chunks.push(Buffer.from(chunk)); cb(); } });
+  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+}

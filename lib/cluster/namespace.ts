@@ -1,0 +1,40 @@
+// The run's namespace: created with the run label, deleted by watching it go (the watch is
+// opened before the delete, as hydrophone's cleanup does).
+
+import type { V1Namespace } from '@kubernetes/client-node';
+import { apiErrorMessage, apiStatusCode } from './apiError.ts';
+import type { KubeClients } from './types.ts';
+import { watchUntil } from './watch.ts';
+
+export async function createRunNamespace(kube: KubeClients, name: string, labels: Record<string, string>): Promise<void> {
+  try {
+    await kube.core.createNamespace({ body: { metadata: { name, labels } } });
+  } catch (e) {
+    if (apiStatusCode(e) === 409)
+      throw new Error(`namespace ${name} already exists; run "wincheck cleanup" first`, { cause: e });
+    throw new Error(`failed to create namespace ${name}: ${apiErrorMessage(e)}`, { cause: e });
+  }
+}
+
+export async function deleteNamespaceAndWait(kube: KubeClients, name: string, timeoutMs: number): Promise<void> {
+  const gone = watchUntil<V1Namespace, true>({
+    kube,
+    path: '/api/v1/namespaces',
+    fieldSelector: `metadata.name=${name}`,
+    list: () => kube.core.listNamespace({ fieldSelector: `metadata.name=${name}` }),
+    onList: items => (items.length === 0 ? true : undefined),
+    check: (_ns, type) => (type === 'DELETED' ? true : undefined),
+    what: `namespace ${name} to be deleted`,
+    describe: ns => (ns ? `phase ${ns.status?.phase ?? 'unknown'}` : 'not seen'),
+    timeoutMs,
+  });
+  try {
+    await kube.core.deleteNamespace({ name, propagationPolicy: 'Foreground' });
+  } catch (e) {
+    if (apiStatusCode(e) !== 404) {
+      gone.catch(() => undefined);
+      throw new Error(`failed to delete namespace ${name}: ${apiErrorMessage(e)}`, { cause: e });
+    }
+  }
+  await gone;
+}

@@ -1,0 +1,39 @@
+// Reading a pod's state: readiness, fail-fast reasons, a one-line description for timeouts.
+
+import type { V1Pod } from '@kubernetes/client-node';
+
+/** Waiting reasons that will not fix themselves within a run. */
+export const FAIL_FAST_REASONS = new Set([
+  'ImagePullBackOff', 'ErrImagePull', 'CrashLoopBackOff', 'CreateContainerConfigError',
+  'InvalidImageName', 'CreateContainerError', 'RunContainerError',
+]);
+
+export function isPodReady(pod: V1Pod): boolean {
+  return pod.status?.conditions?.some(c => c.type === 'Ready' && c.status === 'True') ?? false;
+}
+
+/** Why the pod will not become Ready, or undefined while it still may. */
+export function failFastReason(pod: V1Pod): string | undefined {
+  for (const cs of [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])]) {
+    const reason = cs.state?.waiting?.reason;
+    if (reason && FAIL_FAST_REASONS.has(reason)) return reason;
+  }
+  const scheduled = pod.status?.conditions?.find(c => c.type === 'PodScheduled');
+  if (scheduled?.status === 'False' && scheduled.reason === 'Unschedulable') return 'FailedScheduling';
+  if (pod.status?.phase === 'Failed') return 'Failed';
+  if (pod.status?.phase === 'Succeeded') return 'Succeeded';
+  return undefined;
+}
+
+export function describePod(pod: V1Pod | undefined): string {
+  if (!pod) return 'pod not seen';
+  const s = pod.status;
+  const containers = (s?.containerStatuses ?? []).map(cs => {
+    const st = cs.state?.waiting ? `waiting ${cs.state.waiting.reason ?? ''}${cs.state.waiting.message ? `: ${cs.state.waiting.message}` : ''}`
+      : cs.state?.terminated ? `terminated ${cs.state.terminated.reason ?? ''} exit ${cs.state.terminated.exitCode}`
+      : cs.state?.running ? 'running' : 'unknown';
+    return `${cs.name} ${st}${cs.ready ? ' ready' : ''} (restarts ${cs.restartCount})`;
+  });
+  const conds = (s?.conditions ?? []).filter(c => c.status !== 'True').map(c => `${c.type}=${c.status}${c.reason ? ` ${c.reason}` : ''}${c.message ? `: ${c.message}` : ''}`);
+  return [`phase ${s?.phase ?? 'unknown'}`, pod.spec?.nodeName ? `node ${pod.spec.nodeName}` : 'not scheduled', ...containers, ...conds].join('; ');
+}

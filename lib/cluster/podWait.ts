@@ -1,0 +1,72 @@
+// Pod waits by watch (names say which timeout applies, as in the e2e framework). Fail fast on
+// states that will not fix themselves, with the pod's events; on timeout, the last state seen.
+
+import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
+import type { KubeClients } from './types.ts';
+import { describePod, failFastReason, isPodReady } from './podState.ts';
+import { defaultTimeouts } from './timeouts.ts';
+import { watchUntil } from './watch.ts';
+
+export class PodStartError extends Error {
+  constructor(message: string, readonly reason: string, readonly pod: V1Pod, readonly events: string[]) {
+    super(message);
+  }
+}
+
+export interface PodWaitOptions {
+  signal?: AbortSignal;
+  /** Fail fast on FAIL_FAST_REASONS / FailedScheduling (default true). */
+  failFast?: boolean;
+}
+
+export function waitForPodReady(kube: KubeClients, namespace: string, name: string, opts?: PodWaitOptions): Promise<V1Pod> {
+  return waitTimeoutForPodReady(kube, namespace, name, defaultTimeouts().podStart, opts);
+}
+
+export function waitTimeoutForPodReady(kube: KubeClients, namespace: string, name: string, timeoutMs: number, opts?: PodWaitOptions): Promise<V1Pod> {
+  return waitForPodCondition(kube, namespace, name, 'Ready', isPodReady, timeoutMs, opts);
+}
+
+/** Waits until cond(pod) holds. desc reads as "expected pod to be <desc>". */
+export async function waitForPodCondition(
+  kube: KubeClients, namespace: string, name: string, desc: string,
+  cond: (pod: V1Pod) => boolean, timeoutMs: number, opts: PodWaitOptions = {},
+): Promise<V1Pod> {
+  try {
+    return await watchUntil<V1Pod, V1Pod>({
+      kube,
+      path: `/api/v1/namespaces/${namespace}/pods`,
+      fieldSelector: `metadata.name=${name}`,
+      list: () => kube.core.listNamespacedPod({ namespace, fieldSelector: `metadata.name=${name}` }),
+      check: pod => {
+        if (cond(pod)) return pod;
+        const reason = opts.failFast === false ? undefined : failFastReason(pod);
+        if (reason) throw new PodStartError(`expected pod ${namespace}/${name} to be ${desc}, got ${reason} instead: ${describePod(pod)}`, reason, pod, []);
+        return undefined;
+      },
+      what: `pod ${namespace}/${name} to be ${desc}`,
+      describe: describePod,
+      timeoutMs,
+      signal: opts.signal,
+    });
+  } catch (e) {
+    if (!(e instanceof PodStartError)) throw e;
+    const events = await podEvents(kube, namespace, name).catch(() => []);
+    const wanted = events.filter(ev => ev.includes(e.reason) || /Failed|BackOff|Error/.test(ev));
+    const text = wanted.length ? `${e.message}; events: ${wanted.slice(-3).join(' | ')}` : e.message;
+    throw new PodStartError(text, e.reason, e.pod, events);
+  }
+}
+
+/** The pod's events as "Reason: message" lines, oldest first. */
+export async function podEvents(kube: KubeClients, namespace: string, name: string): Promise<string[]> {
+  const list = await kube.core.listNamespacedEvent({ namespace, fieldSelector: `involvedObject.name=${name}` });
+  return list.items
+    .sort((a, b) => eventTime(a) - eventTime(b))
+    .map(ev => `${ev.type === 'Warning' ? 'Warning ' : ''}${ev.reason ?? ''}: ${ev.message ?? ''}`.trim());
+}
+
+function eventTime(ev: CoreV1Event): number {
+  const t = ev.lastTimestamp ?? ev.eventTime ?? ev.metadata?.creationTimestamp;
+  return t ? new Date(t).getTime() : 0;
+}

@@ -1,0 +1,36 @@
+// Is the API server there and answering? One GET /version with a short deadline; any failure is
+// exit 3 with one line naming the server.
+
+import type { KubeConfig } from '@kubernetes/client-node';
+import { ClusterUnreachableError } from '../errors.ts';
+import type { ServerVersion } from '../discovery/types.ts';
+import { rawGet } from './rawGet.ts';
+
+export async function preflight(kc: KubeConfig, timeoutMs: number): Promise<ServerVersion> {
+  const server = kc.getCurrentCluster()?.server ?? '(no server)';
+  let res;
+  try {
+    res = await rawGet(kc, '/version', timeoutMs);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new ClusterUnreachableError(`cluster ${server} is unreachable: ${code ? `${code} ` : ''}${e instanceof Error ? e.message : String(e)}; check the kubeconfig's server and that the cluster is up`);
+  }
+  if (res.status === 401 || res.status === 403)
+    throw new ClusterUnreachableError(`cluster ${server} refused the credentials (HTTP ${res.status}); check the kubeconfig's user`);
+  if (res.status !== 200)
+    throw new ClusterUnreachableError(`cluster ${server} answered GET /version with HTTP ${res.status}`);
+  return parseVersion(res.body, server);
+}
+
+export function parseVersion(body: string, server = ''): ServerVersion {
+  let v: { gitVersion?: string; major?: string; minor?: string };
+  try { v = JSON.parse(body); } catch {
+    throw new ClusterUnreachableError(`cluster ${server} answered GET /version with something that is not JSON`);
+  }
+  const m = /^v?(\d+)\.(\d+)/.exec(v.gitVersion ?? '');
+  const major = Number(v.major ?? m?.[1]);
+  const minor = parseInt(v.minor ?? m?.[2] ?? '', 10);
+  if (!v.gitVersion || Number.isNaN(major) || Number.isNaN(minor))
+    throw new ClusterUnreachableError(`cluster ${server} answered GET /version without a version`);
+  return { gitVersion: v.gitVersion, major, minor };
+}

@@ -1,0 +1,33 @@
+// Every wait's deadline, with the reason it is that long (as the e2e framework's TimeoutContext).
+// Callers copy this table (defaultTimeouts()) and may override entries from the config file.
+
+export interface Timeouts {
+  /** Preflight GET /version: an unreachable server must be reported within seconds. */
+  preflightConnect: number;
+  /** Pod start: Windows images are multi-GB (servercore, IIS); a cold pull takes minutes. */
+  podStart: number;
+  /** Pods expected to stay Pending (taints): long enough for the scheduler to have tried. */
+  podUnschedulable: number;
+  /** Deployment/DaemonSet rollouts: several pods starting, each as slow as podStart. */
+  rollout: number;
+  /** One exec round trip (curl.exe has its own 10 s connect timeout inside). */
+  exec: number;
+  /** Namespace deletion: Windows containers stop slowly (HCS shutdown), finalizers run. */
+  namespaceDelete: number;
+  /** A single check, end to end, fixtures included. */
+  check: number;
+}
+
+const DEFAULTS: Timeouts = {
+  preflightConnect: 5_000,
+  podStart: 10 * 60_000,
+  podUnschedulable: 30_000,
+  rollout: 10 * 60_000,
+  exec: 60_000,
+  namespaceDelete: 5 * 60_000,
+  check: 15 * 60_000,
+};
+
+export function defaultTimeouts(): Timeouts {
+  return { ...DEFAULTS };
+}

@@ -1,0 +1,56 @@
+// Flags, then the file, then defaults: takeFirst shows the precedence in one line per field.
+
+import { defaultTimeouts } from '../cluster/timeouts.ts';
+import type { FileConfig, RunConfig, SshConfig } from './types.ts';
+
+/** CLI flags as commander hands them over (undefined when not given). */
+export interface RunFlags {
+  kubeconfig?: string;
+  context?: string;
+  suite?: string[];
+  feature?: string[];
+  skip?: string[];
+  reportDir?: string;
+  timeoutMs?: number;
+  keep?: boolean;
+  strict?: boolean;
+  imageRegistry?: string;
+  egressUrl?: string;
+  sshUser?: string;
+  sshKey?: string;
+  sshKnownHosts?: string;
+}
+
+export function takeFirst<T>(...values: (T | undefined)[]): T | undefined {
+  return values.find(v => v !== undefined);
+}
+
+export function resolveConfig(flags: RunFlags, file: FileConfig, env: NodeJS.ProcessEnv = process.env): RunConfig {
+  const ssh: SshConfig = {
+    user: takeFirst(flags.sshUser, file.ssh?.user),
+    key: takeFirst(flags.sshKey, file.ssh?.key),
+    knownHosts: takeFirst(flags.sshKnownHosts, file.ssh?.knownHosts),
+  };
+  return {
+    kubeconfig: takeFirst(flags.kubeconfig, file.kubeconfig),
+    context: takeFirst(flags.context, file.context),
+    suites: takeFirst(nonEmpty(flags.suite), file.suites) ?? [],
+    features: takeFirst(nonEmpty(flags.feature), file.features) ?? [],
+    skip: takeFirst(nonEmpty(flags.skip), file.skip) ?? [],
+    reportDir: takeFirst(flags.reportDir, file.reportDir, env.ARTIFACTS || undefined, 'reports')!,
+    timeoutMs: takeFirst(flags.timeoutMs, file.timeoutMs),
+    keep: takeFirst(flags.keep, file.keep) ?? false,
+    strict: takeFirst(flags.strict, file.strict) ?? false,
+    imageRegistry: takeFirst(flags.imageRegistry, file.imageRegistry),
+    egressUrl: takeFirst(flags.egressUrl, file.egressUrl),
+    ssh,
+    loadBalancer: file.loadBalancer,
+    probeTimeoutMs: file.probes?.timeoutMs ?? defaultTimeouts().exec,
+    timeouts: { ...defaultTimeouts(), ...file.timeouts },
+    simulated: false,
+  };
+}
+
+function nonEmpty(list: string[] | undefined): string[] | undefined {
+  return list && list.length ? list : undefined;
+}

@@ -1,0 +1,52 @@
+// The run's configuration: defaults, then the config file, then flags (flags win).
+
+import type { Timeouts } from '../cluster/timeouts.ts';
+
+export interface SshConfig {
+  user?: string;
+  key?: string;
+  knownHosts?: string;
+}
+
+/** What the config file may hold (all optional). */
+export interface FileConfig {
+  kubeconfig?: string;
+  context?: string;
+  suites?: string[];
+  features?: string[];
+  skip?: string[];
+  reportDir?: string;
+  /** Whole run, ms. */
+  timeoutMs?: number;
+  keep?: boolean;
+  strict?: boolean;
+  imageRegistry?: string;
+  egressUrl?: string;
+  ssh?: SshConfig;
+  /** The cluster has a LoadBalancer provisioner (skips guessing). */
+  loadBalancer?: boolean;
+  probes?: { timeoutMs?: number };
+  timeouts?: Partial<Timeouts>;
+}
+
+export interface RunConfig {
+  kubeconfig?: string;
+  context?: string;
+  suites: string[];
+  features: string[];
+  skip: string[];
+  reportDir: string;
+  timeoutMs?: number;
+  keep: boolean;
+  strict: boolean;
+  imageRegistry?: string;
+  egressUrl?: string;
+  ssh: SshConfig;
+  loadBalancer?: boolean;
+  /** Per probe command (exec round trip). */
+  probeTimeoutMs: number;
+  timeouts: Timeouts;
+  /** Set by the CLI when it started the simulated cluster for this run. */
+  simulated: boolean;
+  simProfile?: string;
+}

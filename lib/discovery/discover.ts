@@ -1,0 +1,92 @@
+// Discovery: everything the catalog's expectations and the reports need, read once per run.
+// Each optional read that fails (RBAC, missing API) becomes a note, not a failed run.
+
+import type { V1ConfigMap, V1DaemonSet } from '@kubernetes/client-node';
+import { apiErrorMessage } from '../cluster/apiError.ts';
+import { rawGet } from '../cluster/rawGet.ts';
+import type { KubeClients } from '../cluster/types.ts';
+import { networkInfoOf } from './network.ts';
+import { nodeInfoOf, versionAtLeast, windowsNodes } from './nodes.ts';
+import type { ClusterInfo, NodeAccess, NodeInfo, RuntimeClassInfo, ServerVersion } from './types.ts';
+
+export const HYPERV_HANDLER = 'runhcs-wcow-hypervisor';
+
+export interface DiscoverOptions {
+  version: ServerVersion;
+  /** From the config file: skip probing. */
+  loadBalancer?: boolean;
+  /** Answers whether SSH to this node works; undefined when SSH is not configured. */
+  sshCheck?: (node: NodeInfo) => Promise<{ ok: boolean; reason: string }>;
+  timeoutMs?: number;
+}
+
+export async function discover(kube: KubeClients, opts: DiscoverOptions): Promise<ClusterInfo> {
+  const notes: string[] = [];
+  const optional = async <T>(what: string, fn: () => Promise<T>, fallback: T): Promise<T> => {
+    try { return await fn(); } catch (e) { notes.push(`could not read ${what}: ${apiErrorMessage(e)}`); return fallback; }
+  };
+  let nodeList;
+  try {
+    nodeList = await kube.core.listNode();
+  } catch (e) {
+    throw new Error(`failed to list nodes: ${apiErrorMessage(e)}; the kubeconfig's user needs list on nodes`, { cause: e });
+  }
+  const nodes = nodeList.items.map(nodeInfoOf).sort((a, b) => a.name.localeCompare(b.name));
+  const [rcs, scs, dss, cms, metrics] = await Promise.all([
+    optional('RuntimeClasses', () => kube.node.listRuntimeClass(), { items: [] }),
+    optional('StorageClasses', () => kube.storage.listStorageClass(), { items: [] }),
+    optional('kube-system DaemonSets', () => kube.apps.listNamespacedDaemonSet({ namespace: 'kube-system' }), { items: [] as V1DaemonSet[] }),
+    optional('kube-system ConfigMaps', () => kube.core.listNamespacedConfigMap({ namespace: 'kube-system' }), { items: [] as V1ConfigMap[] }),
+    optional('metrics.k8s.io discovery', () => rawGet(kube.kc, '/apis/metrics.k8s.io', opts.timeoutMs ?? 10_000), { status: 0, body: '' }),
+  ]);
+  const runtimeClasses: RuntimeClassInfo[] = rcs.items.map(rc => ({
+    name: rc.metadata?.name ?? '',
+    handler: rc.handler,
+    nodeSelector: rc.scheduling?.nodeSelector,
+    tolerations: rc.scheduling?.tolerations?.map(t => ({ key: t.key ?? '', value: t.value, effect: t.effect ?? '' })),
+  }));
+  const defaultStorageClass = scs.items.find(sc =>
+    sc.metadata?.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true'
+    || sc.metadata?.annotations?.['storageclass.beta.kubernetes.io/is-default-class'] === 'true')?.metadata?.name;
+  const network = networkInfoOf(dss.items, cms.items);
+  network.notes.push(...notes);
+  const cluster: ClusterInfo = {
+    server: kube.server,
+    context: kube.context || undefined,
+    version: opts.version,
+    nodes,
+    runtimeClasses,
+    hypervRuntimeClass: runtimeClasses.find(rc => rc.handler === HYPERV_HANDLER)?.name,
+    defaultStorageClass,
+    network,
+    metricsServer: metrics.status === 200,
+    loadBalancer: opts.loadBalancer === undefined ? 'unknown' : opts.loadBalancer ? 'yes' : 'no',
+    nodeAccess: { hostProcess: false, hostProcessReason: '', ssh: false, sshReason: '' },
+    dualStack: isDualStack(nodes),
+  };
+  cluster.nodeAccess = await nodeAccessOf(cluster, opts.sshCheck);
+  return cluster;
+}
+
+export function isDualStack(nodes: NodeInfo[]): boolean {
+  return nodes.some(n => n.podCIDRs.some(c => c.includes(':')) && n.podCIDRs.some(c => !c.includes(':')));
+}
+
+export async function nodeAccessOf(cluster: ClusterInfo, sshCheck?: DiscoverOptions['sshCheck']): Promise<NodeAccess> {
+  const win = windowsNodes(cluster.nodes).filter(n => n.ready);
+  const hp = hostProcessPossible(cluster.version, win);
+  let ssh = { ok: false, reason: 'SSH not configured (--ssh-user, --ssh-key, --ssh-known-hosts)' };
+  if (sshCheck && win.length) ssh = await sshCheck(win[0]).catch(e => ({ ok: false, reason: `SSH check failed: ${e instanceof Error ? e.message : String(e)}` }));
+  else if (sshCheck) ssh = { ok: false, reason: 'no Ready Windows node to reach over SSH' };
+  return { hostProcess: hp.ok, hostProcessReason: hp.reason, ssh: ssh.ok, sshReason: ssh.reason };
+}
+
+/** HostProcess containers: stable in Kubernetes 1.26, need containerd >= 1.6 on the node. */
+export function hostProcessPossible(version: ServerVersion, win: NodeInfo[]): { ok: boolean; reason: string } {
+  if (version.major === 1 && version.minor < 26) return { ok: false, reason: `Kubernetes ${version.gitVersion} < 1.26 (HostProcess GA)` };
+  if (!win.length) return { ok: false, reason: 'no Ready Windows node' };
+  const ok = win.find(n => n.runtimeName === 'containerd' && versionAtLeast(n.runtimeVersion, '1.6'));
+  return ok
+    ? { ok: true, reason: `Kubernetes ${version.gitVersion} >= 1.26 and containerd ${ok.runtimeVersion} >= 1.6 on ${ok.name}` }
+    : { ok: false, reason: `no Windows node runs containerd >= 1.6 (${win.map(n => `${n.name}: ${n.runtimeName} ${n.runtimeVersion}`).join(', ')})` };
+}

@@ -1,0 +1,12 @@
+// The line every report opens with: which cluster this is, and whether it was simulated.
+
+import type { RunInfo } from './types.ts';
+
+export function bannerOf(run: RunInfo): string {
+  const c = run.cluster;
+  const builds = [...new Set(c.nodes.filter(n => n.os === 'windows').map(n => n.windowsBuild ?? '?'))];
+  const where = `cluster ${c.server}${c.context ? ` (context ${c.context})` : ''}, Kubernetes ${c.version.gitVersion}, Windows builds ${builds.join(', ') || 'none'}`;
+  return run.simulated
+    ? `SIMULATED CLUSTER (wincheck sim, profile ${run.simProfile ?? 'default'}): not a real cluster. wincheck run ${run.runId} on ${where}`
+    : `wincheck run ${run.runId} on ${where}`;
+}

@@ -1,0 +1,57 @@
+// summary.md: what a maintainer reads in ten seconds. Counts first, then one row per feature.
+
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { bannerOf } from './banner.ts';
+import { type Reporter, type RunInfo, type RunSummary, OUTCOMES } from './types.ts';
+
+export default class SummaryReporter implements Reporter {
+  private _run?: RunInfo;
+  constructor(private readonly _dir: string) {}
+
+  onBegin(run: RunInfo) { this._run = run; }
+
+  onEnd(summary: RunSummary) {
+    if (!this._run) return;
+    mkdirSync(this._dir, { recursive: true });
+    writeFileSync(join(this._dir, 'summary.md'), renderSummary(this._run, summary));
+  }
+}
+
+export function renderSummary(run: RunInfo, summary: RunSummary): string {
+  const c = run.cluster;
+  const lines = [
+    `# ${bannerOf(run)}`,
+    '',
+    `**${summary.status.toUpperCase()}** in ${(summary.durationMs / 1000).toFixed(1)}s` + (run.strict ? ' (strict: lifted counts as failure)' : ''),
+    '',
+    `| ${OUTCOMES.join(' | ')} |`,
+    `| ${OUTCOMES.map(() => '---').join(' | ')} |`,
+    `| ${OUTCOMES.map(o => String(summary.counts[o])).join(' | ')} |`,
+    '',
+  ];
+  const lifted = summary.results.filter(r => r.outcome === 'lifted');
+  if (lifted.length) lines.push(`**Lifted limitations** (documented as limited, seen working): ${lifted.map(r => r.id).join(', ')}`, '');
+  lines.push(
+    '| Feature | Outcome | Expected | Node | Why |',
+    '| --- | --- | --- | --- | --- |',
+    ...summary.results.map(r =>
+      `| \`${r.id}\` ${cell(r.title)} | ${r.outcome === 'lifted' ? '**lifted** ⚑' : r.outcome === 'regressed' || r.outcome === 'error' ? `**${r.outcome}**` : r.outcome} | ${r.expectation.expected} | ${r.node ?? ''} | ${cell(r.reason)} (${cell(r.expectation.source)}) |`),
+    '',
+  );
+  if (summary.errors.length) lines.push('## Run errors', '', ...summary.errors.map(e => `- ${e}`), '');
+  lines.push(
+    '## Cluster',
+    '',
+    `- Server: ${c.server}${c.context ? `, context ${c.context}` : ''}; Kubernetes ${c.version.gitVersion}`,
+    `- Namespace: ${run.namespace}`,
+    ...c.nodes.map(n => `- Node ${n.name}: ${n.os}${n.windowsBuild ? ` ${n.windowsBuild}` : ''}, ${n.runtimeName}://${n.runtimeVersion}, kubelet ${n.kubeletVersion}${n.ready ? '' : ', NotReady'}`),
+    `- CNI: ${c.network.cni ?? 'unknown'}; kube-proxy: ${c.network.kubeProxyDaemonSets.join(', ') || 'unknown'}`,
+    '',
+  );
+  return lines.join('\n');
+}
+
+function cell(s: string): string {
+  return s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}

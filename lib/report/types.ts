@@ -1,0 +1,60 @@
+// Reporters are events in, files out (Playwright's reporter model). Every hook is optional.
+
+import type { CheckResult, Outcome } from '../catalog/types.ts';
+import type { ClusterInfo } from '../discovery/types.ts';
+
+export interface SelectedFeature {
+  id: string;
+  suite: string;
+  area: string;
+  title: string;
+}
+
+export interface RunInfo {
+  runId: string;
+  namespace: string;
+  /** The CLI started the simulated cluster for this run (the harness cannot tell). */
+  simulated: boolean;
+  /** Sim profile name when simulated. */
+  simProfile?: string;
+  cluster: ClusterInfo;
+  strict: boolean;
+  startedAt: string;
+  selected: SelectedFeature[];
+  /** Where the report files go. */
+  reportDir: string;
+  /** Where the kubeconfig came from ("--kubeconfig x", "KUBECONFIG", "in-cluster"...). */
+  kubeconfigSource: string;
+}
+
+export type RunStatus = 'passed' | 'failed' | 'interrupted' | 'timedout';
+
+export interface RunSummary {
+  status: RunStatus;
+  counts: Record<Outcome, number>;
+  results: CheckResult[];
+  durationMs: number;
+  /** Errors outside any check (deploy, cleanup...). */
+  errors: string[];
+}
+
+export interface Progress {
+  done: number;
+  total: number;
+}
+
+export interface Reporter {
+  onBegin?(run: RunInfo): void | Promise<void>;
+  onTestBegin?(feature: SelectedFeature): void;
+  onTestEnd?(result: CheckResult, progress: Progress): void;
+  /** A line worth showing (step of the run, not of a check). */
+  onLog?(line: string): void;
+  onError?(message: string): void;
+  onEnd?(summary: RunSummary): void | Promise<void>;
+}
+
+export const OUTCOMES: Outcome[] = ['supported', 'limited', 'lifted', 'regressed', 'n/a', 'error'];
+
+export function emptyCounts(): Record<Outcome, number> {
+  return { supported: 0, limited: 0, lifted: 0, regressed: 0, 'n/a': 0, error: 0 };
+}

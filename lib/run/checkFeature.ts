@@ -1,0 +1,70 @@
+// One feature, start to verdict: needs → expectation → probe (with a deadline) → outcome.
+// Everything that leaves here is redacted.
+
+import { outcomeOf, messageOf } from '../catalog/outcome.ts';
+import { unmetNeed } from '../catalog/needs.ts';
+import { suiteOf } from '../catalog/registry.ts';
+import type { CheckResult, Expectation, Feature, Observation } from '../catalog/types.ts';
+import { makeCheckContext } from './context.ts';
+import type { RunState } from './state.ts';
+
+export async function checkFeature(run: RunState, feature: Feature): Promise<CheckResult> {
+  const started = Date.now();
+  const cluster = run.cluster!;
+  const steps: string[] = [];
+  let expectation: Expectation;
+  try {
+    expectation = feature.expect(cluster);
+  } catch (e) {
+    expectation = { expected: 'supported', reason: 'expectation could not be computed', source: 'wincheck' };
+    return finish(run, feature, expectation, undefined, new Error(`expect() of ${feature.id} failed`, { cause: e }), steps, started);
+  }
+  const unmet = feature.needs?.map(n => unmetNeed(n, cluster, { egressUrl: run.config.egressUrl })).find(Boolean);
+  if (unmet) expectation = { ...expectation, expected: 'n/a', reason: unmet };
+  if (expectation.expected === 'n/a') return finish(run, feature, expectation, undefined, undefined, steps, started);
+
+  // The probe's signal aborts on the check deadline or when the run is interrupted; the race
+  // makes a probe that ignores its signal still end the check on time.
+  const controller = new AbortController();
+  const timeoutMs = run.config.timeouts.check;
+  let timer: NodeJS.Timeout | undefined;
+  let onRunAbort = () => controller.abort();
+  try {
+    const stopped = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => { controller.abort(); reject(new Error(`check did not finish within ${Math.round(timeoutMs / 1000)}s`)); }, timeoutMs);
+      onRunAbort = () => { controller.abort(); reject(new Error('run interrupted')); };
+      if (run.abort.signal.aborted) onRunAbort();
+      run.abort.signal.addEventListener('abort', onRunAbort, { once: true });
+    });
+    const observation = await Promise.race([feature.probe(makeCheckContext(run, feature, steps, controller.signal)), stopped]);
+    return finish(run, feature, expectation, observation, undefined, steps, started);
+  } catch (e) {
+    return finish(run, feature, expectation, undefined, e, steps, started);
+  } finally {
+    clearTimeout(timer);
+    run.abort.signal.removeEventListener('abort', onRunAbort);
+  }
+}
+
+function finish(run: RunState, f: Feature, expectation: Expectation, obs: Observation | undefined, error: unknown, steps: string[], started: number): CheckResult {
+  const verdict = outcomeOf(expectation, obs, error);
+  const r = run.redactor;
+  const node = obs?.node;
+  const windowsBuild = run.cluster?.nodes.find(n => n.name === node)?.windowsBuild;
+  return {
+    id: f.id,
+    area: f.area,
+    suite: suiteOf(f),
+    title: f.title,
+    expectation,
+    outcome: verdict.outcome,
+    reason: r.redact(verdict.reason),
+    summary: r.redact(obs?.summary ?? (error !== undefined ? messageOf(error) : expectation.reason)),
+    evidence: (obs?.evidence ?? []).map(e => (typeof e === 'string' ? r.redact(e) : { ...e, stdout: r.redact(e.stdout), stderr: r.redact(e.stderr), command: r.redact(e.command) })),
+    steps,
+    node,
+    windowsBuild,
+    durationMs: Date.now() - started,
+    error: error !== undefined ? r.redact(messageOf(error)) : undefined,
+  };
+}

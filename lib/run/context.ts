@@ -1,0 +1,37 @@
+// The CheckContext a feature's probe sees: the run's clients and fixtures, bound to one check.
+
+import type { CheckContext, Feature } from '../catalog/types.ts';
+import { PodExecTransport } from '../cluster/exec.ts';
+import { waitTimeoutForPodReady } from '../cluster/podWait.ts';
+import { targetWindowsNode } from '../discovery/nodes.ts';
+import { FixtureError } from '../fixtures/errors.ts';
+import { runProbe } from '../probes/run.ts';
+import type { RunState } from './state.ts';
+
+export function makeCheckContext(run: RunState, feature: Feature, steps: string[], signal: AbortSignal): CheckContext {
+  const cluster = run.cluster!;
+  const declared = new Set(feature.fixtures.map(f => f.id));
+  return {
+    cluster,
+    kube: run.kube,
+    runId: run.runId,
+    namespace: run.namespace,
+    labels: run.labels,
+    windowsNode: targetWindowsNode(cluster.nodes),
+    secrets: run.secrets,
+    fixture(id) {
+      if (!declared.has(id)) throw new FixtureError(id, `feature ${feature.id} uses fixture "${id}" but does not declare it in fixtures`);
+      const f = run.fixtures.get(id);
+      if (!f) throw new FixtureError(id, `fixture "${id}" was not deployed`);
+      if (f instanceof FixtureError) throw f;
+      return f;
+    },
+    waitForPodReady: (name, timeoutMs) => waitTimeoutForPodReady(run.kube, run.namespace, name, timeoutMs ?? run.config.timeouts.podStart, { signal }),
+    podTransport: (pod, os, container) => new PodExecTransport(run.kube, { namespace: run.namespace, pod, container }, os),
+    nodeTransport: node => run.nodeTransport(node, run),
+    probe: (t, op) => runProbe(t, op, run.redactor, { timeoutMs: run.config.probeTimeoutMs, signal }),
+    step: text => { steps.push(run.redactor.redact(text)); },
+    signal,
+    options: { egressUrl: run.config.egressUrl, timeouts: run.config.timeouts },
+  };
+}

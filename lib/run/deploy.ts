@@ -1,0 +1,52 @@
+// Deploys the fixtures of every selected feature up front, in parallel (objects of one fixture
+// in order: a RuntimeClass before the pod naming it). A fixture that fails is recorded; only
+// the features using it are affected.
+
+import { unmetNeed } from '../catalog/needs.ts';
+import { createObject } from '../cluster/create.ts';
+import { schedulableWindowsNodes, targetWindowsNode, windowsTaints } from '../discovery/nodes.ts';
+import type { ClusterInfo } from '../discovery/types.ts';
+import { FixtureError } from '../fixtures/errors.ts';
+import { renderFixture } from '../fixtures/render.ts';
+import type { FixtureSpec, RenderContext } from '../fixtures/types.ts';
+import type { RunState } from './state.ts';
+
+export function renderContextFor(run: Pick<RunState, 'runId' | 'namespace' | 'secrets' | 'config'>, cluster: ClusterInfo): RenderContext {
+  const target = targetWindowsNode(cluster.nodes);
+  const builds = new Set(schedulableWindowsNodes(cluster.nodes).map(n => n.windowsBuild).filter(Boolean));
+  return {
+    runId: run.runId,
+    namespace: run.namespace,
+    windowsBuild: target?.windowsBuild,
+    windowsNode: target?.name,
+    multipleBuilds: builds.size > 1,
+    windowsTaints: windowsTaints(cluster.nodes),
+    imageRegistry: run.config.imageRegistry,
+    secrets: run.secrets,
+  };
+}
+
+/** Fixtures of the features that will probe (needs met, not n/a), deduplicated by id. */
+export function fixturesToDeploy(run: RunState, cluster: ClusterInfo): FixtureSpec[] {
+  const byId = new Map<string, FixtureSpec>();
+  for (const f of run.features) {
+    if (f.needs?.some(n => unmetNeed(n, cluster, { egressUrl: run.config.egressUrl }))) continue;
+    if (f.expect(cluster).expected === 'n/a') continue;
+    for (const spec of f.fixtures) if (!byId.has(spec.id)) byId.set(spec.id, spec);
+  }
+  return [...byId.values()];
+}
+
+export async function deployFixtures(run: RunState, specs: FixtureSpec[]): Promise<void> {
+  const render = run.render!;
+  await Promise.all(specs.map(async spec => {
+    try {
+      const rendered = renderFixture(spec, render);
+      for (const obj of rendered.objects) await createObject(run.kube, obj);
+      run.fixtures.set(spec.id, rendered);
+    } catch (e) {
+      const message = `failed to deploy fixture "${spec.id}": ${e instanceof Error ? e.message : String(e)}`;
+      run.fixtures.set(spec.id, new FixtureError(spec.id, run.redactor.redact(message), { cause: e }));
+    }
+  }));
+}

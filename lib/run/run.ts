@@ -1,0 +1,175 @@
+// `wincheck run`: preflight → discovery → namespace → fixtures → suites → reports, with cleanup
+// in teardown (and on Ctrl-C). Returns the exit code; throws UsageError / ClusterUnreachableError.
+
+import { isFailing, messageOf } from '../catalog/outcome.ts';
+import { loadCatalog, suiteOf } from '../catalog/registry.ts';
+import { selectFeatures } from '../catalog/select.ts';
+import type { Feature } from '../catalog/types.ts';
+import { makeClients } from '../cluster/client.ts';
+import { cleanupRuns, RUN_LABEL_KEY } from '../cluster/cleanup.ts';
+import { loadKubeConfig } from '../cluster/kubeconfig.ts';
+import { createRunNamespace } from '../cluster/namespace.ts';
+import { preflight } from '../cluster/preflight.ts';
+import type { RunConfig } from '../config/types.ts';
+import { discover } from '../discovery/discover.ts';
+import { sshReachable } from '../discovery/sshReachable.ts';
+import { ClusterUnreachableError, UsageError } from '../errors.ts';
+import { generateSecretValues, Redactor } from '../fixtures/secrets.ts';
+import ConsoleReporter from '../report/console.ts';
+import JsonReporter from '../report/json.ts';
+import JUnitReporter from '../report/junit.ts';
+import { Multiplexer } from '../report/multiplexer.ts';
+import SummaryReporter from '../report/summary.ts';
+import { emptyCounts, type Reporter, type RunInfo } from '../report/types.ts';
+import { deployFixtures, fixturesToDeploy, renderContextFor } from './deploy.ts';
+import { checkFeature } from './checkFeature.ts';
+import { runSuites } from './mochaRunner.ts';
+import { namespaceFor, newRunId } from './runId.ts';
+import type { NodeTransportFactory, RunState } from './state.ts';
+import { TaskRunner } from './taskRunner.ts';
+
+export const EXIT_INTERRUPTED = 130;
+
+export interface RunOptions {
+  /** Replaces the default reporters (tests). */
+  reporters?: Reporter[];
+  out?: (line: string) => void;
+  nodeTransport?: NodeTransportFactory;
+  /** Install SIGINT/SIGTERM handlers (the CLI does; tests may not). */
+  handleSignals?: boolean;
+  catalog?: Feature[];
+}
+
+export async function runWincheck(config: RunConfig, opts: RunOptions = {}): Promise<number> {
+  const out = opts.out ?? ((l: string) => process.stdout.write(l + '\n'));
+  // 1. What to run: name errors are usage errors, found before touching any cluster.
+  const features = selectFeatures(opts.catalog ?? await loadCatalog(), { suites: config.suites, features: config.features, skip: config.skip });
+  if (!features.length) throw new UsageError('no feature selected: --skip excluded everything');
+  // 2. Which cluster.
+  const { kc, source } = loadKubeConfig({ kubeconfig: config.kubeconfig, context: config.context });
+  const kube = makeClients(kc);
+  const runId = newRunId();
+  const secrets = generateSecretValues();
+  const reporter = new Multiplexer(opts.reporters ?? [
+    new ConsoleReporter(out), new JUnitReporter(config.reportDir), new SummaryReporter(config.reportDir), new JsonReporter(config.reportDir),
+  ], out);
+  const run: RunState = {
+    config, kube, runId, namespace: namespaceFor(runId), labels: { [RUN_LABEL_KEY]: runId }, features,
+    fixtures: new Map(), secrets, redactor: new Redactor(Object.values(secrets)), reporter, results: [],
+    abort: new AbortController(), nodeTransport: opts.nodeTransport ?? (async () => undefined), errors: [],
+    log: line => reporter.onLog(line),
+  };
+  const started = Date.now();
+  let begun = false;
+  const removeSignals = opts.handleSignals ? installSignalHandlers(run, out) : () => undefined;
+
+  const tasks = new TaskRunner<RunState>({
+    abort: run.abort,
+    timeoutMs: config.timeoutMs,
+    onError: (title, e) => {
+      const message = run.redactor.redact(`${title}: ${messageOf(e)}`);
+      run.errors.push(message);
+      if (begun) reporter.onError(message);
+    },
+  });
+  tasks.add({
+    title: 'preflight',
+    setup: async r => {
+      const version = await preflight(kc, config.timeouts.preflightConnect);
+      try {
+        r.cluster = await discover(kube, { version, loadBalancer: config.loadBalancer, sshCheck: sshReachable(config.ssh) });
+      } catch (e) {
+        throw new ClusterUnreachableError(`preflight failed on ${kube.server}: ${messageOf(e)}`);
+      }
+      r.render = renderContextFor(r, r.cluster);
+      await reporter.onBegin(runInfo(r, source, started));
+      begun = true;
+    },
+  });
+  tasks.add({
+    title: 'namespace',
+    setup: async r => {
+      await createRunNamespace(kube, r.namespace, r.labels);
+      r.log(`Created namespace ${r.namespace}.`);
+    },
+    teardown: async r => {
+      if (config.keep) {
+        r.log(`Kept namespace ${r.namespace} (--keep); remove it with: wincheck cleanup --run-id ${r.runId}`);
+        return;
+      }
+      const report = await cleanupRuns(kube, { runId: r.runId, timeoutMs: config.timeouts.namespaceDelete, log: r.log });
+      if (report.errors.length) throw new Error(`${report.errors.join('; ')}; run "wincheck cleanup --run-id ${r.runId}"`);
+    },
+  });
+  tasks.add({
+    title: 'deploy fixtures',
+    setup: async r => {
+      const specs = fixturesToDeploy(r, r.cluster!);
+      r.log(`Deploying ${specs.length} fixture(s): ${specs.map(s => s.id).join(', ') || 'none'}.`);
+      await deployFixtures(r, specs);
+    },
+  });
+  tasks.add({
+    title: 'checks',
+    setup: async r => {
+      r.results = await runSuites({
+        session: { features, strict: config.strict, results: new Map(), check: f => checkFeature(r, f) },
+        reporter,
+        signal: r.abort.signal,
+      });
+    },
+  });
+
+  let result;
+  try {
+    result = await tasks.run(run);
+  } finally {
+    removeSignals();
+  }
+  if (!begun) {
+    // Nothing was reported: the failure is the answer (exit 2 or 3 via the error type).
+    const e = result.firstError;
+    if (e instanceof UsageError || e instanceof ClusterUnreachableError) throw e;
+    throw new Error(`wincheck run failed before any check: ${messageOf(e)}`, { cause: e });
+  }
+  const counts = emptyCounts();
+  for (const r of run.results) counts[r.outcome]++;
+  const failing = run.results.some(r => isFailing(r.outcome, config.strict)) || run.errors.length > 0;
+  const status = result.status === 'passed' && failing ? 'failed' : result.status;
+  await reporter.onEnd({ status, counts, results: run.results, durationMs: Date.now() - started, errors: run.errors });
+  if (status === 'interrupted') return EXIT_INTERRUPTED;
+  return status === 'passed' ? 0 : 1;
+}
+
+function runInfo(r: RunState, source: string, started: number): RunInfo {
+  return {
+    runId: r.runId,
+    namespace: r.namespace,
+    simulated: r.config.simulated,
+    simProfile: r.config.simProfile,
+    cluster: r.cluster!,
+    strict: r.config.strict,
+    startedAt: new Date(started).toISOString(),
+    selected: r.features.map(f => ({ id: f.id, suite: suiteOf(f), area: f.area, title: f.title })),
+    reportDir: r.config.reportDir,
+    kubeconfigSource: source,
+  };
+}
+
+/** First signal: stop and clean up. Second: leave now, saying what was left behind. */
+function installSignalHandlers(run: RunState, out: (l: string) => void): () => void {
+  let count = 0;
+  const onSignal = (sig: NodeJS.Signals) => {
+    count++;
+    if (count === 1) {
+      out(`${sig}: stopping, then deleting namespace ${run.namespace} (press Ctrl-C again to exit at once)...`);
+      run.abort.abort(new Error(`interrupted by ${sig}`));
+    } else {
+      out(`${sig} again: exiting now; namespace ${run.namespace} may remain: run "wincheck cleanup --run-id ${run.runId}"`);
+      process.exit(EXIT_INTERRUPTED);
+    }
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return () => { process.off('SIGINT', onSignal); process.off('SIGTERM', onSignal); };
+}

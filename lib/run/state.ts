@@ -1,0 +1,36 @@
+// Everything one run carries between its tasks.
+
+import type { Feature, CheckResult } from '../catalog/types.ts';
+import type { KubeClients } from '../cluster/types.ts';
+import type { RunConfig } from '../config/types.ts';
+import type { ClusterInfo, NodeInfo } from '../discovery/types.ts';
+import type { FixtureError } from '../fixtures/errors.ts';
+import type { Redactor } from '../fixtures/secrets.ts';
+import type { RenderContext, RenderedFixture } from '../fixtures/types.ts';
+import type { Transport } from '../probes/types.ts';
+import type { Multiplexer } from '../report/multiplexer.ts';
+
+/** HostProcess pods and SSH plug in here (lib/node-access, another module). */
+export type NodeTransportFactory = (node: NodeInfo, run: RunState) => Promise<Transport | undefined>;
+
+export interface RunState {
+  config: RunConfig;
+  kube: KubeClients;
+  runId: string;
+  namespace: string;
+  labels: Record<string, string>;
+  features: Feature[];
+  cluster?: ClusterInfo;
+  render?: RenderContext;
+  fixtures: Map<string, RenderedFixture | FixtureError>;
+  secrets: Record<string, string>;
+  redactor: Redactor;
+  reporter: Multiplexer;
+  results: CheckResult[];
+  /** Aborted on Ctrl-C, SIGTERM or the run deadline. */
+  abort: AbortController;
+  nodeTransport: NodeTransportFactory;
+  /** Problems outside any check (deploy, cleanup). */
+  errors: string[];
+  log(line: string): void;
+}

@@ -1,0 +1,252 @@
+// The simulated cluster's API server: HTTPS on loopback, bearer-token or client-cert
+// authentication, discovery, the REST verbs on every RESOURCES row, watch, tables,
+// subresources and the websocket upgrades for exec/attach/portforward.
+
+import { createServer, type Server } from 'node:https';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import type { Duplex } from 'node:stream';
+import { randomBytes, timingSafeEqual, X509Certificate } from 'node:crypto';
+import type { Profile } from '../profiles/types.ts';
+import type { Store } from './store.ts';
+import type { SubresourceHandlers } from './subresources.ts';
+import { RESOURCES } from './resources.ts';
+import { generateClusterCerts, type ClusterCerts } from './certs.ts';
+import { buildKubeconfig } from './kubeconfig.ts';
+import { route as routeOf, type ResourceRoute } from './router.ts';
+import { storageBucket } from './convert.ts';
+import { createFaults } from './faults.ts';
+import { ApiError, methodNotAllowed, notFoundPath, sendJSON, sendStatus, statusOf, toStatus } from './status.ts';
+import {
+  aggregatedAccept, aggregatedContentType, aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo,
+} from './discovery.ts';
+import { isWatch, type Ctx, type ServerState } from './context.ts';
+import { serveWatch } from './watch.ts';
+import * as crud from './handlers/crud.ts';
+import * as sub from './handlers/subresources.ts';
+import { serveOpenAPI } from './openapi.ts';
+import { handleStreamingUpgrade } from './streaming.ts';
+
+export interface ApiServer {
+  url: string;
+  caPem: string;
+  token: string;
+  clientCertPem: string;
+  clientKeyPem: string;
+  kubeconfig(opts?: { auth?: 'token' | 'cert'; context?: string }): string;
+  setHandlers(h: SubresourceHandlers): void;
+  close(): Promise<void>;
+}
+
+export interface ApiServerOptions {
+  store: Store;
+  profile: Profile;
+  handlers?: SubresourceHandlers;
+  host?: string;
+  port?: number;
+  /** Interval of BOOKMARK events on watches that allow them (default 5 s). */
+  bookmarkIntervalMs?: number;
+  /** Reuse TLS material (e.g. across restarts); generated when unset. */
+  certs?: ClusterCerts;
+  token?: string;
+}
+
+const ANONYMOUS_PATHS = /^\/(healthz|livez|readyz|version)(\/|$)/;
+
+export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer> {
+  const host = opts.host ?? '127.0.0.1';
+  if (host !== '127.0.0.1' && host !== 'localhost' && !host.startsWith('127.')) throw new Error(`the simulated API server binds loopback only, not ${host}`);
+  const certs = opts.certs ?? generateClusterCerts();
+  const token = opts.token ?? randomBytes(24).toString('hex');
+  const tokenBuf = Buffer.from(token);
+  const caX509 = new X509Certificate(certs.caPem);
+  for (const r of RESOURCES) if (r.namespaced) opts.store.registerNamespaced(storageBucket(r));
+
+  const minor = Number(/^v?\d+\.(\d+)/.exec(opts.profile.kubernetesVersion)?.[1] ?? '33');
+  const state: ServerState = {
+    store: opts.store, profile: opts.profile, handlers: opts.handlers, faults: createFaults(opts.profile),
+    k8sMinor: minor, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 5000, closers: new Set(), closing: false,
+  };
+  const metricsServer = !!opts.profile.addons?.metricsServer;
+
+  const authenticated = (req: IncomingMessage): boolean => {
+    const h = req.headers.authorization;
+    if (h?.startsWith('Bearer ')) {
+      const given = Buffer.from(h.slice(7).trim());
+      return given.length === tokenBuf.length && timingSafeEqual(given, tokenBuf);
+    }
+    const sock = req.socket as TLSSocket;
+    // requestCert without rejectUnauthorized: "authorized" means the chain verified against our CA.
+    if (sock.authorized) {
+      const peer = sock.getPeerX509Certificate?.();
+      return !!peer && peer.checkIssued(caX509);
+    }
+    return false;
+  };
+
+  const server: Server = createServer({
+    key: certs.serverKeyPem, cert: certs.serverCertPem, ca: certs.caPem,
+    requestCert: true, rejectUnauthorized: false,
+  }, (req, res) => { void handle(req, res); });
+  server.keepAliveTimeout = 30_000;
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    try {
+      const url = new URL(req.url ?? '/', 'https://localhost');
+      if (!ANONYMOUS_PATHS.test(url.pathname) && !authenticated(req)) {
+        sendStatus(res, statusOf(401, 'Unauthorized', 'Unauthorized'));
+        return;
+      }
+      await dispatch(req, res, url);
+    } catch (e) {
+      const s = toStatus(e);
+      if (s.code >= 500 && !(e instanceof ApiError)) console.error('sim api: internal error:', e);
+      if (!res.headersSent) sendStatus(res, s); else res.end();
+    }
+  }
+
+  async function dispatch(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const r = routeOf(url.pathname, metricsServer);
+    const method = req.method ?? 'GET';
+    const accept = req.headers.accept;
+    switch (r.kind) {
+      case 'root':
+        return sendJSON(res, 200, { paths: ['/api', '/api/v1', '/apis', ...RESOURCES.filter(x => x.group).map(x => `/apis/${x.group}/${x.version}`).filter((v, i, a) => a.indexOf(v) === i), '/healthz', '/livez', '/readyz', '/version', '/openapi/v2', '/openapi/v3'] });
+      case 'version': return sendJSON(res, 200, versionInfo(opts.profile));
+      case 'health':
+        res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+        res.end('ok');
+        return;
+      case 'openapi': {
+        if (serveOpenAPI(req, res, url.pathname, opts.profile.kubernetesVersion)) return;
+        throw notFoundPath();
+      }
+      case 'coreGroups': {
+        const agg = aggregatedAccept(accept);
+        if (agg) return sendJSON(res, 200, aggregatedDiscovery(true, agg, metricsServer), { 'Content-Type': aggregatedContentType(agg) });
+        return sendJSON(res, 200, apiVersions(`${host}:${port}`));
+      }
+      case 'groups': {
+        const agg = aggregatedAccept(accept);
+        if (agg) return sendJSON(res, 200, aggregatedDiscovery(false, agg, metricsServer), { 'Content-Type': aggregatedContentType(agg) });
+        return sendJSON(res, 200, apiGroupList(metricsServer));
+      }
+      case 'group': {
+        const g = apiGroup(r.group, metricsServer);
+        if (!g) throw notFoundPath();
+        return sendJSON(res, 200, g);
+      }
+      case 'resources': return sendJSON(res, 200, apiResourceList(r.group, r.version));
+      case 'notFound': throw notFoundPath();
+      case 'resource': {
+        const fault = state.faults.apiError();
+        if (fault === 429) return sendStatus(res, statusOf(429, 'TooManyRequests', 'the server has received too many requests and has asked us to try again later', { retryAfterSeconds: 1 }), { 'Retry-After': '1' });
+        if (fault === 500) return sendStatus(res, statusOf(500, 'InternalError', 'Internal error occurred: injected fault'));
+        const ctx: Ctx = { req, res, state, query: url.searchParams, route: r, bucket: storageBucket(r.rt) };
+        return resource(ctx, method);
+      }
+    }
+  }
+
+  function resource(ctx: Ctx, method: string): Promise<void> | void {
+    const { route: r } = ctx;
+    const rt = r.rt;
+    if (rt.group === 'metrics.k8s.io') return sub.metrics(ctx);
+    if (rt.group === 'authorization.k8s.io') return sub.selfSubjectReview(ctx);
+    if (rt.namespaced && !r.namespace && r.name) throw notFoundPath();
+    if (r.subresource) return subresource(ctx, method, r);
+    const verb = r.name
+      ? ({ GET: isWatch(ctx) ? 'watch' : 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' } as Record<string, string>)[method]
+      : ({ GET: isWatch(ctx) ? 'watch' : 'list', POST: 'create', DELETE: 'deletecollection' } as Record<string, string>)[method];
+    if (!verb || !(rt.verbs ?? []).includes(verb)) throw methodNotAllowed(method);
+    if (verb === 'create' && rt.namespaced && !r.namespace) throw methodNotAllowed(method);
+    switch (verb) {
+      case 'watch': return serveWatch(ctx);
+      case 'get': return crud.get(ctx);
+      case 'list': return crud.list(ctx);
+      case 'create': return crud.create(ctx);
+      case 'update': return crud.update(ctx);
+      case 'patch': return crud.patch(ctx);
+      case 'delete': return crud.remove(ctx);
+      case 'deletecollection': return crud.removeCollection(ctx);
+    }
+  }
+
+  function subresource(ctx: Ctx, method: string, r: ResourceRoute): Promise<void> | void {
+    switch (r.subresource) {
+      case 'status': case 'finalize': case 'ephemeralcontainers':
+        if (method === 'GET' && r.subresource !== 'finalize') return crud.get(ctx);
+        if (method === 'PUT') return crud.update(ctx);
+        if (method === 'PATCH' && r.subresource !== 'finalize') return crud.patch(ctx);
+        throw methodNotAllowed(method);
+      case 'scale': return crud.scale(ctx);
+      case 'log':
+        if (method !== 'GET') throw methodNotAllowed(method);
+        return sub.podLog(ctx);
+      case 'exec': case 'attach': case 'portforward':
+        if (method !== 'GET' && method !== 'POST') throw methodNotAllowed(method);
+        return sub.upgradeRequired(ctx);
+      case 'binding':
+        if (method !== 'POST') throw methodNotAllowed(method);
+        return sub.binding(ctx);
+      case 'eviction':
+        if (method !== 'POST') throw methodNotAllowed(method);
+        return sub.eviction(ctx);
+      case 'proxy':
+        if (r.rt.resource === 'nodes') return sub.nodeProxy(ctx);
+        throw new ApiError(503, 'ServiceUnavailable', `no endpoints available for service "${r.name}"`);
+      default: throw notFoundPath();
+    }
+  }
+
+  // exec / attach / portforward: websocket (or SPDY) upgrades on the same port.
+  const upgraded = new Set<Duplex>();
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    upgraded.add(socket);
+    socket.on('close', () => upgraded.delete(socket));
+    socket.on('error', () => socket.destroy());
+    const fail = (code: number, reason: string, message: string) => {
+      const body = JSON.stringify(statusOf(code, reason as never, message));
+      socket.end(`HTTP/1.1 ${code} ${STATUS_CODES[code] ?? reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    };
+    try {
+      if (!authenticated(req)) return fail(401, 'Unauthorized', 'Unauthorized');
+      const url = new URL(req.url ?? '/', 'https://localhost');
+      const r = routeOf(url.pathname, metricsServer);
+      if (r.kind !== 'resource' || r.rt.resource !== 'pods' || r.rt.group !== '' || !r.namespace || !r.name
+        || !['exec', 'attach', 'portforward'].includes(r.subresource ?? '')) return fail(404, 'NotFound', 'the server could not find the requested resource');
+      opts.store.get('pods', r.namespace, r.name);
+      const handlers = state.handlers;
+      if (!handlers) return fail(503, 'ServiceUnavailable', 'the node runtime is not connected to the API server yet');
+      handleStreamingUpgrade(req, socket, head,
+        { namespace: r.namespace, pod: r.name, subresource: r.subresource as 'exec' | 'attach' | 'portforward', query: url.searchParams },
+        handlers, opts.store);
+    } catch (e) {
+      const s = toStatus(e);
+      fail(s.code, s.reason ?? 'InternalError', s.message ?? 'error');
+    }
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => { server.off('error', reject); resolve(); });
+  });
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : opts.port ?? 0;
+  const url = `https://${host}:${port}`;
+
+  return {
+    url, caPem: certs.caPem, token, clientCertPem: certs.clientCertPem, clientKeyPem: certs.clientKeyPem,
+    kubeconfig: (k = {}) => buildKubeconfig({ server: url, caPem: certs.caPem, token, clientCertPem: certs.clientCertPem, clientKeyPem: certs.clientKeyPem, auth: k.auth, context: k.context }),
+    setHandlers(h) { state.handlers = h; },
+    async close() {
+      if (state.closing) return;
+      state.closing = true;
+      for (const c of [...state.closers]) c();
+      for (const s of upgraded) s.destroy();
+      const closed = new Promise<void>(resolve => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}

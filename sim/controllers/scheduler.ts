@@ -1,0 +1,123 @@
+// kube-scheduler: binds pending pods to nodes. Filters come from ./fit.ts; among the
+// fitting nodes it prefers the one with fewest pods of the same owner (spreading
+// replicas), then the least allocated. Failures become PodScheduled=False and a
+// FailedScheduling event, and are retried when nodes or pods change.
+
+import type { V1Node, V1Pod } from '@kubernetes/client-node';
+import type { KubeObject } from '../api/store.ts';
+import { parseQuantity } from '../nodes/quantity.ts';
+import { guarded, type ControllerContext, type Stoppable } from './context.ts';
+import { recordEvent } from './events.ts';
+import { failedSchedulingMessage, podFitsNode, podHostPorts, podRequests, type FitFailure, type NodeUsage } from './fit.ts';
+import { asPod, controllerRef, isPodTerminal, setCondition } from './objects.ts';
+import { WorkQueue, keyOf, splitKey } from './workqueue.ts';
+
+const SOURCE = 'default-scheduler';
+// kube-scheduler scores pods without requests as if they asked for this much.
+const DEFAULT_CPU = 0.1;
+const DEFAULT_MEMORY = 200 * 2 ** 20;
+
+function wantsScheduling(pod: V1Pod): boolean {
+  return !pod.spec?.nodeName && !pod.metadata?.deletionTimestamp && !isPodTerminal(pod)
+    && (!pod.spec?.schedulerName || pod.spec.schedulerName === SOURCE);
+}
+
+/** Changes to a node that can make a pod fit (or stop fitting); heartbeats are not. */
+function nodeChanged(a: V1Node | undefined, b: V1Node): boolean {
+  if (!a) return true;
+  const view = (n: V1Node) => JSON.stringify([n.metadata?.labels, n.spec?.taints, n.spec?.unschedulable, n.status?.allocatable,
+    n.status?.conditions?.find(c => c.type === 'Ready')?.status]);
+  return view(a) !== view(b);
+}
+
+export function startScheduler({ store, profile }: ControllerContext): Stoppable {
+  const unschedulable = new Set<string>();
+  const queue = new WorkQueue('scheduler', key => schedule(key));
+  const retryAll = () => { for (const k of unschedulable) queue.add(k); };
+
+  const sub = store.onAny(guarded('scheduler', (bucket, e, old) => {
+    if (bucket === 'nodes') {
+      if (e.type !== 'DELETED' && nodeChanged(old as V1Node | undefined, e.object as unknown as V1Node)) retryAll();
+      return;
+    }
+    if (bucket !== 'pods') return;
+    const pod = asPod(e.object);
+    const key = keyOf(e.object.metadata.namespace, e.object.metadata.name!);
+    if (e.type === 'DELETED') {
+      unschedulable.delete(key);
+      if (pod.spec?.nodeName) retryAll();
+      return;
+    }
+    if (wantsScheduling(pod)) {
+      // Status-only updates of a pod already known unschedulable are our own writes.
+      if (!unschedulable.has(key) || e.type === 'ADDED' || JSON.stringify(pod.spec) !== JSON.stringify((old as V1Pod | undefined)?.spec)) queue.add(key);
+    } else if (pod.spec?.nodeName && (pod.metadata?.deletionTimestamp || isPodTerminal(pod))) {
+      retryAll(); // resources are being freed
+    }
+  }));
+  for (const p of store.list('pods').items) if (wantsScheduling(asPod(p))) queue.add(keyOf(p.metadata.namespace, p.metadata.name!));
+
+  function schedule(key: string): void {
+    const [ns, name] = splitKey(key);
+    const obj = store.tryGet('pods', ns, name);
+    if (!obj || !wantsScheduling(asPod(obj))) { unschedulable.delete(key); return; }
+    const pod = asPod(obj);
+    const nodes = store.list('nodes').items.map(n => n as unknown as V1Node);
+    const bound = store.list('pods').items.map(asPod).filter(p => p.spec?.nodeName && !isPodTerminal(p));
+    const failures: FitFailure[] = [];
+    const fitting: { node: V1Node; score: [number, number] }[] = [];
+    const owner = controllerRef(obj)?.uid;
+    const req = podRequests(pod);
+    for (const node of nodes) {
+      const onNode = bound.filter(p => p.spec!.nodeName === node.metadata!.name);
+      const usage = usageOf(onNode);
+      const failure = podFitsNode(pod, node, { profile, usage });
+      if (failure) { failures.push(failure); continue; }
+      const alloc = node.status?.allocatable ?? {};
+      const scoreCpu = onNode.reduce((a, p) => a + (podRequests(p).cpu || DEFAULT_CPU), 0) + (req.cpu || DEFAULT_CPU);
+      const scoreMem = onNode.reduce((a, p) => a + (podRequests(p).memory || DEFAULT_MEMORY), 0) + (req.memory || DEFAULT_MEMORY);
+      const used = (scoreCpu / (parseQuantity(alloc.cpu) || 1) + scoreMem / (parseQuantity(alloc.memory) || 1)) / 2;
+      const sameOwner = owner ? onNode.filter(p => p.metadata?.ownerReferences?.some(r => r.controller && r.uid === owner)).length : 0;
+      fitting.push({ node, score: [sameOwner, used] });
+    }
+    if (!fitting.length) { markUnschedulable(obj, failedSchedulingMessage(nodes.length, failures)); unschedulable.add(key); return; }
+    fitting.sort((a, b) => a.score[0] - b.score[0] || a.score[1] - b.score[1] || a.node.metadata!.name!.localeCompare(b.node.metadata!.name!));
+    bind(obj, fitting[0].node.metadata!.name!);
+    unschedulable.delete(key);
+  }
+
+  function markUnschedulable(pod: KubeObject, message: string): void {
+    store.mutate('pods', pod.metadata.namespace, pod.metadata.name!, o => {
+      const p = asPod(o);
+      p.status ??= {};
+      p.status.phase ??= 'Pending';
+      p.status.conditions = setCondition(p.status.conditions, { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message });
+    }, { skipAdmission: true });
+    recordEvent(store, pod, 'Warning', 'FailedScheduling', message, SOURCE);
+  }
+
+  /** The pods/binding subresource: sets nodeName and PodScheduled=True in one write. */
+  function bind(pod: KubeObject, node: string): void {
+    store.mutate('pods', pod.metadata.namespace, pod.metadata.name!, o => {
+      const p = asPod(o);
+      p.spec!.nodeName = node;
+      p.status ??= {};
+      p.status.phase ??= 'Pending';
+      p.status.conditions = setCondition(p.status.conditions, { type: 'PodScheduled', status: 'True' });
+    }, { skipAdmission: true });
+    recordEvent(store, pod, 'Normal', 'Scheduled', `Successfully assigned ${pod.metadata.namespace}/${pod.metadata.name} to ${node}`, SOURCE);
+  }
+
+  return { async stop() { sub.stop(); await queue.stop(); } };
+}
+
+function usageOf(pods: V1Pod[]): NodeUsage {
+  const usage: NodeUsage = { cpu: 0, memory: 0, pods: pods.length, hostPorts: new Set() };
+  for (const p of pods) {
+    const r = podRequests(p);
+    usage.cpu += r.cpu;
+    usage.memory += r.memory;
+    for (const hp of podHostPorts(p)) usage.hostPorts.add(hp);
+  }
+  return usage;
+}

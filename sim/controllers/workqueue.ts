@@ -1,0 +1,73 @@
+// A deduplicating work queue, like client-go's: store listeners only add keys, and the
+// work runs later, one key at a time, so controllers never write from inside a store
+// callback (which would reorder the events other watchers see).
+
+const MAX_RETRIES = 8;
+
+export class WorkQueue {
+  private pending = new Set<string>();
+  private retries = new Map<string, number>();
+  private timers = new Map<string, NodeJS.Timeout>();
+  private draining: Promise<void> | undefined;
+  private scheduled = false;
+  private stopped = false;
+
+  constructor(private readonly name: string, private readonly handle: (key: string) => void | Promise<void>) {}
+
+  add(key: string): void {
+    if (this.stopped) return;
+    this.pending.add(key);
+    if (!this.scheduled && !this.draining) {
+      this.scheduled = true;
+      setImmediate(() => { this.scheduled = false; this.drain(); });
+    }
+  }
+
+  /**
+   * Adds the key after a delay (resync, minReadySeconds, retry); at most one timer per
+   * key is pending, and timers never keep the process alive.
+   */
+  addAfter(key: string, ms: number): void {
+    if (this.stopped || this.timers.has(key)) return;
+    const t = setTimeout(() => { this.timers.delete(key); this.add(key); }, ms);
+    t.unref();
+    this.timers.set(key, t);
+  }
+
+  private drain(): void {
+    if (this.draining || this.stopped) return;
+    this.draining = (async () => {
+      while (this.pending.size && !this.stopped) {
+        const key = this.pending.values().next().value as string;
+        this.pending.delete(key);
+        try {
+          await this.handle(key);
+          this.retries.delete(key);
+        } catch (err) {
+          const n = (this.retries.get(key) ?? 0) + 1;
+          this.retries.set(key, n);
+          if (n <= MAX_RETRIES) this.addAfter(key, Math.min(5 * 2 ** n, 2000));
+          else console.error(`sim: ${this.name} gave up on ${key}:`, err);
+        }
+      }
+    })().finally(() => {
+      this.draining = undefined;
+      if (this.pending.size && !this.stopped) this.add(this.pending.values().next().value as string);
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+    this.pending.clear();
+    await this.draining;
+  }
+}
+
+export const keyOf = (namespace: string | undefined, name: string) => `${namespace ?? ''}/${name}`;
+export function splitKey(key: string): [string | undefined, string] {
+  const i = key.indexOf('/');
+  const ns = key.slice(0, i);
+  return [ns === '' ? undefined : ns, key.slice(i + 1)];
+}

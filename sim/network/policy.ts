@@ -1,0 +1,163 @@
+// Path policy: which packets the simulated dataplane delivers. Pure functions of the
+// profile: documented Windows limitations (each lifted by setting it false) and
+// supported paths broken on purpose (profile.breaks). Every rule names its source.
+
+import type { BreakKey, Limitations, NodeSpec, Profile } from '../profiles/types.ts';
+import type { Endpoint } from './types.ts';
+import { buildNumber } from './addresses.ts';
+
+export type Proto = 'tcp' | 'udp' | 'icmp';
+
+/** Where a packet is going, as the dataplane sees its destination address. */
+export interface Target {
+  kind: 'pod' | 'node' | 'service' | 'external';
+  address: string;
+  /** pod/node: the OS and node it lives on. service via nodePort: the node owning the port. */
+  os?: 'linux' | 'windows';
+  node?: string;
+  /** service: which address of the Service was used. */
+  via?: 'clusterIP' | 'nodePort' | 'loadBalancer';
+  service?: { namespace: string; name: string };
+  /** service: the source pod is one of the Service's own backends (hairpin). */
+  hairpin?: boolean;
+  /** The destination was written as IPv6 (dual-stack path). */
+  ipv6?: boolean;
+  /** The API server (kubernetes Service backend): always reachable. */
+  apiServer?: boolean;
+}
+
+export type Decision =
+  | { allowed: true }
+  | { allowed: false; mode: 'refused' | 'timeout' | 'unreachable'; reason: string };
+
+const ALLOW: Decision = { allowed: true };
+const drop = (reason: string): Decision => ({ allowed: false, mode: 'timeout', reason });
+
+/** Session-affinity behaviour of the kube-proxy handling a connection. */
+export interface AffinityRule { sticky: boolean; honourTimeout: boolean; reason?: string }
+
+export class Policy {
+  constructor(private profile: Profile) {}
+
+  /** A documented limitation holds unless the profile lifts it (sets it false). */
+  limited(key: keyof Limitations): boolean { return this.profile.limitations?.[key] !== false; }
+  broken(key: BreakKey): boolean { return (this.profile.breaks ?? []).includes(key); }
+  node(name: string | undefined): NodeSpec | undefined { return this.profile.nodes.find(n => n.name === name); }
+  nodeOS(name: string | undefined): 'linux' | 'windows' { return this.node(name)?.os ?? 'linux'; }
+
+  /** A pod's own traffic (not host-network) from a Windows node: the HNS/vSwitch rules apply. */
+  private winPod(e: Endpoint): boolean { return e.kind === 'pod' && e.os === 'windows' && !e.hostNetwork; }
+  /** The node itself, or a host-network pod on it (HostProcess): traffic from the host stack. */
+  private hostStack(e: Endpoint): boolean { return e.kind === 'node' || (e.kind === 'pod' && !!e.hostNetwork); }
+
+  /**
+   * Dual-stack on a Windows node needs l2bridge/host-gw and build >= 19041 (FEATURES
+   * net.dual-stack): limited on overlay (VXLAN) and on 2019.
+   */
+  dualStackLimited(node: string | undefined): boolean {
+    const spec = this.node(node);
+    if (spec?.os !== 'windows' || !this.limited('dualStackOverlay')) return false;
+    return this.profile.network.mode === 'overlay' || buildNumber(spec.windowsBuild) < 19041;
+  }
+
+  decide(from: Endpoint, to: Target, proto: Proto): Decision {
+    if (to.apiServer) return ALLOW;
+    const winInvolved = from.os === 'windows' || to.os === 'windows';
+    if (to.ipv6) {
+      if (!this.profile.network.dualStack) return { allowed: false, mode: 'unreachable', reason: 'the cluster is not dual-stack' };
+      if (this.dualStackLimited(from.node) || this.dualStackLimited(to.node))
+        return { allowed: false, mode: 'unreachable', reason: 'IPv6 is not available on this Windows node (overlay or build < 19041)' };
+      if (winInvolved && this.broken('dual-stack')) return drop('break dual-stack: IPv6 packets to/from Windows are dropped');
+    }
+    if (proto === 'icmp') return this.decideIcmp(from, to);
+
+    if (to.kind === 'pod') return this.podToPod(from, to);
+    if (to.kind === 'external') {
+      if (this.winPod(from) && this.broken('egress')) return drop('break egress: outbound NAT drops Windows pod traffic');
+      return ALLOW;
+    }
+    if (to.kind === 'service') return this.toService(from, to);
+    return ALLOW;
+  }
+
+  private podToPod(from: Endpoint, to: Target): Decision {
+    if (this.hostStack(from) && from.os === 'windows' && this.broken('node-to-pod')) return drop('break node-to-pod');
+    if (from.kind !== 'pod' || from.hostNetwork) return ALLOW;
+    if (from.os === 'windows' && to.os === 'windows') {
+      if (from.node === to.node && this.broken('w2w-same-node')) return drop('break w2w-same-node');
+      if (from.node !== to.node && this.broken('w2w-cross-node')) return drop('break w2w-cross-node');
+    }
+    if (from.os === 'windows' && to.os === 'linux' && this.broken('w2l')) return drop('break w2l');
+    if (from.os === 'linux' && to.os === 'windows' && this.broken('l2w')) return drop('break l2w');
+    return ALLOW;
+  }
+
+  private toService(from: Endpoint, to: Target): Decision {
+    if (to.via === 'clusterIP') {
+      // ClusterIPs are virtual and only exist inside the cluster: nothing routes them from outside.
+      if (from.kind === 'external') return drop('a ClusterIP is not reachable from outside the cluster');
+      if (this.hostStack(from) && from.os === 'windows' && this.broken('node-to-service')) return drop('break node-to-service');
+      if (this.winPod(from) && this.broken('clusterip')) return drop('break clusterip');
+      if (this.winPod(from) && to.hairpin && this.broken('hairpin')) return drop('break hairpin: a Windows pod cannot reach itself through its Service');
+      return ALLOW;
+    }
+    if (to.via === 'nodePort') {
+      // seed 003: a Windows node cannot reach its own NodePort (the connection hangs).
+      if (to.os === 'windows' && this.hostStack(from) && from.node === to.node && this.limited('localNodePort'))
+        return drop('limitation localNodePort: a Windows node cannot reach its own NodePort');
+      if (to.os === 'windows' && from.kind === 'external' && this.broken('nodeport-external')) return drop('break nodeport-external');
+      return ALLOW;
+    }
+    if (to.via === 'loadBalancer' && this.broken('loadbalancer')) return drop('break loadbalancer');
+    return ALLOW;
+  }
+
+  /** seed 003: Windows pods have no outbound ICMP beyond the pod network; pod-to-pod ping works. */
+  private decideIcmp(from: Endpoint, to: Target): Decision {
+    if (to.kind === 'service') return drop('service addresses are virtual: nothing answers ICMP');
+    if (this.winPod(from) && to.kind !== 'pod' && this.limited('icmpEgress'))
+      return drop('limitation icmpEgress: ICMP from a Windows pod outside its network gets no reply');
+    if (to.kind === 'external' && this.winPod(from) && this.broken('egress')) return drop('break egress');
+    return ALLOW;
+  }
+
+  /**
+   * Session affinity of the kube-proxy on `proxyNode`: on Windows it needs build >= 19551
+   * (seed 003 table; limited on 2019), and timeoutSeconds is ignored (seed 003).
+   */
+  affinity(proxyNode: string | undefined): AffinityRule {
+    const spec = this.node(proxyNode);
+    if (spec?.os !== 'windows') return { sticky: true, honourTimeout: true };
+    if (this.broken('session-affinity')) return { sticky: false, honourTimeout: false, reason: 'break session-affinity' };
+    if (buildNumber(spec.windowsBuild) < 19551 && this.limited('sessionAffinityOld'))
+      return { sticky: false, honourTimeout: false, reason: 'limitation sessionAffinityOld: build < 19551' };
+    return { sticky: true, honourTimeout: !this.limited('sessionAffinityTimeout') };
+  }
+
+  /**
+   * externalTrafficPolicy: Local keeps the client address; on Windows only with DSR
+   * (kube-proxy --enable-dsr, FEATURES net.preserve-client-ip). Otherwise the proxy SNATs.
+   */
+  preservesClientIP(proxyNode: string | undefined, local: boolean): boolean {
+    if (!local) return false;
+    if (this.nodeOS(proxyNode) !== 'windows') return true;
+    return !!this.profile.network.kubeProxyEnableDSR && !this.broken('preserve-client-ip');
+  }
+
+  /** Annotation preserve-destination: "true" skips DNAT on Windows with DSR (WS 1903+). */
+  preservesDestination(proxyNode: string | undefined, annotated: boolean): boolean {
+    if (!annotated || this.nodeOS(proxyNode) !== 'windows') return false;
+    return !!this.profile.network.kubeProxyEnableDSR && !this.broken('preserve-destination');
+  }
+
+  /** Windows resolvers treat any dotted name as an FQDN (no search-list devolution). */
+  dottedNamesAreFQDN(os: 'linux' | 'windows'): boolean { return os === 'windows' && this.limited('dnsDottedName'); }
+
+  /** break dns: the DNS server drops queries from Windows pods. */
+  dnsDrops(from: Endpoint): boolean { return from.os === 'windows' && from.kind === 'pod' && this.broken('dns'); }
+}
+
+/** The policy's verdict for one path (a convenience over new Policy(profile).decide). */
+export function decide(profile: Profile, from: Endpoint, to: Target, proto: Proto): Decision {
+  return new Policy(profile).decide(from, to, proto);
+}

@@ -1,0 +1,413 @@
+// One container of a pod: image pull, config (env, mounts, user), its main process,
+// its servers, its log, and the state the kubelet reports (containerStatuses).
+// The restart loop lives in podWorker.ts; this file runs one instance at a time.
+
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import type { V1Container, V1ContainerState } from '@kubernetes/client-node';
+import type { PodWorker } from './podWorker.ts';
+import type { ShellHost } from './shell/types.ts';
+import { ContainerLog } from './logs.ts';
+import { ContainerFS, MemFS, splitPath } from './fs.ts';
+import { containerMounts } from './volumes.ts';
+import { ContainerConfigError, resolveEnv } from './env.ts';
+import { defaultPullPolicy, goDuration, PullError, type PulledImage, type PullPolicy } from './imagePull.ts';
+import { builtinFor, containerArgv, goFlags } from './process.ts';
+import { computerName, makeHost, nodeEnv, nodeInterfaces, podNetwork, validWindowsUser } from './shellHost.ts';
+import { iisServer, netexecServer, nginxServer, redisConnection, serveHostname, startServer, testWebserver, type ServerHandle } from './servers.ts';
+import { parseQuantity, toMillicores } from './quantity.ts';
+
+/** The runtime refused to create the container: waiting reason CreateContainerError, retried. */
+export class CreateContainerError extends Error {}
+
+export type ExitReason = 'Completed' | 'Error' | 'OOMKilled' | 'StartError' | 'ContainerCannotRun';
+
+export interface Exit { exitCode: number; reason: ExitReason; message?: string; startedAt: Date; finishedAt: Date; containerID: string }
+
+/** Baseline CPU of an idle container (millicores), so stats are never all-zero. */
+const IDLE_MILLICORES = { windows: 2, linux: 1 };
+const IDLE_MEMORY = { windows: 48 * 2 ** 20, linux: 4 * 2 ** 20 };
+
+export class ContainerRunner {
+  state: V1ContainerState = { waiting: { reason: 'ContainerCreating' } };
+  lastState: V1ContainerState = {};
+  restartCount = 0;
+  ready = false;
+  started = false;
+  containerID?: string;
+  pulled?: PulledImage;
+  log = new ContainerLog();
+  prevLog?: ContainerLog;
+  host?: ShellHost;
+  /** Ports the current instance listens on (for the shared-netns break). */
+  readonly ports = new Set<number>();
+  private servers: ServerHandle[] = [];
+  private proc?: AbortController;
+  private killReason?: { reason: ExitReason; exitCode: number };
+  /** CPU accounting: demand from burners, integrated into usageCoreNanoSeconds. */
+  private burns = new Set<number>();
+  private cpuNanoSeconds = 0;
+  private cpuSampledAt = Date.now();
+  private memoryBytes = 0;
+  private instanceRan = false;
+  /** Set while the startup probe has not passed yet. */
+  startupPassed = true;
+
+  constructor(readonly spec: V1Container, readonly w: PodWorker, readonly init: boolean) {}
+
+  get name(): string { return this.spec.name; }
+  get running(): boolean { return !!this.state.running; }
+  get windows(): boolean { return this.w.windows; }
+
+  limitMillicores(): number | undefined { return toMillicores(this.spec.resources?.limits?.cpu as string | undefined); }
+  limitMemory(): number | undefined { return parseQuantity(this.spec.resources?.limits?.memory as string | undefined); }
+
+  /** Current CPU rate in millicores: idle + burners, capped at the limit (unless breaks: cpu-limit). */
+  cpuMillicores(): number {
+    if (!this.running) return 0;
+    const demand = [...this.burns].reduce((a, b) => a + b, 0) + IDLE_MILLICORES[this.windows ? 'windows' : 'linux'];
+    const limit = this.limitMillicores();
+    const cap = limit !== undefined && !this.w.ctx.broken('cpu-limit', this.windows) ? limit : this.w.node.capacity().cpu * 1000;
+    return Math.min(demand, cap);
+  }
+
+  /** Cumulative CPU time (ns), integrated at the current rate. */
+  cpuUsageNanoSeconds(): number {
+    const now = Date.now();
+    this.cpuNanoSeconds += this.cpuMillicores() * 1e6 * ((now - this.cpuSampledAt) / 1000);
+    this.cpuSampledAt = now;
+    return Math.round(this.cpuNanoSeconds);
+  }
+
+  /** Working set: idle + allocations; Windows pages above the limit instead of growing (seed 003). */
+  workingSetBytes(): number {
+    if (!this.running) return 0;
+    const ws = IDLE_MEMORY[this.windows ? 'windows' : 'linux'] + this.memoryBytes;
+    const limit = this.limitMemory();
+    return limit !== undefined ? Math.min(ws, limit) : ws;
+  }
+
+  event(type: 'Normal' | 'Warning', reason: string, message: string): void {
+    this.w.node.recorder.pod(this.w.pod, type, reason, message, this.name, this.init);
+  }
+
+  /** Pulls the image per policy, recording the kubelet's events. Throws PullError. */
+  async pull(signal: AbortSignal): Promise<PulledImage> {
+    const image = this.spec.image ?? '';
+    const policy = (this.spec.imagePullPolicy as PullPolicy | undefined) ?? defaultPullPolicy(image);
+    const want = this.w.platform(this.init ? 'init' : 'app');
+    if (policy !== 'Always' && this.w.node.images.isPresent(image, want)) {
+      const got = await this.w.node.images.pull(image, policy, want, signal);
+      this.event('Normal', 'Pulled', `Container image "${image}" already present on machine`);
+      this.pulled = got;
+      return got;
+    }
+    if (policy !== 'Never') this.event('Normal', 'Pulling', `Pulling image "${image}"`);
+    const got = await this.w.node.images.pull(image, policy, want, signal);
+    const ms = got.pulledInMs ?? 0;
+    this.event('Normal', 'Pulled', `Successfully pulled image "${image}" in ${goDuration(ms)} (${goDuration(ms)} including waiting). Image size: ${got.manifest.size} bytes.`);
+    this.pulled = got;
+    return got;
+  }
+
+  /** The Windows user the container runs as: container, then pod runAsUserName, then the image's USER. */
+  windowsUser(): string {
+    const c = this.spec.securityContext?.windowsOptions?.runAsUserName;
+    const p = this.w.pod.spec?.securityContext?.windowsOptions?.runAsUserName;
+    if (this.w.ctx.broken('run-as-username', this.windows) || (this.w.wantsHostProcess && !this.w.hostProcess)) return this.pulled?.manifest.user ?? 'ContainerUser';
+    return c ?? p ?? (this.w.hostProcess ? 'NT AUTHORITY\\SYSTEM' : this.pulled?.manifest.user ?? 'ContainerUser');
+  }
+
+  /** Builds env, file system and ShellHost for a new instance. Throws ContainerConfigError / CreateContainerError. */
+  configure(): ShellHost {
+    const w = this.w;
+    const limits = this.spec.resources?.limits ?? {};
+    if (w.ctx.broken('resource-limits', this.windows) && Object.keys(limits).length)
+      throw new CreateContainerError('failed to create containerd container: hcs::CreateComputeSystem: The parameter is incorrect.: unknown');
+    const m = this.pulled!.manifest;
+    const k8sEnv = resolveEnv({
+      store: w.ctx.store, pod: w.pod, container: this.spec, podIP: w.ip ?? '', hostIP: w.hostIP,
+      allocatable: w.node.allocatable(),
+      brokenSecretEnv: w.ctx.broken('secret-env', this.windows), brokenConfigMapEnv: w.ctx.broken('configmap-env', this.windows),
+    });
+    const style = w.node.style;
+    const mounts = containerMounts(this.spec, w.volumes ?? new Map(), {
+      style, limited: k => w.ctx.limited(k, this.windows), broken: k => w.ctx.broken(k, this.windows),
+    });
+    let env: Record<string, string>;
+    let user: string;
+    let fs: ContainerFS;
+    if (this.windows) {
+      user = this.windowsUser();
+      if (w.hostProcess) {
+        // HostProcess volumes live under the sandbox mount point (CONTAINER_SANDBOX_MOUNT_POINT), not at C:\.
+        const sandbox = `C:\\C\\${w.sandboxID}`;
+        const root = splitPath(sandbox, 'windows');
+        for (const m of mounts) m.at = [...root, ...m.at.slice(1)];
+        env = { ...nodeEnv(w.node, user), CONTAINER_SANDBOX_MOUNT_POINT: `${sandbox}\\`, ...k8sEnv };
+        fs = new ContainerFS('windows', w.node.disk, mounts);
+      } else {
+        const short = user.replace(/^.*\\/, '');
+        env = {};
+        for (const [k, v] of Object.entries(m.env)) env[k] = v.replace('{user}', short).replace('{cpus}', String(this.cpuCount()));
+        env.COMPUTERNAME = computerName(w.pod.metadata!.name!);
+        env.USERNAME = short;
+        // K8s env wins over the image's (docker -e semantics; §8 leaves USERNAME UNCONFIRMED).
+        Object.assign(env, k8sEnv);
+        fs = new ContainerFS('windows', this.rootfs(m, short), mounts, undefined,
+          // readOnlyRootFilesystem is a Windows limitation (ignored) unless lifted; no POSIX modes unless lifted.
+          { modes: !w.ctx.limited('secretDefaultMode', true), readOnlyRoot: !!this.spec.securityContext?.readOnlyRootFilesystem && !w.ctx.limited('readOnlyRootFilesystem', true) });
+      }
+    } else {
+      user = this.spec.securityContext?.runAsUser !== undefined ? String(this.spec.securityContext.runAsUser) : m.user;
+      env = { ...m.env, HOSTNAME: w.pod.metadata!.name!, HOME: user === 'root' ? '/root' : '/', ...k8sEnv };
+      fs = new ContainerFS('linux', this.rootfs(m, user), mounts, undefined, { modes: true, readOnlyRoot: !!this.spec.securityContext?.readOnlyRootFilesystem });
+    }
+    const endpoint = w.endpoint();
+    const sharedBroken = w.ctx.broken('shared-netns', this.windows);
+    const net = podNetwork(w.ctx.network, () => w.endpoint(), port => w.siblingListens(this, port), sharedBroken);
+    const interfaces = w.hostNetwork ? nodeInterfaces(w.ctx, w.node) : this.windows
+      ? [{ name: `vEthernet (${w.sandboxID.slice(0, 12)}_eth0)`, address: w.ip ?? '', prefixLength: 24, gateway: (w.ip ?? '').replace(/\.\d+$/, '.1'), dnsSuffix: w.dns().searches[0] }]
+      : [{ name: 'lo', address: '127.0.0.1', prefixLength: 8 }, { name: 'eth0', address: w.ip ?? '', prefixLength: 24, gateway: (w.ip ?? '').replace(/\.\d+$/, '.1') }];
+    const binaries = w.hostProcess ? [...m.binaries, ...['cmd.exe', 'powershell.exe', 'curl.exe', 'sc.exe', 'ipconfig.exe', 'hostname.exe', 'whoami.exe', 'nslookup.exe', 'ping.exe', 'netsh.exe', 'findstr.exe']] : m.binaries;
+    const host = makeHost({
+      os: this.windows ? 'windows' : 'linux',
+      windowsBuild: this.windows ? (w.hostProcess || !m.build ? w.node.spec.windowsBuild : `${m.build}.${w.node.spec.windowsBuild?.split('.')[3] ?? '0'}`) : undefined,
+      hostname: w.hostNetwork ? w.node.name : w.pod.metadata!.name!,
+      user, env, fs, endpoint, dns: w.dns(), net, interfaces, binaries,
+      node: w.hostProcess ? w.node : undefined,
+      resources: {
+        burnCpu: (mc, ms, signal) => this.burnCpu(mc, ms, signal),
+        allocateMemory: bytes => this.allocateMemory(bytes),
+      },
+      startServer: argv => this.startServerFor(argv),
+    });
+    return host;
+  }
+
+  private cpuCount(): number {
+    const l = this.limitMillicores();
+    return l ? Math.max(1, Math.ceil(l / 1000)) : this.w.node.capacity().cpu;
+  }
+
+  /** The image's files plus standard directories, as a fresh writable layer. */
+  private rootfs(m: PulledImage['manifest'], user: string): MemFS {
+    const fs = new MemFS(this.windows);
+    const style = this.windows ? 'windows' : 'linux';
+    const p = (s: string) => splitPath(s, style);
+    if (this.windows) {
+      for (const d of ['C:\\Windows\\System32', 'C:\\Program Files', 'C:\\ProgramData', `C:\\Users\\${user}`, 'C:\\Users\\Public']) fs.mkdir(p(d));
+      fs.write(p('C:\\Windows\\System32\\drivers\\etc\\hosts'), '# Copyright (c) 1993-2009 Microsoft Corp.\r\n', { mkdirs: true });
+    } else {
+      for (const d of ['/bin', '/etc', '/tmp', '/root', '/var', '/proc']) fs.mkdir(p(d));
+      const w = this.w;
+      fs.write(p('/etc/hostname'), `${w.pod.metadata!.name}\n`);
+      fs.write(p('/etc/hosts'), `# Kubernetes-managed hosts file.\n127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n${w.ip}\t${w.pod.metadata!.name}\n`);
+      const dns = w.dns();
+      fs.write(p('/etc/resolv.conf'), `${dns.searches.length ? `search ${dns.searches.join(' ')}\n` : ''}${dns.nameservers.map(n => `nameserver ${n}\n`).join('')}options ndots:${dns.ndots}\n`);
+      fs.write(p('/etc/passwd'), 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n');
+    }
+    for (const [path, content] of Object.entries(m.files ?? {})) fs.write(p(path), content, { mkdirs: true });
+    return fs;
+  }
+
+  private async burnCpu(millicores: number, ms: number, signal: AbortSignal): Promise<void> {
+    this.cpuUsageNanoSeconds();
+    const token = millicores + Math.random() * 1e-6;
+    this.burns.add(token);
+    try { await this.w.ctx.sleep(ms, signal); } finally { this.cpuUsageNanoSeconds(); this.burns.delete(token); }
+  }
+
+  /**
+   * Memory over the limit: Linux (and Windows with memoryOOMKill lifted) kills the
+   * container (OOMKilled, 137); Windows pages instead (seed 003, FEATURES.md res.memory-no-oomkill).
+   */
+  private allocateMemory(bytes: number): { ok: boolean; oomKilled: boolean } {
+    this.memoryBytes += bytes;
+    const limit = this.limitMemory();
+    const total = IDLE_MEMORY[this.windows ? 'windows' : 'linux'] + this.memoryBytes;
+    if (limit === undefined || total <= limit) return { ok: true, oomKilled: false };
+    if (this.windows && this.w.ctx.limited('memoryOOMKill', true)) return { ok: true, oomKilled: false };
+    this.kill({ reason: 'OOMKilled', exitCode: 137 });
+    return { ok: false, oomKilled: true };
+  }
+
+  /** Servers the interpreter asks for (agnhost netexec / test-webserver / serve-hostname ...). */
+  async startServerFor(argv: string[]): Promise<void> {
+    const args = argv[0]?.toLowerCase().replace(/^.*[\\/]/, '').startsWith('agnhost') ? argv.slice(1) : argv;
+    const sub = args[0];
+    const f = goFlags(args.slice(1));
+    const podName = this.w.pod.metadata!.name!;
+    switch (sub) {
+      case 'netexec': {
+        const port = Number(f['http-port'] ?? 8080);
+        const ctx = {
+          podName,
+          exit: (code: number) => this.kill({ reason: code === 0 ? 'Completed' : 'Error', exitCode: code }),
+          shell: (cmd: string) => this.shell(cmd),
+        };
+        await this.listen(port, netexecServer(ctx));
+        return;
+      }
+      case 'test-webserver':
+        await this.listen(Number(f['port'] ?? 80), testWebserver({ podName, readFile: path => { try { return this.host?.fs.read(path); } catch { return undefined; } } }));
+        return;
+      case 'serve-hostname':
+        await this.listen(Number(f['port'] ?? 9376), serveHostname(podName));
+        return;
+      case 'porter': case 'liveness': case 'grpc-health-checking':
+        await this.listen(Number(f['port'] ?? f['http-port'] ?? 8080), netexecServer({ podName }));
+        return;
+      default:
+        throw new Error(`unknown server "${sub}"`);
+    }
+  }
+
+  private async shell(cmd: string): Promise<{ output: string; exitCode: number }> {
+    const run = await this.w.ctx.runCommand();
+    let out = '';
+    const sink = new Writable({ write: (c: Buffer, _e, cb) => { out += c.toString(); cb(); } });
+    const argv = this.windows ? ['cmd', '/c', cmd] : ['/bin/sh', '-c', cmd];
+    const code = await run(argv, this.host!, { stdin: null, stdout: sink, stderr: sink, signal: this.proc?.signal ?? new AbortController().signal });
+    return { output: out, exitCode: code };
+  }
+
+  private async listen(port: number, handler: Parameters<typeof startServer>[3]): Promise<void> {
+    const address = this.w.hostNetwork ? this.w.node.address() : this.w.ip!;
+    const h = await startServer(this.w.ctx.network, address, port, handler);
+    this.servers.push(h);
+    this.ports.add(port);
+  }
+
+  /** Starts one instance and resolves with its exit. */
+  async run(onStart?: (signal: AbortSignal) => void): Promise<Exit> {
+    const startedAt = new Date();
+    const newID = randomBytes(32).toString('hex');
+    const containerID = `containerd://${newID}`;
+    // A new instance gets a new log; the last one that really ran becomes --previous.
+    if (this.log.closed) {
+      if (this.instanceRan) this.prevLog = this.log;
+      this.log = new ContainerLog();
+    }
+    this.instanceRan = false;
+    this.killReason = undefined;
+    this.proc = this.w.ctx.controller();
+    const signal = this.proc.signal;
+    const finish = (exitCode: number, reason?: ExitReason, message?: string): Exit => {
+      const kr = this.killReason;
+      return { exitCode: kr?.exitCode ?? exitCode, reason: kr?.reason ?? reason ?? (exitCode === 0 ? 'Completed' : 'Error'), message, startedAt, finishedAt: new Date(), containerID };
+    };
+    try {
+      const host = this.configure();
+      // Created: from here the container has an ID (a config error never gets one).
+      this.containerID = newID;
+      this.host = host;
+      if (this.windows && !this.w.wantsHostProcess && !validWindowsUser(host.user, false) && !this.w.ctx.broken('run-as-username', true)) {
+        // §1: an invalid runAsUserName fails the container start.
+        const msg = `failed to create containerd task: failed to create shim task: hcs::CreateComputeSystem ${this.name}: The user name or password is incorrect.: unknown`;
+        this.event('Warning', 'Failed', `Error: ${msg}`);
+        return finish(128, 'StartError', msg);
+      }
+      this.event('Normal', 'Created', this.w.createdMessage(this.name));
+      const argv = containerArgv(this.pulled!.manifest, this.spec, host.env);
+      const quiet = this.w.ctx.broken('logs', this.windows);
+      const stdout = quiet ? devNull() : this.log.writer('stdout');
+      const stderr = quiet ? devNull() : this.log.writer('stderr');
+      const builtin = builtinFor(argv, this.pulled!.manifest, this.spec);
+      // Runtime-played entrypoints bind their ports before the container counts as started.
+      if (builtin) await this.startBuiltin(builtin, stdout);
+      this.state = { running: { startedAt } };
+      this.started = true;
+      this.instanceRan = true;
+      this.event('Normal', 'Started', `Started container ${this.name}`);
+      onStart?.(signal);
+      this.w.writeStatus();
+      let code: number;
+      if (builtin) code = await untilAborted(signal);
+      else {
+        const run = await this.w.ctx.runCommand();
+        code = await run(argv, host, { stdin: null, stdout, stderr, signal });
+      }
+      return finish(code);
+    } catch (e) {
+      if (e instanceof ContainerConfigError || e instanceof CreateContainerError) throw e;
+      const msg = e instanceof Error ? e.message : String(e);
+      this.log.append('stderr', `${msg}\n`);
+      return finish(128, 'StartError', msg);
+    } finally {
+      await this.stopServers();
+      this.log.close();
+      this.burns.clear();
+      this.memoryBytes = 0;
+      // Ends this instance's probes and releases the controller.
+      this.proc?.abort('exited');
+      this.proc = undefined;
+    }
+  }
+
+  /** Starts what a runtime-played entrypoint serves (IIS on 80, nginx, redis); pause/idle serve nothing. */
+  private async startBuiltin(b: NonNullable<ReturnType<typeof builtinFor>>, stdout: Writable): Promise<void> {
+    const podName = this.w.pod.metadata!.name!;
+    switch (b.kind) {
+      case 'iis':
+        // breaks: iis-serve: w3svc never answers.
+        if (!this.w.ctx.broken('iis-serve', this.windows)) await this.listen(80, iisServer({ podName }));
+        break;
+      case 'nginx':
+        stdout.write('/docker-entrypoint.sh: Configuration complete; ready for start up\n');
+        await this.listen(80, nginxServer({ podName }));
+        break;
+      case 'redis':
+        await this.listen(6379, redisConnection);
+        stdout.write(`[1] ${new Date().toUTCString()} * The server is now ready to accept connections on port 6379\r\n`);
+        break;
+      case 'pause':
+        if (b.text) stdout.write(b.text);
+        break;
+      case 'idle-shell':
+        break;
+    }
+  }
+
+  /** Stops the running instance (graceful deletion, liveness failure, OOM, /exit). */
+  kill(reason?: { reason: ExitReason; exitCode: number }): void {
+    if (!this.proc) return;
+    this.killReason ??= reason;
+    this.proc.abort('SIGTERM');
+  }
+
+  async stopServers(): Promise<void> {
+    const s = this.servers;
+    this.servers = [];
+    this.ports.clear();
+    await Promise.all(s.map(h => h.close().catch(() => undefined)));
+  }
+
+  /** Records a terminated state from an exit. */
+  terminated(e: Exit): void {
+    this.state = {
+      terminated: {
+        exitCode: e.exitCode, reason: e.reason, ...(e.message ? { message: e.message } : {}),
+        startedAt: e.startedAt, finishedAt: e.finishedAt, containerID: e.containerID,
+      },
+    };
+    this.ready = false;
+  }
+
+  waiting(reason: string, message?: string): void {
+    this.state = { waiting: { reason, ...(message ? { message } : {}) } };
+    this.ready = false;
+  }
+
+  errorOf(e: unknown): { reason: string; message: string } {
+    if (e instanceof PullError) return { reason: e.reason, message: e.message };
+    if (e instanceof ContainerConfigError) return { reason: 'CreateContainerConfigError', message: e.message };
+    if (e instanceof CreateContainerError) return { reason: 'CreateContainerError', message: e.message };
+    return { reason: 'CreateContainerError', message: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/** A process that runs until stopped; exit code 0 as pause and the idle shell give. */
+const untilAborted = (signal: AbortSignal) => new Promise<number>(resolve => { if (signal.aborted) resolve(0); else signal.addEventListener('abort', () => resolve(0), { once: true }); });
+
+const devNull = (): Writable => new Writable({ write: (_c, _e, cb) => cb() });

@@ -1,0 +1,89 @@
+// Image pulls on one node as containerd does them: a per-node cache, the pull
+// policy, the profile's first-pull latency (a timer, not a busy wait), and the
+// platform match that makes a Windows image of another build fail at pull time
+// (WINDOWS-COMMANDS §7: "no match for platform in manifest: not found").
+
+import type { RuntimeContext } from './context.ts';
+import { findImage, imageDigest, parseImageRef, selectManifest, type ImageEntry, type ImageManifest, type PlatformWanted } from './images.ts';
+
+/** A failed pull; `message` is the rpc error text the kubelet puts in the event and the waiting state. */
+export class PullError extends Error {
+  constructor(readonly reason: 'ErrImagePull' | 'ErrImageNeverPull' | 'InvalidImageName', message: string) { super(message); }
+}
+
+export interface PulledImage {
+  entry: ImageEntry;
+  manifest: ImageManifest;
+  /** `repo@sha256:…` as containerStatuses[].imageID shows it. */
+  imageID: string;
+  /** Canonical `repo:tag` (containerStatuses[].image). */
+  image: string;
+  /** Set when this call really pulled (for the Pulled event); undefined when cached. */
+  pulledInMs?: number;
+}
+
+export type PullPolicy = 'Always' | 'IfNotPresent' | 'Never';
+
+export function defaultPullPolicy(image: string): PullPolicy {
+  const r = parseImageRef(image);
+  return r.tag === 'latest' && !r.digest ? 'Always' : 'IfNotPresent';
+}
+
+export class ImageCache {
+  private have = new Map<string, PulledImage>();
+  private inflight = new Map<string, Promise<PulledImage>>();
+
+  constructor(private ctx: RuntimeContext) {}
+
+  /** Images present on the node (for nodes' status.images, if wanted). */
+  list(): PulledImage[] { return [...this.have.values()]; }
+
+  isPresent(image: string, want: PlatformWanted): boolean { return this.have.has(this.key(image, want)); }
+
+  private key(image: string, want: PlatformWanted): string {
+    const r = parseImageRef(image, this.ctx.profile.registryMirrors);
+    return `${r.repo}:${r.tag}|${want.os}|${want.build ?? ''}|${want.hyperv ? 'hv' : ''}`;
+  }
+
+  /** Resolves the image for the platform or throws PullError. Honours the pull policy. */
+  async pull(image: string, policy: PullPolicy, want: PlatformWanted, signal: AbortSignal): Promise<PulledImage> {
+    if (!image.trim() || /\s/.test(image.trim()) || image !== image.trim())
+      throw new PullError('InvalidImageName', `Failed to apply default image tag "${image}": couldn't parse image name "${image}": invalid reference format`);
+    const key = this.key(image, want);
+    const cached = this.have.get(key);
+    if (cached && policy !== 'Always') return { ...cached, pulledInMs: undefined };
+    if (!cached && policy === 'Never') throw new PullError('ErrImageNeverPull', `Container image "${image}" is not present with pull policy of Never`);
+    let p = this.inflight.get(key);
+    if (!p) {
+      p = this.fetch(image, want, cached ? 0 : (this.ctx.profile.imagePullLatencyMs ?? 0), signal)
+        .finally(() => this.inflight.delete(key));
+      this.inflight.set(key, p);
+    }
+    const got = await p;
+    this.have.set(key, { ...got, pulledInMs: undefined });
+    return got;
+  }
+
+  private async fetch(image: string, want: PlatformWanted, latencyMs: number, signal: AbortSignal): Promise<PulledImage> {
+    const started = Date.now();
+    const r = parseImageRef(image, this.ctx.profile.registryMirrors);
+    const canonical = `${r.repo}:${r.tag}`;
+    if (latencyMs > 0 && !(await this.ctx.sleep(latencyMs, signal))) throw new PullError('ErrImagePull', `rpc error: code = Canceled desc = failed to pull and unpack image "${canonical}": context canceled`);
+    const entry = findImage(r);
+    if (!entry)
+      throw new PullError('ErrImagePull', `rpc error: code = NotFound desc = failed to pull and unpack image "${canonical}": failed to resolve reference "${canonical}": ${canonical}: not found`);
+    const manifest = selectManifest(entry, want);
+    if (!manifest)
+      throw new PullError('ErrImagePull', `rpc error: code = NotFound desc = failed to pull and unpack image "${canonical}": no match for platform in manifest: not found`);
+    return { entry, manifest, image: canonical, imageID: `${r.repo}@${imageDigest(entry)}`, pulledInMs: Date.now() - started };
+  }
+}
+
+/** "1.2s" / "512ms" as the kubelet formats durations (Go time.Duration). */
+export function goDuration(ms: number): string {
+  if (ms < 1000) return `${Math.max(ms, 0).toFixed(0)}ms`;
+  const s = ms / 1000;
+  if (s < 60) return `${+s.toFixed(3)}s`;
+  const m = Math.floor(s / 60);
+  return `${m}m${+(s - m * 60).toFixed(3)}s`;
+}

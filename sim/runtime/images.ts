@@ -1,0 +1,272 @@
+// The sim's image registry: which images exist, for which OS and Windows build
+// (multi-arch manifest lists), and what is inside them (entrypoint, user, binaries,
+// default env). Facts come from FEATURES.md and WINDOWS-COMMANDS.md §0, §1, §7, §8.
+
+import { createHash } from 'node:crypto';
+
+export type ImageOS = 'linux' | 'windows';
+
+/** One platform entry of a manifest list. */
+export interface ImageManifest {
+  os: ImageOS;
+  /** Windows only: "10.0.17763" style (build without the revision). */
+  build?: string;
+  entrypoint?: string[];
+  cmd?: string[];
+  /** Default user ("ContainerAdministrator", "ContainerUser", "root", "65532"). */
+  user: string;
+  workingDir?: string;
+  /** Image env (Path etc.), before the runtime's own defaults. */
+  env: Record<string, string>;
+  /** Lower-case executable basenames on the image's PATH. */
+  binaries: string[];
+  /** Files baked into the image, by absolute path. */
+  files?: Record<string, string>;
+  /** Compressed size reported in the Pulled event. */
+  size: number;
+  /**
+   * The default process keeps running with no stdin. Windows base images default to
+   * cmd.exe, which really exits at once without a console; the seeds' pods
+   * (secret-pod, emptydir, hostpath, DaemonSet) use servercore with no command and
+   * are expected to run, so the sim keeps that default shell waiting (a documented choice).
+   */
+  defaultRunsForever?: boolean;
+}
+
+export interface ImageEntry {
+  /** Canonical repository, e.g. "mcr.microsoft.com/windows/servercore". */
+  repo: string;
+  tags: string[];
+  manifests: ImageManifest[];
+}
+
+export const BUILD_2019 = '10.0.17763';
+export const BUILD_2022 = '10.0.20348';
+export const BUILD_2025 = '10.0.26100';
+/** Windows Server 1709 (the seed 000 images). */
+export const BUILD_1709 = '10.0.16299';
+/** Windows Server 2016 (what `microsoft/iis:latest` and `*-nanoserver` tags of 2017 were). */
+export const BUILD_2016 = '10.0.14393';
+
+const WIN_TAG: Record<string, string> = { [BUILD_2019]: 'ltsc2019', [BUILD_2022]: 'ltsc2022', [BUILD_2025]: 'ltsc2025' };
+const MODERN = [BUILD_2019, BUILD_2022, BUILD_2025];
+
+// Windows System32 tools of Server Core (WINDOWS-COMMANDS §0, §2, §4, §5).
+const SERVERCORE_BINS = [
+  'cmd.exe', 'powershell.exe', 'curl.exe', 'nslookup.exe', 'ping.exe', 'ipconfig.exe', 'whoami.exe', 'hostname.exe',
+  'tasklist.exe', 'netsh.exe', 'sc.exe', 'findstr.exe', 'reg.exe', 'net.exe', 'timeout.exe', 'where.exe', 'tar.exe',
+  'route.exe', 'netstat.exe', 'certutil.exe', 'icacls.exe', 'more.com', 'sort.exe',
+];
+// Nano Server has no PowerShell (microsoft/Windows-Containers#252, §0); curl.exe UNCONFIRMED (§2), kept.
+const NANOSERVER_BINS = [
+  'cmd.exe', 'curl.exe', 'tar.exe', 'hostname.exe', 'ipconfig.exe', 'nslookup.exe', 'ping.exe', 'whoami.exe',
+  'findstr.exe', 'reg.exe', 'netsh.exe', 'where.exe', 'more.com', 'sort.exe',
+];
+// The e2e images put busybox applets in C:\bin, curl 7.57 in C:\curl, BIND nslookup/dig in C:\dig (§0).
+const BUSYBOX_APPLETS = ['sh', 'ls', 'cat', 'echo', 'sleep', 'wget', 'whoami', 'nc', 'grep', 'env', 'mkdir', 'rm', 'touch', 'test', 'printf', 'true', 'false', 'id', 'ps', 'head', 'tail', 'wc', 'sed', 'awk'];
+const LINUX_BUSYBOX_BINS = [...BUSYBOX_APPLETS, 'hostname', 'nslookup', 'ping', 'ip', 'ifconfig', 'netstat', 'dd', 'du', 'df', 'mount', 'date', 'kill', 'uname'];
+
+/** Windows default environment (§8); COMPUTERNAME and USERNAME are set per container by the runtime. */
+function windowsEnv(path: string): Record<string, string> {
+  return {
+    ALLUSERSPROFILE: 'C:\\ProgramData',
+    APPDATA: 'C:\\Users\\{user}\\AppData\\Roaming',
+    CommonProgramFiles: 'C:\\Program Files\\Common Files',
+    ComSpec: 'C:\\Windows\\system32\\cmd.exe',
+    LOCALAPPDATA: 'C:\\Users\\{user}\\AppData\\Local',
+    NUMBER_OF_PROCESSORS: '{cpus}',
+    OS: 'Windows_NT',
+    Path: path,
+    PATHEXT: '.COM;.EXE;.BAT;.CMD',
+    PROCESSOR_ARCHITECTURE: 'AMD64',
+    ProgramData: 'C:\\ProgramData',
+    ProgramFiles: 'C:\\Program Files',
+    'ProgramFiles(x86)': 'C:\\Program Files (x86)',
+    PUBLIC: 'C:\\Users\\Public',
+    SystemDrive: 'C:',
+    SystemRoot: 'C:\\Windows',
+    TEMP: 'C:\\Users\\{user}\\AppData\\Local\\Temp',
+    TMP: 'C:\\Users\\{user}\\AppData\\Local\\Temp',
+    USERDOMAIN: 'User Manager',
+    USERPROFILE: 'C:\\Users\\{user}',
+    windir: 'C:\\Windows',
+  };
+}
+
+const SYS_PATH = 'C:\\Windows\\system32;C:\\Windows;C:\\Windows\\System32\\Wbem;C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\';
+const NANO_PATH = 'C:\\Windows\\system32;C:\\Windows';
+const E2E_PATH = `C:\\dig\\;C:\\bin\\;C:\\curl\\;${SYS_PATH}`;
+const LINUX_ENV = { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' };
+
+// Sizes are plausible compressed sizes; only the event text shows them.
+const MB = 1024 * 1024;
+
+function win(build: string, m: Omit<ImageManifest, 'os' | 'build'>): ImageManifest {
+  return { os: 'windows', build, ...m };
+}
+function lin(m: Omit<ImageManifest, 'os' | 'env'> & { env?: Record<string, string> }): ImageManifest {
+  return { os: 'linux', ...m, env: { ...LINUX_ENV, ...m.env } };
+}
+
+const servercore = (build: string): ImageManifest => win(build, {
+  cmd: ['c:\\windows\\system32\\cmd.exe'], user: 'ContainerAdministrator', env: windowsEnv(SYS_PATH),
+  binaries: SERVERCORE_BINS, size: 1_550 * MB, defaultRunsForever: true,
+});
+const iis = (build: string): ImageManifest => win(build, {
+  entrypoint: ['C:\\ServiceMonitor.exe', 'w3svc'], user: 'ContainerAdministrator', env: windowsEnv(SYS_PATH),
+  binaries: [...SERVERCORE_BINS, 'servicemonitor.exe', 'appcmd.exe'], size: 1_620 * MB,
+  files: { 'C:\\inetpub\\wwwroot\\iisstart.htm': IIS_START_PAGE() },
+});
+const nanoserver = (build: string): ImageManifest => win(build, {
+  cmd: ['c:\\windows\\system32\\cmd.exe'], user: 'ContainerUser', env: windowsEnv(NANO_PATH),
+  binaries: NANOSERVER_BINS, size: 120 * MB, defaultRunsForever: true,
+});
+// The Windows pause image: wincat for port-forward (FEATURES.md work.port-forward).
+const winPause = (build: string): ImageManifest => win(build, {
+  entrypoint: ['/pause.exe'], user: 'ContainerUser', env: windowsEnv(NANO_PATH),
+  binaries: ['pause.exe', 'wincat.exe', 'cmd.exe'], size: 110 * MB,
+});
+// agnhost on Windows: entrypoint /agnhost, default CMD pause (§6). User UNCONFIRMED: the e2e
+// Windows images switch to ContainerAdministrator; the nonroot image is the ContainerUser one (§1).
+const winAgnhost = (build: string): ImageManifest => win(build, {
+  entrypoint: ['/agnhost'], cmd: ['pause'], user: 'ContainerAdministrator', env: windowsEnv(E2E_PATH),
+  binaries: [...NANOSERVER_BINS, ...BUSYBOX_APPLETS, 'agnhost.exe', 'dig.exe', 'powershell.exe', 'pwsh.exe'], size: 210 * MB,
+});
+// busybox test image: entrypoint `cmd.exe /s /c`, powershell.exe is pwsh 6.2.7, hostname.exe with no newline (§0).
+const winBusybox = (build: string): ImageManifest => win(build, {
+  entrypoint: ['cmd.exe', '/s', '/c'], user: 'ContainerAdministrator', env: windowsEnv(E2E_PATH),
+  binaries: [...NANOSERVER_BINS, ...BUSYBOX_APPLETS, 'powershell.exe', 'pwsh.exe'], size: 180 * MB, defaultRunsForever: true,
+});
+// nonroot: nanoserver + USER ContainerUser (§1, k8s:test/images/nonroot/Dockerfile_windows).
+const winNonroot = (build: string): ImageManifest => win(build, {
+  cmd: ['cmd.exe'], user: 'ContainerUser', env: windowsEnv(NANO_PATH), binaries: NANOSERVER_BINS, size: 125 * MB, defaultRunsForever: true,
+});
+
+const linuxPause = lin({ entrypoint: ['/pause'], user: '65535', binaries: ['pause'], size: 321_000 });
+const linuxAgnhost = lin({
+  entrypoint: ['/agnhost'], cmd: ['pause'], user: 'root', binaries: [...LINUX_BUSYBOX_BINS, 'agnhost', 'curl', 'dig'], size: 51 * MB,
+});
+const linuxBusybox = lin({ cmd: ['sh'], user: 'root', binaries: LINUX_BUSYBOX_BINS, size: 2_200_000 });
+
+function IIS_START_PAGE(): string {
+  return '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd">\r\n'
+    + '<html xmlns="http://www.w3.org/1999/xhtml">\r\n<head>\r\n<meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1" />\r\n'
+    + '<title>IIS Windows Server</title>\r\n</head>\r\n<body>\r\n<div id="container">\r\n'
+    + '<a href="http://go.microsoft.com/fwlink/?linkid=66138&amp;clcid=0x409"><img src="iisstart.png" alt="IIS" width="960" height="600" /></a>\r\n'
+    + '</div>\r\n</body>\r\n</html>';
+}
+
+const per = (builds: string[], f: (b: string) => ImageManifest) => builds.map(f);
+
+/** The registry. Tags that name one build hold only that build (single-arch). */
+export const IMAGES: ImageEntry[] = [
+  ...MODERN.map(b => ({ repo: 'mcr.microsoft.com/windows/servercore', tags: b === BUILD_2019 ? [WIN_TAG[b], '1809'] : [WIN_TAG[b]], manifests: [servercore(b)] })),
+  ...MODERN.map(b => ({ repo: 'mcr.microsoft.com/windows/servercore/iis', tags: [`windowsservercore-${WIN_TAG[b]}`], manifests: [iis(b)] })),
+  { repo: 'mcr.microsoft.com/windows/servercore/iis', tags: ['latest'], manifests: per(MODERN, iis) },
+  ...MODERN.map(b => ({ repo: 'mcr.microsoft.com/windows/nanoserver', tags: b === BUILD_2019 ? [WIN_TAG[b], '1809'] : [WIN_TAG[b]], manifests: [nanoserver(b)] })),
+  { repo: 'mcr.microsoft.com/windows/servercore', tags: ['1709'], manifests: [servercore(BUILD_1709)] },
+  { repo: 'mcr.microsoft.com/powershell', tags: ['lts-nanoserver-ltsc2022'], manifests: [win(BUILD_2022, {
+    cmd: ['pwsh.exe'], user: 'ContainerUser', env: windowsEnv(`C:\\Program Files\\PowerShell;${NANO_PATH}`),
+    binaries: [...NANOSERVER_BINS, 'pwsh.exe', 'powershell.exe'], size: 150 * MB, defaultRunsForever: true,
+  })] },
+  // The HostProcess base image: no OS layer of its own, runs on any Windows build (host_process.go).
+  { repo: 'mcr.microsoft.com/oss/kubernetes/windows-host-process-containers-base-image', tags: ['v1.0.0'], manifests: per(MODERN, b => win(b, {
+    user: 'ContainerUser', env: windowsEnv(SYS_PATH), binaries: [], size: 7_000,
+  })) },
+  // Multi-arch: Linux + every supported Windows build (FEATURES.md node.pause-image).
+  { repo: 'registry.k8s.io/pause', tags: ['3.9', '3.10'], manifests: [linuxPause, ...per(MODERN, winPause)] },
+  { repo: 'mcr.microsoft.com/oss/kubernetes/pause', tags: ['3.9'], manifests: [linuxPause, ...per(MODERN, winPause)] },
+  { repo: 'registry.k8s.io/e2e-test-images/agnhost', tags: ['2.47', '2.48', '2.49', '2.50', '2.51', '2.52', '2.53'], manifests: [linuxAgnhost, ...per(MODERN, winAgnhost)] },
+  { repo: 'registry.k8s.io/e2e-test-images/busybox', tags: ['1.36.1-1', '1.29-4'], manifests: [linuxBusybox, ...per(MODERN, winBusybox)] },
+  { repo: 'registry.k8s.io/e2e-test-images/nonroot', tags: ['1.4'], manifests: [lin({ entrypoint: ['/nonroot'], user: '1234', binaries: ['sh', 'nonroot', 'whoami', 'id'], size: 3 * MB }), ...per(MODERN, winNonroot)] },
+  { repo: 'docker.io/library/busybox', tags: ['latest', '1.36', '1.36.1', '1.37'], manifests: [linuxBusybox] },
+  { repo: 'docker.io/library/nginx', tags: ['latest', '1.25', '1.27', 'stable', 'alpine'], manifests: [lin({
+    entrypoint: ['/docker-entrypoint.sh'], cmd: ['nginx', '-g', 'daemon off;'], user: 'root',
+    binaries: ['sh', 'bash', 'nginx', 'cat', 'ls', 'echo', 'sleep', 'curl', 'hostname'], size: 68 * MB,
+  })] },
+  // Seed 000 images: Windows Server 1709 / 2016 builds. Under process isolation on a
+  // 2019+ node containerd finds no matching platform (§7), as a real cluster would.
+  { repo: 'docker.io/microsoft/iis', tags: ['windowsservercore-1709'], manifests: [iis(BUILD_1709)] },
+  { repo: 'docker.io/microsoft/iis', tags: ['latest'], manifests: [iis(BUILD_2016)] },
+  { repo: 'docker.io/microsoft/windowsservercore', tags: ['1709'], manifests: [servercore(BUILD_1709)] },
+  { repo: 'docker.io/microsoft/windowsservercore', tags: ['ltsc2016', 'latest'], manifests: [servercore(BUILD_2016)] },
+  { repo: 'docker.io/library/redis', tags: ['3.0-nanoserver'], manifests: [win(BUILD_2016, {
+    entrypoint: ['redis-server.exe'], user: 'ContainerAdministrator', env: windowsEnv(`C:\\redis;${NANO_PATH}`),
+    binaries: [...NANOSERVER_BINS, 'redis-server.exe', 'redis-cli.exe', 'powershell.exe'], size: 400 * MB,
+  })] },
+];
+
+export interface ImageRef {
+  /** The reference as written in the pod spec. */
+  ref: string;
+  /** Registry/repository after mirror stripping and docker.io defaulting. */
+  repo: string;
+  tag: string;
+  digest?: string;
+}
+
+const DEFAULT_REGISTRY = 'docker.io';
+
+/** Parses a reference, strips a configured registry mirror prefix and applies Docker Hub defaults. */
+export function parseImageRef(ref: string, mirrors: string[] = []): ImageRef {
+  let rest = ref.trim();
+  for (const m of mirrors) {
+    const prefix = m.replace(/\/+$/, '') + '/';
+    if (rest.startsWith(prefix)) { rest = rest.slice(prefix.length); break; }
+  }
+  let digest: string | undefined;
+  const at = rest.indexOf('@');
+  if (at >= 0) { digest = rest.slice(at + 1); rest = rest.slice(0, at); }
+  let tag = 'latest';
+  const slash = rest.lastIndexOf('/');
+  const colon = rest.lastIndexOf(':');
+  if (colon > slash) { tag = rest.slice(colon + 1); rest = rest.slice(0, colon); }
+  const first = rest.split('/')[0];
+  const hasRegistry = rest.includes('/') && (first.includes('.') || first.includes(':') || first === 'localhost');
+  if (!hasRegistry) rest = `${DEFAULT_REGISTRY}/${rest.includes('/') ? rest : `library/${rest}`}`;
+  return { ref, repo: rest.toLowerCase(), tag, digest };
+}
+
+export function findImage(r: ImageRef): ImageEntry | undefined {
+  return IMAGES.find(e => e.repo === r.repo && e.tags.includes(r.tag));
+}
+
+export interface PlatformWanted {
+  os: ImageOS;
+  /** Node build "10.0.20348". */
+  build?: string;
+  /** Hyper-V isolation: older Windows builds run in a utility VM (§7). */
+  hyperv?: boolean;
+  /** limitations.osBuildMismatch === false: any Windows build runs. */
+  anyBuild?: boolean;
+  /** breaks: process-isolation: even a matching build has no usable manifest. */
+  brokenProcessIsolation?: boolean;
+}
+
+const buildNum = (b: string | undefined) => Number((b ?? '').split('.')[2] ?? 0);
+
+/** containerd's platform matcher: the manifest the node would pull, or undefined ("no match for platform"). */
+export function selectManifest(e: ImageEntry, want: PlatformWanted): ImageManifest | undefined {
+  const sameOS = e.manifests.filter(m => m.os === want.os);
+  if (want.os === 'linux') return sameOS[0];
+  const exact = sameOS.find(m => m.build === want.build);
+  if (want.hyperv) {
+    // The utility VM runs the image's own kernel: the newest build not newer than the host.
+    return exact ?? sameOS.filter(m => buildNum(m.build) <= buildNum(want.build)).sort((a, b) => buildNum(b.build) - buildNum(a.build))[0];
+  }
+  if (want.brokenProcessIsolation) return undefined;
+  if (exact) return exact;
+  return want.anyBuild ? sameOS[0] : undefined;
+}
+
+/** Stable sha256 digest of an image's manifest list (imageID) or a platform manifest. */
+export function imageDigest(e: ImageEntry, m?: ImageManifest): string {
+  const h = createHash('sha256').update(`${e.repo}:${e.tags[0]}`);
+  if (m) h.update(`|${m.os}|${m.build ?? ''}`);
+  return `sha256:${h.digest('hex')}`;
+}
+
+/** The image tag for a Windows build ("ltsc2022"), for fixtures and tests. */
+export function windowsTagFor(build: string): string | undefined {
+  return WIN_TAG[build.split('.').slice(0, 3).join('.')];
+}

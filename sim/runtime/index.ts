@@ -1,0 +1,67 @@
+// The node runtime: one simulated kubelet + container runtime per profile node, the
+// subresource handlers (exec, logs, port-forward, nodes/proxy, metrics) and the SSH
+// exec handler of Windows nodes (cmd.exe is OpenSSH's default shell there).
+
+import type { Store } from '../api/store.ts';
+import type { SubresourceHandlers, ExecStreams } from '../api/subresources.ts';
+import type { NetworkTwin } from '../network/types.ts';
+import type { Profile } from '../profiles/types.ts';
+import { RuntimeContext, type RuntimeOptions } from './context.ts';
+import { NodeRuntime } from './nodeRuntime.ts';
+import { Kubelet } from './kubelet.ts';
+import { makeHandlers } from './handlers.ts';
+import { nodeHost } from './shellHost.ts';
+
+export type { RuntimeOptions } from './context.ts';
+export { Kubelet } from './kubelet.ts';
+export { NodeRuntime } from './nodeRuntime.ts';
+export { HYPERV_HANDLER } from './podWorker.ts';
+export { IMAGES, parseImageRef, findImage, windowsTagFor } from './images.ts';
+
+type NodeExecHandler = (node: string, command: string, streams: ExecStreams, signal: AbortSignal) => Promise<number>;
+type WithSsh = { setNodeExecHandler?(fn: NodeExecHandler | undefined): void };
+
+export interface Runtime {
+  handlers: SubresourceHandlers;
+  stop(): Promise<void>;
+  kubelet(node: string): Kubelet;
+}
+
+export function startRuntime(opts: { store: Store; profile: Profile; network: NetworkTwin; options?: RuntimeOptions }): Runtime {
+  const { store, profile, network } = opts;
+  for (const b of ['pods', 'secrets', 'configmaps', 'events', 'persistentvolumeclaims', 'services']) store.registerNamespaced(b);
+  const ctx = new RuntimeContext(store, profile, network, opts.options);
+  const nodes = new Map<string, NodeRuntime>();
+  const kubelets = new Map<string, Kubelet>();
+  for (const spec of profile.nodes) {
+    const n = new NodeRuntime(spec, ctx);
+    nodes.set(spec.name, n);
+    const k = new Kubelet(n, ctx);
+    kubelets.set(spec.name, k);
+    k.start();
+  }
+  // SSH sessions on Windows nodes: OpenSSH runs `cmd.exe /c <command line>` as Administrator.
+  const ssh = network as NetworkTwin & WithSsh;
+  ssh.setNodeExecHandler?.(async (node, command, streams, signal) => {
+    const n = nodes.get(node);
+    if (!n) { streams.stderr.write(`unknown node ${node}\r\n`); return 1; }
+    const run = await ctx.runCommand();
+    const host = nodeHost(ctx, n, n.os === 'windows' ? `${n.name.toUpperCase().slice(0, 15)}\\Administrator` : 'root');
+    const argv = n.os === 'windows' ? ['cmd', '/c', command] : ['/bin/sh', '-c', command];
+    return run(argv, host, { stdin: streams.stdin, stdout: streams.stdout, stderr: streams.stderr, signal });
+  });
+  return {
+    handlers: makeHandlers(ctx, nodes),
+    kubelet(node: string): Kubelet {
+      const k = kubelets.get(node);
+      if (!k) throw new Error(`runtime: no node named "${node}" in profile ${profile.name}`);
+      return k;
+    },
+    async stop(): Promise<void> {
+      ssh.setNodeExecHandler?.(undefined);
+      ctx.stopped = true;
+      await Promise.all([...kubelets.values()].map(k => k.stop()));
+      ctx.stop();
+    },
+  };
+}

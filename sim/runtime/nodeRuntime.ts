@@ -1,0 +1,122 @@
+// One node's machine state: its disk, image cache, address, Windows services, HNS
+// networks and compute processes (the node-level views HostProcess containers and
+// SSH sessions see: WINDOWS-COMMANDS §5, FEATURES.md node.services / node.hns-network /
+// iso.hyperv-runtimeclass).
+
+import type { NodeSpec } from '../profiles/types.ts';
+import type { ComputeProcess, HnsNetwork, ServiceState } from './shell/types.ts';
+import type { RuntimeContext } from './context.ts';
+import type { PodWorker } from './podWorker.ts';
+import { MemFS, splitPath, type PathStyle } from './fs.ts';
+import { ImageCache } from './imagePull.ts';
+import { EventRecorder } from './events.ts';
+import { parseQuantity } from './quantity.ts';
+
+export class NodeRuntime {
+  readonly os: 'linux' | 'windows';
+  readonly style: PathStyle;
+  /** "10.0.20348" (Windows only). */
+  readonly build?: string;
+  readonly disk: MemFS;
+  readonly images: ImageCache;
+  readonly recorder: EventRecorder;
+  readonly pods = new Map<string, PodWorker>();
+  readonly bootTime = new Date();
+  /** breaks: pod-ip: every Windows pod of the node gets this one address. */
+  sharedPodIP?: string;
+
+  constructor(readonly spec: NodeSpec, private ctx: RuntimeContext) {
+    this.os = spec.os;
+    this.style = spec.os === 'windows' ? 'windows' : 'linux';
+    this.build = spec.windowsBuild?.split('.').slice(0, 3).join('.');
+    this.disk = new MemFS(this.os === 'windows');
+    this.images = new ImageCache(ctx);
+    this.recorder = new EventRecorder(ctx.store, spec.name);
+    this.seedDisk();
+  }
+
+  get name(): string { return this.spec.name; }
+  address(): string { return this.ctx.network.nodeAddress(this.name); }
+
+  private seedDisk(): void {
+    const p = (s: string) => splitPath(s, this.style);
+    if (this.os === 'windows') {
+      for (const d of ['C:\\Windows\\System32', 'C:\\k', 'C:\\var\\lib\\kubelet\\pods', 'C:\\var\\log\\kubelet', 'C:\\ProgramData\\containerd', 'C:\\Users\\Administrator'])
+        this.disk.mkdir(p(d));
+      for (const f of ['kubelet.exe', 'kube-proxy.exe', 'containerd.exe', 'containerd-shim-runhcs-v1.exe', 'ctr.exe', 'crictl.exe'])
+        this.disk.write(p(`C:\\k\\${f}`), '');
+      this.disk.write(p('C:\\Windows\\System32\\drivers\\etc\\hosts'), '# Copyright (c) 1993-2009 Microsoft Corp.\r\n#\r\n', { mkdirs: true });
+    } else {
+      for (const d of ['/var/lib/kubelet/pods', '/var/log/pods', '/etc/kubernetes', '/tmp']) this.disk.mkdir(p(d));
+      this.disk.write(p('/etc/hostname'), `${this.name}\n`);
+      this.disk.write(p('/etc/os-release'), 'PRETTY_NAME="Ubuntu 22.04.4 LTS"\nNAME="Ubuntu"\nVERSION_ID="22.04"\nID=ubuntu\n');
+    }
+  }
+
+  /** Allocatable CPU (cores) and memory (bytes): capacity minus the kubelet's reservations. */
+  allocatable(): { cpu: number; memory: number } {
+    const cap = this.capacity();
+    return {
+      cpu: Math.max(cap.cpu - (parseQuantity(this.spec.reservedCpu) ?? 0), 0),
+      memory: Math.max(cap.memory - (parseQuantity(this.spec.reservedMemory) ?? 0), 0),
+    };
+  }
+
+  capacity(): { cpu: number; memory: number } {
+    return { cpu: parseQuantity(this.spec.capacity?.cpu) ?? 4, memory: parseQuantity(this.spec.capacity?.memory) ?? 16 * 2 ** 30 };
+  }
+
+  /** Windows services on the node (seed 000: kubelet and kube-proxy run as services). */
+  services(): ServiceState[] {
+    const stopped = this.ctx.broken('node-services');
+    const svc = (name: string, displayName: string, pid: number, breakable = false): ServiceState =>
+      ({ name, displayName, status: breakable && stopped ? 'Stopped' : 'Running', pid: breakable && stopped ? 0 : pid });
+    const out = [
+      svc('containerd', 'containerd container runtime', 2312),
+      svc('hns', 'Host Network Service', 1876),
+      svc('kubelet', 'kubelet', 4624, true),
+      svc('kube-proxy', 'kube-proxy', 4880, true),
+      svc('vmcompute', 'Hyper-V Host Compute Service', 1544),
+      svc('W32Time', 'Windows Time', 1320),
+      svc('WinRM', 'Windows Remote Management (WS-Management)', 1408),
+    ];
+    if (this.spec.ssh) out.push(svc('sshd', 'OpenSSH SSH Server', 3012));
+    return out.sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** The CNI's HNS network per profile.network.mode, plus the default nat network (seed 003 troubleshooting). */
+  hnsNetworks(): HnsNetwork[] {
+    if (this.ctx.broken('hns-network')) return [];
+    const addr = this.address();
+    const subnet = addr.split('.').slice(0, 3).join('.') + '.0/24';
+    const cni: HnsNetwork = this.ctx.profile.network.mode === 'overlay'
+      ? { id: guid(`${this.name}-vxlan0`), name: 'vxlan0', type: 'Overlay', subnets: [subnet], managementIP: addr }
+      : { id: guid(`${this.name}-cbr0`), name: 'cbr0', type: 'L2Bridge', subnets: [subnet], managementIP: addr };
+    return [{ id: guid(`${this.name}-nat`), name: 'nat', type: 'nat', subnets: ['172.24.32.0/20'] }, cni];
+  }
+
+  /** HCS compute systems: one Container per running container, one VirtualMachine per Hyper-V pod (hyperv.go). */
+  computeProcesses(): ComputeProcess[] {
+    const out: ComputeProcess[] = [];
+    for (const w of this.pods.values()) {
+      if (!w.sandboxReady || w.hostProcess) continue;
+      if (w.hyperv && !this.ctx.broken('hyperv-runtimeclass'))
+        out.push({ id: guid(`${w.uid}-uvm`).toUpperCase(), owner: 'containerd-shim-runhcs-v1.exe', type: 'VirtualMachine', isTemplate: false });
+      for (const id of w.runningContainerIDs())
+        out.push({ id, owner: 'containerd-shim-runhcs-v1.exe', type: 'Container', isTemplate: false });
+    }
+    return out;
+  }
+}
+
+/** A stable GUID-shaped id from a seed string. */
+export function guid(seed: string): string {
+  let h = 0x811c9dc5;
+  const hex: string[] = [];
+  for (let round = 0; round < 4; round++) {
+    for (const ch of seed + round) { h ^= ch.charCodeAt(0); h = Math.imul(h, 0x01000193) >>> 0; }
+    hex.push(h.toString(16).padStart(8, '0'));
+  }
+  const s = hex.join('');
+  return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20, 32)}`;
+}

@@ -1,0 +1,357 @@
+// One pod on one node, from binding to removal: sandbox (IP, isolation, pause image),
+// volumes, init containers, containers with their restart loops and back-off, status
+// writes, and graceful deletion (Killing, release the IP, then delete with grace 0).
+
+import { randomBytes } from 'node:crypto';
+import type { V1Pod, V1PodStatus, V1RuntimeClass } from '@kubernetes/client-node';
+import type { DnsConfig, Endpoint } from '../network/types.ts';
+import type { KubeObject } from '../api/store.ts';
+import type { RuntimeContext } from './context.ts';
+import type { NodeRuntime } from './nodeRuntime.ts';
+import type { PlatformWanted } from './images.ts';
+import { ContainerRunner, CreateContainerError, type Exit } from './container.ts';
+import { ContainerConfigError } from './env.ts';
+import { goDuration } from './imagePull.ts';
+import { buildStatus, type Phase } from './podStatus.ts';
+import { watchProbes } from './probes.ts';
+import { podDns, validWindowsUser } from './shellHost.ts';
+import { splitPath } from './fs.ts';
+import { MountError, podDir, refreshVolumes, setUpVolumes, type PodVolume } from './volumes.ts';
+
+/** The Hyper-V RuntimeClass handler (FEATURES.md iso.hyperv-runtimeclass). */
+export const HYPERV_HANDLER = 'runhcs-wcow-hypervisor';
+const LEGACY_HYPERV_ANNOTATION = 'experimental.windows.kubernetes.io/isolation-type';
+
+type SimNetworkExtras = { podIPs?(address: string, node: string): string[] };
+
+export class PodWorker {
+  pod: V1Pod;
+  readonly uid: string;
+  readonly windows: boolean;
+  readonly hostNetwork: boolean;
+  hyperv = false;
+  hostProcess = false;
+  /** The pod asked for HostProcess (even when breaks: hostprocess denies it). */
+  wantsHostProcess = false;
+  ip?: string;
+  hostIP: string;
+  startTime?: Date;
+  sandboxReady = false;
+  sandboxID = randomBytes(32).toString('hex');
+  volumes?: Map<string, PodVolume>;
+  initialized = false;
+  phase: Phase = 'Pending';
+  readonly init: ContainerRunner[];
+  readonly containers: ContainerRunner[];
+  terminating = false;
+  private finished = new Set<ContainerRunner>();
+  private abort: AbortController;
+  private done?: Promise<void>;
+  private statusQueued = false;
+  private reason?: string;
+  private message?: string;
+
+  constructor(pod: V1Pod, readonly node: NodeRuntime, readonly ctx: RuntimeContext) {
+    this.pod = pod;
+    this.uid = pod.metadata!.uid!;
+    this.windows = node.os === 'windows';
+    this.hostNetwork = pod.spec?.hostNetwork ?? false;
+    this.hostIP = node.address();
+    this.abort = ctx.controller();
+    this.init = (pod.spec?.initContainers ?? []).map(c => new ContainerRunner(c, this, true));
+    this.containers = (pod.spec?.containers ?? []).map(c => new ContainerRunner(c, this, false));
+  }
+
+  get key(): string { return `${this.pod.metadata!.namespace}/${this.pod.metadata!.name}`; }
+
+  start(): void { this.done = this.run().catch(e => { console.error(`sim: kubelet ${this.node.name}: pod ${this.key}:`, e); }); }
+
+  /** The platform containerd matches images against for this pod. */
+  platform(kind: 'init' | 'app' | 'sandbox'): PlatformWanted {
+    return {
+      os: this.node.os, build: this.node.build,
+      hyperv: this.hyperv && !this.ctx.broken('hyperv-runtimeclass'),
+      // HostProcess containers run on the host, not in an isolated container: any Windows build works.
+      anyBuild: this.hostProcess || !this.ctx.limited('osBuildMismatch', this.windows),
+      brokenProcessIsolation: kind !== 'sandbox' && !this.hostProcess && this.ctx.broken('process-isolation', this.windows),
+    };
+  }
+
+  podAddress(): string { return this.hostNetwork ? this.node.address() : this.ip ?? this.node.address(); }
+
+  endpoint(): Endpoint {
+    return {
+      kind: 'pod', id: this.key, os: this.node.os, node: this.node.name, address: this.podAddress(),
+      ...(this.hostNetwork ? { hostNetwork: true } : {}),
+    };
+  }
+
+  nodeEndpoint(): Endpoint { return { kind: 'node', id: this.node.name, os: this.node.os, node: this.node.name, address: this.node.address() }; }
+
+  dns(): DnsConfig { return podDns(this.ctx, this.pod, this.node); }
+
+  /** True when another container of this pod listens on port (shared-netns break). */
+  siblingListens(self: ContainerRunner, port: number): boolean {
+    return [...this.init, ...this.containers].some(c => c !== self && c.ports.has(port));
+  }
+
+  createdMessage(name: string): string {
+    const minor = Number(/^v?\d+\.(\d+)/.exec(this.ctx.profile.kubernetesVersion)?.[1] ?? 0);
+    return minor >= 32 ? `Created container: ${name}` : `Created container ${name}`;
+  }
+
+  runningContainerIDs(): string[] {
+    return [...this.init, ...this.containers].filter(c => c.running && c.containerID).map(c => c.containerID!.slice(0, 64));
+  }
+
+  /** The store's latest view of the pod (deletion is noticed here). */
+  update(pod: V1Pod): void {
+    this.pod = pod;
+    if (pod.metadata?.deletionTimestamp && !this.terminating) void this.terminate(true);
+  }
+
+  /** The pod is gone from the store (force deletion): stop everything, write nothing. */
+  forget(): Promise<void> { return this.terminate(false); }
+
+  private event(type: 'Normal' | 'Warning', reason: string, message: string): void {
+    this.node.recorder.pod(this.pod, type, reason, message);
+  }
+
+  /** Writes status on the next tick (coalesces bursts; never re-enters a store watch callback). */
+  writeStatus(): void {
+    if (this.statusQueued) return;
+    this.statusQueued = true;
+    queueMicrotask(() => { this.statusQueued = false; this.flushStatus(); });
+  }
+
+  private flushStatus(): void {
+    // No writes once deletion started: Store.update removes an object that has a
+    // deletionTimestamp and no finalizers, which would skip the kubelet's cleanup.
+    if (this.ctx.stopped || this.terminating || this.pod.metadata?.deletionTimestamp) return;
+    this.updatePhase();
+    const podIPs = this.ip ? ((this.ctx.network as SimNetworkExtras).podIPs?.(this.ip, this.node.name) ?? [this.ip]) : [];
+    try {
+      this.ctx.store.mutate('pods', this.pod.metadata!.namespace, this.pod.metadata!.name!, o => {
+        if (o.metadata.uid !== this.uid) return;
+        o.status = buildStatus({
+          pod: this.pod, phase: this.phase, hostIP: this.hostIP, podIPs, startTime: this.startTime,
+          sandboxReady: this.sandboxReady, initialized: this.initialized, init: this.init, containers: this.containers,
+          reason: this.reason, message: this.message,
+        }, o.status as V1PodStatus | undefined) as unknown as KubeObject['status'];
+      }, { skipAdmission: true });
+    } catch { /* pod gone */ }
+  }
+
+  private async run(): Promise<void> {
+    const signal = this.abort.signal;
+    this.startTime = new Date();
+    this.writeStatus();
+    while (!(await this.createSandbox())) if (!(await this.ctx.sleep(this.ctx.retryMs, signal))) return;
+    for (;;) {
+      try {
+        this.volumes = setUpVolumes(this.volumeContext());
+        break;
+      } catch (e) {
+        if (!(e instanceof MountError)) throw e;
+        this.event('Warning', 'FailedMount', e.message);
+        if (!(await this.ctx.sleep(this.ctx.retryMs, signal))) return;
+      }
+    }
+    for (const c of this.init) {
+      if (c.spec.restartPolicy === 'Always') {
+        // A sidecar: started in order, kept running alongside the app containers.
+        void this.loop(c);
+        while (!c.running && !this.terminating) if (!(await this.ctx.sleep(50, signal))) return;
+        continue;
+      }
+      const ok = await this.loop(c);
+      if (!ok) { this.updatePhase(); this.writeStatus(); return; }
+    }
+    this.initialized = true;
+    this.writeStatus();
+    await Promise.all(this.containers.map(c => this.loop(c)));
+    this.updatePhase();
+    this.writeStatus();
+  }
+
+  volumeContext() {
+    return {
+      store: this.ctx.store, pod: this.pod, style: this.node.style, disk: this.node.disk, pvStore: this.ctx.pvStore,
+      limited: (k: 'emptyDirMemory' | 'secretAtRest' | 'secretDefaultMode' | 'subPath' | 'nfs' | 'mountPropagation') => this.ctx.limited(k, this.windows),
+      broken: (k: 'secret-volume' | 'configmap-volume' | 'hostpath' | 'emptydir') => this.ctx.broken(k, this.windows),
+      serviceAccountToken: () => fakeToken(this.pod),
+      caCert: () => '-----BEGIN CERTIFICATE-----\nMIIBsimulated\n-----END CERTIFICATE-----\n',
+    };
+  }
+
+  /** Refreshes secret/configMap volume contents (the kubelet's periodic sync). */
+  refreshVolumes(): void { if (this.volumes) refreshVolumes(this.volumeContext(), this.volumes); }
+
+  private sandboxFailed(msg: string): false {
+    this.event('Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${msg}`);
+    return false;
+  }
+
+  /** Runtime class, isolation, user, pause image and IP: the pod sandbox. */
+  private async createSandbox(): Promise<boolean> {
+    const spec = this.pod.spec!;
+    const wo = spec.securityContext?.windowsOptions;
+    this.wantsHostProcess = this.windows
+      && (wo?.hostProcess === true || (spec.containers.length > 0 && spec.containers.every(c => c.securityContext?.windowsOptions?.hostProcess)));
+    // breaks: hostprocess: the pod runs as an ordinary container (image user, container file system).
+    this.hostProcess = this.wantsHostProcess && !this.ctx.broken('hostprocess');
+    this.hyperv = false;
+    if (spec.runtimeClassName) {
+      const rc = this.ctx.store.tryGet('runtimeclasses.node.k8s.io', undefined, spec.runtimeClassName) as unknown as V1RuntimeClass | undefined;
+      if (!rc) return this.sandboxFailed(`runtimeclass.node.k8s.io "${spec.runtimeClassName}" not found`);
+      if (rc.handler === HYPERV_HANDLER) {
+        if (!this.windows) return this.sandboxFailed(`rpc error: code = Unknown desc = failed to get sandbox runtime: no runtime for "${rc.handler}" is configured`);
+        this.hyperv = true;
+      }
+    }
+    // Seed 000's annotation was removed in 1.21: ignored unless the profile lifts that limitation.
+    if (this.windows && this.pod.metadata?.annotations?.[LEGACY_HYPERV_ANNOTATION] === 'hyperv' && !this.ctx.limited('hypervAnnotation', true)) this.hyperv = true;
+    if (this.windows && !this.wantsHostProcess && wo?.runAsUserName && !validWindowsUser(wo.runAsUserName, false) && !this.ctx.broken('run-as-username')) {
+      // WINDOWS-COMMANDS §1: an invalid runAsUserName fails the sandbox; the pod stays Pending.
+      return this.sandboxFailed(`rpc error: code = Unknown desc = failed to create containerd task: failed to create shim task: hcs::CreateComputeSystem ${this.sandboxID.slice(0, 12)}: The user name or password is incorrect.: unknown`);
+    }
+    if (!this.hostProcess) {
+      const pause = this.pauseImage();
+      try {
+        if (this.windows && this.ctx.broken('pause-image')) throw new Error(`failed to pull and unpack image "${pause}": no match for platform in manifest: not found`);
+        await this.node.images.pull(pause, 'IfNotPresent', this.platform('sandbox'), this.abort.signal);
+      } catch (e) {
+        const m = e instanceof Error ? e.message.replace(/^rpc error: code = \w+ desc = /, '') : String(e);
+        return this.sandboxFailed(`rpc error: code = Unknown desc = failed to get sandbox image "${pause}": failed to pull image "${pause}": ${m}`);
+      }
+    }
+    if (this.hostNetwork) this.ip = this.node.address();
+    else if (this.windows && this.ctx.broken('pod-ip')) {
+      this.node.sharedPodIP ??= this.ctx.network.allocatePodIP(this.pod.metadata!.namespace!, this.pod.metadata!.name!, this.node.name);
+      this.ip = this.node.sharedPodIP;
+    } else this.ip = this.ctx.network.allocatePodIP(this.pod.metadata!.namespace!, this.pod.metadata!.name!, this.node.name);
+    this.sandboxReady = true;
+    this.writeStatus();
+    return true;
+  }
+
+  private pauseImage(): string {
+    const minor = Number(/^v?\d+\.(\d+)/.exec(this.ctx.profile.kubernetesVersion)?.[1] ?? 0);
+    return `registry.k8s.io/pause:${minor >= 31 ? '3.10' : '3.9'}`;
+  }
+
+  private backoff(base: number, n: number, max = this.ctx.crashMax): number { return Math.min(base * 2 ** n, max); }
+
+  /** Runs a container with its restarts. Resolves true when it completed successfully for good. */
+  private async loop(c: ContainerRunner): Promise<boolean> {
+    const signal = this.abort.signal;
+    const image = c.spec.image ?? '';
+    let pullFailures = 0;
+    while (!this.terminating) {
+      try {
+        await c.pull(signal);
+      } catch (e) {
+        if (this.terminating || signal.aborted) return false;
+        const { reason, message } = c.errorOf(e);
+        c.waiting(reason, message);
+        c.event('Warning', 'Failed', reason === 'ErrImageNeverPull' ? message : `Failed to pull image "${image}": ${message}`);
+        c.event('Warning', 'Failed', `Error: ${reason}`);
+        this.writeStatus();
+        if (!(await this.ctx.sleep(Math.min(1000, this.ctx.pullBase), signal))) return false;
+        if (reason === 'ErrImagePull') {
+          c.waiting('ImagePullBackOff', `Back-off pulling image "${image}": ErrImagePull: ${message}`);
+          c.event('Normal', 'BackOff', `Back-off pulling image "${image}"`);
+          c.event('Warning', 'Failed', 'Error: ImagePullBackOff');
+          this.writeStatus();
+        }
+        if (!(await this.ctx.sleep(this.backoff(this.ctx.pullBase, pullFailures++), signal))) return false;
+        continue;
+      }
+      pullFailures = 0;
+      let exit: Exit;
+      try {
+        exit = await c.run(procSignal => { void watchProbes(this, c, procSignal); });
+      } catch (e) {
+        if (!(e instanceof ContainerConfigError) && !(e instanceof CreateContainerError)) throw e;
+        c.waiting(e instanceof ContainerConfigError ? 'CreateContainerConfigError' : 'CreateContainerError', e.message);
+        c.event('Warning', 'Failed', `Error: ${e.message}`);
+        this.writeStatus();
+        if (!(await this.ctx.sleep(this.ctx.retryMs, signal))) return false;
+        continue;
+      }
+      c.terminated(exit);
+      if (this.terminating) { this.writeStatus(); return false; }
+      const policy = c.spec.restartPolicy === 'Always' ? 'Always' : (this.pod.spec?.restartPolicy ?? 'Always');
+      const restart = c.init && c.spec.restartPolicy !== 'Always'
+        ? exit.exitCode !== 0 && policy !== 'Never'
+        : policy === 'Always' || (policy === 'OnFailure' && exit.exitCode !== 0);
+      if (!restart) {
+        this.finished.add(c);
+        this.updatePhase();
+        this.writeStatus();
+        return exit.exitCode === 0;
+      }
+      c.lastState = { terminated: c.state.terminated };
+      const delay = c.restartCount === 0 ? 0 : this.backoff(this.ctx.crashBase, c.restartCount - 1);
+      if (delay > 0) {
+        const who = `${c.name} pod=${this.pod.metadata!.name}_${this.pod.metadata!.namespace}(${this.uid})`;
+        c.waiting('CrashLoopBackOff', `back-off ${goDuration(delay)} restarting failed container=${who}`);
+        c.event('Warning', 'BackOff', `Back-off restarting failed container ${c.name} in pod ${this.pod.metadata!.name}_${this.pod.metadata!.namespace}(${this.uid})`);
+        this.updatePhase();
+        this.writeStatus();
+        if (!(await this.ctx.sleep(delay, signal))) return false;
+      } else this.writeStatus();
+      c.restartCount++;
+    }
+    return false;
+  }
+
+  private updatePhase(): void {
+    const failedInit = this.init.find(c => this.finished.has(c) && (c.state.terminated?.exitCode ?? 0) !== 0);
+    if (failedInit) { this.phase = 'Failed'; return; }
+    if (!this.initialized) { this.phase = 'Pending'; return; }
+    const all = this.containers;
+    if (all.length && all.every(c => this.finished.has(c))) {
+      this.phase = all.every(c => c.state.terminated?.exitCode === 0) ? 'Succeeded' : 'Failed';
+      return;
+    }
+    this.phase = all.every(c => c.started || c.restartCount > 0 || c.state.terminated) ? 'Running' : 'Pending';
+  }
+
+  /** Stops containers (Killing), releases the IP and volumes; with `remove`, deletes the pod (grace 0). */
+  async terminate(remove: boolean): Promise<void> {
+    if (this.terminating) { await this.done; return; }
+    this.terminating = true;
+    const all = [...this.init, ...this.containers];
+    for (const c of all) {
+      if (c.running) c.event('Normal', 'Killing', `Stopping container ${c.name}`);
+      c.kill();
+    }
+    this.abort.abort();
+    const graceMs = Math.min((this.pod.metadata?.deletionGracePeriodSeconds ?? 30) * 1000, 30_000);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.done, new Promise<void>(r => { timer = setTimeout(r, graceMs); })]);
+    clearTimeout(timer);
+    await Promise.all(all.map(c => c.stopServers()));
+    for (const c of all) if (c.running) c.terminated({ exitCode: 0, reason: 'Completed', startedAt: new Date(), finishedAt: new Date(), containerID: `containerd://${c.containerID}` });
+    if (this.ip && !this.hostNetwork && !(this.windows && this.ctx.broken('pod-ip'))) this.ctx.network.releasePodIP(this.pod.metadata!.namespace!, this.pod.metadata!.name!);
+    try { this.node.disk.remove(podDir(this.node.style, this.uid)); } catch { /* nothing mounted */ }
+    if (this.hostProcess) try { this.node.disk.remove(splitPath(`C:\\C\\${this.sandboxID}`, 'windows')); } catch { /* no volumes */ }
+    this.node.pods.delete(this.key);
+    if (remove && !this.ctx.stopped) {
+      try {
+        this.ctx.store.delete('pods', this.pod.metadata!.namespace, this.pod.metadata!.name!, { gracePeriodSeconds: 0, preconditions: { uid: this.uid } });
+      } catch { /* already gone */ }
+    }
+  }
+}
+
+/** A service account token shaped like a JWT (header.payload.signature); not verifiable. */
+function fakeToken(pod: V1Pod): string {
+  const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+  const ns = pod.metadata!.namespace!;
+  const sa = pod.spec?.serviceAccountName ?? 'default';
+  return `${b64({ alg: 'RS256', kid: 'sim' })}.${b64({ iss: 'https://kubernetes.default.svc.cluster.local', sub: `system:serviceaccount:${ns}:${sa}`, aud: ['https://kubernetes.default.svc.cluster.local'], exp: Math.floor(Date.now() / 1000) + 3600 })}.c2lt`;
+}
+
+export { goDuration };

@@ -1,0 +1,168 @@
+// ShellHosts: what the interpreter sees of a container, a HostProcess container or
+// an SSH session on a node. Identity (hostname, user, env per WINDOWS-COMMANDS §1, §8),
+// resolver settings per dnsPolicy, interfaces, and the pod's network namespace
+// (localhost is the pod itself: FEATURES.md work.multi-container).
+
+import type { V1Pod } from '@kubernetes/client-node';
+import type { ConnectOptions, DnsConfig, Endpoint, NetworkTwin } from '../network/types.ts';
+import { NetError } from '../network/types.ts';
+import type { RuntimeContext } from './context.ts';
+import type { NodeRuntime } from './nodeRuntime.ts';
+import type { ShellFS, ShellHost } from './shell/types.ts';
+import { ContainerFS } from './fs.ts';
+
+/** COMPUTERNAME: upper-case, capped at 15 characters (MAX_COMPUTERNAME_LENGTH, §8). */
+export const computerName = (name: string) => name.toUpperCase().slice(0, 15);
+
+/** Users a Windows container can run as without a sandbox failure (§1, §5). */
+const VALID_WINDOWS_USERS = ['containeruser', 'containeradministrator'];
+const HOSTPROCESS_USERS = ['nt authority\\system', 'nt authority\\local service', 'nt authority\\network service'];
+
+/** Whether runAsUserName names an account the container can log on as. */
+export function validWindowsUser(user: string, hostProcess: boolean): boolean {
+  const u = user.toLowerCase();
+  if (hostProcess) return HOSTPROCESS_USERS.includes(u) || VALID_WINDOWS_USERS.includes(u) || /^[^\\]+\\[^\\]+$/.test(user);
+  return VALID_WINDOWS_USERS.includes(u);
+}
+
+/** The resolver a pod gets from dnsPolicy / dnsConfig. */
+export function podDns(ctx: RuntimeContext, pod: V1Pod, node: NodeRuntime): DnsConfig {
+  const ns = pod.metadata!.namespace!;
+  const domain = ctx.profile.network.clusterDomain ?? 'cluster.local';
+  const cluster: DnsConfig = { nameservers: [ctx.network.dnsServer().address], searches: [`${ns}.svc.${domain}`, `svc.${domain}`, domain], ndots: 5 };
+  const nodeResolver = nodeDns(ctx, node);
+  const policy = pod.spec?.dnsPolicy ?? 'ClusterFirst';
+  const hostNet = pod.spec?.hostNetwork ?? false;
+  let base: DnsConfig;
+  if (policy === 'None') base = { nameservers: [], searches: [], ndots: 5 };
+  else if (policy === 'Default') base = nodeResolver;
+  else if (policy === 'ClusterFirstWithHostNet')
+    // FEATURES.md net.dns-hostnet: not supported on Windows: the host's resolver stays.
+    base = hostNet && ctx.limited('dnsHostNetwork', node.os === 'windows') ? nodeResolver : cluster;
+  else base = hostNet ? nodeResolver : cluster;
+  const dc = pod.spec?.dnsConfig;
+  if (dc) {
+    base = {
+      nameservers: [...base.nameservers, ...(dc.nameservers ?? [])].slice(0, 3),
+      searches: [...new Set([...base.searches, ...(dc.searches ?? [])])],
+      ndots: Number(dc.options?.find(o => o.name === 'ndots')?.value ?? base.ndots),
+    };
+  }
+  return base;
+}
+
+/** The node's own resolver: the upstream DNS outside the cluster, no cluster search suffixes. */
+export function nodeDns(ctx: RuntimeContext, _node: NodeRuntime): DnsConfig {
+  // The twin's cluster DNS also forwards external names; without search suffixes it
+  // behaves as the node's upstream resolver for the names probes use.
+  return { nameservers: [ctx.network.dnsServer().address], searches: [], ndots: 1 };
+}
+
+/**
+ * The pod's view of the network: localhost / 127.0.0.1 / ::1 are the pod's own address
+ * (shared network namespace). breaks: shared-netns makes a sibling container's port
+ * unreachable through localhost.
+ */
+export function podNetwork(net: NetworkTwin, self: () => Endpoint, siblingPort: (port: number) => boolean, brokenSharedNetns: boolean): NetworkTwin {
+  const isLocal = (h: string) => ['localhost', '127.0.0.1', '::1', '[::1]'].includes(h.toLowerCase());
+  const connect = async (o: ConnectOptions) => {
+    const me = self();
+    if (isLocal(o.host) || o.host === me.address) {
+      if (brokenSharedNetns && siblingPort(o.port)) throw new NetError('ECONNREFUSED', `connect ECONNREFUSED ${o.host}:${o.port}`);
+      return net.connect({ ...o, host: me.hostNetwork ? net.nodeAddress(me.node ?? '') : me.address });
+    }
+    return net.connect(o);
+  };
+  const resolve = async (from: Endpoint, name: string, dns: DnsConfig) => isLocal(name) ? [self().address] : net.resolve(from, name, dns);
+  const ping = async (from: Endpoint, host: string) => isLocal(host) ? true : net.ping(from, host);
+  // A proxy, so the twin's other methods (and a class's prototype methods) stay reachable.
+  return new Proxy(net, {
+    get(target, prop) {
+      if (prop === 'connect') return connect;
+      if (prop === 'resolve') return resolve;
+      if (prop === 'ping') return ping;
+      const v: unknown = Reflect.get(target, prop, target);
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+}
+
+export interface HostParts {
+  os: 'linux' | 'windows';
+  windowsBuild?: string;
+  hostname: string;
+  user: string;
+  env: Record<string, string>;
+  fs: ShellFS;
+  endpoint: Endpoint;
+  dns: DnsConfig;
+  net: NetworkTwin;
+  interfaces: ShellHost['interfaces'];
+  binaries: Iterable<string>;
+  node?: NodeRuntime;
+  resources?: ShellHost['resources'];
+  startServer?: ShellHost['startServer'];
+}
+
+export function makeHost(p: HostParts): ShellHost {
+  const bins = new Set([...p.binaries].map(b => b.toLowerCase()));
+  const host: ShellHost = {
+    os: p.os, windowsBuild: p.windowsBuild, hostname: p.hostname, user: p.user, env: p.env, fs: p.fs,
+    endpoint: p.endpoint, dns: p.dns, net: p.net, interfaces: p.interfaces,
+    hasBinary: name => bins.has(name.toLowerCase().replace(/^.*[\\/]/, '')),
+  };
+  if (p.node) {
+    const n = p.node;
+    host.node = { services: () => n.services(), hnsNetworks: () => n.hnsNetworks(), computeProcesses: () => n.computeProcesses() };
+  }
+  if (p.resources) host.resources = p.resources;
+  if (p.startServer) host.startServer = p.startServer;
+  return host;
+}
+
+/** Windows host tools (System32 plus the node's k8s binaries). */
+const WINDOWS_NODE_BINS = [
+  'cmd.exe', 'powershell.exe', 'curl.exe', 'nslookup.exe', 'ping.exe', 'ipconfig.exe', 'whoami.exe', 'hostname.exe',
+  'sc.exe', 'netsh.exe', 'findstr.exe', 'tasklist.exe', 'reg.exe', 'net.exe', 'where.exe', 'tar.exe', 'route.exe', 'netstat.exe',
+  'kubelet.exe', 'kube-proxy.exe', 'containerd.exe', 'ctr.exe', 'crictl.exe', 'hnsdiag.exe',
+];
+const LINUX_NODE_BINS = ['sh', 'bash', 'ls', 'cat', 'echo', 'sleep', 'curl', 'nc', 'ping', 'ip', 'hostname', 'whoami', 'nslookup', 'systemctl', 'crictl', 'grep', 'ps'];
+
+/** The node's environment as a SYSTEM process or an SSH session sees it. */
+export function nodeEnv(node: NodeRuntime, user: string): Record<string, string> {
+  if (node.os === 'linux') return { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', HOSTNAME: node.name, HOME: '/root', USER: 'root' };
+  const cn = computerName(node.name);
+  const system = user.toLowerCase().startsWith('nt authority\\');
+  const short = user.replace(/^.*\\/, '');
+  return {
+    ALLUSERSPROFILE: 'C:\\ProgramData', COMPUTERNAME: cn, ComSpec: 'C:\\Windows\\system32\\cmd.exe',
+    NUMBER_OF_PROCESSORS: String(node.capacity().cpu), OS: 'Windows_NT',
+    Path: 'C:\\Windows\\system32;C:\\Windows;C:\\Windows\\System32\\Wbem;C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\;C:\\Windows\\System32\\OpenSSH\\;C:\\Program Files\\containerd;C:\\k',
+    PATHEXT: '.COM;.EXE;.BAT;.CMD;.VBS;.VBE;.JS;.JSE;.WSF;.WSH;.MSC', PROCESSOR_ARCHITECTURE: 'AMD64',
+    ProgramData: 'C:\\ProgramData', ProgramFiles: 'C:\\Program Files', SystemDrive: 'C:', SystemRoot: 'C:\\Windows',
+    // A SYSTEM process reports the machine account (COMPUTERNAME$).
+    USERNAME: system ? `${cn}$` : short, USERDOMAIN: system ? 'WORKGROUP' : cn,
+    USERPROFILE: system ? 'C:\\Windows\\system32\\config\\systemprofile' : `C:\\Users\\${short}`,
+    TEMP: 'C:\\Windows\\TEMP', TMP: 'C:\\Windows\\TEMP', windir: 'C:\\Windows',
+  };
+}
+
+export function nodeInterfaces(ctx: RuntimeContext, node: NodeRuntime): ShellHost['interfaces'] {
+  const addr = node.address();
+  if (node.os === 'linux') return [{ name: 'eth0', address: addr, prefixLength: 24 }, { name: 'cni0', address: addr.replace(/\.\d+$/, '.1'), prefixLength: 24 }];
+  const out: ShellHost['interfaces'] = [{ name: 'vEthernet (Ethernet)', address: addr, prefixLength: 24, gateway: addr.replace(/\.\d+$/, '.1') }];
+  if (!ctx.broken('hns-network')) out.push({ name: 'vEthernet (nat)', address: '172.24.32.1', prefixLength: 20 });
+  return out;
+}
+
+/** A node-level host: SSH sessions (Administrator) and HostProcess containers (SYSTEM). */
+export function nodeHost(ctx: RuntimeContext, node: NodeRuntime, user: string, extraEnv: Record<string, string> = {}, endpoint?: Endpoint): ShellHost {
+  const ep: Endpoint = endpoint ?? { kind: 'node', id: node.name, os: node.os, node: node.name, address: node.address() };
+  const bins = node.os === 'windows' ? WINDOWS_NODE_BINS : LINUX_NODE_BINS;
+  return makeHost({
+    os: node.os, windowsBuild: node.spec.windowsBuild, hostname: node.name, user,
+    env: { ...nodeEnv(node, user), ...extraEnv },
+    fs: new ContainerFS(node.style, node.disk, []),
+    endpoint: ep, dns: nodeDns(ctx, node), net: ctx.network, interfaces: nodeInterfaces(ctx, node), binaries: bins, node,
+  });
+}

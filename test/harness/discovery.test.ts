@@ -1,0 +1,72 @@
+// Discovery's pure parts: a V1Node as recorded, CNI / kube-proxy from kube-system, node access.
+
+import { expect } from 'chai';
+import type { V1ConfigMap, V1DaemonSet, V1Node } from '@kubernetes/client-node';
+import { hostProcessPossible, isDualStack } from '../../lib/discovery/discover.ts';
+import { networkInfoOf } from '../../lib/discovery/network.ts';
+import { nodeInfoOf, targetWindowsNode, versionAtLeast, windowsTaints } from '../../lib/discovery/nodes.ts';
+import { linuxNode, winNode } from './clusterFixture.ts';
+
+const windowsNode: V1Node = {
+  metadata: { name: 'win-1', labels: { 'kubernetes.io/os': 'windows', 'node.kubernetes.io/windows-build': '10.0.17763' } },
+  spec: { taints: [{ key: 'os', value: 'windows', effect: 'NoSchedule' }], podCIDRs: ['10.244.2.0/24', 'fd00:10:244:2::/64'] },
+  status: {
+    nodeInfo: {
+      operatingSystem: 'windows', kernelVersion: '10.0.17763.6054', osImage: 'Windows Server 2019 Datacenter', containerRuntimeVersion: 'containerd://1.6.28',
+      kubeletVersion: 'v1.30.4', architecture: 'amd64', bootID: '', kubeProxyVersion: '', machineID: '', systemUUID: '',
+    },
+    conditions: [{ type: 'Ready', status: 'True' }],
+    allocatable: { cpu: '3500m', memory: '14Gi' }, capacity: { cpu: '4', memory: '16Gi' },
+    addresses: [{ type: 'InternalIP', address: '10.0.0.5' }],
+  },
+};
+
+describe('discovery', () => {
+  it('records a Windows node: build from the label, runtime split, readiness, CIDRs', () => {
+    const n = nodeInfoOf(windowsNode);
+    expect(n).to.include({ name: 'win-1', os: 'windows', windowsBuild: '10.0.17763', buildNumber: 17763, runtimeName: 'containerd', runtimeVersion: '1.6.28', kubeletVersion: 'v1.30.4', ready: true, schedulable: true, internalIP: '10.0.0.5' });
+    expect(n.taints).to.have.length(1);
+  });
+
+  it('falls back to kernelVersion for the build; cordoned nodes are not schedulable', () => {
+    const n = nodeInfoOf({ ...windowsNode, metadata: { name: 'w', labels: { 'kubernetes.io/os': 'windows' } }, spec: { unschedulable: true } });
+    expect(n.windowsBuild).to.equal('10.0.17763');
+    expect(n.schedulable).to.equal(false);
+  });
+
+  it('finds the CNI, kube-proxy DaemonSets, DSR and the flannel mode', () => {
+    const ds = (name: string, args: string[] = []): V1DaemonSet => ({ metadata: { name }, spec: { selector: {}, template: { spec: { containers: [{ name: 'c', args }] } } } });
+    const info = networkInfoOf(
+      [ds('kube-flannel-ds'), ds('kube-proxy'), ds('kube-proxy-windows', ['--enable-dsr=true', '--feature-gates=WinDSR=true'])],
+      [{ metadata: { name: 'kube-flannel-cfg' }, data: { 'net-conf.json': '{"Network":"10.244.0.0/16","Backend":{"Type":"vxlan"}}' } } as V1ConfigMap],
+    );
+    expect(info).to.include({ cni: 'flannel', dsr: true, networkMode: 'overlay' });
+    expect(info.kubeProxyDaemonSets).to.deep.equal(['kube-proxy', 'kube-proxy-windows']);
+  });
+
+  it('says when DSR and the mode cannot be discovered', () => {
+    const info = networkInfoOf([], []);
+    expect(info.dsr).to.equal(undefined);
+    expect(info.notes.join('\n')).to.contain('DSR: not discoverable');
+  });
+
+  it('HostProcess needs Kubernetes >= 1.26 and containerd >= 1.6', () => {
+    expect(hostProcessPossible({ gitVersion: 'v1.33.2', major: 1, minor: 33 }, [winNode('w')]).ok).to.equal(true);
+    expect(hostProcessPossible({ gitVersion: 'v1.25.0', major: 1, minor: 25 }, [winNode('w')]).reason).to.contain('< 1.26');
+    expect(hostProcessPossible({ gitVersion: 'v1.33.2', major: 1, minor: 33 }, [winNode('w', '10.0.20348', { runtimeVersion: '1.5.9' })]).ok).to.equal(false);
+  });
+
+  it('dual-stack = a node with IPv4 and IPv6 pod CIDRs', () => {
+    expect(isDualStack([nodeInfoOf(windowsNode)])).to.equal(true);
+    expect(isDualStack([linuxNode('l')])).to.equal(false);
+  });
+
+  it('targets the most common Windows build, deduplicates taints', () => {
+    const nodes = [winNode('b', '10.0.17763'), winNode('c'), winNode('a'), winNode('d', '10.0.26100', { schedulable: false })];
+    expect(targetWindowsNode(nodes)?.name).to.equal('a');
+    expect(windowsTaints(nodes)).to.deep.equal([{ key: 'os', value: 'windows', effect: 'NoSchedule' }]);
+    expect(versionAtLeast('1.7.22', '1.6')).to.equal(true);
+    expect(versionAtLeast('1.5.11', '1.6')).to.equal(false);
+    expect(versionAtLeast('v2.0.0', '1.7')).to.equal(true);
+  });
+});

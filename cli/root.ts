@@ -66,6 +66,7 @@ function buildProgram(setCode: (c: number) => void): Command {
     .option('--ssh-user <user>', 'SSH user on the Windows nodes (node features)')
     .option('--ssh-key <file>', 'SSH private key')
     .option('--ssh-known-hosts <file>', 'known_hosts with the nodes\' host keys (unknown keys are refused)')
+    .addOption(new Option('--node-access <mode>', 'how node checks reach Windows nodes: auto (HostProcess pod, else SSH), hostprocess or ssh').choices(['auto', 'hostprocess', 'ssh']))
     .option('--egress-url <url>', 'an address outside the cluster for egress checks')
     .action(async (o: Record<string, unknown>) => setCode(await runAction(o)));
 
@@ -139,6 +140,7 @@ async function runAction(o: Record<string, unknown>): Promise<number> {
     sshUser: o.sshUser as string | undefined,
     sshKey: o.sshKey as string | undefined,
     sshKnownHosts: o.sshKnownHosts as string | undefined,
+    nodeAccess: o.nodeAccess as RunFlags['nodeAccess'],
   };
   const config = resolveConfig(flags, file);
   if (o.sim === undefined) return runWincheck(config, { handleSignals: true });

@@ -1,7 +1,9 @@
 // Helpers feature probes share: where did a pod land, did it start, does a network path answer.
 
 import type { V1Pod } from '@kubernetes/client-node';
+import { describePod, failFastReason } from '../cluster/podState.ts';
 import { PodStartError, waitForPodCondition } from '../cluster/podWait.ts';
+import { WaitTimeoutError, watchUntil } from '../cluster/watch.ts';
 import type { ProbeOp, ProbeResult, Transport } from '../probes/types.ts';
 import type { CheckContext, Observation } from './types.ts';
 
@@ -42,5 +44,37 @@ export async function probeUntilPass(ctx: CheckContext, t: Transport, op: ProbeO
     const r = await ctx.probe(t, op);
     if (r.ok || Date.now() + intervalMs > deadline || ctx.signal.aborted) return r;
     await new Promise(res => setTimeout(res, intervalMs));
+  }
+}
+
+/**
+ * Waits until `count` pods matching the selector are scheduled (nodeName set). A pod that
+ * cannot be scheduled ends the wait early with its reason.
+ */
+export async function podsScheduled(ctx: CheckContext, labelSelector: string, count: number, timeoutMs = ctx.options.timeouts.podStart): Promise<{ ok: true; pods: V1Pod[] } | { ok: false; reason: string; pods: V1Pod[] }> {
+  const seen = new Map<string, V1Pod>();
+  const verdict = () => {
+    const pods = [...seen.values()];
+    const stuck = pods.map(p => ({ p, reason: failFastReason(p) })).find(x => x.reason === 'FailedScheduling');
+    if (stuck) return { ok: false as const, reason: `pod ${stuck.p.metadata?.name}: ${describePod(stuck.p)}`, pods };
+    const scheduled = pods.filter(p => p.spec?.nodeName);
+    return scheduled.length >= count ? { ok: true as const, pods: scheduled } : undefined;
+  };
+  try {
+    return await watchUntil<V1Pod, { ok: true; pods: V1Pod[] } | { ok: false; reason: string; pods: V1Pod[] }>({
+      kube: ctx.kube,
+      path: `/api/v1/namespaces/${ctx.namespace}/pods`,
+      labelSelector,
+      list: () => ctx.kube.core.listNamespacedPod({ namespace: ctx.namespace, labelSelector }),
+      onList: items => { seen.clear(); for (const p of items) seen.set(p.metadata!.name!, p); return verdict(); },
+      check: (p, type) => { if (type === 'DELETED') seen.delete(p.metadata!.name!); else seen.set(p.metadata!.name!, p); return verdict(); },
+      what: `${count} pods (${labelSelector}) to be scheduled`,
+      describe: () => [...seen.values()].map(p => `${p.metadata?.name}: ${describePod(p)}`).join(' | ') || 'no pods seen',
+      timeoutMs,
+      signal: ctx.signal,
+    });
+  } catch (e) {
+    if (e instanceof WaitTimeoutError) return { ok: false, reason: e.message, pods: [...seen.values()] };
+    throw e;
   }
 }

@@ -16,6 +16,16 @@ export interface Timeouts {
   namespaceDelete: number;
   /** A single check, end to end, fixtures included. */
   check: number;
+  /** Network path warm-up: a pass must come within it (upstream test/e2e/windows: 30 s). */
+  netWarmup: number;
+  /** Network path steady period after the first pass: every probe must pass (upstream: 10 s). */
+  netSteady: number;
+  /** Poll interval of network probes during warm-up and steady periods (upstream: 1 s). */
+  netPoll: number;
+  /** Connect timeout of one network probe (upstream curl.exe --connect-timeout 10 / nc -w 10). */
+  netConnect: number;
+  /** A LoadBalancer Service getting an ingress address: cloud provisioners take 1-3 minutes. */
+  netLoadBalancer: number;
 }
 
 const DEFAULTS: Timeouts = {
@@ -26,6 +36,11 @@ const DEFAULTS: Timeouts = {
   exec: 60_000,
   namespaceDelete: 5 * 60_000,
   check: 15 * 60_000,
+  netWarmup: 30_000,
+  netSteady: 10_000,
+  netPoll: 1_000,
+  netConnect: 10_000,
+  netLoadBalancer: 3 * 60_000,
 };
 
 export function defaultTimeouts(): Timeouts {

@@ -2,7 +2,7 @@
 
 import type { V1DaemonSet, V1Deployment } from '@kubernetes/client-node';
 import type { KubeClients } from './types.ts';
-import { watchUntil } from './watch.ts';
+import { WaitTimeoutError, watchUntil } from './watch.ts';
 
 /** Complete = the controller saw the latest spec and every wanted replica is updated and ready. */
 export function deploymentComplete(d: V1Deployment): boolean {
@@ -26,7 +26,14 @@ export function waitForDeploymentComplete(kube: KubeClients, namespace: string, 
     path: `/apis/apps/v1/namespaces/${namespace}/deployments`,
     fieldSelector: `metadata.name=${name}`,
     list: () => kube.apps.listNamespacedDeployment({ namespace, fieldSelector: `metadata.name=${name}` }),
-    check: d => (deploymentComplete(d) ? d : undefined),
+    check: d => {
+      if (deploymentComplete(d)) return d;
+      // The controller gave up (progressDeadlineSeconds): waiting longer will not help.
+      const progressing = d.status?.conditions?.find(c => c.type === 'Progressing');
+      if (progressing?.status === 'False' && progressing.reason === 'ProgressDeadlineExceeded')
+        throw new WaitTimeoutError(`deployment ${namespace}/${name} exceeded its progress deadline: ${describeDeployment(d)}`);
+      return undefined;
+    },
     what: `deployment ${namespace}/${name} to complete its rollout`,
     describe: describeDeployment,
     timeoutMs,

@@ -70,6 +70,7 @@ const SCHEMA = object({
   imageRegistry: str,
   egressUrl: str,
   ssh: object({ user: str, key: str, knownHosts: str }),
+  nodeAccess: (v, p) => { if (v !== 'auto' && v !== 'hostprocess' && v !== 'ssh') throw `${p} must be one of auto, hostprocess, ssh`; return v; },
   loadBalancer: bool,
   probes: object({ timeoutMs: nonNegative }),
   timeouts: object(Object.fromEntries(Object.keys(defaultTimeouts()).map(k => [k, nonNegative]))),

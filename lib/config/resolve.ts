@@ -1,7 +1,7 @@
 // Flags, then the file, then defaults: takeFirst shows the precedence in one line per field.
 
 import { defaultTimeouts } from '../cluster/timeouts.ts';
-import type { FileConfig, RunConfig, SshConfig } from './types.ts';
+import type { FileConfig, NodeAccessMode, RunConfig, SshConfig } from './types.ts';
 
 /** CLI flags as commander hands them over (undefined when not given). */
 export interface RunFlags {
@@ -19,6 +19,7 @@ export interface RunFlags {
   sshUser?: string;
   sshKey?: string;
   sshKnownHosts?: string;
+  nodeAccess?: NodeAccessMode;
 }
 
 export function takeFirst<T>(...values: (T | undefined)[]): T | undefined {
@@ -44,6 +45,7 @@ export function resolveConfig(flags: RunFlags, file: FileConfig, env: NodeJS.Pro
     imageRegistry: takeFirst(flags.imageRegistry, file.imageRegistry),
     egressUrl: takeFirst(flags.egressUrl, file.egressUrl),
     ssh,
+    nodeAccess: takeFirst<NodeAccessMode>(flags.nodeAccess, file.nodeAccess, 'auto'),
     loadBalancer: file.loadBalancer,
     probeTimeoutMs: file.probes?.timeoutMs ?? defaultTimeouts().exec,
     timeouts: { ...defaultTimeouts(), ...file.timeouts },

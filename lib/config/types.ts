@@ -2,6 +2,8 @@
 
 import type { Timeouts } from '../cluster/timeouts.ts';
 
+export type NodeAccessMode = 'auto' | 'hostprocess' | 'ssh';
+
 export interface SshConfig {
   user?: string;
   key?: string;
@@ -23,6 +25,8 @@ export interface FileConfig {
   imageRegistry?: string;
   egressUrl?: string;
   ssh?: SshConfig;
+  /** How node commands reach Windows nodes: HostProcess pod, SSH, or auto (HostProcess, then SSH). */
+  nodeAccess?: NodeAccessMode;
   /** The cluster has a LoadBalancer provisioner (skips guessing). */
   loadBalancer?: boolean;
   probes?: { timeoutMs?: number };
@@ -42,6 +46,8 @@ export interface RunConfig {
   imageRegistry?: string;
   egressUrl?: string;
   ssh: SshConfig;
+  /** Default 'auto': a HostProcess pod where the cluster supports it, else SSH. */
+  nodeAccess?: NodeAccessMode;
   loadBalancer?: boolean;
   /** Per probe command (exec round trip). */
   probeTimeoutMs: number;

@@ -3,6 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bannerOf } from './banner.ts';
+import { renderConnectivityMatrix } from './connectivityMatrix.ts';
 import { type Reporter, type RunInfo, type RunSummary, OUTCOMES } from './types.ts';
 
 export default class SummaryReporter implements Reporter {
@@ -38,6 +39,7 @@ export function renderSummary(run: RunInfo, summary: RunSummary): string {
     ...summary.results.map(r =>
       `| \`${r.id}\` ${cell(r.title)} | ${r.outcome === 'lifted' ? '**lifted** ⚑' : r.outcome === 'regressed' || r.outcome === 'error' ? `**${r.outcome}**` : r.outcome} | ${r.expectation.expected} | ${r.node ?? ''} | ${cell(r.reason)} (${cell(r.expectation.source)}) |`),
     '',
+    ...renderConnectivityMatrix(summary.results),
   );
   if (summary.errors.length) lines.push('## Run errors', '', ...summary.errors.map(e => `- ${e}`), '');
   lines.push(

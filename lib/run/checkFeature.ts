@@ -68,3 +68,12 @@ function finish(run: RunState, f: Feature, expectation: Expectation, obs: Observ
     error: error !== undefined ? r.redact(messageOf(error)) : undefined,
   };
 }
+
+/** A selected feature the run never got to (deadline, Ctrl-C, a failed step): still one testcase. */
+export function notRunResult(f: Feature, why: string): CheckResult {
+  return {
+    id: f.id, area: f.area, suite: suiteOf(f), title: f.title,
+    expectation: { expected: 'supported', reason: 'not computed: the check did not run', source: 'wincheck' },
+    outcome: 'error', reason: `not run: ${why}`, summary: `not run: ${why}`, evidence: [], steps: [], durationMs: 0,
+  };
+}

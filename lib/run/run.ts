@@ -22,11 +22,12 @@ import { Multiplexer } from '../report/multiplexer.ts';
 import SummaryReporter from '../report/summary.ts';
 import { emptyCounts, type Reporter, type RunInfo } from '../report/types.ts';
 import { deployFixtures, fixturesToDeploy, renderContextFor } from './deploy.ts';
-import { checkFeature } from './checkFeature.ts';
+import { checkFeature, notRunResult } from './checkFeature.ts';
 import { runSuites } from './mochaRunner.ts';
 import { namespaceFor, newRunId } from './runId.ts';
 import type { NodeTransportFactory, RunState } from './state.ts';
 import { TaskRunner } from './taskRunner.ts';
+import { NodeAccess } from '../transports/nodeAccess.ts';
 
 export const EXIT_INTERRUPTED = 130;
 
@@ -53,10 +54,12 @@ export async function runWincheck(config: RunConfig, opts: RunOptions = {}): Pro
   const reporter = new Multiplexer(opts.reporters ?? [
     new ConsoleReporter(out), new JUnitReporter(config.reportDir), new SummaryReporter(config.reportDir), new JsonReporter(config.reportDir),
   ], out);
+  // HostProcess pod or SSH per node (lib/transports); SSH connections are closed after the run.
+  const nodeAccess = opts.nodeTransport ? undefined : new NodeAccess();
   const run: RunState = {
     config, kube, runId, namespace: namespaceFor(runId), labels: { [RUN_LABEL_KEY]: runId }, features,
     fixtures: new Map(), secrets, redactor: new Redactor(Object.values(secrets)), reporter, results: [],
-    abort: new AbortController(), nodeTransport: opts.nodeTransport ?? (async () => undefined), errors: [],
+    abort: new AbortController(), nodeTransport: opts.nodeTransport ?? nodeAccess!.transportFor, errors: [],
     log: line => reporter.onLog(line),
   };
   const started = Date.now();
@@ -125,6 +128,7 @@ export async function runWincheck(config: RunConfig, opts: RunOptions = {}): Pro
     result = await tasks.run(run);
   } finally {
     removeSignals();
+    await nodeAccess?.close();
   }
   if (!begun) {
     // Nothing was reported: the failure is the answer (exit 2 or 3 via the error type).
@@ -132,6 +136,10 @@ export async function runWincheck(config: RunConfig, opts: RunOptions = {}): Pro
     if (e instanceof UsageError || e instanceof ClusterUnreachableError) throw e;
     throw new Error(`wincheck run failed before any check: ${messageOf(e)}`, { cause: e });
   }
+  const done = new Set(run.results.map(r => r.id));
+  const why = result.status === 'timedout' ? `the run hit its --timeout of ${Math.round((config.timeoutMs ?? 0) / 1000)}s`
+    : result.status === 'interrupted' ? 'the run was interrupted' : run.errors[0] ?? 'the run stopped early';
+  for (const f of features) if (!done.has(f.id)) run.results.push(notRunResult(f, why));
   const counts = emptyCounts();
   for (const r of run.results) counts[r.outcome]++;
   const failing = run.results.some(r => isFailing(r.outcome, config.strict)) || run.errors.length > 0;

@@ -8,6 +8,7 @@ import type { SubresourceHandlers } from './subresources.ts';
 import type { Faults } from './faults.ts';
 import type { ResourceRoute } from './router.ts';
 import { ApiError } from './status.ts';
+import { decodeProtobufObject } from './protobuf.ts';
 
 export interface ServerState {
   store: Store;
@@ -51,8 +52,9 @@ export async function readObject(req: IncomingMessage): Promise<unknown> {
   if (buf.length === 0) return undefined;
   const text = buf.toString('utf8');
   const ct = (req.headers['content-type'] ?? '').toLowerCase();
-  // The sim speaks JSON only; typed clients of newer kubectl send protobuf for a few calls.
-  if (ct.includes('protobuf') || ct.includes('cbor')) throw new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`);
+  // kubectl 1.32+ sends typed creates as protobuf (no JSON fallback): decoded for the kinds it creates.
+  if (ct.startsWith('application/vnd.kubernetes.protobuf')) return decodeProtobufObject(buf);
+  if (ct.includes('cbor')) throw new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf`);
   try {
     if (ct.includes('yaml')) return parseYaml(text);
     return JSON.parse(text);

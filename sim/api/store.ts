@@ -56,6 +56,8 @@ export interface DeleteOptions extends WriteOptions {
   /** Pods on a node default to graceful deletion (the kubelet finishes it); 0 removes at once. */
   gracePeriodSeconds?: number;
   preconditions?: { uid?: string; resourceVersion?: string };
+  /** Finalizers added as the object is marked for deletion (the API server's orphan / foregroundDeletion). */
+  addFinalizers?: string[];
 }
 
 interface HistoryEntry { rv: number; bucket: string; type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: KubeObject; old?: KubeObject }
@@ -171,8 +173,11 @@ export class Store {
     if (!opts.skipAdmission) for (const a of this.admissions) obj = a(bucket, 'update', obj, clone(old));
     if (opts.dryRun) return clone(obj);
     // An object being deleted whose last finalizer went away is removed now.
-    // (A namespace is also held by spec.finalizers, which only /finalize empties.)
+    // (A namespace is also held by spec.finalizers, which only /finalize empties; a pod
+    // under graceful deletion keeps deletionGracePeriodSeconds > 0 until its kubelet
+    // deletes it with grace 0, so status writes meanwhile must not remove it.)
     if (obj.metadata.deletionTimestamp && !(obj.metadata.finalizers?.length)
+      && !((obj.metadata.deletionGracePeriodSeconds ?? 0) > 0)
       && !(bucket === 'namespaces' && (obj.spec as { finalizers?: string[] } | undefined)?.finalizers?.length)) {
       return this.remove(bucket, ns, name, obj);
     }
@@ -211,7 +216,8 @@ export class Store {
     if (!opts.skipAdmission) for (const a of this.admissions) a(bucket, 'delete', clone(old), clone(old));
     const graceful = bucket === 'pods' && (old.spec as { nodeName?: string } | undefined)?.nodeName
       && opts.gracePeriodSeconds !== 0 && !this.podFinished(old);
-    const finalizers = old.metadata.finalizers?.length ?? 0;
+    const adding = (opts.addFinalizers ?? []).filter(f => !(old.metadata.finalizers ?? []).includes(f));
+    const finalizers = (old.metadata.finalizers?.length ?? 0) + adding.length;
     if (finalizers > 0 || graceful || (bucket === 'namespaces')) {
       if (old.metadata.deletionTimestamp && !(bucket === 'pods' && opts.gracePeriodSeconds === 0 && finalizers === 0)) return clone(old);
       if (bucket === 'pods' && opts.gracePeriodSeconds === 0 && finalizers === 0) {
@@ -219,6 +225,7 @@ export class Store {
       }
       const next = clone(old);
       next.metadata.deletionTimestamp = rfc3339Now() as unknown as Date;
+      if (adding.length) next.metadata.finalizers = [...(next.metadata.finalizers ?? []), ...adding];
       if (graceful) {
         const spec = old.spec as { terminationGracePeriodSeconds?: number };
         next.metadata.deletionGracePeriodSeconds = opts.gracePeriodSeconds ?? spec.terminationGracePeriodSeconds ?? 30;

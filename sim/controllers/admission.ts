@@ -41,7 +41,7 @@ function defaultStorageClass(store: Store): Admission {
  * turn themselves off when `enabled` returns false (after the controllers stop).
  */
 export function registerControlPlaneAdmission(store: Store, profile: Profile, enabled: () => boolean): void {
-  const plugins = [namespaceFinalizer(), defaultStorageClass(store), runtimeClassAdmission(store, profile, () => true)];
+  const plugins = [namespaceFinalizer(), defaultStorageClass(store), runtimeClassAdmission(store, profile)];
   store.addAdmission((bucket, op, obj, old) => {
     if (!enabled()) return obj;
     let out = obj;

@@ -197,7 +197,23 @@ export function startDeploymentController({ store, profile }: ControllerContext)
       : complete ? { type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable', message: `ReplicaSet "${rsName}" has successfully progressed.` }
       : created ? { type: 'Progressing', status: 'True', reason: 'NewReplicaSetCreated', message: `Created new replica set "${rsName}"` }
       : { type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated', message: `ReplicaSet "${rsName}" is progressing.` };
-    conditions = setCondition(conditions, progressing, true);
+    // progressDeadlineSeconds: a rollout whose replica counts stop moving for that long
+    // gets Progressing=False ProgressDeadlineExceeded; any progress moves lastUpdateTime.
+    const before = d.status?.conditions?.find(c => c.type === 'Progressing');
+    const counts = (x: object | undefined) => stableJSON(x && { ...x, conditions: undefined, observedGeneration: undefined });
+    const progressed = counts(d.status) !== counts(status);
+    let cond = progressing;
+    if (!complete && !d.spec?.paused) {
+      const deadlineMs = (d.spec?.progressDeadlineSeconds ?? 600) * 1000;
+      const lastProgress = progressed || !before ? Date.now() : new Date((before.lastUpdateTime ?? before.lastTransitionTime) as unknown as string).getTime();
+      if (!progressed && before && (before.reason === 'ProgressDeadlineExceeded' || lastProgress + deadlineMs <= Date.now()))
+        cond = { type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded', message: `ReplicaSet "${rsName}" has timed out progressing.` };
+      else queue.addAfter(keyOf(dObj.metadata.namespace, dObj.metadata.name!), lastProgress + deadlineMs - Date.now() + 10);
+    }
+    conditions = setCondition(conditions, cond, true);
+    if (progressed && cond.status === 'True') {
+      conditions = conditions.map(c => (c.type === 'Progressing' ? { ...c, lastUpdateTime: new Date().toISOString() as unknown as Date } : c));
+    }
     const next = { ...status, conditions, ...(d.status?.collisionCount ? { collisionCount: d.status.collisionCount } : {}) };
     if (stableJSON(next) === stableJSON(d.status ?? {})) return;
     store.mutate(DEPLOYMENTS, dObj.metadata.namespace, dObj.metadata.name!, o => { o.status = next; }, { skipAdmission: true });

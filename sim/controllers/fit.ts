@@ -98,6 +98,12 @@ function requirementMatches(r: V1NodeSelectorRequirement, value: string | undefi
   }
 }
 
+/** Sum of the weights of the pod's preferred node affinity terms this node matches. */
+export function preferredAffinityScore(pod: V1Pod, node: V1Node): number {
+  const terms = pod.spec?.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? [];
+  return terms.reduce((sum, t) => sum + (termMatches(t.preference, node, false) ? t.weight : 0), 0);
+}
+
 export interface PodRequests { cpu: number; memory: number }
 
 /** Effective requests: max(sum of containers, largest init container) + overhead; limits stand in for unset requests. */

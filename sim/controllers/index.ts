@@ -21,6 +21,7 @@ import { startReplicaSetController } from './replicaset.ts';
 import { startScheduler } from './scheduler.ts';
 import { startServiceAccountController } from './serviceAccount.ts';
 import { startStatefulSetController } from './statefulset.ts';
+import { startTaintEvictionController } from './taintEviction.ts';
 import { startVolumeProvisioner } from './volumeProvisioner.ts';
 
 export type { ControllerOptions, PodMetricsSource, PodUsage, ControlPlaneNetwork } from './context.ts';
@@ -58,6 +59,7 @@ export function startControllers(store: Store, profile: Profile, options: Contro
     startVolumeProvisioner(ctx),
     startLoadBalancerController(ctx),
     startHpaController(ctx),
+    startTaintEvictionController(ctx),
   ];
   try {
     createSystemNamespaces(store);

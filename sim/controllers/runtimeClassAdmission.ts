@@ -9,9 +9,9 @@ import { isBroken } from '../profiles/load.ts';
 
 export const RUNTIME_CLASSES = 'runtimeclasses.node.k8s.io';
 
-export function runtimeClassAdmission(store: Store, profile: Profile, enabled: () => boolean): Admission {
+export function runtimeClassAdmission(store: Store, profile: Profile): Admission {
   return (bucket, op, obj) => {
-    if (bucket !== 'pods' || op !== 'create' || !enabled()) return obj;
+    if (bucket !== 'pods' || op !== 'create') return obj;
     const pod = obj as unknown as V1Pod;
     const name = pod.spec?.runtimeClassName;
     if (!name) return obj;

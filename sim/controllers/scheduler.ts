@@ -8,7 +8,7 @@ import type { KubeObject } from '../api/store.ts';
 import { parseQuantity } from '../nodes/quantity.ts';
 import { guarded, type ControllerContext, type Stoppable } from './context.ts';
 import { recordEvent } from './events.ts';
-import { failedSchedulingMessage, podFitsNode, podHostPorts, podRequests, type FitFailure, type NodeUsage } from './fit.ts';
+import { failedSchedulingMessage, podFitsNode, podHostPorts, podRequests, preferredAffinityScore, type FitFailure, type NodeUsage } from './fit.ts';
 import { asPod, controllerRef, isPodTerminal, setCondition } from './objects.ts';
 import { WorkQueue, keyOf, splitKey } from './workqueue.ts';
 
@@ -36,6 +36,7 @@ export function startScheduler({ store, profile }: ControllerContext): Stoppable
   const retryAll = () => { for (const k of unschedulable) queue.add(k); };
 
   const sub = store.onAny(guarded('scheduler', (bucket, e, old) => {
+    if (bucket === 'persistentvolumeclaims') { retryAll(); return; }
     if (bucket === 'nodes') {
       if (e.type !== 'DELETED' && nodeChanged(old as V1Node | undefined, e.object as unknown as V1Node)) retryAll();
       return;
@@ -63,9 +64,17 @@ export function startScheduler({ store, profile }: ControllerContext): Stoppable
     if (!obj || !wantsScheduling(asPod(obj))) { unschedulable.delete(key); return; }
     const pod = asPod(obj);
     const nodes = store.list('nodes').items.map(n => n as unknown as V1Node);
+    const volumeProblem = unboundClaim(pod);
+    if (volumeProblem) {
+      // A PreFilter failure: the same for every node, so no per-node reasons.
+      markUnschedulable(obj, `0/${nodes.length} nodes are available: ${volumeProblem}. preemption: 0/${nodes.length} nodes are available: ${nodes.length} Preemption is not helpful for scheduling.`);
+      unschedulable.add(key);
+      return;
+    }
     const bound = store.list('pods').items.map(asPod).filter(p => p.spec?.nodeName && !isPodTerminal(p));
     const failures: FitFailure[] = [];
-    const fitting: { node: V1Node; score: [number, number] }[] = [];
+    // Ranked by: preferred node affinity (higher first), pods of the same owner, allocation.
+    const fitting: { node: V1Node; score: [number, number, number] }[] = [];
     const owner = controllerRef(obj)?.uid;
     const req = podRequests(pod);
     for (const node of nodes) {
@@ -78,12 +87,25 @@ export function startScheduler({ store, profile }: ControllerContext): Stoppable
       const scoreMem = onNode.reduce((a, p) => a + (podRequests(p).memory || DEFAULT_MEMORY), 0) + (req.memory || DEFAULT_MEMORY);
       const used = (scoreCpu / (parseQuantity(alloc.cpu) || 1) + scoreMem / (parseQuantity(alloc.memory) || 1)) / 2;
       const sameOwner = owner ? onNode.filter(p => p.metadata?.ownerReferences?.some(r => r.controller && r.uid === owner)).length : 0;
-      fitting.push({ node, score: [sameOwner, used] });
+      fitting.push({ node, score: [-preferredAffinityScore(pod, node), sameOwner, used] });
     }
     if (!fitting.length) { markUnschedulable(obj, failedSchedulingMessage(nodes.length, failures)); unschedulable.add(key); return; }
-    fitting.sort((a, b) => a.score[0] - b.score[0] || a.score[1] - b.score[1] || a.node.metadata!.name!.localeCompare(b.node.metadata!.name!));
+    fitting.sort((a, b) => a.score[0] - b.score[0] || a.score[1] - b.score[1] || a.score[2] - b.score[2]
+      || a.node.metadata!.name!.localeCompare(b.node.metadata!.name!));
     bind(obj, fitting[0].node.metadata!.name!);
     unschedulable.delete(key);
+  }
+
+  /** The VolumeBinding plugin's verdict on the pod's claims (the sim binds claims immediately). */
+  function unboundClaim(pod: V1Pod): string | undefined {
+    for (const v of pod.spec?.volumes ?? []) {
+      const claim = v.persistentVolumeClaim?.claimName;
+      if (!claim) continue;
+      const pvc = store.tryGet('persistentvolumeclaims', pod.metadata!.namespace, claim);
+      if (!pvc) return `persistentvolumeclaim "${claim}" not found`;
+      if ((pvc.status as { phase?: string } | undefined)?.phase !== 'Bound') return 'pod has unbound immediate PersistentVolumeClaims';
+    }
+    return undefined;
   }
 
   function markUnschedulable(pod: KubeObject, message: string): void {

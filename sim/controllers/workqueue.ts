@@ -2,12 +2,17 @@
 // work runs later, one key at a time, so controllers never write from inside a store
 // callback (which would reorder the events other watchers see).
 
+import { StoreError } from '../api/store.ts';
+
 const MAX_RETRIES = 8;
+
+/** Gone objects and terminating namespaces: retrying cannot help, the next event will. */
+const isFinal = (err: unknown) => err instanceof StoreError && (err.code === 404 || err.code === 403);
 
 export class WorkQueue {
   private pending = new Set<string>();
   private retries = new Map<string, number>();
-  private timers = new Map<string, NodeJS.Timeout>();
+  private timers = new Map<string, { timer: NodeJS.Timeout; due: number }>();
   private draining: Promise<void> | undefined;
   private scheduled = false;
   private stopped = false;
@@ -24,14 +29,18 @@ export class WorkQueue {
   }
 
   /**
-   * Adds the key after a delay (resync, minReadySeconds, retry); at most one timer per
-   * key is pending, and timers never keep the process alive.
+   * Adds the key after a delay (resync, minReadySeconds, retry). One timer per key, the
+   * earliest asked for; timers never keep the process alive.
    */
   addAfter(key: string, ms: number): void {
-    if (this.stopped || this.timers.has(key)) return;
-    const t = setTimeout(() => { this.timers.delete(key); this.add(key); }, ms);
-    t.unref();
-    this.timers.set(key, t);
+    if (this.stopped) return;
+    const due = Date.now() + ms;
+    const pending = this.timers.get(key);
+    if (pending && pending.due <= due) return;
+    if (pending) clearTimeout(pending.timer);
+    const timer = setTimeout(() => { this.timers.delete(key); this.add(key); }, ms);
+    timer.unref();
+    this.timers.set(key, { timer, due });
   }
 
   private drain(): void {
@@ -44,6 +53,7 @@ export class WorkQueue {
           await this.handle(key);
           this.retries.delete(key);
         } catch (err) {
+          if (isFinal(err)) { this.retries.delete(key); continue; }
           const n = (this.retries.get(key) ?? 0) + 1;
           this.retries.set(key, n);
           if (n <= MAX_RETRIES) this.addAfter(key, Math.min(5 * 2 ** n, 2000));
@@ -58,7 +68,7 @@ export class WorkQueue {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    for (const t of this.timers.values()) clearTimeout(t);
+    for (const t of this.timers.values()) clearTimeout(t.timer);
     this.timers.clear();
     this.pending.clear();
     await this.draining;

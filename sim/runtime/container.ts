@@ -14,7 +14,7 @@ import { ContainerConfigError, resolveEnv } from './env.ts';
 import { defaultPullPolicy, goDuration, PullError, type PulledImage, type PullPolicy } from './imagePull.ts';
 import { builtinFor, containerArgv, goFlags } from './process.ts';
 import { computerName, makeHost, nodeEnv, nodeInterfaces, podNetwork, validWindowsUser } from './shellHost.ts';
-import { iisServer, netexecServer, nginxServer, redisConnection, serveHostname, startServer, testWebserver, type ServerHandle } from './servers.ts';
+import { iisServer, netexecServer, netexecUdpReply, startUdp, nginxServer, redisConnection, serveHostname, startServer, testWebserver, type ServerHandle } from './servers.ts';
 import { parseQuantity, toMillicores } from './quantity.ts';
 
 /** The runtime refused to create the container: waiting reason CreateContainerError, retried. */
@@ -247,6 +247,11 @@ export class ContainerRunner {
           shell: (cmd: string) => this.shell(cmd),
         };
         await this.listen(port, netexecServer(ctx));
+        const udp = Number(f['udp-port'] ?? 8081);
+        if (udp > 0) {
+          const h = await startUdp(this.w.ctx.network, this.w.podAddress(), udp, (msg, rinfo) => netexecUdpReply(ctx, msg, rinfo));
+          if (h) this.servers.push(h);
+        }
         return;
       }
       case 'test-webserver':
@@ -360,6 +365,11 @@ export class ContainerRunner {
       case 'redis':
         await this.listen(6379, redisConnection);
         stdout.write(`[1] ${new Date().toUTCString()} * The server is now ready to accept connections on port 6379\r\n`);
+        break;
+      case 'nfs':
+        // NFS on 2049 (the data path is the sim's nfs volume store, keyed by server and path).
+        await this.listen(2049, s => { s.on('error', () => {}); });
+        stdout.write('NFS started\n');
         break;
       case 'pause':
         if (b.text) stdout.write(b.text);

@@ -179,6 +179,10 @@ export const IMAGES: ImageEntry[] = [
   { repo: 'registry.k8s.io/e2e-test-images/agnhost', tags: ['2.47', '2.48', '2.49', '2.50', '2.51', '2.52', '2.53'], manifests: [linuxAgnhost, ...per(MODERN, winAgnhost)] },
   { repo: 'registry.k8s.io/e2e-test-images/busybox', tags: ['1.36.1-1', '1.29-4'], manifests: [linuxBusybox, ...per(MODERN, winBusybox)] },
   { repo: 'registry.k8s.io/e2e-test-images/nonroot', tags: ['1.4'], manifests: [lin({ entrypoint: ['/nonroot'], user: '1234', binaries: ['sh', 'nonroot', 'whoami', 'id'], size: 3 * MB }), ...per(MODERN, winNonroot)] },
+  // The e2e NFS server (test/images/volume/nfs): Linux only, serves NFS on 2049.
+  { repo: 'registry.k8s.io/e2e-test-images/volume/nfs', tags: ['1.4', '1.3'], manifests: [lin({
+    entrypoint: ['/usr/local/bin/run_nfs.sh'], cmd: ['/exports'], user: 'root', binaries: ['sh', 'bash', 'cat', 'ls', 'echo', 'sleep', 'run_nfs.sh'], size: 90 * MB,
+  })] },
   { repo: 'docker.io/library/busybox', tags: ['latest', '1.36', '1.36.1', '1.37'], manifests: [linuxBusybox] },
   { repo: 'docker.io/library/nginx', tags: ['latest', '1.25', '1.27', 'stable', 'alpine'], manifests: [lin({
     entrypoint: ['/docker-entrypoint.sh'], cmd: ['nginx', '-g', 'daemon off;'], user: 'root',

@@ -152,8 +152,7 @@ export class PodWorker {
         this.volumes = setUpVolumes(this.volumeContext());
         break;
       } catch (e) {
-        if (!(e instanceof MountError)) throw e;
-        this.event('Warning', 'FailedMount', e.message);
+        this.event('Warning', 'FailedMount', e instanceof MountError ? e.message : `MountVolume.SetUp failed: ${(e as Error).message}`);
         if (!(await this.ctx.sleep(this.ctx.retryMs, signal))) return;
       }
     }

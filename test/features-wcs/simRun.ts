@@ -34,13 +34,24 @@ async function startSharedSim(profile: Profile, kubeconfigOut: string): Promise<
   }
 }
 
+export interface SimRunOptions {
+  /** Built-in profile name (default "default"). */
+  base?: string;
+  limitations?: Limitations;
+  breaks?: BreakKey[];
+  /** Add-ons switched on or off on top of the base profile. */
+  addons?: Partial<Profile['addons']>;
+  podStartMs?: number;
+}
+
 /**
  * podStartMs bounds the waits that end at a deadline when a limitation holds (resize, HPA
  * metrics): the sim starts pods in well under a second, so 30 s is generous.
  */
-export async function runOnSim(features: string[], o: { base?: string; limitations?: Limitations; breaks?: BreakKey[]; podStartMs?: number } = {}): Promise<SimRun> {
+export async function runOnSim(features: string[], o: SimRunOptions = {}): Promise<SimRun> {
   const dir = mkdtempSync(join(tmpdir(), 'wincheck-wcs-'));
-  const profile = withOverrides(loadProfile(o.base ?? 'default'), { limitations: o.limitations, breaks: o.breaks });
+  const loaded = withOverrides(loadProfile(o.base ?? 'default'), { limitations: o.limitations, breaks: o.breaks });
+  const profile: Profile = { ...loaded, addons: { ...loaded.addons, ...o.addons } };
   const sim = await startSharedSim(profile, join(dir, 'kubeconfig'));
   const output: string[] = [];
   try {

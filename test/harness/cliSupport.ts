@@ -3,14 +3,28 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { execa, type Options } from 'execa';
+import { execa } from 'execa';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 
-export function wincheck(args: string[], opts: Options = {}) {
-  return execa(process.execPath, ['--import', 'tsx', join(ROOT, 'cli/main.ts'), ...args], {
-    cwd: ROOT, reject: false, all: true, env: { NO_COLOR: '1' }, ...opts,
+export interface CliResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  /** stdout and stderr interleaved. */
+  all: string;
+}
+
+/** The CLI as a running child process (for signals). */
+export function startWincheck(args: string[]) {
+  return execa(process.execPath, ['--import', 'tsx', join(ROOT, 'cli/main.ts'), ...args], { cwd: ROOT, reject: false, all: true, env: { NO_COLOR: '1' } });
+}
+
+export async function wincheck(args: string[], opts: { env?: Record<string, string | undefined>; extendEnv?: boolean } = {}): Promise<CliResult> {
+  const r = await execa(process.execPath, ['--import', 'tsx', join(ROOT, 'cli/main.ts'), ...args], {
+    cwd: ROOT, reject: false, all: true, env: opts.env ?? { NO_COLOR: '1' }, extendEnv: opts.extendEnv ?? true,
   });
+  return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr), all: String(r.all) };
 }
 
 export function tempDir(prefix = 'wincheck-test-'): string {

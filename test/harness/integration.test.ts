@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CoreV1Api, KubeConfig, NodeV1Api } from '@kubernetes/client-node';
 import { XMLParser } from 'fast-xml-parser';
-import { ROOT, tempDir, wincheck } from './cliSupport.ts';
+import { ROOT, startWincheck, tempDir, wincheck } from './cliSupport.ts';
 
 const SIM_ENTRY = join(ROOT, 'sim', 'index.ts');
 const FIRST_FEATURES = ['sched.os-selector', 'sched.os-selector-beta', 'sched.linux-stays-linux', 'sched.pod-os-field', 'sched.taint-toleration',
@@ -106,7 +106,7 @@ describe('harness against the simulated cluster', function () {
     });
 
     it('SIGINT mid-run: the run stops, deletes its namespace and objects, and exits', async () => {
-      const proc = wincheck(['run', '--kubeconfig', sim.kubeconfig, '--report-dir', tempDir(), '--suite', 'workloads', '--suite', 'scheduling'], { buffer: true });
+      const proc = startWincheck(['run', '--kubeconfig', sim.kubeconfig, '--report-dir', tempDir(), '--suite', 'workloads', '--suite', 'scheduling']);
       let out = '';
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no fixtures deployed within 60s:\n${out}`)), 60_000);
@@ -117,8 +117,8 @@ describe('harness against the simulated cluster', function () {
       });
       proc.kill('SIGINT');
       const r = await proc;
-      expect(r.exitCode, r.all).to.equal(130);
-      expect(r.stdout).to.contain('SIGINT: stopping');
+      expect(r.exitCode, String(r.all)).to.equal(130);
+      expect(String(r.stdout)).to.contain('SIGINT: stopping');
       expect(await leftovers(runIdOf(out))).to.deep.equal([]);
     });
   });

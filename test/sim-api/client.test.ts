@@ -3,7 +3,8 @@
 
 import { expect } from 'chai';
 import * as k8s from '@kubernetes/client-node';
-import { startEnv, raw, rawWatch, waitFor, type Env } from './fixture.ts';
+import { startEnv, raw, rawWatch, waitFor, PROFILE, type Env } from './fixture.ts';
+import { startGarbageCollector } from '../../sim/controllers/garbageCollector.ts';
 
 const pod = (name: string, labels: Record<string, string> = {}): k8s.V1Pod => ({
   apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'test', labels },
@@ -137,19 +138,38 @@ describe('sim api: client-node', function () {
     expect(String(w.headers.warning)).to.include('unknown field \\"foo\\"');
   });
 
-  it('deletes with DeleteOptions and cascades to dependents unless orphaning', async () => {
-    const owner = await core.createNamespacedConfigMap({ namespace: 'test', body: { metadata: { name: 'owner' } } });
-    const ref = { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata!.uid! };
-    await core.createNamespacedConfigMap({ namespace: 'test', body: { metadata: { name: 'child', ownerReferences: [ref] } } });
-    await core.createNamespacedPod({ namespace: 'test', body: { ...pod('child-pod'), metadata: { name: 'child-pod', ownerReferences: [ref] } } });
-    const st = await core.deleteNamespacedConfigMap({ namespace: 'test', name: 'owner', body: { propagationPolicy: 'Background' } });
-    expect(st).to.be.an('object');
-    expect(env.store.tryGet('configmaps', 'test', 'child')).to.equal(undefined);
-    expect(env.store.tryGet('pods', 'test', 'child-pod')).to.equal(undefined);
-    const owner2 = await core.createNamespacedConfigMap({ namespace: 'test', body: { metadata: { name: 'owner2' } } });
-    await core.createNamespacedConfigMap({ namespace: 'test', body: { metadata: { name: 'orphan', ownerReferences: [{ ...ref, name: 'owner2', uid: owner2.metadata!.uid! }] } } });
-    await core.deleteNamespacedConfigMap({ namespace: 'test', name: 'owner2', propagationPolicy: 'Orphan' });
-    expect(env.store.get('configmaps', 'test', 'orphan').metadata.ownerReferences ?? []).to.have.length(0);
+  it('marks owners with the orphan / foregroundDeletion finalizers and deletes Background at once', async () => {
+    const mk = async (name: string) => core.createNamespacedConfigMap({ namespace: 'test', body: { metadata: { name } } });
+    await mk('bg');
+    const st = await raw(env, 'DELETE', '/api/v1/namespaces/test/configmaps/bg', { body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' } });
+    expect(st.json()).to.include({ kind: 'Status', status: 'Success' });
+    expect(env.store.tryGet('configmaps', 'test', 'bg')).to.equal(undefined);
+    await mk('orph');
+    const o = await raw(env, 'DELETE', '/api/v1/namespaces/test/configmaps/orph?propagationPolicy=Orphan');
+    expect(o.json<{ metadata: { finalizers: string[]; deletionTimestamp: string } }>().metadata.finalizers).to.deep.equal(['orphan']);
+    await mk('fg');
+    await core.deleteNamespacedConfigMap({ namespace: 'test', name: 'fg', body: { propagationPolicy: 'Foreground' } });
+    const fg = env.store.get('configmaps', 'test', 'fg');
+    expect(fg.metadata.finalizers).to.deep.equal(['foregroundDeletion']);
+    expect(fg.metadata.deletionTimestamp).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    const bad = await raw(env, 'DELETE', '/api/v1/namespaces/test/configmaps/fg?propagationPolicy=Sideways');
+    expect(bad.status).to.equal(422);
+  });
+
+  it('lets the garbage collector (sim/controllers) cascade and orphan after an API delete', async () => {
+    const gc = startGarbageCollector({ store: env.store, profile: PROFILE, options: {} });
+    try {
+      const owner = await core.createNamespacedConfigMap({ namespace: 'test', body: { metadata: { name: 'owner' } } });
+      const ref = { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata!.uid! };
+      await core.createNamespacedConfigMap({ namespace: 'test', body: { metadata: { name: 'child', ownerReferences: [ref] } } });
+      await core.deleteNamespacedConfigMap({ namespace: 'test', name: 'owner', body: { propagationPolicy: 'Foreground' } });
+      await waitFor(() => (!env.store.tryGet('configmaps', 'test', 'owner') && !env.store.tryGet('configmaps', 'test', 'child') ? true : undefined), 5000, env.store);
+      const owner2 = await core.createNamespacedConfigMap({ namespace: 'test', body: { metadata: { name: 'owner2' } } });
+      await core.createNamespacedConfigMap({ namespace: 'test', body: { metadata: { name: 'orphan', ownerReferences: [{ ...ref, name: 'owner2', uid: owner2.metadata!.uid! }] } } });
+      await core.deleteNamespacedConfigMap({ namespace: 'test', name: 'owner2', propagationPolicy: 'Orphan' });
+      await waitFor(() => (!env.store.tryGet('configmaps', 'test', 'owner2') ? true : undefined), 5000, env.store);
+      expect(env.store.get('configmaps', 'test', 'orphan').metadata.ownerReferences ?? []).to.have.length(0);
+    } finally { await gc.stop(); }
   });
 
   it('deletes a bound pod gracefully and honours gracePeriodSeconds=0', async () => {

@@ -133,7 +133,7 @@ export async function raw(env: Env, method: string, path: string, o: { body?: un
     const data = o.body === undefined ? undefined : typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
     const headers: Record<string, string> = {};
     if (o.auth !== false) headers.Authorization = `Bearer ${env.api.token}`;
-    if (data !== undefined) headers['Content-Type'] = o.contentType ?? 'application/json';
+    if (data !== undefined) { headers['Content-Type'] = o.contentType ?? 'application/json'; headers['Content-Length'] = String(Buffer.byteLength(data)); }
     if (o.accept) headers.Accept = o.accept;
     const req = https.request(u, { method, headers, ca: env.api.caPem }, res => {
       let body = '';

@@ -146,6 +146,39 @@ describe('sim api: kubectl', function () {
         expect(c.stdout).to.equal('namespace/test\n');
       });
 
+      it('creates typed objects (protobuf bodies from 1.32 on): namespace, deployment, configmap, secret, job, autoscale, set image', async () => {
+        const steps: [string[], string][] = [
+          [['create', 'namespace', `${ns}-x`], `namespace/${ns}-x created`],
+          [['create', 'deployment', 'web', '-n', ns, '--image=img:1', '--replicas=3', '--port=80'], 'deployment.apps/web created'],
+          [['create', 'configmap', 'cfg', '-n', ns, '--from-literal=a=b'], 'configmap/cfg created'],
+          [['create', 'secret', 'generic', 'sec', '-n', ns, '--from-literal=pw=s3cr3t'], 'secret/sec created'],
+          [['create', 'job', 'once', '-n', ns, '--image=img:1'], 'job.batch/once created'],
+          [['create', 'service', 'clusterip', 'svc', '-n', ns, '--tcp=80:8080'], 'service/svc created'],
+          [['autoscale', 'deploy/web', '-n', ns, '--min=2', '--max=5', '--cpu-percent=60'], 'horizontalpodautoscaler.autoscaling/web autoscaled'],
+          [['set', 'image', 'deploy/web', '-n', ns, 'img=img:2'], 'deployment.apps/web image updated'],
+        ];
+        for (const [args, want] of steps) {
+          const r = await run(args);
+          expect(r.code, `${args.join(' ')}: ${r.stderr}`).to.equal(0);
+          expect(r.stdout.trim()).to.equal(want);
+          expect(r.stderr, args.join(' ')).to.not.include('Warning');
+        }
+        const d = env.store.get('deployments.apps', ns, 'web') as unknown as { spec: { replicas: number; selector: unknown; template: { spec: { containers: { image: string; ports: unknown[] }[] } } } };
+        expect(d.spec.replicas).to.equal(3);
+        expect(d.spec.selector).to.deep.equal({ matchLabels: { app: 'web' } });
+        expect(d.spec.template.spec.containers[0].image).to.equal('img:2');
+        expect(d.spec.template.spec.containers[0].ports).to.deep.equal([{ containerPort: 80 }]);
+        expect(env.store.get('secrets', ns, 'sec').data).to.deep.equal({ pw: Buffer.from('s3cr3t').toString('base64') });
+        expect(env.store.get('configmaps', ns, 'cfg').data).to.deep.equal({ a: 'b' });
+        expect((env.store.get('services', ns, 'svc').spec as { ports: unknown[] }).ports).to.deep.equal([{ name: '80-8080', protocol: 'TCP', port: 80, targetPort: 8080 }]);
+        const job = env.store.get('jobs.batch', ns, 'once').spec as { template: { spec: { restartPolicy: string } } };
+        expect(job.template.spec.restartPolicy).to.equal('Never');
+        const hpa = env.store.get('horizontalpodautoscalers.autoscaling', ns, 'web').spec as { minReplicas: number; maxReplicas: number; scaleTargetRef: { name: string } };
+        expect([hpa.minReplicas, hpa.maxReplicas, hpa.scaleTargetRef.name]).to.deep.equal([2, 5, 'web']);
+        const del = await run(['delete', 'hpa/web', 'job/once', 'svc/svc', 'secret/sec', 'cm/cfg', 'deploy/web', '-n', ns, '--wait=false']);
+        expect(del.code, del.stderr).to.equal(0);
+      });
+
       it('auth can-i and api-resources work', async () => {
         const r = await run(['auth', 'can-i', 'create', 'pods', '-n', ns]);
         expect(r.code, r.stderr).to.equal(0);

@@ -150,6 +150,9 @@ describe('sim volumes and autoscaling', () => {
     expect(pv.status!.phase).to.equal('Bound');
     expect(pv.spec!.capacity).to.deep.equal({ storage: '5Gi' });
     expect(pv.spec!.claimRef).to.include({ name: 'data', namespace: NS });
+    c.store.create('pods', windowsPod('user', NS, { volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'data' } }] }));
+    await waitFor(c.store, 'the claim user bound to a node', () => podsIn(c.store, NS)[0]?.spec?.nodeName);
+    c.store.delete('pods', NS, 'user', { gracePeriodSeconds: 0 });
     c.store.delete('persistentvolumeclaims', NS, 'data');
     await waitFor(c.store, 'the volume deleted with its claim', () => !c.store.tryGet('persistentvolumes', undefined, pvc.spec!.volumeName!));
   });
@@ -160,6 +163,10 @@ describe('sim volumes and autoscaling', () => {
     c.store.create('persistentvolumeclaims', claim);
     await waitFor(c.store, 'the provisioner giving up', () => c.store.list('events', { namespace: NS }).items.some(e => e.reason === 'ExternalProvisioning'));
     expect((c.store.get('persistentvolumeclaims', NS, 'data') as unknown as V1PersistentVolumeClaim).status!.phase).to.equal('Pending');
+    // A pod using the claim waits in the scheduler, as upstream's VolumeBinding plugin makes it.
+    c.store.create('pods', windowsPod('user', NS, { volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'data' } }] }));
+    const ev = await waitFor(c.store, 'FailedScheduling', () => c.store.list('events', { namespace: NS }).items.find(e => e.reason === 'FailedScheduling'));
+    expect(ev.message).to.equal('0/5 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/5 nodes are available: 5 Preemption is not helpful for scheduling.');
   });
 
   function hpa(target: string): KubeObject {

@@ -67,7 +67,7 @@ describe('sim nodes', () => {
     const n = get('win-2022-1');
     const reserved = parseQuantity(n.status!.capacity!.memory) - parseQuantity(n.status!.allocatable!.memory);
     expect(reserved).to.equal(2 * 2 ** 30);
-    expect(n.status!.allocatable!.cpu).to.equal('3500m');
+    expect(n.status!.allocatable!.cpu).to.equal('7500m');
     expect(n.status!.capacity!.pods).to.equal('110');
     await nodes.stop();
     const broken = nodesOf('default', { breaks: ['node-reserved'] });

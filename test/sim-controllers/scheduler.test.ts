@@ -6,6 +6,7 @@ import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
 import { loadProfile, withOverrides } from '../../sim/profiles/load.ts';
 import type { BreakKey } from '../../sim/profiles/types.ts';
 import { StoreError } from '../../sim/api/store.ts';
+import { setNodeReady } from '../../sim/nodes/index.ts';
 import { createNamespace, linuxPod, startTestCluster, waitFor, windowsPod, type TestCluster } from './helpers.ts';
 
 const NS = 'sched';
@@ -94,10 +95,20 @@ describe('sim scheduler', () => {
     expect(await boundNode(c, 'dne')).to.match(/^linux-[12]$/);
   });
 
+  it('prefers nodes matching preferred node affinity', async () => {
+    c = await cluster();
+    for (let i = 0; i < 3; i++) {
+      c.store.create('pods', windowsPod(`pref${i}`, NS, { affinity: { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [
+        { weight: 50, preference: { matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: ['win-2022-2'] }] } }] } } }));
+    }
+    const nodes = await Promise.all([0, 1, 2].map(i => boundNode(c, `pref${i}`)));
+    expect(nodes).to.deep.equal(['win-2022-2', 'win-2022-2', 'win-2022-2']);
+  });
+
   it('fits resource requests against allocatable and reports Insufficient memory', async () => {
     c = await cluster();
-    // Windows allocatable memory is 14Gi: one 10Gi pod fits per node, a third does not.
-    const big = (name: string) => windowsPod(name, NS, { containers: [{ name: 'c', image: 'x', resources: { requests: { memory: '10Gi', cpu: '1' } } }] });
+    // Windows allocatable memory is 30Gi: one 20Gi pod fits per node, a third does not.
+    const big = (name: string) => windowsPod(name, NS, { containers: [{ name: 'c', image: 'x', resources: { requests: { memory: '20Gi', cpu: '1' } } }] });
     c.store.create('pods', big('big-1'));
     c.store.create('pods', big('big-2'));
     const [a, b] = [await boundNode(c, 'big-1'), await boundNode(c, 'big-2')];
@@ -154,5 +165,23 @@ describe('sim scheduler', () => {
     const ev = await failedScheduling(c, 'nowhere');
     expect(ev.message).to.include('1 node(s) were unschedulable');
     expect(ev.message).to.include('1 node(s) had untolerated taint {node.kubernetes.io/not-ready: }');
+  });
+
+  it('evicts pods from a NotReady node after their tolerationSeconds, never those tolerating it for good', async () => {
+    c = await cluster();
+    const pin = { nodeSelector: { 'kubernetes.io/hostname': 'win-2022-1' } };
+    const notReady = (extra: object) => ({ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', ...extra });
+    const tolerations = windowsPod('x', NS).spec!.tolerations as object[];
+    c.store.create('pods', windowsPod('plain', NS, pin));
+    c.store.create('pods', windowsPod('patient', NS, { ...pin, tolerations: [...tolerations, notReady({ tolerationSeconds: 1 })] }));
+    c.store.create('pods', windowsPod('forever', NS, { ...pin, tolerations: [...tolerations, notReady({})] }));
+    await waitFor(c.store, 'all running', () => ['plain', 'patient', 'forever'].every(n => podOf(c, n)?.status?.phase === 'Running'));
+    setNodeReady(c.store, c.profile, 'win-2022-1', false);
+    await waitFor(c.store, 'plain evicted at once', () => !podOf(c, 'plain'));
+    expect(podOf(c, 'patient')).to.not.equal(undefined);
+    await waitFor(c.store, 'patient evicted after 1 s', () => !podOf(c, 'patient'), 4000);
+    expect(podOf(c, 'forever')!.metadata!.deletionTimestamp).to.equal(undefined);
+    const ev = c.store.list('events', { namespace: NS }).items.find(e => e.reason === 'TaintManagerEviction');
+    expect(ev?.message).to.match(/^Marking for deletion Pod sched\/(plain|patient)$/);
   });
 });

@@ -99,6 +99,19 @@ describe('sim workload controllers', () => {
     expect(scaling).to.include(`Scaled down replica set ${oldRS.metadata!.name} from 3 to 2`);
   });
 
+  it('marks a stalled rollout ProgressDeadlineExceeded after progressDeadlineSeconds', async () => {
+    await c.stop();
+    c = await startTestCluster('default', { kubelet: { notReady: () => true } });
+    createNamespace(c.store, NS);
+    const d = deployment('stuck', 2);
+    (d.spec as { progressDeadlineSeconds: number }).progressDeadlineSeconds = 1;
+    c.store.create('deployments.apps', d);
+    const cond = await waitFor(c.store, 'ProgressDeadlineExceeded', () =>
+      getDeploy(c, 'stuck').status?.conditions?.find(x => x.type === 'Progressing' && x.reason === 'ProgressDeadlineExceeded'), 4000);
+    expect(cond.status).to.equal('False');
+    expect(cond.message).to.match(/^ReplicaSet "stuck-[a-z0-9]+" has timed out progressing\.$/);
+  });
+
   it('recreates a deleted pod of a ReplicaSet', async () => {
     c.store.create('deployments.apps', deployment('web', 2));
     await deploymentDone(c, 'web', 2);
@@ -187,5 +200,38 @@ describe('sim workload controllers', () => {
     });
     c.store.mutate('statefulsets.apps', NS, 'db', o => { (o.spec as { replicas: number }).replicas = 1; });
     await waitFor(c.store, 'scaled down to db-0', () => podsIn(c.store, NS, 'app=db').map(p => p.metadata!.name).join() === 'db-0');
+  });
+
+  it('gives StatefulSet pods their own claims and rolls a new template from the highest ordinal', async () => {
+    c.store.create('statefulsets.apps', {
+      apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db', namespace: NS },
+      spec: {
+        replicas: 2, serviceName: 'db', selector: { matchLabels: { app: 'db' } },
+        template: { metadata: { labels: { app: 'db' } }, spec: structuredClone(WINDOWS_POD_SPEC) },
+        volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }],
+      },
+    });
+    const sts = () => c.store.get('statefulsets.apps', NS, 'db') as unknown as V1StatefulSet;
+    await waitFor(c.store, 'StatefulSet ready', () => sts().status?.readyReplicas === 2);
+    expect(c.store.list('persistentvolumeclaims', { namespace: NS }).items.map(o => o.metadata.name).sort()).to.deep.equal(['data-db-0', 'data-db-1']);
+    expect(podsIn(c.store, NS, 'app=db')[0].spec!.volumes).to.deep.include({ name: 'data', persistentVolumeClaim: { claimName: 'data-db-0' } });
+    const deletions: string[] = [];
+    const sub = c.store.onAny((bucket, e) => { if (bucket === 'pods' && e.type === 'DELETED' && e.object.metadata.namespace === NS) deletions.push(e.object.metadata.name!); });
+    c.store.mutate('statefulsets.apps', NS, 'db', o => { (o.spec as V1StatefulSet['spec'])!.template.spec!.containers[0].image += '-v2'; });
+    await waitFor(c.store, 'both pods on the new revision', () => {
+      const cur = sts();
+      const s = cur.status;
+      return s?.observedGeneration === cur.metadata!.generation && s?.updatedReplicas === 2 && s.readyReplicas === 2 && s.currentRevision === s.updateRevision;
+    });
+    sub.stop();
+    expect(deletions).to.deep.equal(['db-1', 'db-0']);
+  });
+
+  it('stops cleanly: nothing is reconciled after stop()', async () => {
+    await c.stop();
+    c.store.create('deployments.apps', deployment('late', 1));
+    // The queues run on setImmediate: a few turns are enough for them to have acted.
+    for (let i = 0; i < 5; i++) await new Promise(r => setImmediate(r));
+    expect(replicaSets(c)).to.deep.equal([]);
   });
 });

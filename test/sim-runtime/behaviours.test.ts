@@ -27,7 +27,8 @@ describe('sim runtime: probes, init containers, pulls', () => {
     expect(events(f.store, 'sick').some(e => e.reason === 'Killing' && e.message === 'Container c failed liveness probe, will be restarted')).to.equal(true);
   });
 
-  it('runs init containers in order before the app container', async () => {
+  it('runs init containers in order before the app container', async function () {
+    if (process.env.SIM_RUNTIME_STUB_SHELL) this.skip();
     createPod(f.store, LIN, 'inits', {
       volumes: [{ name: 'work', emptyDir: {} }],
       initContainers: [
@@ -79,7 +80,8 @@ describe('sim runtime: breaks', () => {
   const withBreaks = async (...breaks: BreakKey[]) => { f = await startFixture(testProfile({ breaks })); };
   afterEach(async () => { await f?.stop(); });
 
-  it('exec and logs: Windows exec fails, Windows logs are empty, Linux unaffected', async () => {
+  it('exec and logs: Windows exec fails, Windows logs are empty, Linux unaffected', async function () {
+    if (process.env.SIM_RUNTIME_STUB_SHELL) this.skip();
     await withBreaks('exec', 'logs');
     createPod(f.store, WIN, 'w', { restartPolicy: 'Never', containers: [{ name: 'c', image: SERVERCORE, command: ['cmd', '/c', 'echo hi & ping -t localhost'] }] });
     await waitPod(f.store, 'w', 'Ready', isReady);
@@ -116,6 +118,23 @@ describe('sim runtime: breaks', () => {
     await waitPod(f.store, 'sec', 'Ready', isReady);
     expect((await exec(f.runtime, 'sec', ['cmd', '/c', 'echo %K%'])).stdout.trim() === 'v4lue').to.equal(false);
     expect((await exec(f.runtime, 'sec', ['cmd', '/c', 'type C:\\s\\k'])).exitCode).to.not.equal(0);
+  });
+
+  it('configmap-env, configmap-volume, emptydir, hostpath', async () => {
+    await withBreaks('configmap-env', 'configmap-volume', 'emptydir', 'hostpath');
+    f.store.create('configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: NS }, data: { a: 'b' } } as KubeObject);
+    const mounts = [{ name: 'cm', mountPath: 'C:\\cm' }, { name: 'e', mountPath: 'C:\\e' }, { name: 'h', mountPath: 'C:\\h', readOnly: true }];
+    createPod(f.store, WIN, 'p', {
+      volumes: [{ name: 'cm', configMap: { name: 'cm' } }, { name: 'e', emptyDir: {} }, { name: 'h', hostPath: { path: 'C:\\h' } }],
+      containers: ['x', 'y'].map(name => ({ name, image: SERVERCORE, command: forever, volumeMounts: mounts,
+        env: [{ name: 'A', valueFrom: { configMapKeyRef: { name: 'cm', key: 'a' } } }] })),
+    });
+    await waitPod(f.store, 'p', 'Ready', isReady);
+    expect((await exec(f.runtime, 'p', ['cmd', '/c', 'echo %A%'], 'x')).stdout.trim()).to.equal('%A%');
+    expect((await exec(f.runtime, 'p', ['cmd', '/c', 'type C:\\cm\\a'], 'x')).exitCode).to.not.equal(0);
+    expect((await exec(f.runtime, 'p', ['cmd', '/c', 'echo shared > C:\\e\\f'], 'x')).exitCode).to.equal(0);
+    expect((await exec(f.runtime, 'p', ['cmd', '/c', 'type C:\\e\\f'], 'y')).exitCode).to.not.equal(0);
+    expect((await exec(f.runtime, 'p', ['cmd', '/c', 'echo w > C:\\h\\f'], 'x')).exitCode).to.equal(0);
   });
 
   it('node-services, hns-network, hyperv-runtimeclass as seen from a HostProcess pod', async () => {

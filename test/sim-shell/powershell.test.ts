@@ -270,4 +270,19 @@ describe('sim shell: powershell', () => {
     expect(r.stderr).to.equal('');
     expect(r.code).to.equal(1);
   });
+
+  const tcpProbe = (h: string, p: number): string[] => ps(`$c = New-Object Net.Sockets.TcpClient; $t = $c.ConnectAsync('${h}', ${p}); if (-not $t.Wait(10000)) { Write-Error 'TIMEOUT'; exit 1 }; if ($t.IsFaulted) { Write-Error $t.Exception.InnerException.Message; exit 1 }; exit 0`);
+
+  it('the TcpClient.ConnectAsync probe exits 0 on an open port', async () => {
+    const r = await run(tcpProbe('10.0.0.1', 80), winHost({}, { open: { '10.0.0.1:80': srv.port } }));
+    expect(r.stderr).to.equal('');
+    expect(r.code).to.equal(0);
+  });
+
+  it('the TcpClient.ConnectAsync probe exits 1 with the SocketException text when refused', async () => {
+    const r = await run(tcpProbe('10.0.0.9', 80), winHost());
+    expect(r.code).to.equal(1);
+    expect(r.stderr).to.include('Exception calling "Wait" with "1" argument(s): "One or more errors occurred."');
+    expect(r.stderr).to.include('No connection could be made because the target machine actively refused it 10.0.0.9:80');
+  });
 });

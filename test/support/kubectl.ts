@@ -26,7 +26,7 @@ export interface KubectlResult { stdout: string; stderr: string; exitCode: numbe
 /** Runs kubectl against a kubeconfig; never throws on a non-zero exit (tests assert it). */
 export async function kubectl(bin: string, kubeconfig: string, args: string[], opts: { timeoutMs?: number; input?: string } = {}): Promise<KubectlResult> {
   const r = await execa(bin, ['--kubeconfig', kubeconfig, ...args], {
-    reject: false, timeout: opts.timeoutMs ?? 120_000, input: opts.input, env: { HOME: process.env.HOME ?? '/root' },
+    reject: false, stripFinalNewline: false, timeout: opts.timeoutMs ?? 120_000, input: opts.input, env: { HOME: process.env.HOME ?? '/root' },
   });
   return { stdout: String(r.stdout), stderr: String(r.stderr), exitCode: r.exitCode ?? -1 };
 }

@@ -3,7 +3,7 @@
 import { windowsNodes } from '../../discovery/nodes.ts';
 import { FixtureError } from '../../fixtures/errors.ts';
 import { k8sAtLeast, limited, notApplicable, supported } from '../expect.ts';
-import { nodeOsOf, notStarted, podSettles } from '../observe.ts';
+import { nodeOsOf, notStarted, podSettles, podsScheduled } from '../observe.ts';
 import type { CheckContext, Feature, Observation } from '../types.ts';
 
 const BETA_OS = 'beta.kubernetes.io/os';
@@ -19,15 +19,31 @@ async function landsOn(ctx: CheckContext, pod: string, os: 'windows' | 'linux'):
   return { works: seenOs === os, summary: `pod ${pod} was scheduled to ${seenOs} node ${node}`, evidence: [`pod ${pod} → node ${node} (${seenOs})`], node };
 }
 
+/** Every pod of a pause-set fixture must land on a node of `os`. */
+async function allLandOn(ctx: CheckContext, set: string, os: 'windows' | 'linux'): Promise<Observation> {
+  const replicas = Number(ctx.fixture(set).spec.params?.replicas ?? 1);
+  ctx.step(`waiting for the ${replicas} pods of ${set} to be scheduled`);
+  const r = await podsScheduled(ctx, `app=${set}`, replicas);
+  const placed = r.pods.map(p => `${p.metadata?.name} → ${p.spec?.nodeName ?? 'unscheduled'} (${nodeOsOf(ctx, p.spec?.nodeName)})`);
+  if (!r.ok) return { works: false, summary: `not every pod was scheduled: ${r.reason}`, evidence: placed };
+  const wrong = r.pods.filter(p => nodeOsOf(ctx, p.spec?.nodeName) !== os);
+  return wrong.length
+    ? { works: false, summary: `${wrong.length} of ${replicas} pods landed on non-${os} nodes: ${wrong.map(p => p.spec?.nodeName).join(', ')}`, evidence: placed, node: wrong[0].spec?.nodeName }
+    : { works: true, summary: `all ${replicas} pods landed on ${os} nodes`, evidence: placed, node: r.pods[0]?.spec?.nodeName };
+}
+
+/** Enough pods that a scheduler ignoring the selector is caught, few enough to be cheap. */
+const SET_SIZE = '4';
+
 export const features: Feature[] = [
   {
     id: 'sched.os-selector',
     area: 'scheduling',
     title: 'Pod with nodeSelector kubernetes.io/os=windows lands on a Windows node only',
     needs: ['windows-node'],
-    fixtures: [{ id: 'os-selector', template: 'windows-pause', os: 'windows', pin: 'none', params: { selectorKey: 'kubernetes.io/os' } }],
+    fixtures: [{ id: 'os-selector', template: 'pause-set', os: 'windows', pin: 'none', params: { selectorKey: 'kubernetes.io/os', os: 'windows', replicas: SET_SIZE } }],
     expect: () => supported('the kubelet labels every node with kubernetes.io/os', 'FEATURES.md; upstream doc windows/user-guide'),
-    probe: ctx => landsOn(ctx, 'os-selector', 'windows'),
+    probe: ctx => allLandOn(ctx, 'os-selector', 'windows'),
   },
   {
     id: 'sched.os-selector-beta',
@@ -51,9 +67,9 @@ export const features: Feature[] = [
     area: 'scheduling',
     title: 'Pods selecting Linux never land on Windows nodes',
     needs: ['linux-node'],
-    fixtures: [{ id: 'linux-stays-linux', template: 'linux-pause', os: 'linux' }],
+    fixtures: [{ id: 'linux-stays-linux', template: 'pause-set', os: 'linux', params: { selectorKey: 'kubernetes.io/os', os: 'linux', replicas: SET_SIZE } }],
     expect: () => supported('kubernetes.io/os=linux selects only Linux nodes', 'FEATURES.md; seed 003'),
-    probe: ctx => landsOn(ctx, 'linux-stays-linux', 'linux'),
+    probe: ctx => allLandOn(ctx, 'linux-stays-linux', 'linux'),
   },
   {
     id: 'sched.pod-os-field',

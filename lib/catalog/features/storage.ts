@@ -230,12 +230,18 @@ async function nfsProbe(ctx: CheckContext): Promise<Observation> {
   });
   const s = await readyOrEvent(ctx, name, ['FailedMount']);
   if (s.kind !== 'ready') return notReadyObservation(name, s, 'the NFS volume was not mounted');
-  const rd = await ctx.probe(ctx.podTransport(name, 'windows'), { kind: 'read-file', path: 'C:\\nfs\\index.html' });
-  const seen = rd.ok && NFS_HELLO.test(rd.evidence.stdout);
+  const t = ctx.podTransport(name, 'windows');
+  const evidence: EvidenceItem[] = [describeSettled(name, s)];
+  // The export's index.html says which server answered; a write and read back says it is usable.
+  const hello = await ctx.probe(t, { kind: 'read-file', path: 'C:\\nfs\\index.html' });
+  evidence.push(hello.evidence);
+  const file = `C:\\nfs\\${marker(ctx, 'nfs')}.txt`;
+  const rt = await roundTrip(ctx, t, file, t, file, marker(ctx, 'nfs'), evidence);
+  const fromServer = hello.ok && NFS_HELLO.test(hello.evidence.stdout);
   return {
-    works: seen,
-    summary: seen ? 'the NFS export is mounted and its index.html is readable' : `the pod runs but the NFS export is not readable: ${rd.detail}`,
-    evidence: [describeSettled(name, s), rd.evidence],
+    works: !rt,
+    summary: rt ? `the pod runs but the NFS volume is not usable: ${rt}` : `the NFS export is mounted and writable${fromServer ? ' (index.html from the server is readable)' : ' (the server\'s index.html was not seen)'}`,
+    evidence,
     node: s.pod.spec?.nodeName,
   };
 }

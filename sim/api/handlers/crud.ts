@@ -3,8 +3,8 @@
 
 import type { KubeObject } from '../store.ts';
 import { StoreError } from '../store.ts';
-import { apiVersionOf, RESOURCES, type ResourceType } from '../resources.ts';
-import { storageBucket, toExternal, toStorage } from '../convert.ts';
+import { apiVersionOf, type ResourceType } from '../resources.ts';
+import { toExternal, toStorage } from '../convert.ts';
 import { ApiError, sendJSON, successStatus } from '../status.ts';
 import { toTable, wantsTable, labelSelectorString, type IncludeObject } from '../tables.ts';
 import { applyPatch, patchTypeOf, type PatchType } from '../patch.ts';
@@ -35,10 +35,17 @@ function checkFields(ctx: Ctx, obj: unknown): Record<string, string> {
   const mode = ctx.query.get('fieldValidation') ?? 'Warn';
   if (mode === 'Ignore') return {};
   const rt = ctx.route.rt;
-  const unknown = unknownFields(apiVersionOf(rt), rt.kind, obj);
+  const unknown = unknownFields(apiVersionOf(rt), rt.kind, withoutDirectives(obj));
   if (!unknown.length) return {};
   if (mode === 'Strict') throw new ApiError(400, 'BadRequest', strictMessage(unknown));
   return { Warning: unknown.map(f => `299 - "unknown field \\"${f}\\""`).join(', ') };
+}
+
+/** A strategic merge patch without its $patch / $setElementOrder / ... directives. */
+function withoutDirectives(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(withoutDirectives);
+  if (typeof v !== 'object' || v === null) return v;
+  return Object.fromEntries(Object.entries(v).filter(([k]) => !k.startsWith('$')).map(([k, x]) => [k, withoutDirectives(x)]));
 }
 
 function checkBodyMeta(ctx: Ctx, o: KubeObject): void {
@@ -188,46 +195,30 @@ async function deleteOptions(ctx: Ctx): Promise<V1DeleteOptions> {
   return opts;
 }
 
-/** Deletes one object and, unless orphaning, its dependents (the garbage collector's cascade). */
-export function deleteOne(ctx: Ctx, rt: ResourceType, bucket: string, namespace: string | undefined, name: string, opts: V1DeleteOptions): KubeObject {
-  const store = ctx.state.store;
-  const dryRun = (opts.dryRun ?? []).includes('All');
-  const res = store.delete(bucket, namespace, name, {
-    dryRun, gracePeriodSeconds: opts.gracePeriodSeconds,
+/**
+ * Deletes one object as the API server does: Orphan and Foreground add the orphan /
+ * foregroundDeletion finalizer and only mark the object; the garbage collector
+ * (sim/controllers) then handles the dependents. Background deletes at once.
+ */
+export function deleteOne(ctx: Ctx, bucket: string, namespace: string | undefined, name: string, opts: V1DeleteOptions): KubeObject {
+  const policy = opts.propagationPolicy ?? (opts.orphanDependents === true ? 'Orphan' : undefined);
+  if (policy && !['Orphan', 'Foreground', 'Background'].includes(policy)) {
+    throw new ApiError(422, 'Invalid', `DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan"`,
+      { causes: [{ reason: 'FieldValueNotSupported', message: `Unsupported value: "${policy}"`, field: 'propagationPolicy' }] });
+  }
+  return ctx.state.store.delete(bucket, namespace, name, {
+    dryRun: (opts.dryRun ?? []).includes('All'),
+    gracePeriodSeconds: opts.gracePeriodSeconds,
     preconditions: opts.preconditions ? { uid: opts.preconditions.uid, resourceVersion: opts.preconditions.resourceVersion } : undefined,
+    addFinalizers: policy === 'Orphan' ? ['orphan'] : policy === 'Foreground' ? ['foregroundDeletion'] : undefined,
   });
-  if (!dryRun) {
-    const orphan = opts.propagationPolicy === 'Orphan' || (opts.propagationPolicy === undefined && opts.orphanDependents === true);
-    cascade(ctx, res.metadata.uid!, orphan);
-  }
-  return res;
-}
-
-function cascade(ctx: Ctx, uid: string, orphan: boolean): void {
-  const store = ctx.state.store;
-  for (const b of store.bucketNames()) {
-    for (const o of store.list(b).items) {
-      const refs = o.metadata.ownerReferences ?? [];
-      if (!refs.some(r => r.uid === uid)) continue;
-      try {
-        if (orphan || refs.length > 1) {
-          store.mutate(b, o.metadata.namespace, o.metadata.name!, x => { x.metadata.ownerReferences = (x.metadata.ownerReferences ?? []).filter(r => r.uid !== uid); });
-        } else {
-          const drt = RESOURCES.find(r => storageBucket(r) === b) ?? RESOURCES[0];
-          deleteOne(ctx, drt, b, o.metadata.namespace, o.metadata.name!, { propagationPolicy: 'Background' });
-        }
-      } catch (e) {
-        if (!(e instanceof StoreError && e.code === 404)) throw e;
-      }
-    }
-  }
 }
 
 export async function remove(ctx: Ctx): Promise<void> {
   const { state, route, bucket } = ctx;
   const rt = route.rt;
   const opts = await deleteOptions(ctx);
-  const res = deleteOne(ctx, rt, bucket, route.namespace, route.name!, opts);
+  const res = deleteOne(ctx, bucket, route.namespace, route.name!, opts);
   const dryRun = (opts.dryRun ?? []).includes('All');
   // Still there (graceful deletion, finalizers): the object; gone: a Success Status, as upstream.
   if (dryRun || state.store.tryGet(bucket, route.namespace, route.name!)) {
@@ -244,7 +235,7 @@ export async function removeCollection(ctx: Ctx): Promise<void> {
   const { items } = state.store.list(bucket, { namespace: route.namespace, labelSelector: query.get('labelSelector') ?? undefined, fieldSelector: translateFieldSelector(rt, query.get('fieldSelector') ?? undefined) });
   const out: KubeObject[] = [];
   for (const o of items) {
-    try { out.push(toExternal(rt, deleteOne(ctx, rt, bucket, o.metadata.namespace, o.metadata.name!, opts))); } catch (e) {
+    try { out.push(toExternal(rt, deleteOne(ctx, bucket, o.metadata.namespace, o.metadata.name!, opts))); } catch (e) {
       if (!(e instanceof StoreError && e.code === 404)) throw e;
     }
   }

@@ -87,7 +87,7 @@ export async function eviction(ctx: Ctx): Promise<void> {
   const { state, route } = ctx;
   const ev = (await readObject(ctx.req) ?? {}) as V1Eviction;
   state.store.get('pods', route.namespace, route.name!);
-  deleteOne(ctx, route.rt, 'pods', route.namespace, route.name!, ev.deleteOptions ?? {});
+  deleteOne(ctx, 'pods', route.namespace, route.name!, ev.deleteOptions ?? {});
   sendJSON(ctx.res, 201, { ...successStatus(), code: 201 });
 }
 

@@ -33,6 +33,9 @@ export class Interp {
   private failed = false;
   private errorSink: ErrorSink = 'stderr';
   readonly errors: PSValue[] = [];
+  /** Aborted when the script ends, so work a script left running (ConnectAsync) stops with it. */
+  private readonly scope = new AbortController();
+  readonly signal: AbortSignal;
 
   constructor(
     readonly host: ShellHost,
@@ -42,6 +45,7 @@ export class Interp {
     readonly edition: Edition,
   ) {
     this.cwd = host.cwd ?? 'C:\\';
+    this.signal = AbortSignal.any([io.signal, this.scope.signal]);
   }
 
   // ---- script ----
@@ -58,6 +62,8 @@ export class Interp {
       if (e instanceof ScriptError) { this.writeErrorInfo(e.info); return 1; }
       if (e instanceof ReturnSignal) return this.lastOk ? 0 : 1;
       throw e;
+    } finally {
+      this.scope.abort();
     }
   }
 

@@ -167,7 +167,7 @@ export const netCommands: CmdletSpec[] = [
       }
       if (type === 'byte[]') return [await allocate(c.host, toNum(args[0] ?? 0), (m) => c.fail(m))];
       if (type === 'net.sockets.tcpclient') {
-        if (args.length < 2) return [tcpClient(c.host, c.io.signal)];
+        if (args.length < 2) return [tcpClient(c.host, c.interp.signal)];
         const host = toStr(args[0] ?? null);
         const r = await resolveName(c.host, host, c.io.signal);
         const fail = (msg: string): never => {

@@ -1,0 +1,170 @@
+// Isolation (FEATURES.md "Isolation and security", iso.*): process isolation, Hyper-V isolation
+// by RuntimeClass and by seed 000's removed annotation, HostProcess pods.
+
+import type { V1Pod } from '@kubernetes/client-node';
+import { HYPERV_HANDLER, hostProcessPossible } from '../../discovery/discover.ts';
+import { versionAtLeast, windowsNodes } from '../../discovery/nodes.ts';
+import type { ClusterInfo } from '../../discovery/types.ts';
+import { buildNumberOf } from '../../fixtures/images.ts';
+import type { Transport } from '../../probes/types.ts';
+import { k8sAtLeast, limited, notApplicable, supported } from '../expect.ts';
+import { notStarted, podSettles } from '../observe.ts';
+import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
+import { nodeTransportOf } from './_nodeProbes.ts';
+
+/** The run's own RuntimeClass for the Hyper-V handler (fixtures/hyperv-runtimeclass.yaml). */
+const HYPERV_RC = 'wincheck-hyperv-{{runId}}';
+
+/**
+ * Utility VMs on the node, as upstream test/e2e/windows/hyperv.go counts them. Exit 2 when the
+ * HostComputeService module is missing (then nothing can be concluded).
+ */
+export const COUNT_UVMS = [
+  "if (-not (Get-Command Get-ComputeProcess -ErrorAction SilentlyContinue)) { Write-Output 'Get-ComputeProcess is not available'; exit 2 }",
+  "$vms = @(Get-ComputeProcess | Where-Object { ($_.Type -EQ 'VirtualMachine') -and ($_.Owner -EQ 'containerd-shim-runhcs-v1.exe') })",
+  "Write-Output ('utility VMs: ' + $vms.Count)",
+  '$vms | Format-Table Id, Owner, Type',
+].join('; ');
+
+async function countUtilityVMs(ctx: CheckContext, t: Transport, node: string, evidence: EvidenceItem[]): Promise<number> {
+  ctx.step(`on ${node}: Get-ComputeProcess (VirtualMachine, containerd-shim-runhcs-v1.exe)`);
+  const r = await ctx.probe(t, { kind: 'node-command', script: COUNT_UVMS });
+  evidence.push(r.evidence);
+  const m = /utility VMs: (\d+)/.exec(r.evidence.stdout);
+  if (r.evidence.exitCode !== 0 || !m) throw new Error(`could not count utility VMs on ${node}: ${r.detail}`);
+  return Number(m[1]);
+}
+
+/** Running pods on `node` whose RuntimeClass has the Hyper-V handler (all namespaces if allowed). */
+async function hypervPodsOn(ctx: CheckContext, node: string): Promise<V1Pod[]> {
+  const names = new Set([...ctx.cluster.runtimeClasses.filter(rc => rc.handler === HYPERV_HANDLER).map(rc => rc.name), HYPERV_RC.replace('{{runId}}', ctx.runId)]);
+  const fieldSelector = `spec.nodeName=${node}`;
+  const list = await ctx.kube.core.listPodForAllNamespaces({ fieldSelector })
+    .catch(() => ctx.kube.core.listNamespacedPod({ namespace: ctx.namespace, fieldSelector }));
+  return list.items.filter(p => p.status?.phase === 'Running' && p.spec?.runtimeClassName && names.has(p.spec.runtimeClassName));
+}
+
+function hypervExpectation(c: ClusterInfo) {
+  if (!c.hypervRuntimeClass) return notApplicable(`no RuntimeClass has handler ${HYPERV_HANDLER}`, 'FEATURES.md; upstream doc windows/user-guide (Hyper-V isolation)');
+  const capable = windowsNodes(c.nodes).filter(n => n.runtimeName === 'containerd' && versionAtLeast(n.runtimeVersion, '1.7'));
+  return capable.length
+    ? supported(`RuntimeClass ${c.hypervRuntimeClass} has handler ${HYPERV_HANDLER}; containerd >= 1.7 on ${capable.map(n => n.name).join(', ')}`, 'FEATURES.md; upstream test/e2e/windows/hyperv.go')
+    : limited(`RuntimeClass ${c.hypervRuntimeClass} exists but no Windows node runs containerd >= 1.7, which Hyper-V isolation needs`, 'FEATURES.md');
+}
+
+async function processProbe(ctx: CheckContext): Promise<Observation> {
+  ctx.fixture('process-isolation');
+  ctx.step('waiting for pod process-isolation (servercore of the node\'s build) to be Ready');
+  const r = await podSettles(ctx, 'process-isolation', 'ready');
+  if (!r.ok) return notStarted('process-isolation', r.error);
+  const nodeName = r.pod.spec?.nodeName;
+  const node = ctx.cluster.nodes.find(n => n.name === nodeName);
+  ctx.step('cmd /c ver in the container');
+  const v = await ctx.probe(ctx.podTransport('process-isolation', 'windows'), { kind: 'raw', argv: ['cmd', '/c', 'ver'] });
+  const seen = /\[Version (10\.0\.\d+)(?:\.\d+)?\]/.exec(v.evidence.stdout)?.[1];
+  const evidence: EvidenceItem[] = [v.evidence, `node ${nodeName}: build ${node?.windowsBuild ?? 'unknown'} (${node?.kernelVersion ?? ''})`];
+  if (!seen) return { works: false, summary: `ver printed no Windows version (${v.detail})`, evidence, node: nodeName };
+  const same = node?.windowsBuild !== undefined && buildNumberOf(seen) === buildNumberOf(node.windowsBuild);
+  return { works: same, summary: same ? `the container runs on build ${seen}, the host's build` : `the container reports build ${seen}, the host has ${node?.windowsBuild}`, evidence, node: nodeName };
+}
+
+async function hypervRuntimeClassProbe(ctx: CheckContext): Promise<Observation> {
+  ctx.fixture('hyperv-pod');
+  ctx.step('waiting for pod hyperv-pod (RuntimeClass with handler runhcs-wcow-hypervisor) to be Ready');
+  const r = await podSettles(ctx, 'hyperv-pod', 'ready');
+  if (!r.ok) return notStarted('hyperv-pod', r.error);
+  const node = r.pod.spec!.nodeName!;
+  const access = await nodeTransportOf(ctx, node);
+  if ('na' in access) return access.na;
+  const evidence: EvidenceItem[] = [`pod hyperv-pod on ${node}, runtimeClassName ${r.pod.spec?.runtimeClassName}`];
+  const vms = await countUtilityVMs(ctx, access.transport, node, evidence);
+  const pods = await hypervPodsOn(ctx, node);
+  evidence.push(`Hyper-V RuntimeClass pods running on ${node}: ${pods.map(p => `${p.metadata?.namespace}/${p.metadata?.name}`).join(', ') || 'none'}`);
+  const works = vms >= Math.max(pods.length, 1);
+  return { works, summary: works ? `${vms} utility VM(s) on ${node} for ${pods.length} Hyper-V pod(s)` : `no utility VM for pod hyperv-pod on ${node} (${vms} VM(s), ${pods.length} Hyper-V pod(s)): it runs process-isolated`, evidence, node };
+}
+
+async function hypervAnnotationProbe(ctx: CheckContext): Promise<Observation> {
+  ctx.fixture('hyperv-annotation');
+  ctx.step('waiting for pod hyperv-annotation (seed 000 isolation-type annotation) to be Ready');
+  const r = await podSettles(ctx, 'hyperv-annotation', 'ready');
+  if (!r.ok) return notStarted('hyperv-annotation', r.error);
+  const node = r.pod.spec!.nodeName!;
+  const access = await nodeTransportOf(ctx, node);
+  if ('na' in access) return access.na;
+  const evidence: EvidenceItem[] = [`pod hyperv-annotation on ${node}, annotations ${JSON.stringify(r.pod.metadata?.annotations ?? {})}`];
+  const vms = await countUtilityVMs(ctx, access.transport, node, evidence);
+  const pods = await hypervPodsOn(ctx, node);
+  evidence.push(`Hyper-V RuntimeClass pods running on ${node}: ${pods.map(p => `${p.metadata?.namespace}/${p.metadata?.name}`).join(', ') || 'none'}`);
+  // Each RuntimeClass pod accounts for one utility VM; one more is the annotated pod's.
+  const works = vms > pods.length;
+  return { works, summary: works ? `a utility VM beyond the ${pods.length} RuntimeClass pod(s) on ${node}: the annotation was honoured` : `no utility VM for the annotated pod on ${node} (${vms} VM(s) for ${pods.length} RuntimeClass pod(s)): the annotation was ignored`, evidence, node };
+}
+
+async function hostProcessProbe(ctx: CheckContext): Promise<Observation> {
+  ctx.fixture('hostprocess');
+  ctx.step('waiting for HostProcess pod hostprocess to be Ready');
+  const r = await podSettles(ctx, 'hostprocess', 'ready');
+  if (!r.ok) return notStarted('hostprocess', r.error);
+  const nodeName = r.pod.spec?.nodeName;
+  const node = ctx.cluster.nodes.find(n => n.name === nodeName);
+  const t = ctx.podTransport('hostprocess', 'windows');
+  ctx.step('whoami in the HostProcess container');
+  const who = await ctx.probe(t, { kind: 'raw', argv: ['whoami'] });
+  const user = who.evidence.stdout.trim();
+  const system = who.ok && /^nt authority\\system$/i.test(user);
+  const podIP = r.pod.status?.podIP;
+  const hostIP = r.pod.status?.hostIP;
+  const onHostNetwork = podIP !== undefined && (podIP === node?.internalIP || podIP === hostIP);
+  const evidence: EvidenceItem[] = [who.evidence, `pod IP ${podIP ?? 'none'}, host IP ${hostIP ?? 'none'}, node ${nodeName} InternalIP ${node?.internalIP ?? 'unknown'}`];
+  const problems = [system ? '' : `runs as "${user || who.detail}", not NT AUTHORITY\\SYSTEM`, onHostNetwork ? '' : `pod IP ${podIP} is not the node's address`].filter(Boolean);
+  return problems.length
+    ? { works: false, summary: `the HostProcess pod ${problems.join('; ')}`, evidence, node: nodeName }
+    : { works: true, summary: `runs as ${user} with the node's address ${podIP}`, evidence, node: nodeName };
+}
+
+export const features: Feature[] = [
+  {
+    id: 'iso.process',
+    area: 'isolation',
+    title: 'Default process isolation; container build equals host build',
+    needs: ['windows-node'],
+    fixtures: [{ id: 'process-isolation', template: 'servercore-pod', os: 'windows' }],
+    expect: () => supported('containers share the host kernel under process isolation; the image build must equal the host build', 'seed 000; seed 003; WINDOWS-COMMANDS.md §7'),
+    probe: processProbe,
+  },
+  {
+    id: 'iso.hyperv-runtimeclass',
+    area: 'isolation',
+    title: 'Pod with a runhcs-wcow-hypervisor RuntimeClass runs in a utility VM',
+    needs: ['windows-node', 'hyperv-runtimeclass', 'node-access'],
+    fixtures: [{ id: 'hyperv-pod', template: 'hyperv-runtimeclass', os: 'windows', params: { runtimeClass: HYPERV_RC } }],
+    expect: hypervExpectation,
+    probe: hypervRuntimeClassProbe,
+  },
+  {
+    id: 'iso.hyperv-annotation',
+    area: 'isolation',
+    title: "Seed 000's experimental.windows.kubernetes.io/isolation-type: hyperv annotation",
+    needs: ['windows-node', 'node-access'],
+    fixtures: [{ id: 'hyperv-annotation', template: 'hyperv-annotation', os: 'windows' }],
+    expect: c => limited(k8sAtLeast(c.version, 1, 21)
+      ? `the annotation was removed in Kubernetes 1.21 (cluster ${c.version.gitVersion}): it is ignored`
+      : `the annotation needs the alpha HyperVContainer gate and dockershim (cluster ${c.version.gitVersion})`, 'seed 000 (Hyper-V containers); FEATURES.md'),
+    probe: hypervAnnotationProbe,
+  },
+  {
+    id: 'iso.hostprocess',
+    area: 'isolation',
+    title: 'HostProcess pod runs as SYSTEM on the host network',
+    needs: ['windows-node'],
+    fixtures: [{ id: 'hostprocess', template: 'hostprocess', os: 'windows', pin: 'node' }],
+    expect: c => {
+      const hp = hostProcessPossible(c.version, windowsNodes(c.nodes).filter(n => n.ready));
+      return hp.ok
+        ? supported(`HostProcess containers are GA from 1.26 with containerd >= 1.6: ${hp.reason}`, 'FEATURES.md; upstream test/e2e/windows/host_process.go')
+        : limited(`HostProcess containers need Kubernetes >= 1.26 and containerd >= 1.6: ${hp.reason}`, 'FEATURES.md');
+    },
+    probe: hostProcessProbe,
+  },
+];

@@ -1,0 +1,362 @@
+// Networking (FEATURES.md "Networking"): pod addresses, pod ↔ pod paths, DNS, egress, ICMP and the
+// Windows node's own paths, suite "networking". Service paths (ClusterIP, NodePort, LoadBalancer,
+// affinity, DSR, hairpin) are in services.ts. Probes follow upstream test/e2e/windows
+// (hybrid_network.go, dns.go): curl.exe from Windows, nc from Linux, never ICMP for reachability,
+// a warm-up then a steady period per path (lib/catalog/net/steady.ts).
+
+import { limited, supported } from '../expect.ts';
+import {
+  checkPodPath, clusterIPOf, ensureFarPod, FAR_POD, FX, httpAttempt, nodeTransportOf, pathObservation, podIP, podIPs,
+  readService, readyPods, SERVICE_PORT, urlOf, NETEXEC_PORT,
+} from '../net/common.ts';
+import { dualStackExpectation, ipv6OnlyExpectation } from '../net/expect.ts';
+import { clusterDomainOf, curlFailureOf, dnsServersOf, parseIpconfig, pingReplies, pingUnresolved } from '../net/parse.ts';
+import { warmupThenSteady, type Attempt } from '../net/steady.ts';
+import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
+import type { Transport } from '../../probes/types.ts';
+
+const SUITE = 'networking';
+const POD_PATH_SOURCE = 'FEATURES.md; upstream test/e2e/windows/hybrid_network.go';
+
+/** `ipconfig /all` in a Windows pod: evidence plus the parsed view. */
+async function ipconfigOf(ctx: CheckContext, t: Transport) {
+  const r = await ctx.probe(t, { kind: 'raw', argv: ['cmd', '/c', 'ipconfig /all'] });
+  return { r, cfg: parseIpconfig(r.evidence.stdout) };
+}
+
+/**
+ * A name lookup seen through curl.exe, as upstream dns.go does (nslookup ignores ndots and may
+ * exit 0 on failure): resolved unless curl says it could not resolve (exit 6 / "Resolving timed out").
+ */
+async function resolveAttempt(ctx: CheckContext, t: Transport, name: string): Promise<Attempt> {
+  const a = await httpAttempt(ctx, t, urlOf(name, SERVICE_PORT));
+  if (a.ok) return { ...a, detail: `${name} resolved and answered` };
+  const f = curlFailureOf(a.evidence.exitCode, a.evidence.stderr);
+  const unresolved = f.kind === 'resolve' || /Resolving timed out|Could not resolve/i.test(a.evidence.stderr);
+  return unresolved
+    ? { ok: false, detail: `${name} did not resolve (${f.message})`, evidence: a.evidence }
+    : { ok: true, detail: `${name} resolved (the connection then failed: ${f.message})`, evidence: a.evidence };
+}
+
+/** The cluster domain from the client pod's DNS suffix search list (fallback cluster.local). */
+async function clusterDomain(ctx: CheckContext, t: Transport, evidence: EvidenceItem[]): Promise<string> {
+  const { r, cfg } = await ipconfigOf(ctx, t);
+  const domain = clusterDomainOf(cfg.searchList, ctx.namespace);
+  evidence.push(domain ? `cluster domain ${domain} (from the pod's DNS suffix search list)` : 'cluster domain not in the pod\'s DNS suffix search list: assuming cluster.local', r.evidence);
+  return domain ?? 'cluster.local';
+}
+
+export const features: Feature[] = [
+  {
+    id: 'net.pod-ip',
+    area: 'networking',
+    suite: SUITE,
+    title: 'Each Windows pod gets its own IP (one endpoint per pod)',
+    needs: ['windows-node'],
+    fixtures: [FX.win, FX.winPeer, FX.winPeer2],
+    expect: () => supported('every Windows pod gets its own IP address (one HNS endpoint per pod)', 'FEATURES.md; seed 003'),
+    probe: async ctx => {
+      const names = [FX.win.id, FX.winPeer.id, FX.winPeer2.id];
+      const ready = await readyPods(ctx, names);
+      if (!ready.ok) return ready.observation;
+      const evidence: EvidenceItem[] = [];
+      const problems: string[] = [];
+      const ips = names.map(n => ready.pods[n].status?.podIP ?? '');
+      evidence.push(`pod IPs: ${names.map((n, i) => `${n}=${ips[i] || 'none'}@${ready.pods[n].spec?.nodeName}`).join(', ')}`);
+      if (ips.some(ip => !ip)) problems.push('a Ready pod has no IP');
+      if (new Set(ips).size !== ips.length) problems.push('pods share an IP');
+      const nodeIPs = new Set(ctx.cluster.nodes.map(n => n.internalIP).filter(Boolean));
+      if (ips.some(ip => nodeIPs.has(ip))) problems.push('a pod has its node\'s IP (host network)');
+      for (const [i, n] of names.entries()) {
+        const { r, cfg } = await ipconfigOf(ctx, ctx.podTransport(n, 'windows'));
+        evidence.push(r.evidence);
+        const own = cfg.adapters.flatMap(a => a.ipv4);
+        if (!r.ok) problems.push(`ipconfig failed in ${n}`);
+        else if (ips[i] && !own.includes(ips[i])) problems.push(`ipconfig in ${n} shows ${own.join(', ') || 'no IPv4 address'}, not its pod IP ${ips[i]}`);
+      }
+      return problems.length
+        ? { works: false, summary: problems.join('; '), evidence, node: ready.pods[names[0]].spec?.nodeName }
+        : { works: true, summary: `${names.length} Windows pods on one node have distinct IPs ${ips.join(', ')}, each shown by its own ipconfig`, evidence, node: ready.pods[names[0]].spec?.nodeName };
+    },
+  },
+  {
+    id: 'net.w2w-same-node',
+    area: 'networking',
+    suite: SUITE,
+    title: 'Windows pod → Windows pod on the same node (pod IP, HTTP)',
+    needs: ['windows-node'],
+    fixtures: [FX.win, FX.winPeer],
+    expect: () => supported('Windows pods reach each other by pod IP', POD_PATH_SOURCE),
+    probe: async ctx => {
+      const ready = await readyPods(ctx, [FX.win.id, FX.winPeer.id]);
+      if (!ready.ok) return ready.observation;
+      const client = ready.pods[FX.win.id];
+      const check = await checkPodPath(ctx, { name: FX.win.id, os: 'windows', ip: podIP(client) }, { name: FX.winPeer.id, host: podIP(ready.pods[FX.winPeer.id]) }, 'W → W (same node)');
+      return pathObservation(check, client.spec?.nodeName);
+    },
+  },
+  {
+    id: 'net.w2w-cross-node',
+    area: 'networking',
+    suite: SUITE,
+    title: 'Windows pod → Windows pod on another node (pod IP, HTTP)',
+    needs: ['two-windows-nodes'],
+    fixtures: [FX.win, FX.winPeer],
+    expect: () => supported('Windows pods on different nodes reach each other by pod IP', POD_PATH_SOURCE),
+    probe: async ctx => {
+      const ready = await readyPods(ctx, [FX.win.id]);
+      if (!ready.ok) return ready.observation;
+      const client = ready.pods[FX.win.id];
+      const far = await ensureFarPod(ctx, client.spec?.nodeName ?? '');
+      if ('missing' in far) return { works: false, summary: far.missing, evidence: [], notApplicable: far.missing };
+      const farReady = await readyPods(ctx, [FAR_POD]);
+      if (!farReady.ok) return farReady.observation;
+      const check = await checkPodPath(ctx, { name: FX.win.id, os: 'windows', ip: podIP(client) }, { name: FAR_POD, host: podIP(farReady.pods[FAR_POD]) }, `W → W (${client.spec?.nodeName} → ${far.node.name})`);
+      return pathObservation(check, client.spec?.nodeName);
+    },
+  },
+  {
+    id: 'net.w2l',
+    area: 'networking',
+    suite: SUITE,
+    title: 'Windows pod → Linux pod (pod IP, HTTP)',
+    needs: ['windows-node', 'linux-node'],
+    fixtures: [FX.win, FX.linux],
+    expect: () => supported('Windows pods reach Linux pods by pod IP', POD_PATH_SOURCE),
+    probe: async ctx => {
+      const ready = await readyPods(ctx, [FX.win.id, FX.linux.id]);
+      if (!ready.ok) return ready.observation;
+      const client = ready.pods[FX.win.id];
+      const check = await checkPodPath(ctx, { name: FX.win.id, os: 'windows', ip: podIP(client) }, { name: FX.linux.id, host: podIP(ready.pods[FX.linux.id]) }, 'W → L');
+      return pathObservation(check, client.spec?.nodeName);
+    },
+  },
+  {
+    id: 'net.l2w',
+    area: 'networking',
+    suite: SUITE,
+    title: 'Linux pod → Windows pod (pod IP, TCP then HTTP)',
+    needs: ['windows-node', 'linux-node'],
+    fixtures: [FX.win, FX.linux],
+    expect: () => supported('Linux pods reach Windows pods by pod IP', POD_PATH_SOURCE),
+    probe: async ctx => {
+      const ready = await readyPods(ctx, [FX.win.id, FX.linux.id]);
+      if (!ready.ok) return ready.observation;
+      const server = ready.pods[FX.win.id];
+      const check = await checkPodPath(ctx, { name: FX.linux.id, os: 'linux', ip: podIP(ready.pods[FX.linux.id]) }, { name: FX.win.id, host: podIP(server) }, 'L → W');
+      return pathObservation(check, server.spec?.nodeName);
+    },
+  },
+  {
+    id: 'net.dns-service',
+    area: 'networking',
+    suite: SUITE,
+    title: 'Windows pod resolves Service names (short and FQDN)',
+    needs: ['windows-node', 'linux-node'],
+    fixtures: [FX.win, FX.winPeer, FX.winPeer2, FX.linux, FX.svcMixed],
+    expect: () => supported('Windows pods resolve Service names through cluster DNS, short and fully qualified', 'FEATURES.md; upstream test/e2e/windows/dns.go'),
+    probe: async ctx => {
+      const ready = await readyPods(ctx, [FX.win.id]);
+      if (!ready.ok) return ready.observation;
+      ctx.fixture(FX.svcMixed.id);
+      const t = ctx.podTransport(FX.win.id, 'windows');
+      const evidence: EvidenceItem[] = [];
+      const domain = await clusterDomain(ctx, t, evidence);
+      const names = [FX.svcMixed.id, `${FX.svcMixed.id}.${ctx.namespace}.svc.${domain}`];
+      const failed: string[] = [];
+      const passed: string[] = [];
+      for (const name of names) {
+        ctx.step(`resolving ${name} from ${FX.win.id} (curl.exe)`);
+        const v = await warmupThenSteady(ctx, `resolve ${name}`, () => resolveAttempt(ctx, t, name));
+        evidence.push(...v.evidence);
+        (v.ok ? passed : failed).push(v.ok ? name : v.detail);
+      }
+      return failed.length
+        ? { works: false, summary: failed.join('; '), evidence, node: ready.pods[FX.win.id].spec?.nodeName }
+        : { works: true, summary: `resolved ${passed.join(' and ')} steadily`, evidence, node: ready.pods[FX.win.id].spec?.nodeName };
+    },
+  },
+  {
+    id: 'net.dns-dotted-name',
+    area: 'networking',
+    suite: SUITE,
+    title: 'Windows pod resolves a partial dotted name (svc.namespace)',
+    needs: ['windows-node', 'linux-node'],
+    fixtures: [FX.win, FX.winPeer, FX.winPeer2, FX.linux, FX.svcMixed],
+    expect: () => limited('Windows treats any dotted name as an FQDN and skips the search suffixes, so "svc.namespace" does not resolve', 'FEATURES.md; upstream doc dns-pod-service and windows-networking'),
+    probe: async ctx => {
+      const ready = await readyPods(ctx, [FX.win.id]);
+      if (!ready.ok) return ready.observation;
+      ctx.fixture(FX.svcMixed.id);
+      const t = ctx.podTransport(FX.win.id, 'windows');
+      const evidence: EvidenceItem[] = [];
+      const domain = await clusterDomain(ctx, t, evidence);
+      // Control: the FQDN resolves from the same pod, so a failure below is about the dotted name.
+      const fqdn = await resolveAttempt(ctx, t, `${FX.svcMixed.id}.${ctx.namespace}.svc.${domain}`);
+      evidence.push(`control: ${fqdn.detail}`, fqdn.evidence);
+      const dotted = `${FX.svcMixed.id}.${ctx.namespace}`;
+      ctx.step(`resolving ${dotted} from ${FX.win.id} (curl.exe)`);
+      const v = await warmupThenSteady(ctx, `resolve ${dotted}`, () => resolveAttempt(ctx, t, dotted));
+      evidence.push(...v.evidence);
+      return { works: v.ok, summary: `${v.detail}${fqdn.ok ? '' : ' (the FQDN control did not resolve either)'}`, evidence, node: ready.pods[FX.win.id].spec?.nodeName };
+    },
+  },
+  {
+    id: 'net.dns-hostnet',
+    area: 'networking',
+    suite: SUITE,
+    title: 'dnsPolicy ClusterFirstWithHostNet on a Windows host-network pod',
+    needs: ['windows-node', 'linux-node', 'hostprocess'],
+    fixtures: [FX.hostnetDns, FX.winPeer, FX.winPeer2, FX.linux, FX.svcMixed],
+    expect: () => limited('ClusterFirstWithHostNet is not supported on Windows: a host-network pod uses the node\'s DNS, not cluster DNS', 'FEATURES.md; upstream doc dns-pod-service'),
+    probe: async ctx => {
+      const ready = await readyPods(ctx, [FX.hostnetDns.id]);
+      if (!ready.ok) throw new Error(`the HostProcess pod did not start, so its DNS cannot be seen: ${ready.observation.summary}`);
+      ctx.fixture(FX.svcMixed.id);
+      const t = ctx.podTransport(FX.hostnetDns.id, 'windows');
+      const name = `${FX.svcMixed.id}.${ctx.namespace}.svc.cluster.local`;
+      ctx.step(`resolving ${name} from the host-network pod`);
+      const v = await warmupThenSteady(ctx, `resolve ${name} from a ClusterFirstWithHostNet pod`, () => resolveAttempt(ctx, t, name));
+      return { works: v.ok, summary: v.detail, evidence: v.evidence, node: ready.pods[FX.hostnetDns.id].spec?.nodeName };
+    },
+  },
+  {
+    id: 'net.dns-config',
+    area: 'networking',
+    suite: SUITE,
+    title: 'dnsPolicy None + dnsConfig nameservers visible in ipconfig /all',
+    needs: ['windows-node'],
+    fixtures: [FX.dnsConfig],
+    expect: () => supported('dnsPolicy None with dnsConfig sets the pod\'s DNS servers and search list', 'FEATURES.md; upstream test/e2e/windows/dns.go'),
+    probe: async ctx => {
+      const ready = await readyPods(ctx, [FX.dnsConfig.id]);
+      if (!ready.ok) return ready.observation;
+      const { r, cfg } = await ipconfigOf(ctx, ctx.podTransport(FX.dnsConfig.id, 'windows'));
+      const servers = dnsServersOf(cfg);
+      const node = ready.pods[FX.dnsConfig.id].spec?.nodeName;
+      if (!r.ok) return { works: false, summary: `ipconfig /all failed: ${r.detail}`, evidence: [r.evidence], node };
+      const hasServer = servers.includes('1.1.1.1');
+      const hasSuffix = cfg.searchList.map(s => s.toLowerCase()).includes('resolv.conf.local');
+      const seen = `DNS servers ${servers.join(', ') || 'none'}; search list ${cfg.searchList.join(', ') || 'none'}`;
+      return hasServer
+        ? { works: true, summary: `ipconfig /all shows the configured nameserver 1.1.1.1 (${seen})${hasSuffix ? '' : '; the search suffix resolv.conf.local is missing'}`, evidence: [r.evidence], node }
+        : { works: false, summary: `ipconfig /all does not show the configured nameserver 1.1.1.1 (${seen})`, evidence: [r.evidence], node };
+    },
+  },
+  {
+    id: 'net.egress',
+    area: 'networking',
+    suite: SUITE,
+    title: 'Windows pod → outside the cluster (--egress-url)',
+    needs: ['windows-node', 'egress-url'],
+    fixtures: [FX.win],
+    expect: () => supported('Windows pods reach addresses outside the cluster through the node\'s outbound NAT', 'FEATURES.md; upstream test/e2e/windows/hybrid_network.go'),
+    probe: async ctx => {
+      const ready = await readyPods(ctx, [FX.win.id]);
+      if (!ready.ok) return ready.observation;
+      const url = ctx.options.egressUrl!;
+      ctx.step(`GET ${url} from ${FX.win.id}`);
+      const t = ctx.podTransport(FX.win.id, 'windows');
+      const v = await warmupThenSteady(ctx, `W → ${url}`, () => httpAttempt(ctx, t, url));
+      return { works: v.ok, summary: v.detail, evidence: v.evidence, node: ready.pods[FX.win.id].spec?.nodeName };
+    },
+  },
+  {
+    id: 'net.icmp-egress',
+    area: 'networking',
+    suite: SUITE,
+    title: 'Windows pod → ping outside its network',
+    needs: ['windows-node', 'egress-url'],
+    fixtures: [FX.win],
+    expect: () => limited('Windows pods have no outbound ICMP rules across networks: ping outside the pod network gets no reply', 'seed 003; upstream doc windows-networking'),
+    probe: async ctx => {
+      const ready = await readyPods(ctx, [FX.win.id]);
+      if (!ready.ok) return ready.observation;
+      const url = ctx.options.egressUrl!;
+      const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+      const t = ctx.podTransport(FX.win.id, 'windows');
+      const evidence: EvidenceItem[] = [];
+      // Control: TCP egress to the same host, so "no reply" is about ICMP, not about egress.
+      const control = await httpAttempt(ctx, t, url);
+      evidence.push(`control (TCP): ${control.detail}`, control.evidence);
+      ctx.step(`ping -n 1 ${host} from ${FX.win.id}`);
+      const v = await warmupThenSteady(ctx, `ping ${host}`, async () => {
+        const r = await ctx.probe(t, { kind: 'ping', host, count: 1 });
+        if (pingUnresolved(r.evidence.stdout, r.evidence.stderr)) throw new Error(`ping could not resolve ${host}, so ICMP cannot be judged`);
+        const n = pingReplies(r.evidence.stdout);
+        return { ok: n > 0, detail: n > 0 ? `reply from ${host}` : `no reply from ${host} (exit ${r.evidence.exitCode})`, evidence: r.evidence };
+      });
+      evidence.push(...v.evidence);
+      return { works: v.ok, summary: `${v.detail}; TCP to the same host ${control.ok ? 'worked' : 'failed too'}`, evidence, node: ready.pods[FX.win.id].spec?.nodeName };
+    },
+  },
+  {
+    id: 'net.node-to-pod',
+    area: 'networking',
+    suite: SUITE,
+    title: 'Windows node → pod IP',
+    needs: ['windows-node', 'node-access'],
+    fixtures: [FX.winPeer],
+    expect: () => supported('a Windows node reaches pods by pod IP', 'FEATURES.md'),
+    probe: async ctx => {
+      const ready = await readyPods(ctx, [FX.winPeer.id]);
+      if (!ready.ok) return ready.observation;
+      const server = ready.pods[FX.winPeer.id];
+      const node = ctx.cluster.nodes.find(n => n.name === server.spec?.nodeName) ?? ctx.windowsNode!;
+      const nt = await nodeTransportOf(ctx, node);
+      if ('observation' in nt) return nt.observation;
+      const url = urlOf(podIP(server), NETEXEC_PORT);
+      ctx.step(`GET ${url} from node ${node.name} (${nt.t.description})`);
+      const v = await warmupThenSteady(ctx, `node ${node.name} → ${FX.winPeer.id}`, () => httpAttempt(ctx, nt.t, url));
+      return { works: v.ok, summary: v.detail, evidence: v.evidence, node: node.name };
+    },
+  },
+  {
+    id: 'net.dual-stack',
+    area: 'networking',
+    suite: SUITE,
+    title: 'Dual-stack: Windows pods get IPv4 and IPv6 and reach each other over IPv6',
+    needs: ['windows-node', 'dual-stack'],
+    fixtures: [FX.win, FX.winPeer],
+    expect: dualStackExpectation,
+    probe: async ctx => {
+      const ready = await readyPods(ctx, [FX.win.id, FX.winPeer.id]);
+      if (!ready.ok) return ready.observation;
+      const node = ready.pods[FX.win.id].spec?.nodeName;
+      const families = Object.fromEntries([FX.win.id, FX.winPeer.id].map(n => [n, podIPs(ready.pods[n])]));
+      const evidence: EvidenceItem[] = [`pod IPs: ${Object.entries(families).map(([n, ips]) => `${n}=${ips.join(',')}`).join('; ')}`];
+      const v6 = families[FX.winPeer.id].find(ip => ip.includes(':'));
+      if (!families[FX.win.id].some(ip => ip.includes(':')) || !v6)
+        return { works: false, summary: 'the Windows pods have no IPv6 address', evidence, node };
+      const t = ctx.podTransport(FX.win.id, 'windows');
+      const v = await warmupThenSteady(ctx, `W → W over IPv6 (${v6})`, () => httpAttempt(ctx, t, urlOf(v6, NETEXEC_PORT)));
+      evidence.push(...v.evidence);
+      return { works: v.ok, summary: v.detail, evidence, node };
+    },
+  },
+  {
+    id: 'net.ipv6-only',
+    area: 'networking',
+    suite: SUITE,
+    title: 'IPv6-only: a single-stack IPv6 Service in front of Windows pods',
+    needs: ['windows-node', 'dual-stack'],
+    fixtures: [FX.win, FX.winPeer, FX.winPeer2, FX.svcIpv6],
+    expect: ipv6OnlyExpectation,
+    probe: async ctx => {
+      const ready = await readyPods(ctx, [FX.win.id, FX.winPeer.id, FX.winPeer2.id]);
+      if (!ready.ok) return ready.observation;
+      const node = ready.pods[FX.win.id].spec?.nodeName;
+      let ip: string;
+      try {
+        ip = clusterIPOf(await readService(ctx, FX.svcIpv6.id));
+      } catch (e) {
+        return { works: false, summary: `no single-stack IPv6 Service: ${e instanceof Error ? e.message : String(e)}`, evidence: [], node };
+      }
+      const t = ctx.podTransport(FX.win.id, 'windows');
+      const v = await warmupThenSteady(ctx, `W → IPv6 ClusterIP ${ip}`, () => httpAttempt(ctx, t, urlOf(ip, SERVICE_PORT)));
+      return { works: v.ok, summary: v.detail, evidence: v.evidence, node };
+    },
+  },
+];
+
+export type { Observation };

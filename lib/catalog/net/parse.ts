@@ -1,0 +1,139 @@
+// Parsers for what the networking probes read back, in the real formats of WINDOWS-COMMANDS.md:
+// curl exit codes and "curl: (N) ..." lines (§2), ipconfig /all (§4), ping replies (§4),
+// agnhost netexec /hostname and /clientip bodies (§6), netstat -an. Pure: unit-tested.
+
+/** Why a curl (curl.exe or Linux curl) call failed, from its exit code (everything.curl.dev). */
+export type CurlFailure = 'resolve' | 'connect' | 'timeout' | 'http' | 'other';
+
+export function curlFailureOf(exitCode: number, stderr: string): { kind: CurlFailure; message: string } {
+  const line = stderr.split(/\r?\n/).map(l => l.trim()).find(l => /^curl: \(\d+\)/.test(l)) ?? stderr.trim().split(/\r?\n/).pop() ?? '';
+  const code = /^curl: \((\d+)\)/.exec(line)?.[1];
+  const n = code !== undefined ? Number(code) : exitCode;
+  const kind: CurlFailure = n === 6 ? 'resolve' : n === 7 ? 'connect' : n === 28 ? 'timeout' : n === 22 ? 'http' : 'other';
+  return { kind, message: line || `exit ${exitCode}` };
+}
+
+/** agnhost /clientip answers "ip:port" (Go's RemoteAddr; IPv6 as "[ip]:port"). Returns the ip. */
+export function clientIpOf(body: string): string | undefined {
+  const s = body.trim();
+  const v6 = /^\[([0-9a-fA-F:.]+)\]:\d+$/.exec(s);
+  if (v6) return unmapped(v6[1]);
+  const v4 = /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/.exec(s);
+  return v4?.[1];
+}
+
+/** ::ffff:10.0.0.1 → 10.0.0.1 (an IPv4 peer on a dual-stack socket). */
+export function unmapped(ip: string): string {
+  return /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(ip) ? ip.slice(7) : ip;
+}
+
+/** agnhost /hostname answers the pod name (no newline from Go's fmt). */
+export function hostnameOf(body: string): string {
+  return body.trim();
+}
+
+export interface IpconfigAdapter {
+  name: string;
+  ipv4: string[];
+  ipv6: string[];
+  dnsServers: string[];
+  dnsSuffix?: string;
+}
+
+export interface Ipconfig {
+  hostName?: string;
+  searchList: string[];
+  adapters: IpconfigAdapter[];
+}
+
+/**
+ * `ipconfig /all` (CRLF, "   Label . . . . : value", continuation lines indented with spaces only).
+ * Values such as "10.244.2.4(Preferred)" lose the suffix.
+ */
+export function parseIpconfig(stdout: string): Ipconfig {
+  const out: Ipconfig = { searchList: [], adapters: [] };
+  let adapter: IpconfigAdapter | undefined;
+  let lastKey: string | undefined;
+  for (const raw of stdout.split(/\r?\n/)) {
+    const line = raw.replace(/\r$/, '');
+    if (!line.trim()) { lastKey = undefined; continue; }
+    const header = /^(?:Ethernet|Wireless LAN|Unknown) adapter (.+):\s*$/.exec(line);
+    if (header) { adapter = { name: header[1], ipv4: [], ipv6: [], dnsServers: [] }; out.adapters.push(adapter); lastKey = undefined; continue; }
+    const kv = /^ {3}(\S[^.:]*?)[ .]*: ?(.*)$/.exec(line);
+    if (kv) {
+      lastKey = kv[1].trim().toLowerCase();
+      add(lastKey, clean(kv[2]));
+      continue;
+    }
+    if (/^\s{10,}\S/.test(line) && lastKey) add(lastKey, clean(line));
+  }
+  return out;
+
+  function add(key: string, value: string) {
+    if (!value) return;
+    if (key === 'host name') out.hostName = value;
+    else if (key === 'dns suffix search list') out.searchList.push(value);
+    else if (!adapter) return;
+    else if (key === 'dns servers') adapter.dnsServers.push(value);
+    else if (key === 'ipv4 address' || key === 'ip address' || key === 'autoconfiguration ipv4 address') adapter.ipv4.push(value);
+    else if (key === 'ipv6 address' || key === 'link-local ipv6 address') adapter.ipv6.push(value.replace(/%\d+$/, ''));
+    else if (key === 'connection-specific dns suffix') adapter.dnsSuffix = value;
+  }
+}
+
+function clean(v: string): string {
+  return v.trim().replace(/\((?:Preferred|Deprecated|Tentative|Duplicate)\)$/i, '');
+}
+
+/** Every DNS server of every adapter, in order. */
+export function dnsServersOf(cfg: Ipconfig): string[] {
+  return cfg.adapters.flatMap(a => a.dnsServers);
+}
+
+/** The cluster domain from the pod's search list: "<ns>.svc.<domain>" → domain. */
+export function clusterDomainOf(searchList: string[], namespace: string): string | undefined {
+  const prefix = `${namespace}.svc.`.toLowerCase();
+  const hit = searchList.map(s => s.toLowerCase()).find(s => s.startsWith(prefix));
+  return hit?.slice(prefix.length).replace(/\.$/, '') || undefined;
+}
+
+/**
+ * Windows `ping -n N` and Linux `ping -c N`: a reply is a "Reply from X: bytes=… TTL=" line (or
+ * "bytes from"), not the exit code; "Destination host unreachable" counts as received but is no reply.
+ */
+export function pingReplies(stdout: string): number {
+  return stdout.split(/\r?\n/).filter(l => /Reply from .*TTL=/i.test(l) || /\d+ bytes from /i.test(l)).length;
+}
+
+/** "could not find host" (Windows) / "bad address" (busybox) / "unknown host": the name did not resolve. */
+export function pingUnresolved(stdout: string, stderr: string): boolean {
+  return /could not find host|bad address|unknown host|Name or service not known/i.test(stdout + stderr);
+}
+
+export interface NetstatEntry {
+  proto: string;
+  local: string;
+  localPort: number;
+  foreign: string;
+  foreignPort: number;
+  state: string;
+}
+
+/** `netstat -an` (Windows: "  TCP    10.244.1.5:8080    10.0.0.4:51234    ESTABLISHED"). */
+export function parseNetstat(stdout: string): NetstatEntry[] {
+  const out: NetstatEntry[] = [];
+  for (const line of stdout.split(/\r?\n/)) {
+    const m = /^\s*(TCP|tcp6?|TCPv6)\s+(?:\d+\s+\d+\s+)?(\S+)\s+(\S+)\s+(\S+)/.exec(line);
+    if (!m) continue;
+    const [local, localPort] = splitHostPort(m[2]);
+    const [foreign, foreignPort] = splitHostPort(m[3]);
+    out.push({ proto: m[1].toUpperCase(), local, localPort, foreign, foreignPort, state: m[4].toUpperCase() });
+  }
+  return out;
+}
+
+function splitHostPort(s: string): [string, number] {
+  const i = s.lastIndexOf(':');
+  if (i < 0) return [s, NaN];
+  return [unmapped(s.slice(0, i).replace(/^\[|\]$/g, '')), Number(s.slice(i + 1))];
+}

@@ -1,0 +1,92 @@
+// Network paths have no state to watch, so they are polled the way upstream test/e2e/windows
+// does (hybrid_network.go): a pass within a warm-up, then a steady period in which every poll
+// passes. The periods come from the run's timeouts (netWarmup, netSteady, netPoll) so tests
+// can shorten them; the poll interval is the only wait, always inside these bounded loops.
+
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Timeouts } from '../../cluster/timeouts.ts';
+import type { Evidence } from '../../probes/types.ts';
+import type { CheckContext, EvidenceItem } from '../types.ts';
+
+/** One try of a path: the op's verdict and what was run and came back. */
+export interface Attempt {
+  ok: boolean;
+  detail: string;
+  evidence: Evidence;
+}
+
+export interface PathTimings {
+  warmupMs: number;
+  steadyMs: number;
+  pollMs: number;
+  /** For curl --connect-timeout / nc -w (whole seconds, at least 1). */
+  connectTimeoutSec: number;
+}
+
+export function timingsOf(t: Timeouts): PathTimings {
+  return {
+    warmupMs: t.netWarmup,
+    steadyMs: t.netSteady,
+    pollMs: Math.max(1, t.netPoll),
+    connectTimeoutSec: Math.max(1, Math.round(t.netConnect / 1000)),
+  };
+}
+
+export interface PathVerdict {
+  ok: boolean;
+  /** One line: "passed after 2 tries (1.2 s), then 10 passes in 10 s" or why not. */
+  detail: string;
+  /** The first passing attempt (its stdout is what later checks read: /hostname, /clientip). */
+  firstPass?: Attempt;
+  /** The failing attempt that decided a failure (last warm-up try, or the steady failure). */
+  failure?: Attempt;
+  /** Every passing attempt's evidence stdout (e.g. the hostnames that answered). */
+  outputs: string[];
+  evidence: EvidenceItem[];
+}
+
+/**
+ * A pass within the warm-up, then `steadyMs` of passes `pollMs` apart. The evidence keeps
+ * the first pass and the deciding failure (not every poll), plus one summary line.
+ */
+export async function warmupThenSteady(ctx: Pick<CheckContext, 'signal' | 'options'>, what: string, attempt: () => Promise<Attempt>, timings = timingsOf(ctx.options.timeouts)): Promise<PathVerdict> {
+  const started = Date.now();
+  const warmupEnd = started + timings.warmupMs;
+  let tries = 0;
+  let last: Attempt | undefined;
+  for (;;) {
+    tries++;
+    last = await attempt();
+    if (last.ok) break;
+    if (Date.now() + timings.pollMs > warmupEnd) {
+      const detail = `${what}: no pass within the ${secs(timings.warmupMs)} warm-up (${tries} tr${tries === 1 ? 'y' : 'ies'}); last: ${last.detail}`;
+      return { ok: false, detail, failure: last, outputs: [], evidence: [detail, last.evidence] };
+    }
+    await delay(timings.pollMs, undefined, { signal: ctx.signal });
+  }
+  const firstPass = last;
+  const passedAt = Date.now();
+  const outputs = [firstPass.evidence.stdout];
+  let passes = 1;
+  while (Date.now() - passedAt < timings.steadyMs) {
+    await delay(timings.pollMs, undefined, { signal: ctx.signal });
+    const a = await attempt();
+    if (!a.ok) {
+      const detail = `${what}: passed after ${tries} tr${tries === 1 ? 'y' : 'ies'}, then failed ${secs(Date.now() - passedAt)} into the steady period (after ${passes} pass${passes === 1 ? '' : 'es'}): ${a.detail}`;
+      return { ok: false, detail, firstPass, failure: a, outputs, evidence: [detail, firstPass.evidence, a.evidence] };
+    }
+    passes++;
+    outputs.push(a.evidence.stdout);
+  }
+  const detail = `${what}: passed after ${tries} tr${tries === 1 ? 'y' : 'ies'} (${secs(passedAt - started)}), then ${passes} pass${passes === 1 ? '' : 'es'} over a ${secs(timings.steadyMs)} steady period`;
+  return { ok: true, detail, firstPass, outputs, evidence: [detail, firstPass.evidence] };
+}
+
+/** Poll interval between single tries outside warm-up/steady (affinity rounds use their own idle). */
+export function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return delay(ms, undefined, { signal });
+}
+
+function secs(ms: number): string {
+  return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)}s`;
+}

@@ -1,0 +1,98 @@
+// The run's nodeTransport(node): a HostProcess pod first (where discovery says the cluster
+// supports it: Kubernetes >= 1.26, containerd >= 1.6 on the node), SSH when HostProcess is
+// unavailable or fails, or as the user asks (--node-access / nodeAccess: hostprocess|ssh|auto).
+// One transport per node, made on first use; SSH connections are closed at the end of the run.
+
+import { readFileSync } from 'node:fs';
+import { hostProcessPossible } from '../discovery/discover.ts';
+import type { NodeInfo } from '../discovery/types.ts';
+import type { Transport } from '../probes/types.ts';
+import type { RunState } from '../run/state.ts';
+import { startHostProcessTransport } from './hostProcess.ts';
+import { parseKnownHosts } from './knownHosts.ts';
+import { SshTransport } from './ssh.ts';
+
+export type { NodeAccessMode } from '../config/types.ts';
+
+export interface NodeAccessPlan {
+  hostProcess: { ok: boolean; reason: string };
+  ssh: { ok: boolean; reason: string };
+}
+
+/** Which transports may be tried for this node, and why not. Pure. */
+export function planNodeAccess(run: Pick<RunState, 'config' | 'cluster'>, node: NodeInfo): NodeAccessPlan {
+  const mode = run.config.nodeAccess ?? 'auto';
+  const cluster = run.cluster!;
+  let hostProcess: NodeAccessPlan['hostProcess'];
+  if (node.os !== 'windows') hostProcess = { ok: false, reason: `node ${node.name} is not a Windows node` };
+  else if (mode === 'ssh') hostProcess = { ok: false, reason: 'node access is set to ssh' };
+  else hostProcess = hostProcessPossible(cluster.version, [node]);
+  const s = run.config.ssh;
+  let ssh: NodeAccessPlan['ssh'];
+  if (mode === 'hostprocess') ssh = { ok: false, reason: 'node access is set to hostprocess' };
+  else if (!s.user || !s.key || !s.knownHosts) ssh = { ok: false, reason: 'SSH not configured (--ssh-user, --ssh-key, --ssh-known-hosts)' };
+  else if (!node.internalIP) ssh = { ok: false, reason: `node ${node.name} has no InternalIP` };
+  else ssh = { ok: true, reason: `${s.user}@${node.internalIP}:22, host key pinned from ${s.knownHosts}` };
+  return { hostProcess, ssh };
+}
+
+export class NodeAccess {
+  private readonly _byNode = new Map<string, Promise<Transport | undefined>>();
+  private readonly _ssh: SshTransport[] = [];
+
+  /** The NodeTransportFactory the run uses. */
+  readonly transportFor = (node: NodeInfo, run: RunState): Promise<Transport | undefined> => {
+    let p = this._byNode.get(node.name);
+    if (!p) {
+      p = this._make(node, run);
+      this._byNode.set(node.name, p);
+    }
+    return p;
+  };
+
+  private async _make(node: NodeInfo, run: RunState): Promise<Transport | undefined> {
+    const plan = planNodeAccess(run, node);
+    const failures: string[] = [];
+    if (plan.hostProcess.ok) {
+      try {
+        const t = await startHostProcessTransport(node, {
+          kube: run.kube, namespace: run.namespace, render: run.render!, timeoutMs: run.config.timeouts.podStart, signal: run.abort.signal,
+        });
+        run.log(`Node access to ${node.name}: ${t.description}.`);
+        return t;
+      } catch (e) {
+        failures.push(`HostProcess: ${(e as Error).message}`);
+        run.log(`Node access to ${node.name}: HostProcess failed (${(e as Error).message})${plan.ssh.ok ? '; trying SSH' : ''}.`);
+      }
+    }
+    if (plan.ssh.ok) {
+      const s = run.config.ssh;
+      let key: Buffer;
+      let known: string;
+      try {
+        key = readFileSync(s.key!);
+        known = readFileSync(s.knownHosts!, 'utf8');
+      } catch (e) {
+        throw new Error(`cannot read the SSH key or known_hosts for node ${node.name}: ${(e as Error).message}`, { cause: e });
+      }
+      const t = new SshTransport({ node: node.name, host: node.internalIP!, user: s.user!, privateKey: key, knownHosts: parseKnownHosts(known), knownHostsSource: s.knownHosts! });
+      this._ssh.push(t);
+      try {
+        await t.connect();
+        run.log(`Node access to ${node.name}: ${t.description}.`);
+        return t;
+      } catch (e) {
+        failures.push(`SSH: ${(e as Error).message}`);
+      }
+    }
+    if (failures.length) throw new Error(`no node access to ${node.name}: ${failures.join('; ')}`);
+    run.log(`No node access to ${node.name}: HostProcess ${plan.hostProcess.reason}; SSH ${plan.ssh.reason}.`);
+    return undefined;
+  }
+
+  /** Closes SSH connections (HostProcess pods go with the run namespace). */
+  async close(): Promise<void> {
+    await Promise.all(this._ssh.map(t => t.close()));
+    this._ssh.length = 0;
+  }
+}

@@ -11,7 +11,8 @@ import { createAdmission } from './api/validation.ts';
 import { loadProfile } from './profiles/load.ts';
 import type { Profile } from './profiles/types.ts';
 import { startNetwork } from './network/index.ts';
-import { startControllers } from './controllers/index.ts';
+import { startControllers, metricsSourceFromPodMetrics } from './controllers/index.ts';
+import { parseQuantity } from './nodes/index.ts';
 import { startRuntime } from './runtime/index.ts';
 
 export { ProfileError } from './profiles/load.ts';
@@ -68,6 +69,9 @@ export async function startSim(opts: SimOptions = {}): Promise<SimCluster> {
     const runtime = startRuntime({ store, profile, network });
     stops.push(() => runtime.stop());
     api.setHandlers(runtime.handlers);
+    // The HPA reads pod usage from the runtime, which starts after the controllers.
+    const podMetrics = runtime.handlers.podMetrics;
+    if (podMetrics) controllers.setMetricsSource(metricsSourceFromPodMetrics(ns => podMetrics(ns), parseQuantity));
 
     const kubeconfig = api.kubeconfig({ auth: opts.auth ?? 'token', context: `wincheck-sim-${profile.name}` });
     let kubeconfigPath: string | undefined;

@@ -11,7 +11,7 @@ export async function runProbe(transport: Transport, op: ProbeOp, redactor: Reda
   const started = Date.now();
   const result = await transport.run(argv, opts);
   const verdict = interpret(op, transport.os, result);
-  const hideValue = op.kind === 'read-env' && (op.secret || op.expect !== undefined);
+  const hideValue = op.kind === 'read-env' && op.secret;
   const stdout = hideValue ? `<value not recorded: ${verdict.ok ? 'matches' : 'does not match'} the expected value>` : result.stdout;
   return {
     op: op.kind,

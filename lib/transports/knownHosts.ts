@@ -37,7 +37,7 @@ export function lookupName(host: string, port: number): string {
 }
 
 function wildcard(pattern: string): RegExp {
-  const re = pattern.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const re = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
   return new RegExp(`^${re}$`, 'i');
 }
 

@@ -156,7 +156,8 @@ function decodeMessage(msg: string, buf: Buffer, path: string): Record<string, J
   // gogo writes every non-pointer field; JSON (omitempty) would not have the zero ones.
   for (const [, f] of fields) {
     const v = out[f.name];
-    if (v === undefined || f.pointer) continue;
+    if (v === undefined) { delete out[f.name]; continue; }
+    if (f.pointer) continue;
     if (v === '' || v === 0 || v === false || (Array.isArray(v) && !v.length) || (isPlain(v) && !Object.keys(v).length)) delete out[f.name];
   }
   return out;

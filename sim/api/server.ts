@@ -68,6 +68,8 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     k8sMinor: minor, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 5000, closers: new Set(), closing: false,
   };
   const metricsServer = !!opts.profile.addons?.metricsServer;
+  /** The bound port (ephemeral unless asked), known once listening. */
+  let port = opts.port ?? 0;
 
   const authenticated = (req: IncomingMessage): boolean => {
     const h = req.headers.authorization;
@@ -232,7 +234,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     server.listen(opts.port ?? 0, host, () => { server.off('error', reject); resolve(); });
   });
   const addr = server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : opts.port ?? 0;
+  port = typeof addr === 'object' && addr ? addr.port : port;
   const url = `https://${host}:${port}`;
 
   return {

@@ -50,7 +50,7 @@ export function toStatus(err: unknown): StatusBody {
   return statusOf(500, 'InternalError', `Internal error occurred: ${msg}`);
 }
 
-export function sendJSON(res: ServerResponse, code: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJSON(res: ServerResponse, code: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
   if (res.headersSent) { res.end(); return; }
   const data = JSON.stringify(body);
   res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(data), ...headers });

@@ -8,7 +8,6 @@ import type {
 } from '@kubernetes/client-node';
 import type { KubeObject } from './store.ts';
 import type { ResourceType } from './resources.ts';
-import { apiVersionOf } from './resources.ts';
 
 export interface TableColumn { name: string; type: string; format: string; description: string; priority: number }
 export interface TableRow { cells: unknown[]; object?: unknown }
@@ -229,6 +228,29 @@ const PRINTERS: Record<string, Printer> = {
         start === undefined ? '' : humanDuration((end ?? now) - start), age(o, now), c, i, selectorString(j.spec?.selector)];
     },
   },
+  'horizontalpodautoscalers.autoscaling': {
+    columns: [NAME, ['Reference', 'string'], ['Targets', 'string'], ['MinPods', 'string'], ['MaxPods', 'string'], ['Replicas', 'string'], ['Age', 'string']],
+    row(o, now) {
+      const spec = (o.spec ?? {}) as { scaleTargetRef?: { kind?: string; name?: string }; minReplicas?: number; maxReplicas?: number; targetCPUUtilizationPercentage?: number;
+        metrics?: { type?: string; resource?: { name?: string; target?: { averageUtilization?: number; averageValue?: string } } }[] };
+      const status = (o.status ?? {}) as { currentReplicas?: number; currentCPUUtilizationPercentage?: number;
+        currentMetrics?: { type?: string; resource?: { name?: string; current?: { averageUtilization?: number } } }[] };
+      const targets: string[] = [];
+      if (spec.targetCPUUtilizationPercentage !== undefined) {
+        const cur = status.currentCPUUtilizationPercentage;
+        targets.push(`cpu: ${cur === undefined ? '<unknown>' : `${cur}%`}/${spec.targetCPUUtilizationPercentage}%`);
+      }
+      for (const m of spec.metrics ?? []) {
+        if (m.type !== 'Resource' || !m.resource) { targets.push('<unknown>'); continue; }
+        const cur = (status.currentMetrics ?? []).find(c => c.type === 'Resource' && c.resource?.name === m.resource?.name)?.resource?.current?.averageUtilization;
+        const t = m.resource.target?.averageUtilization !== undefined ? `${m.resource.target.averageUtilization}%` : (m.resource.target?.averageValue ?? '<unknown>');
+        targets.push(`${m.resource.name}: ${cur === undefined ? '<unknown>' : `${cur}%`}/${t}`);
+      }
+      const ref = spec.scaleTargetRef ?? {};
+      return [o.metadata.name!, `${ref.kind ?? ''}/${ref.name ?? ''}`, targets.join(', ') || '<none>', String(spec.minReplicas ?? 1), String(spec.maxReplicas ?? 0),
+        String(status.currentReplicas ?? 0), age(o, now)];
+    },
+  },
   namespaces: {
     columns: [NAME, ['Status', 'string'], ['Age', 'string']],
     row(o, now) { return [o.metadata.name!, (o as unknown as V1Namespace).status?.phase ?? 'Active', age(o, now)]; },
@@ -320,6 +342,10 @@ const GENERIC: Printer = { columns: [NAME, ['Age', 'string']], row: (o, now) => 
 
 function printerFor(bucket: string, k8sMinor: number): Printer {
   const p = PRINTERS[bucket] ?? GENERIC;
+  // The Status column of Jobs appeared in 1.30.
+  if (bucket === 'jobs.batch' && k8sMinor < 30) {
+    return { columns: p.columns.filter(c => c[0] !== 'Status'), row: (o, now) => { const r = p.row(o, now); r.splice(1, 1); return r; } };
+  }
   // VolumeAttributesClass appeared in the PVC table in 1.29.
   if (bucket === 'persistentvolumeclaims' && k8sMinor < 29) {
     return { columns: p.columns.filter(c => c[0] !== 'VolumeAttributesClass'), row: (o, now) => { const r = p.row(o, now); r.splice(6, 1); return r; } };
@@ -355,7 +381,3 @@ export function wantsTable(accept: string | undefined): boolean {
   if (!accept) return false;
   return accept.split(',').some(p => { const s = p.replace(/\s+/g, ''); return s.includes('as=Table') && s.includes('g=meta.k8s.io'); });
 }
-
-/** Content type of a Table response. */
-export const TABLE_CONTENT_TYPE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
-export { apiVersionOf };

@@ -9,6 +9,7 @@
 //   load balancers   127.200.(64k).N
 //   external host    127.250.k.1           (egress target, "egress.wincheck.test")
 //   outside client   127.250.k.2           (a client outside the cluster: NodePort/LB)
+//   upstream DNS     127.250.k.53          (the nodes' own resolver: external names only)
 //   black hole       127.254.k.1           (nothing ever listens: a real RST)
 // Several sims on one machine (parallel test runs) take instances k = 1..3, so their
 // fixed-port listeners (DNS :53, SSH :22, external :80) never collide.
@@ -92,6 +93,7 @@ export class AddressPlan {
   kubeDnsIP(): string { return this.serviceIP(10); }
   externalHostIP(): string { return `127.250.${this.instance}.1`; }
   outsideClientIP(): string { return `127.250.${this.instance}.2`; }
+  upstreamDnsIP(): string { return `127.250.${this.instance}.53`; }
   blackHoleIP(): string { return `127.254.${this.instance}.1`; }
 
   nodeNames(): string[] { return [...this.nodeIndex.keys()]; }

@@ -16,7 +16,8 @@ const RCODE_NXDOMAIN = 3;
 const RCODE_FORMERR = 1;
 
 export class DnsServer {
-  constructor(private zone: DnsZone, private policy: Policy, private topo: Topology, private tracker: Tracker) {}
+  /** upstream: serve the view from outside the cluster (a node's resolver), not the cluster zone. */
+  constructor(private zone: DnsZone, private policy: Policy, private topo: Topology, private tracker: Tracker, private upstream = false) {}
 
   async start(address: string, port: number): Promise<void> {
     const udp = this.tracker.udpSocket(dgram.createSocket('udp4'));
@@ -48,14 +49,14 @@ export class DnsServer {
 
   /** The encoded reply to one query, or undefined to drop it. */
   answer(msg: Buffer, source: string): Buffer | undefined {
-    if (this.policy.dnsDrops(this.topo.endpointOf(source))) return undefined;
+    if (!this.upstream && this.policy.dnsDrops(this.topo.endpointOf(source))) return undefined;
     let q: Packet;
     try { q = dnsPacket.decode(msg); } catch { return undefined; }
     const rd = (q.flags ?? 0) & dnsPacket.RECURSION_DESIRED;
     const base = dnsPacket.AUTHORITATIVE_ANSWER | dnsPacket.RECURSION_AVAILABLE | rd;
     const question = q.questions?.[0];
     if (!question) return dnsPacket.encode({ type: 'response', id: q.id, flags: base | RCODE_FORMERR, questions: [] });
-    const r = this.zone.lookup(question.name, question.type);
+    const r = this.zone.lookup(question.name, question.type, this.upstream);
     const answers: Answer[] = r.answers.map(a => ({ type: a.type, name: a.name, ttl: TTL, class: 'IN', data: a.data }));
     return dnsPacket.encode({
       type: 'response', id: q.id, questions: [question], answers,

@@ -38,9 +38,13 @@ export class DnsZone {
     this.external = new Set(externalNames.map(n => n.toLowerCase().replace(/\.$/, '')));
   }
 
-  lookup(qname: string, qtype: QType): Lookup {
+  /**
+   * Answers a query. `upstream`: the view of a resolver outside the cluster (a node's
+   * own DNS): external names only, the cluster domain does not exist there.
+   */
+  lookup(qname: string, qtype: QType, upstream = false): Lookup {
     const name = qname.toLowerCase().replace(/\.$/, '');
-    const addrs = this.addresses(name);
+    const addrs = upstream ? this.externalAddresses(name) : this.addresses(name);
     if (addrs === undefined) return NX;
     if (typeof addrs === 'string') {
       // ExternalName: a CNAME, followed when the target is a name we know.
@@ -58,9 +62,15 @@ export class DnsZone {
     return out;
   }
 
+  /** The upstream view: names outside the cluster that resolve to the external host. */
+  externalAddresses(name: string): string[] | undefined {
+    return this.external.has(name) || name.endsWith('.wincheck.test') ? [this.plan.externalHostIP()] : undefined;
+  }
+
   /** Addresses of a name (both families), a CNAME target (string), or undefined (no such name). */
   addresses(name: string): string[] | string | undefined {
-    if (this.external.has(name) || name.endsWith('.wincheck.test')) return [this.plan.externalHostIP()];
+    const ext = this.externalAddresses(name);
+    if (ext) return ext;
     const suffix = `.${this.domain}`;
     if (!name.endsWith(suffix)) return undefined;
     const labels = name.slice(0, -suffix.length).split('.');

@@ -81,6 +81,12 @@ export interface SimNetwork extends NetworkTwin {
   sshClientKey(): { privateKey: string; publicKey: string };
   /** The account the node SSH servers accept (default "Administrator"). */
   sshUser: string;
+  /**
+   * The resolver of the nodes themselves (outside the cluster): answers external names,
+   * NXDOMAIN for the cluster domain. For dnsPolicy Default and host-network pods whose
+   * cluster DNS does not apply (ClusterFirstWithHostNet on Windows, FEATURES net.dns-hostnet).
+   */
+  upstreamDnsServer(): { address: string; port: number };
   /** The address plan in use (instance, node and pod ranges, service CIDR). */
   plan: AddressPlan;
   setNodeExecHandler(fn: NodeExecHandler | undefined): void;
@@ -132,6 +138,7 @@ async function startInstance(opts: StartNetworkOptions, instance: number): Promi
     // The DNS server binds first: a taken :53 means another sim holds this instance.
     await new DnsServer(zone, policy, topo, tracker).start(dnsIP, dnsPort);
     await startExternalHost(tracker, plan.externalHostIP());
+    await new DnsServer(zone, policy, topo, tracker, true).start(plan.upstreamDnsIP(), dnsPort);
     for (const n of profile.nodes) if (n.os === 'windows' && n.ssh) await ssh.start(n.name, plan.nodeAddress(n.name));
     services.start();
     if (profile.addons.loadBalancer && opts.provisionLoadBalancers) startLoadBalancerProvisioner(store, plan, tracker);
@@ -157,6 +164,7 @@ async function startInstance(opts: StartNetworkOptions, instance: number): Promi
     releasePodIP: (ns, pod) => plan.releasePodIP(ns, pod),
     nodeAddress: node => plan.nodeAddress(node),
     dnsServer: () => ({ address: dnsIP, port: dnsPort }),
+    upstreamDnsServer: () => ({ address: plan.upstreamDnsIP(), port: dnsPort }),
     externalHost: () => ({ address: plan.externalHostIP(), name: EXTERNAL_HOST_NAME }),
     connect: o => connectWith(o),
     connectWith,

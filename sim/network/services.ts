@@ -46,8 +46,8 @@ export interface ServiceProxyOptions {
 export class ServiceProxies {
   private listeners = new Map<string, Listener>();
   private picker = new BackendPicker();
-  /** "backendPeerAddr:port" of proxied connections -> original service destination (preserve-destination). */
-  private originalDst = new Map<string, string>();
+  /** Proxied outbound sockets -> original service destination (preserve-destination). */
+  private originalDst = new Map<Socket, string>();
   private pending = false;
 
   constructor(
@@ -65,7 +65,10 @@ export class ServiceProxies {
 
   /** The original Service destination of a connection a backend received (preserve-destination side channel). */
   originalDestination(peerAddress: string, peerPort: number): string | undefined {
-    return this.originalDst.get(`${toIPv4(peerAddress)}:${peerPort}`);
+    // Matched by the outbound socket's own address: the backend may see the connection
+    // before the proxy sees its 'connect' event, but the port is bound by then.
+    for (const [s, dst] of this.originalDst) if (s.localPort === peerPort && s.localAddress === toIPv4(peerAddress)) return dst;
+    return undefined;
   }
 
   /** What a new flow from `client` to a listener would get; connect() asks before dialing. */
@@ -201,13 +204,10 @@ export class ServiceProxies {
       return;
     }
     const up = this.tracker.socket(net.connect({ host: r.backend.address, port: r.backend.port, localAddress: r.localAddress }));
-    let key: string | undefined;
-    up.on('connect', () => {
-      if (r.originalDst) { key = `${up.localAddress}:${up.localPort}`; this.originalDst.set(key, r.originalDst); }
-      c.pipe(up); up.pipe(c); c.resume();
-    });
+    if (r.originalDst) this.originalDst.set(up, r.originalDst);
+    up.on('connect', () => { c.pipe(up); up.pipe(c); c.resume(); });
     up.on('error', () => { if (!c.destroyed) c.resetAndDestroy(); });
-    up.on('close', () => { if (key) this.originalDst.delete(key); c.end(); });
+    up.on('close', () => { this.originalDst.delete(up); c.end(); });
     c.on('close', () => up.destroy());
   }
 

@@ -32,7 +32,7 @@ export class Topology {
     const ipv6 = isIPv6(address);
     const v4 = toIPv4(address);
     if (v4 === API_SERVER_ADDRESS) return { kind: 'node', address: v4, apiServer: true, ipv6 };
-    if (v4 === this.plan.externalHostIP()) return { kind: 'external', address: v4, ipv6 };
+    if (v4 === this.plan.externalHostIP() || v4 === this.plan.upstreamDnsIP()) return { kind: 'external', address: v4, ipv6 };
     const pod = this.plan.podByAddress(v4);
     if (pod) return { kind: 'pod', address: v4, node: pod.node, os: this.policy.nodeOS(pod.node), ipv6 };
     const node = this.plan.nodeByAddress(v4);

@@ -31,12 +31,19 @@ export interface ImageManifest {
    * are expected to run, so the sim keeps that default shell waiting (a documented choice).
    */
   defaultRunsForever?: boolean;
+  /**
+   * The image's own long-running components (kube-proxy, flanneld, coredns...): started
+   * by argv[0] basename, they serve until stopped. The sim plays them as idle processes.
+   */
+  daemons?: string[];
 }
 
 export interface ImageEntry {
   /** Canonical repository, e.g. "mcr.microsoft.com/windows/servercore". */
   repo: string;
   tags: string[];
+  /** Versioned component images (kube-proxy, CNI): any tag of this shape exists. */
+  tagPattern?: RegExp;
   manifests: ImageManifest[];
 }
 
@@ -158,6 +165,19 @@ function IIS_START_PAGE(): string {
 
 const per = (builds: string[], f: (b: string) => ImageManifest) => builds.map(f);
 
+/** A Linux add-on image whose process serves until stopped. */
+function addon(repo: string, tagPattern: RegExp, binaries: string[]): ImageEntry[] {
+  return [{ repo, tags: [], tagPattern, manifests: [lin({
+    entrypoint: [`/usr/local/bin/${binaries[0]}`], user: 'root', binaries, daemons: binaries, size: 30 * MB, defaultRunsForever: true,
+  })] }];
+}
+
+const hostProcessComponent = (b: string): ImageManifest => win(b, {
+  // The sig-windows-tools HostProcess images start their component from a pwsh script.
+  user: 'NT AUTHORITY\\SYSTEM', env: windowsEnv(SYS_PATH), binaries: [], daemons: ['pwsh', 'pwsh.exe', 'powershell', 'powershell.exe'],
+  size: 40 * MB, defaultRunsForever: true,
+});
+
 /** The registry. Tags that name one build hold only that build (single-arch). */
 export const IMAGES: ImageEntry[] = [
   ...MODERN.map(b => ({ repo: 'mcr.microsoft.com/windows/servercore', tags: b === BUILD_2019 ? [WIN_TAG[b], '1809'] : [WIN_TAG[b]], manifests: [servercore(b)] })),
@@ -188,6 +208,16 @@ export const IMAGES: ImageEntry[] = [
     entrypoint: ['/docker-entrypoint.sh'], cmd: ['nginx', '-g', 'daemon off;'], user: 'root',
     binaries: ['sh', 'bash', 'nginx', 'cat', 'ls', 'echo', 'sleep', 'curl', 'hostname'], size: 68 * MB,
   })] },
+  // Cluster add-ons (kube-system): Linux components, and the Windows ones as HostProcess
+  // images (sig-windows-tools), which carry no OS layer and so run on any Windows build.
+  ...addon('registry.k8s.io/kube-proxy', /^v1\.\d+\.\d+$/, ['kube-proxy']),
+  ...addon('registry.k8s.io/coredns/coredns', /^v1\.\d+\.\d+$/, ['coredns']),
+  ...addon('registry.k8s.io/metrics-server/metrics-server', /^v0\.\d+\.\d+$/, ['metrics-server']),
+  ...addon('docker.io/flannel/flannel', /^v0\.\d+\.\d+$/, ['flanneld']),
+  ...addon('docker.io/calico/node', /^v3\.\d+\.\d+$/, ['calico-node']),
+  { repo: 'docker.io/sigwindowstools/kube-proxy', tags: [], tagPattern: /^v1\.\d+\.\d+-[a-z]+-hostprocess$/, manifests: per(MODERN, hostProcessComponent) },
+  { repo: 'docker.io/sigwindowstools/flannel', tags: [], tagPattern: /^v0\.\d+\.\d+-hostprocess$/, manifests: per(MODERN, hostProcessComponent) },
+  { repo: 'docker.io/sigwindowstools/calico-node', tags: [], tagPattern: /^v3\.\d+\.\d+-hostprocess$/, manifests: per(MODERN, hostProcessComponent) },
   // Seed 000 images: Windows Server 1709 / 2016 builds. Under process isolation on a
   // 2019+ node containerd finds no matching platform (§7), as a real cluster would.
   { repo: 'docker.io/microsoft/iis', tags: ['windowsservercore-1709'], manifests: [iis(BUILD_1709)] },
@@ -232,7 +262,7 @@ export function parseImageRef(ref: string, mirrors: string[] = []): ImageRef {
 }
 
 export function findImage(r: ImageRef): ImageEntry | undefined {
-  return IMAGES.find(e => e.repo === r.repo && e.tags.includes(r.tag));
+  return IMAGES.find(e => e.repo === r.repo && (e.tags.includes(r.tag) || (e.tagPattern?.test(r.tag) ?? false)));
 }
 
 export interface PlatformWanted {

@@ -34,6 +34,7 @@ export function builtinFor(argv: string[], m: ImageManifest, c: V1Container): Bu
   if (b0 === 'nonroot' || b0 === 'nonroot.exe') return { kind: 'pause' };
   if (b0 === 'redis-server.exe' || b0 === 'redis-server') return { kind: 'redis' };
   if (b0 === 'run_nfs.sh') return { kind: 'nfs' };
+  if (m.daemons?.includes(b0)) return { kind: 'pause' };
   if (argv.some(a => base(a) === 'nginx') && (b0 === 'docker-entrypoint.sh' || b0 === 'nginx')) return { kind: 'nginx' };
   // No command and no args: the image's default process. Windows base images default
   // to cmd.exe (pwsh for the PowerShell image), kept waiting so the seeds' pods run

@@ -2,9 +2,11 @@
 // the named features selected, and returns results.json's per-feature results. Test-only: the one
 // place these tests touch both sim/ and lib/.
 
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { CheckResult } from '../../lib/catalog/types.ts';
 import { resolveConfig } from '../../lib/config/resolve.ts';
 import { runWincheck } from '../../lib/run/run.ts';
@@ -64,6 +66,26 @@ export async function runOnSim(features: string[], o: SimRunOptions = {}): Promi
     return { exitCode, results: new Map(json.summary.results.map(r => [r.id, r])), output };
   } finally {
     await sim.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** runOnSim in a child process (see simRunMain.ts for why). */
+export async function runOnSimInChild(features: string[], options: SimRunOptions = {}): Promise<SimRun> {
+  const dir = mkdtempSync(join(tmpdir(), 'wincheck-wcs-req-'));
+  try {
+    const request = join(dir, 'request.json');
+    const result = join(dir, 'result.json');
+    writeFileSync(request, JSON.stringify({ features, options }));
+    const main = join(dirname(fileURLToPath(import.meta.url)), 'simRunMain.ts');
+    await new Promise<void>((resolve, reject) => {
+      execFile(process.execPath, ['--import', 'tsx', main, request, result], { maxBuffer: 64 * 1024 * 1024 }, (err, _out, stderr) => {
+        if (err) reject(new Error(`harness run failed: ${err.message}\n${stderr}`)); else resolve();
+      });
+    });
+    const json = JSON.parse(readFileSync(result, 'utf8')) as { exitCode: number; results: CheckResult[]; output: string[] };
+    return { exitCode: json.exitCode, results: new Map(json.results.map(r => [r.id, r])), output: json.output };
+  } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }

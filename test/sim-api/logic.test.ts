@@ -4,12 +4,13 @@
 import { expect } from 'chai';
 import type { V1Pod } from '@kubernetes/client-node';
 import { strategicMergePatch, mergePatch, applyJsonPatch } from '../../sim/api/patch.ts';
-import { humanDuration, podStatusReason } from '../../sim/api/tables.ts';
+import { humanDuration, podStatusReason, toTable } from '../../sim/api/tables.ts';
 import { toExternal, toStorage } from '../../sim/api/convert.ts';
 import { findResource } from '../../sim/api/resources.ts';
 import { createFaults } from '../../sim/api/faults.ts';
 import { route } from '../../sim/api/router.ts';
 import { aggregatedAccept } from '../../sim/api/discovery.ts';
+import { decodeProtobufObject } from '../../sim/api/protobuf.ts';
 import { PROFILE } from './fixture.ts';
 
 describe('sim api: strategic merge patch', () => {
@@ -97,6 +98,22 @@ describe('sim api: printing', () => {
   });
 });
 
+describe('sim api: tables', () => {
+  it('prints HPAs and version-dependent Job columns', () => {
+    const hpaRt = findResource('autoscaling', 'v2', 'horizontalpodautoscalers')!;
+    const hpa = { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'web', creationTimestamp: new Date() },
+      spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, minReplicas: 2, maxReplicas: 5, metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 60 } } }] },
+      status: { currentReplicas: 2 } };
+    const t = toTable(hpaRt, 'horizontalpodautoscalers.autoscaling', [hpa], 'None', 33);
+    expect(t.columnDefinitions.map(c => c.name)).to.deep.equal(['Name', 'Reference', 'Targets', 'MinPods', 'MaxPods', 'Replicas', 'Age']);
+    expect(t.rows[0].cells.slice(0, 6)).to.deep.equal(['web', 'Deployment/web', 'cpu: <unknown>/60%', '2', '5', '2']);
+    const jobRt = findResource('batch', 'v1', 'jobs')!;
+    const job = { metadata: { name: 'j' }, spec: { completions: 1 }, status: { succeeded: 1, conditions: [{ type: 'Complete', status: 'True' }] } };
+    expect(toTable(jobRt, 'jobs.batch', [job], 'None', 33).rows[0].cells.slice(0, 3)).to.deep.equal(['j', 'Complete', '1/1']);
+    expect(toTable(jobRt, 'jobs.batch', [job], 'None', 29).columnDefinitions.map(c => c.name).slice(0, 3)).to.deep.equal(['Name', 'Completions', 'Duration']);
+  });
+});
+
 describe('sim api: conversion, faults, routing', () => {
   it('converts HPAs between autoscaling/v1 and v2', () => {
     const v1 = findResource('autoscaling', 'v1', 'horizontalpodautoscalers')!;
@@ -130,5 +147,30 @@ describe('sim api: conversion, faults, routing', () => {
     expect(route('/apis/apps/v2/deployments', true).kind).to.equal('notFound');
     expect(aggregatedAccept('application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json')).to.equal('v2beta1');
     expect(aggregatedAccept('application/json')).to.equal(undefined);
+  });
+});
+
+describe('sim api: protobuf request bodies', () => {
+  const hex = (s: string) => Buffer.from(s.replace(/\s+/g, ''), 'hex');
+  it('decodes what kubectl 1.33 sends for create namespace and create secret', () => {
+    // Captured from `kubectl.1.33 create namespace nsx` and `create secret generic sx -n test --from-literal=a=b`.
+    const ns = hex('6b387300 0a0f0a027631 12094e616d657370616365 121b0a130a036e73781200 1a0022002a00320038004200 12001a020a00 1a002200');
+    expect(decodeProtobufObject(ns)).to.deep.equal({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'nsx' } });
+    const secret = hex('6b387300 0a0c0a027631120653656372657412220a160a0273781200 1a0474657374 22002a00320038004200 12060a01611201621a00 1a002200');
+    expect(decodeProtobufObject(secret)).to.deep.equal({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sx', namespace: 'test' }, data: { a: 'Yg==' } });
+  });
+
+  it('refuses fields and kinds it does not know instead of dropping them', () => {
+    const key = (no: number, wire: number) => Buffer.from([(no << 3) | wire]);
+    const ld = (no: number, b: Buffer) => Buffer.concat([key(no, 2), Buffer.from([b.length]), b]);
+    const str = (no: number, s: string) => ld(no, Buffer.from(s));
+    const envelope = (apiVersion: string, kind: string, raw: Buffer) =>
+      Buffer.concat([Buffer.from('k8s\0', 'latin1'), ld(1, Buffer.concat([str(1, apiVersion), str(2, kind)])), ld(2, raw)]);
+    const ok = envelope('v1', 'ConfigMap', Buffer.concat([ld(1, str(1, 'c')), ld(2, Buffer.concat([str(1, 'k'), str(2, 'v')]))]));
+    expect(decodeProtobufObject(ok)).to.deep.equal({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { k: 'v' } });
+    const bad = envelope('v1', 'Namespace', Buffer.concat([ld(1, str(1, 'nsx')), ld(9, Buffer.alloc(0))]));
+    expect(() => decodeProtobufObject(bad)).to.throw(/cannot decode protobuf field 9 of Namespace/);
+    expect(() => decodeProtobufObject(envelope('v1', 'Nothing', Buffer.alloc(0)))).to.throw(/cannot decode Nothing/);
+    expect(() => decodeProtobufObject(Buffer.from('{}'))).to.throw(/not a Kubernetes protobuf/);
   });
 });

@@ -8,7 +8,8 @@ import { loadProfile } from '../../sim/profiles/load.ts';
 import type { Profile } from '../../sim/profiles/types.ts';
 import { startControllers, type ControlPlane, type ControllerOptions } from '../../sim/controllers/index.ts';
 
-export const DEFAULT_WAIT_MS = 5000;
+// Generous: the machine may be busy with other suites; a pass is usually milliseconds.
+export const DEFAULT_WAIT_MS = 15000;
 
 export function newStore(): Store {
   const store = new Store();

@@ -171,7 +171,7 @@ describe('sim scheduler', () => {
     c = await cluster();
     const pin = { nodeSelector: { 'kubernetes.io/hostname': 'win-2022-1' } };
     const notReady = (extra: object) => ({ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', ...extra });
-    const tolerations = windowsPod('x', NS).spec!.tolerations as object[];
+    const tolerations = (windowsPod('x', NS) as unknown as V1Pod).spec!.tolerations!;
     c.store.create('pods', windowsPod('plain', NS, pin));
     c.store.create('pods', windowsPod('patient', NS, { ...pin, tolerations: [...tolerations, notReady({ tolerationSeconds: 1 })] }));
     c.store.create('pods', windowsPod('forever', NS, { ...pin, tolerations: [...tolerations, notReady({})] }));
@@ -179,7 +179,7 @@ describe('sim scheduler', () => {
     setNodeReady(c.store, c.profile, 'win-2022-1', false);
     await waitFor(c.store, 'plain evicted at once', () => !podOf(c, 'plain'));
     expect(podOf(c, 'patient')).to.not.equal(undefined);
-    await waitFor(c.store, 'patient evicted after 1 s', () => !podOf(c, 'patient'), 4000);
+    await waitFor(c.store, 'patient evicted after 1 s', () => !podOf(c, 'patient'), 8000);
     expect(podOf(c, 'forever')!.metadata!.deletionTimestamp).to.equal(undefined);
     const ev = c.store.list('events', { namespace: NS }).items.find(e => e.reason === 'TaintManagerEviction');
     expect(ev?.message).to.match(/^Marking for deletion Pod sched\/(plain|patient)$/);

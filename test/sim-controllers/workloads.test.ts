@@ -107,7 +107,7 @@ describe('sim workload controllers', () => {
     (d.spec as { progressDeadlineSeconds: number }).progressDeadlineSeconds = 1;
     c.store.create('deployments.apps', d);
     const cond = await waitFor(c.store, 'ProgressDeadlineExceeded', () =>
-      getDeploy(c, 'stuck').status?.conditions?.find(x => x.type === 'Progressing' && x.reason === 'ProgressDeadlineExceeded'), 4000);
+      getDeploy(c, 'stuck').status?.conditions?.find(x => x.type === 'Progressing' && x.reason === 'ProgressDeadlineExceeded'), 8000);
     expect(cond.status).to.equal('False');
     expect(cond.message).to.match(/^ReplicaSet "stuck-[a-z0-9]+" has timed out progressing\.$/);
   });

@@ -69,6 +69,15 @@ describe('sim network: DNS', () => {
     c.slice('default', 'db', [{ ...p0, hostname: 'db-0' }, { ...p1, hostname: 'db-1' }], 80);
     expect((await udpQuery('db.default.svc.cluster.local')).answers.sort()).to.deep.equal([p0.address, p1.address].sort());
     expect((await udpQuery('db-1.db.default.svc.cluster.local')).answers).to.deep.equal([p1.address]);
+    await c.stop();
+
+    c = await Cluster.start(makeProfile({ breaks: ['statefulset-dns'] }));
+    dnsIP = c.net.dnsServer().address;
+    const q0 = c.pod('default', 'db-0', 'win-2022', { app: 'db' }, { hostname: 'db-0', subdomain: 'db' });
+    c.service('default', 'db', { clusterIP: 'None', selector: { app: 'db' }, ports: [{ port: 80 }] });
+    c.slice('default', 'db', [{ ...q0, hostname: 'db-0' }], 80);
+    expect((await udpQuery('db-0.db.default.svc.cluster.local')).rcode).to.equal(3);
+    expect((await udpQuery('db.default.svc.cluster.local')).answers).to.deep.equal([q0.address]);
   });
 
   it('Linux resolvers use the search list with ndots', async () => {
@@ -108,6 +117,15 @@ describe('sim network: DNS', () => {
     expect(err.code).to.equal('ETIMEDOUT');
     expect(Date.now() - t0).to.be.gte(280);
     expect(await c.net.resolve(l.endpoint, 'web', dns)).to.deep.equal([ip]);
+  });
+
+  it('the nodes\' upstream resolver knows external names only', async () => {
+    const { ip } = await withService();
+    const node = c.net.nodeEndpoint('win-2022');
+    const upstream = { nameservers: [c.net.upstreamDnsServer().address], searches: [], ndots: 1 };
+    expect(await c.net.resolve(node, 'example.com', upstream)).to.deep.equal([c.net.externalHost().address]);
+    expect((await c.net.resolve(node, 'web.default.svc.cluster.local', upstream).catch(e => e)).code).to.equal('ENOTFOUND');
+    expect(await c.net.resolve(node, 'web.default.svc.cluster.local', c.net.clusterDnsConfig('default'))).to.deep.equal([ip]);
   });
 
   it('dnsPolicy None: queries go to the pod\'s own nameserver', async () => {

@@ -72,6 +72,22 @@ describe('sim network: more paths', () => {
     expect(err.code).to.equal('EHOSTUNREACH');
   });
 
+  it('preserve-destination: the backend can learn the Service address it was sent to (Windows, DSR)', async () => {
+    c = await Cluster.start(makeProfile({ network: { mode: 'l2bridge', cni: 'flannel', kubeProxyEnableDSR: true } }));
+    const b = c.pod('default', 'pd', 'lin-1', { app: 'pd' });
+    const seen: (string | undefined)[] = [];
+    await c.net.listen(b.address, 80, s => { seen.push(c.net.originalDestination(s.remoteAddress ?? '', s.remotePort ?? 0)); s.end(); });
+    const svc = c.store.create('services', { metadata: { name: 'pd', namespace: 'default', annotations: { 'preserve-destination': 'true' } }, spec: { selector: { app: 'pd' }, ports: [{ port: 80 }] } });
+    const ip = (svc.spec as { clusterIP: string }).clusterIP;
+    c.slice('default', 'pd', [b], 80);
+    const w = c.pod('default', 'w', 'win-2022');
+    const l = c.pod('default', 'l', 'lin-1');
+    const drain = async (from: typeof w) => { const s = await c.net.connect({ from: from.endpoint, host: ip, port: 80, timeoutMs: 1000 }); await new Promise(r => s.on('close', r).resume()); };
+    await eventually(() => drain(w));
+    await drain(l);
+    expect(seen.slice(-2)).to.deep.equal([`${ip}:80`, undefined]);
+  });
+
   it('releases a pod address when the pod leaves the store', async () => {
     c = await Cluster.start();
     const p = c.pod('default', 'gone', 'lin-1');

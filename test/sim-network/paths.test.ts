@@ -19,6 +19,16 @@ describe('sim network: paths', () => {
     expect(c.net.allocatePodIP('default', 'a', 'win-2022')).to.equal(a.address);
   });
 
+  it('breaks: pod-ip makes the pods of a Windows node share one address', async () => {
+    c = await Cluster.start(makeProfile({ breaks: ['pod-ip'] }));
+    const a = c.pod('default', 'a', 'win-2022');
+    const b = c.pod('default', 'b', 'win-2022');
+    const l1 = c.pod('default', 'l1', 'lin-1');
+    const l2 = c.pod('default', 'l2', 'lin-1');
+    expect(b.address).to.equal(a.address);
+    expect(l2.address).to.not.equal(l1.address);
+  });
+
   it('carries a real connection whose remoteAddress is the client pod address', async () => {
     c = await Cluster.start();
     const client = c.pod('default', 'client', 'win-2019');

@@ -40,6 +40,7 @@ describe('sim network: stop', () => {
     const dns = c.net.dnsServer().address;
     await bindTcp(dns, 53);
     await bindUdp(dns, 53);
+    await bindUdp(c.net.upstreamDnsServer().address, 53);
     await bindTcp(c.net.externalHost().address, 80);
     await bindTcp(svc.spec!.clusterIP!, 80);
     await bindTcp(c.net.nodeAddress('win-2022'), np);

@@ -103,7 +103,9 @@ async function secretAtRestProbe(ctx: CheckContext): Promise<Observation> {
   const evidence: EvidenceItem[] = [];
   const podDir = `C:\\var\\lib\\kubelet\\pods\\${uid}`;
   ctx.step(`looking for the pod directory ${podDir} on ${node.name}`);
-  const dir = await ctx.probe(t, { kind: 'raw', argv: ['cmd', '/c', `dir /b "${podDir}"`] });
+  // No quotes inside cmd /c: the argv is joined into one command line with \" escapes, which cmd
+  // does not undo (WINDOWS-COMMANDS.md §0). These paths have no spaces.
+  const dir = await ctx.probe(t, { kind: 'raw', argv: ['cmd', '/c', `dir /b ${podDir}`] });
   evidence.push(dir.evidence);
   if (!dir.ok)
     return { works: false, summary: `no ${podDir} on the node`, evidence, node: nodeName, notApplicable: `the kubelet's pod directory ${podDir} is not on ${node.name} (a --root-dir other than C:\\var\\lib\\kubelet?)` };

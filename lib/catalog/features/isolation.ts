@@ -31,7 +31,8 @@ async function countUtilityVMs(ctx: CheckContext, t: Transport, node: string, ev
   const r = await ctx.probe(t, { kind: 'node-command', script: COUNT_UVMS });
   evidence.push(r.evidence);
   const m = /utility VMs: (\d+)/.exec(r.evidence.stdout);
-  if (r.evidence.exitCode !== 0 || !m) throw new Error(`could not count utility VMs on ${node}: ${r.detail}`);
+  if (r.evidence.exitCode !== 0 || !m)
+    throw new Error(`could not count utility VMs on ${node} (exit ${r.evidence.exitCode}): ${(r.evidence.stdout + r.evidence.stderr).trim().split(/\r?\n/).slice(0, 2).join(' | ').slice(0, 200) || r.detail}`);
   return Number(m[1]);
 }
 

@@ -12,7 +12,7 @@ import {
 import { dualStackExpectation, ipv6OnlyExpectation } from '../net/expect.ts';
 import { clusterDomainOf, curlFailureOf, dnsServersOf, parseIpconfig, pingReplies, pingUnresolved } from '../net/parse.ts';
 import { warmupThenSteady, type Attempt } from '../net/steady.ts';
-import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
+import type { CheckContext, EvidenceItem, Feature } from '../types.ts';
 import type { Transport } from '../../probes/types.ts';
 
 const SUITE = 'networking';
@@ -214,10 +214,16 @@ export const features: Feature[] = [
       if (!ready.ok) throw new Error(`the HostProcess pod did not start, so its DNS cannot be seen: ${ready.observation.summary}`);
       ctx.fixture(FX.svcMixed.id);
       const t = ctx.podTransport(FX.hostnetDns.id, 'windows');
-      const name = `${FX.svcMixed.id}.${ctx.namespace}.svc.cluster.local`;
-      ctx.step(`resolving ${name} from the host-network pod`);
-      const v = await warmupThenSteady(ctx, `resolve ${name} from a ClusterFirstWithHostNet pod`, () => resolveAttempt(ctx, t, name));
-      return { works: v.ok, summary: v.detail, evidence: v.evidence, node: ready.pods[FX.hostnetDns.id].spec?.nodeName };
+      const node = ready.pods[FX.hostnetDns.id].spec?.nodeName;
+      // ClusterFirst(WithHostNet) means the cluster's resolver and search list: a short Service
+      // name resolves only then. (An FQDN is weaker evidence: a node's own DNS may forward
+      // cluster.local.) The FQDN and ipconfig /all are kept as evidence.
+      const { r } = await ipconfigOf(ctx, t);
+      const fqdn = await resolveAttempt(ctx, t, `${FX.svcMixed.id}.${ctx.namespace}.svc.cluster.local`);
+      const name = FX.svcMixed.id;
+      ctx.step(`resolving the short name ${name} from the host-network pod`);
+      const v = await warmupThenSteady(ctx, `resolve the short name ${name} from a ClusterFirstWithHostNet host-network pod`, () => resolveAttempt(ctx, t, name));
+      return { works: v.ok, summary: `${v.detail} (FQDN: ${fqdn.detail})`, evidence: [r.evidence, fqdn.evidence, ...v.evidence], node };
     },
   },
   {
@@ -359,4 +365,3 @@ export const features: Feature[] = [
   },
 ];
 
-export type { Observation };

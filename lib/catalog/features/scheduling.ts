@@ -21,7 +21,7 @@ async function landsOn(ctx: CheckContext, pod: string, os: 'windows' | 'linux'):
 
 /** Every pod of a pause-set fixture must land on a node of `os`. */
 async function allLandOn(ctx: CheckContext, set: string, os: 'windows' | 'linux'): Promise<Observation> {
-  const replicas = Number(ctx.fixture(set).spec.params?.replicas ?? 1);
+  const replicas = ctx.fixture(set).objects.filter(o => o.kind === 'Pod').length;
   ctx.step(`waiting for the ${replicas} pods of ${set} to be scheduled`);
   const r = await podsScheduled(ctx, `app=${set}`, replicas);
   const placed = r.pods.map(p => `${p.metadata?.name} → ${p.spec?.nodeName ?? 'unscheduled'} (${nodeOsOf(ctx, p.spec?.nodeName)})`);
@@ -32,16 +32,13 @@ async function allLandOn(ctx: CheckContext, set: string, os: 'windows' | 'linux'
     : { works: true, summary: `all ${replicas} pods landed on ${os} nodes`, evidence: placed, node: r.pods[0]?.spec?.nodeName };
 }
 
-/** Enough pods that a scheduler ignoring the selector is caught, few enough to be cheap. */
-const SET_SIZE = '4';
-
 export const features: Feature[] = [
   {
     id: 'sched.os-selector',
     area: 'scheduling',
     title: 'Pod with nodeSelector kubernetes.io/os=windows lands on a Windows node only',
     needs: ['windows-node'],
-    fixtures: [{ id: 'os-selector', template: 'pause-set', os: 'windows', pin: 'none', params: { selectorKey: 'kubernetes.io/os', os: 'windows', replicas: SET_SIZE } }],
+    fixtures: [{ id: 'os-selector', template: 'pause-set', os: 'windows', pin: 'none', params: { selectorKey: 'kubernetes.io/os', os: 'windows' } }],
     expect: () => supported('the kubelet labels every node with kubernetes.io/os', 'FEATURES.md; upstream doc windows/user-guide'),
     probe: ctx => allLandOn(ctx, 'os-selector', 'windows'),
   },
@@ -67,7 +64,7 @@ export const features: Feature[] = [
     area: 'scheduling',
     title: 'Pods selecting Linux never land on Windows nodes',
     needs: ['linux-node'],
-    fixtures: [{ id: 'linux-stays-linux', template: 'pause-set', os: 'linux', params: { selectorKey: 'kubernetes.io/os', os: 'linux', replicas: SET_SIZE } }],
+    fixtures: [{ id: 'linux-stays-linux', template: 'pause-set', os: 'linux', params: { selectorKey: 'kubernetes.io/os', os: 'linux' } }],
     expect: () => supported('kubernetes.io/os=linux selects only Linux nodes', 'FEATURES.md; seed 003'),
     probe: ctx => allLandOn(ctx, 'linux-stays-linux', 'linux'),
   },

@@ -171,10 +171,11 @@ async function mountPropagationProbe(ctx: CheckContext): Promise<Observation> {
   const hostDir = `C:\\wincheck\\propagation-${ctx.runId}`;
   const target = `${hostDir}-target`;
   const m = marker(ctx, 'propagation');
+  // No quotes inside cmd /c (the joined command line escapes them as \", which cmd keeps).
   // Windows has no shared mounts; a junction added under the hostPath after the container started
   // is the nearest host-side change a propagating mount would carry into the container.
   ctx.step(`on ${node.name}: junction ${hostDir}\\mnt → ${target} holding marker.txt`);
-  const made = await ctx.probe(host, { kind: 'raw', argv: ['cmd', '/c', `mkdir "${target}" & echo ${m}> "${target}\\marker.txt" & mklink /J "${hostDir}\\mnt" "${target}"`] });
+  const made = await ctx.probe(host, { kind: 'raw', argv: ['cmd', '/c', `mkdir ${target} & echo ${m}> ${target}\\marker.txt & mklink /J ${hostDir}\\mnt ${target}`] });
   evidence.push(made.evidence);
   try {
     if (!made.ok) throw new Error(`could not create the junction on ${node.name}: ${made.detail}`);
@@ -184,7 +185,7 @@ async function mountPropagationProbe(ctx: CheckContext): Promise<Observation> {
     const seen = rd.ok && rd.evidence.stdout.trim() === m;
     return { works: seen, summary: seen ? 'a mount added on the node after the container started is visible in the container' : 'a mount added on the node after the container started is not visible in the container', evidence, node: nodeName };
   } finally {
-    await ctx.probe(host, { kind: 'raw', argv: ['cmd', '/c', `rmdir "${hostDir}\\mnt" & rmdir /s /q "${target}"`] }).catch(() => undefined);
+    await ctx.probe(host, { kind: 'raw', argv: ['cmd', '/c', `rmdir ${hostDir}\\mnt & rmdir /s /q ${target}`] }).catch(() => undefined);
   }
 }
 

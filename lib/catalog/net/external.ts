@@ -26,7 +26,8 @@ export function httpGetFromHere(url: string, timeoutMs: number, signal?: AbortSi
       settled = true;
       resolve({
         ok, detail, body, localAddress,
-        evidence: { transport: HARNESS_TRANSPORT, command: `GET ${url}`, exitCode: ok ? 0 : 1, stdout: status ? `${status}\n${body}` : body, stderr: error, durationMs: Date.now() - started },
+        // stdout is the body (as curl's); the status of a non-2xx/3xx answer goes to stderr.
+        evidence: { transport: HARNESS_TRANSPORT, command: `GET ${url}`, exitCode: ok ? 0 : 1, stdout: body, stderr: error || (ok ? '' : status), durationMs: Date.now() - started },
       });
     };
     const req = http.get(url, { agent: false, signal, headers: { 'User-Agent': 'wincheck' } }, res => {

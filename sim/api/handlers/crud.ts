@@ -23,7 +23,7 @@ export function translateFieldSelector(rt: ResourceType, fs: string | undefined)
   return fs.replace(/(^|,)regarding\./g, '$1involvedObject.').replace(/(^|,)reportingController=/g, '$1reportingComponent=');
 }
 
-function respond(ctx: Ctx, code: number, obj: KubeObject, headers: Record<string, string> = {}): void {
+function respond(ctx: Ctx, code: number, obj: KubeObject, headers: Record<string, string | string[]> = {}): void {
   if (wantsTable(ctx.req.headers.accept) && ctx.req.method === 'GET') {
     const include = (ctx.query.get('includeObject') as IncludeObject | null) ?? 'Metadata';
     sendJSON(ctx.res, code, toTable(ctx.route.rt, ctx.bucket, [obj], include, ctx.state.k8sMinor, { resourceVersion: obj.metadata.resourceVersion }), headers);
@@ -31,14 +31,14 @@ function respond(ctx: Ctx, code: number, obj: KubeObject, headers: Record<string
 }
 
 /** fieldValidation=Strict → 400 on unknown fields; Warn (kubectl's default for some verbs) → Warning headers. */
-function checkFields(ctx: Ctx, obj: unknown): Record<string, string> {
+function checkFields(ctx: Ctx, obj: unknown): Record<string, string[]> {
   const mode = ctx.query.get('fieldValidation') ?? 'Warn';
   if (mode === 'Ignore') return {};
   const rt = ctx.route.rt;
   const unknown = unknownFields(apiVersionOf(rt), rt.kind, withoutDirectives(obj));
   if (!unknown.length) return {};
   if (mode === 'Strict') throw new ApiError(400, 'BadRequest', strictMessage(unknown));
-  return { Warning: unknown.map(f => `299 - "unknown field \\"${f}\\""`).join(', ') };
+  return { Warning: unknown.map(f => `299 - "unknown field \\"${f}\\""`) };
 }
 
 /** A strategic merge patch without its $patch / $setElementOrder / ... directives. */

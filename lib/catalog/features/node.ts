@@ -1,0 +1,305 @@
+// Node (FEATURES.md "Node"): services and HNS networks seen on the node itself (HostProcess pod or
+// SSH), runtime, OS build support, version skew, the pause image on every Windows build.
+
+import type { V1Node } from '@kubernetes/client-node';
+import { rawGet } from '../../cluster/rawGet.ts';
+import { WaitTimeoutError } from '../../cluster/watch.ts';
+import { nodeInfoOf, schedulableWindowsNodes, versionAtLeast, windowsNodes } from '../../discovery/nodes.ts';
+import type { ClusterInfo, NodeInfo, ServerVersion } from '../../discovery/types.ts';
+import { buildNumberOf } from '../../fixtures/images.ts';
+import { FIXTURE_LABEL } from '../../fixtures/render.ts';
+import type { Transport } from '../../probes/types.ts';
+import { k8sAtLeast, supported } from '../expect.ts';
+import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
+import { firstSandboxFailure, nodeTransportOf, readyWindowsNodes, waitForPodSet } from './_nodeProbes.ts';
+
+// ---- pure rules (tested without a cluster) ------------------------------------------------
+
+/**
+ * Windows builds each control-plane version supports: seed 003's table for v1.20-v1.22 (2019
+ * and the SAC releases), the upstream windows/intro compatibility table after it (2022 from
+ * v1.23; 2025 from v1.32, as we read that table).
+ */
+export const SUPPORTED_BUILDS: { build: number; name: string; from: [number, number]; until?: [number, number] }[] = [
+  { build: 17763, name: 'Windows Server 2019', from: [1, 14] },
+  { build: 18363, name: 'Windows Server version 1909', from: [1, 17], until: [1, 20] },
+  { build: 19041, name: 'Windows Server version 2004', from: [1, 19], until: [1, 22] },
+  { build: 19042, name: 'Windows Server version 20H2', from: [1, 20], until: [1, 22] },
+  { build: 20348, name: 'Windows Server 2022', from: [1, 23] },
+  { build: 26100, name: 'Windows Server 2025', from: [1, 32] },
+];
+
+export function buildSupport(build: string | undefined, v: ServerVersion): { ok: boolean; why: string } {
+  const n = build ? buildNumberOf(build) : undefined;
+  const row = SUPPORTED_BUILDS.find(r => r.build === n);
+  if (!row) return { ok: false, why: `build ${build ?? 'unknown'} is not a supported Windows Server release` };
+  const after = k8sAtLeast(v, ...row.from);
+  const before = !row.until || !k8sAtLeast(v, row.until[0], row.until[1] + 1);
+  return after && before
+    ? { ok: true, why: `${row.name} (${build}) is supported by Kubernetes ${v.gitVersion}` }
+    : { ok: false, why: `${row.name} (${build}) is supported by Kubernetes v${row.from.join('.')}${row.until ? `-v${row.until.join('.')}` : '+'}, not ${v.gitVersion}` };
+}
+
+/** Minor versions a kubelet may lag the API server: 3 from 1.28 (KEP-3935), 2 before. */
+export function allowedSkew(v: ServerVersion): number {
+  return k8sAtLeast(v, 1, 28) ? 3 : 2;
+}
+
+export function skewOf(kubeletVersion: string, v: ServerVersion): { ok: boolean; why: string } {
+  const m = /^v?(\d+)\.(\d+)/.exec(kubeletVersion);
+  if (!m) return { ok: false, why: `kubelet version "${kubeletVersion}" cannot be read` };
+  const [major, minor] = [Number(m[1]), Number(m[2])];
+  const allowed = allowedSkew(v);
+  if (major !== v.major) return { ok: false, why: `kubelet ${kubeletVersion} is another major version than the API server ${v.gitVersion}` };
+  const lag = v.minor - minor;
+  if (lag < 0) return { ok: false, why: `kubelet ${kubeletVersion} is newer than the API server ${v.gitVersion}` };
+  return lag <= allowed
+    ? { ok: true, why: `kubelet ${kubeletVersion} is ${lag} minor version(s) behind ${v.gitVersion} (at most ${allowed})` }
+    : { ok: false, why: `kubelet ${kubeletVersion} is ${lag} minor versions behind ${v.gitVersion} (at most ${allowed} allowed)` };
+}
+
+/** `sc.exe queryex <svc>`: the STATE word, or 'NOT_INSTALLED' (1060), or undefined. */
+export function serviceState(stdout: string, exitCode: number): string | undefined {
+  if (exitCode === 1060 || /\b1060\b|does not exist as an installed service/i.test(stdout)) return 'NOT_INSTALLED';
+  return /STATE\s*:\s*\d+\s+([A-Z_]+)/.exec(stdout)?.[1];
+}
+
+/** `Get-HnsNetwork` list output → { name, type } per network (blocks split by blank lines). */
+export function parseHnsNetworks(stdout: string): { name: string; type: string }[] {
+  const out: { name: string; type: string }[] = [];
+  for (const block of stdout.split(/\r?\n\s*\r?\n/)) {
+    const name = /^\s*Name\s*:\s*(.*?)\s*$/m.exec(block)?.[1];
+    const type = /^\s*Type\s*:\s*(.*?)\s*$/m.exec(block)?.[1];
+    if (name !== undefined && type !== undefined) out.push({ name, type });
+  }
+  return out;
+}
+
+/** `ipconfig` adapters named vEthernet (...). */
+export function vEthernetAdapters(ipconfig: string): string[] {
+  return [...ipconfig.matchAll(/adapter (vEthernet \([^)]*\)):/g)].map(m => m[1]);
+}
+
+/** HNS network types the Windows CNIs create, per discovered network mode. */
+const HNS_TYPE_FOR_MODE: Record<string, string> = { l2bridge: 'L2Bridge', 'host-gw': 'L2Bridge', overlay: 'Overlay' };
+
+// ---- probes -------------------------------------------------------------------------------
+
+async function liveWindowsNodes(ctx: CheckContext): Promise<NodeInfo[]> {
+  const list = await ctx.kube.core.listNode();
+  return windowsNodes(list.items.map((n: V1Node) => nodeInfoOf(n)));
+}
+
+/** Runs `perNode` on every Ready Windows node in parallel; n/a if any has no transport. */
+async function onEveryNode(ctx: CheckContext, perNode: (node: NodeInfo, t: Transport, evidence: EvidenceItem[]) => Promise<string | undefined>): Promise<Observation> {
+  const nodes = readyWindowsNodes(ctx);
+  if (!nodes.length) throw new Error('no Ready Windows node');
+  const evidence: EvidenceItem[] = [];
+  const results = await Promise.all(nodes.map(async node => {
+    const access = await nodeTransportOf(ctx, node.name);
+    if ('na' in access) return { node: node.name, na: access.na };
+    const ev: EvidenceItem[] = [];
+    const problem = await perNode(node, access.transport, ev);
+    return { node: node.name, problem, ev };
+  }));
+  const na = results.find(r => r.na);
+  if (na?.na) return na.na;
+  for (const r of results) evidence.push(...(r.ev ?? []));
+  const problems = results.filter(r => r.problem).map(r => `${r.node}: ${r.problem}`);
+  return problems.length
+    ? { works: false, summary: problems.join('; '), evidence, node: results.find(r => r.problem)?.node }
+    : { works: true, summary: `checked on ${nodes.map(n => n.name).join(', ')}`, evidence, node: nodes[0].name };
+}
+
+async function servicesProbe(ctx: CheckContext): Promise<Observation> {
+  const proxyPods = ctx.cluster.network.kubeProxyDaemonSets.filter(n => /win/i.test(n));
+  const obs = await onEveryNode(ctx, async (node, t, evidence) => {
+    const problems: string[] = [];
+    for (const svc of ['kubelet', 'kube-proxy']) {
+      ctx.step(`on ${node.name}: sc.exe queryex ${svc}`);
+      const r = await ctx.probe(t, { kind: 'raw', argv: ['sc.exe', 'queryex', svc] });
+      evidence.push(r.evidence);
+      const state = serviceState(r.evidence.stdout + r.evidence.stderr, r.evidence.exitCode);
+      if (state === 'RUNNING') continue;
+      if (svc === 'kube-proxy' && state === 'NOT_INSTALLED' && proxyPods.length) {
+        evidence.push(`${node.name}: kube-proxy is not a Windows service; it runs from DaemonSet ${proxyPods.join(', ')} (HostProcess)`);
+        continue;
+      }
+      problems.push(`${svc} is ${state === undefined ? `in an unreadable state (exit ${r.evidence.exitCode})` : state === 'NOT_INSTALLED' ? 'not installed as a service' : state}`);
+    }
+    return problems.length ? problems.join(', ') : undefined;
+  });
+  return obs.works ? { ...obs, summary: `kubelet and kube-proxy are running on ${readyWindowsNodes(ctx).map(n => n.name).join(', ')}` } : obs;
+}
+
+async function hnsProbe(ctx: CheckContext): Promise<Observation> {
+  const wantType = ctx.cluster.network.networkMode ? HNS_TYPE_FOR_MODE[ctx.cluster.network.networkMode] : undefined;
+  const obs = await onEveryNode(ctx, async (node, t, evidence) => {
+    ctx.step(`on ${node.name}: Get-HnsNetwork and ipconfig`);
+    const hns = await ctx.probe(t, { kind: 'node-command', script: 'Get-HnsNetwork | Format-List Name, Type, ID' });
+    const ip = await ctx.probe(t, { kind: 'raw', argv: ['ipconfig'] });
+    evidence.push(hns.evidence, ip.evidence);
+    const nets = parseHnsNetworks(hns.evidence.stdout);
+    const cni = nets.filter(n => !/^(nat|ics)$/i.test(n.type));
+    const adapters = vEthernetAdapters(ip.evidence.stdout);
+    evidence.push(`${node.name}: HNS networks ${nets.map(n => `${n.name} (${n.type})`).join(', ') || 'none'}; adapters ${adapters.join(', ') || 'none'}`);
+    // No network prints nothing; output that holds no Name/Type block was not understood.
+    if (hns.ok && !nets.length && hns.evidence.stdout.trim())
+      throw new Error(`could not read Get-HnsNetwork's output on ${node.name}: ${hns.evidence.stdout.trim().split(/\r?\n/)[0].slice(0, 200)}`);
+    const problems: string[] = [];
+    if (!hns.ok && !nets.length) problems.push(`Get-HnsNetwork failed (${hns.detail})`);
+    else if (!cni.length) problems.push('no CNI HNS network (only NAT or none)');
+    else if (wantType && !cni.some(n => n.type.toLowerCase() === wantType.toLowerCase())) problems.push(`no ${wantType} network for ${ctx.cluster.network.networkMode} mode (found ${cni.map(n => n.type).join(', ')})`);
+    if (!adapters.length) problems.push('no vEthernet adapter in ipconfig');
+    return problems.length ? problems.join('; ') : undefined;
+  });
+  return obs.works ? { ...obs, summary: `the CNI's HNS network and a vEthernet adapter exist on ${readyWindowsNodes(ctx).map(n => n.name).join(', ')}` } : obs;
+}
+
+async function runtimeProbe(ctx: CheckContext): Promise<Observation> {
+  ctx.step('reading status.nodeInfo.containerRuntimeVersion of every Windows node');
+  const nodes = await liveWindowsNodes(ctx);
+  const evidence: EvidenceItem[] = nodes.map(n => `node ${n.name}: ${n.runtimeName}://${n.runtimeVersion}`);
+  const bad = nodes.filter(n => !(n.runtimeName === 'containerd' && versionAtLeast(n.runtimeVersion, '1.6')));
+  return bad.length
+    ? { works: false, summary: `not containerd >= 1.6 on ${bad.map(n => `${n.name} (${n.runtimeName} ${n.runtimeVersion})`).join(', ')}`, evidence, node: bad[0].name }
+    : { works: true, summary: `containerd >= 1.6 on every Windows node (${[...new Set(nodes.map(n => n.runtimeVersion))].join(', ')})`, evidence, node: nodes[0]?.name };
+}
+
+async function serverVersion(ctx: CheckContext): Promise<{ v: ServerVersion; evidence: string }> {
+  const r = await rawGet(ctx.kube.kc, '/version', 10_000);
+  if (r.status !== 200) throw new Error(`GET /version: HTTP ${r.status}`);
+  const body = JSON.parse(r.body) as { gitVersion: string; major: string; minor: string };
+  const v = { gitVersion: body.gitVersion, major: Number(body.major), minor: parseInt(body.minor, 10) };
+  return { v, evidence: `GET /version: ${body.gitVersion} (major ${body.major}, minor ${body.minor})` };
+}
+
+async function osSupportedProbe(ctx: CheckContext): Promise<Observation> {
+  ctx.step('reading GET /version and every Windows node\'s build');
+  const { v, evidence: ve } = await serverVersion(ctx);
+  const nodes = await liveWindowsNodes(ctx);
+  const verdicts = nodes.map(n => ({ n, ...buildSupport(n.windowsBuild, v) }));
+  const evidence: EvidenceItem[] = [ve, ...verdicts.map(x => `node ${x.n.name}: ${x.n.osImage}, kernel ${x.n.kernelVersion}, label ${x.n.labels['node.kubernetes.io/windows-build'] ?? 'absent'}: ${x.why}`)];
+  const bad = verdicts.filter(x => !x.ok);
+  return bad.length
+    ? { works: false, summary: bad.map(x => `${x.n.name}: ${x.why}`).join('; '), evidence, node: bad[0].n.name }
+    : { works: true, summary: `every Windows node runs a build Kubernetes ${v.gitVersion} supports (${[...new Set(nodes.map(n => n.windowsBuild))].join(', ')})`, evidence, node: nodes[0]?.name };
+}
+
+async function skewProbe(ctx: CheckContext): Promise<Observation> {
+  ctx.step('reading GET /version and every Windows node\'s kubelet version');
+  const { v, evidence: ve } = await serverVersion(ctx);
+  const nodes = await liveWindowsNodes(ctx);
+  const verdicts = nodes.map(n => ({ n, ...skewOf(n.kubeletVersion, v) }));
+  const evidence: EvidenceItem[] = [ve, ...verdicts.map(x => `node ${x.n.name}: ${x.why}`)];
+  const bad = verdicts.filter(x => !x.ok);
+  return bad.length
+    ? { works: false, summary: bad.map(x => `${x.n.name}: ${x.why}`).join('; '), evidence, node: bad[0].n.name }
+    : { works: true, summary: `every Windows kubelet is within n-${allowedSkew(v)} of ${v.gitVersion}`, evidence, node: nodes[0]?.name };
+}
+
+async function pauseImageProbe(ctx: CheckContext): Promise<Observation> {
+  ctx.fixture('pause-image');
+  const nodes = schedulableWindowsNodes(ctx.cluster.nodes);
+  const builds = [...new Set(nodes.map(n => n.windowsBuild ?? 'unknown'))];
+  ctx.step(`waiting for one pause pod per schedulable Windows node (${nodes.length}; builds ${builds.join(', ')})`);
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  const evidence: EvidenceItem[] = [];
+  let pods;
+  try {
+    const sandbox = firstSandboxFailure(ctx, 'pause-image-', stop.signal).then(m => ({ sandbox: m }));
+    const set = waitForPodSet(ctx, `${FIXTURE_LABEL}=pause-image`, nodes.length, ctx.options.timeouts.podStart).then(p => ({ pods: p }));
+    const first = await Promise.race([sandbox, set]);
+    if ('sandbox' in first) {
+      evidence.push(first.sandbox);
+      return { works: false, summary: `a pod sandbox could not start: ${first.sandbox}`, evidence };
+    }
+    pods = first.pods;
+  } catch (e) {
+    if (e instanceof WaitTimeoutError) return { works: false, summary: e.message, evidence };
+    throw e;
+  } finally {
+    stop.abort();
+    ctx.signal.removeEventListener('abort', onAbort);
+  }
+  const byNode = new Map(nodes.map(n => [n.name, n]));
+  const readyBuilds = new Set<string>();
+  const problems: string[] = [];
+  for (const p of pods) {
+    const nodeName = p.pod.spec?.nodeName ?? '';
+    const build = byNode.get(nodeName)?.windowsBuild ?? 'unknown';
+    const waiting = p.pod.status?.containerStatuses?.[0]?.state?.waiting;
+    evidence.push(`pod ${p.pod.metadata?.name} on ${nodeName} (build ${build}): ${p.state}${waiting?.message ? ` — ${waiting.message}` : ''}`);
+    if (p.state === 'ready') { readyBuilds.add(build); continue; }
+    const msg = `${waiting?.message ?? ''} ${p.state === 'failed' ? p.reason : p.message}`;
+    if (/ErrImagePull|ImagePullBackOff/.test(msg) && !/no match(ing)? (for )?(platform|manifest)/i.test(msg))
+      throw new Error(`pause image pull failed on ${nodeName} for a reason other than the platform: ${msg.trim()}`);
+    problems.push(`${nodeName} (build ${build}): ${p.state === 'failed' ? p.reason : p.message}`);
+  }
+  const missing = builds.filter(b => !readyBuilds.has(b));
+  return missing.length || problems.length
+    ? { works: false, summary: `the pause image did not run on build(s) ${missing.join(', ') || '-'}: ${problems.join('; ')}`, evidence, node: pods.find(p => p.state !== 'ready')?.pod.spec?.nodeName }
+    : { works: true, summary: `the pause image runs on every Windows build (${builds.join(', ')})`, evidence, node: nodes[0]?.name };
+}
+
+export const features: Feature[] = [
+  {
+    id: 'node.services',
+    area: 'node',
+    title: 'kubelet and kube-proxy run as Windows services',
+    needs: ['windows-node', 'node-access'],
+    fixtures: [],
+    expect: () => supported('since v1.11 kubelet and kube-proxy run as Windows services (sc.exe / Get-Service)', 'seed 000 (kubelet and kube-proxy as Windows services)'),
+    probe: servicesProbe,
+  },
+  {
+    id: 'node.hns-network',
+    area: 'node',
+    title: "The CNI's HNS network and vEthernet adapter exist",
+    needs: ['windows-node', 'node-access'],
+    fixtures: [],
+    expect: (c: ClusterInfo) => supported(`the CNI creates an HNS network${c.network.networkMode ? ` (${HNS_TYPE_FOR_MODE[c.network.networkMode] ?? c.network.networkMode} for ${c.network.networkMode} mode)` : ''} and its vEthernet adapter`, 'seed 003 (troubleshooting: Get-HnsNetwork)'),
+    probe: hnsProbe,
+  },
+  {
+    id: 'node.runtime',
+    area: 'node',
+    title: 'containerd >= 1.6 (dockershim is gone since 1.24)',
+    needs: ['windows-node'],
+    fixtures: [],
+    expect: c => supported(`Windows nodes run containerd >= 1.6 (discovery: ${windowsNodes(c.nodes).map(n => `${n.name} ${n.runtimeName} ${n.runtimeVersion}`).join(', ')})`, 'FEATURES.md; upstream doc windows/intro (container runtimes)'),
+    probe: runtimeProbe,
+  },
+  {
+    id: 'node.os-supported',
+    area: 'node',
+    title: "The node's Windows build is supported by the control plane's Kubernetes version",
+    needs: ['windows-node'],
+    fixtures: [],
+    expect: c => {
+      const verdicts = windowsNodes(c.nodes).map(n => `${n.name}: ${buildSupport(n.windowsBuild, c.version).why}`);
+      return supported(`the control plane supports the Windows Server LTSC builds of its version (${verdicts.join('; ')})`, 'seed 003 (supported versions table); upstream doc windows/intro (OS version compatibility)');
+    },
+    probe: osSupportedProbe,
+  },
+  {
+    id: 'node.version-skew',
+    area: 'node',
+    title: 'Windows kubelet within the version-skew policy of the API server',
+    needs: ['windows-node'],
+    fixtures: [],
+    expect: c => supported(`Windows nodes follow the version-skew policy: kubelet up to ${allowedSkew(c.version)} minor versions older than ${c.version.gitVersion}, never newer`, 'seed 003 (version skew); upstream doc version-skew-policy'),
+    probe: skewProbe,
+  },
+  {
+    id: 'node.pause-image',
+    area: 'node',
+    title: 'The pause image is multi-arch and includes the node\'s build',
+    needs: ['windows-node'],
+    fixtures: [{ id: 'pause-image', template: 'pause-daemonset', os: 'windows', pin: 'none' }],
+    expect: () => supported('registry.k8s.io/pause is a multi-arch image with every supported Windows build', 'seed 003 (pause image); FEATURES.md'),
+    probe: pauseImageProbe,
+  },
+];

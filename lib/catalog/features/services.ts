@@ -1,0 +1,360 @@
+// Services (FEATURES.md "Networking", the Service rows): ClusterIP with W and L backends, the
+// Windows node → ClusterIP, NodePort from outside and from the node itself, LoadBalancer,
+// ClientIP session affinity (and its timeout), externalTrafficPolicy Local / DSR, the
+// preserve-destination annotation and hairpin. Suite "services"; area "networking".
+// "Outside the cluster" is this process: a Node.js HTTP client to a node's InternalIP:nodePort.
+
+import type { NodeInfo } from '../../discovery/types.ts';
+import { limited, supported } from '../expect.ts';
+import {
+  AFFINITY_TIMEOUT_SECONDS, clusterIPOf, FX, httpAttempt, internalIP, nodePortOf, nodeTransportOf, oneLine, podIP,
+  readService, readyPods, SERVICE_PORT, urlOf, waitForIngress, NETEXEC_PORT,
+} from '../net/common.ts';
+import { affinityTimeoutExpectation, preserveClientIpExpectation, preserveDestinationExpectation, sessionAffinityExpectation } from '../net/expect.ts';
+import { httpGetFromHere, holdConnection, type ExternalAttempt } from '../net/external.ts';
+import { clientIpOf, hostnameOf, parseNetstat, unmapped } from '../net/parse.ts';
+import { pause, timingsOf, warmupThenSteady, type Attempt } from '../net/steady.ts';
+import type { CheckContext, EvidenceItem, Feature } from '../types.ts';
+
+const SUITE = 'services';
+const WIN_BACKENDS = [FX.winPeer.id, FX.winPeer2.id];
+
+function nodeOf(ctx: CheckContext, name: string | undefined): NodeInfo {
+  const n = ctx.cluster.nodes.find(x => x.name === name);
+  if (!n) throw new Error(`node ${name ?? '(none)'} of a fixture pod is not in discovery`);
+  return n;
+}
+
+function fromHere(ctx: CheckContext, url: string): Promise<ExternalAttempt> {
+  return httpGetFromHere(url, ctx.options.timeouts.netConnect, ctx.signal);
+}
+
+/** Hostnames that answered, in order, from the outputs of passing attempts. */
+function answered(outputs: string[]): string[] {
+  return outputs.map(hostnameOf).filter(Boolean);
+}
+
+/** `count` more GET /hostname through the same path, poll interval apart: the backends seen. */
+async function backendsSeen(ctx: CheckContext, attempt: () => Promise<Attempt>, count: number): Promise<{ names: string[]; evidence: EvidenceItem[] }> {
+  const names: string[] = [];
+  const evidence: EvidenceItem[] = [];
+  for (let i = 0; i < count; i++) {
+    if (i) await pause(timingsOf(ctx.options.timeouts).pollMs, ctx.signal);
+    const a = await attempt();
+    if (i === 0 || !a.ok) evidence.push(a.evidence);
+    if (a.ok) names.push(hostnameOf(a.evidence.stdout));
+  }
+  return { names, evidence };
+}
+
+export const features: Feature[] = [
+  {
+    id: 'net.pod-to-clusterip',
+    area: 'networking',
+    suite: SUITE,
+    title: 'Windows pod → ClusterIP Service with Windows and Linux backends',
+    needs: ['windows-node', 'linux-node'],
+    fixtures: [FX.win, FX.winPeer, FX.winPeer2, FX.linux, FX.svcMixed],
+    expect: () => supported('Windows pods reach ClusterIP Services whose backends run on Windows and Linux', 'FEATURES.md; upstream test/e2e/windows/service.go'),
+    probe: async ctx => {
+      const ready = await readyPods(ctx, [FX.win.id, ...WIN_BACKENDS, FX.linux.id]);
+      if (!ready.ok) return ready.observation;
+      const ip = clusterIPOf(await readService(ctx, FX.svcMixed.id));
+      const t = ctx.podTransport(FX.win.id, 'windows');
+      const url = urlOf(ip, SERVICE_PORT);
+      ctx.step(`GET ${url} from ${FX.win.id}`);
+      const attempt = () => httpAttempt(ctx, t, url);
+      const v = await warmupThenSteady(ctx, `W → ClusterIP ${ip}`, attempt);
+      const node = ready.pods[FX.win.id].spec?.nodeName;
+      if (!v.ok) return { works: false, summary: v.detail, evidence: v.evidence, node };
+      const seen = new Set(answered(v.outputs));
+      const evidence: EvidenceItem[] = [...v.evidence];
+      // Not part of the verdict (kube-proxy may pick backends at random): which backends answered.
+      if (seen.size < 4) {
+        const more = await backendsSeen(ctx, attempt, 6);
+        more.names.forEach(n => seen.add(n));
+        evidence.push(...more.evidence);
+      }
+      const linuxSeen = seen.has(FX.linux.id);
+      return { works: true, summary: `${v.detail}; backends that answered: ${[...seen].join(', ')}${linuxSeen ? '' : ' (the Linux backend was not picked)'}`, evidence, node };
+    },
+  },
+  {
+    id: 'net.node-to-service',
+    area: 'networking',
+    suite: SUITE,
+    title: 'Windows node → ClusterIP Service',
+    needs: ['windows-node', 'linux-node', 'node-access'],
+    fixtures: [FX.winPeer, FX.winPeer2, FX.linux, FX.svcMixed],
+    expect: () => supported('a Windows node reaches ClusterIP Services (kube-proxy programs the host too)', 'FEATURES.md'),
+    probe: async ctx => {
+      const ready = await readyPods(ctx, [...WIN_BACKENDS, FX.linux.id]);
+      if (!ready.ok) return ready.observation;
+      const node = nodeOf(ctx, ready.pods[FX.winPeer.id].spec?.nodeName);
+      const nt = await nodeTransportOf(ctx, node);
+      if ('observation' in nt) return nt.observation;
+      const url = urlOf(clusterIPOf(await readService(ctx, FX.svcMixed.id)), SERVICE_PORT);
+      ctx.step(`GET ${url} from node ${node.name} (${nt.t.description})`);
+      const v = await warmupThenSteady(ctx, `node ${node.name} → ClusterIP`, () => httpAttempt(ctx, nt.t, url));
+      return { works: v.ok, summary: v.detail, evidence: v.evidence, node: node.name };
+    },
+  },
+  {
+    id: 'net.nodeport-external',
+    area: 'networking',
+    suite: SUITE,
+    title: 'Client outside the cluster → NodePort on a Windows node',
+    needs: ['windows-node', 'linux-node'],
+    fixtures: [FX.winPeer, FX.winPeer2, FX.linux, FX.svcNodePort, FX.svcLocalLinux],
+    expect: () => supported('a NodePort Service answers on a Windows node\'s address from outside the cluster', 'FEATURES.md; upstream test/e2e/windows/service.go'),
+    probe: async ctx => {
+      const ready = await readyPods(ctx, [...WIN_BACKENDS, FX.linux.id]);
+      if (!ready.ok) return ready.observation;
+      const win = nodeOf(ctx, ready.pods[FX.winPeer.id].spec?.nodeName);
+      const url = urlOf(internalIP(win), nodePortOf(await readService(ctx, FX.svcNodePort.id)));
+      ctx.step(`GET ${url} from this host (NodePort on ${win.name})`);
+      const v = await warmupThenSteady(ctx, `outside → ${win.name} NodePort`, () => fromHere(ctx, url));
+      if (v.ok) return { works: true, summary: v.detail, evidence: v.evidence, node: win.name };
+      // Control: can this host reach a node at all? A Linux node's NodePort (Local, Linux backend).
+      const linux = nodeOf(ctx, ready.pods[FX.linux.id].spec?.nodeName);
+      const controlUrl = urlOf(internalIP(linux), nodePortOf(await readService(ctx, FX.svcLocalLinux.id)));
+      ctx.step(`control: GET ${controlUrl} (NodePort on Linux node ${linux.name})`);
+      const control = await warmupThenSteady(ctx, `outside → ${linux.name} NodePort (control)`, () => fromHere(ctx, controlUrl));
+      const evidence = [...v.evidence, ...control.evidence];
+      if (!control.ok) return { works: false, summary: v.detail, evidence, node: win.name, notApplicable: `this host cannot reach the nodes' addresses: the Linux control NodePort ${controlUrl} failed too (${control.detail})` };
+      return { works: false, summary: `${v.detail}; the Linux node's NodePort answered`, evidence, node: win.name };
+    },
+  },
+  {
+    id: 'net.nodeport-local',
+    area: 'networking',
+    suite: SUITE,
+    title: 'A Windows node → its own NodePort',
+    needs: ['windows-node', 'linux-node', 'node-access'],
+    fixtures: [FX.winPeer, FX.winPeer2, FX.linuxHost, FX.svcNodePort],
+    expect: () => limited('a Windows node cannot reach NodePort Services on its own address', 'seed 003; upstream doc windows-networking'),
+    probe: async ctx => {
+      const ready = await readyPods(ctx, [...WIN_BACKENDS, FX.linuxHost.id]);
+      if (!ready.ok) return ready.observation;
+      const port = nodePortOf(await readService(ctx, FX.svcNodePort.id));
+      const evidence: EvidenceItem[] = [];
+      // Control: a Linux node (host-network pod) reaching its own NodePort shows the Service works.
+      const linux = nodeOf(ctx, ready.pods[FX.linuxHost.id].spec?.nodeName);
+      const lt = ctx.podTransport(FX.linuxHost.id, 'linux');
+      const linuxUrl = urlOf(internalIP(linux), port);
+      ctx.step(`control: GET ${linuxUrl} from Linux node ${linux.name} (host-network pod)`);
+      const control = await warmupThenSteady(ctx, `Linux node ${linux.name} → its own NodePort`, () => httpAttempt(ctx, lt, linuxUrl));
+      evidence.push(...control.evidence);
+      const win = nodeOf(ctx, ready.pods[FX.winPeer.id].spec?.nodeName);
+      const nt = await nodeTransportOf(ctx, win);
+      if ('observation' in nt) return nt.observation;
+      const url = urlOf(internalIP(win), port);
+      ctx.step(`GET ${url} from Windows node ${win.name} (${nt.t.description})`);
+      const v = await warmupThenSteady(ctx, `Windows node ${win.name} → its own NodePort`, () => httpAttempt(ctx, nt.t, url));
+      evidence.push(...v.evidence);
+      const controlLine = control.ok ? `the Linux node ${linux.name} reached its own NodePort` : `the Linux node ${linux.name} did not reach its own NodePort either`;
+      return { works: v.ok, summary: `Windows node ${win.name}: ${v.ok ? 'reached' : 'could not reach'} its own NodePort ${url}; control: ${controlLine}`, evidence, node: win.name };
+    },
+  },
+  {
+    id: 'net.lb',
+    area: 'networking',
+    suite: SUITE,
+    title: 'LoadBalancer Service gets an address and serves Windows backends',
+    needs: ['windows-node', 'load-balancer'],
+    fixtures: [FX.winPeer, FX.winPeer2, FX.svcLb],
+    expect: c => supported(c.loadBalancer === 'yes' ? 'the cluster has a LoadBalancer provisioner (config)' : 'a LoadBalancer provisioner may exist (not known before the probe: no address in time means n/a)', 'FEATURES.md'),
+    probe: async ctx => {
+      const ready = await readyPods(ctx, WIN_BACKENDS);
+      if (!ready.ok) return ready.observation;
+      ctx.fixture(FX.svcLb.id);
+      const node = ready.pods[FX.winPeer.id].spec?.nodeName;
+      const wait = ctx.options.timeouts.netLoadBalancer;
+      ctx.step(`waiting up to ${Math.round(wait / 1000)}s for a LoadBalancer address`);
+      const ingress = await waitForIngress(ctx, FX.svcLb.id, wait);
+      if (!ingress) {
+        const why = `service ${FX.svcLb.id} got no LoadBalancer address within ${Math.round(wait / 1000)}s`;
+        return ctx.cluster.loadBalancer === 'yes'
+          ? { works: false, summary: why, evidence: [why], node }
+          : { works: false, summary: why, evidence: [why], node, notApplicable: `no LoadBalancer provisioner: ${why}` };
+      }
+      const url = urlOf(ingress, SERVICE_PORT);
+      ctx.step(`GET ${url} from this host`);
+      const v = await warmupThenSteady(ctx, `outside → LoadBalancer ${ingress}`, () => fromHere(ctx, url));
+      return { works: v.ok, summary: `${v.detail}${v.ok ? `; answered by ${[...new Set(answered(v.outputs))].join(', ')}` : ''}`, evidence: [`ingress ${ingress}`, ...v.evidence], node };
+    },
+  },
+  {
+    id: 'net.session-affinity',
+    area: 'networking',
+    suite: SUITE,
+    title: 'sessionAffinity: ClientIP keeps one backend',
+    needs: ['windows-node'],
+    fixtures: [FX.win, FX.winPeer, FX.winPeer2, FX.svcAffinity],
+    expect: sessionAffinityExpectation,
+    probe: async ctx => {
+      const ready = await readyPods(ctx, [FX.win.id, ...WIN_BACKENDS]);
+      if (!ready.ok) return ready.observation;
+      const t = ctx.podTransport(FX.win.id, 'windows');
+      const url = urlOf(clusterIPOf(await readService(ctx, FX.svcAffinity.id)), SERVICE_PORT);
+      ctx.step(`GET ${url} repeatedly from ${FX.win.id} (2 Windows backends, ClientIP affinity)`);
+      const attempt = () => httpAttempt(ctx, t, url);
+      const v = await warmupThenSteady(ctx, `W → ClientIP-affinity ClusterIP`, attempt);
+      const node = ready.pods[FX.win.id].spec?.nodeName;
+      if (!v.ok) return { works: false, summary: `the Service did not answer steadily: ${v.detail}`, evidence: v.evidence, node };
+      const names = answered(v.outputs);
+      const evidence: EvidenceItem[] = [...v.evidence];
+      if (names.length < 6) {
+        const more = await backendsSeen(ctx, attempt, 6 - names.length);
+        names.push(...more.names);
+        evidence.push(...more.evidence);
+      }
+      const distinct = [...new Set(names)];
+      evidence.push(`backends in order: ${names.join(', ')}`);
+      return distinct.length === 1
+        ? { works: true, summary: `all ${names.length} requests went to ${distinct[0]} (2 ready backends)`, evidence, node }
+        : { works: false, summary: `${names.length} requests were spread over ${distinct.join(', ')}: affinity did not hold`, evidence, node };
+    },
+  },
+  {
+    id: 'net.session-affinity-timeout',
+    area: 'networking',
+    suite: SUITE,
+    title: 'sessionAffinityConfig.clientIP.timeoutSeconds expires the affinity',
+    needs: ['windows-node'],
+    fixtures: [FX.win, FX.winPeer, FX.winPeer2, FX.svcAffinityTimeout],
+    expect: affinityTimeoutExpectation,
+    probe: async ctx => {
+      const ready = await readyPods(ctx, [FX.win.id, ...WIN_BACKENDS]);
+      if (!ready.ok) return ready.observation;
+      const node = ready.pods[FX.win.id].spec?.nodeName;
+      const t = ctx.podTransport(FX.win.id, 'windows');
+      const url = urlOf(clusterIPOf(await readService(ctx, FX.svcAffinityTimeout.id)), SERVICE_PORT);
+      const attempt = () => httpAttempt(ctx, t, url);
+      const v = await warmupThenSteady(ctx, `W → ClusterIP (ClientIP, timeoutSeconds ${AFFINITY_TIMEOUT_SECONDS})`, attempt, { ...timingsOf(ctx.options.timeouts), steadyMs: 0 });
+      if (!v.ok) return { works: false, summary: `the Service did not answer: ${v.detail}`, evidence: v.evidence, node };
+      const evidence: EvidenceItem[] = [...v.evidence];
+      // First, affinity must hold within the timeout (else there is no timeout to honour).
+      const quick = await backendsSeen(ctx, attempt, 3);
+      evidence.push(...quick.evidence);
+      const first = hostnameOf(v.firstPass!.evidence.stdout);
+      const held = quick.names.every(n => n === first);
+      if (!held) return { works: false, summary: `affinity itself did not hold (${[first, ...quick.names].join(', ')}), so no timeout can be honoured`, evidence, node };
+      // Then idle past the timeout: an honoured timeout lets the next connection pick anew.
+      // Rounds bound the chance that random picks land on the same backend every time (1/2^rounds).
+      const rounds = 4;
+      const idleMs = (AFFINITY_TIMEOUT_SECONDS + 1) * 1000;
+      const seen = [first];
+      for (let i = 0; i < rounds; i++) {
+        ctx.step(`idling ${idleMs / 1000}s (past timeoutSeconds ${AFFINITY_TIMEOUT_SECONDS}), then GET again`);
+        await pause(idleMs, ctx.signal);
+        const a = await attempt();
+        if (!a.ok) { evidence.push(a.evidence); continue; }
+        const name = hostnameOf(a.evidence.stdout);
+        seen.push(name);
+        if (name !== seen[seen.length - 2]) {
+          evidence.push(a.evidence, `backends in order: ${seen.join(', ')}`);
+          return { works: true, summary: `after idling ${idleMs / 1000}s the client moved from ${seen[seen.length - 2]} to ${name}: the ${AFFINITY_TIMEOUT_SECONDS}s timeout was honoured`, evidence, node };
+        }
+      }
+      evidence.push(`backends in order: ${seen.join(', ')}`);
+      return { works: false, summary: `the client stayed on ${first} across ${rounds} idle periods longer than timeoutSeconds ${AFFINITY_TIMEOUT_SECONDS}: the timeout was not honoured`, evidence, node };
+    },
+  },
+  {
+    id: 'net.preserve-client-ip',
+    area: 'networking',
+    suite: SUITE,
+    title: 'externalTrafficPolicy: Local keeps the client IP (DSR)',
+    needs: ['windows-node', 'linux-node'],
+    fixtures: [FX.winPeer, FX.winPeer2, FX.linux, FX.svcLocal, FX.svcLocalLinux],
+    expect: preserveClientIpExpectation,
+    probe: async ctx => {
+      const ready = await readyPods(ctx, [...WIN_BACKENDS, FX.linux.id]);
+      if (!ready.ok) return ready.observation;
+      const win = nodeOf(ctx, ready.pods[FX.winPeer.id].spec?.nodeName);
+      const url = urlOf(internalIP(win), nodePortOf(await readService(ctx, FX.svcLocal.id)), '/clientip');
+      ctx.step(`GET ${url} from this host (NodePort, externalTrafficPolicy Local, on ${win.name})`);
+      const v = await warmupThenSteady(ctx, `outside → ${win.name} Local NodePort`, () => fromHere(ctx, url), { ...timingsOf(ctx.options.timeouts), steadyMs: 0 });
+      if (!v.ok) return { works: false, summary: `the Local NodePort did not answer: ${v.detail}`, evidence: v.evidence, node: win.name };
+      const first = v.firstPass as ExternalAttempt;
+      const seen = clientIpOf(first.body);
+      const mine = first.localAddress ? unmapped(first.localAddress) : undefined;
+      const evidence: EvidenceItem[] = [...v.evidence, `this host connected from ${mine ?? 'an unknown address'}; the Windows backend saw ${seen ?? oneLine(first.body)}`];
+      if (seen && seen === mine) return { works: true, summary: `the Windows backend saw this host's address ${seen}: client IP preserved`, evidence, node: win.name };
+      // Control: a Linux node with a Local Service always keeps the client IP. If it does not see
+      // this host's address either, something on the way (a NAT in front of the nodes) hides it.
+      const linux = nodeOf(ctx, ready.pods[FX.linux.id].spec?.nodeName);
+      const controlUrl = urlOf(internalIP(linux), nodePortOf(await readService(ctx, FX.svcLocalLinux.id)), '/clientip');
+      const c = await fromHere(ctx, controlUrl);
+      const cSeen = c.ok ? clientIpOf(c.body) : undefined;
+      const cMine = c.localAddress ? unmapped(c.localAddress) : undefined;
+      evidence.push(`control: Linux node ${linux.name} Local NodePort saw ${cSeen ?? 'nothing'} (this host: ${cMine ?? 'unknown'})`, c.evidence);
+      if (!cSeen || cSeen !== cMine) return { works: false, summary: `backend saw ${seen}`, evidence, node: win.name, notApplicable: `the client IP cannot be judged from this host: even the Linux control saw ${cSeen ?? 'no answer'} instead of ${cMine ?? 'this host'} (NAT between this host and the nodes?)` };
+      return { works: false, summary: `the Windows backend saw ${seen ?? 'no address'}, not this host's ${mine} (SNAT by the node), while the Linux control saw ${cSeen}`, evidence, node: win.name };
+    },
+  },
+  {
+    id: 'net.preserve-destination',
+    area: 'networking',
+    suite: SUITE,
+    title: 'Service annotation preserve-destination skips DNAT (DSR)',
+    needs: ['windows-node', 'load-balancer'],
+    fixtures: [FX.winPeer, FX.winPeer2, FX.svcLbPreserve],
+    expect: preserveDestinationExpectation,
+    probe: async ctx => {
+      const ready = await readyPods(ctx, WIN_BACKENDS);
+      if (!ready.ok) return ready.observation;
+      ctx.fixture(FX.svcLbPreserve.id);
+      const node = ready.pods[FX.winPeer.id].spec?.nodeName;
+      const wait = ctx.options.timeouts.netLoadBalancer;
+      const ingress = await waitForIngress(ctx, FX.svcLbPreserve.id, wait);
+      if (!ingress) return { works: false, summary: 'no LoadBalancer address', evidence: [], node, notApplicable: `service ${FX.svcLbPreserve.id} got no LoadBalancer address within ${Math.round(wait / 1000)}s (no provisioner)` };
+      const url = urlOf(ingress, SERVICE_PORT);
+      const v = await warmupThenSteady(ctx, `outside → ${ingress}`, () => fromHere(ctx, url), { ...timingsOf(ctx.options.timeouts), steadyMs: 0 });
+      if (!v.ok) return { works: false, summary: `the annotated LoadBalancer did not answer: ${v.detail}`, evidence: v.evidence, node };
+      // Hold a connection open and look at it from the backend: its local address is the
+      // LoadBalancer address when DNAT was skipped, the pod IP when it was not.
+      ctx.step(`holding a connection to ${ingress}:${SERVICE_PORT} and reading netstat -an in the backends`);
+      const sock = await holdConnection(ingress, SERVICE_PORT, ctx.options.timeouts.netConnect);
+      const evidence: EvidenceItem[] = [...v.evidence];
+      try {
+        for (const name of WIN_BACKENDS) {
+          const r = await ctx.probe(ctx.podTransport(name, 'windows'), { kind: 'raw', argv: ['cmd', '/c', 'netstat -an -p TCP'] });
+          evidence.push(r.evidence);
+          if (r.evidence.exitCode === 9009 || /is not recognized as an internal or external command/i.test(r.evidence.stderr))
+            return { works: false, summary: 'no netstat in the backend image', evidence, node, notApplicable: `the backend image has no netstat (${name}: exit ${r.evidence.exitCode}), so the destination address a connection arrived at cannot be read` };
+          if (!r.ok) throw new Error(`netstat -an failed in ${name}: ${r.detail}; the destination address the backend saw cannot be read`);
+          const conns = parseNetstat(r.evidence.stdout).filter(e => e.localPort === NETEXEC_PORT && e.state === 'ESTABLISHED');
+          const pod = podIP(ready.pods[name]);
+          if (conns.some(e => e.local === ingress)) return { works: true, summary: `backend ${name} holds the connection with local address ${ingress} (the LoadBalancer address): no DNAT`, evidence, node };
+          if (conns.some(e => e.local === pod)) return { works: false, summary: `backend ${name} holds the connection with local address ${pod} (its pod IP): the destination was DNATed`, evidence, node };
+        }
+      } finally {
+        sock.destroy();
+      }
+      throw new Error('the held connection was not seen in netstat -an of any backend, so the destination address cannot be judged');
+    },
+  },
+  {
+    id: 'net.hairpin',
+    area: 'networking',
+    suite: SUITE,
+    title: 'A Windows pod reaches itself through its own Service (hairpin)',
+    needs: ['windows-node'],
+    fixtures: [FX.win, FX.svcHairpin],
+    expect: () => supported('a pod reaches itself through a Service it backs (hairpin)', 'FEATURES.md'),
+    probe: async ctx => {
+      const ready = await readyPods(ctx, [FX.win.id]);
+      if (!ready.ok) return ready.observation;
+      const url = urlOf(clusterIPOf(await readService(ctx, FX.svcHairpin.id)), SERVICE_PORT);
+      const t = ctx.podTransport(FX.win.id, 'windows');
+      ctx.step(`GET ${url} from ${FX.win.id}, the Service's only backend`);
+      const v = await warmupThenSteady(ctx, `W → its own Service`, () => httpAttempt(ctx, t, url));
+      const node = ready.pods[FX.win.id].spec?.nodeName;
+      const who = v.ok ? hostnameOf(v.firstPass!.evidence.stdout) : undefined;
+      if (v.ok && who !== FX.win.id) return { works: false, summary: `answered by ${who}, not by ${FX.win.id} itself`, evidence: v.evidence, node };
+      return { works: v.ok, summary: v.detail, evidence: v.evidence, node };
+    },
+  },
+];

@@ -1,0 +1,104 @@
+// Runs the harness in-process against a simulated cluster with only the networking features
+// selected, and returns the report files. Test-only: the one place these tests touch both sim/
+// and lib/. The SSH node transport here stands in for lib's own (being written elsewhere): it
+// is what `ctx.nodeTransport(node)` returns once that lands.
+
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'ssh2';
+import type { CheckResult } from '../../lib/catalog/types.ts';
+import { resolveConfig } from '../../lib/config/resolve.ts';
+import type { NodeInfo } from '../../lib/discovery/types.ts';
+import type { CommandResult, Transport } from '../../lib/probes/types.ts';
+import { runWincheck } from '../../lib/run/run.ts';
+import type { NodeTransportFactory } from '../../lib/run/state.ts';
+import { startSim, type Profile, type SimCluster } from '../../sim/index.ts';
+
+export interface NetSimRun {
+  exitCode: number;
+  results: Map<string, CheckResult>;
+  summaryMd: string;
+  junit: Record<string, string>;
+  output: string[];
+}
+
+/** Shortened periods (upstream: 30 s warm-up, 10 s steady, 1 s poll, 10 s connect). */
+export const FAST_NET = { netWarmup: 2_500, netSteady: 1_000, netPoll: 250, netConnect: 1_000, netLoadBalancer: 15_000 };
+
+async function startSharedSim(profile: Profile, kubeconfigOut: string): Promise<SimCluster> {
+  const deadline = Date.now() + 10 * 60_000;
+  for (;;) {
+    try {
+      return await startSim({ profile, kubeconfigOut });
+    } catch (e) {
+      // Another engineer's test may hold the loopback addresses: wait for them to free up.
+      if (!/EADDRINUSE/.test(String((e as Error).message) + String((e as { cause?: Error }).cause?.message)) || Date.now() > deadline) throw e;
+      await new Promise(r => setTimeout(r, 2_000));
+    }
+  }
+}
+
+/** argv → one command line for the node's cmd.exe (SSH has no argv). */
+export function commandLineFor(argv: string[]): string {
+  if (argv[0]?.toLowerCase() === 'cmd' && argv[1]?.toLowerCase() === '/c') return `cmd /c ${argv.slice(2).join(' ')}`;
+  return argv.map(a => (/[\s"]/.test(a) ? `"${a.replace(/"/g, '\\"')}"` : a)).join(' ');
+}
+
+class SshTransport implements Transport {
+  readonly os = 'windows' as const;
+  readonly description: string;
+  constructor(private readonly _host: string, private readonly _ssh: NonNullable<SimCluster['ssh']>) {
+    this.description = `ssh ${_ssh.user}@${_host}`;
+  }
+
+  run(command: string[] | string, opts: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<CommandResult> {
+    const line = typeof command === 'string' ? command : commandLineFor(command);
+    const pinned = this._ssh.knownHosts.split('\n').filter(l => l.split(' ')[0]?.split(',').includes(this._host)).map(l => l.split(' ')[2]);
+    return new Promise((resolve, reject) => {
+      const c = new Client();
+      let stdout = '';
+      let stderr = '';
+      const timer = setTimeout(() => { c.end(); reject(new Error(`ssh command timed out: ${line}`)); }, opts.timeoutMs ?? 60_000);
+      opts.signal?.addEventListener('abort', () => { clearTimeout(timer); c.end(); reject(new Error('interrupted')); }, { once: true });
+      c.on('ready', () => c.exec(line, (err, ch) => {
+        if (err) { clearTimeout(timer); c.end(); reject(err); return; }
+        ch.on('data', (d: Buffer) => { stdout += d.toString('utf8'); });
+        ch.stderr.on('data', (d: Buffer) => { stderr += d.toString('utf8'); });
+        ch.on('exit', (code: number | null) => {
+          ch.on('close', () => { clearTimeout(timer); c.end(); resolve({ stdout, stderr, exitCode: code ?? -1 }); });
+        });
+      }));
+      c.on('error', e => { clearTimeout(timer); reject(e); });
+      c.connect({
+        host: this._host, port: 22, username: this._ssh.user, privateKey: this._ssh.privateKey,
+        hostVerifier: (key: Buffer) => pinned.includes(key.toString('base64')),
+      });
+    });
+  }
+}
+
+function sshNodeTransport(sim: SimCluster): NodeTransportFactory {
+  return async (node: NodeInfo) => (sim.ssh && node.os === 'windows' && node.internalIP ? new SshTransport(node.internalIP, sim.ssh) : undefined);
+}
+
+export async function runNetOnSim(profile: Profile, features: string[], o: { egressUrl?: string; nodeAccess?: boolean } = {}): Promise<NetSimRun> {
+  const dir = mkdtempSync(join(tmpdir(), 'wincheck-net-'));
+  const sim = await startSharedSim(profile, join(dir, 'kubeconfig'));
+  const output: string[] = [];
+  try {
+    const config = resolveConfig({ kubeconfig: join(dir, 'kubeconfig'), feature: features, reportDir: join(dir, 'reports'), egressUrl: o.egressUrl }, {}, {});
+    Object.assign(config.timeouts, FAST_NET, { podStart: 60_000 });
+    config.simulated = true;
+    config.simProfile = profile.name;
+    const exitCode = await runWincheck(config, { out: l => output.push(l), nodeTransport: o.nodeAccess === false ? undefined : sshNodeTransport(sim) });
+    const reports = join(dir, 'reports');
+    const json = JSON.parse(readFileSync(join(reports, 'results.json'), 'utf8')) as { summary: { results: CheckResult[] } };
+    const junit: Record<string, string> = {};
+    for (const f of readdirSync(reports)) if (f.startsWith('junit')) junit[f] = readFileSync(join(reports, f), 'utf8');
+    return { exitCode, results: new Map(json.summary.results.map(r => [r.id, r])), summaryMd: readFileSync(join(reports, 'summary.md'), 'utf8'), junit, output };
+  } finally {
+    await sim.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

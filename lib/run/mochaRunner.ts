@@ -10,6 +10,9 @@ import type { CheckResult, Feature } from '../catalog/types.ts';
 import type { Multiplexer } from '../report/multiplexer.ts';
 import { checkAsTest, featureIdOfTitle, setSession, testTitle, type Session } from './session.ts';
 
+/** Suite files already imported by this process (ESM modules cannot be loaded twice). */
+const loadedSuiteFiles = new Set<string>();
+
 export const suitesDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'suites');
 
 export interface SuiteRunOptions {
@@ -48,7 +51,9 @@ export async function runSuites(opts: SuiteRunOptions): Promise<CheckResult[]> {
   const withoutFile: string[] = [];
   for (const s of suites) {
     const file = join(dir, `${s}.ts`);
-    if (existsSync(file)) mocha.addFile(file); else withoutFile.push(s);
+    // An ESM suite file runs its describe() once per process (the module cache): a second run
+    // in the same process (tests) builds that suite the way a missing file is built, below.
+    if (existsSync(file) && !loadedSuiteFiles.has(file)) { mocha.addFile(file); loadedSuiteFiles.add(file); } else withoutFile.push(s);
   }
   setSession(session);
   try {

@@ -27,7 +27,7 @@ import { runSuites } from './mochaRunner.ts';
 import { namespaceFor, newRunId } from './runId.ts';
 import type { NodeTransportFactory, RunState } from './state.ts';
 import { TaskRunner } from './taskRunner.ts';
-import { NodeAccess } from '../transports/nodeAccess.ts';
+import { applyNodeAccessMode, NodeAccess } from '../transports/nodeAccess.ts';
 
 export const EXIT_INTERRUPTED = 130;
 
@@ -81,6 +81,7 @@ export async function runWincheck(config: RunConfig, opts: RunOptions = {}): Pro
       const version = await preflight(kc, config.timeouts.preflightConnect);
       try {
         r.cluster = await discover(kube, { version, loadBalancer: config.loadBalancer, sshCheck: sshReachable(config.ssh) });
+        r.cluster.nodeAccess = applyNodeAccessMode(r.cluster.nodeAccess, config.nodeAccess);
       } catch (e) {
         throw new ClusterUnreachableError(`preflight failed on ${kube.server}: ${messageOf(e)}`);
       }

@@ -5,14 +5,26 @@
 
 import { readFileSync } from 'node:fs';
 import { hostProcessPossible } from '../discovery/discover.ts';
-import type { NodeInfo } from '../discovery/types.ts';
+import type { NodeAccess as NodeAccess0, NodeInfo } from '../discovery/types.ts';
+import type { NodeAccessMode } from '../config/types.ts';
 import type { Transport } from '../probes/types.ts';
 import type { RunState } from '../run/state.ts';
 import { startHostProcessTransport } from './hostProcess.ts';
 import { parseKnownHosts } from './knownHosts.ts';
 import { SshTransport } from './ssh.ts';
 
-export type { NodeAccessMode } from '../config/types.ts';
+
+/**
+ * Discovery's node access as the chosen mode leaves it: with --node-access ssh HostProcess is
+ * off, with hostprocess SSH is off, so node features are n/a (with this reason) when the one
+ * allowed transport is not available.
+ */
+export function applyNodeAccessMode(access: NodeAccess0, mode: NodeAccessMode = 'auto'): NodeAccess0 {
+  if (mode === 'ssh' && access.hostProcess) return { ...access, hostProcess: false, hostProcessReason: `not used: node access is set to ssh (${access.hostProcessReason})` };
+  if (mode === 'hostprocess' && access.ssh) return { ...access, ssh: false, sshReason: `not used: node access is set to hostprocess (${access.sshReason})` };
+  if (mode === 'ssh' && !access.hostProcess) return { ...access, hostProcessReason: `node access is set to ssh; ${access.hostProcessReason}` };
+  return access;
+}
 
 export interface NodeAccessPlan {
   hostProcess: { ok: boolean; reason: string };

@@ -4,14 +4,14 @@
 //
 // Instance 0 (k = 0, the usual case):
 //   nodes            127.10.k.N            (N = 1-based index in the profile)
-//   pods of node N   127.(20+N).(64k+x).y  (a /18 per node, first pod .0.2)
-//   services         127.96.(64k).0/18     (kubernetes .1, kube-dns .10: 127.96.0.1, 127.96.0.10)
-//   load balancers   127.200.(64k).N
+//   pods of node N   127.(20+N).(16k+x).y  (a /20 per node, first pod .0.2)
+//   services         127.96.(16k).0/20     (kubernetes .1, kube-dns .10: 127.96.0.1, 127.96.0.10)
+//   load balancers   127.200.(16k).N
 //   external host    127.250.k.1           (egress target, "egress.wincheck.test")
 //   outside client   127.250.k.2           (a client outside the cluster: NodePort/LB)
 //   upstream DNS     127.250.k.53          (the nodes' own resolver: external names only)
 //   black hole       127.254.k.1           (nothing ever listens: a real RST)
-// Several sims on one machine (parallel test runs) take instances k = 1..3, so their
+// Several sims on one machine (parallel test runs) take instances k = 1..15, so their
 // fixed-port listeners (DNS :53, SSH :22, external :80) never collide.
 //
 // Dual-stack: the IPv6 address of anything is its IPv4-mapped form (::ffff:a.b.c.d),
@@ -26,9 +26,11 @@ export const EXTERNAL_HOST_IP = '127.250.0.1';
 export const EXTERNAL_HOST_NAME = 'egress.wincheck.test';
 export const OUTSIDE_CLIENT_IP = '127.250.0.2';
 export const BLACK_HOLE_IP = '127.254.0.1';
-export const SERVICE_CIDR = '127.96.0.0/18';
+export const SERVICE_CIDR = '127.96.0.0/20';
 /** How many sims can share one machine. */
-export const MAX_INSTANCES = 4;
+export const MAX_INSTANCES = 16;
+/** Third-octet values per instance: each node's pod range, the service range and the LB range are /20s. */
+const BLOCK = 16;
 export const NODE_PORT_RANGE = { min: 30000, max: 32767 } as const;
 
 /** Most nodes a plan can hold: pod ranges 127.21–127.95 must stay below the service CIDR. */
@@ -71,22 +73,22 @@ export class AddressPlan {
   private lbNext = 1;
   private lbUsed = new Set<string>();
   private lbOwners = new Map<string, string>();   // "ns/name" -> ingress address
-  /** Third-octet base of this instance's blocks (64 per instance). */
+  /** Third-octet base of this instance's blocks. */
   private readonly base: number;
 
   constructor(private profile: Profile, readonly instance = 0) {
     if (instance < 0 || instance >= MAX_INSTANCES) throw new Error(`network: instance ${instance} out of range 0-${MAX_INSTANCES - 1}`);
-    this.base = instance * 64;
+    this.base = instance * BLOCK;
     profile.nodes.forEach((n, i) => this.nodeIndex.set(n.name, i + 1));
   }
 
   /** The node's address; known for every profile node before any pod exists. */
   nodeAddress(node: string): string { return `127.10.${this.instance}.${this.indexOf(node)}`; }
 
-  /** The node's pod range, e.g. "127.21.0.0/18". */
-  podCIDR(node: string): string { return `127.${20 + this.indexOf(node)}.${this.base}.0/18`; }
+  /** The node's pod range, e.g. "127.21.0.0/20". */
+  podCIDR(node: string): string { return `127.${20 + this.indexOf(node)}.${this.base}.0/20`; }
 
-  serviceCIDR(): string { return `127.96.${this.base}.0/18`; }
+  serviceCIDR(): string { return `127.96.${this.base}.0/20`; }
   /** The n-th address of the service range (1 = kubernetes, 10 = kube-dns). */
   serviceIP(n: number): string { return `127.96.${this.base + (n >> 8)}.${n & 255}`; }
   kubernetesServiceIP(): string { return this.serviceIP(1); }
@@ -152,7 +154,7 @@ export class AddressPlan {
   podByAddress(addr: string): PodRecord | undefined { return this.byAddress.get(toIPv4(addr)); }
   podByName(namespace: string, name: string): PodRecord | undefined { return this.pods.get(`${namespace}/${name}`); }
 
-  /** A load-balancer ingress address (127.200.(64k).N); the same one again for the same owner ("ns/name"). */
+  /** A load-balancer ingress address (127.200.(16k).N); the same one again for the same owner ("ns/name"). */
   allocateLoadBalancerIP(owner?: string): string {
     const have = owner ? this.lbOwners.get(owner) : undefined;
     if (have) return have;
@@ -194,8 +196,8 @@ export class AddressPlan {
   }
 }
 
-/** Host numbers in one /18 (64 × 256). */
-const HOSTS_PER_NODE = 64 * 256;
+/** Host numbers in one /20. */
+const HOSTS_PER_NODE = BLOCK * 256;
 
 /** The address of a profile node in instance 0, usable without a running twin (the twin's nodeAddress() is authoritative). */
 export function nodeAddress(profile: Profile, node: string): string {

@@ -10,8 +10,8 @@ import { ipv6Of, NODE_PORT_RANGE, toIPv4, type AddressPlan } from './addresses.t
 
 /** Well-known services get the addresses clients expect (kubernetes = .1, kube-dns = .10 of the range). */
 const WELL_KNOWN: Record<string, number> = { 'default/kubernetes': 1, 'kube-system/kube-dns': 10 };
-/** Service range size: one /18 (64 × 256). */
-const SERVICE_HOSTS = 64 * 256;
+/** Service range size: one /20 (see addresses.ts). */
+const SERVICE_HOSTS = 16 * 256;
 
 export class ServiceAllocator {
   private ips = new Map<string, string>();     // clusterIP -> "ns/name"

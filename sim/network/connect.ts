@@ -22,7 +22,7 @@ export interface ConnectDeps {
   defaultDns(from: Endpoint): DnsConfig;
 }
 
-export async function connect(deps: ConnectDeps, opts: ConnectOptions & { dns?: DnsConfig }): Promise<Socket> {
+export async function connect(deps: ConnectDeps, opts: ConnectOptions): Promise<Socket> {
   const { from, port, timeoutMs } = opts;
   const deadline = Date.now() + timeoutMs;
   let host = opts.host.replace(/^\[(.*)\]$/, '$1');

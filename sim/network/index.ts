@@ -43,7 +43,7 @@ export interface StartNetworkOptions {
   /** Register serviceAdmission() on the store here. Default false (the lead registers it). */
   registerAdmission?: boolean;
   /**
-   * Address block (0-3, see addresses.ts). Default: the first free one, so sims started
+   * Address block (0-15, see addresses.ts). Default: the first free one, so sims started
    * in parallel on one machine (test runs) do not fight over :53, :22 and :80.
    */
   instance?: number;
@@ -58,7 +58,7 @@ export interface SimNetwork extends NetworkTwin {
   /** An ingress address for a LoadBalancer Service (the same one again for the same Service). */
   allocateLoadBalancerIP(namespace?: string, service?: string): string;
   releaseLoadBalancerIP(namespace: string, service: string): void;
-  /** status.podIPs for a pod address: IPv4, plus its IPv6 twin where the node is dual-stack. */
+  // podIPs, listenUdp and upstreamDnsServer: optional in NetworkTwin, always present here.
   podIPs(address: string, node: string): string[];
   /** The pod's resolver settings under dnsPolicy ClusterFirst. */
   clusterDnsConfig(namespace: string): DnsConfig;
@@ -70,9 +70,8 @@ export interface SimNetwork extends NetworkTwin {
   decide(from: Endpoint, to: Target, proto: Proto): Decision;
   /** Resolve with a deadline or AAAA (the contract's resolve uses 5 s and A). */
   resolveWith(from: Endpoint, name: string, dns: DnsConfig, opts: ResolveOptions): Promise<string[]>;
-  /** connect() with the pod's resolver settings for names (default: ClusterFirst of the pod's namespace). */
-  connectWith(opts: ConnectOptions & { dns?: DnsConfig }): Promise<Socket>;
-  /** A UDP server in a pod (netexec --udp-port); reply() sends from the bound socket. */
+  /** Same as connect() (kept for callers written against the earlier name). */
+  connectWith(opts: ConnectOptions): Promise<Socket>;
   listenUdp(podAddress: string, port: number, onMessage: (msg: Buffer, rinfo: dgram.RemoteInfo, reply: (b: Buffer) => void) => void): Promise<dgram.Socket>;
   /** preserve-destination side channel: the Service address a proxied connection was sent to. */
   originalDestination(peerAddress: string, peerPort: number): string | undefined;
@@ -81,11 +80,7 @@ export interface SimNetwork extends NetworkTwin {
   sshClientKey(): { privateKey: string; publicKey: string };
   /** The account the node SSH servers accept (default "Administrator"). */
   sshUser: string;
-  /**
-   * The resolver of the nodes themselves (outside the cluster): answers external names,
-   * NXDOMAIN for the cluster domain. For dnsPolicy Default and host-network pods whose
-   * cluster DNS does not apply (ClusterFirstWithHostNet on Windows, FEATURES net.dns-hostnet).
-   */
+  /** The nodes' own resolver: external names only, NXDOMAIN for the cluster domain (FEATURES net.dns-hostnet). */
   upstreamDnsServer(): { address: string; port: number };
   /** The address plan in use (instance, node and pod ranges, service CIDR). */
   plan: AddressPlan;
@@ -100,7 +95,12 @@ export async function startNetwork(opts: StartNetworkOptions): Promise<SimNetwor
       return await startInstance(opts, k);
     } catch (e) {
       const inUse = (e as { cause?: NodeJS.ErrnoException }).cause?.code === 'EADDRINUSE';
-      if (!inUse || k >= last) throw e;
+      if (!inUse) throw e;
+      if (k >= last) {
+        throw new Error(opts.instance === undefined
+          ? `network: all ${MAX_INSTANCES} address blocks are in use (other sims running on this machine?): ${(e as Error).message}`
+          : (e as Error).message, { cause: (e as Error).cause });
+      }
     }
   }
 }
@@ -154,7 +154,7 @@ async function startInstance(opts: StartNetworkOptions, instance: number): Promi
   const defaultDns = (from: Endpoint): DnsConfig => clusterDnsConfig(from.kind === 'pod' ? from.id.split('/')[0] : 'default');
   const resolveWith = (from: Endpoint, name: string, dns: DnsConfig, ro: ResolveOptions) =>
     resolveName(from, name, dns, policy.dottedNamesAreFQDN(from.os), ro);
-  const connectWith = (o: ConnectOptions & { dns?: DnsConfig }) => connect({
+  const connectWith = (o: ConnectOptions) => connect({
     plan, policy, topo, services, tracker, defaultDns,
     resolve: (from, name, dns, timeoutMs) => resolveWith(from, name, dns, { timeoutMs }),
   }, o);

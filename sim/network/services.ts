@@ -49,6 +49,7 @@ export class ServiceProxies {
   /** Proxied outbound sockets -> original service destination (preserve-destination). */
   private originalDst = new Map<Socket, string>();
   private pending = false;
+  private failed = new Set<string>();
 
   constructor(
     private store: Store, private plan: AddressPlan, private policy: Policy,
@@ -153,8 +154,11 @@ export class ServiceProxies {
   }
 
   private drop(l: Listener, e: Error): void {
-    console.error(`sim network: service ${l.svc.namespace}/${l.svc.name} cannot listen on ${l.address}:${l.port} (${l.proto}): ${e.message}`);
+    // Retried on the next reconcile; said once per address so a taken port does not flood the log.
     if (this.listeners.get(l.key) === l) this.listeners.delete(l.key);
+    if (this.failed.has(l.key)) return;
+    this.failed.add(l.key);
+    console.error(`sim network: service ${l.svc.namespace}/${l.svc.name} cannot listen on ${l.address}:${l.port} (${l.proto}): ${e.message}`);
   }
 
   private route(l: Listener, client: Endpoint, record = true): Route {

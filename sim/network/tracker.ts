@@ -8,7 +8,7 @@ export class Tracker {
   private servers = new Set<Server>();
   private udp = new Set<UdpSocket>();
   private sockets = new Set<Socket>();
-  private timers = new Set<NodeJS.Timeout>();
+  private timers = new Map<NodeJS.Timeout, () => void>();
   private closers = new Set<() => Promise<void> | void>();
   stopped = false;
 
@@ -35,7 +35,7 @@ export class Tracker {
 
   timer(fn: () => void, ms: number): NodeJS.Timeout {
     const t = setTimeout(() => { this.timers.delete(t); fn(); }, ms);
-    this.timers.add(t);
+    this.timers.set(t, fn);
     return t;
   }
 
@@ -46,8 +46,10 @@ export class Tracker {
 
   async closeAll(): Promise<void> {
     this.stopped = true;
-    for (const t of this.timers) clearTimeout(t);
+    // Fire pending deadlines now: a connect hanging on purpose fails instead of never settling.
+    const due = [...this.timers];
     this.timers.clear();
+    for (const [t, fn] of due) { clearTimeout(t); try { fn(); } catch { /* closing anyway */ } }
     for (const c of this.sockets) c.destroy();
     const waits: Promise<unknown>[] = [];
     for (const s of this.servers) {

@@ -3,6 +3,7 @@
 // the SSH servers of Windows nodes. All addresses are in 127.0.0.0/8.
 
 import type { Socket, Server } from 'node:net';
+import type { RemoteInfo, Socket as UdpSocket } from 'node:dgram';
 
 /** Who is opening a connection: decides the source address and which limitations apply. */
 export interface Endpoint {
@@ -22,6 +23,8 @@ export interface ConnectOptions {
   host: string;           // an IP in 127/8 or a name resolved with the source's DNS settings
   port: number;
   timeoutMs: number;
+  /** The source's resolver settings for a name (default: ClusterFirst of the pod's namespace). */
+  dns?: DnsConfig;
 }
 
 export interface DnsConfig {
@@ -55,4 +58,11 @@ export interface NetworkTwin {
   /** Starts a TCP server on a pod's address (a server inside a container); closed on pod stop. */
   listen(podAddress: string, port: number, onConnection: (s: Socket) => void): Promise<Server>;
   stop(): Promise<void>;
+  // Optional extras (sim/network/index.ts implements them all; see SimNetwork there).
+  /** The nodes' own resolver (external names only): for host-network pods without cluster DNS and dnsPolicy Default. */
+  upstreamDnsServer?(): { address: string; port: number };
+  /** status.podIPs for a pod address: IPv4, plus its IPv6 twin where the node is dual-stack. */
+  podIPs?(address: string, node: string): string[];
+  /** A UDP server in a pod (netexec --udp-port); reply() answers the sender from the bound socket. */
+  listenUdp?(podAddress: string, port: number, onMessage: (msg: Buffer, rinfo: RemoteInfo, reply: (b: Buffer) => void) => void): Promise<UdpSocket>;
 }

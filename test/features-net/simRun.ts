@@ -21,6 +21,10 @@ export interface NetSimRun {
   summaryMd: string;
   junit: Record<string, string>;
   output: string[];
+  /** Pod name → pod IP, as the sim assigned them during the run (the probing pods' own addresses). */
+  podIPs: Map<string, string>;
+  /** Pods still carrying the run label after the run (cleanup left them behind). */
+  leftover: string[];
 }
 
 /** Shortened periods (upstream: 30 s warm-up, 10 s steady, 1 s poll, 10 s connect). */
@@ -86,6 +90,11 @@ export async function runNetOnSim(profile: Profile, features: string[], o: { egr
   const dir = mkdtempSync(join(tmpdir(), 'wincheck-net-'));
   const sim = await startSharedSim(profile, join(dir, 'kubeconfig'));
   const output: string[] = [];
+  const podIPs = new Map<string, string>();
+  const seen = sim.store.onAny((bucket, e) => {
+    const pod = e.object as { metadata: { name?: string }; status?: { podIP?: string } };
+    if (bucket === 'pods' && pod.metadata.name && pod.status?.podIP) podIPs.set(pod.metadata.name, pod.status.podIP);
+  });
   try {
     const config = resolveConfig({ kubeconfig: join(dir, 'kubeconfig'), feature: features, reportDir: join(dir, 'reports'), egressUrl: o.egressUrl }, {}, {});
     Object.assign(config.timeouts, FAST_NET, { podStart: 60_000 });
@@ -96,8 +105,10 @@ export async function runNetOnSim(profile: Profile, features: string[], o: { egr
     const json = JSON.parse(readFileSync(join(reports, 'results.json'), 'utf8')) as { summary: { results: CheckResult[] } };
     const junit: Record<string, string> = {};
     for (const f of readdirSync(reports)) if (f.startsWith('junit')) junit[f] = readFileSync(join(reports, f), 'utf8');
-    return { exitCode, results: new Map(json.summary.results.map(r => [r.id, r])), summaryMd: readFileSync(join(reports, 'summary.md'), 'utf8'), junit, output };
+    const leftover = sim.store.list('pods').items.filter(p => p.metadata.labels?.['wincheck.io/run-id']).map(p => `${p.metadata.namespace}/${p.metadata.name}`);
+    return { exitCode, results: new Map(json.summary.results.map(r => [r.id, r])), summaryMd: readFileSync(join(reports, 'summary.md'), 'utf8'), junit, output, podIPs, leftover };
   } finally {
+    seen.stop();
     await sim.stop();
     rmSync(dir, { recursive: true, force: true });
   }

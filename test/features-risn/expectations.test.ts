@@ -11,7 +11,7 @@ import { allowedSkew, buildSupport, parseHnsNetworks, serviceState, skewOf, vEth
 import { fieldVerdict, LINUX_ONLY_FIELDS, valueAt } from '../../lib/catalog/features/security.ts';
 import { resolveConfig } from '../../lib/config/resolve.ts';
 import { validateConfig } from '../../lib/config/load.ts';
-import { planNodeAccess } from '../../lib/transports/nodeAccess.ts';
+import { applyNodeAccessMode, planNodeAccess } from '../../lib/transports/nodeAccess.ts';
 import { hostProcessPodName } from '../../lib/transports/hostProcess.ts';
 import { renderFixture } from '../../lib/fixtures/render.ts';
 import { cluster, linuxNode, winNode } from '../harness/clusterFixture.ts';
@@ -178,6 +178,13 @@ describe('features-risn: node access choice', () => {
     expect(planNodeAccess(run('ssh'), winNode('win-1')).hostProcess.reason).to.equal('node access is set to ssh');
     expect(planNodeAccess(run('hostprocess'), winNode('win-1')).ssh.reason).to.equal('node access is set to hostprocess');
     expect(planNodeAccess(run('auto', false), winNode('win-1')).ssh.reason).to.contain('--ssh-known-hosts');
+  });
+  it('the mode narrows discovery\'s node access, so the node-access need says why', () => {
+    const both = { hostProcess: true, hostProcessReason: 'Kubernetes v1.33.2 >= 1.26', ssh: true, sshReason: 'Administrator@10.0.0.4:22' };
+    expect(applyNodeAccessMode(both, 'auto')).to.deep.equal(both);
+    const ssh = applyNodeAccessMode({ ...both, ssh: false, sshReason: 'SSH not configured' }, 'ssh');
+    expect(unmetNeed('node-access', cluster({ nodeAccess: ssh }), {})).to.contain('node access is set to ssh').and.contain('SSH not configured');
+    expect(applyNodeAccessMode(both, 'hostprocess').ssh).to.equal(false);
   });
   it('config: nodeAccess from flags beats the file; the file is validated', () => {
     expect(resolveConfig({}, {}, {}).nodeAccess).to.equal('auto');

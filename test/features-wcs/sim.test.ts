@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CheckResult, Outcome } from '../../lib/catalog/types.ts';
-import type { SimRun, SimRunOptions } from './simRun.ts';
+import type { SimRun, SimRunOptions } from './support/simRun.ts';
 
 const SIM_ENTRY = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'sim', 'index.ts');
 
@@ -22,10 +22,10 @@ const LIMITED = ['work.os-mismatch', 'cfg.secret-defaultmode', 'stor.emptydir-me
 
 /** Where the sim does not behave as the documents say (as of this writing): case pending. */
 const SIM_GAPS: Record<string, string> = {
-  'default:work.hpa': 'sim/index.ts never calls setMetricsSource: the HPA controller gets no metrics for any pod',
   'default:cfg.secret-defaultmode': 'the sim shell does not simulate busybox ls on Windows (exit 127) and no tool exposes file modes',
   'default:stor.block': 'limitations.blockVolume is not implemented: a Block claim as a device runs on Windows',
   'lifted:cfg.secret-defaultmode': 'the sim shell does not simulate busybox ls on Windows, and no tool shows MemFS modes',
+  'lifted:cfg.secret-at-rest': "with secretAtRest lifted the sim keeps the Secret in a tmpfs and creates no C:\\var\\lib\\kubelet\\pods\\<uid> directory at all (a real kubelet always does), so the probe reports n/a",
   'lifted:stor.resize': 'limitations.volumeResize is not implemented: no resizer grows a claim',
   'default:stor.mount-propagation': "the sim's cmd has no mklink builtin (exit 9009), so the probe cannot add a junction on the node",
   'lifted:stor.mount-propagation': "the sim's cmd has no mklink builtin; limitations.mountPropagation is not implemented either",
@@ -83,7 +83,7 @@ describe('Workloads, Configuration and Storage features against the simulated cl
       console.log(`    (skipped: ${SIM_ENTRY} does not exist)`);
       this.skip();
     }
-    const { runOnSimInChild } = await import('./simRun.ts');
+    const { runOnSimInChild } = await import('./support/simRun.ts');
     // One harness run per override set, each in its own process (simRunMain.ts says why). Two at
     // a time: the sim serves at most four instances per machine and other tests use them too.
     const queue = Object.entries(RUNS);

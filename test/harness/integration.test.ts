@@ -5,6 +5,7 @@
 import { expect } from 'chai';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { connect } from 'node:net';
 import { CoreV1Api, KubeConfig, NodeV1Api } from '@kubernetes/client-node';
 import { XMLParser } from 'fast-xml-parser';
 import { ROOT, startWincheck, tempDir, wincheck } from './cliSupport.ts';
@@ -47,6 +48,22 @@ describe('harness against the simulated cluster', function () {
     expect(r.stdout).to.match(/\[ ?\d+\/11\] sched\.os-selector +supported/);
   });
 
+  it('wincheck sim: a bad profile is one line and exit 2; SIGINT stops it with exit 0 and no listener', async () => {
+    const bad = await wincheck(['sim', '--profile', 'no-such-profile', '--kubeconfig-out', join(tempDir(), 'kc')]);
+    expect(bad.exitCode, bad.all).to.equal(2);
+    expect(bad.stderr.trim().split('\n')).to.have.length(1);
+    const { startSimProcess } = await import('../support/simProcess.ts');
+    const sim = await startSimProcess();
+    const server = new URL(/server: (\S+)/.exec(readFileSync(sim.kubeconfig, 'utf8'))![1]);
+    expect(await sim.stop('SIGINT'), sim.output()).to.equal(0);
+    const refused = await new Promise<boolean>(res => {
+      const s = connect(Number(server.port), server.hostname);
+      s.on('connect', () => { s.destroy(); res(false); });
+      s.on('error', () => res(true));
+    });
+    expect(refused, `${server.host} still listens`).to.equal(true);
+  });
+
   describe('against a separate wincheck sim process', () => {
     let sim: import('../support/simProcess.ts').SimProcess;
     let core: CoreV1Api;
@@ -69,6 +86,17 @@ describe('harness against the simulated cluster', function () {
       const named = await core.listNamespace({ fieldSelector: `metadata.name=wincheck-${runId}` });
       return [...ns.items, ...rcs.items, ...pods.items, ...named.items].map(o => `${o.kind ?? 'object'} ${o.metadata?.name}`);
     }
+
+    it('wincheck discover prints the cluster, as text and JSON', async () => {
+      const text = await wincheck(['discover', '--kubeconfig', sim.kubeconfig]);
+      expect(text.exitCode, text.all).to.equal(0);
+      expect(text.stdout).to.match(/^Server: +https:\/\/127\./m).and.match(/win-2022-1: windows build 10\.0\.20348/);
+      const json = await wincheck(['discover', '--kubeconfig', sim.kubeconfig, '-o', 'json']);
+      const info = JSON.parse(json.stdout);
+      expect(info.nodes.filter((n: { os: string }) => n.os === 'windows')).to.have.length(2);
+      expect(info.version.gitVersion).to.equal('v1.33.2');
+      expect(info.hypervRuntimeClass).to.be.a('string');
+    });
 
     it('--suite and --feature select exactly, and nothing with the run label remains after', async () => {
       const dir = tempDir();

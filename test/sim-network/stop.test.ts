@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import net from 'node:net';
 import dgram from 'node:dgram';
-import { Cluster, eventually, fetchVia } from './fixture.ts';
+import { Cluster, eventually, fetchVia, makeProfile } from './fixture.ts';
 
 function bindTcp(host: string, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -67,5 +67,16 @@ describe('sim network: instances', () => {
         expect(r.body).to.equal('p');
       } finally { await b.stop(); }
     } finally { await a.stop(); }
+  });
+});
+
+describe('sim network: stop during a hanging connect', () => {
+  it('settles the connect (ETIMEDOUT) instead of leaving it pending', async () => {
+    const c = await Cluster.start(makeProfile({ breaks: ['w2l'] }));
+    const w = c.pod('default', 'w', 'win-2022');
+    const l = c.pod('default', 'l', 'lin-1');
+    const pending = c.net.connect({ from: w.endpoint, host: l.address, port: 80, timeoutMs: 60_000 }).catch(e => e);
+    await c.stop();
+    expect((await pending).code).to.equal('ETIMEDOUT');
   });
 });

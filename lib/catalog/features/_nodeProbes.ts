@@ -3,7 +3,8 @@
 // of pods where a Deployment or DaemonSet rollout wait would hide why a pod did not start.
 
 import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
-import { podEvents } from '../../cluster/podWait.ts';
+import { podEvents, PodStartError } from '../../cluster/podWait.ts';
+import { podSettles, type PodOutcome } from '../observe.ts';
 import { describePod, failFastReason, isPodReady } from '../../cluster/podState.ts';
 import { rawGet } from '../../cluster/rawGet.ts';
 import { watchUntil } from '../../cluster/watch.ts';
@@ -157,4 +158,21 @@ export function statusCausesOf(body: unknown): string[] {
 
 function safeJson(s: string): unknown {
   try { return JSON.parse(s); } catch { return s; }
+}
+
+/** containerd's words when an image has no manifest for the node's OS build (WINDOWS-COMMANDS §7). */
+export const PLATFORM_MISMATCH = /no match(?:ing)? (?:for )?(?:platform|manifest)/i;
+
+/**
+ * podSettles, except that a pull failing for want of the node's platform counts as the pod not
+ * starting (an observation) rather than an unrelated pull problem (an error): for images chosen
+ * for the node's build, that failure is what process isolation or a pause image got wrong.
+ */
+export async function podSettlesOrMismatch(ctx: CheckContext, name: string): Promise<PodOutcome> {
+  try {
+    return await podSettles(ctx, name, 'ready');
+  } catch (e) {
+    if (e instanceof PodStartError && PLATFORM_MISMATCH.test(e.message)) return { ok: false, error: e };
+    throw e;
+  }
 }

@@ -10,7 +10,7 @@ import type { Transport } from '../../probes/types.ts';
 import { k8sAtLeast, limited, notApplicable, supported } from '../expect.ts';
 import { notStarted, podSettles } from '../observe.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
-import { nodeTransportOf } from './_nodeProbes.ts';
+import { nodeTransportOf, podSettlesOrMismatch } from './_nodeProbes.ts';
 
 /** The run's own RuntimeClass for the Hyper-V handler (fixtures/hyperv-runtimeclass.yaml). */
 const HYPERV_RC = 'wincheck-hyperv-{{runId}}';
@@ -56,7 +56,7 @@ function hypervExpectation(c: ClusterInfo) {
 async function processProbe(ctx: CheckContext): Promise<Observation> {
   ctx.fixture('process-isolation');
   ctx.step('waiting for pod process-isolation (servercore of the node\'s build) to be Ready');
-  const r = await podSettles(ctx, 'process-isolation', 'ready');
+  const r = await podSettlesOrMismatch(ctx, 'process-isolation');
   if (!r.ok) return notStarted('process-isolation', r.error);
   const nodeName = r.pod.spec?.nodeName;
   const node = ctx.cluster.nodes.find(n => n.name === nodeName);

@@ -11,7 +11,7 @@ import { FIXTURE_LABEL } from '../../fixtures/render.ts';
 import type { Transport } from '../../probes/types.ts';
 import { k8sAtLeast, supported } from '../expect.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
-import { firstSandboxFailure, nodeTransportOf, readyWindowsNodes, waitForPodSet } from './_nodeProbes.ts';
+import { firstSandboxFailure, nodeTransportOf, PLATFORM_MISMATCH, readyWindowsNodes, waitForPodSet } from './_nodeProbes.ts';
 
 // ---- pure rules (tested without a cluster) ------------------------------------------------
 
@@ -234,7 +234,7 @@ async function pauseImageProbe(ctx: CheckContext): Promise<Observation> {
     evidence.push(`pod ${p.pod.metadata?.name} on ${nodeName} (build ${build}): ${p.state}${waiting?.message ? ` — ${waiting.message}` : ''}`);
     if (p.state === 'ready') { readyBuilds.add(build); continue; }
     const msg = `${waiting?.message ?? ''} ${p.state === 'failed' ? p.reason : p.message}`;
-    if (/ErrImagePull|ImagePullBackOff/.test(msg) && !/no match(ing)? (for )?(platform|manifest)/i.test(msg))
+    if (/ErrImagePull|ImagePullBackOff/.test(msg) && !PLATFORM_MISMATCH.test(msg))
       throw new Error(`pause image pull failed on ${nodeName} for a reason other than the platform: ${msg.trim()}`);
     problems.push(`${nodeName} (build ${build}): ${p.state === 'failed' ? p.reason : p.message}`);
   }

@@ -24,9 +24,13 @@ const BURNER_LIMIT_NANOCORES = 500e6;
 const CPU_SLACK = 1.1;
 
 const pause = (ms: number, signal: AbortSignal) => new Promise<void>((resolve, reject) => {
-  const t = setTimeout(resolve, ms);
-  signal.addEventListener('abort', () => { clearTimeout(t); reject(new Error('interrupted')); }, { once: true });
+  const onAbort = () => { clearTimeout(t); reject(new Error('interrupted')); };
+  const t = setTimeout(() => { signal.removeEventListener('abort', onAbort); resolve(); }, ms);
+  signal.addEventListener('abort', onAbort, { once: true });
 });
+
+/** A stats/metrics deadline, never longer than the run allows a pod to start (config timeouts.podStart). */
+const within = (ctx: CheckContext, ms: number) => Math.min(ms, ctx.options.timeouts.podStart);
 
 /** Polls the node's summary until `found` returns a value or the deadline passes. */
 async function summaryUntil<T>(ctx: CheckContext, node: string, deadlineMs: number, found: (s: StatsSummary) => T | undefined): Promise<{ value?: T; last?: StatsSummary }> {
@@ -81,7 +85,7 @@ async function cpuLimitProbe(ctx: CheckContext): Promise<Observation> {
   const node = r.pod.spec!.nodeName!;
   const samples: number[] = [];
   ctx.step(`sampling the burner's CPU in ${node}'s /stats/summary ${CPU_SAMPLES} times`);
-  const deadline = Date.now() + STATS_DEADLINE_MS + CPU_SAMPLES * SAMPLE_INTERVAL_MS;
+  const deadline = Date.now() + within(ctx, STATS_DEADLINE_MS) + CPU_SAMPLES * SAMPLE_INTERVAL_MS;
   while (samples.length < CPU_SAMPLES && Date.now() < deadline) {
     const s = await kubeletSummary(ctx, node);
     const c = podStatsOf(s, ctx.namespace, 'cpu-burner')?.containers?.find(x => x.name === 'burner');
@@ -160,7 +164,7 @@ async function statsProbe(ctx: CheckContext): Promise<Observation> {
   if (!r.ok) return notStarted('stats-pod', r.error);
   const node = r.pod.spec!.nodeName!;
   ctx.step(`GET /api/v1/nodes/${node}/proxy/stats/summary until stats-pod shows`);
-  const { value: pod, last } = await summaryUntil(ctx, node, STATS_DEADLINE_MS, s => podStatsOf(s, ctx.namespace, 'stats-pod'));
+  const { value: pod, last } = await summaryUntil(ctx, node, within(ctx, STATS_DEADLINE_MS), s => podStatsOf(s, ctx.namespace, 'stats-pod'));
   const n = last?.node;
   const problems: string[] = [];
   if (typeof n?.cpu?.usageNanoCores !== 'number') problems.push('node cpu.usageNanoCores missing');
@@ -192,7 +196,7 @@ async function metricsProbe(ctx: CheckContext): Promise<Observation> {
   const podPath = `/apis/metrics.k8s.io/v1beta1/namespaces/${ctx.namespace}/pods/metrics-pod`;
   const nodePath = `/apis/metrics.k8s.io/v1beta1/nodes/${node}`;
   ctx.step(`GET ${nodePath} and ${podPath} until both answer`);
-  const deadline = Date.now() + METRICS_DEADLINE_MS;
+  const deadline = Date.now() + within(ctx, METRICS_DEADLINE_MS);
   let p, n;
   for (;;) {
     [n, p] = await Promise.all([rawGet(ctx.kube.kc, nodePath, 30_000), rawGet(ctx.kube.kc, podPath, 30_000)]);
@@ -202,7 +206,7 @@ async function metricsProbe(ctx: CheckContext): Promise<Observation> {
   const usage = (body: string) => { try { return JSON.stringify((JSON.parse(body) as { usage?: unknown; containers?: unknown }).usage ?? (JSON.parse(body) as { containers?: unknown }).containers); } catch { return body.slice(0, 200); } };
   const evidence: EvidenceItem[] = [`GET ${nodePath}: HTTP ${n.status} ${n.status === 200 ? usage(n.body) : n.body.slice(0, 200)}`, `GET ${podPath}: HTTP ${p.status} ${p.status === 200 ? usage(p.body) : p.body.slice(0, 200)}`];
   const works = n.status === 200 && p.status === 200;
-  return { works, summary: works ? `metrics.k8s.io serves Windows node ${node} and pod metrics-pod` : `metrics.k8s.io lacks ${[n.status !== 200 ? `node ${node}` : '', p.status !== 200 ? 'pod metrics-pod' : ''].filter(Boolean).join(' and ')} within ${METRICS_DEADLINE_MS / 1000}s`, evidence, node };
+  return { works, summary: works ? `metrics.k8s.io serves Windows node ${node} and pod metrics-pod` : `metrics.k8s.io lacks ${[n.status !== 200 ? `node ${node}` : '', p.status !== 200 ? 'pod metrics-pod' : ''].filter(Boolean).join(' and ')} within ${Math.round(within(ctx, METRICS_DEADLINE_MS) / 1000)}s`, evidence, node };
 }
 
 export const features: Feature[] = [

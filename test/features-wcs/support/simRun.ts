@@ -7,12 +7,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CheckResult } from '../../lib/catalog/types.ts';
-import { resolveConfig } from '../../lib/config/resolve.ts';
-import { runWincheck } from '../../lib/run/run.ts';
-import { startSim, type Profile, type SimCluster } from '../../sim/index.ts';
-import { loadProfile, withOverrides } from '../../sim/profiles/load.ts';
-import type { BreakKey, Limitations } from '../../sim/profiles/types.ts';
+import type { CheckResult } from '../../../lib/catalog/types.ts';
+import { resolveConfig } from '../../../lib/config/resolve.ts';
+import { runWincheck } from '../../../lib/run/run.ts';
+import { startSim, type Profile, type SimCluster } from '../../../sim/index.ts';
+import { loadProfile, withOverrides } from '../../../sim/profiles/load.ts';
+import type { BreakKey, Limitations } from '../../../sim/profiles/types.ts';
 
 export interface SimRun {
   exitCode: number;

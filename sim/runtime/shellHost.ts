@@ -53,9 +53,11 @@ export function podDns(ctx: RuntimeContext, pod: V1Pod, node: NodeRuntime): DnsC
 
 /** The node's own resolver: the upstream DNS outside the cluster, no cluster search suffixes. */
 export function nodeDns(ctx: RuntimeContext, _node: NodeRuntime): DnsConfig {
-  // The twin's cluster DNS also forwards external names; without search suffixes it
-  // behaves as the node's upstream resolver for the names probes use.
-  return { nameservers: [ctx.network.dnsServer().address], searches: [], ndots: 1 };
+  // A node resolves through its infrastructure DNS, which knows external names but not
+  // cluster.local (so host-network pods without ClusterFirstWithHostNet cannot resolve
+  // services: FEATURES.md net.dns-hostnet). Older twins without one: cluster DNS.
+  const upstream = ctx.network.upstreamDnsServer?.() ?? ctx.network.dnsServer();
+  return { nameservers: [upstream.address], searches: [], ndots: 1 };
 }
 
 /**

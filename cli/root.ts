@@ -61,6 +61,7 @@ function buildProgram(setCode: (c: number) => void): Command {
     .option('--timeout <duration>', 'deadline for the whole run, e.g. 30m')
     .option('--keep', 'keep the run namespace and its objects')
     .option('--strict', 'a lifted limitation fails the run')
+    .option('--parallel <n>', 'checks running at once (default 4; 1 runs them one by one)')
     .option('--image-registry <host>', 'pull every fixture image from this mirror (air-gapped clusters)')
     .option('--config <file>', 'YAML config file (flags win over it)')
     .option('--ssh-user <user>', 'SSH user on the Windows nodes (node features)')
@@ -135,6 +136,7 @@ async function runAction(o: Record<string, unknown>): Promise<number> {
     timeoutMs: o.timeout === undefined ? undefined : durationFlag('--timeout', o.timeout as string),
     keep: o.keep as boolean | undefined,
     strict: o.strict as boolean | undefined,
+    parallel: o.parallel === undefined ? undefined : positiveIntFlag('--parallel', o.parallel as string),
     imageRegistry: o.imageRegistry as string | undefined,
     egressUrl: o.egressUrl as string | undefined,
     sshUser: o.sshUser as string | undefined,
@@ -161,6 +163,12 @@ async function runAction(o: Record<string, unknown>): Promise<number> {
   } finally {
     await sim.stop();
   }
+}
+
+function positiveIntFlag(flag: string, v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} ${v} is not a positive integer`);
+  return n;
 }
 
 function durationFlag(flag: string, v: string): number {

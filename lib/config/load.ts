@@ -30,6 +30,7 @@ type Check = (v: unknown, path: string) => unknown;
 const str: Check = (v, p) => { if (typeof v !== 'string' || !v) throw `${p} must be a non-empty string`; return v; };
 const bool: Check = (v, p) => { if (typeof v !== 'boolean') throw `${p} must be true or false`; return v; };
 const nonNegative: Check = (v, p) => { if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw `${p} must be a non-negative number`; return v; };
+const positiveInt: Check = (v, p) => { if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw `${p} must be a positive integer`; return v; };
 const strList: Check = (v, p) => {
   if (typeof v === 'string') return [v];
   if (!Array.isArray(v)) throw `${p} must be a list of strings`;
@@ -67,6 +68,7 @@ const SCHEMA = object({
   timeout: duration,
   keep: bool,
   strict: bool,
+  parallel: positiveInt,
   imageRegistry: str,
   egressUrl: str,
   ssh: object({ user: str, key: str, knownHosts: str }),

@@ -14,6 +14,7 @@ export interface RunFlags {
   timeoutMs?: number;
   keep?: boolean;
   strict?: boolean;
+  parallel?: number;
   imageRegistry?: string;
   egressUrl?: string;
   sshUser?: string;
@@ -21,6 +22,9 @@ export interface RunFlags {
   sshKnownHosts?: string;
   nodeAccess?: NodeAccessMode;
 }
+
+/** Enough to overlap the network checks' steady-state polls; low enough for a small cluster. */
+export const DEFAULT_PARALLEL = 4;
 
 export function takeFirst<T>(...values: (T | undefined)[]): T | undefined {
   return values.find(v => v !== undefined);
@@ -42,6 +46,7 @@ export function resolveConfig(flags: RunFlags, file: FileConfig, env: NodeJS.Pro
     timeoutMs: takeFirst(flags.timeoutMs, file.timeoutMs),
     keep: takeFirst(flags.keep, file.keep) ?? false,
     strict: takeFirst(flags.strict, file.strict) ?? false,
+    parallel: takeFirst(flags.parallel, file.parallel) ?? DEFAULT_PARALLEL,
     imageRegistry: takeFirst(flags.imageRegistry, file.imageRegistry),
     egressUrl: takeFirst(flags.egressUrl, file.egressUrl),
     ssh,

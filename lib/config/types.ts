@@ -22,6 +22,8 @@ export interface FileConfig {
   timeoutMs?: number;
   keep?: boolean;
   strict?: boolean;
+  /** Checks running at once. */
+  parallel?: number;
   imageRegistry?: string;
   egressUrl?: string;
   ssh?: SshConfig;
@@ -43,6 +45,8 @@ export interface RunConfig {
   timeoutMs?: number;
   keep: boolean;
   strict: boolean;
+  /** Checks running at once (fixtures are deployed up front either way). */
+  parallel: number;
   imageRegistry?: string;
   egressUrl?: string;
   ssh: SshConfig;

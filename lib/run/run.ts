@@ -23,6 +23,7 @@ import SummaryReporter from '../report/summary.ts';
 import { emptyCounts, type Reporter, type RunInfo } from '../report/types.ts';
 import { deployFixtures, fixturesToDeploy, renderContextFor } from './deploy.ts';
 import { checkFeature, notRunResult } from './checkFeature.ts';
+import { CheckPool } from './checkPool.ts';
 import { runSuites } from './mochaRunner.ts';
 import { namespaceFor, newRunId } from './runId.ts';
 import type { NodeTransportFactory, RunState } from './state.ts';
@@ -116,8 +117,10 @@ export async function runWincheck(config: RunConfig, opts: RunOptions = {}): Pro
   tasks.add({
     title: 'checks',
     setup: async r => {
+      const pool = new CheckPool(features, config.parallel, f => checkFeature(r, f), f => notRunResult(f, 'the run was interrupted'), r.abort.signal);
+      pool.start();
       r.results = await runSuites({
-        session: { features, strict: config.strict, results: new Map(), check: f => checkFeature(r, f) },
+        session: { features, strict: config.strict, results: new Map(), check: f => pool.result(f) },
         reporter,
         signal: r.abort.signal,
       });

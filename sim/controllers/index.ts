@@ -23,6 +23,7 @@ import { startServiceAccountController } from './serviceAccount.ts';
 import { startStatefulSetController } from './statefulset.ts';
 import { startTaintEvictionController } from './taintEviction.ts';
 import { startVolumeProvisioner } from './volumeProvisioner.ts';
+import { startVolumeResizer } from './volumeResizer.ts';
 
 export type { ControllerOptions, PodMetricsSource, PodUsage, ControlPlaneNetwork } from './context.ts';
 export { metricsSourceFromPodMetrics } from './context.ts';
@@ -57,6 +58,7 @@ export function startControllers(store: Store, profile: Profile, options: Contro
     startEndpointsController(ctx),
     startEndpointSliceController(ctx),
     startVolumeProvisioner(ctx),
+    startVolumeResizer(ctx),
     startLoadBalancerController(ctx),
     startHpaController(ctx),
     startTaintEvictionController(ctx),

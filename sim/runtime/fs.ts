@@ -9,7 +9,12 @@ export type PathStyle = 'windows' | 'linux';
 
 interface FileNode { kind: 'file'; name: string; data: Buffer; mtime: Date; mode: number }
 interface DirNode { kind: 'dir'; name: string; children: Map<string, FsNode>; mtime: Date; mode: number }
-type FsNode = FileNode | DirNode;
+/** A Windows junction (`mklink /J`): an absolute target path in the namespace of whoever follows it. */
+interface LinkNode { kind: 'link'; name: string; target: string[]; mtime: Date; mode: number }
+type FsNode = FileNode | DirNode | LinkNode;
+
+/** Junction chains longer than this fail, as Windows' reparse-point limit (63) would. */
+const MAX_LINK_HOPS = 32;
 
 /** Splits a path into parts. Windows: the first part is the drive ("c:"); relative paths start at `cwd`. */
 export function splitPath(path: string, style: PathStyle, cwd: string[] = style === 'windows' ? ['c:'] : []): string[] {
@@ -75,13 +80,60 @@ export class MemFS {
     return cur;
   }
 
-  exists(parts: string[]): boolean { return this.walk(parts) !== undefined; }
-  isDir(parts: string[]): boolean { return this.walk(parts)?.kind === 'dir'; }
+  /**
+   * The path with every junction on it replaced by its target: what a process on the
+   * machine that owns this file system reaches (a node-level process follows the node's
+   * junctions). Parts past a missing entry are kept as given.
+   */
+  realPath(parts: string[], shown = parts.join('/')): string[] {
+    let out: string[] = [];
+    let rest = [...parts];
+    let cur: FsNode = this.root;
+    for (let hops = 0; rest.length;) {
+      const p = rest.shift()!;
+      const next: FsNode | undefined = cur.kind === 'dir' ? cur.children.get(this.key(p)) : undefined;
+      if (next?.kind === 'link') {
+        if (++hops > MAX_LINK_HOPS) throw new FsError('ENOENT', `${shown}: too many levels of junctions`);
+        rest = [...next.target, ...rest];
+        out = [];
+        cur = this.root;
+        continue;
+      }
+      out.push(p);
+      if (!next) return [...out, ...rest];
+      cur = next;
+    }
+    return out;
+  }
+
+  /** The first junction on the way to `parts` (none followed), as an index into parts and its target. */
+  firstLink(parts: string[]): { at: number; target: string[] } | undefined {
+    let cur: FsNode = this.root;
+    for (const [i, p] of parts.entries()) {
+      if (cur.kind !== 'dir') return undefined;
+      const next: FsNode | undefined = cur.children.get(this.key(p));
+      if (!next) return undefined;
+      if (next.kind === 'link') return { at: i, target: [...next.target] };
+      cur = next;
+    }
+    return undefined;
+  }
+
+  /** Creates a junction at `parts` pointing to `target` (which need not exist, as with mklink /J). */
+  link(parts: string[], target: string[], shown = parts.join('/')): void {
+    const real = [...this.realPath(parts.slice(0, -1), shown), parts[parts.length - 1]!];
+    if (parts.length === 0 || this.walk(real)) throw new FsError('EEXIST', `${shown}: file exists`);
+    const dir = this.dirAt(real.slice(0, -1), false, shown);
+    dir.children.set(this.key(real[real.length - 1]!), { kind: 'link', name: real[real.length - 1]!, target: [...target], mtime: new Date(), mode: 0o777 });
+  }
+
+  exists(parts: string[]): boolean { return this.walk(this.realPath(parts)) !== undefined; }
+  isDir(parts: string[]): boolean { return this.walk(this.realPath(parts))?.kind === 'dir'; }
 
   read(parts: string[], shown = parts.join('/')): Buffer {
-    const n = this.walk(parts);
+    const n = this.walk(this.realPath(parts, shown));
     if (!n) throw new FsError('ENOENT', `${shown}: no such file or directory`);
-    if (n.kind === 'dir') throw new FsError('EISDIR', `${shown}: is a directory`);
+    if (n.kind !== 'file') throw new FsError('EISDIR', `${shown}: is a directory`);
     return Buffer.from(n.data);
   }
 
@@ -89,40 +141,43 @@ export class MemFS {
   write(parts: string[], data: Buffer | string, opts: { append?: boolean; mkdirs?: boolean; mode?: number; shown?: string } = {}): void {
     const shown = opts.shown ?? parts.join('/');
     if (parts.length === 0) throw new FsError('EISDIR', `${shown}: is a directory`);
-    const dir = this.dirAt(parts.slice(0, -1), opts.mkdirs ?? false, shown);
-    const name = parts[parts.length - 1];
+    const real = this.realPath(parts, shown);
+    const dir = this.dirAt(real.slice(0, -1), opts.mkdirs ?? false, shown);
+    const name = real[real.length - 1]!;
     const cur = dir.children.get(this.key(name));
-    if (cur?.kind === 'dir') throw new FsError('EISDIR', `${shown}: is a directory`);
+    if (cur && cur.kind !== 'file') throw new FsError('EISDIR', `${shown}: is a directory`);
     const buf = typeof data === 'string' ? Buffer.from(data) : Buffer.from(data);
     const next = opts.append && cur ? Buffer.concat([cur.data, buf]) : buf;
     dir.children.set(this.key(name), { kind: 'file', name: cur?.name ?? name, data: next, mtime: new Date(), mode: opts.mode ?? cur?.mode ?? 0o644 });
   }
 
-  mkdir(parts: string[]): void { this.dirAt(parts, true, parts.join('/')); }
+  mkdir(parts: string[]): void { this.dirAt(this.realPath(parts), true, parts.join('/')); }
 
   list(parts: string[], shown = parts.join('/')): { name: string; dir: boolean; size: number; mtime: Date }[] {
-    const n = this.walk(parts);
+    const n = this.walk(this.realPath(parts, shown));
     if (!n) throw new FsError('ENOENT', `${shown}: no such file or directory`);
     if (n.kind !== 'dir') throw new FsError('ENOTDIR', `${shown}: not a directory`);
-    return [...n.children.values()].map(c => ({ name: c.name, dir: c.kind === 'dir', size: c.kind === 'file' ? c.data.length : 0, mtime: c.mtime }))
+    // A junction lists as a directory (`dir` shows <JUNCTION>, a directory entry).
+    return [...n.children.values()].map(c => ({ name: c.name, dir: c.kind !== 'file', size: c.kind === 'file' ? c.data.length : 0, mtime: c.mtime }))
       .sort((a, b) => a.name.localeCompare(b.name));
   }
 
   remove(parts: string[], shown = parts.join('/')): void {
     if (parts.length === 0) throw new FsError('EACCES', `${shown}: permission denied`);
-    const parent = this.walk(parts.slice(0, -1));
+    // The last part is not followed: removing a junction removes the link, not its target.
+    const parent = this.walk(this.realPath(parts.slice(0, -1), shown));
     if (!parent || parent.kind !== 'dir' || !parent.children.has(this.key(parts[parts.length - 1])))
       throw new FsError('ENOENT', `${shown}: no such file or directory`);
     parent.children.delete(this.key(parts[parts.length - 1]));
   }
 
-  mode(parts: string[]): number | undefined { return this.walk(parts)?.mode; }
-  chmod(parts: string[], mode: number): void { const n = this.walk(parts); if (n) n.mode = mode; }
+  mode(parts: string[]): number | undefined { return this.walk(this.realPath(parts))?.mode; }
+  chmod(parts: string[], mode: number): void { const n = this.walk(this.realPath(parts)); if (n) n.mode = mode; }
 
-  /** Size of all files under parts (for ephemeral-storage stats). */
+  /** Size of all files under parts (for ephemeral-storage stats); junctions are not followed. */
   usedBytes(parts: string[] = []): number {
-    const sum = (n: FsNode): number => n.kind === 'file' ? n.data.length : [...n.children.values()].reduce((a, c) => a + sum(c), 0);
-    const n = this.walk(parts);
+    const sum = (n: FsNode): number => n.kind === 'file' ? n.data.length : n.kind === 'link' ? 0 : [...n.children.values()].reduce((a, c) => a + sum(c), 0);
+    const n = this.walk(this.realPath(parts));
     return n ? sum(n) : 0;
   }
 }
@@ -135,6 +190,14 @@ export interface Mount {
   readOnly: boolean;
   /** For diagnostics: volume name. */
   name: string;
+  /**
+   * Junctions made under the mount's source on the host after the container started are
+   * followed on the host (mount propagation HostToContainer/Bidirectional). Otherwise a
+   * junction's absolute target is resolved in the container's own namespace, as with a
+   * private mount: the kubelet makes every Windows mount private (translateMountPropagation
+   * in kubelet_pods.go; seed 000: no mount propagation on Windows).
+   */
+  hostLinks?: boolean;
 }
 
 /**
@@ -151,17 +214,31 @@ export class ContainerFS implements ShellFS {
 
   private same(a: string, b: string): boolean { return this.style === 'windows' ? a.toLowerCase() === b.toLowerCase() : a === b; }
 
-  private resolve(path: string): { fs: MemFS; parts: string[]; mount?: Mount; shown: string } {
+  /** `followLast: false` (remove) leaves a junction named last as itself. */
+  private resolve(path: string, followLast = true): { fs: MemFS; parts: string[]; mount?: Mount; shown: string } {
     const parts = splitPath(path, this.style, this.cwd);
+    return this.resolveParts(parts, joinPath(parts, this.style), followLast, 0);
+  }
+
+  private resolveParts(parts: string[], shown: string, followLast: boolean, hops: number): { fs: MemFS; parts: string[]; mount?: Mount; shown: string } {
     let best: Mount | undefined;
     for (const m of this.mounts) {
       if (m.at.length > parts.length) continue;
       if (!m.at.every((p, i) => this.same(p, parts[i]))) continue;
       if (!best || m.at.length > best.at.length) best = m;
     }
-    const shown = joinPath(parts, this.style);
     if (!best) return { fs: this.rootfs, parts, shown };
-    return { fs: best.fs, parts: [...best.base, ...parts.slice(best.at.length)], mount: best, shown };
+    const inner = [...best.base, ...parts.slice(best.at.length)];
+    if (!best.hostLinks) {
+      // A junction inside a private mount: its target is looked up in this container's
+      // namespace again, where the host path it names is (normally) absent.
+      const l = best.fs.firstLink(inner);
+      if (l && l.at >= best.base.length && (followLast || l.at < inner.length - 1)) {
+        if (hops >= 32) throw new FsError('ENOENT', `${shown}: too many levels of junctions`);
+        return this.resolveParts([...l.target, ...inner.slice(l.at + 1)], shown, followLast, hops + 1);
+      }
+    }
+    return { fs: best.fs, parts: inner, mount: best, shown };
   }
 
   private checkWritable(r: { mount?: Mount; shown: string }): void {
@@ -181,12 +258,32 @@ export class ContainerFS implements ShellFS {
   exists(path: string): boolean { const r = this.resolve(path); return r.fs.exists(r.parts); }
   isDir(path: string): boolean { const r = this.resolve(path); return r.fs.isDir(r.parts); }
   mkdir(path: string): void { const r = this.resolve(path); this.checkWritable(r); r.fs.mkdir(r.parts); }
-  remove(path: string): void { const r = this.resolve(path); this.checkWritable(r); r.fs.remove(r.parts, r.shown); }
+  remove(path: string): void { const r = this.resolve(path, false); this.checkWritable(r); r.fs.remove(r.parts, r.shown); }
+  /** `mklink /J`: a junction at `path` naming `target` (an absolute path of this namespace). */
+  link(path: string, target: string): void {
+    const r = this.resolve(path, false);
+    this.checkWritable(r);
+    r.fs.link(r.parts, splitPath(target, this.style, this.cwd), r.shown);
+  }
   /** Windows has no POSIX modes (FEATURES.md cfg.secret-defaultmode): undefined unless lifted. */
   mode(path: string): number | undefined {
     if (!this.opts.modes) return undefined;
     const r = this.resolve(path);
     return r.fs.mode(r.parts);
+  }
+  /**
+   * Windows only: FILE_ATTRIBUTE_READONLY, the one permission a Windows file carries from
+   * a mode. The kubelet writes secret/configMap files with os.WriteFile + os.Chmod(mode)
+   * (atomic_writer.go), and Go on Windows uses only the 0200 bit of a mode: clear → the
+   * read-only attribute is set (Go os.Chmod docs). So defaultMode 0400 gives a read-only
+   * file and 0644 a normal one; group/other bits and owners are lost.
+   */
+  readOnlyAttribute(path: string): boolean | undefined {
+    if (this.style !== 'windows') return undefined;
+    const r = this.resolve(path);
+    if (!r.fs.exists(r.parts) || r.fs.isDir(r.parts)) return false;
+    const mode = r.fs.mode(r.parts);
+    return mode !== undefined && (mode & 0o200) === 0;
   }
 }
 

@@ -16,6 +16,7 @@ export type { RuntimeOptions } from './context.ts';
 export { Kubelet } from './kubelet.ts';
 export { NodeRuntime } from './nodeRuntime.ts';
 export { HYPERV_HANDLER } from './podWorker.ts';
+import { runCommandLine } from './shell/index.ts';
 export { IMAGES, parseImageRef, findImage, windowsTagFor } from './images.ts';
 
 type NodeExecHandler = (node: string, command: string, streams: ExecStreams, signal: AbortSignal) => Promise<number>;
@@ -45,10 +46,12 @@ export function startRuntime(opts: { store: Store; profile: Profile; network: Ne
   ssh.setNodeExecHandler?.(async (node, command, streams, signal) => {
     const n = nodes.get(node);
     if (!n) { streams.stderr.write(`unknown node ${node}\r\n`); return 1; }
-    const run = await ctx.runCommand();
     const host = nodeHost(ctx, n, n.os === 'windows' ? `${n.name.toUpperCase().slice(0, 15)}\\Administrator` : 'root');
-    const argv = n.os === 'windows' ? ['cmd', '/c', command] : ['/bin/sh', '-c', command];
-    return run(argv, host, { stdin: streams.stdin, stdout: streams.stdout, stderr: streams.stderr, signal });
+    const io = { stdin: streams.stdin, stdout: streams.stdout, stderr: streams.stderr, signal };
+    // The client's command line reaches cmd.exe byte for byte: no argv re-quoting.
+    if (n.os === 'windows') return runCommandLine(`cmd.exe /c ${command}`, host, io);
+    const run = await ctx.runCommand();
+    return run(['/bin/sh', '-c', command], host, io);
   });
   return {
     handlers: makeHandlers(ctx, nodes),

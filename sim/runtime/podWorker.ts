@@ -16,7 +16,7 @@ import { buildStatus, type Phase } from './podStatus.ts';
 import { watchProbes } from './probes.ts';
 import { podDns, validWindowsUser } from './shellHost.ts';
 import { splitPath } from './fs.ts';
-import { MountError, podDir, refreshVolumes, setUpVolumes, type PodVolume } from './volumes.ts';
+import { MountError, podDir, refreshVolumes, setUpVolumes, type PodVolume, type VolumeLimitation } from './volumes.ts';
 
 /** The Hyper-V RuntimeClass handler (FEATURES.md iso.hyperv-runtimeclass). */
 export const HYPERV_HANDLER = 'runhcs-wcow-hypervisor';
@@ -152,7 +152,8 @@ export class PodWorker {
         this.volumes = setUpVolumes(this.volumeContext());
         break;
       } catch (e) {
-        this.event('Warning', 'FailedMount', e instanceof MountError ? e.message : `MountVolume.SetUp failed: ${(e as Error).message}`);
+        if (e instanceof MountError) this.event('Warning', e.reason, e.message);
+        else this.event('Warning', 'FailedMount', `MountVolume.SetUp failed: ${(e as Error).message}`);
         if (!(await this.ctx.sleep(this.ctx.retryMs, signal))) return;
       }
     }
@@ -176,7 +177,7 @@ export class PodWorker {
   volumeContext() {
     return {
       store: this.ctx.store, pod: this.pod, style: this.node.style, disk: this.node.disk, pvStore: this.ctx.pvStore,
-      limited: (k: 'emptyDirMemory' | 'secretAtRest' | 'secretDefaultMode' | 'subPath' | 'nfs' | 'mountPropagation') => this.ctx.limited(k, this.windows),
+      limited: (k: VolumeLimitation) => this.ctx.limited(k, this.windows),
       broken: (k: 'secret-volume' | 'configmap-volume' | 'hostpath' | 'emptydir') => this.ctx.broken(k, this.windows),
       serviceAccountToken: () => fakeToken(this.pod),
       caCert: () => '-----BEGIN CERTIFICATE-----\nMIIBsimulated\n-----END CERTIFICATE-----\n',

@@ -9,7 +9,13 @@ import type { Store } from '../api/store.ts';
 import { MemFS, splitPath, type Mount, type PathStyle } from './fs.ts';
 
 /** A volume could not be set up: the pod stays ContainerCreating with a FailedMount event (retried). */
-export class MountError extends Error {}
+export class MountError extends Error {
+  /** The kubelet's event reason: FailedMount, or FailedMapVolume for a raw block device. */
+  constructor(message: string, readonly reason: 'FailedMount' | 'FailedMapVolume' = 'FailedMount') { super(message); }
+}
+
+/** The documented Windows limitations the volume code enforces. */
+export type VolumeLimitation = 'emptyDirMemory' | 'secretAtRest' | 'secretDefaultMode' | 'subPath' | 'nfs' | 'mountPropagation' | 'blockVolume';
 
 export interface PodVolume { name: string; fs: MemFS; base: string[]; readOnly: boolean; kind?: 'hostPath' | 'emptyDir' }
 
@@ -22,7 +28,7 @@ export interface VolumeContext {
   /** Per-PV backing stores, shared by every node (a network disk). */
   pvStore: Map<string, MemFS>;
   /** True when a documented Windows limitation holds for this pod (always false on Linux). */
-  limited(key: 'emptyDirMemory' | 'secretAtRest' | 'secretDefaultMode' | 'subPath' | 'nfs' | 'mountPropagation'): boolean;
+  limited(key: VolumeLimitation): boolean;
   /** True when a supported behaviour is broken for this pod. */
   broken(key: 'secret-volume' | 'configmap-volume' | 'hostpath' | 'emptydir'): boolean;
   serviceAccountToken(): string;
@@ -133,7 +139,10 @@ function setUp(v: V1Volume, ctx: VolumeContext, existing?: PodVolume): PodVolume
     if (!got && !optional) throw failed(`${kind} "${name}" not found`);
     const plugin = kind === 'secret' ? 'kubernetes.io~secret' : 'kubernetes.io~configmap';
     // Linux: secrets in tmpfs. Windows: plaintext on the node's disk (seed 003) unless lifted.
-    const vol = reuse() ?? (kind === 'secret' && (style === 'linux' || !ctx.limited('secretAtRest')) ? tmpfs() : onDisk(plugin));
+    const inMemory = kind === 'secret' && (style === 'linux' || !ctx.limited('secretAtRest'));
+    // A tmpfs is mounted on the kubelet's volume directory, which exists on the disk (empty).
+    if (inMemory && !existing) ctx.disk.mkdir(podVolumeDir(style, uid, plugin, v.name));
+    const vol = reuse() ?? (inMemory ? tmpfs() : onDisk(plugin));
     const broken = ctx.broken(kind === 'secret' ? 'secret-volume' : 'configmap-volume');
     if (got && !broken) writeKeyed(vol.fs, vol.base, got.data, items, mode ?? 0o644, style);
     vol.readOnly = true;
@@ -180,6 +189,11 @@ function setUp(v: V1Volume, ctx: VolumeContext, existing?: PodVolume): PodVolume
     if (!pvc) throw failed(`persistentvolumeclaim "${claim}" not found`);
     const pv = pvc.spec?.volumeName;
     if (!pv) throw new MountError(`unbound immediate PersistentVolumeClaims: persistentvolumeclaim "${claim}" is not bound`);
+    // FEATURES.md stor.block: raw block volumes are not supported on Windows nodes. The
+    // kubelet's block-volume path (MapVolume) fails and the pod stays ContainerCreating;
+    // the reason is the kubelet's FailedMapVolume, the wording after the volume is UNCONFIRMED.
+    if (pvc.spec?.volumeMode === 'Block' && ctx.limited('blockVolume'))
+      throw new MountError(`MapVolume.MapPodDevice failed for volume "${pv}" : raw block volumes (volumeMode: Block) are not supported on Windows nodes`, 'FailedMapVolume');
     let fs = ctx.pvStore.get(pv);
     if (!fs) { fs = new MemFS(style === 'windows'); ctx.pvStore.set(pv, fs); }
     return { name: v.name, fs, base: [], readOnly: v.persistentVolumeClaim.readOnly ?? false };
@@ -198,6 +212,10 @@ function setUp(v: V1Volume, ctx: VolumeContext, existing?: PodVolume): PodVolume
 
 /** Sets up every volume of the pod, or throws the first MountError. */
 export function setUpVolumes(ctx: VolumeContext): Map<string, PodVolume> {
+  // The kubelet makes the pod's data directories before any volume (makePodDataDirs):
+  // <root>/pods/<uid> with volumes/ and plugins/, whatever the volumes are backed by.
+  const dir = podDir(ctx.style, ctx.pod.metadata!.uid!);
+  for (const sub of ['volumes', 'plugins', 'containers']) ctx.disk.mkdir([...dir, sub]);
   const out = new Map<string, PodVolume>();
   for (const v of ctx.pod.spec?.volumes ?? []) out.set(v.name, setUp(v, ctx));
   return out;
@@ -219,6 +237,9 @@ export function refreshVolumes(ctx: VolumeContext, vols: Map<string, PodVolume>)
  * (FEATURES.md stor.subpath, "whole volumes only"): the whole volume is mounted.
  */
 export function containerMounts(c: V1Container, vols: Map<string, PodVolume>, ctx: Pick<VolumeContext, 'limited' | 'broken' | 'style'>): Mount[] {
+  // HostToContainer/Bidirectional carry host-side changes into the container; Windows makes
+  // every mount private (seed 000; kubelet_pods.go translateMountPropagation) unless lifted.
+  const propagates = (p: string | undefined) => (p === 'HostToContainer' || p === 'Bidirectional') && !ctx.limited('mountPropagation');
   const out: Mount[] = [];
   for (const vm of c.volumeMounts ?? []) {
     const v = vols.get(vm.name);
@@ -238,7 +259,7 @@ export function containerMounts(c: V1Container, vols: Map<string, PodVolume>, ct
     }
     // breaks: hostpath also drops readOnly (the hostPath volume is a private tmpfs then).
     const readOnly = (vm.readOnly ?? false) || v.readOnly;
-    out.push({ at, fs, base, readOnly: ctx.broken('hostpath') && v.kind === 'hostPath' ? false : readOnly, name: vm.name });
+    out.push({ at, fs, base, readOnly: ctx.broken('hostpath') && v.kind === 'hostPath' ? false : readOnly, name: vm.name, hostLinks: propagates(vm.mountPropagation) });
   }
   return out;
 }

@@ -2,7 +2,7 @@
 // §6 agnhost) and netstat.
 
 import { expect } from 'chai';
-import { clientIpOf, clusterDomainOf, curlFailureOf, dnsServersOf, hostnameOf, parseIpconfig, parseNetstat, pingReplies, pingUnresolved } from '../../lib/catalog/net/parse.ts';
+import { clientIpOf, clusterDomainOf, curlFailureOf, destinationVerdict, dnsServersOf, hostnameOf, parseIpconfig, parseNetstat, pingReplies, pingUnresolved } from '../../lib/catalog/net/parse.ts';
 
 const CRLF = (lines: string[]) => lines.join('\r\n') + '\r\n';
 
@@ -109,6 +109,12 @@ describe('networking probe output parsing', () => {
       expect(rows).to.have.length(3);
       expect(rows[1]).to.deep.equal({ proto: 'TCP', local: '10.244.2.4', localPort: 8080, foreign: '10.0.0.4', foreignPort: 51234, state: 'ESTABLISHED' });
       expect(rows[2].local).to.equal('::');
+    });
+    it('judges preserve-destination: the LB address as local address means no DNAT', () => {
+      const row = (local: string, state = 'ESTABLISHED') => ({ proto: 'TCP', local, localPort: 8080, foreign: '10.0.0.4', foreignPort: 5000, state });
+      expect(destinationVerdict([row('10.244.2.4'), row('20.1.2.3')], '20.1.2.3', 8080)).to.equal('preserved');
+      expect(destinationVerdict([row('10.244.2.4')], '20.1.2.3', 8080)).to.equal('dnat');
+      expect(destinationVerdict([row('0.0.0.0', 'LISTENING')], '20.1.2.3', 8080)).to.equal('unseen');
     });
   });
 });

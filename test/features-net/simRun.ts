@@ -1,18 +1,13 @@
 // Runs the harness in-process against a simulated cluster with only the networking features
 // selected, and returns the report files. Test-only: the one place these tests touch both sim/
-// and lib/. The SSH node transport here stands in for lib's own (being written elsewhere): it
-// is what `ctx.nodeTransport(node)` returns once that lands.
+// and lib/. Node paths use the harness's own node access (HostProcess pods, lib/transports).
 
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from 'ssh2';
 import type { CheckResult } from '../../lib/catalog/types.ts';
 import { resolveConfig } from '../../lib/config/resolve.ts';
-import type { NodeInfo } from '../../lib/discovery/types.ts';
-import type { CommandResult, Transport } from '../../lib/probes/types.ts';
 import { runWincheck } from '../../lib/run/run.ts';
-import type { NodeTransportFactory } from '../../lib/run/state.ts';
 import { startSim, type Profile, type SimCluster } from '../../sim/index.ts';
 
 export interface NetSimRun {
@@ -43,50 +38,7 @@ async function startSharedSim(profile: Profile, kubeconfigOut: string): Promise<
   }
 }
 
-/** argv → one command line for the node's cmd.exe (SSH has no argv). */
-export function commandLineFor(argv: string[]): string {
-  if (argv[0]?.toLowerCase() === 'cmd' && argv[1]?.toLowerCase() === '/c') return `cmd /c ${argv.slice(2).join(' ')}`;
-  return argv.map(a => (/[\s"]/.test(a) ? `"${a.replace(/"/g, '\\"')}"` : a)).join(' ');
-}
-
-class SshTransport implements Transport {
-  readonly os = 'windows' as const;
-  readonly description: string;
-  constructor(private readonly _host: string, private readonly _ssh: NonNullable<SimCluster['ssh']>) {
-    this.description = `ssh ${_ssh.user}@${_host}`;
-  }
-
-  run(command: string[] | string, opts: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<CommandResult> {
-    const line = typeof command === 'string' ? command : commandLineFor(command);
-    const pinned = this._ssh.knownHosts.split('\n').filter(l => l.split(' ')[0]?.split(',').includes(this._host)).map(l => l.split(' ')[2]);
-    return new Promise((resolve, reject) => {
-      const c = new Client();
-      let stdout = '';
-      let stderr = '';
-      const timer = setTimeout(() => { c.end(); reject(new Error(`ssh command timed out: ${line}`)); }, opts.timeoutMs ?? 60_000);
-      opts.signal?.addEventListener('abort', () => { clearTimeout(timer); c.end(); reject(new Error('interrupted')); }, { once: true });
-      c.on('ready', () => c.exec(line, (err, ch) => {
-        if (err) { clearTimeout(timer); c.end(); reject(err); return; }
-        ch.on('data', (d: Buffer) => { stdout += d.toString('utf8'); });
-        ch.stderr.on('data', (d: Buffer) => { stderr += d.toString('utf8'); });
-        ch.on('exit', (code: number | null) => {
-          ch.on('close', () => { clearTimeout(timer); c.end(); resolve({ stdout, stderr, exitCode: code ?? -1 }); });
-        });
-      }));
-      c.on('error', e => { clearTimeout(timer); reject(e); });
-      c.connect({
-        host: this._host, port: 22, username: this._ssh.user, privateKey: this._ssh.privateKey,
-        hostVerifier: (key: Buffer) => pinned.includes(key.toString('base64')),
-      });
-    });
-  }
-}
-
-function sshNodeTransport(sim: SimCluster): NodeTransportFactory {
-  return async (node: NodeInfo) => (sim.ssh && node.os === 'windows' && node.internalIP ? new SshTransport(node.internalIP, sim.ssh) : undefined);
-}
-
-export async function runNetOnSim(profile: Profile, features: string[], o: { egressUrl?: string; nodeAccess?: boolean } = {}): Promise<NetSimRun> {
+export async function runNetOnSim(profile: Profile, features: string[], o: { egressUrl?: string } = {}): Promise<NetSimRun> {
   const dir = mkdtempSync(join(tmpdir(), 'wincheck-net-'));
   const sim = await startSharedSim(profile, join(dir, 'kubeconfig'));
   const output: string[] = [];
@@ -100,7 +52,7 @@ export async function runNetOnSim(profile: Profile, features: string[], o: { egr
     Object.assign(config.timeouts, FAST_NET, { podStart: 60_000 });
     config.simulated = true;
     config.simProfile = profile.name;
-    const exitCode = await runWincheck(config, { out: l => output.push(l), nodeTransport: o.nodeAccess === false ? undefined : sshNodeTransport(sim) });
+    const exitCode = await runWincheck(config, { out: l => output.push(l) });
     const reports = join(dir, 'reports');
     const json = JSON.parse(readFileSync(join(reports, 'results.json'), 'utf8')) as { summary: { results: CheckResult[] } };
     const junit: Record<string, string> = {};

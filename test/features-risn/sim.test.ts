@@ -190,9 +190,10 @@ describe('features-risn: against the simulated cluster', function () {
       }
     });
 
-    // Sim bug: over SSH (cmd.exe /c <line>), `powershell -NoProfile -Command "<script>"` prints the
-    // script as a string instead of running it (unquoted and -EncodedCommand work). Real
-    // OpenSSH + cmd.exe + powershell.exe strip the quotes (CommandLineToArgvW).
+    // Sim bug: over SSH, `powershell -NoProfile -Command "<script>"` prints the script as a string
+    // instead of running it. sim/runtime/index.ts hands the command to cmd as argv
+    // ['cmd', '/c', line], which is re-joined with EscapeArg (inner " become \"), so powershell
+    // receives the quotes as part of the script. OpenSSH passes the line to cmd.exe /c verbatim.
     it.skip('node.hns-network and iso.hyperv-runtimeclass over SSH (sim runs quoted -Command scripts as string literals)');
   });
 });

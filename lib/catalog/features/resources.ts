@@ -94,7 +94,7 @@ async function cpuLimitProbe(ctx: CheckContext): Promise<Observation> {
   }
   const fmt = (n: number) => `${Math.round(n / 1e6)}m`;
   const evidence: EvidenceItem[] = [`GET /api/v1/nodes/${node}/proxy/stats/summary: container burner usageNanoCores ${samples.map(fmt).join(', ') || 'absent'} (limit 500m)`];
-  if (samples.length < CPU_SAMPLES) throw new Error(`the kubelet summary of ${node} gave ${samples.length} CPU sample(s) of the burner within ${STATS_DEADLINE_MS / 1000}s; see res.stats`);
+  if (samples.length < CPU_SAMPLES) throw new Error(`the kubelet summary of ${node} gave ${samples.length} CPU sample(s) of the burner within ${Math.round(within(ctx, STATS_DEADLINE_MS) / 1000)}s; see res.stats`);
   const max = Math.max(...samples);
   if (max < BURNER_LIMIT_NANOCORES / 4)
     throw new Error(`the busy loop used at most ${fmt(max)}: it is not burning, so the 500m limit cannot be judged`);

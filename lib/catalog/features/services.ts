@@ -12,7 +12,7 @@ import {
 } from '../net/common.ts';
 import { affinityTimeoutExpectation, preserveClientIpExpectation, preserveDestinationExpectation, sessionAffinityExpectation } from '../net/expect.ts';
 import { httpGetFromHere, holdConnection, type ExternalAttempt } from '../net/external.ts';
-import { clientIpOf, hostnameOf, parseNetstat, unmapped } from '../net/parse.ts';
+import { clientIpOf, destinationVerdict, hostnameOf, parseNetstat, unmapped } from '../net/parse.ts';
 import { pause, timingsOf, warmupThenSteady, type Attempt } from '../net/steady.ts';
 import type { CheckContext, EvidenceItem, Feature } from '../types.ts';
 
@@ -318,6 +318,10 @@ export const features: Feature[] = [
       ctx.step(`holding a connection to ${ingress}:${SERVICE_PORT} and reading netstat -an in the backends`);
       const sock = await holdConnection(ingress, SERVICE_PORT, ctx.options.timeouts.netConnect);
       const evidence: EvidenceItem[] = [...v.evidence];
+      // Other checks may hold connections to the backends at the same time (checks run in
+      // parallel): only a local address equal to the LoadBalancer's proves DNAT was skipped, and
+      // "DNATed" needs every backend read, none showing it while ours is held.
+      const established: string[] = [];
       try {
         for (const name of WIN_BACKENDS) {
           const r = await ctx.probe(ctx.podTransport(name, 'windows'), { kind: 'raw', argv: ['cmd', '/c', 'netstat -an -p TCP'] });
@@ -325,15 +329,16 @@ export const features: Feature[] = [
           if (r.evidence.exitCode === 9009 || /is not recognized as an internal or external command/i.test(r.evidence.stderr))
             return { works: false, summary: 'no netstat in the backend image', evidence, node, notApplicable: `the backend image has no netstat (${name}: exit ${r.evidence.exitCode}), so the destination address a connection arrived at cannot be read` };
           if (!r.ok) throw new Error(`netstat -an failed in ${name}: ${r.detail}; the destination address the backend saw cannot be read`);
-          const conns = parseNetstat(r.evidence.stdout).filter(e => e.localPort === NETEXEC_PORT && e.state === 'ESTABLISHED');
-          const pod = podIP(ready.pods[name]);
-          if (conns.some(e => e.local === ingress)) return { works: true, summary: `backend ${name} holds the connection with local address ${ingress} (the LoadBalancer address): no DNAT`, evidence, node };
-          if (conns.some(e => e.local === pod)) return { works: false, summary: `backend ${name} holds the connection with local address ${pod} (its pod IP): the destination was DNATed`, evidence, node };
+          const entries = parseNetstat(r.evidence.stdout);
+          const verdict = destinationVerdict(entries, ingress, NETEXEC_PORT);
+          if (verdict === 'preserved') return { works: true, summary: `backend ${name} holds a connection with local address ${ingress} (the LoadBalancer address): no DNAT`, evidence, node };
+          if (verdict === 'dnat') established.push(...entries.filter(e => e.localPort === NETEXEC_PORT && e.state === 'ESTABLISHED').map(e => `${name}: ${e.local}:${e.localPort} ← ${e.foreign}:${e.foreignPort}`));
         }
       } finally {
         sock.destroy();
       }
-      throw new Error('the held connection was not seen in netstat -an of any backend, so the destination address cannot be judged');
+      if (!established.length) throw new Error('the held connection was not seen in netstat -an of any backend, so the destination address cannot be judged');
+      return { works: false, summary: `while a connection to ${ingress} was held, the backends' connections on ${NETEXEC_PORT} had a local address other than the LoadBalancer's (DNATed): ${established.join('; ')}`, evidence, node };
     },
   },
   {

@@ -137,3 +137,14 @@ function splitHostPort(s: string): [string, number] {
   if (i < 0) return [s, NaN];
   return [unmapped(s.slice(0, i).replace(/^\[|\]$/g, '')), Number(s.slice(i + 1))];
 }
+
+/**
+ * preserve-destination seen from the backends' netstat while a connection to the Service address
+ * is held: "preserved" when a connection on the backend port has the Service address as its local
+ * address (no DNAT), "dnat" when connections exist and none has it, "unseen" when there are none.
+ */
+export function destinationVerdict(entries: NetstatEntry[], serviceAddress: string, backendPort: number): 'preserved' | 'dnat' | 'unseen' {
+  const conns = entries.filter(e => e.localPort === backendPort && e.state === 'ESTABLISHED');
+  if (conns.some(e => e.local === serviceAddress)) return 'preserved';
+  return conns.length ? 'dnat' : 'unseen';
+}

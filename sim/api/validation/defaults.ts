@@ -38,6 +38,10 @@ function defaultContainer(c: V1Container): void {
   defaultProbe(c.livenessProbe);
   defaultProbe(c.readinessProbe);
   defaultProbe(c.startupProbe);
+  // Quantities are stored in their string form (`cpu: 2` in YAML comes back as "2").
+  for (const list of [c.resources?.limits, c.resources?.requests]) {
+    for (const [k, v] of Object.entries(list ?? {})) if (typeof v === 'number') list![k] = String(v);
+  }
   // SetDefaults_Pod: requests default to the limits when only limits are given.
   if (c.resources?.limits) {
     c.resources.requests ??= {};

@@ -125,7 +125,7 @@ export function extractRedirects(text: string): Parsed {
   return { text: rest, out, input };
 }
 
-const BUILTINS = new Set(['echo', 'set', 'type', 'dir', 'mkdir', 'md', 'del', 'erase', 'rmdir', 'rd', 'exit', 'cd', 'chdir', 'ver', 'rem', 'cls', 'if', 'echo.', 'ver']);
+const BUILTINS = new Set(['echo', 'set', 'type', 'dir', 'mkdir', 'md', 'del', 'erase', 'rmdir', 'rd', 'exit', 'cd', 'chdir', 'ver', 'rem', 'cls', 'if', 'echo.', 'ver', 'mklink']);
 
 class CmdSession {
   errorlevel = 0;
@@ -332,8 +332,35 @@ class CmdSession {
       }
       case 'dir': return this.dir(args, io);
       case 'if': return this.ifCmd(args, io);
+      case 'mklink': return this.mklink(args, io);
       default: return true;
     }
+  }
+
+  /**
+   * mklink is internal to cmd.exe: `mklink [[/D] | [/H] | [/J]] Link Target`. The link is
+   * made even when the target does not exist; success prints one line ("Junction created
+   * for L <<===>> T"). Symbolic links (not /J, /H) need SeCreateSymbolicLinkPrivilege,
+   * which ContainerUser lacks; the e2e images run mklink as ContainerAdministrator
+   * (k8s test/images/windows/busybox-helper/Dockerfile).
+   */
+  private mklink(args: string, io: ShellIO): boolean {
+    const words = (args.match(/"[^"]*"|\S+/g) ?? []).map((w) => w.replace(/^"|"$/g, ''));
+    const flags = words.filter((w) => /^\/[a-z]$/i.test(w)).map((w) => w[1]!.toUpperCase());
+    const names = words.filter((w) => !/^\/[a-z]$/i.test(w));
+    if (names.length !== 2 || flags.some((f) => !['D', 'H', 'J'].includes(f))) return this.fail(io, 'The syntax of the command is incorrect.');
+    const [link, target] = names as [string, string];
+    const kind = flags.includes('J') ? 'junction' : flags.includes('H') ? 'hardlink' : 'symlink';
+    if (kind === 'symlink' && /(^|\\)ContainerUser$/i.test(this.host.user)) return this.fail(io, 'You do not have sufficient privilege to perform this operation.');
+    // No reparse points on this file system (e.g. FAT): ERROR_INVALID_FUNCTION.
+    if (!this.host.fs.link) return this.fail(io, 'Incorrect function.');
+    const linkPath = resolveWin(this.cwd, link);
+    // A junction stores an absolute target; a relative symlink target is relative to the link's folder.
+    const base = kind === 'symlink' ? linkPath.replace(/[\\/][^\\/]*$/, '') : this.cwd;
+    try { this.host.fs.link(linkPath, resolveWin(base, target)); } catch (e) { return this.fail(io, fsMessage(e, 'path')); }
+    const what = kind === 'junction' ? 'Junction' : kind === 'hardlink' ? 'Hardlink' : 'symbolic link';
+    this.write(io, `${what} created for ${link} <<===>> ${target}\r\n`);
+    return true;
   }
 
   private set(args: string, io: ShellIO): boolean {
@@ -417,6 +444,7 @@ function dirDate(d: Date): string {
 export function fsMessage(e: unknown, what: 'file' | 'path'): string {
   if (e instanceof FsError) {
     if (e.code === 'EACCES' || e.code === 'EROFS' || e.code === 'EISDIR') return 'Access is denied.';
+    if (e.code === 'EEXIST') return 'Cannot create a file when that file already exists.';
     if (e.code === 'ENOENT' || e.code === 'ENOTDIR') return what === 'file' ? 'The system cannot find the file specified.' : 'The system cannot find the path specified.';
   }
   throw e;

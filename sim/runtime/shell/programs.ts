@@ -8,7 +8,7 @@ import { baseName } from './io.ts';
 import { splitProgram, splitWindowsCommandLine } from './quote.ts';
 import { runCmd } from './cmd.ts';
 import { runPowerShell } from './powershell.ts';
-import { runSh } from './sh.ts';
+import { BUSYBOX_BUILTINS, runApplet, runSh } from './sh.ts';
 import { runCurl } from './tools/curl.ts';
 import { runNc } from './tools/nc.ts';
 import { runNslookup } from './tools/nslookup.ts';
@@ -60,6 +60,8 @@ function programs(): Record<string, Program> {
     timeout: runTimeout,
     where: runWhere,
   };
+  // busybox applets as programs (ls, cat...): the sh built-in of the same name.
+  for (const a of BUSYBOX_BUILTINS) table[a] ??= runApplet;
   return table;
 }
 

@@ -369,22 +369,65 @@ export class ShSession {
     return code;
   }
 
+  /**
+   * busybox ls. `-l` lines are busybox's: mode, links (%4), owner and group (%-8.8s, so
+   * cut to 8 characters), size (%9), "Mon dd HH:MM", name; a directory listing starts with
+   * "total N" (1K blocks). Modes come from the file system where it has them (Linux:
+   * defaultMode shows as set). On Windows busybox-w32 makes a mode up from the file's
+   * attributes (win32/mingw.c file_attr_to_st_mode): r--r--r-- plus w for the owner
+   * unless read-only (umask 022), directories rwxr-xr-x, x for .exe/.com/.bat/.cmd; the
+   * owner is the current user. Older busybox-w32 builds gave rw------- / r-------- (owner
+   * bits only); which build the e2e image's busybox.exe is is UNCONFIRMED.
+   */
   private async ls(args: string[], io: ShellIO): Promise<number> {
     const long = args.some((a) => /^-\w*l/.test(a));
     const all = args.some((a) => /^-\w*a/.test(a));
     const targets = args.filter((a) => !a.startsWith('-'));
+    const line = (path: string, e: { name: string; dir: boolean; size: number; mtime: Date }): string => {
+      if (!long) return `${e.name}\n`;
+      const owner = (this.host.os === 'windows' ? this.host.user.replace(/^.*\\/, '') : 'root').slice(0, 8);
+      return `${this.modeString(path, e.dir)} ${'1'.padStart(4)} ${owner.padEnd(8)} ${owner.padEnd(8)} ${String(e.size).padStart(9)} ${lsDate(e.mtime)} ${e.name}\n`;
+    };
+    const join = (dir: string, name: string): string => `${dir.replace(/[\\/]+$/, '')}/${name}`;
     let code = 0;
     for (const t of targets.length ? targets : ['.']) {
       const p = this.path(t);
       if (!this.host.fs.exists(p)) { io.stderr.write(`ls: ${t}: No such file or directory\n`); code = 1; continue; }
-      if (!this.host.fs.isDir(p)) { io.stdout.write(`${t}\n`); continue; }
+      if (!this.host.fs.isDir(p)) {
+        let size = 0;
+        try { size = this.host.fs.read(p).length; } catch { /* unreadable: size 0 */ }
+        io.stdout.write(line(p, { name: t, dir: false, size, mtime: new Date() }));
+        continue;
+      }
       if (targets.length > 1) io.stdout.write(`${t}:\n`);
       const entries = this.host.fs.list(p).filter((e) => all || !e.name.startsWith('.')).sort((a, b) => (a.name < b.name ? -1 : 1));
-      for (const e of entries) {
-        io.stdout.write(long ? `${e.dir ? 'drwxr-xr-x' : '-rw-r--r--'}    1 root     root     ${String(e.size).padStart(8)} ${e.mtime.toISOString().slice(0, 16).replace('T', ' ')} ${e.name}\n` : `${e.name}\n`);
-      }
+      if (long) io.stdout.write(`total ${entries.reduce((n, e) => n + Math.ceil(e.size / 4096) * 4, 0)}\n`);
+      for (const e of entries) io.stdout.write(line(join(p, e.name), e));
     }
     return code;
+  }
+
+  /** The ls mode column of one entry (see ls). */
+  private modeString(path: string, dir: boolean): string {
+    const fs = this.host.fs;
+    let mode = fs.mode?.(path);
+    if (mode === undefined) {
+      if (dir) mode = 0o755;
+      else {
+        mode = fs.readOnlyAttribute?.(path) ? 0o444 : 0o644;
+        if (/\.(exe|com|bat|cmd)$/i.test(path)) mode |= 0o111;
+      }
+    }
+    const bits = 'rwxrwxrwx'.split('').map((ch, i) => (mode! & (0o400 >> i) ? ch : '-')).join('');
+    return `${dir ? 'd' : '-'}${bits}`;
+  }
+
+  /** Runs one busybox applet (argv[0] one of BUSYBOX_BUILTINS) as its own program. */
+  async applet(argv: string[], io: ShellIO, env: Record<string, string>): Promise<number> {
+    try { return await this.command(argv, io, env); } catch (e) {
+      if (e instanceof ShExit) return e.code;
+      throw e;
+    }
   }
 
   private async grep(args: string[], io: ShellIO): Promise<number> {
@@ -422,6 +465,32 @@ export class ShSession {
     io.stdout.write(out);
     return 0;
   }
+}
+
+/** busybox ls -l time: "Nov 30 04:13" within six months, else "Nov 30  2025" (ls.c). */
+function lsDate(d: Date): string {
+  const mon = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][d.getUTCMonth()]!;
+  const day = String(d.getUTCDate()).padStart(2, ' ');
+  const recent = Math.abs(Date.now() - d.getTime()) < 182 * 24 * 3600 * 1000;
+  const p = (n: number): string => String(n).padStart(2, '0');
+  return recent ? `${mon} ${day} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}` : `${mon} ${day}  ${d.getUTCFullYear()}`;
+}
+
+/**
+ * Applets that sh runs as built-ins and that the images also ship as programs (busybox
+ * links in C:\bin on the Windows e2e images, §0; /bin on Linux), so an exec of argv
+ * ["ls", ...] runs the same code. Only applets command() handles itself: anything else
+ * would loop back through launchArgv.
+ */
+export const BUSYBOX_BUILTINS = [
+  'ls', 'cat', 'echo', 'printf', 'mkdir', 'rm', 'touch', 'test', 'true', 'false', 'id', 'head', 'tail', 'wc',
+  'env', 'printenv', 'grep', 'sleep', 'dd', 'yes', 'ip',
+] as const;
+
+/** A busybox applet run directly (not through sh). */
+export async function runApplet(ctx: ProgramCtx): Promise<number> {
+  const session = new ShSession(ctx.host, { ...ctx.env }, false, false);
+  return session.applet([ctx.name, ...ctx.args], ctx.io, ctx.env);
 }
 
 /** dd's bs= sizes: 512, 1k, 1M, 1G. */

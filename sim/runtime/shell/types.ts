@@ -18,9 +18,13 @@ export interface ShellFS {
   remove(path: string): void;
   /** POSIX-style mode bits where the OS has them (Linux); undefined on Windows. */
   mode?(path: string): number | undefined;
+  /** Windows: the file's read-only attribute (the only mode bit Windows keeps); undefined on Linux. */
+  readOnlyAttribute?(path: string): boolean | undefined;
+  /** Windows: creates a junction (`mklink /J link target`); throws FsError('EEXIST') when link exists. */
+  link?(path: string, target: string): void;
 }
 
-export type FsErrorCode = 'ENOENT' | 'EACCES' | 'EISDIR' | 'ENOTDIR' | 'EROFS';
+export type FsErrorCode = 'ENOENT' | 'EACCES' | 'EISDIR' | 'ENOTDIR' | 'EROFS' | 'EEXIST';
 export class FsError extends Error {
   constructor(readonly code: FsErrorCode, message: string) { super(message); }
 }

@@ -172,10 +172,19 @@ export class Interp {
     switch (st.k) {
       case 'pipe': out.push(...(await this.pipeline(st.p, top))); return;
       case 'assign': {
-        const vals: PSValue[] = [];
-        await this.stmt(st.value, vals, false);
+        // `$a = @()` or `$a = @(cmd)`: an array expression on its own is assigned as is (an
+        // empty array stays an array whose Count is 0); a pipeline's output is collapsed.
+        const lone = st.value.k === 'pipe' && st.value.p.elems.length === 1 && !st.value.p.redirs.length ? st.value.p.elems[0] : undefined;
+        let v: PSValue;
+        if (lone?.k === 'expr' && lone.e.k === 'arrayexpr') {
+          v = await this.eval(lone.e);
+          this.lastOk = true;
+        } else {
+          const vals: PSValue[] = [];
+          await this.stmt(st.value, vals, false);
+          v = collapse(vals.flatMap(materialize));
+        }
         const ok = this.lastOk;
-        let v: PSValue = collapse(vals.flatMap(materialize));
         if (st.op !== '=') v = await this.binary(st.op[0]!, await this.eval(st.target), v);
         await this.assign(st.target, v);
         this.lastOk = ok;

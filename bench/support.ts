@@ -1,0 +1,115 @@
+// Shared pieces of the benchmarks: starting a sim (retrying while other engineers' sims hold the
+// address blocks), waiting for it to settle by watching its store (never by sleeping), medians,
+// the leak check and the one machine-readable result line bench/run.ts reads.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { V1Pod } from '@kubernetes/client-node';
+import { startSim, type Profile, type SimCluster } from '../sim/index.ts';
+
+/** The line bench/run.ts parses: `BENCH_RESULT {json}`. */
+export const RESULT_PREFIX = 'BENCH_RESULT ';
+
+export interface BenchResult {
+  name: string;
+  /** What the ratio is, e.g. "whole / sum of singles". */
+  ratioOf: string;
+  ratio: number;
+  /** The ratio must stay below this. */
+  threshold: number;
+  ok: boolean;
+  /** Named medians, in ms (shown in the table). */
+  measurements: Record<string, number>;
+  repeats: number;
+  /** Wall time of the whole benchmark process, ms. */
+  wallMs: number;
+  notes?: string[];
+}
+
+export function median(xs: number[]): number {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+export const fmtMs = (ms: number): string => (ms >= 100 ? ms.toFixed(0) : ms >= 1 ? ms.toFixed(1) : ms.toFixed(3));
+
+export const errorText = (e: unknown): string => {
+  const err = e as { message?: unknown; cause?: { message?: unknown; code?: unknown } } | undefined;
+  return `${String(err?.message ?? e)} ${String(err?.cause?.message ?? '')} ${String(err?.cause?.code ?? '')}`;
+};
+
+const ADDRESS_BUSY = /EADDRINUSE|address blocks are in use/;
+
+/**
+ * startSim, retried while the loopback address blocks are taken by other sims (other engineers'
+ * tests): a back-off between attempts to start, not a wait for cluster state.
+ */
+export async function startSimRetrying(profile: string | Profile, log: (l: string) => void, deadlineMs = 5 * 60_000): Promise<SimCluster & { kubeconfigFile: string; cleanupDir(): void }> {
+  const dir = mkdtempSync(join(tmpdir(), 'wincheck-bench-'));
+  const kubeconfigFile = join(dir, 'kubeconfig');
+  const deadline = Date.now() + deadlineMs;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const sim = await startSim({ profile, kubeconfigOut: kubeconfigFile });
+      return Object.assign(sim, { kubeconfigFile, cleanupDir: () => rmSync(dir, { recursive: true, force: true }) });
+    } catch (e) {
+      if (!ADDRESS_BUSY.test(errorText(e)) || Date.now() > deadline) {
+        rmSync(dir, { recursive: true, force: true });
+        throw e;
+      }
+      if (attempt === 1) log('  (sim address blocks busy: other sims are running; retrying)');
+      await new Promise(r => setTimeout(r, 2_000 + Math.random() * 2_000));
+    }
+  }
+}
+
+export function podReady(pod: V1Pod | undefined): boolean {
+  return pod?.status?.conditions?.some(c => c.type === 'Ready' && c.status === 'True') ?? false;
+}
+
+/**
+ * Resolves once every node and every pod in the sim is Ready (the add-ons have pulled and
+ * started), judged on each store write: a freshly started sim is still booting its add-ons.
+ */
+export function simSettled(sim: SimCluster, timeoutMs = 60_000): Promise<void> {
+  const isSettled = () => {
+    const nodes = sim.store.list('nodes').items as { status?: { conditions?: { type: string; status: string }[] } }[];
+    const pods = sim.store.list('pods').items as V1Pod[];
+    return nodes.length > 0 && pods.length > 0
+      && nodes.every(n => n.status?.conditions?.some(c => c.type === 'Ready' && c.status === 'True'))
+      && pods.every(p => podReady(p) || p.status?.phase === 'Succeeded');
+  };
+  return new Promise((resolve, reject) => {
+    if (isSettled()) return resolve();
+    const done = (err?: Error) => { clearTimeout(timer); sub.stop(); if (err) reject(err); else resolve(); };
+    const sub = sim.store.onAny(bucket => { if ((bucket === 'pods' || bucket === 'nodes') && isSettled()) done(); });
+    const timer = setTimeout(() => done(new Error(`the sim did not settle within ${timeoutMs / 1000}s`)), timeoutMs);
+  });
+}
+
+/**
+ * Resources still keeping the event loop alive after cleanup, other than stdio: a left-over
+ * listener, socket or timer (a sim not stopped, a watch not aborted).
+ */
+export function leftoverResources(): string[] {
+  const ignore = new Set(['TTYWrap', 'PipeWrap', 'FSReqCallback', 'FSReqPromise', 'FileHandle']);
+  return process.getActiveResourcesInfo().filter(r => !ignore.has(r));
+}
+
+/** Prints the verdict and the result line; sets the exit code (1 when outside the threshold or leaking). */
+export function report(r: Omit<BenchResult, 'ok' | 'wallMs'>, started: number): BenchResult {
+  const leftovers = leftoverResources();
+  const notes = [...(r.notes ?? [])];
+  if (leftovers.length) notes.push(`left-over resources after cleanup: ${leftovers.join(', ')}`);
+  const ok = Number.isFinite(r.ratio) && r.ratio < r.threshold && !leftovers.length;
+  const result: BenchResult = { ...r, notes, ok, wallMs: Math.round(performance.now() - started) };
+  const out = (l: string) => process.stdout.write(l + '\n');
+  out(`${r.name}: ratio ${r.ratioOf} = ${r.ratio.toFixed(3)} (threshold < ${r.threshold}) ${ok ? 'OK' : 'FAIL'}`);
+  for (const n of notes) out(`  note: ${n}`);
+  out(RESULT_PREFIX + JSON.stringify(result));
+  if (!ok) process.exitCode = 1;
+  return result;
+}

@@ -1,6 +1,7 @@
 // One node's kubelet: watches the pods bound to its node and runs a PodWorker for
 // each; notices graceful deletion (deletionTimestamp) and force deletion; re-syncs
-// secret/configMap volume contents when those objects change.
+// secret/configMap volume contents when those objects change, and expands mounted claims
+// the resizer grew.
 
 import type { V1Pod } from '@kubernetes/client-node';
 import type { RuntimeContext } from './context.ts';
@@ -37,8 +38,16 @@ export class Kubelet {
       });
     });
     this.configWatch = this.ctx.store.onAny((bucket, e) => {
-      if (bucket !== 'secrets' && bucket !== 'configmaps') return;
       const ns = e.object.metadata.namespace;
+      if (bucket === 'persistentvolumeclaims') {
+        // A claim the resizer grew: node-side expansion by the pods mounting it (after the
+        // callback returns: the worker writes to the store).
+        const claim = e.object.metadata.name;
+        for (const w of this.node.pods.values())
+          if (w.pod.metadata!.namespace === ns && w.pod.spec?.volumes?.some(v => v.persistentVolumeClaim?.claimName === claim)) queueMicrotask(() => w.expandVolumes());
+        return;
+      }
+      if (bucket !== 'secrets' && bucket !== 'configmaps') return;
       for (const w of this.node.pods.values()) if (w.pod.metadata!.namespace === ns) w.refreshVolumes();
     });
   }

@@ -3,7 +3,7 @@
 // writes, and graceful deletion (Killing, release the IP, then delete with grace 0).
 
 import { randomBytes } from 'node:crypto';
-import type { V1Pod, V1PodStatus, V1RuntimeClass } from '@kubernetes/client-node';
+import type { V1PersistentVolume, V1PersistentVolumeClaim, V1Pod, V1PodStatus, V1RuntimeClass } from '@kubernetes/client-node';
 import type { DnsConfig, Endpoint } from '../network/types.ts';
 import type { KubeObject } from '../api/store.ts';
 import type { RuntimeContext } from './context.ts';
@@ -150,6 +150,7 @@ export class PodWorker {
     for (;;) {
       try {
         this.volumes = setUpVolumes(this.volumeContext());
+        this.expandVolumes();
         break;
       } catch (e) {
         if (e instanceof MountError) this.event('Warning', e.reason, e.message);
@@ -186,6 +187,40 @@ export class PodWorker {
 
   /** Refreshes secret/configMap volume contents (the kubelet's periodic sync). */
   refreshVolumes(): void { if (this.volumes) refreshVolumes(this.volumeContext(), this.volumes); }
+
+  /**
+   * Node-side expansion of this pod's mounted claims whose PV the resizer grew (condition
+   * FileSystemResizePending): the kubelet grows the file system, then sets the claim's
+   * status.capacity and clears the condition. FEATURES.md stor.resize: expanding a mounted
+   * volume is a Windows limitation; mount-utils' resizefs exists for Linux only
+   * (resizefs_unsupported.go: "Resize is not supported for this build"), so the kubelet
+   * reports FileSystemResizeFailed and the claim keeps its old capacity.
+   */
+  expandVolumes(): void {
+    if (!this.volumes || this.terminating || this.ctx.stopped) return;
+    const store = this.ctx.store;
+    const ns = this.pod.metadata!.namespace!;
+    for (const v of this.pod.spec?.volumes ?? []) {
+      const claim = v.persistentVolumeClaim?.claimName;
+      if (!claim) continue;
+      const pvc = store.tryGet('persistentvolumeclaims', ns, claim) as unknown as V1PersistentVolumeClaim | undefined;
+      if (!pvc?.status?.conditions?.some(c => c.type === 'FileSystemResizePending' && c.status === 'True')) continue;
+      const pvName = pvc.spec?.volumeName ?? '';
+      const size = (store.tryGet('persistentvolumes', undefined, pvName) as unknown as V1PersistentVolume | undefined)?.spec?.capacity?.storage;
+      if (!size) continue;
+      if (this.ctx.limited('volumeResize', this.windows)) {
+        this.event('Warning', 'FileSystemResizeFailed', `MountVolume.NodeExpandVolume failed for volume "${pvName}" : Resize is not supported for this build`);
+        continue;
+      }
+      try {
+        store.mutate('persistentvolumeclaims', ns, claim, o => {
+          const c = o as unknown as V1PersistentVolumeClaim;
+          c.status = { ...c.status, capacity: { ...c.status?.capacity, storage: size }, conditions: (c.status?.conditions ?? []).filter(x => x.type !== 'FileSystemResizePending') };
+        }, { skipAdmission: true });
+      } catch { continue; /* claim gone */ }
+      this.event('Normal', 'FileSystemResizeSuccessful', `MountVolume.NodeExpandVolume succeeded for volume "${pvName}" ${this.node.name}`);
+    }
+  }
 
   private sandboxFailed(msg: string): false {
     this.event('Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${msg}`);

@@ -131,7 +131,7 @@ describe('sim API (admission, OpenAPI, streaming) with real kubectl', function (
       }
       const ok = await kubectl(bin, kubeconfigPath, ['exec', name, '--', 'cmd', '/c', 'echo', 'hello']);
       expect(ok.exitCode, ok.stderr).to.equal(0);
-      expect(ok.stdout).to.equal('cmd /c echo hello'); // execa strips the final CRLF
+      expect(ok.stdout).to.equal('cmd /c echo hello\r\n'); // the bytes as sent, CRLF included
       const fail = await kubectl(bin, kubeconfigPath, ['exec', name, '--', 'cmd', '/c', 'exit', '3']);
       expect(fail.exitCode, fail.stderr).to.equal(3);
       expect(fail.stderr).to.contain('command terminated with exit code 3');

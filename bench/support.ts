@@ -90,18 +90,24 @@ export function simSettled(sim: SimCluster, timeoutMs = 60_000): Promise<void> {
   });
 }
 
+const STDIO_AND_FS = new Set(['TTYWrap', 'PipeWrap', 'FSReqCallback', 'FSReqPromise', 'FileHandle']);
+
 /**
  * Resources still keeping the event loop alive after cleanup, other than stdio: a left-over
- * listener, socket or timer (a sim not stopped, a watch not aborted).
+ * listener, socket or timer (a sim not stopped, a watch not aborted). Handles being closed are
+ * listed until their close callbacks have run, so this lets the event loop turn (up to
+ * drainMs) before it names what is left; it waits for no cluster state.
  */
-export function leftoverResources(): string[] {
-  const ignore = new Set(['TTYWrap', 'PipeWrap', 'FSReqCallback', 'FSReqPromise', 'FileHandle']);
-  return process.getActiveResourcesInfo().filter(r => !ignore.has(r));
+export async function leftoverResources(drainMs = 2_000): Promise<string[]> {
+  const left = () => process.getActiveResourcesInfo().filter(r => !STDIO_AND_FS.has(r));
+  const deadline = performance.now() + drainMs;
+  while (left().length && performance.now() < deadline) await new Promise(r => setTimeout(r, 20));
+  return left();
 }
 
 /** Prints the verdict and the result line; sets the exit code (1 when outside the threshold or leaking). */
-export function report(r: Omit<BenchResult, 'ok' | 'wallMs'>, started: number): BenchResult {
-  const leftovers = leftoverResources();
+export async function report(r: Omit<BenchResult, 'ok' | 'wallMs'>, started: number): Promise<BenchResult> {
+  const leftovers = await leftoverResources();
   const notes = [...(r.notes ?? [])];
   if (leftovers.length) notes.push(`left-over resources after cleanup: ${leftovers.join(', ')}`);
   const ok = Number.isFinite(r.ratio) && r.ratio < r.threshold && !leftovers.length;

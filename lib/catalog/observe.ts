@@ -17,7 +17,7 @@ export async function podSettles(ctx: CheckContext, name: string, until: 'schedu
   try {
     const pod = until === 'ready'
       ? await ctx.waitForPodReady(name, timeoutMs)
-      : await waitForPodCondition(ctx.kube, ctx.namespace, name, 'scheduled', p => Boolean(p.spec?.nodeName), timeoutMs ?? 5 * 60_000, { signal: ctx.signal });
+      : await waitForPodCondition(ctx.kube, ctx.namespace, name, 'scheduled', p => Boolean(p.spec?.nodeName), timeoutMs ?? ctx.options.timeouts.podStart, { signal: ctx.signal });
     return { ok: true, pod };
   } catch (e) {
     if (e instanceof PodStartError && !CANNOT_TELL.has(e.reason)) return { ok: false, error: e };

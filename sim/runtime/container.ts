@@ -115,7 +115,23 @@ export class ContainerRunner {
     const c = this.spec.securityContext?.windowsOptions?.runAsUserName;
     const p = this.w.pod.spec?.securityContext?.windowsOptions?.runAsUserName;
     if (this.w.ctx.broken('run-as-username', this.windows) || (this.w.wantsHostProcess && !this.w.hostProcess)) return this.pulled?.manifest.user ?? 'ContainerUser';
-    return c ?? p ?? (this.w.hostProcess ? 'NT AUTHORITY\\SYSTEM' : this.pulled?.manifest.user ?? 'ContainerUser');
+    if (c ?? p) return (c ?? p)!;
+    if (this.w.hostProcess) return 'NT AUTHORITY\\SYSTEM';
+    // Linux-only runAsUser has no Windows meaning and is ignored (seed 003); lifted, the
+    // sim maps a non-root UID to the unprivileged account, so the effect is observable.
+    const uid = this.spec.securityContext?.runAsUser ?? this.w.pod.spec?.securityContext?.runAsUser;
+    if (this.windows && uid !== undefined && uid !== 0 && !this.w.ctx.limited('linuxFieldsIgnored', true)) return 'ContainerUser';
+    return this.pulled?.manifest.user ?? 'ContainerUser';
+  }
+
+  /**
+   * Whether the container sees the host (its services, HNS, compute processes): HostProcess
+   * containers do; `privileged: true` is ignored on Windows (seed 003: no privileged
+   * containers), unless the profile lifts that limitation.
+   */
+  private seesHost(): boolean {
+    if (this.w.hostProcess) return true;
+    return this.windows && !!this.spec.securityContext?.privileged && !this.w.ctx.limited('privileged', true);
   }
 
   /** Builds env, file system and ShellHost for a new instance. Throws ContainerConfigError / CreateContainerError. */
@@ -175,7 +191,7 @@ export class ContainerRunner {
       windowsBuild: this.windows ? (w.hostProcess || !m.build ? w.node.spec.windowsBuild : `${m.build}.${w.node.spec.windowsBuild?.split('.')[3] ?? '0'}`) : undefined,
       hostname: w.hostNetwork ? w.node.name : w.pod.metadata!.name!,
       user, env, fs, endpoint, dns: w.dns(), net, interfaces, binaries,
-      node: w.hostProcess ? w.node : undefined,
+      node: this.seesHost() ? w.node : undefined,
       resources: {
         burnCpu: (mc, ms, signal) => this.burnCpu(mc, ms, signal),
         allocateMemory: bytes => this.allocateMemory(bytes),

@@ -89,10 +89,17 @@ describe('features-risn: against the simulated cluster', function () {
       expect(r.outcome).to.equal('lifted');
       expect(r.summary).to.contain('spec.hostPID');
     });
-    // The sim has no switch for these two (profile limitations linuxFieldsIgnored / privileged are
-    // declared but not enforced anywhere in sim/): their lifted paths are covered only by the probes'
-    // own logic until the sim implements them.
-    it.skip('sec.linux-fields-ignored / sec.privileged: lifted (the sim does not implement these limitations yet)');
+    it('sec.linux-fields-ignored / sec.privileged: lifted when the fields take effect', async () => {
+      const lifted = await runOnSim(['sec.linux-fields-ignored', 'sec.privileged'], {
+        limitations: { linuxFieldsIgnored: false, privileged: false },
+      });
+      const ignored = outcome(lifted, 'sec.linux-fields-ignored');
+      expect(ignored.outcome, ignored.summary).to.equal('lifted');
+      expect(ignored.summary).to.match(/ContainerUser/);
+      const priv = outcome(lifted, 'sec.privileged');
+      expect(priv.outcome, priv.summary).to.equal('lifted');
+      expect(JSON.stringify(priv.evidence)).to.match(/kubelet/);
+    });
   });
 
   describe('supported behaviours broken', () => {
@@ -190,10 +197,13 @@ describe('features-risn: against the simulated cluster', function () {
       }
     });
 
-    // Sim bug: over SSH, `powershell -NoProfile -Command "<script>"` prints the script as a string
-    // instead of running it. sim/runtime/index.ts hands the command to cmd as argv
-    // ['cmd', '/c', line], which is re-joined with EscapeArg (inner " become \"), so powershell
-    // receives the quotes as part of the script. OpenSSH passes the line to cmd.exe /c verbatim.
-    it.skip('node.hns-network and iso.hyperv-runtimeclass over SSH (sim runs quoted -Command scripts as string literals)');
+    it('node.hns-network and iso.hyperv-runtimeclass over SSH: PowerShell scripts run as on HostProcess', async () => {
+      const run = await runOnSim(['node.hns-network', 'iso.hyperv-runtimeclass'], { nodeAccess: 'ssh' });
+      for (const id of ['node.hns-network', 'iso.hyperv-runtimeclass']) {
+        const r = outcome(run, id);
+        expect(r.outcome, `${id}: ${r.summary}`).to.equal('supported');
+        expect(transportsOf(r).every(t => t.startsWith('ssh Administrator@')), id).to.equal(true);
+      }
+    });
   });
 });

@@ -29,6 +29,7 @@ describe('config file', () => {
     expect(fails({ timeouts: { podStart: -5 } })).to.equal('wincheck.yaml: timeouts.podStart must be a non-negative number');
     expect(fails({ timeout: 'later' })).to.match(/^wincheck.yaml: timeout must be a duration/);
     expect(fails(['a'])).to.equal('wincheck.yaml: the file must be a mapping');
+    expect(fails({ parallel: 0 })).to.equal('wincheck.yaml: parallel must be a positive integer');
   });
 
   it('accepts a full file', () => {

@@ -249,6 +249,9 @@ export const features: Feature[] = [
         : { works: false, summary: `ipconfig /all does not show the configured nameserver 1.1.1.1 (${seen})`, evidence: [r.evidence], node };
     },
   },
+  // Egress needs a target outside the cluster. Without --egress-url it is n/a ("no --egress-url
+  // given") rather than a built-in default: an air-gapped cluster has no outside to reach, and a
+  // public default would make the verdict depend on the runner's internet access and that site.
   {
     id: 'net.egress',
     area: 'networking',

@@ -168,7 +168,8 @@ export class ShSession {
     return fields;
   }
 
-  private path(p: string): string { return resolvePosix(this.cwd, p); }
+  /** busybox-w32 takes drive paths (C:/x, C:\\x) as absolute. */
+  private path(p: string): string { return this.host.os === 'windows' && /^[a-zA-Z]:/.test(p) ? p : resolvePosix(this.cwd, p); }
 
   private async simple(n: Extract<ShNode, { k: 'simple' }>, io: ShellIO): Promise<number> {
     const argv: string[] = [];

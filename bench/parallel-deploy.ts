@@ -20,17 +20,25 @@ import { loadProfile } from '../sim/profiles/load.ts';
 import type { Profile } from '../sim/index.ts';
 import { fmtMs, median, report, simSettled, startSimRetrying } from './support.ts';
 
-export const NAME = 'parallel-deploy';
+const NAME = 'parallel-deploy';
 
-/** Independent features, each with its own fixture pods (IIS + Linux helper, secret, configmap, two selector pods). */
-const FEATURES = ['work.iis-pod', 'cfg.secret-env', 'cfg.configmap-env', 'sched.os-selector'];
+/**
+ * Independent features whose fixture pods mostly use different images (IIS + a Linux agnhost
+ * helper, agnhost, agnhost, Nano Server twice): a run that started its fixtures one after the
+ * other would pay pull after pull, as K single runs do, instead of overlapping them.
+ */
+const FEATURES = ['work.iis-pod', 'cfg.secret-env', 'cfg.configmap-env', 'sec.run-as-username'];
 /** Cold runs: repeats of (one whole run + K single runs), each on its own sim. */
-const COLD_REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
+const COLD_REPEATS = 3;
 /** Warm runs on one shared sim: cheap, so more of them. */
 const WARM_REPEATS = 5;
 /** First image pull per image per node. Real Windows images take minutes; this keeps a pull the dominant cost of a pod start, as on a real cluster, while the benchmark stays short. */
 const PULL_LATENCY_MS = 500;
-const THRESHOLD = 0.6;
+/**
+ * Parallel deployment measures 0.26-0.27; a harness that waited for each fixture's pods before
+ * deploying the next measured 0.72-0.73 (bench/README.md): 0.5 sits between them.
+ */
+const THRESHOLD = 0.5;
 
 const out = (l: string) => process.stdout.write(l + '\n');
 

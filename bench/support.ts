@@ -1,31 +1,13 @@
 // Shared pieces of the benchmarks: starting a sim (retrying while other engineers' sims hold the
 // address blocks), waiting for it to settle by watching its store (never by sleeping), medians,
-// the leak check and the one machine-readable result line bench/run.ts reads.
+// the leak check and the verdict (with the result line bench/run.ts reads, see result.ts).
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { V1Pod } from '@kubernetes/client-node';
+import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import { startSim, type Profile, type SimCluster } from '../sim/index.ts';
-
-/** The line bench/run.ts parses: `BENCH_RESULT {json}`. */
-export const RESULT_PREFIX = 'BENCH_RESULT ';
-
-export interface BenchResult {
-  name: string;
-  /** What the ratio is, e.g. "whole / sum of singles". */
-  ratioOf: string;
-  ratio: number;
-  /** The ratio must stay below this. */
-  threshold: number;
-  ok: boolean;
-  /** Named medians, in ms (shown in the table). */
-  measurements: Record<string, number>;
-  repeats: number;
-  /** Wall time of the whole benchmark process, ms. */
-  wallMs: number;
-  notes?: string[];
-}
+import { RESULT_PREFIX, type BenchResult } from './result.ts';
 
 export function median(xs: number[]): number {
   if (!xs.length) return NaN;
@@ -76,7 +58,7 @@ export function podReady(pod: V1Pod | undefined): boolean {
  */
 export function simSettled(sim: SimCluster, timeoutMs = 60_000): Promise<void> {
   const isSettled = () => {
-    const nodes = sim.store.list('nodes').items as { status?: { conditions?: { type: string; status: string }[] } }[];
+    const nodes = sim.store.list('nodes').items as V1Node[];
     const pods = sim.store.list('pods').items as V1Pod[];
     return nodes.length > 0 && pods.length > 0
       && nodes.every(n => n.status?.conditions?.some(c => c.type === 'Ready' && c.status === 'True'))

@@ -112,12 +112,14 @@ function buildProgram(setCode: (c: number) => void): Command {
       const port = o.port === undefined ? undefined : Number(o.port);
       if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new UsageError(`--port ${o.port} is not a port number`);
       const sim = await startSimulatedCluster({ profile: o.profile, port, kubeconfigOut: o.kubeconfigOut });
-      out(`Simulated cluster (profile ${sim.profileName}) serving at ${sim.server}.`);
-      out(`Kubeconfig written to ${sim.kubeconfigPath}. Press Ctrl-C to stop.`);
-      await new Promise<void>(resolve => {
+      // Listen before saying where the kubeconfig is: a caller may signal as soon as it reads that.
+      const stopped = new Promise<void>(resolve => {
         process.once('SIGINT', () => resolve());
         process.once('SIGTERM', () => resolve());
       });
+      out(`Simulated cluster (profile ${sim.profileName}) serving at ${sim.server}.`);
+      out(`Kubeconfig written to ${sim.kubeconfigPath}. Press Ctrl-C to stop.`);
+      await stopped;
       await sim.stop();
       out('Simulated cluster stopped.');
     });

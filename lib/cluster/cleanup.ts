@@ -1,11 +1,13 @@
 // Removes what runs left behind: every namespace and cluster-scoped object with the run label
 // (all runs, or one --run-id). Used by the run's teardown and by `wincheck cleanup`.
 
+import { RUN_LABEL } from '../labels.ts';
 import { apiErrorMessage, apiStatusCode } from './apiError.ts';
 import { deleteNamespaceAndWait } from './namespace.ts';
 import type { KubeClients } from './types.ts';
 
-export const RUN_LABEL_KEY = 'wincheck.io/run-id';
+/** Kept for callers that import it from here. */
+export const RUN_LABEL_KEY = RUN_LABEL;
 
 export interface CleanupReport {
   namespaces: string[];
@@ -16,21 +18,21 @@ export interface CleanupReport {
 export async function cleanupRuns(kube: KubeClients, opts: { runId?: string; timeoutMs: number; log?: (l: string) => void }): Promise<CleanupReport> {
   const labelSelector = opts.runId ? `${RUN_LABEL_KEY}=${opts.runId}` : RUN_LABEL_KEY;
   const report: CleanupReport = { namespaces: [], clusterObjects: [], errors: [] };
-  const [rcs, nss] = await Promise.all([
-    kube.node.listRuntimeClass({ labelSelector }),
+  const clusterScoped = clusterScopedKinds(kube);
+  const [nss, ...found] = await Promise.all([
     kube.core.listNamespace({ labelSelector }),
+    ...clusterScoped.map(k => k.list(labelSelector)),
   ]);
   await Promise.all([
-    ...rcs.items.map(async rc => {
-      const name = rc.metadata!.name!;
+    ...clusterScoped.flatMap((k, i) => found[i].map(async name => {
       try {
-        await kube.node.deleteRuntimeClass({ name });
-        report.clusterObjects.push(`RuntimeClass ${name}`);
-        opts.log?.(`Deleted RuntimeClass ${name}.`);
+        await k.remove(name);
+        report.clusterObjects.push(`${k.kind} ${name}`);
+        opts.log?.(`Deleted ${k.kind} ${name}.`);
       } catch (e) {
-        if (apiStatusCode(e) !== 404) report.errors.push(`failed to delete RuntimeClass ${name}: ${apiErrorMessage(e)}`);
+        if (apiStatusCode(e) !== 404) report.errors.push(`failed to delete ${k.kind} ${name}: ${apiErrorMessage(e)}`);
       }
-    }),
+    })),
     ...nss.items.map(async ns => {
       const name = ns.metadata!.name!;
       try {
@@ -44,4 +46,14 @@ export async function cleanupRuns(kube: KubeClients, opts: { runId?: string; tim
     }),
   ]);
   return report;
+}
+
+/** Cluster-scoped kinds a run may create (a namespace's deletion does not remove them). */
+function clusterScopedKinds(kube: KubeClients) {
+  const names = (list: { items: { metadata?: { name?: string } }[] }) => list.items.map(o => o.metadata?.name ?? '').filter(Boolean);
+  return [
+    { kind: 'RuntimeClass', list: async (labelSelector: string) => names(await kube.node.listRuntimeClass({ labelSelector })), remove: (name: string) => kube.node.deleteRuntimeClass({ name }) },
+    { kind: 'StorageClass', list: async (labelSelector: string) => names(await kube.storage.listStorageClass({ labelSelector })), remove: (name: string) => kube.storage.deleteStorageClass({ name }) },
+    { kind: 'PersistentVolume', list: async (labelSelector: string) => names(await kube.core.listPersistentVolume({ labelSelector })), remove: (name: string) => kube.core.deletePersistentVolume({ name }) },
+  ];
 }

@@ -1,9 +1,9 @@
 // A V1Node as discovery records it. Pure: tested without a cluster.
 
 import type { V1Node } from '@kubernetes/client-node';
+import { WINDOWS_BUILD_LABEL } from '../labels.ts';
 import type { NodeInfo } from './types.ts';
 
-export const WINDOWS_BUILD_LABEL = 'node.kubernetes.io/windows-build';
 
 export function nodeInfoOf(node: V1Node): NodeInfo {
   const labels = node.metadata?.labels ?? {};

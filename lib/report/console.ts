@@ -6,8 +6,8 @@ import { type Progress, type Reporter, type RunInfo, type RunSummary, OUTCOMES }
 
 export default class ConsoleReporter implements Reporter {
   private _width = 0;
-  constructor(private readonly _out: (line: string) => void = l => process.stdout.write(l + '\n')) {}
   private _reportDir = '';
+  constructor(private readonly _out: (line: string) => void = l => process.stdout.write(l + '\n')) {}
 
   onBegin(run: RunInfo) {
     this._reportDir = run.reportDir;

@@ -1,21 +1,11 @@
 // results.json: the whole run for machines. Its first line is the banner.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { bannerOf } from './banner.ts';
-import type { Reporter, RunInfo, RunSummary } from './types.ts';
+import { FileReporter } from './fileReporter.ts';
+import type { RunInfo, RunSummary } from './types.ts';
 
-export default class JsonReporter implements Reporter {
-  private _run?: RunInfo;
-  constructor(private readonly _dir: string) {}
-
-  onBegin(run: RunInfo) { this._run = run; }
-
-  onEnd(summary: RunSummary) {
-    if (!this._run) return;
-    mkdirSync(this._dir, { recursive: true });
-    writeFileSync(join(this._dir, 'results.json'), renderResultsJson(this._run, summary));
-  }
+export default class JsonReporter extends FileReporter {
+  constructor(dir: string) { super(dir, 'results.json', renderResultsJson); }
 }
 
 export function renderResultsJson(run: RunInfo, summary: RunSummary): string {

@@ -1,22 +1,12 @@
 // summary.md: what a maintainer reads in ten seconds. Counts first, then one row per feature.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { bannerOf } from './banner.ts';
 import { renderConnectivityMatrix } from './connectivityMatrix.ts';
-import { type Reporter, type RunInfo, type RunSummary, OUTCOMES } from './types.ts';
+import { FileReporter } from './fileReporter.ts';
+import { type RunInfo, type RunSummary, OUTCOMES } from './types.ts';
 
-export default class SummaryReporter implements Reporter {
-  private _run?: RunInfo;
-  constructor(private readonly _dir: string) {}
-
-  onBegin(run: RunInfo) { this._run = run; }
-
-  onEnd(summary: RunSummary) {
-    if (!this._run) return;
-    mkdirSync(this._dir, { recursive: true });
-    writeFileSync(join(this._dir, 'summary.md'), renderSummary(this._run, summary));
-  }
+export default class SummaryReporter extends FileReporter {
+  constructor(dir: string) { super(dir, 'summary.md', renderSummary); }
 }
 
 export function renderSummary(run: RunInfo, summary: RunSummary): string {

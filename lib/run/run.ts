@@ -6,7 +6,8 @@ import { loadCatalog, suiteOf } from '../catalog/registry.ts';
 import { selectFeatures } from '../catalog/select.ts';
 import type { Feature } from '../catalog/types.ts';
 import { makeClients } from '../cluster/client.ts';
-import { cleanupRuns, RUN_LABEL_KEY } from '../cluster/cleanup.ts';
+import { cleanupRuns } from '../cluster/cleanup.ts';
+import { RUN_LABEL } from '../labels.ts';
 import { loadKubeConfig } from '../cluster/kubeconfig.ts';
 import { createRunNamespace } from '../cluster/namespace.ts';
 import { preflight } from '../cluster/preflight.ts';
@@ -58,7 +59,7 @@ export async function runWincheck(config: RunConfig, opts: RunOptions = {}): Pro
   // HostProcess pod or SSH per node (lib/transports); SSH connections are closed after the run.
   const nodeAccess = opts.nodeTransport ? undefined : new NodeAccess();
   const run: RunState = {
-    config, kube, runId, namespace: namespaceFor(runId), labels: { [RUN_LABEL_KEY]: runId }, features,
+    config, kube, runId, namespace: namespaceFor(runId), labels: { [RUN_LABEL]: runId }, features,
     fixtures: new Map(), secrets, redactor: new Redactor(Object.values(secrets)), reporter, results: [],
     abort: new AbortController(), nodeTransport: opts.nodeTransport ?? nodeAccess!.transportFor, errors: [],
     log: line => reporter.onLog(line),

@@ -252,6 +252,8 @@ export class ContainerFS implements ShellFS {
   write(path: string, data: Buffer, opts: { append?: boolean } = {}): void {
     const r = this.resolve(path);
     this.checkWritable(r);
+    // A file with the read-only attribute refuses writes on Windows whatever the mount says.
+    if (this.readOnlyAttribute(path)) throw new FsError('EACCES', 'Access is denied.');
     r.fs.write(r.parts, data, { append: opts.append, shown: r.shown });
   }
   list(path: string) { const r = this.resolve(path); return r.fs.list(r.parts, r.shown); }

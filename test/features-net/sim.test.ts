@@ -3,7 +3,8 @@
 // path (w2l) regressing exactly the feature on that path; the local-NodePort limitation seen on
 // the Windows node and not on the Linux one; real connections from the probing pod's own
 // address (agnhost /clientip); the summary.md matrix agreeing with the JUnit testcases.
-// Two full runs (default, then lifted + broken) and one small 2019 run; periods shortened.
+// Two full runs (default, then lifted + broken) and two small ones (DSR off/no LB, 2019);
+// periods shortened through the run's timeouts (simRun.ts FAST_NET).
 
 import { expect } from 'chai';
 import { XMLParser } from 'fast-xml-parser';
@@ -193,6 +194,17 @@ describe('networking and services suites against the simulated cluster', functio
     }
     expect(matrixCells(changed.summaryMd).find(c => c.ids.includes('net.w2l'))?.word).to.equal('failed');
     expect(matrixCells(changed.summaryMd).find(c => c.ids.includes('net.icmp-egress'))?.word).to.equal('ok (lifted)');
+  });
+
+  it('DSR off and no LoadBalancer provisioner: client IP limited (SNAT seen, Linux control keeps it), LB n/a', async () => {
+    const p = loadProfile('default');
+    const variant = { ...p, name: 'no-dsr-no-lb', network: { ...p.network, kubeProxyEnableDSR: false }, addons: { ...p.addons, loadBalancer: false } };
+    const run = await runNetOnSim(variant, ['net.preserve-client-ip', 'net.preserve-destination', 'net.lb'], {});
+    expect(outcomes(run), why(run)).to.deep.equal({ 'net.preserve-client-ip': 'limited', 'net.preserve-destination': 'n/a', 'net.lb': 'n/a' });
+    expect(run.results.get('net.preserve-client-ip')!.summary).to.match(/SNAT by the node\), while the Linux control saw/);
+    expect(run.results.get('net.preserve-destination')!.expectation.expected).to.equal('limited');
+    expect(run.results.get('net.lb')!.reason).to.match(/no LoadBalancer provisioner: .*got no LoadBalancer address within 5s/);
+    expect(run.exitCode).to.equal(0);
   });
 
   it('Windows Server 2019: ClientIP session affinity is limited (seed 003 table)', async () => {

@@ -23,7 +23,7 @@ export interface NetSimRun {
 }
 
 /** Shortened periods (upstream: 30 s warm-up, 10 s steady, 1 s poll, 10 s connect). */
-export const FAST_NET = { netWarmup: 2_500, netSteady: 1_000, netPoll: 250, netConnect: 1_000, netLoadBalancer: 15_000 };
+export const FAST_NET = { netWarmup: 2_500, netSteady: 1_000, netPoll: 250, netConnect: 1_000, netLoadBalancer: 5_000 };
 
 async function startSharedSim(profile: Profile, kubeconfigOut: string): Promise<SimCluster> {
   const deadline = Date.now() + 10 * 60_000;

@@ -21,15 +21,7 @@ const SUPPORTED = ['work.statefulset', 'work.multi-container', 'work.exec-logs',
 const LIMITED = ['work.os-mismatch', 'cfg.secret-defaultmode', 'stor.emptydir-memory', 'stor.subpath', 'stor.readonly-rootfs', 'stor.nfs', 'stor.block', 'stor.resize'];
 
 /** Where the sim does not behave as the documents say (as of this writing): case pending. */
-const SIM_GAPS: Record<string, string> = {
-  'default:cfg.secret-defaultmode': 'the sim shell does not simulate busybox ls on Windows (exit 127) and no tool exposes file modes',
-  'default:stor.block': 'limitations.blockVolume is not implemented: a Block claim as a device runs on Windows',
-  'lifted:cfg.secret-defaultmode': 'the sim shell does not simulate busybox ls on Windows, and no tool shows MemFS modes',
-  'lifted:cfg.secret-at-rest': "with secretAtRest lifted the sim keeps the Secret in a tmpfs and creates no C:\\var\\lib\\kubelet\\pods\\<uid> directory at all (a real kubelet always does), so the probe reports n/a",
-  'lifted:stor.resize': 'limitations.volumeResize is not implemented: no resizer grows a claim',
-  'default:stor.mount-propagation': "the sim's cmd has no mklink builtin (exit 9009), so the probe cannot add a junction on the node",
-  'lifted:stor.mount-propagation': "the sim's cmd has no mklink builtin; limitations.mountPropagation is not implemented either",
-};
+const SIM_GAPS: Record<string, string> = {};
 
 interface Case { run: string; id: string; outcome: Outcome; evidence?: boolean }
 

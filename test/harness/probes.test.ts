@@ -93,4 +93,8 @@ describe('runProbe', () => {
     expect(r.evidence.stdout).to.equal('USER=<redacted>');
     expect(r.evidence.stderr).to.equal('<redacted> leaked');
   });
+
+  it('redacts the base64 form of secret values too', () => {
+    expect(redactor.redact(`data: {"password":"${Buffer.from('hunter2-secret').toString('base64')}"}`)).to.equal('data: {"password":"<redacted>"}');
+  });
 });

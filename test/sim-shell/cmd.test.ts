@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { run, winHost, linuxHost, MemFS } from './fakeHost.ts';
+import { ContainerFS, MemFS as SimFS } from '../../sim/runtime/fs.ts';
 
 describe('sim shell: cmd', () => {
   it('prints an unset %VAR% literally, CRLF-terminated', async () => {
@@ -127,5 +128,42 @@ describe('sim shell: cmd', () => {
     const code = await runCommandLine('cmd.exe /c echo "quoted" & echo %USERDOMAIN%', winHost(), { stdin: null, stdout: out, stderr: new Capture(), signal: new AbortController().signal });
     expect(out.text()).to.equal('"quoted" \r\nUser Manager\r\n');
     expect(code).to.equal(0);
+  });
+
+  describe('mklink', () => {
+    const node = () => {
+      const disk = new SimFS(true);
+      disk.mkdir(['c:', 'host']);
+      disk.write(['c:', 'target', 'marker.txt'], 'm\r\n', { mkdirs: true });
+      return winHost({ user: 'NT AUTHORITY\\SYSTEM', fs: new ContainerFS('windows', disk, []) });
+    };
+
+    it('/J makes a junction the node follows; rmdir removes the junction only', async () => {
+      const host = node();
+      const r = await run(['cmd', '/c', 'mklink /J C:\\host\\mnt C:\\target'], host);
+      expect(r.code, r.stderr).to.equal(0);
+      expect(r.stdout).to.equal('Junction created for C:\\host\\mnt <<===>> C:\\target\r\n');
+      expect((await run(['cmd', '/c', 'type C:\\host\\mnt\\marker.txt'], host)).stdout).to.equal('m\r\n');
+      expect((await run(['cmd', '/c', 'dir /b C:\\host'], host)).stdout).to.equal('mnt\r\n');
+      expect((await run(['cmd', '/c', 'rmdir C:\\host\\mnt'], host)).code).to.equal(0);
+      expect((await run(['cmd', '/c', 'type C:\\target\\marker.txt'], host)).stdout).to.equal('m\r\n');
+    });
+
+    it('an existing link name fails with errorlevel 1; bad usage is a syntax error', async () => {
+      const host = node();
+      await run(['cmd', '/c', 'mklink /J C:\\host\\mnt C:\\target'], host);
+      const again = await run(['cmd', '/c', 'mklink /J C:\\host\\mnt C:\\target'], host);
+      expect(again.code).to.equal(1);
+      expect(again.stderr).to.equal('Cannot create a file when that file already exists.\r\n');
+      const usage = await run(['cmd', '/c', 'mklink /J onlyone'], host);
+      expect(usage.stderr).to.equal('The syntax of the command is incorrect.\r\n');
+      expect(usage.code).to.equal(1);
+    });
+
+    it('a symbolic link needs a privilege ContainerUser lacks', async () => {
+      const r = await run(['cmd', '/c', 'mklink C:\\data\\l.txt C:\\data\\hello.txt'], winHost());
+      expect(r.code).to.equal(1);
+      expect(r.stderr).to.equal('You do not have sufficient privilege to perform this operation.\r\n');
+    });
   });
 });

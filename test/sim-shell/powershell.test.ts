@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { run, winHost, startHttp, nodeViews } from './fakeHost.ts';
 import type { ShellHost } from '../../sim/runtime/shell/types.ts';
+import { ContainerFS, MemFS as SimFS } from '../../sim/runtime/fs.ts';
 
 const ps = (script: string): string[] => ['powershell', '-NoProfile', '-Command', script];
 
@@ -284,5 +285,23 @@ describe('sim shell: powershell', () => {
     expect(r.code).to.equal(1);
     expect(r.stderr).to.include('Exception calling "Wait" with "1" argument(s): "One or more errors occurred."');
     expect(r.stderr).to.include('No connection could be made because the target machine actively refused it 10.0.0.9:80');
+  });
+
+  it('Get-Item shows a file written with mode 0400 as read-only (Mode -ar---, IsReadOnly), others as -a----', async () => {
+    const vol = new SimFS(true);
+    vol.write(['data'], 'x', { mode: 0o400 });
+    vol.write(['other'], 'y', { mode: 0o644 });
+    const host = winHost({ fs: new ContainerFS('windows', new SimFS(true), [{ at: ['c:', 's'], fs: vol, base: [], readOnly: true, name: 's' }]) });
+    const r = await run(ps('(Get-Item C:\\s\\data).Mode; (Get-Item C:\\s\\data).IsReadOnly; (Get-Item C:\\s\\other).Mode'), host);
+    expect(r.stdout).to.equal('-ar---\r\nTrue\r\n-a----\r\n');
+  });
+
+  it('a read-only file refuses a write on a writable mount ("Access is denied.")', async () => {
+    const vol = new SimFS(true);
+    vol.write(['data'], 'x', { mode: 0o400 });
+    const host = winHost({ fs: new ContainerFS('windows', new SimFS(true), [{ at: ['c:', 's'], fs: vol, base: [], readOnly: false, name: 's' }]) });
+    const r = await run(['cmd', '/c', 'echo y > C:\\s\\data'], host);
+    expect(r.stderr).to.equal('Access is denied.\r\n');
+    expect(vol.read(['data']).toString()).to.equal('x');
   });
 });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { run, linuxHost, winHost, startHttp } from './fakeHost.ts';
 import type { ShellHost } from '../../sim/runtime/shell/types.ts';
+import { ContainerFS, MemFS as SimFS, splitPath } from '../../sim/runtime/fs.ts';
 
 describe('sim shell: sh', () => {
   let srv: { port: number; close: () => Promise<void> };
@@ -100,5 +101,48 @@ describe('sim shell: sh', () => {
     const r = await run(['sh', '-c', 'dd if=/dev/zero of=/tmp/z bs=1k count=4'], host);
     expect(r.code).to.equal(0);
     expect(host.fs.read('/tmp/z').length).to.equal(4096);
+  });
+
+  describe('busybox applets run as programs (ls)', () => {
+    /** A Windows view whose secret mount holds `data` written with defaultMode 0400, as the kubelet writes it. */
+    function secretView(modes: boolean): ContainerFS {
+      const vol = new SimFS(true);
+      vol.write(['data'], 'wincheck-defaultmode', { mode: 0o400 });
+      vol.write(['tool.exe'], 'MZ', { mode: 0o644 });
+      return new ContainerFS('windows', new SimFS(true), [{ at: splitPath('C:/etc/secret-mode', 'windows'), fs: vol, base: [], readOnly: true, name: 'secret' }], undefined, { modes });
+    }
+    const agnhost = (fs: ContainerFS) => winHost({ user: 'ContainerAdministrator', fs, hasBinary: (n) => ['ls', 'cat', 'cmd.exe'].includes(n) });
+
+    it('Windows: the read-only attribute shows as -r--r--r--, owner cut to 8 characters, LF endings', async () => {
+      const r = await run(['ls', '-lL', 'C:/etc/secret-mode'], agnhost(secretView(false)));
+      expect(r.code, r.stderr).to.equal(0);
+      const lines = r.stdout.split('\n');
+      expect(lines[0]).to.equal('total 8');
+      expect(lines[1]).to.match(/^-r--r--r-- {4}1 Containe Containe {8}20 \w{3} [ \d]\d \d\d:\d\d data$/);
+      expect(lines[2]).to.match(/^-rwxr-xr-x .* tool\.exe$/);
+    });
+
+    it('Windows with modes (limitation lifted) shows the mode itself', async () => {
+      const r = await run(['ls', '-l', 'C:\\etc\\secret-mode'], agnhost(secretView(true)));
+      expect(r.stdout.split('\n')[1]).to.match(/^-r-------- .* data$/);
+    });
+
+    it('cat as a program, and an applet the image lacks is not found', async () => {
+      expect((await run(['cat', 'C:/etc/secret-mode/data'], agnhost(secretView(false)))).stdout).to.equal('wincheck-defaultmode');
+      const r = await run(['head', 'x'], agnhost(secretView(false)));
+      expect(r.code).to.equal(127);
+    });
+
+    it('Linux: ls -l shows the file system\'s mode; a missing path is exit 1', async () => {
+      const vol = new SimFS(false);
+      vol.write(['data'], 'x', { mode: 0o440 });
+      const fs = new ContainerFS('linux', new SimFS(false), [{ at: ['etc', 'secret-mode'], fs: vol, base: [], readOnly: true, name: 'secret' }], undefined, { modes: true });
+      const host = linuxHost({ fs, hasBinary: (n) => ['sh', 'ls'].includes(n) });
+      const r = await run(['ls', '-l', '/etc/secret-mode'], host);
+      expect(r.stdout).to.match(/^total 4\n-r--r----- {4}1 root {5}root {13}1 \w{3} [ \d]\d \d\d:\d\d data\n$/);
+      const miss = await run(['ls', '/nope'], host);
+      expect(miss.code).to.equal(1);
+      expect(miss.stderr).to.equal('ls: /nope: No such file or directory\n');
+    });
   });
 });

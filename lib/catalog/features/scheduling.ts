@@ -1,7 +1,7 @@
 // Scheduling and placement (FEATURES.md "Scheduling and placement").
 
 import { WaitTimeoutError } from '../../cluster/watch.ts';
-import { windowsNodes } from '../../discovery/nodes.ts';
+import { schedulableWindowsNodes, windowsNodes } from '../../discovery/nodes.ts';
 import { FixtureError } from '../../fixtures/errors.ts';
 import { k8sAtLeast, limited, notApplicable, supported } from '../expect.ts';
 import { nodeOsOf, notStarted, podSettles, podsScheduled } from '../observe.ts';
@@ -50,7 +50,7 @@ export const features: Feature[] = [
     needs: ['windows-node'],
     fixtures: [{ id: 'os-selector-beta', template: 'windows-pause', os: 'windows', pin: 'none', params: { selectorKey: BETA_OS } }],
     expect: c => {
-      const win = windowsNodes(c.nodes).filter(n => n.schedulable);
+      const win = schedulableWindowsNodes(c.nodes);
       const lacking = win.filter(n => n.labels[BETA_OS] !== 'windows').map(n => n.name);
       if (lacking.length === win.length)
         return limited(`no schedulable Windows node carries the deprecated ${BETA_OS} label`, 'seed 000; FEATURES.md');

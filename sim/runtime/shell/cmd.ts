@@ -391,6 +391,12 @@ class CmdSession {
       return this.fail(io, 'File Not Found');
     }
     const entries = this.host.fs.list(target);
+    // /b: bare names only, no header, no "." / ".."; nothing to list is "File Not Found".
+    if (/\/b\b/i.test(args)) {
+      if (entries.length === 0) return this.fail(io, 'File Not Found');
+      this.write(io, entries.map((e) => `${e.name}\r\n`).join(''));
+      return true;
+    }
     out += ` Directory of ${target}\r\n\r\n`;
     const isRoot = /^[a-zA-Z]:[\\/]?$/.test(target);
     const now = new Date();

@@ -11,7 +11,10 @@
 //   hostname.exe prints without a newline (WINDOWS-COMMANDS §0).
 // - sh built-ins (echo, cat, env, ls, test, sleep, mkdir, rm, id, whoami,
 //   hostname, grep, ip...) need only "sh"; /etc/resolv.conf is generated from
-//   host.dns when the file system has none.
+//   host.dns when the file system has none. The same applets exec'd directly
+//   (argv ["ls", ...]) run when the image lists them (sh.ts BUSYBOX_BUILTINS).
+// - cmd's mklink needs host.fs.link; busybox ls on Windows reads
+//   host.fs.readOnlyAttribute (no POSIX modes there).
 // - net.resolve applies the resolver's search rules; the interpreter passes the
 //   name as typed (nslookup / agnhost / Resolve-DnsName try suffixes themselves).
 // - An SSH session on a Windows node should use runCommandLine("cmd.exe /c " +

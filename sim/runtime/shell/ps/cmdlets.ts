@@ -160,8 +160,12 @@ function fileInfo(host: ShellHost, path: string, e?: { name: string; dir: boolea
   const parent = norm.includes('\\') ? norm.slice(0, norm.lastIndexOf('\\')) || norm : norm;
   let size = e?.size ?? 0;
   if (!e && !dir) { try { size = host.fs.read(path).length; } catch { size = 0; } }
+  // The read-only attribute is the one permission bit a Windows file keeps (fs.ts readOnlyAttribute):
+  // Mode "-ar---", FileInfo.IsReadOnly and Attributes "ReadOnly, Archive".
+  const ro = !dir && (host.fs.readOnlyAttribute?.(path) ?? false);
   return new PSObject('FileSystemInfo', {
-    Mode: dir ? 'd-----' : '-a----', LastWriteTime: e?.mtime ?? new Date(), Length: dir ? null : size, Name: name,
+    Mode: dir ? 'd-----' : ro ? '-ar---' : '-a----', LastWriteTime: e?.mtime ?? new Date(), Length: dir ? null : size, Name: name,
+    ...(dir ? { Attributes: 'Directory' } : { IsReadOnly: ro, Attributes: ro ? 'ReadOnly, Archive' : 'Archive' }),
     FullName: norm, PSIsContainer: dir, DirectoryName: /^[a-zA-Z]:$/.test(parent) ? `${parent}\\` : parent,
   }, norm);
 }

@@ -1,0 +1,78 @@
+// Benchmark 3: the sim's API overhead. The same question, "the pods of kube-system", asked
+// through the HTTPS API with @kubernetes/client-node (the harness's own clients, makeClients)
+// and of the sim's store in-process (store.list). Per-request latency of each, in batches
+// interleaved so a drift of the machine's speed hits both alike.
+//
+// ratio = API latency / store.list latency (medians of the batches). Informational: the store
+// is the floor; the ratio says what the API layer (TLS, routing, admission, serialisation, the
+// client's deserialisation) costs on top of it, and a generous threshold catches a regression.
+
+import { KubeConfig } from '@kubernetes/client-node';
+import { makeClients } from '../lib/cluster/client.ts';
+import { fmtMs, median, report, simSettled, startSimRetrying } from './support.ts';
+
+const NAME = 'api-overhead';
+
+const BATCHES = 9;
+const API_PER_BATCH = 100;
+/** Enough store lists per batch that one batch takes milliseconds, well above the timer's resolution. */
+const STORE_PER_BATCH = 2_000;
+const THRESHOLD = 200;
+const NAMESPACE = 'kube-system';
+
+const out = (l: string) => process.stdout.write(l + '\n');
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  out(`${NAME}: list pods in ${NAMESPACE}: ${BATCHES} batches of ${API_PER_BATCH} API requests and ${STORE_PER_BATCH} store.list calls`);
+  const api: number[] = [];
+  const store: number[] = [];
+  let items = 0;
+  const sim = await startSimRetrying('default', out);
+  try {
+    await simSettled(sim);
+    const kc = new KubeConfig();
+    kc.loadFromString(sim.kubeconfig);
+    const kube = makeClients(kc);
+
+    const apiList = async () => (await kube.core.listNamespacedPod({ namespace: NAMESPACE })).items.length;
+    const storeList = () => sim.store.list('pods', { namespace: NAMESPACE }).items.length;
+    items = storeList();
+    const viaApi = await apiList();
+    if (items === 0 || viaApi !== items) throw new Error(`the API lists ${viaApi} pods in ${NAMESPACE}, the store ${items}`);
+
+    // Warm-up (not measured): JIT, TLS session and keep-alive connection.
+    for (let i = 0; i < 50; i++) await apiList();
+    for (let i = 0; i < 1_000; i++) storeList();
+
+    for (let b = 0; b < BATCHES; b++) {
+      let t = performance.now();
+      for (let i = 0; i < API_PER_BATCH; i++) await apiList();
+      api.push((performance.now() - t) / API_PER_BATCH);
+      t = performance.now();
+      let n = 0;
+      for (let i = 0; i < STORE_PER_BATCH; i++) n += storeList();
+      store.push((performance.now() - t) / STORE_PER_BATCH);
+      if (n !== items * STORE_PER_BATCH) throw new Error('the store changed its kube-system pods during the benchmark');
+    }
+  } finally {
+    await sim.stop();
+    sim.cleanupDir();
+  }
+  out(`  API (ms/request):        ${api.map(fmtMs).join(', ')}`);
+  out(`  store.list (ms/request): ${store.map(fmtMs).join(', ')}`);
+  const a = median(api);
+  const s = median(store);
+  out(`  median: API ${fmtMs(a)} ms, store.list ${fmtMs(s)} ms (${items} pods per list)`);
+  await report({
+    name: NAME,
+    ratioOf: 'API list latency / store.list latency (median)',
+    ratio: a / s,
+    threshold: THRESHOLD,
+    measurements: { apiList: a, storeList: s },
+    repeats: BATCHES,
+    notes: ['informational: the store is the floor; a generous threshold only catches a regression of the API layer'],
+  }, started);
+}
+
+await main();

@@ -1,0 +1,20 @@
+// The one machine-readable line a benchmark prints and bench/run.ts reads. Kept apart from
+// support.ts so that `bench/run.ts --list` loads neither the sim nor the harness.
+
+export const RESULT_PREFIX = 'BENCH_RESULT ';
+
+export interface BenchResult {
+  name: string;
+  /** What the ratio is, e.g. "whole / sum-of-singles". */
+  ratioOf: string;
+  ratio: number;
+  /** The ratio must stay below this. */
+  threshold: number;
+  ok: boolean;
+  /** Named medians, in ms (shown in the table). */
+  measurements: Record<string, number>;
+  repeats: number;
+  /** Wall time of the whole benchmark process, ms. */
+  wallMs: number;
+  notes?: string[];
+}

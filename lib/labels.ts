@@ -1,0 +1,8 @@
+// Label keys the harness writes or reads, in one place.
+
+/** On every object a run creates: cleanup and `wincheck cleanup` find them by it. */
+export const RUN_LABEL = 'wincheck.io/run-id';
+/** Which fixture an object belongs to. */
+export const FIXTURE_LABEL = 'wincheck.io/fixture';
+/** Set by the kubelet on Windows nodes: "10.0.20348". */
+export const WINDOWS_BUILD_LABEL = 'node.kubernetes.io/windows-build';

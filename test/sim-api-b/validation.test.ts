@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import { createAdmission } from '../../sim/api/validation.ts';
 import { StoreError, type Admission, type KubeObject } from '../../sim/api/store.ts';
 import type { Profile } from '../../sim/profiles/types.ts';
+import { loadProfile } from '../../sim/profiles/load.ts';
 
 function profile(extra: Partial<Profile> = {}): Profile {
   return { name: 't', kubernetesVersion: 'v1.33.2', nodes: [], network: { mode: 'l2bridge', cni: 'flannel' }, addons: {}, ...extra };
@@ -205,5 +206,19 @@ describe('sim admission: env var names by version', () => {
   it('still rejects "=" from 1.32', () => {
     const e = rejects(createAdmission(profile()), 'pods', pod({ containers: [{ name: 'c', image: 'i', env: [{ name: 'A=B' }] }] }));
     expect(e.message).to.contain("must consist only of printable ASCII characters other than '='");
+  });
+});
+
+describe('sim admission: Secret stringData', () => {
+  it('merges stringData into data as base64, stringData winning, and drops it', () => {
+    const admit = createAdmission(loadProfile('default'));
+    const out = admit('secrets', 'create', {
+      apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', namespace: 'default' },
+      data: { a: Buffer.from('old').toString('base64'), b: Buffer.from('keep').toString('base64') },
+      stringData: { a: 'new value' },
+    }, undefined) as { data?: Record<string, string>; stringData?: unknown };
+    expect(out.stringData).to.equal(undefined);
+    expect(Buffer.from(out.data!.a, 'base64').toString()).to.equal('new value');
+    expect(Buffer.from(out.data!.b, 'base64').toString()).to.equal('keep');
   });
 });

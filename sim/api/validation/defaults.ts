@@ -207,7 +207,16 @@ const service: Defaulter = o => {
   }
 };
 
-const secret: Defaulter = o => { (o as unknown as V1Secret).type ??= 'Opaque'; };
+const secret: Defaulter = o => {
+  const s = o as unknown as V1Secret;
+  s.type ??= 'Opaque';
+  // stringData is write-only: the API server merges it into data (base64), stringData winning.
+  if (s.stringData) {
+    s.data = { ...(s.data ?? {}) };
+    for (const [k, v] of Object.entries(s.stringData)) s.data[k] = Buffer.from(v, 'utf8').toString('base64');
+    delete s.stringData;
+  }
+};
 
 const namespace: Defaulter = (o, op) => {
   const n = o as unknown as V1Namespace;

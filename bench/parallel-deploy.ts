@@ -30,13 +30,13 @@ const NAME = 'parallel-deploy';
 const FEATURES = ['work.iis-pod', 'cfg.secret-env', 'cfg.configmap-env', 'sec.run-as-username'];
 /** Cold runs: repeats of (one whole run + K single runs), each on its own sim. */
 const COLD_REPEATS = 3;
-/** Warm runs on one shared sim: cheap, so more of them. */
-const WARM_REPEATS = 5;
+/** Warm runs on one shared sim (informational), after one unmeasured warm-up run. */
+const WARM_REPEATS = 3;
 /** First image pull per image per node. Real Windows images take minutes; this keeps a pull the dominant cost of a pod start, as on a real cluster, while the benchmark stays short. */
-const PULL_LATENCY_MS = 500;
+const PULL_LATENCY_MS = 400;
 /**
- * Parallel deployment measures 0.26-0.27; a harness that waited for each fixture's pods before
- * deploying the next measured 0.72-0.73 (bench/README.md): 0.5 sits between them.
+ * Parallel deployment measures 0.25-0.33; the same harness changed to wait for each fixture's
+ * pods before deploying the next measured 0.70-0.75 (bench/README.md): 0.5 sits between them.
  */
 const THRESHOLD = 0.5;
 

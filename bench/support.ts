@@ -99,5 +99,7 @@ export async function report(r: Omit<BenchResult, 'ok' | 'wallMs'>, started: num
   for (const n of notes) out(`  note: ${n}`);
   out(RESULT_PREFIX + JSON.stringify(result));
   if (!ok) process.exitCode = 1;
+  // Whatever leaked would keep this process alive: end it, the verdict is out (stdout is synchronous on pipes and files).
+  if (leftovers.length) process.exit(1);
   return result;
 }

@@ -161,6 +161,8 @@ async function runAction(o: Record<string, unknown>): Promise<number> {
       simulated: true,
       simProfile: sim.profileName,
       ssh: config.ssh.user ? config.ssh : sim.ssh ? { user: sim.ssh.user, key: sim.ssh.keyPath, knownHosts: sim.ssh.knownHostsPath } : config.ssh,
+      // The simulated cluster has its own "outside" host; a given --egress-url still wins.
+      egressUrl: config.egressUrl ?? sim.egressUrl,
     }, { handleSignals: true });
   } finally {
     await sim.stop();

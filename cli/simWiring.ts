@@ -14,6 +14,8 @@ export interface StartedSim {
   profileName: string;
   /** SSH material for the Windows nodes, written to files for --ssh-* (when the sim serves SSH). */
   ssh?: { user: string; keyPath: string; knownHostsPath: string };
+  /** A URL on the sim's host outside the cluster, the default egress target of a sim run. */
+  egressUrl?: string;
   stop(): Promise<void>;
 }
 
@@ -23,6 +25,7 @@ interface SimModule {
   startSim(opts: { profile?: string; port?: number; kubeconfigOut?: string }): Promise<{
     kubeconfigPath?: string; kubeconfig: string; server: string; profileName: string;
     ssh?: { knownHosts: string; user: string; privateKey: string };
+    egressUrl?: string;
     stop(): Promise<void>;
   }>;
   ProfileError: new (...args: never[]) => Error;
@@ -55,6 +58,7 @@ export async function startSimulatedCluster(opts: { profile?: string; port?: num
     server: started.server,
     profileName: started.profileName,
     ssh,
+    egressUrl: started.egressUrl,
     stop: async () => {
       await started.stop();
       await rm(dir, { recursive: true, force: true });

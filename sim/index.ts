@@ -38,6 +38,8 @@ export interface SimCluster {
   store: Store;
   /** OpenSSH known_hosts lines for the Windows nodes' SSH servers, and a client key they accept. */
   ssh?: { knownHosts: string; user: string; privateKey: string };
+  /** An HTTP URL on the host "outside the cluster" (egress target). */
+  egressUrl: string;
   stop(): Promise<void>;
 }
 
@@ -83,6 +85,7 @@ export async function startSim(opts: SimOptions = {}): Promise<SimCluster> {
     const sshKey = network.sshClientKey?.();
     return {
       kubeconfigPath, kubeconfig, server: api.url, profileName: profile.name, profile, store,
+      egressUrl: `http://${network.externalHost().name}/`,
       ssh: sshKey ? { knownHosts: network.knownHosts(), user: network.sshUser ?? 'Administrator', privateKey: sshKey.privateKey } : undefined,
       stop,
     };

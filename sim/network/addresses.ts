@@ -14,8 +14,16 @@
 // Several sims on one machine (parallel test runs) take instances k = 1..15, so their
 // fixed-port listeners (DNS :53, SSH :22, external :80) never collide.
 //
-// Dual-stack: the IPv6 address of anything is its IPv4-mapped form (::ffff:a.b.c.d),
-// the only IPv6 addresses loopback can carry to the same sockets.
+// Dual-stack: sockets only ever carry the IPv4-mapped form (::ffff:a.b.c.d), the only
+// IPv6 addresses loopback can deliver to the same sockets. What a client only READS (node
+// spec.podCIDRs, pod status.podIPs, Service clusterIPs, AAAA records) is a real-looking
+// ULA instead: fd00:10:244:N::/64 for node N's pods, fd00:10:96::/108 for Services,
+// fd00:10:B:: for the rest of 127.B/16, each with the IPv4 twin in its last 32 bits
+// (127.21.0.3 -> fd00:10:244:1::7f15:3). The twin translates such an address back to its
+// IPv4 twin (toIPv4) before any socket sees it, the way a NAT64-style mapping would: a
+// client dialing [fd00:10:244:1::7f15:3]:8080 reaches the same listener as 127.21.0.3:8080.
+// Honest about: which pods/Services have IPv6 and whether IPv6 paths are allowed (policy).
+// Not modelled: a separate IPv6 socket (a server bound to the IPv4 address serves both).
 
 import type { Profile } from '../profiles/types.ts';
 
@@ -37,13 +45,42 @@ export const NODE_PORT_RANGE = { min: 30000, max: 32767 } as const;
 const MAX_NODES = 75;
 
 const MAPPED = '::ffff:';
+/** The ULA prefix of every IPv6 address the API shows (see the header). */
+const ULA = 'fd00:10:';
 
-/** The IPv6 twin of an IPv4 address (IPv4-mapped, reachable on loopback). */
-export function ipv6Of(v4: string): string { return MAPPED + v4; }
+/** The IPv6 twin of an IPv4 address of the plan, as the API shows it (ULA, IPv4 in the last 32 bits). */
+export function ipv6Of(v4: string): string {
+  const o = v4.split('.').map(Number);
+  if (o.length !== 4 || o.some(x => !Number.isInteger(x))) return MAPPED + v4;
+  const tail = `${((o[0] << 8) | o[1]).toString(16)}:${((o[2] << 8) | o[3]).toString(16)}`;
+  // Pods of node N (127.(20+N)/16) sit in that node's IPv6 pod range fd00:10:244:N::/64.
+  if (o[1] > 20 && o[1] < 96) return `${ULA}244:${o[1] - 20}::${tail}`;
+  return `${ULA}${o[1]}::${tail}`;
+}
 
-/** The IPv4 address behind an address of either family (strips the IPv4-mapped prefix). */
+/** A node's IPv6 pod range (spec.podCIDRs[1] on a dual-stack cluster). */
+export function podCIDRv6(nodeIndex: number): string { return `${ULA}244:${nodeIndex}::/64`; }
+
+/** The 8 groups of an IPv6 address (no zone, no embedded dotted quad), or undefined. */
+function groups6(a: string): number[] | undefined {
+  const halves = a.split('::');
+  if (halves.length > 2) return undefined;
+  const parse = (h: string) => (h ? h.split(':') : []).map(g => (/^[0-9a-f]{1,4}$/.test(g) ? parseInt(g, 16) : NaN));
+  const head = parse(halves[0]);
+  const tail = halves.length === 2 ? parse(halves[1]) : [];
+  const fill = 8 - head.length - tail.length;
+  if ((halves.length === 2 ? fill < 1 : fill !== 0) || [...head, ...tail].some(Number.isNaN)) return undefined;
+  return [...head, ...new Array<number>(fill).fill(0), ...tail];
+}
+
+/** The IPv4 address behind an address of either family (IPv4-mapped or the plan's ULA twin). */
 export function toIPv4(addr: string): string {
-  const a = addr.toLowerCase();
+  const a = addr.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  if (a.startsWith(ULA)) {
+    const g = groups6(a);
+    if (g) return `${g[6] >> 8}.${g[6] & 255}.${g[7] >> 8}.${g[7] & 255}`;
+    return addr;
+  }
   if (!a.startsWith(MAPPED)) return addr;
   const rest = a.slice(MAPPED.length);
   // Decoders may print the mapped address in hex groups: ::ffff:7f60:b = 127.96.0.11.
@@ -88,6 +125,16 @@ export class AddressPlan {
   /** The node's pod range, e.g. "127.21.0.0/20". */
   podCIDR(node: string): string { return `127.${20 + this.indexOf(node)}.${this.base}.0/20`; }
 
+  /**
+   * spec.podCIDRs: the IPv4 range, plus the IPv6 one on a dual-stack cluster. Node CIDRs
+   * come from the control plane's IPAM, so every node gets both families; whether a
+   * Windows node's pods USE IPv6 is the CNI's affair (Policy.dualStackLimited).
+   */
+  podCIDRs(node: string): string[] {
+    const v4 = this.podCIDR(node);
+    return this.profile.network.dualStack ? [v4, podCIDRv6(this.indexOf(node))] : [v4];
+  }
+
   serviceCIDR(): string { return `127.96.${this.base}.0/20`; }
   /** The n-th address of the service range (1 = kubernetes, 10 = kube-dns). */
   serviceIP(n: number): string { return `127.96.${this.base + (n >> 8)}.${n & 255}`; }
@@ -108,8 +155,9 @@ export class AddressPlan {
   }
 
   /**
-   * A pod's address on its node, stable for the pod's life. With the `pod-ip` break,
-   * every pod of a Windows node gets the same address (they share one endpoint).
+   * A pod's address on its node, stable for the pod's life. Always distinct, also under
+   * the `pod-ip` break: that break is what the pods are told (the runtime's adapter
+   * address, podWorker.adapterIP); the twin still carries each pod's traffic to its own sockets.
    */
   allocatePodIP(namespace: string, name: string, node: string): string {
     const key = `${namespace}/${name}`;
@@ -119,23 +167,19 @@ export class AddressPlan {
     const n = this.indexOf(node);
     const at = (host: number) => `127.${20 + n}.${this.base + (host >> 8)}.${host & 255}`;
     let address: string;
-    if (this.sharesPodIP(node)) {
-      address = at(2);
-    } else {
-      let host = this.nextHost.get(node) ?? 2;
-      // Skip addresses still held (after wrap-around) and .0/.255 last octets, as a real IPAM would.
-      for (let tries = 0; ; tries++) {
-        if (tries > HOSTS_PER_NODE) throw new Error(`network: node ${node} has no free pod address`);
-        if (host >= HOSTS_PER_NODE) host = 2;
-        const h = host++;
-        if ((h & 255) === 0 || (h & 255) === 255) continue;
-        if (!this.byAddress.has(at(h))) { address = at(h); break; }
-      }
-      this.nextHost.set(node, host);
+    let host = this.nextHost.get(node) ?? 2;
+    // Skip addresses still held (after wrap-around) and .0/.255 last octets, as a real IPAM would.
+    for (let tries = 0; ; tries++) {
+      if (tries > HOSTS_PER_NODE) throw new Error(`network: node ${node} has no free pod address`);
+      if (host >= HOSTS_PER_NODE) host = 2;
+      const h = host++;
+      if ((h & 255) === 0 || (h & 255) === 255) continue;
+      if (!this.byAddress.has(at(h))) { address = at(h); break; }
     }
+    this.nextHost.set(node, host);
     const rec = { namespace, name, node, address };
     this.pods.set(key, rec);
-    if (!this.byAddress.has(address)) this.byAddress.set(address, rec);
+    this.byAddress.set(address, rec);
     return address;
   }
 
@@ -143,12 +187,7 @@ export class AddressPlan {
     const rec = this.pods.get(`${namespace}/${name}`);
     if (!rec) return;
     this.pods.delete(`${namespace}/${name}`);
-    if (this.byAddress.get(rec.address) === rec) {
-      this.byAddress.delete(rec.address);
-      // A shared (pod-ip break) address stays known while another pod holds it.
-      const other = [...this.pods.values()].find(p => p.address === rec.address);
-      if (other) this.byAddress.set(rec.address, other);
-    }
+    if (this.byAddress.get(rec.address) === rec) this.byAddress.delete(rec.address);
   }
 
   podByAddress(addr: string): PodRecord | undefined { return this.byAddress.get(toIPv4(addr)); }
@@ -177,11 +216,6 @@ export class AddressPlan {
     const ip = this.lbOwners.get(ipOrOwner) ?? ipOrOwner;
     this.lbUsed.delete(ip);
     for (const [o, a] of this.lbOwners) if (a === ip) this.lbOwners.delete(o);
-  }
-
-  private sharesPodIP(node: string): boolean {
-    const spec = this.profile.nodes.find(n => n.name === node);
-    return spec?.os === 'windows' && (this.profile.breaks ?? []).includes('pod-ip');
   }
 
   private indexOf(node: string): number {

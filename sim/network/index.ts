@@ -6,7 +6,7 @@ import net, { type Server, type Socket } from 'node:net';
 import dgram from 'node:dgram';
 import type { Admission, Store } from '../api/store.ts';
 import type { Profile } from '../profiles/types.ts';
-import type { ConnectOptions, DnsConfig, Endpoint, NetworkTwin } from './types.ts';
+import type { ConnectOptions, DnsConfig, Endpoint, NetworkTwin, SocketEntry } from './types.ts';
 import { NetError } from './types.ts';
 import { AddressPlan, EXTERNAL_HOST_NAME, ipv6Of, isIPv4, isIPv6, MAX_INSTANCES, toIPv4 } from './addresses.ts';
 import { makeServiceAdmission, ServiceAllocator } from './admission.ts';
@@ -18,6 +18,7 @@ import { startLoadBalancerProvisioner } from './loadbalancer.ts';
 import { Policy, type Decision, type Proto, type Target } from './policy.ts';
 import { resolveName, type ResolveOptions } from './resolver.ts';
 import { ServiceProxies } from './services.ts';
+import { SocketTable } from './sockets.ts';
 import { SshServers, type HostKeyInfo, type NodeExecHandler, type SshOptions } from './ssh.ts';
 import { Topology } from './topology.ts';
 import { Tracker } from './tracker.ts';
@@ -58,8 +59,9 @@ export interface SimNetwork extends NetworkTwin {
   /** An ingress address for a LoadBalancer Service (the same one again for the same Service). */
   allocateLoadBalancerIP(namespace?: string, service?: string): string;
   releaseLoadBalancerIP(namespace: string, service: string): void;
-  // podIPs, listenUdp and upstreamDnsServer: optional in NetworkTwin, always present here.
+  // podIPs, listenUdp, upstreamDnsServer, socketTable: optional in NetworkTwin, always present here.
   podIPs(address: string, node: string): string[];
+  socketTable(address: string): SocketEntry[];
   /** The pod's resolver settings under dnsPolicy ClusterFirst. */
   clusterDnsConfig(namespace: string): DnsConfig;
   clusterDomain(): string;
@@ -133,6 +135,7 @@ async function startInstance(opts: StartNetworkOptions, instance: number): Promi
     apiServer: opts.apiServer, reserved: new Set([`tcp:${dnsIP}:${dnsPort}`, `udp:${dnsIP}:${dnsPort}`]),
   });
   const ssh = new SshServers(tracker, opts.ssh);
+  const table = new SocketTable((a, p) => services.originalDestination(a, p));
 
   try {
     // The DNS server binds first: a taken :53 means another sim holds this instance.
@@ -154,10 +157,14 @@ async function startInstance(opts: StartNetworkOptions, instance: number): Promi
   const defaultDns = (from: Endpoint): DnsConfig => clusterDnsConfig(from.kind === 'pod' ? from.id.split('/')[0] : 'default');
   const resolveWith = (from: Endpoint, name: string, dns: DnsConfig, ro: ResolveOptions) =>
     resolveName(from, name, dns, policy.dottedNamesAreFQDN(from.os), ro);
-  const connectWith = (o: ConnectOptions) => connect({
-    plan, policy, topo, services, tracker, defaultDns,
-    resolve: (from, name, dns, timeoutMs) => resolveWith(from, name, dns, { timeoutMs }),
-  }, o);
+  const connectWith = async (o: ConnectOptions) => {
+    const s = await connect({
+      plan, policy, topo, services, tracker, defaultDns,
+      resolve: (from, name, dns, timeoutMs) => resolveWith(from, name, dns, { timeoutMs }),
+    }, o);
+    table.dialed(s, o.from.address);
+    return s;
+  };
 
   return {
     allocatePodIP: (ns, pod, node) => plan.allocatePodIP(ns, pod, node),
@@ -189,6 +196,7 @@ async function startInstance(opts: StartNetworkOptions, instance: number): Promi
         server.once('error', rej);
         server.listen({ host: toIPv4(podAddress), port, exclusive: true }, () => { server.off('error', rej); res(); });
       });
+      table.tcpServer(server, podAddress, port);
       return server;
     },
 
@@ -199,6 +207,7 @@ async function startInstance(opts: StartNetworkOptions, instance: number): Promi
         sock.once('error', rej);
         sock.bind({ address: toIPv4(podAddress), port, exclusive: true }, () => { sock.off('error', rej); res(); });
       });
+      table.udpSocket(sock, podAddress, port);
       return sock;
     },
 
@@ -212,6 +221,7 @@ async function startInstance(opts: StartNetworkOptions, instance: number): Promi
       const v4 = toIPv4(address);
       return dualStack && !policy.dualStackLimited(node) && !policy.broken('dual-stack') ? [v4, ipv6Of(v4)] : [v4];
     },
+    socketTable: address => table.of(address),
     clusterDnsConfig,
     clusterDomain: () => domain,
     outsideClient: () => ({ kind: 'external', id: 'outside', os: 'linux', address: plan.outsideClientIP() }),

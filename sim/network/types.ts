@@ -40,6 +40,17 @@ export class NetError extends Error {
   constructor(readonly code: NetErrorCode, message: string) { super(message); }
 }
 
+/** One row of a socket table (netstat): a listener, or an established TCP connection. */
+export interface SocketEntry {
+  proto: 'TCP' | 'UDP';
+  /** IPv4 as the owner's stack reports it ("0.0.0.0" for a wildcard listener). */
+  local: { address: string; port: number };
+  /** ESTABLISHED only: the peer. */
+  foreign?: { address: string; port: number };
+  /** TCP only. */
+  state?: 'LISTENING' | 'ESTABLISHED';
+}
+
 export interface NetworkTwin {
   /** Allocates (or returns) the pod's address on its node. */
   allocatePodIP(namespace: string, pod: string, node: string): string;
@@ -65,4 +76,10 @@ export interface NetworkTwin {
   podIPs?(address: string, node: string): string[];
   /** A UDP server in a pod (netexec --udp-port); reply() answers the sender from the bound socket. */
   listenUdp?(podAddress: string, port: number, onMessage: (msg: Buffer, rinfo: RemoteInfo, reply: (b: Buffer) => void) => void): Promise<UdpSocket>;
+  /**
+   * The socket table of the compartment owning `address` (netstat): listeners opened with
+   * listen/listenUdp, the connections they accepted (local address = the Service VIP where
+   * preserve-destination skipped DNAT), and connections opened from it with connect().
+   */
+  socketTable?(address: string): SocketEntry[];
 }

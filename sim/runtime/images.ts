@@ -65,9 +65,11 @@ const SERVERCORE_BINS = [
   'route.exe', 'netstat.exe', 'certutil.exe', 'icacls.exe', 'more.com', 'sort.exe',
 ];
 // Nano Server has no PowerShell (microsoft/Windows-Containers#252, §0); curl.exe UNCONFIRMED (§2), kept.
+// netstat.exe: UNCONFIRMED for Nano Server (no source in WINDOWS-COMMANDS); kept with the other inbox
+// TCP/IP tools (ipconfig, ping, nslookup, netsh) it ships beside in System32.
 const NANOSERVER_BINS = [
   'cmd.exe', 'curl.exe', 'tar.exe', 'hostname.exe', 'ipconfig.exe', 'nslookup.exe', 'ping.exe', 'whoami.exe',
-  'findstr.exe', 'reg.exe', 'netsh.exe', 'where.exe', 'more.com', 'sort.exe',
+  'findstr.exe', 'reg.exe', 'netsh.exe', 'netstat.exe', 'where.exe', 'more.com', 'sort.exe',
 ];
 // The e2e images put busybox applets in C:\bin, curl 7.57 in C:\curl, BIND nslookup/dig in C:\dig (§0).
 const BUSYBOX_APPLETS = ['sh', 'ls', 'cat', 'echo', 'sleep', 'wget', 'whoami', 'nc', 'grep', 'env', 'mkdir', 'rm', 'touch', 'test', 'printf', 'true', 'false', 'id', 'ps', 'head', 'tail', 'wc', 'sed', 'awk'];

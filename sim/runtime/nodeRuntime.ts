@@ -22,7 +22,7 @@ export class NodeRuntime {
   readonly recorder: EventRecorder;
   readonly pods = new Map<string, PodWorker>();
   readonly bootTime = new Date();
-  /** breaks: pod-ip: every Windows pod of the node gets this one address. */
+  /** breaks: pod-ip: the endpoint address every Windows pod of the node is shown (its first pod's). */
   sharedPodIP?: string;
 
   constructor(readonly spec: NodeSpec, private ctx: RuntimeContext) {

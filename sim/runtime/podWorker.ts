@@ -90,6 +90,20 @@ export class PodWorker {
 
   dns(): DnsConfig { return podDns(this.ctx, this.pod, this.node); }
 
+  /**
+   * The address the pod's own adapter shows (ipconfig). breaks: pod-ip ("Windows pods
+   * share one IP"; FEATURES net.pod-ip promises one endpoint per pod) hands every Windows
+   * pod of the node the endpoint of the node's first pod, as if HNS attached one endpoint
+   * to all of them. Only what the pods are told changes: the twin keeps each pod on its own
+   * address (status.podIP, the paths to it and the Services in front of it still work), so
+   * the break is seen by the check that compares a pod's adapter with its pod IP, not by
+   * crash loops (EADDRINUSE) in every feature that needs a second pod.
+   */
+  adapterIP(): string {
+    if (!this.ip) return '';
+    return this.windows && !this.hostNetwork && this.ctx.broken('pod-ip') ? this.node.sharedPodIP ?? this.ip : this.ip;
+  }
+
   /** True when another container of this pod listens on port (shared-netns break). */
   siblingListens(self: ContainerRunner, port: number): boolean {
     return [...this.init, ...this.containers].some(c => c !== self && c.ports.has(port));
@@ -261,10 +275,10 @@ export class PodWorker {
       }
     }
     if (this.hostNetwork) this.ip = this.node.address();
-    else if (this.windows && this.ctx.broken('pod-ip')) {
-      this.node.sharedPodIP ??= this.ctx.network.allocatePodIP(this.pod.metadata!.namespace!, this.pod.metadata!.name!, this.node.name);
-      this.ip = this.node.sharedPodIP;
-    } else this.ip = this.ctx.network.allocatePodIP(this.pod.metadata!.namespace!, this.pod.metadata!.name!, this.node.name);
+    else {
+      this.ip = this.ctx.network.allocatePodIP(this.pod.metadata!.namespace!, this.pod.metadata!.name!, this.node.name);
+      if (this.windows && this.ctx.broken('pod-ip')) this.node.sharedPodIP ??= this.ip;
+    }
     this.sandboxReady = true;
     this.writeStatus();
     return true;
@@ -369,7 +383,7 @@ export class PodWorker {
     clearTimeout(timer);
     await Promise.all(all.map(c => c.stopServers()));
     for (const c of all) if (c.running) c.terminated({ exitCode: 0, reason: 'Completed', startedAt: new Date(), finishedAt: new Date(), containerID: `containerd://${c.containerID}` });
-    if (this.ip && !this.hostNetwork && !(this.windows && this.ctx.broken('pod-ip'))) this.ctx.network.releasePodIP(this.pod.metadata!.namespace!, this.pod.metadata!.name!);
+    if (this.ip && !this.hostNetwork) this.ctx.network.releasePodIP(this.pod.metadata!.namespace!, this.pod.metadata!.name!);
     try { this.node.disk.remove(podDir(this.node.style, this.uid)); } catch { /* nothing mounted */ }
     if (this.hostProcess) try { this.node.disk.remove(splitPath(`C:\\C\\${this.sandboxID}`, 'windows')); } catch { /* no volumes */ }
     this.node.pods.delete(this.key);

@@ -31,8 +31,11 @@ export function podDns(ctx: RuntimeContext, pod: V1Pod, node: NodeRuntime): DnsC
   const domain = ctx.profile.network.clusterDomain ?? 'cluster.local';
   const cluster: DnsConfig = { nameservers: [ctx.network.dnsServer().address], searches: [`${ns}.svc.${domain}`, `svc.${domain}`, domain], ndots: 5 };
   const nodeResolver = nodeDns(ctx, node);
-  const policy = pod.spec?.dnsPolicy ?? 'ClusterFirst';
   const hostNet = pod.spec?.hostNetwork ?? false;
+  // breaks: dns-config: the Windows pod's own DNS settings (dnsPolicy None + dnsConfig,
+  // FEATURES net.dns-config) never reach its adapter: it gets what ClusterFirst would give.
+  const ignoreOwn = node.os === 'windows' && ctx.broken('dns-config');
+  const policy = ignoreOwn ? 'ClusterFirst' : pod.spec?.dnsPolicy ?? 'ClusterFirst';
   let base: DnsConfig;
   if (policy === 'None') base = { nameservers: [], searches: [], ndots: 5 };
   else if (policy === 'Default') base = nodeResolver;
@@ -40,7 +43,7 @@ export function podDns(ctx: RuntimeContext, pod: V1Pod, node: NodeRuntime): DnsC
     // FEATURES.md net.dns-hostnet: not supported on Windows: the host's resolver stays.
     base = hostNet && ctx.limited('dnsHostNetwork', node.os === 'windows') ? nodeResolver : cluster;
   else base = hostNet ? nodeResolver : cluster;
-  const dc = pod.spec?.dnsConfig;
+  const dc = ignoreOwn ? undefined : pod.spec?.dnsConfig;
   if (dc) {
     base = {
       nameservers: [...base.nameservers, ...(dc.nameservers ?? [])].slice(0, 3),

@@ -215,7 +215,7 @@ export function setUpVolumes(ctx: VolumeContext): Map<string, PodVolume> {
   // The kubelet makes the pod's data directories before any volume (makePodDataDirs):
   // <root>/pods/<uid> with volumes/ and plugins/, whatever the volumes are backed by.
   const dir = podDir(ctx.style, ctx.pod.metadata!.uid!);
-  for (const sub of ['volumes', 'plugins', 'containers']) ctx.disk.mkdir([...dir, sub]);
+  for (const sub of ['volumes', 'plugins']) ctx.disk.mkdir([...dir, sub]);
   const out = new Map<string, PodVolume>();
   for (const v of ctx.pod.spec?.volumes ?? []) out.set(v.name, setUp(v, ctx));
   return out;

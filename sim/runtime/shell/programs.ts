@@ -22,6 +22,7 @@ import { runWget } from './tools/wget.ts';
 import { runFindstr } from './tools/findstr.ts';
 import { runTimeout } from './tools/timeout.ts';
 import { runWhere } from './tools/where.ts';
+import { runNetstat } from './tools/netstat.ts';
 
 export interface ProgramCtx {
   host: ShellHost;
@@ -59,6 +60,7 @@ function programs(): Record<string, Program> {
     findstr: runFindstr,
     timeout: runTimeout,
     where: runWhere,
+    netstat: runNetstat,
   };
   // busybox applets as programs (ls, cat...): the sh built-in of the same name.
   for (const a of BUSYBOX_BUILTINS) table[a] ??= runApplet;

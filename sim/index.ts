@@ -15,7 +15,7 @@ import { startControllers, metricsSourceFromPodMetrics } from './controllers/ind
 import { parseQuantity } from './nodes/index.ts';
 import { startRuntime } from './runtime/index.ts';
 
-export { ProfileError } from './profiles/load.ts';
+export { ProfileError, loadProfile, withOverrides, builtinProfileNames } from './profiles/load.ts';
 export type { Profile } from './profiles/types.ts';
 
 export interface SimOptions {

@@ -12,8 +12,8 @@ export type PodMetricsSource = (namespace: string, pod: string) => PodUsage | un
 
 /** The parts of the network twin the control plane uses; all optional. */
 export type ControlPlaneNetwork = Partial<Pick<NetworkTwin, 'nodeAddress' | 'dnsServer'>> & {
-  /** The twin's address plan: each node's pod range becomes its spec.podCIDR. */
-  plan?: { podCIDR(node: string): string };
+  /** The twin's address plan: each node's pod range becomes its spec.podCIDR (podCIDRs: both families when dual-stack). */
+  plan?: { podCIDR(node: string): string; podCIDRs?(node: string): string[] };
   /** An external address for a LoadBalancer Service. */
   allocateLoadBalancerIP?(namespace: string, service: string): string;
   releaseLoadBalancerIP?(namespace: string, service: string): void;

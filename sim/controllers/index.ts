@@ -69,6 +69,7 @@ export function startControllers(store: Store, profile: Profile, options: Contro
     if (options.registerNodes !== false) parts.push(startNodes(store, profile, {
       nodeAddress: net?.nodeAddress ? n => net.nodeAddress!(n) : undefined,
       podCIDR: net?.plan ? n => net.plan!.podCIDR(n) : undefined,
+      podCIDRs: net?.plan?.podCIDRs ? n => net.plan!.podCIDRs!(n) : undefined,
     }));
     createKubernetesService(store, { allocateIPs: !!options.network, apiServer: options.apiServer });
     installAddons(store, profile, options.network?.dnsServer?.().address ?? DEFAULT_DNS_IP);

@@ -99,17 +99,20 @@ export class ServiceAllocator {
       spec.ipFamilyPolicy = old.spec.ipFamilyPolicy;
     }
     if (!spec.clusterIP && spec.clusterIPs?.length) spec.clusterIP = spec.clusterIPs[0];
+    const families = this.families(owner, spec);
     if (spec.clusterIP !== 'None') {
-      const v4 = spec.clusterIP && !old?.spec?.clusterIP
-        ? this.allocateClusterIP(owner, toIPv4(spec.clusterIP))
-        : spec.clusterIP ?? this.allocateClusterIP(owner);
-      const dual = this.wantsDualStack(spec.ipFamilyPolicy);
-      spec.clusterIP = v4;
-      spec.clusterIPs = dual ? [v4, ipv6Of(v4)] : [v4];
-      spec.ipFamilies = dual ? ['IPv4', 'IPv6'] : ['IPv4'];
+      // One slot of the (IPv4) service range per Service; its IPv6 address is the slot's
+      // twin (addresses.ts ipv6Of), so both families of a Service stay one allocation.
+      const requested = spec.clusterIP ? toIPv4(spec.clusterIP) : undefined;
+      const v4 = requested && !old?.spec?.clusterIP
+        ? this.allocateClusterIP(owner, requested)
+        : requested ?? this.allocateClusterIP(owner);
+      spec.clusterIPs = families.map(f => (f === 'IPv4' ? v4 : ipv6Of(v4)));
+      spec.clusterIP = spec.clusterIPs[0];
+      spec.ipFamilies = families;
     } else {
       spec.clusterIPs = ['None'];
-      spec.ipFamilies ??= this.wantsDualStack(spec.ipFamilyPolicy) ? ['IPv4', 'IPv6'] : ['IPv4'];
+      spec.ipFamilies = families;
     }
     spec.ipFamilyPolicy ??= 'SingleStack';
     spec.sessionAffinity ??= 'None';
@@ -130,8 +133,24 @@ export class ServiceAllocator {
     p.nodePort = this.allocateNodePort(owner, p.nodePort ?? before);
   }
 
-  private wantsDualStack(policy: string | undefined): boolean {
-    return !!this.profile.network.dualStack && (policy === 'PreferDualStack' || policy === 'RequireDualStack');
+  /**
+   * spec.ipFamilies as the API server settles them: the requested primary family (IPv4 by
+   * default), plus the other one for PreferDualStack / RequireDualStack on a dual-stack
+   * cluster. A family or policy the cluster is not configured for is a 422, as upstream.
+   */
+  private families(owner: string, spec: NonNullable<V1Service['spec']>): ('IPv4' | 'IPv6')[] {
+    const dual = !!this.profile.network.dualStack;
+    const policy = spec.ipFamilyPolicy ?? 'SingleStack';
+    const asked = (spec.ipFamilies ?? []).filter((f): f is 'IPv4' | 'IPv6' => f === 'IPv4' || f === 'IPv6');
+    if (!dual) {
+      const i = asked.indexOf('IPv6');
+      if (i >= 0) throw invalid(owner, `spec.ipFamilies[${i}]`, 'IPv6', 'not configured on this cluster');
+      if (policy === 'RequireDualStack') throw invalid(owner, 'spec.ipFamilyPolicy', policy, 'this cluster is not configured for dual-stack services');
+      return ['IPv4'];
+    }
+    const primary = asked[0] ?? 'IPv4';
+    if (policy === 'SingleStack') return [primary];
+    return [primary, primary === 'IPv4' ? 'IPv6' : 'IPv4'];
   }
 }
 

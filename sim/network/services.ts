@@ -10,7 +10,7 @@ import type { V1Service, V1ServicePort } from '@kubernetes/client-node';
 import type { Store } from '../api/store.ts';
 import type { AddressPlan } from './addresses.ts';
 import { toIPv4 } from './addresses.ts';
-import type { Policy, Target } from './policy.ts';
+import type { Decision, Policy, Target } from './policy.ts';
 import type { Topology } from './topology.ts';
 import type { Endpoint } from './types.ts';
 import { BackendPicker, readyBackends, type Backend } from './backends.ts';
@@ -36,6 +36,8 @@ type Route =
   | { ok: false; mode: 'timeout' | 'refused' | 'unreachable'; reason: string };
 
 const UDP_IDLE_MS = 30_000;
+/** How long a preflight pick waits for its connection (a dial that never came is forgotten). */
+const PICK_TTL_MS = 5_000;
 
 export interface ServiceProxyOptions {
   apiServer?: { host: string; port: number };
@@ -50,6 +52,8 @@ export class ServiceProxies {
   private originalDst = new Map<Socket, string>();
   private pending = false;
   private failed = new Set<string>();
+  /** Backends picked by preflight, per "listener|client", consumed by the connection that follows. */
+  private picked = new Map<string, { backend: Backend; at: number }[]>();
 
   constructor(
     private store: Store, private plan: AddressPlan, private policy: Policy,
@@ -72,10 +76,29 @@ export class ServiceProxies {
     return undefined;
   }
 
-  /** What a new flow from `client` to a listener would get; connect() asks before dialing. */
+  /**
+   * What a new flow from `client` to a listener gets; connect() asks before dialing. The
+   * backend is picked here (the client's kube-proxy DNATs the SYN), kept for the
+   * connection that follows, so a path dropped after DNAT times out like a lost SYN.
+   */
   preflight(address: string, port: number, proto: 'tcp' | 'udp', client: Endpoint): Route | undefined {
     const l = this.listeners.get(`${proto}:${toIPv4(address)}:${port}`);
-    return l ? this.route(l, client, false) : undefined;
+    if (!l) return undefined;
+    const r = this.route(l, client);
+    if (r.ok) {
+      const key = `${l.key}|${toIPv4(client.address)}`;
+      this.picked.set(key, [...(this.picked.get(key) ?? []).filter(p => Date.now() - p.at < PICK_TTL_MS), { backend: r.backend, at: Date.now() }]);
+    }
+    return r;
+  }
+
+  /** The backend preflight picked for this client's next connection to the listener. */
+  private takePick(l: Listener, clientAddress: string): Backend | undefined {
+    const key = `${l.key}|${toIPv4(clientAddress)}`;
+    const q = (this.picked.get(key) ?? []).filter(p => Date.now() - p.at < PICK_TTL_MS);
+    const next = q.shift();
+    if (q.length) this.picked.set(key, q); else this.picked.delete(key);
+    return next?.backend;
   }
 
   // Store events arrive synchronously inside writes: batch them into one reconcile.
@@ -161,7 +184,7 @@ export class ServiceProxies {
     console.error(`sim network: service ${l.svc.namespace}/${l.svc.name} cannot listen on ${l.address}:${l.port} (${l.proto}): ${e.message}`);
   }
 
-  private route(l: Listener, client: Endpoint, record = true): Route {
+  private route(l: Listener, client: Endpoint, pinned?: Backend): Route {
     const svc = this.topo.service(l.svc.namespace, l.svc.name);
     const sp = svc && findPort(svc, l);
     if (!svc || !sp) return { ok: false, mode: 'refused', reason: 'no such service port' };
@@ -185,7 +208,13 @@ export class ServiceProxies {
     }
     const rule = this.policy.affinity(proxyNode);
     const flow = `${l.svc.namespace}/${l.svc.name}/${sp.port}/${sp.protocol ?? 'TCP'}`;
-    const backend = record ? this.picker.pick(flow, svc, backends, client.address, rule) : backends[0];
+    const backend = (pinned && backends.find(b => b.address === pinned.address && b.port === pinned.port))
+      ?? this.picker.pick(flow, svc, backends, client.address, rule);
+    // After DNAT the packet still crosses the pod-to-pod path from the ORIGINAL client
+    // (a Windows pod's kube-proxy DNATs on its own node): W → ClusterIP → L backend is a
+    // W → L packet, so the path breaks (w2l, l2w, w2w-*) apply to the proxied hop too.
+    const hop = this.backendHop(client, backend, l.proto);
+    if (!hop.allowed) return { ok: false, mode: hop.mode, reason: `${hop.reason} (after DNAT to ${backend.address}:${backend.port})` };
     const proxyAddr = proxyNode ? this.plan.nodeAddress(proxyNode) : client.address;
     const preserve = l.via === 'clusterIP' || this.policy.preservesClientIP(proxyNode, local);
     const annotated = svc.metadata?.annotations?.['preserve-destination'] === 'true';
@@ -195,6 +224,13 @@ export class ServiceProxies {
     };
   }
 
+  /** The policy on the hop from the client pod to the backend pod it was DNATed to (hairpin excluded: its own rule). */
+  private backendHop(client: Endpoint, backend: Backend, proto: 'tcp' | 'udp'): Decision {
+    const pod = this.plan.podByAddress(backend.address);
+    if (client.kind !== 'pod' || client.hostNetwork || !pod || toIPv4(client.address) === backend.address) return { allowed: true };
+    return this.policy.decide(client, { kind: 'pod', address: backend.address, node: pod.node, os: this.policy.nodeOS(pod.node) }, proto);
+  }
+
   private isBackend(svc: V1Service, sp: V1ServicePort, address: string): boolean {
     return readyBackends(this.topo, this.plan, svc, sp).some(b => b.address === toIPv4(address));
   }
@@ -202,7 +238,7 @@ export class ServiceProxies {
   private onTcp(l: Listener, c: Socket): void {
     c.on('error', () => undefined);
     const client = this.topo.endpointOf(c.remoteAddress ?? '');
-    const r = this.route(l, client);
+    const r = this.route(l, client, this.takePick(l, client.address));
     if (!r.ok) {
       if (r.mode === 'timeout') hold(c); else c.resetAndDestroy();
       return;

@@ -18,6 +18,8 @@ export interface NodeOptions {
   nodeAddress?: NetworkTwin['nodeAddress'];
   /** Each node's pod range; without it 10.244.N.0/24, flannel's default layout. */
   podCIDR?: (node: string) => string;
+  /** Each node's pod ranges of both families (dual-stack); without it [podCIDR]. */
+  podCIDRs?: (node: string) => string[];
   leaseRenewMs?: number;
   statusHeartbeatMs?: number;
 }
@@ -33,7 +35,8 @@ export function startNodes(store: Store, profile: Profile, opts: NodeOptions = {
     if (!node) {
       const internalIP = opts.nodeAddress?.(spec.name) ?? fallbackNodeAddress(spec.index);
       const podCIDR = opts.podCIDR?.(spec.name) ?? `10.244.${spec.index}.0/24`;
-      node = store.create(NODES, buildNodeObject(profile, spec, { internalIP, podCIDR }));
+      const podCIDRs = opts.podCIDRs?.(spec.name) ?? [podCIDR];
+      node = store.create(NODES, buildNodeObject(profile, spec, { internalIP, podCIDR, podCIDRs }));
     }
     ensureNodeLease(store, node);
   }

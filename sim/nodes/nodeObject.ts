@@ -20,7 +20,12 @@ export const NOT_READY_TAINTS: V1Taint[] = [
   { key: 'node.kubernetes.io/not-ready', effect: 'NoExecute' },
 ];
 
-export interface NodeAddressing { internalIP: string; podCIDR: string }
+export interface NodeAddressing {
+  internalIP: string;
+  podCIDR: string;
+  /** spec.podCIDRs when the cluster is dual-stack (IPv4 first, then IPv6); default [podCIDR]. */
+  podCIDRs?: string[];
+}
 
 const hex = (s: string) => createHash('sha256').update(s).digest('hex');
 
@@ -99,7 +104,7 @@ export function buildNodeObject(profile: Profile, spec: ResolvedNodeSpec, addr: 
         ...(spec.os === 'linux' ? { 'kubeadm.alpha.kubernetes.io/cri-socket': 'unix:///var/run/containerd/containerd.sock' } : { 'kubeadm.alpha.kubernetes.io/cri-socket': 'npipe:////./pipe/containerd-containerd' }),
       },
     },
-    spec: { podCIDR: addr.podCIDR, podCIDRs: [addr.podCIDR], taints: nodeTaints(spec, spec.ready) },
+    spec: { podCIDR: addr.podCIDR, podCIDRs: addr.podCIDRs ?? [addr.podCIDR], taints: nodeTaints(spec, spec.ready) },
     status: {
       ...nodeResources(profile, spec),
       conditions: nodeConditions(profile, spec.ready, now),

@@ -93,6 +93,12 @@ export interface Limitations {
   /** spec.os.name=windows forbids Linux-only fields (API validation). */
   linuxFieldsRejected?: boolean;
   privileged?: boolean;
+  /**
+   * seed 003: single-stack "IPv6-only" networking is not supported on Windows. Not
+   * observable in the sim: a profile is single-stack IPv4 or dual-stack (network.dualStack),
+   * never IPv6-only. The same seed says single-family Services (ipFamilies [IPv6]) on
+   * dual-stack pods and nodes ARE supported, so the sim serves those (sim/network/admission.ts).
+   */
   ipv6Only?: boolean;
   /** Dual-stack not on overlay (VXLAN) or 2019. */
   dualStackOverlay?: boolean;

@@ -183,7 +183,7 @@ export class ContainerRunner {
     const sharedBroken = w.ctx.broken('shared-netns', this.windows);
     const net = podNetwork(w.ctx.network, () => w.endpoint(), port => w.siblingListens(this, port), sharedBroken);
     const interfaces = w.hostNetwork ? nodeInterfaces(w.ctx, w.node) : this.windows
-      ? [{ name: `vEthernet (${w.sandboxID.slice(0, 12)}_eth0)`, address: w.adapterIP(), prefixLength: 24, gateway: w.adapterIP().replace(/\.\d+$/, '.1'), dnsSuffix: w.dns().searches[0] }]
+      ? [{ name: `vEthernet (${w.sandboxID.slice(0, 12)}_eth0)`, address: w.adapterIP(), prefixLength: 24, gateway: w.adapterIP().replace(/\.\d+$/, '.1'), dnsSuffix: w.dns().searches[0], ...(w.ipv6() ? { address6: w.ipv6() } : {}) }]
       : [{ name: 'lo', address: '127.0.0.1', prefixLength: 8 }, { name: 'eth0', address: w.ip ?? '', prefixLength: 24, gateway: (w.ip ?? '').replace(/\.\d+$/, '.1') }];
     const binaries = w.hostProcess ? [...m.binaries, ...['cmd.exe', 'powershell.exe', 'curl.exe', 'sc.exe', 'ipconfig.exe', 'hostname.exe', 'whoami.exe', 'nslookup.exe', 'ping.exe', 'netsh.exe', 'findstr.exe']] : m.binaries;
     const host = makeHost({

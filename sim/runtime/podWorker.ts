@@ -99,6 +99,12 @@ export class PodWorker {
    * the break is seen by the check that compares a pod's adapter with its pod IP, not by
    * crash loops (EADDRINUSE) in every feature that needs a second pod.
    */
+  /** The pod's IPv6 address where the twin gives it one (dual-stack node), for its adapter. */
+  ipv6(): string | undefined {
+    if (!this.ip || this.hostNetwork) return undefined;
+    return ((this.ctx.network as SimNetworkExtras).podIPs?.(this.ip, this.node.name) ?? []).find(a => a.includes(':'));
+  }
+
   adapterIP(): string {
     if (!this.ip) return '';
     return this.windows && !this.hostNetwork && this.ctx.broken('pod-ip') ? this.node.sharedPodIP ?? this.ip : this.ip;

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import ssh2 from 'ssh2';
 import type { CheckResult } from '../../lib/catalog/types.ts';
-import { runOnSim, type SimRun } from './simRun.ts';
+import { runOnSim as runHarnessOnSim, type SimRun, type SimRunOptions } from '../support/simRun.ts';
 
 const RES = ['res.limits', 'res.cpu-limit-enforced', 'res.memory-no-oomkill', 'res.node-reserved', 'res.stats', 'res.metrics-api'];
 const ISO = ['iso.process', 'iso.hyperv-runtimeclass', 'iso.hyperv-annotation', 'iso.hostprocess'];
@@ -35,6 +35,12 @@ function expectRegressedWithEvidence(run: SimRun, id: string, pattern: RegExp) {
   expect(r.outcome, `${id}: ${r.reason}`).to.equal('regressed');
   expect(r.evidence.length, `${id} evidence`).to.be.greaterThan(0);
   expect(`${r.summary} ${JSON.stringify(r.evidence)}`, id).to.match(pattern);
+}
+
+/** These runs give the harness the sim's SSH material, and bound rollouts like pod starts (30 s). */
+function runOnSim(features: string[], o: SimRunOptions = {}): Promise<SimRun> {
+  const podStart = o.timeouts?.podStart ?? 30_000;
+  return runHarnessOnSim(features, { ssh: true, ...o, timeouts: { podStart, rollout: podStart, ...o.timeouts } });
 }
 
 const transportsOf = (r: CheckResult) => r.evidence.flatMap(e => (typeof e === 'string' ? [] : [e.transport]));
@@ -137,7 +143,7 @@ describe('features-risn: against the simulated cluster', function () {
 
     it('stats and metrics.k8s.io without Windows pods: regressed', async () => {
       // Absence is only concluded at the deadline (stats and metrics lag a new pod): keep it short.
-      const run = await runOnSim(['res.stats', 'res.metrics-api'], { breaks: ['stats', 'metrics-api'], podStartMs: 8_000 });
+      const run = await runOnSim(['res.stats', 'res.metrics-api'], { breaks: ['stats', 'metrics-api'], timeouts: { podStart: 8_000 } });
       expectRegressedWithEvidence(run, 'res.stats', /stats-pod missing/);
       expectRegressedWithEvidence(run, 'res.metrics-api', /HTTP 404/);
     });

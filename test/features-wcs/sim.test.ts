@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CheckResult, Outcome } from '../../lib/catalog/types.ts';
-import type { SimRun, SimRunOptions } from './support/simRun.ts';
+import type { SimRun, SimRunOptions } from '../support/simRun.ts';
 
 const SIM_ENTRY = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'sim', 'index.ts');
 
@@ -75,12 +75,12 @@ describe('Workloads, Configuration and Storage features against the simulated cl
       console.log(`    (skipped: ${SIM_ENTRY} does not exist)`);
       this.skip();
     }
-    const { runOnSimInChild } = await import('./support/simRun.ts');
-    // One harness run per override set, each in its own process (simRunMain.ts says why). Two at
-    // a time: the sim serves at most four instances per machine and other tests use them too.
+    const { runOnSim } = await import('../support/simRun.ts');
+    // One harness run per override set. Two sims at a time: the sim serves at most four instances
+    // per machine and other tests use them too (in one process, the harness runs take turns).
     const queue = Object.entries(RUNS);
     const worker = async () => {
-      for (let next = queue.shift(); next; next = queue.shift()) runs.set(next[0], await runOnSimInChild(next[1].features, next[1].options));
+      for (let next = queue.shift(); next; next = queue.shift()) runs.set(next[0], await runOnSim(next[1].features, next[1].options));
     };
     await Promise.all([worker(), worker()]);
   });

@@ -112,12 +112,22 @@ describe('sim runtime: pod lifecycle', () => {
     expect(f.net.released).to.include(`${NS}/bye`);
   });
 
-  it('gives every Windows pod of a node the same IP under breaks: pod-ip', async () => {
+  it('breaks: pod-ip shows every Windows pod of a node one shared endpoint in ipconfig; pod IPs and servers stay apart', async () => {
     await f.stop();
     f = await startFixture(testProfile({ breaks: ['pod-ip'] }));
-    for (const n of ['a', 'b']) createPod(f.store, WIN, n, { containers: [{ name: 'c', image: 'mcr.microsoft.com/windows/nanoserver:ltsc2022', command: ['ping', '-t', 'localhost'] }] });
+    const agnhost = { name: 'c', image: 'registry.k8s.io/e2e-test-images/agnhost:2.52', args: ['netexec', '--http-port=8080', '--udp-port=-1'] };
+    for (const n of ['a', 'b']) createPod(f.store, WIN, n, { containers: [agnhost] });
+    createPod(f.store, LIN, 'l', { containers: [agnhost] });
     const [a, b] = await Promise.all(['a', 'b'].map(n => waitPod(f.store, n, 'Ready', isReady)));
-    expect(a.status?.podIP).to.equal(b.status?.podIP);
+    // Both serve 8080: no EADDRINUSE crash loop, no restarts.
+    expect(a.status?.podIP).to.not.equal(b.status?.podIP);
+    expect([a, b].map(p => p.status?.containerStatuses?.[0]?.restartCount)).to.deep.equal([0, 0]);
+    const shown = await Promise.all(['a', 'b'].map(async n => /IPv4 Address[ .]*: (\S+)\(Preferred\)/.exec((await exec(f.runtime, n, ['cmd', '/c', 'ipconfig /all'])).stdout)?.[1]));
+    expect(shown[0]).to.equal(shown[1]);
+    expect([a.status?.podIP, b.status?.podIP]).to.include(shown[0]);
+    // Linux pods are not affected.
+    const l = await waitPod(f.store, 'l', 'Ready', isReady);
+    expect(l.status?.podIP).to.be.a('string');
   });
 
   it('stop() leaves no server listening', async () => {

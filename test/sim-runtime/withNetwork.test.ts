@@ -57,6 +57,24 @@ describe('sim runtime: with the real network twin', () => {
     expect(r.stdout).to.include('<title>IIS Windows Server</title>');
   });
 
+  it('netstat -an in an agnhost Windows pod lists its netexec listener and a connection from another pod', async function () {
+    if (process.env.SIM_RUNTIME_STUB_SHELL) this.skip();
+    const agnhost = { name: 'c', image: 'registry.k8s.io/e2e-test-images/agnhost:2.52', args: ['netexec', '--http-port=8080', '--udp-port=-1'] };
+    createPod(store, WIN, 'srv', { containers: [agnhost] });
+    createPod(store, WIN, 'cli', { containers: [agnhost] });
+    const srv = await waitPod(store, 'srv', 'Ready', isReady);
+    const cli = await waitPod(store, 'cli', 'Ready', isReady);
+    const r = await exec(rt, 'srv', ['cmd', '/c', 'netstat -an -p TCP']);
+    expect(r.exitCode, r.stderr).to.equal(0);
+    expect(r.stdout).to.match(/^\r\nActive Connections\r\n\r\n {2}Proto {2}Local Address {10}Foreign Address {8}State\r\n/);
+    expect(r.stdout).to.contain('  TCP    0.0.0.0:8080           0.0.0.0:0              LISTENING\r\n');
+    const s = await net.connect({ from: { kind: 'pod', id: `${NS}/cli`, os: 'windows', node: WIN, address: cli.status!.podIP! }, host: srv.status!.podIP!, port: 8080, timeoutMs: 2000 });
+    try {
+      const held = await exec(rt, 'srv', ['cmd', '/c', 'netstat -an']);
+      expect(held.stdout).to.contain(`  TCP    ${`${srv.status!.podIP}:8080`.padEnd(22)} ${`${cli.status!.podIP}:${s.localPort}`.padEnd(22)} ESTABLISHED\r\n`);
+    } finally { s.destroy(); }
+  });
+
   it('runs SSH sessions on the Windows node through cmd.exe', async function () {
     if (process.env.SIM_RUNTIME_STUB_SHELL) this.skip();
     store.create('secrets', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', namespace: NS }, data: { k: Buffer.from('v4lue').toString('base64') } } as KubeObject);

@@ -58,6 +58,11 @@ describe('sim shell: DNS, ping, ipconfig, sc, agnhost, nc', () => {
     expect(r.stdout).to.include('Ethernet adapter vEthernet (abc123_eth0):');
   });
 
+  it('ipconfig on a dual-stack adapter lists its IPv6 address before the IPv4 one', async () => {
+    const r = await run(['ipconfig', '/all'], winHost({ interfaces: [{ name: 'abc123_eth0', address: '10.244.1.5', address6: 'fd00:10:244:1::5', prefixLength: 24 }] }));
+    expect(r.stdout).to.include('   IPv6 Address. . . . . . . . . . . : fd00:10:244:1::5(Preferred)\r\n   IPv4 Address. . . . . . . . . . . : 10.244.1.5(Preferred)\r\n');
+  });
+
   it('sc.exe queryex on a missing service exits 1060', async () => {
     const r = await run(['sc.exe', 'queryex', 'kubelet'], winHost({ node: nodeViews() }));
     expect(r.code).to.equal(1060);

@@ -12,8 +12,8 @@ import {
 import { dualStackExpectation, ipv6OnlyExpectation } from '../net/expect.ts';
 import { clusterDomainOf, curlFailureOf, dnsServersOf, parseIpconfig, pingReplies, pingUnresolved } from '../net/parse.ts';
 import { warmupThenSteady, type Attempt } from '../net/steady.ts';
-import type { CheckContext, EvidenceItem, Feature } from '../types.ts';
-import type { Transport } from '../../probes/types.ts';
+import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
+import type { ProbeOS, Transport } from '../../probes/types.ts';
 
 const SUITE = 'networking';
 const POD_PATH_SOURCE = 'FEATURES.md; upstream test/e2e/windows/hybrid_network.go';
@@ -44,6 +44,20 @@ async function clusterDomain(ctx: CheckContext, t: Transport, evidence: Evidence
   const domain = clusterDomainOf(cfg.searchList, ctx.namespace);
   evidence.push(domain ? `cluster domain ${domain} (from the pod's DNS suffix search list)` : 'cluster domain not in the pod\'s DNS suffix search list: assuming cluster.local', r.evidence);
   return domain ?? 'cluster.local';
+}
+
+/**
+ * A pod → pod path by pod IP between net-win and another fixture pod (both Ready first), from
+ * net-win to the peer or from the peer to net-win; the observation is on net-win's node.
+ */
+async function pathWithWinPod(ctx: CheckContext, direction: 'from' | 'to', peer: { id: string; os: ProbeOS }, what: string): Promise<Observation> {
+  const ready = await readyPods(ctx, [FX.win.id, peer.id]);
+  if (!ready.ok) return ready.observation;
+  const win = ready.pods[FX.win.id];
+  const check = direction === 'from'
+    ? await checkPodPath(ctx, { name: FX.win.id, os: 'windows', ip: podIP(win) }, { name: peer.id, host: podIP(ready.pods[peer.id]) }, what)
+    : await checkPodPath(ctx, { name: peer.id, os: peer.os, ip: podIP(ready.pods[peer.id]) }, { name: FX.win.id, host: podIP(win) }, what);
+  return pathObservation(check, win.spec?.nodeName);
 }
 
 export const features: Feature[] = [
@@ -87,13 +101,7 @@ export const features: Feature[] = [
     needs: ['windows-node'],
     fixtures: [FX.win, FX.winPeer],
     expect: () => supported('Windows pods reach each other by pod IP', POD_PATH_SOURCE),
-    probe: async ctx => {
-      const ready = await readyPods(ctx, [FX.win.id, FX.winPeer.id]);
-      if (!ready.ok) return ready.observation;
-      const client = ready.pods[FX.win.id];
-      const check = await checkPodPath(ctx, { name: FX.win.id, os: 'windows', ip: podIP(client) }, { name: FX.winPeer.id, host: podIP(ready.pods[FX.winPeer.id]) }, 'W → W (same node)');
-      return pathObservation(check, client.spec?.nodeName);
-    },
+    probe: ctx => pathWithWinPod(ctx, 'from', { id: FX.winPeer.id, os: 'windows' }, 'W → W (same node)'),
   },
   {
     id: 'net.w2w-cross-node',
@@ -123,13 +131,7 @@ export const features: Feature[] = [
     needs: ['windows-node', 'linux-node'],
     fixtures: [FX.win, FX.linux],
     expect: () => supported('Windows pods reach Linux pods by pod IP', POD_PATH_SOURCE),
-    probe: async ctx => {
-      const ready = await readyPods(ctx, [FX.win.id, FX.linux.id]);
-      if (!ready.ok) return ready.observation;
-      const client = ready.pods[FX.win.id];
-      const check = await checkPodPath(ctx, { name: FX.win.id, os: 'windows', ip: podIP(client) }, { name: FX.linux.id, host: podIP(ready.pods[FX.linux.id]) }, 'W → L');
-      return pathObservation(check, client.spec?.nodeName);
-    },
+    probe: ctx => pathWithWinPod(ctx, 'from', { id: FX.linux.id, os: 'linux' }, 'W → L'),
   },
   {
     id: 'net.l2w',
@@ -139,13 +141,7 @@ export const features: Feature[] = [
     needs: ['windows-node', 'linux-node'],
     fixtures: [FX.win, FX.linux],
     expect: () => supported('Linux pods reach Windows pods by pod IP', POD_PATH_SOURCE),
-    probe: async ctx => {
-      const ready = await readyPods(ctx, [FX.win.id, FX.linux.id]);
-      if (!ready.ok) return ready.observation;
-      const server = ready.pods[FX.win.id];
-      const check = await checkPodPath(ctx, { name: FX.linux.id, os: 'linux', ip: podIP(ready.pods[FX.linux.id]) }, { name: FX.win.id, host: podIP(server) }, 'L → W');
-      return pathObservation(check, server.spec?.nodeName);
-    },
+    probe: ctx => pathWithWinPod(ctx, 'to', { id: FX.linux.id, os: 'linux' }, 'L → W'),
   },
   {
     id: 'net.dns-service',

@@ -15,6 +15,8 @@
 //   (argv ["ls", ...]) run when the image lists them (sh.ts BUSYBOX_BUILTINS).
 // - cmd's mklink needs host.fs.link; busybox ls on Windows reads
 //   host.fs.readOnlyAttribute (no POSIX modes there).
+// - netstat ("netstat.exe" / busybox "netstat") reads host.net.socketTable(own address);
+//   without it the table is empty.
 // - net.resolve applies the resolver's search rules; the interpreter passes the
 //   name as typed (nslookup / agnhost / Resolve-DnsName try suffixes themselves).
 // - An SSH session on a Windows node should use runCommandLine("cmd.exe /c " +

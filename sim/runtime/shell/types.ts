@@ -48,7 +48,7 @@ export interface ShellHost {
   dns: DnsConfig;
   net: NetworkTwin;
   /** Interfaces shown by ipconfig / ip addr. */
-  interfaces: { name: string; address: string; prefixLength: number; gateway?: string; dnsSuffix?: string }[];
+  interfaces: { name: string; address: string; prefixLength: number; gateway?: string; dnsSuffix?: string; /** dual-stack: the adapter's IPv6 address. */ address6?: string }[];
   /** Executables present in the image (lower-case basenames), e.g. "curl.exe", "powershell.exe", "nc". */
   hasBinary(name: string): boolean;
   /** Node-level views, present for HostProcess containers and SSH sessions on nodes. */

@@ -45,8 +45,13 @@ export async function runIpconfig(ctx: ProgramCtx): Promise<number> {
       lines.push(`${label('Physical Address')}00-15-5D-00-00-${(i + 1).toString(16).padStart(2, '0').toUpperCase()}`);
       lines.push(`${label('DHCP Enabled')}No`);
       lines.push(`${label('Autoconfiguration Enabled ')}Yes`);
+      // A dual-stack pod's IPv6 address comes first, as ipconfig lists IPv6 before IPv4 (UNCONFIRMED for pods).
+      if (itf.address6) lines.push(`${label('IPv6 Address')}${itf.address6}(Preferred)`);
       lines.push(`${label('IPv4 Address')}${itf.address}(Preferred)`);
-    } else lines.push(`${label('IPv4 Address')}${itf.address}`);
+    } else {
+      if (itf.address6) lines.push(`${label('IPv6 Address')}${itf.address6}`);
+      lines.push(`${label('IPv4 Address')}${itf.address}`);
+    }
     lines.push(`${label('Subnet Mask')}${mask(itf.prefixLength)}`);
     lines.push(`${label('Default Gateway ')}${itf.gateway ?? ''}`);
     if (all) {

@@ -1,0 +1,157 @@
+// Runs the harness (runWincheck) against a simulated cluster started with a given profile and
+// overrides, with only the named features selected, and returns what the run reported: the
+// per-feature results of results.json, summary.md, the JUnit files, the console output. Test-only:
+// the one place the feature tests touch both sim/ and lib/.
+
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CheckResult } from '../../lib/catalog/types.ts';
+import type { Timeouts } from '../../lib/cluster/timeouts.ts';
+import { resolveConfig, type RunFlags } from '../../lib/config/resolve.ts';
+import type { NodeAccessMode } from '../../lib/config/types.ts';
+import { runWincheck } from '../../lib/run/run.ts';
+import { startSim, type Profile, type SimCluster } from '../../sim/index.ts';
+import { loadProfile, withOverrides } from '../../sim/profiles/load.ts';
+import type { BreakKey, Limitations } from '../../sim/profiles/types.ts';
+
+export interface SimRun {
+  exitCode: number;
+  results: Map<string, CheckResult>;
+  summaryMd: string;
+  /** JUnit file name → XML. */
+  junit: Record<string, string>;
+  output: string[];
+  /** Pod name → pod IP, as the sim assigned them during the run (the probing pods' own addresses). */
+  podIPs: Map<string, string>;
+  /** Pods still carrying the run label after the run (cleanup left them behind). */
+  leftover: string[];
+}
+
+export interface SimRunOptions {
+  /** Built-in profile name (default "default") or a Profile; the overrides below apply on top. */
+  base?: string | Profile;
+  limitations?: Limitations;
+  breaks?: BreakKey[];
+  /** Add-ons switched on or off on top of the base profile. */
+  addons?: Partial<Profile['addons']>;
+  /** Edits the profile after the overrides (kubelet versions, SSH off...). In-process only. */
+  edit?: (p: Profile) => void;
+  nodeAccess?: NodeAccessMode;
+  /** Give the harness the sim's SSH material (--ssh-user/--ssh-key/--ssh-known-hosts). */
+  ssh?: boolean;
+  /** Replace the sim's known_hosts (a wrong key). In-process only. */
+  knownHosts?: (simKnownHosts: string) => string;
+  egressUrl?: string;
+  /**
+   * Over the run's timeouts. podStart defaults to 30 s: it bounds the waits that end at a
+   * deadline when a limitation holds (resize, HPA metrics), and the sim starts pods in well
+   * under a second.
+   */
+  timeouts?: Partial<Timeouts>;
+  /** Run in a child process, so that several runs can go at once (see inProcessTurn). */
+  inChild?: boolean;
+}
+
+/** Shortened network periods (upstream: 30 s warm-up, 10 s steady, 1 s poll, 10 s connect), a minute per pod start. */
+export const FAST_NET: Partial<Timeouts> = { netWarmup: 2_500, netSteady: 1_000, netPoll: 250, netConnect: 1_000, netLoadBalancer: 5_000, podStart: 60_000 };
+
+export function runOnSim(features: string[], o: SimRunOptions = {}): Promise<SimRun> {
+  return o.inChild ? runInChild(features, o) : runInProcess(features, o);
+}
+
+/**
+ * runWincheck runs one at a time per process: mocha's globals and the current session
+ * (lib/run/session.ts) are per process. The sims may start meanwhile; the runs take turns.
+ */
+let inProcessTurn: Promise<unknown> = Promise.resolve();
+
+async function runInProcess(features: string[], o: SimRunOptions): Promise<SimRun> {
+  const dir = mkdtempSync(join(tmpdir(), 'wincheck-simrun-'));
+  const loaded = withOverrides(typeof o.base === 'object' ? o.base : loadProfile(o.base ?? 'default'), { limitations: o.limitations, breaks: o.breaks });
+  const profile: Profile = { ...loaded, addons: { ...loaded.addons, ...o.addons } };
+  o.edit?.(profile);
+  const sim = await startSharedSim(profile, join(dir, 'kubeconfig'));
+  const output: string[] = [];
+  const podIPs = new Map<string, string>();
+  const seen = sim.store.onAny((bucket, e) => {
+    const pod = e.object as { metadata: { name?: string }; status?: { podIP?: string } };
+    if (bucket === 'pods' && pod.metadata.name && pod.status?.podIP) podIPs.set(pod.metadata.name, pod.status.podIP);
+  });
+  try {
+    const reports = join(dir, 'reports');
+    const flags: RunFlags = { kubeconfig: join(dir, 'kubeconfig'), feature: features, reportDir: reports, nodeAccess: o.nodeAccess, egressUrl: o.egressUrl };
+    if (sim.ssh && o.ssh) {
+      writeFileSync(join(dir, 'ssh_key'), sim.ssh.privateKey, { mode: 0o600 });
+      writeFileSync(join(dir, 'known_hosts'), o.knownHosts ? o.knownHosts(sim.ssh.knownHosts) : sim.ssh.knownHosts);
+      Object.assign(flags, { sshUser: sim.ssh.user, sshKey: join(dir, 'ssh_key'), sshKnownHosts: join(dir, 'known_hosts') });
+    }
+    const config = resolveConfig(flags, {}, {});
+    Object.assign(config.timeouts, { podStart: 30_000 }, o.timeouts);
+    config.simulated = true;
+    config.simProfile = profile.name;
+    const turn = inProcessTurn.then(() => runWincheck(config, { out: l => output.push(l) }));
+    inProcessTurn = turn.catch(() => undefined);
+    const exitCode = await turn;
+    const json = JSON.parse(readFileSync(join(reports, 'results.json'), 'utf8')) as { summary: { results: CheckResult[] } };
+    const junit: Record<string, string> = {};
+    for (const f of readdirSync(reports)) if (f.startsWith('junit')) junit[f] = readFileSync(join(reports, f), 'utf8');
+    const leftover = sim.store.list('pods').items.filter(p => p.metadata.labels?.['wincheck.io/run-id']).map(p => `${p.metadata.namespace}/${p.metadata.name}`);
+    return {
+      exitCode, results: new Map(json.summary.results.map(r => [r.id, r])), summaryMd: readFileSync(join(reports, 'summary.md'), 'utf8'),
+      junit, output, podIPs, leftover,
+    };
+  } finally {
+    seen.stop();
+    await sim.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The sim's address blocks are in use: other sims run on this machine (at most four at once). */
+const ADDRESS_BUSY = /EADDRINUSE|address blocks are in use/;
+
+/** startSim, retried while other test runs hold the sim's address blocks: wait for one to free up rather than fail. */
+async function startSharedSim(profile: Profile, kubeconfigOut: string): Promise<SimCluster> {
+  const deadline = Date.now() + 10 * 60_000;
+  for (;;) {
+    try {
+      return await startSim({ profile, kubeconfigOut });
+    } catch (e) {
+      const text = `${String((e as Error).message)} ${String((e as { cause?: Error }).cause?.message)}`;
+      if (!ADDRESS_BUSY.test(text) || Date.now() > deadline) throw e;
+      await new Promise(r => setTimeout(r, 2_000));
+    }
+  }
+}
+
+/** What simRunMain.ts writes back: a SimRun with its maps as arrays. */
+export interface SimRunJson extends Omit<SimRun, 'results' | 'podIPs'> {
+  results: CheckResult[];
+  podIPs: [string, string][];
+}
+
+export function simRunToJson(run: SimRun): SimRunJson {
+  return { ...run, results: [...run.results.values()], podIPs: [...run.podIPs] };
+}
+
+async function runInChild(features: string[], o: SimRunOptions): Promise<SimRun> {
+  if (o.edit || o.knownHosts) throw new Error('runOnSim: edit and knownHosts are functions and need an in-process run (inChild: false)');
+  const dir = mkdtempSync(join(tmpdir(), 'wincheck-simrun-req-'));
+  try {
+    const request = join(dir, 'request.json');
+    const result = join(dir, 'result.json');
+    writeFileSync(request, JSON.stringify({ features, options: { ...o, inChild: false } }));
+    const main = join(import.meta.dirname, 'simRunMain.ts');
+    await new Promise<void>((resolve, reject) => {
+      execFile(process.execPath, ['--import', 'tsx', main, request, result], { maxBuffer: 64 * 1024 * 1024 }, (err, _out, stderr) => {
+        if (err) reject(new Error(`harness run failed: ${err.message}\n${stderr}`)); else resolve();
+      });
+    });
+    const json = JSON.parse(readFileSync(result, 'utf8')) as SimRunJson;
+    return { ...json, results: new Map(json.results.map(r => [r.id, r])), podIPs: new Map(json.podIPs) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

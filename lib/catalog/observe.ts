@@ -8,7 +8,7 @@ import type { ProbeOp, ProbeResult, Transport } from '../probes/types.ts';
 import type { CheckContext, Observation } from './types.ts';
 
 /** Pull failures say nothing about the feature (mirror missing, air-gapped): the check errors. */
-const CANNOT_TELL = new Set(['ImagePullBackOff', 'ErrImagePull', 'InvalidImageName']);
+export const CANNOT_TELL = new Set(['ImagePullBackOff', 'ErrImagePull', 'InvalidImageName']);
 
 export type PodOutcome = { ok: true; pod: V1Pod } | { ok: false; error: PodStartError };
 
@@ -32,6 +32,17 @@ export function nodeOsOf(ctx: CheckContext, nodeName: string | undefined): strin
 /** A failed start as an observation: the feature did not work, with the pod's events. */
 export function notStarted(name: string, e: PodStartError): Observation {
   return { works: false, summary: `pod ${name} did not start: ${e.reason}`, evidence: [e.message, ...e.events.slice(-5)], node: e.pod.spec?.nodeName };
+}
+
+/**
+ * The fixture's pod once Ready (step "waiting for <described> to be Ready"); a pod that fails to
+ * start is the feature's observation (notStarted).
+ */
+export async function fixturePodReady(ctx: CheckContext, name: string, described = `pod ${name}`): Promise<{ ok: true; pod: V1Pod } | { ok: false; observation: Observation }> {
+  ctx.fixture(name);
+  ctx.step(`waiting for ${described} to be Ready`);
+  const r = await podSettles(ctx, name, 'ready');
+  return r.ok ? r : { ok: false, observation: notStarted(name, r.error) };
 }
 
 /**

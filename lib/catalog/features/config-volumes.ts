@@ -3,7 +3,7 @@
 
 import { fileMatches } from '../../probes/fileCompare.ts';
 import { limited, supported } from '../expect.ts';
-import { notStarted, podSettles } from '../observe.ts';
+import { fixturePodReady } from '../observe.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
 
 /** Where the kubelet (default --root-dir) keeps a pod's Secret volume on a Windows node. */
@@ -13,10 +13,8 @@ export function secretVolumeDirOnNode(podUid: string, volume: string): string {
 
 async function secretVolumeProbe(ctx: CheckContext): Promise<Observation> {
   const name = 'secret-volume';
-  ctx.fixture(name);
-  ctx.step(`waiting for pod ${name} to be Ready`);
-  const r = await podSettles(ctx, name, 'ready');
-  if (!r.ok) return notStarted(name, r.error);
+  const r = await fixturePodReady(ctx, name);
+  if (!r.ok) return r.observation;
   const t = ctx.podTransport(name, 'windows');
   const results = [];
   for (const key of ['username', 'password'] as const) {
@@ -34,10 +32,8 @@ async function secretVolumeProbe(ctx: CheckContext): Promise<Observation> {
 
 async function configMapVolumeProbe(ctx: CheckContext): Promise<Observation> {
   const name = 'configmap-volume';
-  ctx.fixture(name);
-  ctx.step(`waiting for pod ${name} to be Ready`);
-  const r = await podSettles(ctx, name, 'ready');
-  if (!r.ok) return notStarted(name, r.error);
+  const r = await fixturePodReady(ctx, name);
+  if (!r.ok) return r.observation;
   const t = ctx.podTransport(name, 'windows');
   const problems: string[] = [];
   const evidence: EvidenceItem[] = [];
@@ -70,10 +66,8 @@ const WANTED_MODE = '-r--------'; // defaultMode 0400
 
 async function secretDefaultModeProbe(ctx: CheckContext): Promise<Observation> {
   const name = 'secret-defaultmode';
-  ctx.fixture(name);
-  ctx.step(`waiting for pod ${name} to be Ready`);
-  const r = await podSettles(ctx, name, 'ready');
-  if (!r.ok) return notStarted(name, r.error);
+  const r = await fixturePodReady(ctx, name);
+  if (!r.ok) return r.observation;
   // busybox ls (C:\bin in the e2e images) shows the mode Go-style; -L follows the kubelet's
   // ..data symlinks to the files themselves.
   ctx.step('ls -lL C:/etc/secret-mode');
@@ -90,10 +84,8 @@ async function secretDefaultModeProbe(ctx: CheckContext): Promise<Observation> {
 
 async function secretAtRestProbe(ctx: CheckContext): Promise<Observation> {
   const name = 'secret-volume';
-  ctx.fixture(name);
-  ctx.step(`waiting for pod ${name} to be Ready`);
-  const r = await podSettles(ctx, name, 'ready');
-  if (!r.ok) return notStarted(name, r.error);
+  const r = await fixturePodReady(ctx, name);
+  if (!r.ok) return r.observation;
   const nodeName = r.pod.spec?.nodeName;
   const uid = r.pod.metadata?.uid;
   const node = ctx.cluster.nodes.find(n => n.name === nodeName);

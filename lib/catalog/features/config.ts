@@ -1,15 +1,13 @@
 // Configuration (FEATURES.md "Configuration"): env from Secrets and ConfigMaps.
 
 import { supported } from '../expect.ts';
-import { notStarted, podSettles } from '../observe.ts';
+import { fixturePodReady } from '../observe.ts';
 import type { CheckContext, Feature, Observation } from '../types.ts';
 
 /** Reads each env var in the pod and compares it here; secret values never reach the evidence. */
 async function envMatches(ctx: CheckContext, pod: string, expected: Record<string, string>, secret: boolean): Promise<Observation> {
-  ctx.fixture(pod);
-  ctx.step(`waiting for pod ${pod} to be Ready`);
-  const r = await podSettles(ctx, pod, 'ready');
-  if (!r.ok) return notStarted(pod, r.error);
+  const r = await fixturePodReady(ctx, pod);
+  if (!r.ok) return r.observation;
   const node = r.pod.spec?.nodeName;
   const t = ctx.podTransport(pod, 'windows');
   const results = [];

@@ -8,7 +8,7 @@ import type { ClusterInfo } from '../../discovery/types.ts';
 import { buildNumberOf } from '../../fixtures/images.ts';
 import type { Transport } from '../../probes/types.ts';
 import { k8sAtLeast, limited, notApplicable, supported } from '../expect.ts';
-import { notStarted, podSettles } from '../observe.ts';
+import { fixturePodReady, notStarted } from '../observe.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
 import { nodeTransportOf, podSettlesOrMismatch } from './_nodeProbes.ts';
 
@@ -70,10 +70,8 @@ async function processProbe(ctx: CheckContext): Promise<Observation> {
 }
 
 async function hypervRuntimeClassProbe(ctx: CheckContext): Promise<Observation> {
-  ctx.fixture('hyperv-pod');
-  ctx.step('waiting for pod hyperv-pod (RuntimeClass with handler runhcs-wcow-hypervisor) to be Ready');
-  const r = await podSettles(ctx, 'hyperv-pod', 'ready');
-  if (!r.ok) return notStarted('hyperv-pod', r.error);
+  const r = await fixturePodReady(ctx, 'hyperv-pod', 'pod hyperv-pod (RuntimeClass with handler runhcs-wcow-hypervisor)');
+  if (!r.ok) return r.observation;
   const node = r.pod.spec!.nodeName!;
   const access = await nodeTransportOf(ctx, node);
   if ('na' in access) return access.na;
@@ -86,10 +84,8 @@ async function hypervRuntimeClassProbe(ctx: CheckContext): Promise<Observation> 
 }
 
 async function hypervAnnotationProbe(ctx: CheckContext): Promise<Observation> {
-  ctx.fixture('hyperv-annotation');
-  ctx.step('waiting for pod hyperv-annotation (seed 000 isolation-type annotation) to be Ready');
-  const r = await podSettles(ctx, 'hyperv-annotation', 'ready');
-  if (!r.ok) return notStarted('hyperv-annotation', r.error);
+  const r = await fixturePodReady(ctx, 'hyperv-annotation', 'pod hyperv-annotation (seed 000 isolation-type annotation)');
+  if (!r.ok) return r.observation;
   const node = r.pod.spec!.nodeName!;
   const access = await nodeTransportOf(ctx, node);
   if ('na' in access) return access.na;
@@ -103,10 +99,8 @@ async function hypervAnnotationProbe(ctx: CheckContext): Promise<Observation> {
 }
 
 async function hostProcessProbe(ctx: CheckContext): Promise<Observation> {
-  ctx.fixture('hostprocess');
-  ctx.step('waiting for HostProcess pod hostprocess to be Ready');
-  const r = await podSettles(ctx, 'hostprocess', 'ready');
-  if (!r.ok) return notStarted('hostprocess', r.error);
+  const r = await fixturePodReady(ctx, 'hostprocess', 'HostProcess pod hostprocess');
+  if (!r.ok) return r.observation;
   const nodeName = r.pod.spec?.nodeName;
   const node = ctx.cluster.nodes.find(n => n.name === nodeName);
   const t = ctx.podTransport('hostprocess', 'windows');

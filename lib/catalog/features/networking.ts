@@ -6,7 +6,7 @@
 
 import { limited, supported } from '../expect.ts';
 import {
-  checkPodPath, clusterIPOf, ensureFarPod, FAR_POD, FX, httpAttempt, nodeTransportOf, pathObservation, podIP, podIPs,
+  checkPodPath, clusterIPOf, ensureFarPod, FAR_POD, FX, httpAttempt, nodeGetObservation, pathObservation, podIP, podIPs,
   readService, readyPods, SERVICE_PORT, urlOf, NETEXEC_PORT,
 } from '../net/common.ts';
 import { dualStackExpectation, ipv6OnlyExpectation } from '../net/expect.ts';
@@ -48,7 +48,8 @@ async function clusterDomain(ctx: CheckContext, t: Transport, evidence: Evidence
 
 /**
  * A pod → pod path by pod IP between net-win and another fixture pod (both Ready first), from
- * net-win to the peer or from the peer to net-win; the observation is on net-win's node.
+ * net-win to the peer or from the peer (probing with its OS's tools) to net-win; the observation
+ * is on net-win's node.
  */
 async function pathWithWinPod(ctx: CheckContext, direction: 'from' | 'to', peer: { id: string; os: ProbeOS }, what: string): Promise<Observation> {
   const ready = await readyPods(ctx, [FX.win.id, peer.id]);
@@ -308,12 +309,7 @@ export const features: Feature[] = [
       if (!ready.ok) return ready.observation;
       const server = ready.pods[FX.winPeer.id];
       const node = ctx.cluster.nodes.find(n => n.name === server.spec?.nodeName) ?? ctx.windowsNode!;
-      const nt = await nodeTransportOf(ctx, node);
-      if ('observation' in nt) return nt.observation;
-      const url = urlOf(podIP(server), NETEXEC_PORT);
-      ctx.step(`GET ${url} from node ${node.name} (${nt.t.description})`);
-      const v = await warmupThenSteady(ctx, `node ${node.name} → ${FX.winPeer.id}`, () => httpAttempt(ctx, nt.t, url));
-      return { works: v.ok, summary: v.detail, evidence: v.evidence, node: node.name };
+      return nodeGetObservation(ctx, node, FX.winPeer.id, async () => urlOf(podIP(server), NETEXEC_PORT));
     },
   },
   {

@@ -5,7 +5,7 @@ import { rawGet } from '../../cluster/rawGet.ts';
 import { WaitTimeoutError } from '../../cluster/watch.ts';
 import { windowsNodes } from '../../discovery/nodes.ts';
 import { limited, notApplicable, supported } from '../expect.ts';
-import { notStarted, podSettles } from '../observe.ts';
+import { fixturePodReady } from '../observe.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
 import { formatBytes, kubeletSummary, parseQuantity, podStatsOf, type StatsSummary, waitForPodSet } from './_nodeProbes.ts';
 
@@ -78,10 +78,8 @@ async function limitsProbe(ctx: CheckContext): Promise<Observation> {
 }
 
 async function cpuLimitProbe(ctx: CheckContext): Promise<Observation> {
-  ctx.fixture('cpu-burner');
-  ctx.step('waiting for pod cpu-burner (a busy loop under a 500m limit) to be Ready');
-  const r = await podSettles(ctx, 'cpu-burner', 'ready');
-  if (!r.ok) return notStarted('cpu-burner', r.error);
+  const r = await fixturePodReady(ctx, 'cpu-burner', 'pod cpu-burner (a busy loop under a 500m limit)');
+  if (!r.ok) return r.observation;
   const node = r.pod.spec!.nodeName!;
   const samples: number[] = [];
   ctx.step(`sampling the burner's CPU in ${node}'s /stats/summary ${CPU_SAMPLES} times`);
@@ -103,10 +101,8 @@ async function cpuLimitProbe(ctx: CheckContext): Promise<Observation> {
 }
 
 async function memoryProbe(ctx: CheckContext): Promise<Observation> {
-  ctx.fixture('memory-hog');
-  ctx.step('waiting for pod memory-hog (512Mi limit) to be Ready');
-  const r = await podSettles(ctx, 'memory-hog', 'ready');
-  if (!r.ok) return notStarted('memory-hog', r.error);
+  const r = await fixturePodReady(ctx, 'memory-hog', 'pod memory-hog (512Mi limit)');
+  if (!r.ok) return r.observation;
   const node = r.pod.spec?.nodeName;
   const restartsBefore = r.pod.status?.containerStatuses?.[0]?.restartCount ?? 0;
   ctx.step('allocating 1GB inside the container (twice its limit)');
@@ -158,10 +154,8 @@ async function nodeReservedProbe(ctx: CheckContext): Promise<Observation> {
 }
 
 async function statsProbe(ctx: CheckContext): Promise<Observation> {
-  ctx.fixture('stats-pod');
-  ctx.step('waiting for pod stats-pod to be Ready');
-  const r = await podSettles(ctx, 'stats-pod', 'ready');
-  if (!r.ok) return notStarted('stats-pod', r.error);
+  const r = await fixturePodReady(ctx, 'stats-pod');
+  if (!r.ok) return r.observation;
   const node = r.pod.spec!.nodeName!;
   ctx.step(`GET /api/v1/nodes/${node}/proxy/stats/summary until stats-pod shows`);
   const { value: pod, last } = await summaryUntil(ctx, node, within(ctx, STATS_DEADLINE_MS), s => podStatsOf(s, ctx.namespace, 'stats-pod'));
@@ -188,10 +182,8 @@ async function statsProbe(ctx: CheckContext): Promise<Observation> {
 }
 
 async function metricsProbe(ctx: CheckContext): Promise<Observation> {
-  ctx.fixture('metrics-pod');
-  ctx.step('waiting for pod metrics-pod to be Ready');
-  const r = await podSettles(ctx, 'metrics-pod', 'ready');
-  if (!r.ok) return notStarted('metrics-pod', r.error);
+  const r = await fixturePodReady(ctx, 'metrics-pod');
+  if (!r.ok) return r.observation;
   const node = r.pod.spec!.nodeName!;
   const podPath = `/apis/metrics.k8s.io/v1beta1/namespaces/${ctx.namespace}/pods/metrics-pod`;
   const nodePath = `/apis/metrics.k8s.io/v1beta1/nodes/${node}`;

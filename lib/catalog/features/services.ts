@@ -4,10 +4,11 @@
 // preserve-destination annotation and hairpin. Suite "services"; area "networking".
 // "Outside the cluster" is this process: a Node.js HTTP client to a node's InternalIP:nodePort.
 
+import type { V1Pod } from '@kubernetes/client-node';
 import type { NodeInfo } from '../../discovery/types.ts';
 import { limited, supported } from '../expect.ts';
 import {
-  AFFINITY_TIMEOUT_SECONDS, clusterIPOf, FX, httpAttempt, internalIP, nodePortOf, nodeTransportOf, oneLine, podIP,
+  AFFINITY_TIMEOUT_SECONDS, clusterIPOf, FX, httpAttempt, internalIP, nodeGetObservation, nodePortOf, nodeTransportOf, oneLine, podIP,
   readService, readyPods, SERVICE_PORT, urlOf, waitForIngress, NETEXEC_PORT,
 } from '../net/common.ts';
 import { affinityTimeoutExpectation, preserveClientIpExpectation, preserveDestinationExpectation, sessionAffinityExpectation } from '../net/expect.ts';
@@ -23,6 +24,12 @@ function nodeOf(ctx: CheckContext, name: string | undefined): NodeInfo {
   const n = ctx.cluster.nodes.find(x => x.name === name);
   if (!n) throw new Error(`node ${name ?? '(none)'} of a fixture pod is not in discovery`);
   return n;
+}
+
+/** The control of the outside → NodePort checks: the Local NodePort of net-linux's node (a Linux backend there). */
+async function linuxControlNodePort(ctx: CheckContext, linuxPod: V1Pod, path?: string): Promise<{ linux: NodeInfo; controlUrl: string }> {
+  const linux = nodeOf(ctx, linuxPod.spec?.nodeName);
+  return { linux, controlUrl: urlOf(internalIP(linux), nodePortOf(await readService(ctx, FX.svcLocalLinux.id)), path) };
 }
 
 function fromHere(ctx: CheckContext, url: string): Promise<ExternalAttempt> {
@@ -91,12 +98,7 @@ export const features: Feature[] = [
       const ready = await readyPods(ctx, [...WIN_BACKENDS, FX.linux.id]);
       if (!ready.ok) return ready.observation;
       const node = nodeOf(ctx, ready.pods[FX.winPeer.id].spec?.nodeName);
-      const nt = await nodeTransportOf(ctx, node);
-      if ('observation' in nt) return nt.observation;
-      const url = urlOf(clusterIPOf(await readService(ctx, FX.svcMixed.id)), SERVICE_PORT);
-      ctx.step(`GET ${url} from node ${node.name} (${nt.t.description})`);
-      const v = await warmupThenSteady(ctx, `node ${node.name} → ClusterIP`, () => httpAttempt(ctx, nt.t, url));
-      return { works: v.ok, summary: v.detail, evidence: v.evidence, node: node.name };
+      return nodeGetObservation(ctx, node, 'ClusterIP', async () => urlOf(clusterIPOf(await readService(ctx, FX.svcMixed.id)), SERVICE_PORT));
     },
   },
   {
@@ -116,8 +118,7 @@ export const features: Feature[] = [
       const v = await warmupThenSteady(ctx, `outside → ${win.name} NodePort`, () => fromHere(ctx, url));
       if (v.ok) return { works: true, summary: v.detail, evidence: v.evidence, node: win.name };
       // Control: can this host reach a node at all? A Linux node's NodePort (Local, Linux backend).
-      const linux = nodeOf(ctx, ready.pods[FX.linux.id].spec?.nodeName);
-      const controlUrl = urlOf(internalIP(linux), nodePortOf(await readService(ctx, FX.svcLocalLinux.id)));
+      const { linux, controlUrl } = await linuxControlNodePort(ctx, ready.pods[FX.linux.id]);
       ctx.step(`control: GET ${controlUrl} (NodePort on Linux node ${linux.name})`);
       const control = await warmupThenSteady(ctx, `outside → ${linux.name} NodePort (control)`, () => fromHere(ctx, controlUrl));
       const evidence = [...v.evidence, ...control.evidence];
@@ -284,8 +285,7 @@ export const features: Feature[] = [
       if (seen && seen === mine) return { works: true, summary: `the Windows backend saw this host's address ${seen}: client IP preserved`, evidence, node: win.name };
       // Control: a Linux node with a Local Service always keeps the client IP. If it does not see
       // this host's address either, something on the way (a NAT in front of the nodes) hides it.
-      const linux = nodeOf(ctx, ready.pods[FX.linux.id].spec?.nodeName);
-      const controlUrl = urlOf(internalIP(linux), nodePortOf(await readService(ctx, FX.svcLocalLinux.id)), '/clientip');
+      const { linux, controlUrl } = await linuxControlNodePort(ctx, ready.pods[FX.linux.id], '/clientip');
       const c = await fromHere(ctx, controlUrl);
       const cSeen = c.ok ? clientIpOf(c.body) : undefined;
       const cMine = c.localAddress ? unmapped(c.localAddress) : undefined;

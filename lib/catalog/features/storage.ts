@@ -10,12 +10,12 @@ import { accessDenied } from '../../probes/fileCompare.ts';
 import { createPodLike, describeSettled, readyOrEvent, type Settled } from '../../probes/podSettle.ts';
 import type { Transport } from '../../probes/types.ts';
 import { limited, notApplicable, supported } from '../expect.ts';
-import { notStarted, podSettles } from '../observe.ts';
+import { CANNOT_TELL, fixturePodReady, notStarted, podSettles } from '../observe.ts';
 import type { ClusterInfo } from '../../discovery/types.ts';
 import type { CheckContext, Expectation, EvidenceItem, Feature, Observation } from '../types.ts';
 
-/** Pull failures say nothing about a volume feature (mirror missing, air-gapped): the check errors. */
-const CANNOT_TELL = new Set(['ImagePullBackOff', 'ErrImagePull', 'InvalidImageName']);
+/** The storage limitations' source: FEATURES.md and the upstream Windows storage docs. */
+const STORAGE_DOCS = 'FEATURES.md; upstream doc windows/intro (storage)';
 
 /** Writes `content` to `writePath` over `w` and reads it back from `readPath` over `r`. */
 async function roundTrip(ctx: CheckContext, w: Transport, writePath: string, r: Transport, readPath: string, content: string, evidence: EvidenceItem[]): Promise<string | undefined> {
@@ -51,10 +51,8 @@ const marker = (ctx: CheckContext, what: string) => `wincheck-${what}-${ctx.runI
 
 async function hostPathProbe(ctx: CheckContext): Promise<Observation> {
   const name = 'hostpath';
-  ctx.fixture(name);
-  ctx.step(`waiting for pod ${name} to be Ready`);
-  const r = await podSettles(ctx, name, 'ready');
-  if (!r.ok) return notStarted(name, r.error);
+  const r = await fixturePodReady(ctx, name);
+  if (!r.ok) return r.observation;
   const t = ctx.podTransport(name, 'windows');
   const evidence: EvidenceItem[] = [];
   const problems: string[] = [];
@@ -73,10 +71,8 @@ async function hostPathProbe(ctx: CheckContext): Promise<Observation> {
 
 async function emptyDirProbe(ctx: CheckContext): Promise<Observation> {
   const name = 'emptydir';
-  ctx.fixture(name);
-  ctx.step(`waiting for pod ${name} to be Ready`);
-  const r = await podSettles(ctx, name, 'ready');
-  if (!r.ok) return notStarted(name, r.error);
+  const r = await fixturePodReady(ctx, name);
+  if (!r.ok) return r.observation;
   const writer = ctx.podTransport(name, 'windows', 'writer');
   const reader = ctx.podTransport(name, 'windows', 'reader');
   const evidence: EvidenceItem[] = [];
@@ -136,10 +132,8 @@ async function subPathProbe(ctx: CheckContext): Promise<Observation> {
 
 async function readOnlyRootFsProbe(ctx: CheckContext): Promise<Observation> {
   const name = 'readonly-rootfs';
-  ctx.fixture(name);
-  ctx.step(`waiting for pod ${name} to be Ready`);
-  const r = await podSettles(ctx, name, 'ready');
-  if (!r.ok) return notStarted(name, r.error);
+  const r = await fixturePodReady(ctx, name);
+  if (!r.ok) return r.observation;
   const t = ctx.podTransport(name, 'windows');
   const evidence: EvidenceItem[] = [];
   ctx.step('writing C:\\ (the root filesystem) with readOnlyRootFilesystem: true');
@@ -362,7 +356,7 @@ export const features: Feature[] = [
     title: 'emptyDir with medium: Memory',
     needs: ['windows-node'],
     fixtures: [{ id: 'emptydir-memory', template: 'emptydir-memory', os: 'windows' }],
-    expect: () => limited('"memory as the storage medium" for emptyDir is not supported on Windows nodes', 'FEATURES.md; upstream doc windows/intro (storage)'),
+    expect: () => limited('"memory as the storage medium" for emptyDir is not supported on Windows nodes', STORAGE_DOCS),
     probe: emptyDirMemoryProbe,
   },
   {
@@ -371,7 +365,7 @@ export const features: Feature[] = [
     title: 'subPath volume mounts',
     needs: ['windows-node'],
     fixtures: [{ id: 'subpath', template: 'subpath', os: 'windows' }],
-    expect: () => limited('the Windows storage docs say only whole volumes can be mounted (upstream e2e does mount subPaths on Windows: this may show as lifted)', 'FEATURES.md; upstream doc windows/intro (storage)'),
+    expect: () => limited('the Windows storage docs say only whole volumes can be mounted (upstream e2e does mount subPaths on Windows: this may show as lifted)', STORAGE_DOCS),
     probe: subPathProbe,
   },
   {
@@ -380,7 +374,7 @@ export const features: Feature[] = [
     title: 'readOnlyRootFilesystem on a Windows container',
     needs: ['windows-node'],
     fixtures: [{ id: 'readonly-rootfs', template: 'readonly-rootfs', os: 'windows' }],
-    expect: () => limited('readOnlyRootFilesystem is not supported on Windows (mapped volumes still honour readOnly)', 'FEATURES.md; upstream doc windows/intro (storage)'),
+    expect: () => limited('readOnlyRootFilesystem is not supported on Windows (mapped volumes still honour readOnly)', STORAGE_DOCS),
     probe: readOnlyRootFsProbe,
   },
   {
@@ -410,7 +404,7 @@ export const features: Feature[] = [
       { id: 'nfs-server', template: 'nfs-server', os: 'linux' },
       { id: 'nfs-client', template: 'windows-pause', os: 'windows', params: { selectorKey: 'kubernetes.io/os' } },
     ],
-    expect: () => limited('NFS volumes are not supported on Windows nodes', 'FEATURES.md; upstream doc windows/intro (storage)'),
+    expect: () => limited('NFS volumes are not supported on Windows nodes', STORAGE_DOCS),
     probe: nfsProbe,
   },
   {
@@ -419,7 +413,7 @@ export const features: Feature[] = [
     title: 'Raw block volumes (volumeMode: Block)',
     needs: ['windows-node', 'default-storageclass'],
     fixtures: [{ id: 'block-volume', template: 'block-volume', os: 'windows' }],
-    expect: c => defaultClassOr(c, () => limited('raw block volumes are not supported on Windows nodes', 'FEATURES.md; upstream doc windows/intro (storage)')),
+    expect: c => defaultClassOr(c, () => limited('raw block volumes are not supported on Windows nodes', STORAGE_DOCS)),
     probe: blockProbe,
   },
   {
@@ -428,7 +422,7 @@ export const features: Feature[] = [
     title: 'Expanding a mounted volume',
     needs: ['windows-node', 'default-storageclass'],
     fixtures: [{ id: 'pvc-resize', template: 'pvc', os: 'windows' }],
-    expect: c => defaultClassOr(c, () => limited('expanding a mounted volume is not supported on Windows nodes', 'FEATURES.md; upstream doc windows/intro (storage)')),
+    expect: c => defaultClassOr(c, () => limited('expanding a mounted volume is not supported on Windows nodes', STORAGE_DOCS)),
     probe: resizeProbe,
   },
 ];

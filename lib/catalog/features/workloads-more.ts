@@ -10,7 +10,7 @@ import { FixtureError } from '../../fixtures/errors.ts';
 import { buildNumberOf, LTSC_TAGS } from '../../fixtures/images.ts';
 import { createPodLike, describeSettled, readyOrEvent } from '../../probes/podSettle.ts';
 import { k8sAtLeast, limited, notApplicable, supported } from '../expect.ts';
-import { notStarted, podSettles, probeUntilPass } from '../observe.ts';
+import { fixturePodReady, notStarted, podSettles, probeUntilPass } from '../observe.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
 
 const STATEFULSET_REPLICAS = 2;
@@ -86,10 +86,8 @@ async function statefulSetProbe(ctx: CheckContext): Promise<Observation> {
 
 async function multiContainerProbe(ctx: CheckContext): Promise<Observation> {
   const name = 'multi-container';
-  ctx.fixture(name);
-  ctx.step(`waiting for pod ${name} to be Ready`);
-  const r = await podSettles(ctx, name, 'ready');
-  if (!r.ok) return notStarted(name, r.error);
+  const r = await fixturePodReady(ctx, name);
+  if (!r.ok) return r.observation;
   const node = r.pod.spec?.nodeName;
   ctx.step('GET http://localhost:8080/hostname from container client (server listens in container server)');
   const res = await probeUntilPass(ctx, ctx.podTransport(name, 'windows', 'client'), { kind: 'http-get', url: 'http://localhost:8080/hostname' });
@@ -103,10 +101,8 @@ async function multiContainerProbe(ctx: CheckContext): Promise<Observation> {
 
 async function execLogsProbe(ctx: CheckContext): Promise<Observation> {
   const name = 'exec-logs';
-  ctx.fixture(name);
-  ctx.step(`waiting for pod ${name} to be Ready`);
-  const r = await podSettles(ctx, name, 'ready');
-  if (!r.ok) return notStarted(name, r.error);
+  const r = await fixturePodReady(ctx, name);
+  if (!r.ok) return r.observation;
   const node = r.pod.spec?.nodeName;
   const evidence: EvidenceItem[] = [];
   const problems: string[] = [];
@@ -169,10 +165,8 @@ async function httpThroughPortForward(ctx: CheckContext, pod: string, port: numb
 
 async function portForwardProbe(ctx: CheckContext): Promise<Observation> {
   const name = 'port-forward';
-  ctx.fixture(name);
-  ctx.step(`waiting for pod ${name} to be Ready`);
-  const r = await podSettles(ctx, name, 'ready');
-  if (!r.ok) return notStarted(name, r.error);
+  const r = await fixturePodReady(ctx, name);
+  if (!r.ok) return r.observation;
   const node = r.pod.spec?.nodeName;
   ctx.step(`port-forward to ${name}:8080, GET /hostname`);
   let got: { response: string; error: string };

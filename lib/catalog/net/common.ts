@@ -231,3 +231,16 @@ export async function nodeTransportOf(ctx: CheckContext, node: NodeInfo): Promis
   if (t) return { t };
   return { observation: { works: false, summary: 'no node transport', evidence: [], node: node.name, notApplicable: `no node transport for ${node.name}: neither a HostProcess pod nor SSH is available to run commands on the node` } };
 }
+
+/**
+ * A Windows node → `url` path over the node's own transport: warm-up then steady GETs. `url` is
+ * computed once the transport is there (n/a without one); `to` names the target in the verdict.
+ */
+export async function nodeGetObservation(ctx: CheckContext, node: NodeInfo, to: string, url: () => Promise<string>): Promise<Observation> {
+  const nt = await nodeTransportOf(ctx, node);
+  if ('observation' in nt) return nt.observation;
+  const target = await url();
+  ctx.step(`GET ${target} from node ${node.name} (${nt.t.description})`);
+  const v = await warmupThenSteady(ctx, `node ${node.name} → ${to}`, () => httpAttempt(ctx, nt.t, target));
+  return { works: v.ok, summary: v.detail, evidence: v.evidence, node: node.name };
+}

@@ -94,9 +94,9 @@ describe('workloads/config/storage fixture rendering', () => {
     expect(kind<V1Pod>(r.objects, 'Pod').spec!.volumes![0].secret!.secretName).to.equal('secret-volume');
   });
 
-  it('secret-defaultmode is 0400 (256), not YAML 1.2\'s decimal 400', () => {
+  it('secret-defaultmode is 0440 (288), not YAML 1.2\'s decimal 440', () => {
     const p = kind<V1Pod>(renderFixture({ id: 'secret-defaultmode', template: 'secret-defaultmode', os: 'windows' }, ctx()).objects, 'Pod');
-    expect(p.spec!.volumes![0].secret!.defaultMode).to.equal(0o400);
+    expect(p.spec!.volumes![0].secret!.defaultMode).to.equal(0o440);
   });
 
   it('hostpath: one host directory in both path styles, the forward-slash mount read-only', () => {

@@ -62,7 +62,7 @@ export function modeOf(lsOutput: string, file: string): string | undefined {
   return undefined;
 }
 
-const WANTED_MODE = '-r--------'; // defaultMode 0400
+const WANTED_MODE = '-r--r-----'; // defaultMode 0440 (see fixtures/secret-defaultmode.yaml)
 
 async function secretDefaultModeProbe(ctx: CheckContext): Promise<Observation> {
   const name = 'secret-defaultmode';
@@ -76,7 +76,7 @@ async function secretDefaultModeProbe(ctx: CheckContext): Promise<Observation> {
   if (!res.ok || !mode) throw new Error(`could not read the mode of C:/etc/secret-mode/data: ${res.detail}; stdout ${JSON.stringify(res.evidence.stdout.slice(0, 200))}`);
   return {
     works: mode === WANTED_MODE,
-    summary: mode === WANTED_MODE ? `the Secret file has mode ${mode} (defaultMode 0400 honoured)` : `the Secret file shows mode ${mode}, not ${WANTED_MODE} (defaultMode 0400 not honoured)`,
+    summary: mode === WANTED_MODE ? `the Secret file has mode ${mode} (defaultMode 0440 honoured)` : `the Secret file shows mode ${mode}, not ${WANTED_MODE} (defaultMode 0440 not honoured)`,
     evidence: [res.evidence],
     node: r.pod.spec?.nodeName,
   };

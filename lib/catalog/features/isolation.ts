@@ -37,12 +37,18 @@ async function countUtilityVMs(ctx: CheckContext, t: Transport, node: string, ev
 }
 
 /** Running pods on `node` whose RuntimeClass has the Hyper-V handler (all namespaces if allowed). */
-async function hypervPodsOn(ctx: CheckContext, node: string): Promise<V1Pod[]> {
+/**
+ * Hyper-V RuntimeClass pods on the node. `holdingVMs` also counts pods still starting or
+ * stopping: their utility VM exists before Running and after deletion starts, so a
+ * "one VM more than pods" verdict must count them (else a starting pod looks like a lift).
+ */
+async function hypervPodsOn(ctx: CheckContext, node: string, which: 'running' | 'holdingVMs' = 'running'): Promise<V1Pod[]> {
   const names = new Set([...ctx.cluster.runtimeClasses.filter(rc => rc.handler === HYPERV_HANDLER).map(rc => rc.name), HYPERV_RC.replace('{{runId}}', ctx.runId)]);
   const fieldSelector = `spec.nodeName=${node}`;
   const list = await ctx.kube.core.listPodForAllNamespaces({ fieldSelector })
     .catch(() => ctx.kube.core.listNamespacedPod({ namespace: ctx.namespace, fieldSelector }));
-  return list.items.filter(p => p.status?.phase === 'Running' && p.spec?.runtimeClassName && names.has(p.spec.runtimeClassName));
+  const counted = (p: V1Pod) => which === 'running' ? p.status?.phase === 'Running' : !['Succeeded', 'Failed'].includes(p.status?.phase ?? '');
+  return list.items.filter(p => counted(p) && p.spec?.runtimeClassName && names.has(p.spec.runtimeClassName));
 }
 
 function hypervExpectation(c: ClusterInfo) {
@@ -90,9 +96,11 @@ async function hypervAnnotationProbe(ctx: CheckContext): Promise<Observation> {
   const access = await nodeTransportOf(ctx, node);
   if ('na' in access) return access.na;
   const evidence: EvidenceItem[] = [`pod hyperv-annotation on ${node}, annotations ${JSON.stringify(r.pod.metadata?.annotations ?? {})}`];
+  // VMs first, pods second: a Hyper-V pod starting in between adds a pod, never a lone VM,
+  // so a race can only hide a lift, not invent one.
   const vms = await countUtilityVMs(ctx, access.transport, node, evidence);
-  const pods = await hypervPodsOn(ctx, node);
-  evidence.push(`Hyper-V RuntimeClass pods running on ${node}: ${pods.map(p => `${p.metadata?.namespace}/${p.metadata?.name}`).join(', ') || 'none'}`);
+  const pods = await hypervPodsOn(ctx, node, 'holdingVMs');
+  evidence.push(`Hyper-V RuntimeClass pods on ${node} (not finished): ${pods.map(p => `${p.metadata?.namespace}/${p.metadata?.name}`).join(', ') || 'none'}`);
   // Each RuntimeClass pod accounts for one utility VM; one more is the annotated pod's.
   const works = vms > pods.length;
   return { works, summary: works ? `a utility VM beyond the ${pods.length} RuntimeClass pod(s) on ${node}: the annotation was honoured` : `no utility VM for the annotated pod on ${node} (${vms} VM(s) for ${pods.length} RuntimeClass pod(s)): the annotation was ignored`, evidence, node };

@@ -63,6 +63,7 @@ export async function discover(kube: KubeClients, opts: DiscoverOptions): Promis
     loadBalancer: opts.loadBalancer === undefined ? 'unknown' : opts.loadBalancer ? 'yes' : 'no',
     nodeAccess: { hostProcess: false, hostProcessReason: '', ssh: false, sshReason: '' },
     dualStack: isDualStack(nodes),
+    ipv6Only: isIPv6Only(nodes),
   };
   cluster.nodeAccess = await nodeAccessOf(cluster, opts.sshCheck);
   return cluster;
@@ -70,6 +71,11 @@ export async function discover(kube: KubeClients, opts: DiscoverOptions): Promis
 
 export function isDualStack(nodes: NodeInfo[]): boolean {
   return nodes.some(n => n.podCIDRs.some(c => c.includes(':')) && n.podCIDRs.some(c => !c.includes(':')));
+}
+
+export function isIPv6Only(nodes: NodeInfo[]): boolean {
+  const withCidrs = nodes.filter(n => n.podCIDRs.length);
+  return withCidrs.length > 0 && withCidrs.every(n => n.podCIDRs.every(c => c.includes(':')));
 }
 
 export async function nodeAccessOf(cluster: ClusterInfo, sshCheck?: DiscoverOptions['sshCheck']): Promise<NodeAccess> {

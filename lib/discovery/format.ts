@@ -24,6 +24,7 @@ export function formatClusterInfo(c: ClusterInfo): string {
     `metrics:       ${yesNo(c.metricsServer)}`,
     `LoadBalancer:  ${c.loadBalancer}`,
     `Dual-stack:    ${yesNo(c.dualStack)}`,
+    `IPv6-only:     ${yesNo(c.ipv6Only)}`,
     `HostProcess:   ${yesNo(c.nodeAccess.hostProcess)} (${c.nodeAccess.hostProcessReason})`,
     `SSH:           ${yesNo(c.nodeAccess.ssh)} (${c.nodeAccess.sshReason})`,
   );

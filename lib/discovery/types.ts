@@ -86,4 +86,6 @@ export interface ClusterInfo {
   nodeAccess: NodeAccess;
   /** Nodes have IPv4 and IPv6 pod CIDRs. */
   dualStack: boolean;
+  /** Every node's pod CIDRs are IPv6 only (an IPv6-only cluster). */
+  ipv6Only: boolean;
 }

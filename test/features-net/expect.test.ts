@@ -102,8 +102,11 @@ describe('networking catalog', () => {
       expect(exp('net.dual-stack', ds(ws2019(), 'l2bridge')).expected).to.equal('limited');
       expect(exp('net.dual-stack', ds(ws2022())).reason).to.contain('not discoverable');
     });
-    it('IPv6-only is limited where the cluster has IPv6', () => {
-      expect(exp('net.ipv6-only', { ...ws2022(), dualStack: true }).expected).to.equal('limited');
+    it('IPv6-only is limited on an IPv6-only cluster, n/a on a dual-stack one (single-family IPv6 Services are supported there, seed 003)', () => {
+      expect(exp('net.ipv6-only', { ...ws2022(), ipv6Only: true }).expected).to.equal('limited');
+      const ds = exp('net.ipv6-only', { ...ws2022(), dualStack: true });
+      expect(ds.expected).to.equal('n/a');
+      expect(ds.reason).to.contain('net.dual-stack');
     });
   });
 

@@ -32,6 +32,7 @@ export function cluster(extra: Partial<ClusterInfo> = {}): ClusterInfo {
     metricsServer: true, loadBalancer: 'unknown',
     nodeAccess: { hostProcess: true, hostProcessReason: 'ok', ssh: false, sshReason: 'not configured' },
     dualStack: false,
+    ipv6Only: false,
     ...extra,
   };
 }

@@ -340,7 +340,7 @@ export const features: Feature[] = [
     area: 'networking',
     suite: SUITE,
     title: 'IPv6-only: a single-stack IPv6 Service in front of Windows pods',
-    needs: ['windows-node', 'dual-stack'],
+    needs: ['windows-node'],
     fixtures: [FX.win, FX.winPeer, FX.winPeer2, FX.svcIpv6],
     expect: ipv6OnlyExpectation,
     probe: async ctx => {

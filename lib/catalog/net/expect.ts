@@ -63,7 +63,12 @@ export function dualStackExpectation(c: ClusterInfo): Expectation {
 
 export function ipv6OnlyExpectation(c: ClusterInfo): Expectation {
   const source = 'FEATURES.md net.ipv6-only; upstream doc windows-networking';
-  return c.dualStack
-    ? limited('IPv6-only (single-stack IPv6) networking is not supported on Windows nodes', source)
-    : notApplicable('the cluster has no IPv6 (not dual-stack): an IPv6-only Service cannot be created here', source);
+  // seed 003: IPv6-only networking is not supported on Windows, but single-family IPv6
+  // Services on dual-stack pods and nodes are (that case belongs to net.dual-stack). Only
+  // an IPv6-only cluster can show the limitation.
+  const seed = `seed 003; ${source}`;
+  if (c.ipv6Only) return limited('IPv6-only (single-stack IPv6) networking is not supported on Windows nodes', seed);
+  return notApplicable(c.dualStack
+    ? 'the cluster is dual-stack, not IPv6-only: single-family IPv6 Services on dual-stack nodes are supported (net.dual-stack checks them); the limitation shows only on an IPv6-only cluster'
+    : 'the cluster is not IPv6-only (its nodes have IPv4 pod CIDRs)', seed);
 }

@@ -44,11 +44,34 @@ function loadProfileFile(file: string, shownAs: string): Profile {
     throw new ProfileError(`${shownAs}: not valid YAML: ${msg.split('\n')[0]}`);
   }
   try {
-    return validateProfile(doc);
+    return validateProfile(withBase(doc, file, shownAs));
   } catch (e) {
     if (e instanceof SchemaError) throw new ProfileError(`${shownAs}: ${e.message}`);
     throw e;
   }
+}
+
+/**
+ * `base: <built-in name or file>` lets a profile state only what differs: `limitations`,
+ * `addons` and `network` merge into the base's, `breaks` add to them, any other field
+ * replaces the base's.
+ */
+function withBase(doc: unknown, file: string, shownAs: string): unknown {
+  if (doc === null || typeof doc !== 'object' || !('base' in doc)) return doc;
+  const { base, ...own } = doc as Record<string, unknown>;
+  if (typeof base !== 'string') throw new ProfileError(`${shownAs}: base must be a built-in profile name or a file path`);
+  let baseProfile: Record<string, unknown>;
+  try {
+    baseProfile = loadProfile(looksLikePath(base) ? join(dirname(file), base) : base) as unknown as Record<string, unknown>;
+  } catch (e) {
+    if (e instanceof ProfileError) throw new ProfileError(`${shownAs}: base: ${e.message}`);
+    throw e;
+  }
+  const merged: Record<string, unknown> = { ...baseProfile, ...own };
+  for (const key of ['limitations', 'addons', 'network'])
+    if (own[key] && typeof own[key] === 'object') merged[key] = { ...(baseProfile[key] as object | undefined), ...(own[key] as object) };
+  if (Array.isArray(own.breaks)) merged.breaks = [...new Set([...((baseProfile.breaks as unknown[] | undefined) ?? []), ...own.breaks])];
+  return merged;
 }
 
 /**

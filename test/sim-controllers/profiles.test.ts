@@ -106,3 +106,30 @@ describe('sim profiles', () => {
     expect(() => withOverrides(p, { breaks: ['nope' as never] })).to.throw(ProfileError, /"nope" is not a known break/);
   });
 });
+
+describe('sim profiles: base', () => {
+  const write = (text: string) => { const f = join(dir, `b${n++}.yaml`); writeFileSync(f, text); return f; };
+
+  it('takes a built-in as the base and states only what differs', () => {
+    const p = loadProfile(write('name: broken-w2l\nbase: default\nlimitations:\n  icmpEgress: false\nbreaks: [w2l]\n'));
+    const base = loadProfile('default');
+    expect(p.name).to.equal('broken-w2l');
+    expect(p.nodes).to.deep.equal(base.nodes);
+    expect(p.limitations?.icmpEgress).to.equal(false);
+    expect(p.breaks).to.deep.equal([...(base.breaks ?? []), 'w2l']);
+    expect(p.addons).to.deep.equal(base.addons);
+  });
+
+  it('merges addons and network into the base\'s', () => {
+    const p = loadProfile(write('name: x\nbase: default\naddons:\n  metricsServer: false\nnetwork:\n  mode: overlay\n'));
+    expect(p.addons.metricsServer).to.equal(false);
+    expect(p.addons.defaultStorageClass).to.equal(loadProfile('default').addons.defaultStorageClass);
+    expect(p.network.mode).to.equal('overlay');
+    expect(p.network.cni).to.equal(loadProfile('default').network.cni);
+  });
+
+  it('names the file for an unknown base and still validates the merged profile', () => {
+    expect(loadError(write('name: x\nbase: nope\n'))).to.match(/b\d+\.yaml: base: unknown profile "nope"; built-in profiles: .*default/);
+    expect(loadError(write('name: x\nbase: default\nbreaks: [nonsense]\n'))).to.match(/b\d+\.yaml: breaks\[\d+\] "nonsense" is not a known break/);
+  });
+});

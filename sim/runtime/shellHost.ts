@@ -8,7 +8,7 @@ import type { ConnectOptions, DnsConfig, Endpoint, NetworkTwin } from '../networ
 import { NetError } from '../network/types.ts';
 import type { RuntimeContext } from './context.ts';
 import type { NodeRuntime } from './nodeRuntime.ts';
-import type { ShellFS, ShellHost } from './shell/types.ts';
+import type { ShellHost } from './shell/types.ts';
 import { ContainerFS } from './fs.ts';
 
 /** COMPUTERNAME: upper-case, capped at 15 characters (MAX_COMPUTERNAME_LENGTH, §8). */
@@ -92,36 +92,18 @@ export function podNetwork(net: NetworkTwin, self: () => Endpoint, siblingPort: 
   });
 }
 
-export interface HostParts {
-  os: 'linux' | 'windows';
-  windowsBuild?: string;
-  hostname: string;
-  user: string;
-  env: Record<string, string>;
-  fs: ShellFS;
-  endpoint: Endpoint;
-  dns: DnsConfig;
-  net: NetworkTwin;
-  interfaces: ShellHost['interfaces'];
-  binaries: Iterable<string>;
-  node?: NodeRuntime;
-  resources?: ShellHost['resources'];
-  startServer?: ShellHost['startServer'];
-}
+/** What makeHost needs: the ShellHost's own fields, plus the image's binaries and the node (node views). */
+export type HostParts = Pick<ShellHost,
+  'os' | 'windowsBuild' | 'hostname' | 'user' | 'env' | 'fs' | 'endpoint' | 'dns' | 'net' | 'interfaces' | 'resources' | 'startServer'>
+  & { binaries: Iterable<string>; node?: NodeRuntime };
 
 export function makeHost(p: HostParts): ShellHost {
-  const bins = new Set([...p.binaries].map(b => b.toLowerCase()));
-  const host: ShellHost = {
-    os: p.os, windowsBuild: p.windowsBuild, hostname: p.hostname, user: p.user, env: p.env, fs: p.fs,
-    endpoint: p.endpoint, dns: p.dns, net: p.net, interfaces: p.interfaces,
-    hasBinary: name => bins.has(name.toLowerCase().replace(/^.*[\\/]/, '')),
-  };
-  if (p.node) {
-    const n = p.node;
-    host.node = { services: () => n.services(), hnsNetworks: () => n.hnsNetworks(), computeProcesses: () => n.computeProcesses() };
-  }
-  if (p.resources) host.resources = p.resources;
-  if (p.startServer) host.startServer = p.startServer;
+  const { binaries, node, resources, startServer, ...own } = p;
+  const bins = new Set([...binaries].map(b => b.toLowerCase()));
+  const host: ShellHost = { ...own, hasBinary: name => bins.has(name.toLowerCase().replace(/^.*[\\/]/, '')) };
+  if (node) host.node = { services: () => node.services(), hnsNetworks: () => node.hnsNetworks(), computeProcesses: () => node.computeProcesses() };
+  if (resources) host.resources = resources;
+  if (startServer) host.startServer = startServer;
   return host;
 }
 

@@ -5,7 +5,7 @@ import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
 import type { KubeClients } from './types.ts';
 import { describePod, failFastReason, isPodReady } from './podState.ts';
 import { defaultTimeouts } from './timeouts.ts';
-import { watchUntil } from './watch.ts';
+import { WaitTimeoutError, watchUntil } from './watch.ts';
 
 export class PodStartError extends Error {
   constructor(message: string, readonly reason: string, readonly pod: V1Pod, readonly events: string[]) {
@@ -50,6 +50,12 @@ export async function waitForPodCondition(
       signal: opts.signal,
     });
   } catch (e) {
+    if (e instanceof WaitTimeoutError) {
+      // A pod that waits without a fail-fast reason (a sandbox that keeps failing, a volume
+      // that will not mount) is explained by its Warning events, not by its status.
+      const warnings = (await podEvents(kube, namespace, name).catch(() => [])).filter(ev => ev.startsWith('Warning '));
+      throw warnings.length ? new WaitTimeoutError(`${e.message}; last warning events: ${warnings.slice(-2).join(' | ')}`, { cause: e }) : e;
+    }
     if (!(e instanceof PodStartError)) throw e;
     const events = await podEvents(kube, namespace, name).catch(() => []);
     const wanted = events.filter(ev => ev.includes(e.reason) || /Failed|BackOff|Error/.test(ev));

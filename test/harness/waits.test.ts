@@ -124,6 +124,23 @@ describe('pod waits against the simulated cluster', function () {
     expect(e.message).to.contain('not scheduled').and.contain('FailedScheduling');
   });
 
+  it('times out with the pod\'s last warning events when nothing fails fast', async () => {
+    // An unknown runAsUserName fails the Windows pod sandbox over and over (WINDOWS-COMMANDS §1):
+    // no fail-fast reason, so the wait runs to its deadline and must say why the pod never started.
+    await kube.core.createNamespacedPod({ namespace: ns, body: pod('nosandbox', {
+      nodeSelector: { 'kubernetes.io/os': 'windows' },
+      tolerations: [{ key: 'os', operator: 'Equal', value: 'windows', effect: 'NoSchedule' }],
+      securityContext: { windowsOptions: { runAsUserName: 'NoSuchUser' } },
+    }) });
+    try {
+      await waitTimeoutForPodReady(kube, ns, 'nosandbox', 3_000);
+      expect.fail('expected a timeout');
+    } catch (e) {
+      expect(e).to.be.instanceOf(WaitTimeoutError);
+      expect((e as Error).message).to.match(/^timed out after 3s waiting for pod wincheck-waits\/nosandbox to be Ready; last state seen: .*; last warning events: .*Warning FailedCreatePodSandBox: .*The user name or password is incorrect/);
+    }
+  });
+
   it('times out with the last state seen', async () => {
     // A 1 ms deadline expires while the pod is still starting.
     await kube.core.createNamespacedPod({ namespace: ns, body: pod('slow', {}) });

@@ -8,9 +8,7 @@
 // is the floor; the ratio says what the API layer (TLS, routing, admission, serialisation, the
 // client's deserialisation) costs on top of it, and a generous threshold catches a regression.
 
-import { KubeConfig } from '@kubernetes/client-node';
-import { makeClients } from '../lib/cluster/client.ts';
-import { fmtMs, median, report, simSettled, startSimRetrying } from './support.ts';
+import { fmtMs, kubeOf, median, report, simSettled, startSimRetrying } from './support.ts';
 
 const NAME = 'api-overhead';
 
@@ -33,9 +31,7 @@ async function main(): Promise<void> {
   const sim = await startSimRetrying('default', out);
   try {
     await simSettled(sim);
-    const kc = new KubeConfig();
-    kc.loadFromString(sim.kubeconfig);
-    const kube = makeClients(kc);
+    const kube = kubeOf(sim);
 
     const apiList = async () => (await kube.core.listNamespacedPod({ namespace: NAMESPACE })).items.length;
     const storeList = () => sim.store.list('pods', { namespace: NAMESPACE }).items.length;

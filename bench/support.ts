@@ -5,7 +5,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { V1Node, V1Pod } from '@kubernetes/client-node';
+import { KubeConfig, type V1Node, type V1Pod } from '@kubernetes/client-node';
+import { makeClients } from '../lib/cluster/client.ts';
+import type { KubeClients } from '../lib/cluster/types.ts';
 import { startSim, type Profile, type SimCluster } from '../sim/index.ts';
 import { RESULT_PREFIX, type BenchResult } from './result.ts';
 
@@ -46,6 +48,13 @@ export async function startSimRetrying(profile: string | Profile, log: (l: strin
       await new Promise(r => setTimeout(r, 2_000 + Math.random() * 2_000));
     }
   }
+}
+
+/** The harness's own clients (makeClients), pointed at the sim through its kubeconfig. */
+export function kubeOf(sim: SimCluster): KubeClients {
+  const kc = new KubeConfig();
+  kc.loadFromString(sim.kubeconfig);
+  return makeClients(kc);
 }
 
 export function podReady(pod: V1Pod | undefined): boolean {

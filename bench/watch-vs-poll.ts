@@ -10,11 +10,10 @@
 // spread that phase evenly over the period (sample i polls at 0, then (i + 0.5)/N s, then every
 // second), so the median is the typical case (about 500 ms) rather than a lucky or unlucky one.
 
-import { KubeConfig, type V1Pod } from '@kubernetes/client-node';
-import { makeClients } from '../lib/cluster/client.ts';
+import type { V1Pod } from '@kubernetes/client-node';
 import { waitForPodReady } from '../lib/cluster/podWait.ts';
 import type { KubeClients } from '../lib/cluster/types.ts';
-import { fmtMs, median, podReady, report, simSettled, startSimRetrying } from './support.ts';
+import { fmtMs, kubeOf, median, podReady, report, simSettled, startSimRetrying } from './support.ts';
 
 const NAME = 'watch-vs-poll';
 
@@ -56,9 +55,7 @@ async function main(): Promise<void> {
   const sim = await startSimRetrying('default', out);
   try {
     await simSettled(sim);
-    const kc = new KubeConfig();
-    kc.loadFromString(sim.kubeconfig);
-    const kube = makeClients(kc);
+    const kube = kubeOf(sim);
     await kube.core.createNamespace({ body: { metadata: { name: NAMESPACE } } });
 
     /** When the store wrote Ready=True for each pod, by name. */

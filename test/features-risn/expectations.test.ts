@@ -15,6 +15,7 @@ import { applyNodeAccessMode, planNodeAccess } from '../../lib/transports/nodeAc
 import { hostProcessPodName } from '../../lib/transports/hostProcess.ts';
 import { renderFixture } from '../../lib/fixtures/render.ts';
 import { cluster, linuxNode, winNode } from '../harness/clusterFixture.ts';
+import { DOCUMENTED } from './documented.ts';
 
 let catalog: Feature[];
 const feature = (id: string) => catalog.find(f => f.id === id)!;
@@ -40,15 +41,7 @@ describe('features-risn: expectations', () => {
 
   it('documented outcomes on a current cluster (1.33, 2022, containerd 1.7, metrics-server, Hyper-V RuntimeClass)', () => {
     const c = cluster({ hypervRuntimeClass: 'runhcs-wcow-hypervisor', runtimeClasses: [{ name: 'runhcs-wcow-hypervisor', handler: 'runhcs-wcow-hypervisor' }] });
-    const want: Record<string, string> = {
-      'res.limits': 'supported', 'res.cpu-limit-enforced': 'supported', 'res.memory-no-oomkill': 'limited', 'res.node-reserved': 'supported',
-      'res.stats': 'supported', 'res.metrics-api': 'supported', 'iso.process': 'supported', 'iso.hyperv-runtimeclass': 'supported',
-      'iso.hyperv-annotation': 'limited', 'iso.hostprocess': 'supported', 'sec.run-as-username': 'supported',
-      'sec.linux-fields-rejected': 'limited', 'sec.linux-fields-ignored': 'limited', 'sec.privileged': 'limited',
-      'node.services': 'supported', 'node.hns-network': 'supported', 'node.runtime': 'supported', 'node.os-supported': 'supported',
-      'node.version-skew': 'supported', 'node.pause-image': 'supported',
-    };
-    for (const [id, expected] of Object.entries(want)) expect(feature(id).expect(c).expected, id).to.equal(expected);
+    for (const [id, expected] of Object.entries(DOCUMENTED)) expect(feature(id).expect(c).expected, id).to.equal(expected);
   });
 
   it('res.metrics-api: n/a without metrics-server, with the need saying why', () => {

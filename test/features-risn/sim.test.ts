@@ -7,21 +7,13 @@ import { expect } from 'chai';
 import ssh2 from 'ssh2';
 import type { CheckResult } from '../../lib/catalog/types.ts';
 import { runOnSim as runHarnessOnSim, type SimRun, type SimRunOptions } from '../support/simRun.ts';
+import { DOCUMENTED } from './documented.ts';
 
 const RES = ['res.limits', 'res.cpu-limit-enforced', 'res.memory-no-oomkill', 'res.node-reserved', 'res.stats', 'res.metrics-api'];
 const ISO = ['iso.process', 'iso.hyperv-runtimeclass', 'iso.hyperv-annotation', 'iso.hostprocess'];
 const SEC = ['sec.run-as-username', 'sec.linux-fields-rejected', 'sec.linux-fields-ignored', 'sec.privileged'];
 const NODE = ['node.services', 'node.hns-network', 'node.runtime', 'node.os-supported', 'node.version-skew', 'node.pause-image'];
 const ALL = [...RES, ...ISO, ...SEC, ...NODE];
-
-const DOCUMENTED: Record<string, string> = {
-  'res.limits': 'supported', 'res.cpu-limit-enforced': 'supported', 'res.memory-no-oomkill': 'limited', 'res.node-reserved': 'supported',
-  'res.stats': 'supported', 'res.metrics-api': 'supported', 'iso.process': 'supported', 'iso.hyperv-runtimeclass': 'supported',
-  'iso.hyperv-annotation': 'limited', 'iso.hostprocess': 'supported', 'sec.run-as-username': 'supported',
-  'sec.linux-fields-rejected': 'limited', 'sec.linux-fields-ignored': 'limited', 'sec.privileged': 'limited',
-  'node.services': 'supported', 'node.hns-network': 'supported', 'node.runtime': 'supported', 'node.os-supported': 'supported',
-  'node.version-skew': 'supported', 'node.pause-image': 'supported',
-};
 
 function outcome(run: SimRun, id: string): CheckResult {
   const r = run.results.get(id);

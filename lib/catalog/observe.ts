@@ -1,5 +1,6 @@
 // Helpers feature probes share: where did a pod land, did it start, does a network path answer.
 
+import { setTimeout as delay } from 'node:timers/promises';
 import type { V1Pod } from '@kubernetes/client-node';
 import { describePod, failFastReason } from '../cluster/podState.ts';
 import { PodStartError, waitForPodCondition } from '../cluster/podWait.ts';
@@ -46,6 +47,15 @@ export async function fixturePodReady(ctx: CheckContext, name: string, described
 }
 
 /**
+ * An abortable wait, for the bounded polling loops of things that have no state to watch
+ * (network paths, stats samples) and for idle periods that are the behaviour under test.
+ * Never a wait for the cluster: those watch (podSettles, watchUntil).
+ */
+export function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return delay(ms, undefined, { signal });
+}
+
+/**
  * Network paths have no state to watch: poll like upstream (a pass within a 30 s warm-up,
  * 1 s apart). Returns the first passing result, else the last one.
  */
@@ -54,7 +64,7 @@ export async function probeUntilPass(ctx: CheckContext, t: Transport, op: ProbeO
   for (;;) {
     const r = await ctx.probe(t, op);
     if (r.ok || Date.now() + intervalMs > deadline || ctx.signal.aborted) return r;
-    await new Promise(res => setTimeout(res, intervalMs));
+    await pause(intervalMs, ctx.signal);
   }
 }
 

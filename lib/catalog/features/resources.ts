@@ -5,7 +5,7 @@ import { rawGet } from '../../cluster/rawGet.ts';
 import { WaitTimeoutError } from '../../cluster/watch.ts';
 import { windowsNodes } from '../../discovery/nodes.ts';
 import { limited, notApplicable, supported } from '../expect.ts';
-import { fixturePodReady } from '../observe.ts';
+import { fixturePodReady, pause } from '../observe.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
 import { formatBytes, kubeletSummary, parseQuantity, podStatsOf, type StatsSummary, waitForPodSet } from './_nodeProbes.ts';
 
@@ -22,12 +22,6 @@ const CPU_SAMPLES = 3;
 /** The burner's CPU limit (fixtures/cpu-burner.yaml) and the slack allowed for sampling jitter. */
 const BURNER_LIMIT_NANOCORES = 500e6;
 const CPU_SLACK = 1.1;
-
-const pause = (ms: number, signal: AbortSignal) => new Promise<void>((resolve, reject) => {
-  const onAbort = () => { clearTimeout(t); reject(new Error('interrupted')); };
-  const t = setTimeout(() => { signal.removeEventListener('abort', onAbort); resolve(); }, ms);
-  signal.addEventListener('abort', onAbort, { once: true });
-});
 
 /** A stats/metrics deadline, never longer than the run allows a pod to start (config timeouts.podStart). */
 const within = (ctx: CheckContext, ms: number) => Math.min(ms, ctx.options.timeouts.podStart);

@@ -14,7 +14,8 @@ import {
 import { affinityTimeoutExpectation, preserveClientIpExpectation, preserveDestinationExpectation, sessionAffinityExpectation } from '../net/expect.ts';
 import { httpGetFromHere, holdConnection, type ExternalAttempt } from '../net/external.ts';
 import { clientIpOf, destinationVerdict, hostnameOf, parseNetstat, unmapped } from '../net/parse.ts';
-import { pause, timingsOf, warmupThenSteady, type Attempt } from '../net/steady.ts';
+import { pause } from '../observe.ts';
+import { timingsOf, warmupThenSteady, type Attempt } from '../net/steady.ts';
 import type { CheckContext, EvidenceItem, Feature } from '../types.ts';
 
 const SUITE = 'services';

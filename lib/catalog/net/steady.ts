@@ -82,14 +82,6 @@ export async function warmupThenSteady(ctx: Pick<CheckContext, 'signal' | 'optio
   return { ok: true, detail, firstPass, outputs, evidence: [detail, firstPass.evidence] };
 }
 
-/**
- * An abortable wait for the callers that poll outside warmupThenSteady: the poll interval between
- * extra tries (which backends answer), and the affinity-timeout check's idle period, which is
- * the behaviour under test (the Service's own timeoutSeconds + 1 s), not a wait for the cluster.
- */
-export function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return delay(ms, undefined, { signal });
-}
 
 function secs(ms: number): string {
   return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)}s`;

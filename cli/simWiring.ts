@@ -1,7 +1,7 @@
 // The only place the harness meets the simulated cluster: `wincheck run --sim` and `wincheck sim`.
 // Imported lazily so the harness works (against real clusters) even without sim/.
 
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -34,11 +34,17 @@ interface SimModule {
 export async function startSimulatedCluster(opts: { profile?: string; port?: number; kubeconfigOut?: string }): Promise<StartedSim> {
   if (!existsSync(simEntry)) throw new UsageError('the simulated cluster is not available in this checkout (sim/index.ts is missing)');
   const sim = await import(simEntry) as SimModule;
-  const dir = await mkdtemp(join(tmpdir(), 'wincheck-sim-'));
+  removeStaleSimDirs();
+  const dir = await mkdtemp(join(tmpdir(), `${DIR_PREFIX}${process.pid}-`));
+  // The dir holds the admin kubeconfig and the nodes' SSH key: removed however the process ends
+  // (SIGKILL excepted: the next start removes dirs whose process is gone).
+  const removeOnExit = () => rmSync(dir, { recursive: true, force: true });
+  process.once('exit', removeOnExit);
   let started;
   try {
     started = await sim.startSim({ profile: opts.profile, port: opts.port, kubeconfigOut: opts.kubeconfigOut ?? join(dir, 'kubeconfig') });
   } catch (e) {
+    process.off('exit', removeOnExit);
     await rm(dir, { recursive: true, force: true });
     if (e instanceof sim.ProfileError) throw new UsageError(e.message.split('\n')[0]);
     throw new Error('the simulated cluster failed to start', { cause: e });
@@ -61,7 +67,34 @@ export async function startSimulatedCluster(opts: { profile?: string; port?: num
     egressUrl: started.egressUrl,
     stop: async () => {
       await started.stop();
+      process.off('exit', removeOnExit);
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Per-process temp dirs are named wincheck-sim-<pid>-XXXXXX. */
+const DIR_PREFIX = 'wincheck-sim-';
+
+/** Removes temp dirs of sim runs whose process no longer exists (killed with SIGKILL). */
+export function removeStaleSimDirs(root = tmpdir()): string[] {
+  const removed: string[] = [];
+  let names: string[];
+  try { names = readdirSync(root); } catch { return removed; }
+  for (const name of names) {
+    const pid = new RegExp(`^${DIR_PREFIX}(\\d+)-`).exec(name)?.[1];
+    if (!pid || processAlive(Number(pid))) continue;
+    rmSync(join(root, name), { recursive: true, force: true });
+    removed.push(name);
+  }
+  return removed;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

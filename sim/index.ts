@@ -2,7 +2,7 @@
 // network twin → controllers (nodes, add-ons) → node runtimes. Callers get a
 // kubeconfig and a stop function; nothing else of the sim leaks out.
 
-import { writeFile, mkdir } from 'node:fs/promises';
+import { writeFile, mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Store } from './api/store.ts';
 import { RESOURCES, bucketOf } from './api/resources.ts';
@@ -43,6 +43,21 @@ export interface SimCluster {
   stop(): Promise<void>;
 }
 
+/**
+ * Writes a file that holds credentials: always mode 0600, even over an existing 0644 file
+ * (writeFile's mode applies only to new files), by writing a fresh file beside it and renaming.
+ */
+export async function writePrivateFile(path: string, text: string): Promise<void> {
+  const tmp = `${path}.${process.pid}.tmp`;
+  try {
+    await writeFile(tmp, text, { mode: 0o600, flag: 'wx' });
+    await rename(tmp, path);
+  } catch (e) {
+    await rm(tmp, { force: true });
+    throw e;
+  }
+}
+
 export async function startSim(opts: SimOptions = {}): Promise<SimCluster> {
   const profile = typeof opts.profile === 'object' ? opts.profile : loadProfile(opts.profile ?? 'default');
   const store = new Store();
@@ -80,7 +95,7 @@ export async function startSim(opts: SimOptions = {}): Promise<SimCluster> {
     if (opts.kubeconfigOut) {
       kubeconfigPath = resolve(opts.kubeconfigOut);
       await mkdir(dirname(kubeconfigPath), { recursive: true });
-      await writeFile(kubeconfigPath, kubeconfig, { mode: 0o600 });
+      await writePrivateFile(kubeconfigPath, kubeconfig);
     }
     const sshKey = network.sshClientKey?.();
     return {

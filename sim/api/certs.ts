@@ -17,9 +17,11 @@ export interface ClusterCerts {
 export const ADMIN_USER = 'wincheck-admin';
 export const ADMIN_GROUP = 'system:masters';
 
+export interface KeyPair { pub: forge.pki.rsa.PublicKey; priv: forge.pki.rsa.PrivateKey; privPem: string }
+
 // RSA keys from node:crypto (native, fast) rather than forge's pure-JS generator.
-function rsaKeys(): { pub: forge.pki.rsa.PublicKey; priv: forge.pki.rsa.PrivateKey; privPem: string } {
-  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+export function rsaKeys(modulusLength = 2048): KeyPair {
+  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength });
   const privPem = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
   const pubPem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
   return { pub: forge.pki.publicKeyFromPem(pubPem) as forge.pki.rsa.PublicKey, priv: forge.pki.privateKeyFromPem(privPem) as forge.pki.rsa.PrivateKey, privPem };
@@ -28,8 +30,7 @@ function rsaKeys(): { pub: forge.pki.rsa.PublicKey; priv: forge.pki.rsa.PrivateK
 function newCert(pub: forge.pki.PublicKey, subject: forge.pki.CertificateField[], issuer: forge.pki.CertificateField[], days: number): forge.pki.Certificate {
   const c = forge.pki.createCertificate();
   c.publicKey = pub;
-  // Positive serial: a leading 00 byte keeps the DER integer non-negative.
-  c.serialNumber = '00' + randomBytes(16).toString('hex');
+  c.serialNumber = certSerial();
   c.validity.notBefore = new Date(Date.now() - 60_000);
   c.validity.notAfter = new Date(Date.now() + days * 86400_000);
   c.setSubject(subject);
@@ -37,8 +38,20 @@ function newCert(pub: forge.pki.PublicKey, subject: forge.pki.CertificateField[]
   return c;
 }
 
-export function generateClusterCerts(): ClusterCerts {
-  const ca = rsaKeys();
+/**
+ * A random 16-byte serial, hex, that DER encodes as is (forge writes the bytes unchanged): positive
+ * (top bit clear) and minimal (no leading zero byte). '00' + random bytes was illegal padding
+ * whenever the next byte was below 0x80, about 1 start in 55 (RFC 5280 4.1.2.2, X.690 8.3.2).
+ */
+export function certSerial(bytes: Buffer = randomBytes(16)): string {
+  const b = Buffer.from(bytes);
+  b[0] = (b[0] & 0x7f) || 0x01;
+  return b.toString('hex');
+}
+
+/** keys: reuse key pairs (tests that generate thousands of sets); fresh ones by default. */
+export function generateClusterCerts(keys?: { ca: KeyPair; server: KeyPair; client: KeyPair }): ClusterCerts {
+  const ca = keys?.ca ?? rsaKeys();
   const caSubject = [{ name: 'commonName', value: 'wincheck-sim-ca' }];
   const caCert = newCert(ca.pub, caSubject, caSubject, 3650);
   caCert.setExtensions([
@@ -48,7 +61,7 @@ export function generateClusterCerts(): ClusterCerts {
   ]);
   caCert.sign(ca.priv, forge.md.sha256.create());
 
-  const srv = rsaKeys();
+  const srv = keys?.server ?? rsaKeys();
   const srvCert = newCert(srv.pub, [{ name: 'commonName', value: 'kube-apiserver' }], caSubject, 365);
   srvCert.setExtensions([
     { name: 'basicConstraints', cA: false },
@@ -61,7 +74,7 @@ export function generateClusterCerts(): ClusterCerts {
   ]);
   srvCert.sign(ca.priv, forge.md.sha256.create());
 
-  const cli = rsaKeys();
+  const cli = keys?.client ?? rsaKeys();
   const cliCert = newCert(cli.pub, [{ name: 'commonName', value: ADMIN_USER }, { name: 'organizationName', value: ADMIN_GROUP }], caSubject, 365);
   cliCert.setExtensions([
     { name: 'basicConstraints', cA: false },

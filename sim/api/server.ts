@@ -71,20 +71,21 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   /** The bound port (ephemeral unless asked), known once listening. */
   let port = opts.port ?? 0;
 
-  const authenticated = (req: IncomingMessage): boolean => {
+  /** 'none' when no credential was offered; any offered credential must be valid (as kube-apiserver: 401). */
+  const credential = (req: IncomingMessage): 'valid' | 'invalid' | 'none' => {
     const h = req.headers.authorization;
-    if (h?.startsWith('Bearer ')) {
+    if (h !== undefined) {
+      if (!h.startsWith('Bearer ')) return 'invalid';
       const given = Buffer.from(h.slice(7).trim());
-      return given.length === tokenBuf.length && timingSafeEqual(given, tokenBuf);
+      return given.length === tokenBuf.length && timingSafeEqual(given, tokenBuf) ? 'valid' : 'invalid';
     }
     const sock = req.socket as TLSSocket;
+    const peer = sock.getPeerX509Certificate?.();
+    if (!peer) return 'none';
     // requestCert without rejectUnauthorized: "authorized" means the chain verified against our CA.
-    if (sock.authorized) {
-      const peer = sock.getPeerX509Certificate?.();
-      return !!peer && peer.checkIssued(caX509);
-    }
-    return false;
+    return sock.authorized && peer.checkIssued(caX509) ? 'valid' : 'invalid';
   };
+  const authenticated = (req: IncomingMessage): boolean => credential(req) === 'valid';
 
   const server: Server = createServer({
     key: certs.serverKeyPem, cert: certs.serverCertPem, ca: certs.caPem,
@@ -95,7 +96,8 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
       const url = new URL(req.url ?? '/', 'https://localhost');
-      if (!ANONYMOUS_PATHS.test(url.pathname) && !authenticated(req)) {
+      const cred = credential(req);
+      if (cred === 'invalid' || (cred === 'none' && !ANONYMOUS_PATHS.test(url.pathname))) {
         sendStatus(res, statusOf(401, 'Unauthorized', 'Unauthorized'));
         return;
       }

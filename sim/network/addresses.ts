@@ -4,7 +4,9 @@
 //
 // Instance 0 (k = 0, the usual case):
 //   nodes            127.10.k.N            (N = 1-based index in the profile)
-//   pods of node N   127.(20+N).(16k+x).y  (a /20 per node, first pod .0.2)
+//   pods of node N   127.P(N).(16k+x).y    (a /20 per node, first pod .0.2; P(N) = 20+N for
+//                                          N <= 75, then 21+N up to N = 178: the second octets
+//                                          127.97-127.199 continue the plan past the services)
 //   services         127.96.(16k).0/20     (kubernetes .1, kube-dns .10: 127.96.0.1, 127.96.0.10)
 //   load balancers   127.200.(16k).N
 //   external host    127.250.k.1           (egress target, "egress.wincheck.test")
@@ -41,8 +43,20 @@ export const MAX_INSTANCES = 16;
 const BLOCK = 16;
 export const NODE_PORT_RANGE = { min: 30000, max: 32767 } as const;
 
-/** Most nodes a plan can hold: pod ranges 127.21–127.95 must stay below the service CIDR. */
-const MAX_NODES = 75;
+/** Nodes whose pod ranges sit below the service CIDR (127.21–127.95). */
+const LOW_NODES = 75;
+/** Most nodes a plan can hold: the rest of the pod ranges take 127.97–127.199, below the load balancers (127.200). */
+export const MAX_NODES = 178;
+
+/** Second octet of node N's pod range (1-based), skipping the service range 127.96. */
+function podOctet(n: number): number { return n <= LOW_NODES ? 20 + n : 21 + n; }
+
+/** The node index whose pod range has this second octet, or undefined. */
+function nodeOfPodOctet(o: number): number | undefined {
+  if (o > 20 && o <= 20 + LOW_NODES) return o - 20;
+  if (o > 96 && o <= 21 + MAX_NODES) return o - 21;
+  return undefined;
+}
 
 const MAPPED = '::ffff:';
 /** The ULA prefix of every IPv6 address the API shows (see the header). */
@@ -53,8 +67,9 @@ export function ipv6Of(v4: string): string {
   const o = v4.split('.').map(Number);
   if (o.length !== 4 || o.some(x => !Number.isInteger(x))) return MAPPED + v4;
   const tail = `${((o[0] << 8) | o[1]).toString(16)}:${((o[2] << 8) | o[3]).toString(16)}`;
-  // Pods of node N (127.(20+N)/16) sit in that node's IPv6 pod range fd00:10:244:N::/64.
-  if (o[1] > 20 && o[1] < 96) return `${ULA}244:${o[1] - 20}::${tail}`;
+  // Pods of node N (127.P(N)/16) sit in that node's IPv6 pod range fd00:10:244:N::/64.
+  const node = nodeOfPodOctet(o[1]);
+  if (node !== undefined) return `${ULA}244:${node}::${tail}`;
   return `${ULA}${o[1]}::${tail}`;
 }
 
@@ -123,7 +138,7 @@ export class AddressPlan {
   nodeAddress(node: string): string { return `127.10.${this.instance}.${this.indexOf(node)}`; }
 
   /** The node's pod range, e.g. "127.21.0.0/20". */
-  podCIDR(node: string): string { return `127.${20 + this.indexOf(node)}.${this.base}.0/20`; }
+  podCIDR(node: string): string { return `127.${podOctet(this.indexOf(node))}.${this.base}.0/20`; }
 
   /**
    * spec.podCIDRs: the IPv4 range, plus the IPv6 one on a dual-stack cluster. Node CIDRs
@@ -165,7 +180,7 @@ export class AddressPlan {
     if (have && have.node === node) return have.address;
     if (have) this.releasePodIP(namespace, name);
     const n = this.indexOf(node);
-    const at = (host: number) => `127.${20 + n}.${this.base + (host >> 8)}.${host & 255}`;
+    const at = (host: number) => `127.${podOctet(n)}.${this.base + (host >> 8)}.${host & 255}`;
     let address: string;
     let host = this.nextHost.get(node) ?? 2;
     // Skip addresses still held (after wrap-around) and .0/.255 last octets, as a real IPAM would.

@@ -9,6 +9,7 @@ import type { Faults } from './faults.ts';
 import type { ResourceRoute } from './router.ts';
 import { ApiError } from './status.ts';
 import { decodeProtobufObject } from './protobuf.ts';
+import { boolParam } from './params.ts';
 
 export interface ServerState {
   store: Store;
@@ -76,6 +77,5 @@ export function isDryRun(q: URLSearchParams): boolean {
 }
 
 export function isWatch(ctx: Ctx): boolean {
-  const w = ctx.query.get('watch');
-  return ctx.route.watchPath || w === 'true' || w === '1';
+  return ctx.route.watchPath || boolParam(ctx.query, 'watch');
 }

@@ -11,6 +11,7 @@ import type { SubresourceHandlers } from './subresources.ts';
 import { EXEC_PROTOCOLS, PORTFORWARD_PROTOCOLS, pickProtocol } from './streaming/channels.ts';
 import { runExec, type ExecSession } from './streaming/exec.ts';
 import { runPortForward } from './streaming/portforward.ts';
+import { boolParam } from './params.ts';
 
 export interface StreamingTarget {
   namespace: string;
@@ -36,7 +37,6 @@ function reject(socket: Duplex, err: UpgradeError): void {
     + `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
-const bool = (q: URLSearchParams, k: string) => q.get(k) === 'true' || q.get(k) === '1';
 
 /** The container exec/attach is about: explicit, annotated default, or the only one (as the API server resolves it). */
 function resolveContainer(pod: V1Pod, requested: string | null): string {
@@ -70,7 +70,7 @@ function execSession(pod: V1Pod, t: StreamingTarget): ExecSession {
   const container = resolveContainer(pod, q.get('container'));
   const s: ExecSession = {
     namespace: t.namespace, pod: t.pod, container, command: q.getAll('command'),
-    stdin: bool(q, 'stdin'), stdout: bool(q, 'stdout'), stderr: bool(q, 'stderr'), tty: bool(q, 'tty'),
+    stdin: boolParam(q, 'stdin'), stdout: boolParam(q, 'stdout'), stderr: boolParam(q, 'stderr'), tty: boolParam(q, 'tty'),
     attach: t.subresource === 'attach',
   };
   // A container the kubelet reports as not running cannot be entered (the runtime has no process to join).

@@ -10,18 +10,20 @@ import { toTable, wantsTable, type IncludeObject } from './tables.ts';
 import type { Ctx } from './context.ts';
 import { apiVersionOf } from './resources.ts';
 import { translateFieldSelector } from './handlers/crud.ts';
+import { boolParam, int64Param, optionalBoolParam } from './params.ts';
 
 export function serveWatch(ctx: Ctx): void {
   const { req, res, state, query, route } = ctx;
   const rt = route.rt;
   const table = wantsTable(req.headers.accept);
   const include = (query.get('includeObject') as IncludeObject | null) ?? 'Metadata';
-  const bookmarks = query.get('allowWatchBookmarks') === 'true';
-  const sendInitial = query.get('sendInitialEvents');
+  const bookmarks = boolParam(query, 'allowWatchBookmarks');
+  const sendInitial = optionalBoolParam(query, 'sendInitialEvents');
+  const timeout = int64Param(query, 'timeoutSeconds') ?? 0;
   let rv = query.get('resourceVersion') ?? undefined;
   // sendInitialEvents=true: synthetic ADDED for current state, then a bookmark marking the end.
-  if (sendInitial === 'true') rv = undefined;
-  else if (sendInitial === 'false' && (!rv || rv === '0')) rv = state.store.currentRV();
+  if (sendInitial === true) rv = undefined;
+  else if (sendInitial === false && (!rv || rv === '0')) rv = state.store.currentRV();
 
   let fieldSelector = query.get('fieldSelector') ?? undefined;
   if (route.name) fieldSelector = [fieldSelector, `metadata.name=${route.name}`].filter(Boolean).join(',');
@@ -71,11 +73,10 @@ export function serveWatch(ctx: Ctx): void {
     end();
     return;
   }
-  if (sendInitial === 'true' && bookmarks) bookmark({ 'k8s.io/initial-events-end': 'true' });
+  if (sendInitial === true && bookmarks) bookmark({ 'k8s.io/initial-events-end': 'true' });
   if (bookmarks) timers.push(setInterval(() => bookmark(), state.bookmarkIntervalMs));
-  const timeout = Number(query.get('timeoutSeconds') ?? '');
   // Without timeoutSeconds the real server picks 30–60 min; an hour is plenty here.
-  timers.push(setTimeout(end, Number.isFinite(timeout) && timeout > 0 ? timeout * 1000 : 3600_000));
+  timers.push(setTimeout(end, timeout > 0 ? timeout * 1000 : 3600_000));
   const drop = state.faults.watchDropAfterMs();
   if (drop !== undefined) timers.push(setTimeout(end, drop));
 }

@@ -11,6 +11,7 @@ import { applyPatch, patchTypeOf, type PatchType } from '../patch.ts';
 import { unknownFields, strictMessage } from '../fieldcheck.ts';
 import { asKubeObject, isDryRun, readObject, type Ctx } from '../context.ts';
 import type { V1DeleteOptions, V1LabelSelector } from '@kubernetes/client-node';
+import { int64Param, optionalBoolParam } from '../params.ts';
 
 /** Resources whose PUT creates a missing object (AllowCreateOnUpdate upstream). */
 const CREATE_ON_UPDATE = new Set(['endpoints', 'leases.coordination.k8s.io', 'events']);
@@ -84,7 +85,7 @@ export function list(ctx: Ctx): void {
     page = page.filter(o => keyOf(o).localeCompare(c.key) > 0);
     meta.resourceVersion = c.rv;
   }
-  const limit = Number(query.get('limit') ?? '0');
+  const limit = int64Param(query, 'limit') ?? 0;
   if (limit > 0 && page.length > limit) {
     meta.remainingItemCount = page.length - limit;
     page = page.slice(0, limit);
@@ -188,10 +189,12 @@ async function deleteOptions(ctx: Ctx): Promise<V1DeleteOptions> {
   const body = await readObject(ctx.req);
   const opts: V1DeleteOptions = (body && typeof body === 'object' ? body : {}) as V1DeleteOptions;
   const q = ctx.query;
-  if (q.has('gracePeriodSeconds')) opts.gracePeriodSeconds = Number(q.get('gracePeriodSeconds'));
+  const grace = int64Param(q, 'gracePeriodSeconds');
+  if (grace !== undefined) opts.gracePeriodSeconds = grace;
   if (q.has('propagationPolicy')) opts.propagationPolicy = q.get('propagationPolicy')!;
   if (q.getAll('dryRun').includes('All')) opts.dryRun = ['All'];
-  if (q.has('orphanDependents')) opts.orphanDependents = q.get('orphanDependents') === 'true';
+  const orphan = optionalBoolParam(q, 'orphanDependents');
+  if (orphan !== undefined) opts.orphanDependents = orphan;
   return opts;
 }
 

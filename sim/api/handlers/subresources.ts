@@ -9,6 +9,7 @@ import { readObject, asKubeObject, type Ctx } from '../context.ts';
 import { deleteOne } from './crud.ts';
 import { matchesLabels, parseLabelSelector } from '../selectors.ts';
 import { ADMIN_GROUP, ADMIN_USER } from '../certs.ts';
+import { boolParam, int64Param } from '../params.ts';
 
 function needHandlers(ctx: Ctx): SubresourceHandlers {
   const h = ctx.state.handlers;
@@ -16,7 +17,6 @@ function needHandlers(ctx: Ctx): SubresourceHandlers {
   return h;
 }
 
-const numParam = (q: URLSearchParams, k: string): number | undefined => (q.has(k) ? Number(q.get(k)) : undefined);
 
 /** The container a pod subresource is about: explicit, annotated default, or the only one. */
 export function resolveContainer(pod: V1Pod, requested: string | undefined): string {
@@ -40,9 +40,9 @@ export async function podLog(ctx: Ctx): Promise<void> {
   const h = needHandlers(ctx);
   const lr: LogRequest = {
     namespace: route.namespace!, pod: route.name!, container,
-    follow: query.get('follow') === 'true', previous: query.get('previous') === 'true',
-    tailLines: numParam(query, 'tailLines'), sinceSeconds: numParam(query, 'sinceSeconds'),
-    timestamps: query.get('timestamps') === 'true', limitBytes: numParam(query, 'limitBytes'),
+    follow: boolParam(query, 'follow'), previous: boolParam(query, 'previous'),
+    tailLines: int64Param(query, 'tailLines'), sinceSeconds: int64Param(query, 'sinceSeconds'),
+    timestamps: boolParam(query, 'timestamps'), limitBytes: int64Param(query, 'limitBytes'),
   };
   const ac = new AbortController();
   const end = () => ac.abort();

@@ -1,6 +1,6 @@
 // Preconditions (Feature.needs) checked against discovery before a probe runs.
 
-import { schedulableWindowsNodes } from '../discovery/nodes.ts';
+import { schedulableWindowsNodes, usableLinuxNodes } from '../discovery/nodes.ts';
 import type { ClusterInfo } from '../discovery/types.ts';
 import type { Need } from './types.ts';
 
@@ -8,9 +8,9 @@ import type { Need } from './types.ts';
 export function unmetNeed(need: Need, c: ClusterInfo, opts: { egressUrl?: string }): string | undefined {
   const win = schedulableWindowsNodes(c.nodes);
   switch (need) {
-    case 'windows-node': return win.length ? undefined : 'the cluster has no Ready, schedulable Windows node';
-    case 'linux-node': return c.nodes.some(n => n.os === 'linux' && n.schedulable) ? undefined : 'the cluster has no Ready, schedulable Linux node for helper pods';
-    case 'two-windows-nodes': return win.length >= 2 ? undefined : `needs two schedulable Windows nodes, the cluster has ${win.length}`;
+    case 'windows-node': return win.length ? undefined : `the cluster has no Ready, schedulable Windows node${describeOthers(c, 'windows')}`;
+    case 'linux-node': return usableLinuxNodes(c.nodes).length ? undefined : `the cluster has no Linux node a helper pod can use (Ready, not cordoned, no NoSchedule/NoExecute taint)${describeOthers(c, 'linux')}`;
+    case 'two-windows-nodes': return win.length >= 2 ? undefined : `needs two Ready, schedulable Windows nodes, the cluster has ${win.length}${describeOthers(c, 'windows')}`;
     case 'tainted-windows-node': return win.some(n => n.taints.some(t => t.effect === 'NoSchedule' || t.effect === 'NoExecute')) ? undefined : 'no Windows node is tainted (NoSchedule/NoExecute)';
     case 'node-access': return c.nodeAccess.hostProcess || c.nodeAccess.ssh ? undefined : `no node access: HostProcess ${c.nodeAccess.hostProcessReason}; SSH ${c.nodeAccess.sshReason}`;
     case 'hostprocess': return c.nodeAccess.hostProcess ? undefined : `HostProcess pods not possible: ${c.nodeAccess.hostProcessReason}`;
@@ -22,4 +22,18 @@ export function unmetNeed(need: Need, c: ClusterInfo, opts: { egressUrl?: string
     case 'dual-stack': return c.dualStack ? undefined : 'the cluster is not dual-stack (no node has both IPv4 and IPv6 pod CIDRs)';
     case 'egress-url': return opts.egressUrl ? undefined : 'no --egress-url given (an address outside the cluster to reach)';
   }
+}
+
+/** "; not usable: cp (taint node-role.kubernetes.io/control-plane:NoSchedule), w2 (NotReady)". */
+function describeOthers(c: ClusterInfo, os: 'linux' | 'windows'): string {
+  const usable = new Set((os === 'linux' ? usableLinuxNodes(c.nodes) : schedulableWindowsNodes(c.nodes)).map(n => n.name));
+  const others = c.nodes.filter(n => n.os === os && !usable.has(n.name)).map(n => {
+    const why = !n.ready ? 'NotReady' : !n.schedulable ? `unschedulable${n.taints.length ? ` (taints ${taintList(n)})` : ''}` : `taint ${taintList(n)}`;
+    return `${n.name} (${why})`;
+  });
+  return others.length ? `; not usable: ${others.join(', ')}` : '';
+}
+
+function taintList(n: ClusterInfo['nodes'][number]): string {
+  return n.taints.filter(t => t.effect !== 'PreferNoSchedule').map(t => `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`).join(', ');
 }

@@ -11,10 +11,11 @@ export function nodeInfoOf(node: V1Node): NodeInfo {
   const os = labels['kubernetes.io/os'] ?? info?.operatingSystem ?? 'unknown';
   const kernelVersion = info?.kernelVersion ?? '';
   // The label is "10.0.20348"; kernelVersion is "10.0.20348.2582" (and the fallback when unlabelled).
-  const windowsBuild = os === 'windows' ? (labels[WINDOWS_BUILD_LABEL] ?? /^10\.0\.\d+/.exec(kernelVersion)?.[0]) : undefined;
+  const windowsBuild = os === 'windows' ? (labels[WINDOWS_BUILD_LABEL] ?? buildOf(kernelVersion, info?.osImage ?? '')) : undefined;
   const buildNumber = windowsBuild ? Number(windowsBuild.split('.')[2]) : undefined;
   const [runtimeName, runtimeVersion] = splitRuntime(info?.containerRuntimeVersion ?? '');
   const ready = node.status?.conditions?.some(c => c.type === 'Ready' && c.status === 'True') ?? false;
+  const taints = node.spec?.taints ?? [];
   return {
     name: node.metadata?.name ?? '',
     os,
@@ -26,14 +27,46 @@ export function nodeInfoOf(node: V1Node): NodeInfo {
     runtimeVersion,
     kubeletVersion: info?.kubeletVersion ?? '',
     labels,
-    taints: node.spec?.taints ?? [],
+    taints,
     allocatable: node.status?.allocatable ?? {},
     capacity: node.status?.capacity ?? {},
     ready,
-    schedulable: ready && !node.spec?.unschedulable,
+    // A lifecycle taint (not-ready, unreachable, pressure...) keeps new pods off as surely as a cordon.
+    schedulable: ready && !node.spec?.unschedulable && !taints.some(isLifecycleTaint),
     podCIDRs: node.spec?.podCIDRs ?? (node.spec?.podCIDR ? [node.spec.podCIDR] : []),
     internalIP: node.status?.addresses?.find(a => a.type === 'InternalIP')?.address,
   };
+}
+
+/**
+ * Windows Server release names as osImage gives them, per build: the fallback when neither the
+ * windows-build label nor a "10.0.N" kernelVersion is there (FEATURES.md "Facts every probe needs").
+ */
+const BUILD_OF_RELEASE: [RegExp, string][] = [
+  [/\b2025\b/, '10.0.26100'], [/\b2022\b/, '10.0.20348'], [/\b2019\b/, '10.0.17763'], [/\b2016\b/, '10.0.14393'],
+];
+
+/** "10.0.20348" from kernelVersion "10.0.20348.2582", else from osImage "Windows Server 2022 Datacenter". */
+export function buildOf(kernelVersion: string, osImage: string): string | undefined {
+  const k = /^10\.0\.\d+/.exec(kernelVersion)?.[0];
+  if (k) return k;
+  if (!/windows/i.test(osImage)) return undefined;
+  return BUILD_OF_RELEASE.find(([re]) => re.test(osImage))?.[1];
+}
+
+/**
+ * Taints the node lifecycle controller and the kubelet manage (node.kubernetes.io/not-ready,
+ * unreachable, unschedulable, memory-pressure..., and the cloud provider's uninitialized): they say
+ * a node cannot take pods now. A fixture never tolerates them.
+ */
+export function isLifecycleTaint(t: { key: string; effect: string }): boolean {
+  return (t.key.startsWith('node.kubernetes.io/') || t.key === 'node.cloudprovider.kubernetes.io/uninitialized')
+    && (t.effect === 'NoSchedule' || t.effect === 'NoExecute');
+}
+
+/** NoSchedule/NoExecute taints of the node other than lifecycle ones. */
+export function keepOffTaints(n: NodeInfo): NodeInfo['taints'] {
+  return n.taints.filter(t => (t.effect === 'NoSchedule' || t.effect === 'NoExecute') && !isLifecycleTaint(t));
 }
 
 /** "containerd://1.7.22" → ["containerd", "1.7.22"]. */
@@ -50,13 +83,24 @@ export function schedulableWindowsNodes(nodes: NodeInfo[]): NodeInfo[] {
   return nodes.filter(n => n.os === 'windows' && n.schedulable);
 }
 
-/** Taints that keep pods off Windows nodes (NoSchedule / NoExecute), deduplicated. */
+/**
+ * Linux nodes a helper pod (nodeSelector kubernetes.io/os: linux, no tolerations) can use: Ready,
+ * not cordoned, no NoSchedule/NoExecute taint. A control plane tainted NoSchedule does not count.
+ */
+export function usableLinuxNodes(nodes: NodeInfo[]): NodeInfo[] {
+  return nodes.filter(n => n.os === 'linux' && n.schedulable && !keepOffTaints(n).length);
+}
+
+/**
+ * Taints that keep pods off schedulable Windows nodes (NoSchedule / NoExecute), deduplicated: the
+ * ones Windows fixtures tolerate. Lifecycle taints are never among them (a fixture must not land
+ * on a cordoned or NotReady node).
+ */
 export function windowsTaints(nodes: NodeInfo[]): { key: string; value?: string; effect: string }[] {
   const seen = new Map<string, { key: string; value?: string; effect: string }>();
   for (const n of windowsNodes(nodes))
-    for (const t of n.taints)
-      if (t.effect === 'NoSchedule' || t.effect === 'NoExecute')
-        seen.set(`${t.key}=${t.value ?? ''}:${t.effect}`, { key: t.key, value: t.value, effect: t.effect });
+    for (const t of keepOffTaints(n))
+      seen.set(`${t.key}=${t.value ?? ''}:${t.effect}`, { key: t.key, value: t.value, effect: t.effect });
   return [...seen.values()];
 }
 

@@ -9,7 +9,7 @@ export interface NodeInfo {
   name: string;
   /** kubernetes.io/os label, else status.nodeInfo.operatingSystem. */
   os: NodeOS | string;
-  /** "10.0.20348" from the node.kubernetes.io/windows-build label or kernelVersion; Windows only. */
+  /** "10.0.20348" from the node.kubernetes.io/windows-build label, else kernelVersion or osImage; Windows only. */
   windowsBuild?: string;
   /** The third part of windowsBuild (20348), for comparisons such as ">= 19551". */
   buildNumber?: number;
@@ -27,7 +27,7 @@ export interface NodeInfo {
   allocatable: Record<string, string>;
   capacity: Record<string, string>;
   ready: boolean;
-  /** Ready and not cordoned. */
+  /** Ready, not cordoned, no node.kubernetes.io/* lifecycle taint (NoSchedule/NoExecute). */
   schedulable: boolean;
   podCIDRs: string[];
   internalIP?: string;

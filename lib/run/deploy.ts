@@ -7,19 +7,23 @@ import { createObject } from '../cluster/create.ts';
 import { schedulableWindowsNodes, targetWindowsNode, windowsTaints } from '../discovery/nodes.ts';
 import type { ClusterInfo } from '../discovery/types.ts';
 import { FixtureError } from '../fixtures/errors.ts';
+import { WINDOWS_BUILD_LABEL } from '../labels.ts';
 import { renderFixture } from '../fixtures/render.ts';
 import type { FixtureSpec, RenderContext } from '../fixtures/types.ts';
 import type { RunState } from './state.ts';
 
 export function renderContextFor(run: Pick<RunState, 'runId' | 'namespace' | 'secrets' | 'config'>, cluster: ClusterInfo): RenderContext {
   const target = targetWindowsNode(cluster.nodes);
-  const builds = new Set(schedulableWindowsNodes(cluster.nodes).map(n => n.windowsBuild).filter(Boolean));
+  const usable = schedulableWindowsNodes(cluster.nodes);
+  const builds = new Set(usable.map(n => n.windowsBuild).filter(Boolean));
+  const ofBuild = usable.filter(n => target && n.windowsBuild === target.windowsBuild);
   return {
     runId: run.runId,
     namespace: run.namespace,
     windowsBuild: target?.windowsBuild,
     windowsNode: target?.name,
     multipleBuilds: builds.size > 1,
+    windowsBuildNodes: ofBuild.every(n => n.labels[WINDOWS_BUILD_LABEL] === n.windowsBuild) ? undefined : ofBuild.map(n => n.name),
     windowsTaints: windowsTaints(cluster.nodes),
     imageRegistry: run.config.imageRegistry,
     secrets: run.secrets,

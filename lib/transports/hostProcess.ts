@@ -2,27 +2,55 @@
 // runs as NT AUTHORITY\SYSTEM on the host network and only stays up; commands are exec'd into
 // it. Created in the run namespace with the run label, so it goes with the namespace.
 
+import { createHash } from 'node:crypto';
+import type { V1Pod } from '@kubernetes/client-node';
 import { apiStatusCode } from '../cluster/apiError.ts';
 import { createObject } from '../cluster/create.ts';
 import { PodExecTransport } from '../cluster/exec.ts';
 import { PodStartError, waitTimeoutForPodReady } from '../cluster/podWait.ts';
 import type { KubeClients } from '../cluster/types.ts';
+import { keepOffTaints } from '../discovery/nodes.ts';
 import type { NodeInfo } from '../discovery/types.ts';
+import { RUN_LABEL } from '../labels.ts';
 import { renderFixture } from '../fixtures/render.ts';
 import type { RenderContext } from '../fixtures/types.ts';
 import type { CommandResult, Transport } from '../probes/types.ts';
 
 export const HOSTPROCESS_TEMPLATE = 'hostprocess';
 
-/** "wincheck-node-<node>", DNS-1123 and at most 63 characters. */
+/**
+ * "wincheck-node-<node, shortened>-<hash of the exact node name>": DNS-1123, at most 63
+ * characters, and different for any two node names (GKE's run past 50 characters and share long
+ * prefixes; "Win_1" and "win-1" read alike once made DNS-safe).
+ */
 export function hostProcessPodName(node: string): string {
-  const base = `wincheck-node-${node.toLowerCase().replace(/[^a-z0-9-]/g, '-')}`;
-  return base.slice(0, 63).replace(/-+$/, '');
+  return perNodeName('wincheck-node', node);
 }
 
-/** The node's own NoSchedule/NoExecute taints, tolerated by its pinned pod. */
+/** `${prefix}-${readable part of node}-${8 hex of sha256(node)}`, at most 63 characters. */
+export function perNodeName(prefix: string, node: string): string {
+  const hash = createHash('sha256').update(node).digest('hex').slice(0, 8);
+  const room = 63 - prefix.length - hash.length - 2;
+  const readable = node.toLowerCase().replace(/[^a-z0-9-]/g, '-').slice(0, Math.max(0, room)).replace(/^-+|-+$/g, '');
+  return readable ? `${prefix}-${readable}-${hash}` : `${prefix}-${hash}`;
+}
+
+/** The node's own NoSchedule/NoExecute taints but lifecycle ones, tolerated by its pinned pod. */
 export function nodeTaints(node: NodeInfo): RenderContext['windowsTaints'] {
-  return node.taints.filter(t => t.effect === 'NoSchedule' || t.effect === 'NoExecute').map(t => ({ key: t.key, value: t.value, effect: t.effect }));
+  return keepOffTaints(node).map(t => ({ key: t.key, value: t.value, effect: t.effect }));
+}
+
+/**
+ * A pod of that name already exists: it is ours only when it carries this run's label and is
+ * bound to this node. Anything else (another run's, another node's, someone else's) is never
+ * adopted: its node would answer for ours.
+ */
+export function adoptableHostProcessPod(pod: V1Pod, runId: string, node: string): string | undefined {
+  const run = pod.metadata?.labels?.[RUN_LABEL];
+  if (run !== runId) return `it does not carry this run's label ${RUN_LABEL}=${runId} (has ${run ?? 'none'})`;
+  if (pod.spec?.nodeName !== node) return `it is bound to node ${pod.spec?.nodeName ?? '(none)'}, not ${node}`;
+  if (!pod.spec?.securityContext?.windowsOptions?.hostProcess) return 'it is not a HostProcess pod';
+  return undefined;
 }
 
 export class HostProcessTransport implements Transport {
@@ -64,6 +92,9 @@ export async function startHostProcessTransport(node: NodeInfo, o: HostProcessOp
       await createObject(o.kube, obj);
     } catch (e) {
       if (apiStatusCode((e as Error).cause) !== 409) throw new Error(`HostProcess pod for node ${node.name}: ${(e as Error).message}`, { cause: e });
+      const existing = await o.kube.core.readNamespacedPod({ namespace: o.namespace, name });
+      const notOurs = adoptableHostProcessPod(existing, o.render.runId, node.name);
+      if (notOurs) throw new Error(`HostProcess pod ${o.namespace}/${name} for node ${node.name} already exists and is not ours: ${notOurs}`, { cause: e });
     }
   }
   try {

@@ -6,6 +6,7 @@ import type { V1NodeSelectorRequirement, V1NodeSelectorTerm, V1Node, V1Pod, V1Ta
 import type { Profile } from '../profiles/types.ts';
 import { isBroken } from '../profiles/load.ts';
 import { parseQuantity } from '../nodes/quantity.ts';
+import { UNSCHEDULABLE_TAINT } from '../nodes/nodeObject.ts';
 
 export interface NodeUsage { cpu: number; memory: number; pods: number; hostPorts: Set<string> }
 
@@ -22,7 +23,7 @@ export interface FitFailure {
 }
 
 const OS_LABEL = 'kubernetes.io/os';
-export const UNSCHEDULABLE_TAINT: V1Taint = { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' };
+export { UNSCHEDULABLE_TAINT };
 const NOT_READY_TAINT: V1Taint = { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' };
 
 /** undefined when the pod fits; otherwise the reasons, as in FailedScheduling messages. */

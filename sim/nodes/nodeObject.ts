@@ -14,6 +14,7 @@ export const KUBELET_PORT = 10250;
 const EPHEMERAL_STORAGE = 128 * 2 ** 30;
 
 export const CONTROL_PLANE_TAINT: V1Taint = { key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' };
+export const UNSCHEDULABLE_TAINT: V1Taint = { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' };
 /** What the node lifecycle controller puts on a node that is not Ready. */
 export const NOT_READY_TAINTS: V1Taint[] = [
   { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' },
@@ -44,12 +45,16 @@ export function nodeLabels(profile: Profile, spec: ResolvedNodeSpec): Record<str
     labels['node-role.kubernetes.io/control-plane'] = '';
     labels['node.kubernetes.io/exclude-from-external-load-balancers'] = '';
   }
-  return { ...labels, ...spec.labels };
+  const all: Record<string, string> = { ...labels, ...spec.labels };
+  for (const key of spec.removeLabels ?? []) delete all[key];
+  return all;
 }
 
 export function nodeTaints(spec: ResolvedNodeSpec, ready: boolean): V1Taint[] {
   const taints: V1Taint[] = [...(spec.taints ?? []).map(t => ({ ...t }))];
   if (spec.role === 'control-plane' && !taints.some(t => t.key === CONTROL_PLANE_TAINT.key)) taints.unshift({ ...CONTROL_PLANE_TAINT });
+  // The node lifecycle controller's taint for a cordoned node (TaintNodesByCondition).
+  if (spec.unschedulable && !taints.some(t => t.key === UNSCHEDULABLE_TAINT.key)) taints.push({ ...UNSCHEDULABLE_TAINT });
   if (!ready) taints.push(...NOT_READY_TAINTS.map(t => ({ ...t, ...(t.effect === 'NoExecute' ? { timeAdded: new Date().toISOString() as unknown as Date } : {}) })));
   return taints;
 }
@@ -104,7 +109,7 @@ export function buildNodeObject(profile: Profile, spec: ResolvedNodeSpec, addr: 
         ...(spec.os === 'linux' ? { 'kubeadm.alpha.kubernetes.io/cri-socket': 'unix:///var/run/containerd/containerd.sock' } : { 'kubeadm.alpha.kubernetes.io/cri-socket': 'npipe:////./pipe/containerd-containerd' }),
       },
     },
-    spec: { podCIDR: addr.podCIDR, podCIDRs: addr.podCIDRs ?? [addr.podCIDR], taints: nodeTaints(spec, spec.ready) },
+    spec: { podCIDR: addr.podCIDR, podCIDRs: addr.podCIDRs ?? [addr.podCIDR], taints: nodeTaints(spec, spec.ready), ...(spec.unschedulable ? { unschedulable: true } : {}) },
     status: {
       ...nodeResources(profile, spec),
       conditions: nodeConditions(profile, spec.ready, now),
@@ -124,6 +129,6 @@ export function buildNodeObject(profile: Profile, spec: ResolvedNodeSpec, addr: 
       },
     },
   };
-  if (!spec.taints?.length && spec.role !== 'control-plane' && spec.ready) delete node.spec!.taints;
+  if (!node.spec!.taints?.length) delete node.spec!.taints;
   return node as unknown as KubeObject;
 }

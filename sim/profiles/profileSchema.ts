@@ -37,6 +37,8 @@ const node: Rule = {
     reservedCpu: QUANTITY,
     ssh: { kind: 'boolean' },
     ready: { kind: 'boolean' },
+    unschedulable: { kind: 'boolean' },
+    removeLabels: { kind: 'array', of: { kind: 'string', pattern: /^([a-z0-9.-]+\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/, shape: 'a label key such as node.kubernetes.io/windows-build' } },
   } satisfies Record<keyof NodeSpec, Rule>,
 };
 

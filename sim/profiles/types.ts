@@ -27,6 +27,10 @@ export interface NodeSpec {
   /** Windows only: an OpenSSH server on the node (cmd.exe default shell). */
   ssh?: boolean;
   ready?: boolean;
+  /** Cordoned (kubectl cordon): spec.unschedulable and the node.kubernetes.io/unschedulable taint. */
+  unschedulable?: boolean;
+  /** Labels the kubelet would set that this node lacks (e.g. node.kubernetes.io/windows-build). */
+  removeLabels?: string[];
 }
 
 export interface NetworkSpec {

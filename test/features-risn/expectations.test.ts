@@ -188,7 +188,7 @@ describe('features-risn: node access choice', () => {
   });
   it('the HostProcess pod: pinned, tolerating the node\'s taints, SYSTEM, host network, run label', () => {
     const name = hostProcessPodName('Win-2022_1');
-    expect(name).to.equal('wincheck-node-win-2022-1');
+    expect(name).to.match(/^wincheck-node-win-2022-1-[0-9a-f]{8}$/);
     const r = renderFixture({ id: name, template: 'hostprocess', os: 'windows', pin: 'node' }, {
       runId: 'r1', namespace: 'wincheck-r1', windowsNode: 'Win-2022_1', multipleBuilds: false,
       windowsTaints: [{ key: 'os', value: 'windows', effect: 'NoSchedule' }], secrets: {},

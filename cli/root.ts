@@ -2,6 +2,7 @@
 // 0 nothing regressed or errored; 1 a regression or error (or lifted under --strict);
 // 2 bad usage or configuration; 3 cluster unreachable or preflight failed; 130 interrupted.
 
+import { basename } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { messageOf } from '../lib/catalog/outcome.ts';
 import { loadCatalog, suiteOf } from '../lib/catalog/registry.ts';
@@ -11,9 +12,9 @@ import { makeClients } from '../lib/cluster/client.ts';
 import { loadKubeConfig } from '../lib/cluster/kubeconfig.ts';
 import { preflight } from '../lib/cluster/preflight.ts';
 import { defaultTimeouts } from '../lib/cluster/timeouts.ts';
-import { parseDuration } from '../lib/config/duration.ts';
 import { loadConfigFile } from '../lib/config/load.ts';
 import { resolveConfig, type RunFlags } from '../lib/config/resolve.ts';
+import { durationMs, MAX_ARG_LENGTH, validateRunInputs } from '../lib/config/validate.ts';
 import type { FileConfig } from '../lib/config/types.ts';
 import { discover } from '../lib/discovery/discover.ts';
 import { formatClusterInfo } from '../lib/discovery/format.ts';
@@ -29,6 +30,7 @@ export async function main(argv: string[]): Promise<number> {
   let code = 0;
   const program = buildProgram(c => { code = c; });
   try {
+    checkArgLengths(argv.slice(2));
     await program.parseAsync(argv);
     return code;
   } catch (e) {
@@ -135,7 +137,7 @@ async function runAction(o: Record<string, unknown>): Promise<number> {
     feature: o.feature as string[],
     skip: o.skip as string[],
     reportDir: o.reportDir as string | undefined,
-    timeoutMs: o.timeout === undefined ? undefined : durationFlag('--timeout', o.timeout as string),
+    timeoutMs: o.timeout === undefined ? undefined : durationMs('--timeout', o.timeout as string),
     keep: o.keep as boolean | undefined,
     strict: o.strict as boolean | undefined,
     parallel: o.parallel === undefined ? undefined : positiveIntFlag('--parallel', o.parallel as string),
@@ -147,6 +149,7 @@ async function runAction(o: Record<string, unknown>): Promise<number> {
     nodeAccess: o.nodeAccess as RunFlags['nodeAccess'],
   };
   const config = resolveConfig(flags, file);
+  validateRunInputs(flags, file, typeof o.config === 'string' ? basename(o.config) : undefined, { dir: config.reportDir, from: reportDirSource(flags, file) });
   if (o.sim === undefined) return runWincheck(config, { handleSignals: true });
 
   // Check names before starting anything: unknown ones are usage errors either way.
@@ -175,8 +178,17 @@ function positiveIntFlag(flag: string, v: string): number {
   return n;
 }
 
-function durationFlag(flag: string, v: string): number {
-  const ms = parseDuration(v);
-  if (ms === undefined) throw new UsageError(`${flag} ${v} is not a duration (e.g. 30m, 90s, 1h)`);
-  return ms;
+function reportDirSource(flags: RunFlags, file: FileConfig): string {
+  if (flags.reportDir !== undefined) return '--report-dir';
+  if (file.reportDir !== undefined) return 'the config file\'s reportDir';
+  return process.env.ARTIFACTS ? '$ARTIFACTS' : 'the default report directory';
+}
+
+/** Oversized arguments are refused before any parsing (a 100 KB glob once crashed picomatch). */
+function checkArgLengths(args: string[]): void {
+  args.forEach((a, i) => {
+    if (a.length <= MAX_ARG_LENGTH) return;
+    const flag = a.startsWith('--') ? a.split('=')[0] : args[i - 1]?.startsWith('-') ? args[i - 1] : 'an argument';
+    throw new UsageError(`${flag}: a value of ${a.length} characters is too long (at most ${MAX_ARG_LENGTH})`);
+  });
 }

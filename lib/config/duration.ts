@@ -1,7 +1,6 @@
-/** "30m", "90s", "1h30m", "500ms" or a bare number of milliseconds → ms; undefined if unreadable. */
+/** "30m", "90s", "1h30m", "500ms" → ms; undefined if unreadable. A bare number has no unit: unreadable. */
 export function parseDuration(s: string): number | undefined {
   const t = s.trim();
-  if (/^\d+$/.test(t)) return Number(t);
   const re = /(\d+(?:\.\d+)?)(ms|h|m|s)/gy;
   let total = 0;
   let matched = 0;

@@ -7,6 +7,7 @@ import { parse } from 'yaml';
 import { defaultTimeouts } from '../cluster/timeouts.ts';
 import { UsageError } from '../errors.ts';
 import { parseDuration } from './duration.ts';
+import { problemWithDuration } from './validate.ts';
 import type { FileConfig } from './types.ts';
 
 export function loadConfigFile(file: string): FileConfig {
@@ -38,13 +39,10 @@ const strList: Check = (v, p) => {
   return v;
 };
 const duration: Check = (v, p) => {
-  if (typeof v === 'number') return nonNegative(v, p);
-  if (typeof v === 'string') {
-    const ms = parseDuration(v);
-    if (ms === undefined) throw `${p} must be a duration like "30m", "90s" or a number of milliseconds`;
-    return ms;
-  }
-  throw `${p} must be a duration like "30m", "90s" or a number of milliseconds`;
+  if (typeof v !== 'string') throw `${p} must be a duration with a unit, like "30m" or "90s"`;
+  const problem = problemWithDuration(v);
+  if (problem) throw `${p} ${problem}`;
+  return parseDuration(v);
 };
 const object = (fields: Record<string, Check>): Check => (v, p) => {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw `${p || 'the file'} must be a mapping`;

@@ -33,6 +33,7 @@ export default class ConsoleReporter implements Reporter {
 
   onEnd(s: RunSummary) {
     this._out(`${s.status === 'passed' ? 'Passed' : s.status === 'failed' ? 'Failed' : s.status === 'timedout' ? 'Timed out' : 'Interrupted'}: ${OUTCOMES.filter(o => s.counts[o]).map(o => `${s.counts[o]} ${o}`).join(', ') || 'no checks ran'} in ${(s.durationMs / 1000).toFixed(1)}s.`);
-    if (this._reportDir) this._out(`Reports written to ${this._reportDir}.`);
+    if (s.reportsLost?.length) this._out(`Error: reports NOT written to ${this._reportDir}: ${s.reportsLost.join('; ')}`);
+    else if (this._reportDir) this._out(`Reports written to ${this._reportDir}.`);
   }
 }

@@ -36,6 +36,8 @@ export interface RunSummary {
   durationMs: number;
   /** Errors outside any check (deploy, cleanup...). */
   errors: string[];
+  /** Reports that failed to write, "<Reporter>: why" (filled by the Multiplexer). */
+  reportsLost?: string[];
 }
 
 export interface Progress {

@@ -53,8 +53,9 @@ export async function runWincheck(config: RunConfig, opts: RunOptions = {}): Pro
   const kube = makeClients(kc);
   const runId = newRunId();
   const secrets = generateSecretValues();
+  // The console last: it says whether the report files were written.
   const reporter = new Multiplexer(opts.reporters ?? [
-    new ConsoleReporter(out), new JUnitReporter(config.reportDir), new SummaryReporter(config.reportDir), new JsonReporter(config.reportDir),
+    new JUnitReporter(config.reportDir), new SummaryReporter(config.reportDir), new JsonReporter(config.reportDir), new ConsoleReporter(out),
   ], out);
   // HostProcess pod or SSH per node (lib/transports); SSH connections are closed after the run.
   const nodeAccess = opts.nodeTransport ? undefined : new NodeAccess();
@@ -150,6 +151,8 @@ export async function runWincheck(config: RunConfig, opts: RunOptions = {}): Pro
   const failing = run.results.some(r => isFailing(r.outcome, config.strict)) || run.errors.length > 0;
   const status = result.status === 'passed' && failing ? 'failed' : result.status;
   await reporter.onEnd({ status, counts, results: run.results, durationMs: Date.now() - started, errors: run.errors });
+  // A report that was not written is a lost result: never exit 0 (or 130) over it.
+  if (reporter.lost.length) return 1;
   if (status === 'interrupted') return EXIT_INTERRUPTED;
   return status === 'passed' ? 0 : 1;
 }

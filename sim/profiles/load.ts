@@ -2,7 +2,7 @@
 // Every problem is one line naming the file and the field, so a user can fix it at once.
 
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, YAMLParseError } from 'yaml';
 import { BREAKABLE, type BreakKey, type Limitations, type Profile } from './types.ts';
@@ -23,19 +23,27 @@ export function builtinProfileNames(): string[] {
 
 const looksLikePath = (s: string) => s.includes('/') || s.includes('\\') || /\.ya?ml$/.test(s);
 
-export function loadProfile(nameOrFile: string): Profile {
+/** chain: the files that led here through `base` (a profile reached again is a loop). */
+export function loadProfile(nameOrFile: string, chain: string[] = []): Profile {
   if (!looksLikePath(nameOrFile)) {
     if (!builtinProfileNames().includes(nameOrFile))
       throw new ProfileError(`unknown profile "${nameOrFile}"; built-in profiles: ${builtinProfileNames().join(', ')} (or give a path to a YAML file)`);
     // Shown relative to the repository root, e.g. "sim/profiles/builtin/default.yaml".
     const file = join(BUILTIN_DIR, `${nameOrFile}.yaml`);
-    return loadProfileFile(file, relative(join(BUILTIN_DIR, '..', '..', '..'), file));
+    return loadProfileFile(file, relative(join(BUILTIN_DIR, '..', '..', '..'), file), chain);
   }
   if (!existsSync(nameOrFile)) throw new ProfileError(`${nameOrFile}: no such profile file`);
-  return loadProfileFile(nameOrFile, nameOrFile);
+  return loadProfileFile(nameOrFile, nameOrFile, chain);
 }
 
-function loadProfileFile(file: string, shownAs: string): Profile {
+function shownPath(file: string): string {
+  const r = relative(process.cwd(), file);
+  return r && !r.startsWith('..') ? r : file;
+}
+
+function loadProfileFile(file: string, shownAs: string, chain: string[]): Profile {
+  const key = resolve(file);
+  if (chain.includes(key)) throw new ProfileError(`${shownAs}: base: inheritance loop (${[...chain.slice(chain.indexOf(key)), key].map(shownPath).join(' -> ')})`);
   let doc: unknown;
   try {
     doc = parse(readFileSync(file, 'utf8'));
@@ -44,7 +52,7 @@ function loadProfileFile(file: string, shownAs: string): Profile {
     throw new ProfileError(`${shownAs}: not valid YAML: ${msg.split('\n')[0]}`);
   }
   try {
-    return validateProfile(withBase(doc, file, shownAs));
+    return validateProfile(withBase(doc, file, shownAs, [...chain, key]));
   } catch (e) {
     if (e instanceof SchemaError) throw new ProfileError(`${shownAs}: ${e.message}`);
     throw e;
@@ -56,15 +64,15 @@ function loadProfileFile(file: string, shownAs: string): Profile {
  * `addons` and `network` merge into the base's, `breaks` add to them, any other field
  * replaces the base's.
  */
-function withBase(doc: unknown, file: string, shownAs: string): unknown {
+function withBase(doc: unknown, file: string, shownAs: string, chain: string[]): unknown {
   if (doc === null || typeof doc !== 'object' || !('base' in doc)) return doc;
   const { base, ...own } = doc as Record<string, unknown>;
   if (typeof base !== 'string') throw new ProfileError(`${shownAs}: base must be a built-in profile name or a file path`);
   let baseProfile: Record<string, unknown>;
   try {
-    baseProfile = loadProfile(looksLikePath(base) ? join(dirname(file), base) : base) as unknown as Record<string, unknown>;
+    baseProfile = loadProfile(looksLikePath(base) ? join(dirname(file), base) : base, chain) as unknown as Record<string, unknown>;
   } catch (e) {
-    if (e instanceof ProfileError) throw new ProfileError(`${shownAs}: base: ${e.message}`);
+    if (e instanceof ProfileError) throw new ProfileError(e.message.includes('inheritance loop') ? e.message : `${shownAs}: base: ${e.message}`);
     throw e;
   }
   const merged: Record<string, unknown> = { ...baseProfile, ...own };

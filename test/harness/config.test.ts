@@ -27,7 +27,9 @@ describe('config file', () => {
     expect(fails({ strict: 'yes' })).to.equal('wincheck.yaml: strict must be true or false');
     expect(fails({ ssh: { usr: 'x' } })).to.equal('wincheck.yaml: ssh.usr is not a known field (known: user, key, knownHosts)');
     expect(fails({ timeouts: { podStart: -5 } })).to.equal('wincheck.yaml: timeouts.podStart must be a non-negative number');
-    expect(fails({ timeout: 'later' })).to.match(/^wincheck.yaml: timeout must be a duration/);
+    expect(fails({ timeout: 'later' })).to.match(/^wincheck.yaml: timeout "later" is not a duration with a unit/);
+    expect(fails({ timeout: 1800 })).to.match(/^wincheck.yaml: timeout must be a duration with a unit/);
+    expect(fails({ timeout: '0m' })).to.match(/^wincheck.yaml: timeout "0m" must be longer than zero/);
     expect(fails(['a'])).to.equal('wincheck.yaml: the file must be a mapping');
     expect(fails({ parallel: 0 })).to.equal('wincheck.yaml: parallel must be a positive integer');
   });
@@ -66,7 +68,8 @@ describe('config file', () => {
     expect(parseDuration('30m')).to.equal(1_800_000);
     expect(parseDuration('1h30m')).to.equal(5_400_000);
     expect(parseDuration('90s')).to.equal(90_000);
-    expect(parseDuration('2500')).to.equal(2500);
+    // Unitless is unreadable: "--timeout 20" must not mean 20 ms.
+    expect(parseDuration('2500')).to.equal(undefined);
     expect(parseDuration('soon')).to.equal(undefined);
     expect(parseDuration('5x')).to.equal(undefined);
   });

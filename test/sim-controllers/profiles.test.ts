@@ -132,4 +132,12 @@ describe('sim profiles: base', () => {
     expect(loadError(write('name: x\nbase: nope\n'))).to.match(/b\d+\.yaml: base: unknown profile "nope"; built-in profiles: .*default/);
     expect(loadError(write('name: x\nbase: default\nbreaks: [nonsense]\n'))).to.match(/b\d+\.yaml: breaks\[\d+\] "nonsense" is not a known break/);
   });
+
+  it('names an inheritance loop instead of overflowing the stack', () => {
+    writeFileSync(join(dir, 'self.yaml'), 'name: self\nbase: ./self.yaml\n');
+    expect(loadError(join(dir, 'self.yaml'))).to.match(/self\.yaml: base: inheritance loop \(.*self\.yaml -> .*self\.yaml\)/);
+    writeFileSync(join(dir, 'loop-a.yaml'), 'name: a\nbase: ./loop-b.yaml\n');
+    writeFileSync(join(dir, 'loop-b.yaml'), 'name: b\nbase: loop-a.yaml\n');
+    expect(loadError(join(dir, 'loop-a.yaml'))).to.match(/inheritance loop \(.*loop-a\.yaml -> .*loop-b\.yaml -> .*loop-a\.yaml\)/);
+  });
 });

@@ -5,6 +5,7 @@ import { outcomeOf, messageOf } from '../catalog/outcome.ts';
 import { unmetNeed } from '../catalog/needs.ts';
 import { suiteOf } from '../catalog/registry.ts';
 import type { CheckResult, Expectation, Feature, Observation } from '../catalog/types.ts';
+import { FixtureError } from '../fixtures/errors.ts';
 import { makeCheckContext } from './context.ts';
 import type { RunState } from './state.ts';
 
@@ -21,6 +22,8 @@ export async function checkFeature(run: RunState, feature: Feature): Promise<Che
   }
   const unmet = feature.needs?.map(n => unmetNeed(n, cluster, { egressUrl: run.config.egressUrl })).find(Boolean);
   if (unmet) expectation = { ...expectation, expected: 'n/a', reason: unmet };
+  const noImage = unmet ? undefined : noImageFor(run, feature);
+  if (noImage) expectation = { ...expectation, expected: 'n/a', reason: noImage };
   if (expectation.expected === 'n/a') return finish(run, feature, expectation, undefined, undefined, steps, started);
 
   // The probe's signal aborts on the check deadline or when the run is interrupted; the race
@@ -44,6 +47,15 @@ export async function checkFeature(run: RunState, feature: Feature): Promise<Che
     clearTimeout(timer);
     run.abort.signal.removeEventListener('abort', onRunAbort);
   }
+}
+
+/** A declared fixture that has no image for the target build: the feature cannot run there. */
+function noImageFor(run: RunState, feature: Feature): string | undefined {
+  for (const spec of feature.fixtures) {
+    const f = run.fixtures.get(spec.id);
+    if (f instanceof FixtureError && f.notApplicable) return `fixture ${spec.id}: ${f.notApplicable}`;
+  }
+  return undefined;
 }
 
 function finish(run: RunState, f: Feature, expectation: Expectation, obs: Observation | undefined, error: unknown, steps: string[], started: number): CheckResult {

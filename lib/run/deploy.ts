@@ -7,6 +7,7 @@ import { createObject } from '../cluster/create.ts';
 import { schedulableWindowsNodes, targetWindowsNode, windowsTaints } from '../discovery/nodes.ts';
 import type { ClusterInfo } from '../discovery/types.ts';
 import { FixtureError } from '../fixtures/errors.ts';
+import { NoImageError } from '../fixtures/images.ts';
 import { WINDOWS_BUILD_LABEL } from '../labels.ts';
 import { renderFixture } from '../fixtures/render.ts';
 import type { FixtureSpec, RenderContext } from '../fixtures/types.ts';
@@ -50,7 +51,8 @@ export async function deployFixtures(run: RunState, specs: FixtureSpec[]): Promi
       run.fixtures.set(spec.id, rendered);
     } catch (e) {
       const message = `failed to deploy fixture "${spec.id}": ${e instanceof Error ? e.message : String(e)}`;
-      run.fixtures.set(spec.id, new FixtureError(spec.id, run.redactor.redact(message), { cause: e }));
+      const notApplicable = e instanceof NoImageError ? run.redactor.redact(e.message) : undefined;
+      run.fixtures.set(spec.id, new FixtureError(spec.id, run.redactor.redact(message), { cause: e, notApplicable }));
     }
   }));
 }

@@ -57,6 +57,11 @@ export const BUILD_2016 = '10.0.14393';
 
 const WIN_TAG: Record<string, string> = { [BUILD_2019]: 'ltsc2019', [BUILD_2022]: 'ltsc2022', [BUILD_2025]: 'ltsc2025' };
 const MODERN = [BUILD_2019, BUILD_2022, BUILD_2025];
+/**
+ * The Windows builds the Kubernetes test images and pause publish: 1809 and ltsc2022 only
+ * (k8s build/pause/Makefile ALL_OSVERSIONS.windows, test/images/agnhost/BASEIMAGE; docs/images.md).
+ */
+const K8S_IMAGE_BUILDS = [BUILD_2019, BUILD_2022];
 
 // Windows System32 tools of Server Core (WINDOWS-COMMANDS §0, §2, §4, §5).
 const SERVERCORE_BINS = [
@@ -185,7 +190,9 @@ export const IMAGES: ImageEntry[] = [
   ...MODERN.map(b => ({ repo: 'mcr.microsoft.com/windows/servercore', tags: b === BUILD_2019 ? [WIN_TAG[b], '1809'] : [WIN_TAG[b]], manifests: [servercore(b)] })),
   ...MODERN.map(b => ({ repo: 'mcr.microsoft.com/windows/servercore/iis', tags: [`windowsservercore-${WIN_TAG[b]}`], manifests: [iis(b)] })),
   { repo: 'mcr.microsoft.com/windows/servercore/iis', tags: ['latest'], manifests: per(MODERN, iis) },
-  ...MODERN.map(b => ({ repo: 'mcr.microsoft.com/windows/nanoserver', tags: b === BUILD_2019 ? [WIN_TAG[b], '1809'] : [WIN_TAG[b]], manifests: [nanoserver(b)] })),
+  // Nano Server on 2019: 1809 is the tag in use (k8s test/images/nonroot/BASEIMAGE); ltsc2019 is
+  // also pinned by digest in public Dockerfiles (docs/images.md).
+  ...MODERN.map(b => ({ repo: 'mcr.microsoft.com/windows/nanoserver', tags: b === BUILD_2019 ? ['1809', WIN_TAG[b]] : [WIN_TAG[b]], manifests: [nanoserver(b)] })),
   { repo: 'mcr.microsoft.com/windows/servercore', tags: ['1709'], manifests: [servercore(BUILD_1709)] },
   { repo: 'mcr.microsoft.com/powershell', tags: ['lts-nanoserver-ltsc2022'], manifests: [win(BUILD_2022, {
     cmd: ['pwsh.exe'], user: 'ContainerUser', env: windowsEnv(`C:\\Program Files\\PowerShell;${NANO_PATH}`),
@@ -195,12 +202,13 @@ export const IMAGES: ImageEntry[] = [
   { repo: 'mcr.microsoft.com/oss/kubernetes/windows-host-process-containers-base-image', tags: ['v1.0.0'], manifests: per(MODERN, b => win(b, {
     user: 'ContainerUser', env: windowsEnv(SYS_PATH), binaries: [], size: 7_000,
   })) },
-  // Multi-arch: Linux + every supported Windows build (FEATURES.md node.pause-image).
-  { repo: 'registry.k8s.io/pause', tags: ['3.9', '3.10'], manifests: [linuxPause, ...per(MODERN, winPause)] },
-  { repo: 'mcr.microsoft.com/oss/kubernetes/pause', tags: ['3.9'], manifests: [linuxPause, ...per(MODERN, winPause)] },
-  { repo: 'registry.k8s.io/e2e-test-images/agnhost', tags: ['2.47', '2.48', '2.49', '2.50', '2.51', '2.52', '2.53'], manifests: [linuxAgnhost, ...per(MODERN, winAgnhost)] },
-  { repo: 'registry.k8s.io/e2e-test-images/busybox', tags: ['1.36.1-1', '1.29-4'], manifests: [linuxBusybox, ...per(MODERN, winBusybox)] },
-  { repo: 'registry.k8s.io/e2e-test-images/nonroot', tags: ['1.4'], manifests: [lin({ entrypoint: ['/nonroot'], user: '1234', binaries: ['sh', 'nonroot', 'whoami', 'id'], size: 3 * MB }), ...per(MODERN, winNonroot)] },
+  // Multi-arch: Linux + Windows 1809 and ltsc2022 only (docs/images.md). A 2025 or 23H2 node
+  // runs the ltsc2022 variant under the stable-ABI rule (selectManifest).
+  { repo: 'registry.k8s.io/pause', tags: ['3.9', '3.10'], manifests: [linuxPause, ...per(K8S_IMAGE_BUILDS, winPause)] },
+  { repo: 'mcr.microsoft.com/oss/kubernetes/pause', tags: ['3.9', '3.10'], manifests: [linuxPause, ...per(K8S_IMAGE_BUILDS, winPause)] },
+  { repo: 'registry.k8s.io/e2e-test-images/agnhost', tags: ['2.47', '2.48', '2.49', '2.50', '2.51', '2.52', '2.53'], manifests: [linuxAgnhost, ...per(K8S_IMAGE_BUILDS, winAgnhost)] },
+  { repo: 'registry.k8s.io/e2e-test-images/busybox', tags: ['1.36.1-1', '1.29-4'], manifests: [linuxBusybox, ...per(K8S_IMAGE_BUILDS, winBusybox)] },
+  { repo: 'registry.k8s.io/e2e-test-images/nonroot', tags: ['1.4'], manifests: [lin({ entrypoint: ['/nonroot'], user: '1234', binaries: ['sh', 'nonroot', 'whoami', 'id'], size: 3 * MB }), ...per(K8S_IMAGE_BUILDS, winNonroot)] },
   // The e2e NFS server (test/images/volume/nfs): Linux only, serves NFS on 2049.
   { repo: 'registry.k8s.io/e2e-test-images/volume/nfs', tags: ['1.4', '1.3'], manifests: [lin({
     entrypoint: ['/usr/local/bin/run_nfs.sh'], cmd: ['/exports'], user: 'root', binaries: ['sh', 'bash', 'cat', 'ls', 'echo', 'sleep', 'run_nfs.sh'], size: 90 * MB,
@@ -281,18 +289,34 @@ export interface PlatformWanted {
 
 const buildNum = (b: string | undefined) => Number((b ?? '').split('.')[2] ?? 0);
 
+/**
+ * Process isolation: can a host of build `host` run an image of build `image`? Before 2022 the
+ * builds must be equal; from 2022 on (stable ABI) a host runs images from the previous LTSC up to
+ * its own build. With 2022 and 2025 the only stable-ABI releases, that floor is 2022 for every
+ * newer host: 2025 (26100) and 23H2 (25398) run ltsc2022 images (containerd/platforms
+ * checkWindowsHostAndContainerCompat; Microsoft's version-compatibility page).
+ */
+export function processIsolationCompatible(host: number, image: number): boolean {
+  const ltsc2022 = buildNum(BUILD_2022);
+  return host < ltsc2022 ? host === image : image >= ltsc2022 && image <= host;
+}
+
 /** containerd's platform matcher: the manifest the node would pull, or undefined ("no match for platform"). */
 export function selectManifest(e: ImageEntry, want: PlatformWanted): ImageManifest | undefined {
   const sameOS = e.manifests.filter(m => m.os === want.os);
   if (want.os === 'linux') return sameOS[0];
   const exact = sameOS.find(m => m.build === want.build);
+  const newestFirst = (ms: ImageManifest[]) => [...ms].sort((a, b) => buildNum(b.build) - buildNum(a.build));
   if (want.hyperv) {
     // The utility VM runs the image's own kernel: the newest build not newer than the host.
-    return exact ?? sameOS.filter(m => buildNum(m.build) <= buildNum(want.build)).sort((a, b) => buildNum(b.build) - buildNum(a.build))[0];
+    return exact ?? newestFirst(sameOS.filter(m => buildNum(m.build) <= buildNum(want.build)))[0];
   }
   if (want.brokenProcessIsolation) return undefined;
   if (exact) return exact;
-  return want.anyBuild ? sameOS[0] : undefined;
+  // The documented limitation (osBuildMismatch) is the exact-build rule of process isolation,
+  // which from 2022 on admits the stable-ABI range; lifting it lets any build run.
+  const compatible = newestFirst(sameOS.filter(m => processIsolationCompatible(buildNum(want.build), buildNum(m.build))))[0];
+  return compatible ?? (want.anyBuild ? sameOS[0] : undefined);
 }
 
 /** Stable sha256 digest of an image's manifest list (imageID) or a platform manifest. */

@@ -2,7 +2,7 @@
 
 import { expect } from 'chai';
 import type { KubernetesObject, V1DaemonSet, V1Pod, V1RuntimeClass, V1Secret } from '@kubernetes/client-node';
-import { buildNumberOf, ltscTagFor, rewriteImage } from '../../lib/fixtures/images.ts';
+import { buildNumberOf, ltscTagFor, NoImageError, rewriteImage } from '../../lib/fixtures/images.ts';
 import { renderFixture } from '../../lib/fixtures/render.ts';
 import type { RenderContext } from '../../lib/fixtures/types.ts';
 import { renderContextFor } from '../../lib/run/deploy.ts';
@@ -20,7 +20,9 @@ describe('fixture rendering', () => {
     expect(ltscTagFor('10.0.17763')).to.equal('ltsc2019');
     expect(ltscTagFor('10.0.20348.2582')).to.equal('ltsc2022');
     expect(ltscTagFor('10.0.26100')).to.equal('ltsc2025');
-    expect(() => ltscTagFor('10.0.19041')).to.throw(/no Windows image tag is known for build 10.0.19041/);
+    expect(() => ltscTagFor('10.0.19041')).to.throw(NoImageError, /no mcr.microsoft.com\/windows\/servercore image is published for Windows build 10.0.19041/);
+    // 23H2 has no tag of its own: it runs ltsc2022 images (stable ABI), and rendering never throws.
+    expect(ltscTagFor('10.0.25398.1')).to.equal('ltsc2022');
     expect(buildNumberOf('10.0.17763.1')).to.equal(17763);
   });
 

@@ -2,7 +2,7 @@
 // paths, env expansion, quantities.
 
 import { expect } from 'chai';
-import { findImage, parseImageRef, selectManifest, BUILD_2019, BUILD_2022 } from '../../sim/runtime/images.ts';
+import { findImage, parseImageRef, processIsolationCompatible, selectManifest, BUILD_2019, BUILD_2022 } from '../../sim/runtime/images.ts';
 import { MemFS, ContainerFS, splitPath } from '../../sim/runtime/fs.ts';
 import { expandVars } from '../../sim/runtime/env.ts';
 import { parseQuantity } from '../../sim/runtime/quantity.ts';
@@ -23,8 +23,28 @@ describe('sim runtime: units', () => {
     expect(selectManifest(sc2019, { os: 'windows', build: BUILD_2019 })?.build).to.equal(BUILD_2019);
     expect(selectManifest(sc2019, { os: 'linux' })).to.equal(undefined);
     const pause = findImage(parseImageRef('registry.k8s.io/pause:3.10'))!;
-    for (const b of [BUILD_2019, BUILD_2022, '10.0.26100']) expect(selectManifest(pause, { os: 'windows', build: b })?.build).to.equal(b);
+    for (const b of [BUILD_2019, BUILD_2022]) expect(selectManifest(pause, { os: 'windows', build: b })?.build).to.equal(b);
     expect(selectManifest(pause, { os: 'linux' })?.os).to.equal('linux');
+  });
+
+  it('publishes pause and agnhost for 1809 and ltsc2022 only; 2025 and 23H2 run the ltsc2022 variant (stable ABI)', () => {
+    for (const ref of ['registry.k8s.io/pause:3.10', 'registry.k8s.io/e2e-test-images/agnhost:2.52']) {
+      const e = findImage(parseImageRef(ref))!;
+      expect(e.manifests.filter(m => m.os === 'windows').map(m => m.build), ref).to.deep.equal([BUILD_2019, BUILD_2022]);
+      for (const host of ['10.0.26100', '10.0.25398']) expect(selectManifest(e, { os: 'windows', build: host })?.build, `${ref} on ${host}`).to.equal(BUILD_2022);
+      expect(selectManifest(e, { os: 'windows', build: '10.0.19041' }), `${ref} on 2004`).to.equal(undefined);
+    }
+    // The stable ABI runs older images on newer hosts only from 2022, never newer images on older hosts.
+    const sc2025 = findImage(parseImageRef('mcr.microsoft.com/windows/servercore:ltsc2025'))!;
+    expect(selectManifest(sc2025, { os: 'windows', build: BUILD_2022 })).to.equal(undefined);
+    expect(processIsolationCompatible(17763, 17763)).to.equal(true);
+    expect(processIsolationCompatible(20348, 17763)).to.equal(false);
+    expect(processIsolationCompatible(26100, 20348)).to.equal(true);
+    expect(processIsolationCompatible(25398, 20348)).to.equal(true);
+    expect(processIsolationCompatible(26100, 17763)).to.equal(false);
+    // Nano Server on 2019 is tagged 1809; there is no 2019 variant of the Kubernetes images for 2025.
+    expect(findImage(parseImageRef('mcr.microsoft.com/windows/nanoserver:1809'))?.manifests[0].build).to.equal(BUILD_2019);
+    expect(findImage(parseImageRef('registry.k8s.io/pause:3.10'))!.manifests.some(m => m.build === '10.0.26100')).to.equal(false);
   });
 
   it('treats C:\\etc\\foo, C:/etc/foo and c:\\ETC\\foo as one path; /cache is C:\\cache', () => {

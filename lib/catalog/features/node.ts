@@ -6,11 +6,11 @@ import { rawGet } from '../../cluster/rawGet.ts';
 import { WaitTimeoutError } from '../../cluster/watch.ts';
 import { nodeInfoOf, schedulableWindowsNodes, versionAtLeast, windowsNodes } from '../../discovery/nodes.ts';
 import type { ClusterInfo, NodeInfo, ServerVersion } from '../../discovery/types.ts';
-import { buildNumberOf } from '../../fixtures/images.ts';
+import { buildNumberOf, checkImageForBuild, NoImageError } from '../../fixtures/images.ts';
 import { FIXTURE_LABEL } from '../../fixtures/render.ts';
 import type { Transport } from '../../probes/types.ts';
 import { k8sAtLeast, supported } from '../expect.ts';
-import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
+import type { CheckContext, EvidenceItem, Expectation, Feature, Observation } from '../types.ts';
 import { firstSandboxFailure, nodeTransportOf, PLATFORM_MISMATCH, readyWindowsNodes, waitForPodSet } from './_nodeProbes.ts';
 
 // ---- pure rules (tested without a cluster) ------------------------------------------------
@@ -82,6 +82,31 @@ export function vEthernetAdapters(ipconfig: string): string[] {
 
 /** HNS network types the Windows CNIs create, per discovered network mode. */
 const HNS_TYPE_FOR_MODE: Record<string, string> = { l2bridge: 'L2Bridge', 'host-gw': 'L2Bridge', overlay: 'Overlay' };
+
+/** The pause image the fixture runs (the kubelet's default sandbox image since v1.31). */
+export const PAUSE_IMAGE = 'registry.k8s.io/pause:3.10';
+
+/**
+ * What the pause image's manifest list promises per Windows build: 1809 and ltsc2022 variants
+ * (k8s build/pause/Makefile); 2025 and 23H2 run the ltsc2022 one under the stable ABI.
+ */
+export function pauseImageExpectation(c: ClusterInfo): Expectation {
+  const builds = [...new Set(schedulableWindowsNodes(c.nodes).map(n => n.windowsBuild).filter((b): b is string => !!b))].sort();
+  const per = builds.map(b => {
+    try {
+      const note = checkImageForBuild(PAUSE_IMAGE, b);
+      return { b, ok: true, why: note ? `build ${b}: no variant of its own; ${note.slice(PAUSE_IMAGE.length + 2)}` : `build ${b}: its own variant` };
+    } catch (e) {
+      return { b, ok: false, why: `build ${b}: ${e instanceof NoImageError ? e.message : String(e)}` };
+    }
+  });
+  const source = 'seed 003 (pause image); k8s build/pause/Makefile (Windows 1809, ltsc2022); containerd/platforms (stable ABI); docs/images.md';
+  const head = `${PAUSE_IMAGE} holds Linux and Windows 1809 and ltsc2022 variants`;
+  const bad = per.filter(p => !p.ok);
+  return bad.length
+    ? { expected: 'limited', reason: `${head}: ${per.map(p => p.why).join('; ')}`, source }
+    : supported(`${head}${per.length ? `: ${per.map(p => p.why).join('; ')}` : ''}`, source);
+}
 
 // ---- probes -------------------------------------------------------------------------------
 
@@ -298,8 +323,8 @@ export const features: Feature[] = [
     area: 'node',
     title: 'The pause image is multi-arch and includes the node\'s build',
     needs: ['windows-node'],
-    fixtures: [{ id: 'pause-image', template: 'pause-daemonset', os: 'windows', pin: 'none' }],
-    expect: () => supported('registry.k8s.io/pause is a multi-arch image with every supported Windows build', 'seed 003 (pause image); FEATURES.md'),
+    fixtures: [{ id: 'pause-image', template: 'pause-daemonset', os: 'windows', pin: 'none', everyBuild: true }],
+    expect: pauseImageExpectation,
     probe: pauseImageProbe,
   },
 ];

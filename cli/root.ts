@@ -63,7 +63,7 @@ function buildProgram(setCode: (c: number) => void): Command {
     .option('--timeout <duration>', 'deadline for the whole run, e.g. 30m')
     .option('--keep', 'keep the run namespace and its objects')
     .option('--strict', 'a lifted limitation fails the run')
-    .option('--parallel <n>', 'checks running at once (default 4; 1 runs them one by one)')
+    .option('--parallel <n>', 'exec sessions at once, in pods and on nodes (default 12); checks all start at once and wait without holding one')
     .option('--image-registry <host>', 'pull every fixture image from this mirror (air-gapped clusters)')
     .option('--config <file>', 'YAML config file (flags win over it)')
     .option('--ssh-user <user>', 'SSH user on the Windows nodes (node features)')

@@ -20,6 +20,11 @@ export interface Timeouts {
   netWarmup: number;
   /** Network path steady period after the first pass: every probe must pass (upstream: 10 s). */
   netSteady: number;
+  /**
+   * A limitation's negative, once a positive control from the same client answered: the control
+   * proves the client is up and its path warm, so the warm-up shrinks to this (a few polls).
+   */
+  netConfirm: number;
   /** Poll interval of network probes during warm-up and steady periods (upstream: 1 s). */
   netPoll: number;
   /** Connect timeout of one network probe (upstream curl.exe --connect-timeout 10 / nc -w 10). */
@@ -38,6 +43,7 @@ const DEFAULTS: Timeouts = {
   check: 15 * 60_000,
   netWarmup: 30_000,
   netSteady: 10_000,
+  netConfirm: 3_000,
   netPoll: 1_000,
   netConnect: 10_000,
   netLoadBalancer: 3 * 60_000,

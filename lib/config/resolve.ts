@@ -23,8 +23,13 @@ export interface RunFlags {
   nodeAccess?: NodeAccessMode;
 }
 
-/** Enough to overlap the network checks' steady-state polls; low enough for a small cluster. */
-export const DEFAULT_PARALLEL = 4;
+/**
+ * Exec sessions at once (probe commands in pods and on nodes). Checks themselves all start at
+ * once and wait (polls, pod starts, watches) without holding a slot; only the commands queue.
+ */
+export const DEFAULT_PARALLEL = 12;
+/** Commands at once on one node: a 2-vCPU Windows node pays for each powershell it starts. */
+export const PER_NODE_COMMANDS = 2;
 
 export function takeFirst<T>(...values: (T | undefined)[]): T | undefined {
   return values.find(v => v !== undefined);

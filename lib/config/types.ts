@@ -22,7 +22,7 @@ export interface FileConfig {
   timeoutMs?: number;
   keep?: boolean;
   strict?: boolean;
-  /** Checks running at once. */
+  /** Exec sessions at once (probe commands in pods and on nodes). */
   parallel?: number;
   imageRegistry?: string;
   egressUrl?: string;
@@ -45,7 +45,7 @@ export interface RunConfig {
   timeoutMs?: number;
   keep: boolean;
   strict: boolean;
-  /** Checks running at once (fixtures are deployed up front either way). */
+  /** Exec sessions at once: probe commands in pods and on nodes (checks all start at once). */
   parallel: number;
   imageRegistry?: string;
   egressUrl?: string;

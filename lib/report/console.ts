@@ -1,13 +1,39 @@
-// Progress for humans and CI logs: plain lines, no cursor tricks, one per finished check.
+// Progress for humans and CI logs: one line per check as it finishes (checks run concurrently,
+// so in finishing order; the report files keep catalog order). In a CI log (not a TTY) a
+// heartbeat names what is still running every 15 s, so a slow check never means silence; on a
+// terminal a live status line at the bottom says the same, rewritten in place.
 
 import type { CheckResult } from '../catalog/types.ts';
 import { bannerOf } from './banner.ts';
-import { type Progress, type Reporter, type RunInfo, type RunSummary, OUTCOMES } from './types.ts';
+import { type Progress, type Reporter, type RunInfo, type RunSummary, type SelectedFeature, OUTCOMES } from './types.ts';
+
+export interface ConsoleOptions {
+  /** A terminal: keep a live status line (raw writes through `write`) instead of heartbeat lines. */
+  tty?: boolean;
+  /** Raw output for the status line (default: process.stdout). */
+  write?: (s: string) => void;
+  /** Heartbeat period in a CI log (default 15 s); the TTY status line refreshes every second. */
+  heartbeatMs?: number;
+  /** Terminal width for the status line (default: process.stdout.columns, else 100). */
+  columns?: number;
+}
+
+/** Names in a heartbeat or status line before "and N more". */
+const NAMED = 6;
+const CLEAR_LINE = '\r\x1b[K';
 
 export default class ConsoleReporter implements Reporter {
   private _width = 0;
   private _reportDir = '';
-  constructor(private readonly _out: (line: string) => void = l => process.stdout.write(l + '\n')) {}
+  /** Running checks and when each began. */
+  private readonly _running = new Map<string, number>();
+  /** Checks already printed (onCheckEnd), so their in-order onTestEnd is not printed twice. */
+  private readonly _printed = new Set<string>();
+  private _timer: NodeJS.Timeout | undefined;
+  private _status = '';
+  private _progress: Progress = { done: 0, total: 0 };
+
+  constructor(private readonly _out: (line: string) => void = l => process.stdout.write(l + '\n'), private readonly _opts: ConsoleOptions = {}) {}
 
   onBegin(run: RunInfo) {
     this._reportDir = run.reportDir;
@@ -20,20 +46,88 @@ export default class ConsoleReporter implements Reporter {
     this._out(`Reports:    ${run.reportDir}`);
     this._out(`Features:   ${run.selected.map(f => f.id).join(', ') || 'none'}`);
     this._out(`Running ${run.selected.length} check(s)${run.strict ? ' (strict: lifted limitations fail the run)' : ''}.`);
+    this._progress = { done: 0, total: run.selected.length };
   }
 
+  onCheckBegin(f: SelectedFeature) {
+    this._running.set(f.id, Date.now());
+    this._startTicking();
+    this._redraw();
+  }
+
+  onCheckEnd(r: CheckResult, p: Progress) {
+    this._running.delete(r.id);
+    this._printed.add(r.id);
+    this._progress = p;
+    this._line(this._resultLine(r, p));
+  }
+
+  /** In catalog order, after the fact: printed here only when no onCheckEnd came (a test that failed outside its check). */
   onTestEnd(r: CheckResult, p: Progress) {
-    const count = `[${String(p.done).padStart(String(p.total).length)}/${p.total}]`;
-    const line = `${count} ${r.id.padEnd(this._width)}  ${r.outcome.padEnd(9)}  (${(r.durationMs / 1000).toFixed(1)}s)`;
-    this._out(r.outcome === 'supported' || r.outcome === 'limited' ? line : `${line}  ${r.reason}`);
+    if (this._printed.has(r.id)) return;
+    this._printed.add(r.id);
+    this._line(this._resultLine(r, p));
   }
 
-  onLog(line: string) { this._out(line); }
-  onError(message: string) { this._out(`Error: ${message}`); }
+  onLog(line: string) { this._line(line); }
+  onError(message: string) { this._line(`Error: ${message}`); }
 
   onEnd(s: RunSummary) {
+    this._stopTicking();
     this._out(`${s.status === 'passed' ? 'Passed' : s.status === 'failed' ? 'Failed' : s.status === 'timedout' ? 'Timed out' : 'Interrupted'}: ${OUTCOMES.filter(o => s.counts[o]).map(o => `${s.counts[o]} ${o}`).join(', ') || 'no checks ran'} in ${(s.durationMs / 1000).toFixed(1)}s.`);
     if (s.reportsLost?.length) this._out(`Error: reports NOT written to ${this._reportDir}: ${s.reportsLost.join('; ')}`);
     else if (this._reportDir) this._out(`Reports written to ${this._reportDir}.`);
+  }
+
+  private _resultLine(r: CheckResult, p: Progress): string {
+    const count = `[${String(p.done).padStart(String(p.total).length)}/${p.total}]`;
+    const line = `${count} ${r.id.padEnd(this._width)}  ${r.outcome.padEnd(9)}  (${(r.durationMs / 1000).toFixed(1)}s)`;
+    return r.outcome === 'supported' || r.outcome === 'limited' ? line : `${line}  ${r.reason}`;
+  }
+
+  /** "3 running: net.lb 42s, net.dns-service 20s, ... and 2 more" (longest-running first). */
+  private _runningText(): string {
+    const now = Date.now();
+    const byAge = [...this._running].sort((a, b) => a[1] - b[1]);
+    const named = byAge.slice(0, NAMED).map(([id, t]) => `${id} ${Math.round((now - t) / 1000)}s`);
+    const more = byAge.length > NAMED ? ` and ${byAge.length - NAMED} more` : '';
+    return `${byAge.length} running: ${named.join(', ')}${more}`;
+  }
+
+  /** A normal line; on a terminal the status line is lifted off first and put back after. */
+  private _line(text: string): void {
+    if (this._opts.tty && this._status) this._write(CLEAR_LINE);
+    this._out(text);
+    if (this._opts.tty) { this._status = ''; this._redraw(); }
+    if (!this._running.size) this._stopTicking();
+  }
+
+  private _redraw(): void {
+    if (!this._opts.tty) return;
+    const { done, total } = this._progress;
+    const cols = this._opts.columns ?? process.stdout.columns ?? 100;
+    const text = this._running.size ? `[${done}/${total}] ${this._runningText()}`.slice(0, Math.max(10, cols - 1)) : '';
+    if (text === this._status) return;
+    this._write(CLEAR_LINE + text);
+    this._status = text;
+  }
+
+  private _write(s: string): void { (this._opts.write ?? (x => process.stdout.write(x)))(s); }
+
+  private _startTicking(): void {
+    if (this._timer) return;
+    const tick = () => {
+      if (!this._running.size) return;
+      if (this._opts.tty) this._redraw();
+      else this._out(`... ${this._runningText()}`);
+    };
+    this._timer = setInterval(tick, this._opts.tty ? 1_000 : (this._opts.heartbeatMs ?? 15_000));
+    this._timer.unref();
+  }
+
+  private _stopTicking(): void {
+    clearInterval(this._timer);
+    this._timer = undefined;
+    if (this._opts.tty && this._status) { this._write(CLEAR_LINE); this._status = ''; }
   }
 }

@@ -12,6 +12,8 @@ export class Multiplexer implements Reporter {
   async onBegin(run: RunInfo) { await this._each('onBegin', r => r.onBegin?.(run)); }
   onTestBegin(feature: SelectedFeature) { void this._each('onTestBegin', r => r.onTestBegin?.(feature)); }
   onTestEnd(result: CheckResult, progress: Progress) { void this._each('onTestEnd', r => r.onTestEnd?.(result, progress)); }
+  onCheckBegin(feature: SelectedFeature) { void this._each('onCheckBegin', r => r.onCheckBegin?.(feature)); }
+  onCheckEnd(result: CheckResult, progress: Progress) { void this._each('onCheckEnd', r => r.onCheckEnd?.(result, progress)); }
   onLog(line: string) { void this._each('onLog', r => r.onLog?.(line)); }
   onError(message: string) { void this._each('onError', r => r.onError?.(message)); }
   /** Reporters after a failed one see it in summary.reportsLost (the console must not say "written"). */

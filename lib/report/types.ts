@@ -49,6 +49,10 @@ export interface Reporter {
   onBegin?(run: RunInfo): void | Promise<void>;
   onTestBegin?(feature: SelectedFeature): void;
   onTestEnd?(result: CheckResult, progress: Progress): void;
+  /** A check started (checks run concurrently: begin/end come in any order, before onTestEnd). */
+  onCheckBegin?(feature: SelectedFeature): void;
+  /** A check finished, as it happens; onTestEnd follows later, in catalog order. */
+  onCheckEnd?(result: CheckResult, progress: Progress): void;
   /** A line worth showing (step of the run, not of a check). */
   onLog?(line: string): void;
   onError?(message: string): void;

@@ -6,6 +6,8 @@ import { waitTimeoutForPodReady } from '../cluster/podWait.ts';
 import { targetWindowsNode } from '../discovery/nodes.ts';
 import { FixtureError } from '../fixtures/errors.ts';
 import { runProbe } from '../probes/run.ts';
+import type { Transport } from '../probes/types.ts';
+import type { Limiter } from './limiter.ts';
 import type { RunState } from './state.ts';
 
 export function makeCheckContext(run: RunState, feature: Feature, steps: string[], signal: AbortSignal): CheckContext {
@@ -27,11 +29,25 @@ export function makeCheckContext(run: RunState, feature: Feature, steps: string[
       return f;
     },
     waitForPodReady: (name, timeoutMs) => waitTimeoutForPodReady(run.kube, run.namespace, name, timeoutMs ?? run.config.timeouts.podStart, { signal }),
-    podTransport: (pod, os, container) => new PodExecTransport(run.kube, { namespace: run.namespace, pod, container }, os),
-    nodeTransport: node => run.nodeTransport(node, run),
+    podTransport: (pod, os, container) => limited(new PodExecTransport(run.kube, { namespace: run.namespace, pod, container }, os), [run.slots.exec]),
+    nodeTransport: async node => {
+      const t = await run.nodeTransport(node, run);
+      // The node's own slot first: a command queued behind others on one node holds no exec slot.
+      return t && limited(t, [run.slots.perNode.for(node.name), run.slots.exec]);
+    },
     probe: (t, op) => runProbe(t, op, run.redactor, { timeoutMs: run.config.probeTimeoutMs, signal }),
     step: text => { steps.push(run.redactor.redact(text)); },
     signal,
     options: { egressUrl: run.config.egressUrl, timeouts: run.config.timeouts },
+  };
+}
+
+/** The transport, each command holding one slot of every limiter (taken in order, released after). */
+function limited(t: Transport, limiters: Limiter[]): Transport {
+  return {
+    description: t.description,
+    os: t.os,
+    run: (command, opts) => limiters.reduceRight<() => ReturnType<Transport['run']>>(
+      (inner, l) => () => l.run(inner, opts?.signal), () => t.run(command, opts))(),
   };
 }

@@ -1,6 +1,7 @@
 // `wincheck run`: preflight → discovery → namespace → fixtures → suites → reports, with cleanup
 // in teardown (and on Ctrl-C). Returns the exit code; throws UsageError / ClusterUnreachableError.
 
+import { setMaxListeners } from 'node:events';
 import { isFailing, messageOf } from '../catalog/outcome.ts';
 import { loadCatalog, suiteOf } from '../catalog/registry.ts';
 import { selectFeatures } from '../catalog/select.ts';
@@ -29,6 +30,8 @@ import { runSuites } from './mochaRunner.ts';
 import { namespaceFor, newRunId } from './runId.ts';
 import type { NodeTransportFactory, RunState } from './state.ts';
 import { TaskRunner } from './taskRunner.ts';
+import { KeyedLimiter, Limiter } from './limiter.ts';
+import { PER_NODE_COMMANDS } from '../config/resolve.ts';
 import { applyNodeAccessMode, NodeAccess } from '../transports/nodeAccess.ts';
 
 export const EXIT_INTERRUPTED = 130;
@@ -55,7 +58,7 @@ export async function runWincheck(config: RunConfig, opts: RunOptions = {}): Pro
   const secrets = generateSecretValues();
   // The console last: it says whether the report files were written.
   const reporter = new Multiplexer(opts.reporters ?? [
-    new JUnitReporter(config.reportDir), new SummaryReporter(config.reportDir), new JsonReporter(config.reportDir), new ConsoleReporter(out),
+    new JUnitReporter(config.reportDir), new SummaryReporter(config.reportDir), new JsonReporter(config.reportDir), new ConsoleReporter(out, { tty: !opts.out && process.stdout.isTTY === true }),
   ], out);
   // HostProcess pod or SSH per node (lib/transports); SSH connections are closed after the run.
   const nodeAccess = opts.nodeTransport ? undefined : new NodeAccess();
@@ -63,8 +66,11 @@ export async function runWincheck(config: RunConfig, opts: RunOptions = {}): Pro
     config, kube, runId, namespace: namespaceFor(runId), labels: { [RUN_LABEL]: runId }, features,
     fixtures: new Map(), secrets, redactor: new Redactor(Object.values(secrets)), reporter, results: [],
     abort: new AbortController(), nodeTransport: opts.nodeTransport ?? nodeAccess!.transportFor, errors: [],
+    slots: { exec: new Limiter(config.parallel), perNode: new KeyedLimiter(PER_NODE_COMMANDS) },
     log: line => reporter.onLog(line),
   };
+  // Every check listens on the run's signal at once (they all run concurrently).
+  setMaxListeners(0, run.abort.signal);
   const started = Date.now();
   let begun = false;
   const removeSignals = opts.handleSignals ? installSignalHandlers(run, out) : () => undefined;
@@ -119,7 +125,11 @@ export async function runWincheck(config: RunConfig, opts: RunOptions = {}): Pro
   tasks.add({
     title: 'checks',
     setup: async r => {
-      const pool = new CheckPool(features, config.parallel, f => checkFeature(r, f), f => notRunResult(f, 'the run was interrupted'), r.abort.signal);
+      // Every check starts at once: what costs is bounded by r.slots, not by checks in flight.
+      const pool = new CheckPool(features, features.length, f => checkFeature(r, f), f => notRunResult(f, 'the run was interrupted'), r.abort.signal, {
+        onBegin: f => reporter.onCheckBegin(selectedOf(f)),
+        onEnd: (res, done) => reporter.onCheckEnd(res, { done, total: features.length }),
+      });
       pool.start();
       r.results = await runSuites({
         session: { features, strict: config.strict, results: new Map(), check: f => pool.result(f) },
@@ -166,10 +176,14 @@ function runInfo(r: RunState, source: string, started: number): RunInfo {
     cluster: r.cluster!,
     strict: r.config.strict,
     startedAt: new Date(started).toISOString(),
-    selected: r.features.map(f => ({ id: f.id, suite: suiteOf(f), area: f.area, title: f.title })),
+    selected: r.features.map(selectedOf),
     reportDir: r.config.reportDir,
     kubeconfigSource: source,
   };
+}
+
+function selectedOf(f: Feature) {
+  return { id: f.id, suite: suiteOf(f), area: f.area, title: f.title };
 }
 
 /** First signal: stop and clean up. Second: leave now, saying what was left behind. */

@@ -9,6 +9,7 @@ import type { Redactor } from '../fixtures/secrets.ts';
 import type { RenderContext, RenderedFixture } from '../fixtures/types.ts';
 import type { Transport } from '../probes/types.ts';
 import type { Multiplexer } from '../report/multiplexer.ts';
+import type { KeyedLimiter, Limiter } from './limiter.ts';
 
 /** HostProcess pods and SSH plug in here (lib/node-access, another module). */
 export type NodeTransportFactory = (node: NodeInfo, run: RunState) => Promise<Transport | undefined>;
@@ -30,6 +31,8 @@ export interface RunState {
   /** Aborted on Ctrl-C, SIGTERM or the run deadline. */
   abort: AbortController;
   nodeTransport: NodeTransportFactory;
+  /** What costs, bounded (limiter.ts): exec sessions run-wide, and commands on each node. */
+  slots: { exec: Limiter; perNode: KeyedLimiter };
   /** Problems outside any check (deploy, cleanup). */
   errors: string[];
   log(line: string): void;

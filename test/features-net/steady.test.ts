@@ -2,10 +2,10 @@
 // then every poll passes; evidence keeps the first pass and the deciding failure.
 
 import { expect } from 'chai';
-import { warmupThenSteady, type Attempt, type PathTimings } from '../../lib/catalog/net/steady.ts';
+import { boundedNegative, controlPasses, warmupThenSteady, type Attempt, type PathTimings } from '../../lib/catalog/net/steady.ts';
 import { defaultTimeouts } from '../../lib/cluster/timeouts.ts';
 
-const T: PathTimings = { warmupMs: 200, steadyMs: 100, pollMs: 20, connectTimeoutSec: 1 };
+const T: PathTimings = { warmupMs: 200, confirmMs: 60, steadyMs: 100, pollMs: 20, connectTimeoutSec: 1 };
 const ctx = { signal: new AbortController().signal, options: { timeouts: defaultTimeouts() } };
 
 function script(results: boolean[]): { attempt: () => Promise<Attempt>; calls: () => number } {
@@ -67,5 +67,42 @@ describe('warm-up then steady period', () => {
     let err: unknown;
     try { await warmupThenSteady({ ...ctx, signal: ac.signal }, 'path', s.attempt, { ...T, warmupMs: 10_000 }); } catch (e) { err = e; }
     expect(err).to.be.instanceOf(Error);
+  });
+});
+
+describe('a limitation: positive control, then a bounded negative', () => {
+  it('defaults: the negative gets 3 s once the control answered, against a 30 s warm-up', () => {
+    const t = defaultTimeouts();
+    expect([t.netConfirm, t.netWarmup]).to.deep.equal([3_000, 30_000]);
+  });
+
+  it('a control that answers costs one try: no steady period', async () => {
+    const s = script([true]);
+    const v = await controlPasses(ctx, 'control', s.attempt, T);
+    expect(v.ok).to.equal(true);
+    expect(s.calls()).to.equal(1);
+  });
+
+  it('after a passing control, a negative that keeps failing ends after confirmMs, not the warm-up', async () => {
+    const s = script([false]);
+    const v = await boundedNegative(ctx, 'negative', s.attempt, true, T);
+    expect(v.ok).to.equal(false);
+    // confirmMs 60 at 20 ms polls: 3 tries (the warm-up's 200 ms would allow about 10).
+    expect(s.calls()).to.be.within(2, 4);
+    expect(v.detail).to.match(/no pass within the 0\.1s warm-up/);
+  });
+
+  it('without a passing control, the negative gets the whole warm-up', async () => {
+    const s = script([false]);
+    const v = await boundedNegative(ctx, 'negative', s.attempt, false, T);
+    expect(v.ok).to.equal(false);
+    expect(s.calls()).to.be.greaterThan(5);
+  });
+
+  it('a negative that passes (lifted) must still hold through the steady period', async () => {
+    const s = script([false, true, true, false]);
+    const v = await boundedNegative(ctx, 'negative', s.attempt, true, T);
+    expect(v.ok).to.equal(false);
+    expect(v.detail).to.contain('then failed');
   });
 });

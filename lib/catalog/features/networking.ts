@@ -11,7 +11,7 @@ import {
 } from '../net/common.ts';
 import { dualStackExpectation, ipv6OnlyExpectation } from '../net/expect.ts';
 import { clusterDomainOf, curlFailureOf, dnsServersOf, parseIpconfig, pingReplies, pingUnresolved } from '../net/parse.ts';
-import { warmupThenSteady, type Attempt } from '../net/steady.ts';
+import { boundedNegative, controlPasses, warmupThenSteady, type Attempt } from '../net/steady.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
 import type { ProbeOS, Transport } from '../../probes/types.ts';
 
@@ -162,11 +162,12 @@ export const features: Feature[] = [
       const names = [FX.svcMixed.id, `${FX.svcMixed.id}.${ctx.namespace}.svc.${domain}`];
       const failed: string[] = [];
       const passed: string[] = [];
-      for (const name of names) {
-        ctx.step(`resolving ${name} from ${FX.win.id} (curl.exe)`);
-        const v = await warmupThenSteady(ctx, `resolve ${name}`, () => resolveAttempt(ctx, t, name));
+      // Both names at once: two independent paths, so two steady periods need not queue.
+      for (const name of names) ctx.step(`resolving ${name} from ${FX.win.id} (curl.exe)`);
+      const verdicts = await Promise.all(names.map(name => warmupThenSteady(ctx, `resolve ${name}`, () => resolveAttempt(ctx, t, name))));
+      for (const [i, v] of verdicts.entries()) {
         evidence.push(...v.evidence);
-        (v.ok ? passed : failed).push(v.ok ? name : v.detail);
+        (v.ok ? passed : failed).push(v.ok ? names[i] : v.detail);
       }
       return failed.length
         ? { works: false, summary: failed.join('; '), evidence, node: ready.pods[FX.win.id].spec?.nodeName }
@@ -188,12 +189,15 @@ export const features: Feature[] = [
       const t = ctx.podTransport(FX.win.id, 'windows');
       const evidence: EvidenceItem[] = [];
       const domain = await clusterDomain(ctx, t, evidence);
-      // Control: the FQDN resolves from the same pod, so a failure below is about the dotted name.
-      const fqdn = await resolveAttempt(ctx, t, `${FX.svcMixed.id}.${ctx.namespace}.svc.${domain}`);
+      // Control: the FQDN resolves from the same pod, so a failure below is about the dotted name;
+      // once it has, a few failed tries of the dotted name are conclusive (boundedNegative).
+      const fqdnName = `${FX.svcMixed.id}.${ctx.namespace}.svc.${domain}`;
+      const control = await controlPasses(ctx, `resolve ${fqdnName} (control)`, () => resolveAttempt(ctx, t, fqdnName));
+      const fqdn = control.failure ?? control.firstPass!;
       evidence.push(`control: ${fqdn.detail}`, fqdn.evidence);
       const dotted = `${FX.svcMixed.id}.${ctx.namespace}`;
       ctx.step(`resolving ${dotted} from ${FX.win.id} (curl.exe)`);
-      const v = await warmupThenSteady(ctx, `resolve ${dotted}`, () => resolveAttempt(ctx, t, dotted));
+      const v = await boundedNegative(ctx, `resolve ${dotted}`, () => resolveAttempt(ctx, t, dotted), control.ok);
       evidence.push(...v.evidence);
       return { works: v.ok, summary: `${v.detail}${fqdn.ok ? '' : ' (the FQDN control did not resolve either)'}`, evidence, node: ready.pods[FX.win.id].spec?.nodeName };
     },
@@ -217,10 +221,16 @@ export const features: Feature[] = [
       // cluster.local.) The FQDN and ipconfig /all are kept as evidence.
       const { r } = await ipconfigOf(ctx, t);
       const fqdn = await resolveAttempt(ctx, t, `${FX.svcMixed.id}.${ctx.namespace}.svc.cluster.local`);
+      // The pod's resolver answers (the FQDN, else the outside host's name through the node's
+      // DNS): then a few failed tries of the short name are conclusive (boundedNegative).
+      const outside = ctx.options.egressUrl ? new URL(ctx.options.egressUrl).hostname.replace(/^\[|\]$/g, '') : undefined;
+      const control = fqdn.ok || !outside ? undefined : await controlPasses(ctx, `resolve ${outside} (control)`, () => resolveAttempt(ctx, t, outside));
+      const answered = fqdn.ok || Boolean(control?.ok);
       const name = FX.svcMixed.id;
       ctx.step(`resolving the short name ${name} from the host-network pod`);
-      const v = await warmupThenSteady(ctx, `resolve the short name ${name} from a ClusterFirstWithHostNet host-network pod`, () => resolveAttempt(ctx, t, name));
-      return { works: v.ok, summary: `${v.detail} (FQDN: ${fqdn.detail})`, evidence: [r.evidence, fqdn.evidence, ...v.evidence], node };
+      const v = await boundedNegative(ctx, `resolve the short name ${name} from a ClusterFirstWithHostNet host-network pod`, () => resolveAttempt(ctx, t, name), answered);
+      const controlEvidence = control ? [`control: ${control.detail}`, (control.firstPass ?? control.failure)!.evidence] : [];
+      return { works: v.ok, summary: `${v.detail} (FQDN: ${fqdn.detail})`, evidence: [r.evidence, fqdn.evidence, ...controlEvidence, ...v.evidence], node };
     },
   },
   {
@@ -282,16 +292,18 @@ export const features: Feature[] = [
       const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
       const t = ctx.podTransport(FX.win.id, 'windows');
       const evidence: EvidenceItem[] = [];
-      // Control: TCP egress to the same host, so "no reply" is about ICMP, not about egress.
-      const control = await httpAttempt(ctx, t, url);
+      // Control: TCP egress to the same host, so "no reply" is about ICMP, not about egress;
+      // once it answered, a few pings without a reply are conclusive (boundedNegative).
+      const tcp = await controlPasses(ctx, `W → ${url} (control)`, () => httpAttempt(ctx, t, url));
+      const control = tcp.firstPass ?? tcp.failure!;
       evidence.push(`control (TCP): ${control.detail}`, control.evidence);
       ctx.step(`ping -n 1 ${host} from ${FX.win.id}`);
-      const v = await warmupThenSteady(ctx, `ping ${host}`, async () => {
+      const v = await boundedNegative(ctx, `ping ${host}`, async () => {
         const r = await ctx.probe(t, { kind: 'ping', host, count: 1 });
         if (pingUnresolved(r.evidence.stdout, r.evidence.stderr)) throw new Error(`ping could not resolve ${host}, so ICMP cannot be judged`);
         const n = pingReplies(r.evidence.stdout);
         return { ok: n > 0, detail: n > 0 ? `reply from ${host}` : `no reply from ${host} (exit ${r.evidence.exitCode})`, evidence: r.evidence };
-      });
+      }, tcp.ok);
       evidence.push(...v.evidence);
       return { works: v.ok, summary: `${v.detail}; TCP to the same host ${control.ok ? 'worked' : 'failed too'}`, evidence, node: ready.pods[FX.win.id].spec?.nodeName };
     },

@@ -15,7 +15,7 @@ import { affinityTimeoutExpectation, preserveClientIpExpectation, preserveDestin
 import { httpGetFromHere, holdConnection, type ExternalAttempt } from '../net/external.ts';
 import { clientIpOf, destinationVerdict, hostnameOf, parseNetstat, unmapped } from '../net/parse.ts';
 import { pause } from '../observe.ts';
-import { timingsOf, warmupThenSteady, type Attempt } from '../net/steady.ts';
+import { boundedNegative, controlPasses, timingsOf, warmupThenSteady, type Attempt } from '../net/steady.ts';
 import type { CheckContext, EvidenceItem, Feature } from '../types.ts';
 
 const SUITE = 'services';
@@ -145,14 +145,15 @@ export const features: Feature[] = [
       const lt = ctx.podTransport(FX.linuxHost.id, 'linux');
       const linuxUrl = urlOf(internalIP(linux), port);
       ctx.step(`control: GET ${linuxUrl} from Linux node ${linux.name} (host-network pod)`);
-      const control = await warmupThenSteady(ctx, `Linux node ${linux.name} → its own NodePort`, () => httpAttempt(ctx, lt, linuxUrl));
+      const control = await controlPasses(ctx, `Linux node ${linux.name} → its own NodePort`, () => httpAttempt(ctx, lt, linuxUrl));
       evidence.push(...control.evidence);
       const win = nodeOf(ctx, ready.pods[FX.winPeer.id].spec?.nodeName);
       const nt = await nodeTransportOf(ctx, win);
       if ('observation' in nt) return nt.observation;
       const url = urlOf(internalIP(win), port);
       ctx.step(`GET ${url} from Windows node ${win.name} (${nt.t.description})`);
-      const v = await warmupThenSteady(ctx, `Windows node ${win.name} → its own NodePort`, () => httpAttempt(ctx, nt.t, url));
+      // After the control answered, a few failed tries are conclusive (boundedNegative).
+      const v = await boundedNegative(ctx, `Windows node ${win.name} → its own NodePort`, () => httpAttempt(ctx, nt.t, url), control.ok);
       evidence.push(...v.evidence);
       const controlLine = control.ok ? `the Linux node ${linux.name} reached its own NodePort` : `the Linux node ${linux.name} did not reach its own NodePort either`;
       return { works: v.ok, summary: `Windows node ${win.name}: ${v.ok ? 'reached' : 'could not reach'} its own NodePort ${url}; control: ${controlLine}`, evidence, node: win.name };

@@ -17,6 +17,8 @@ export interface Attempt {
 
 export interface PathTimings {
   warmupMs: number;
+  /** The warm-up of a limitation's negative once its positive control answered (netConfirm). */
+  confirmMs: number;
   steadyMs: number;
   pollMs: number;
   /** For curl --connect-timeout / nc -w (whole seconds, at least 1). */
@@ -26,6 +28,7 @@ export interface PathTimings {
 export function timingsOf(t: Timeouts): PathTimings {
   return {
     warmupMs: t.netWarmup,
+    confirmMs: Math.min(t.netConfirm, t.netWarmup),
     steadyMs: t.netSteady,
     pollMs: Math.max(1, t.netPoll),
     connectTimeoutSec: Math.max(1, Math.round(t.netConnect / 1000)),
@@ -82,6 +85,24 @@ export async function warmupThenSteady(ctx: Pick<CheckContext, 'signal' | 'optio
   return { ok: true, detail, firstPass, outputs, evidence: [detail, firstPass.evidence] };
 }
 
+/**
+ * A positive control: a pass within the warm-up, no steady period. It ends at its first pass,
+ * so a control that answers costs one try, not a fixed wait.
+ */
+export function controlPasses(ctx: Pick<CheckContext, 'signal' | 'options'>, what: string, attempt: () => Promise<Attempt>, timings = timingsOf(ctx.options.timeouts)): Promise<PathVerdict> {
+  return warmupThenSteady(ctx, what, attempt, { ...timings, steadyMs: 0 });
+}
+
+/**
+ * A limitation's negative, bounded: when a positive control from the same client has answered,
+ * the path under test gets `confirmMs` (a few polls) instead of the whole warm-up to pass, since
+ * the client is up and its network warm. Without a passing control it gets the whole warm-up
+ * (the failure may still be the client warming up). A pass goes on to the steady period, as
+ * any path does: a lifted limitation must hold like a supported path.
+ */
+export function boundedNegative(ctx: Pick<CheckContext, 'signal' | 'options'>, what: string, attempt: () => Promise<Attempt>, controlPassed: boolean, timings = timingsOf(ctx.options.timeouts)): Promise<PathVerdict> {
+  return warmupThenSteady(ctx, what, attempt, controlPassed ? { ...timings, warmupMs: timings.confirmMs } : timings);
+}
 
 function secs(ms: number): string {
   return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)}s`;

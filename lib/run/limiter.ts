@@ -1,0 +1,65 @@
+// Bounds what costs, not how many checks are in flight: a check that waits (a poll interval, a
+// pod start, a watch) holds no slot, so waiting never keeps work from running. Slots are taken
+// only around the costly step itself (an exec session, a command on one node) and given back at
+// once. First come, first served; a waiter whose signal aborts leaves the queue.
+
+export class Limiter {
+  private _active = 0;
+  private readonly _queue: { grant: () => void; cancel: (e: unknown) => void }[] = [];
+
+  constructor(readonly limit: number) {
+    if (!(limit >= 1)) throw new Error(`limiter: limit must be at least 1, got ${limit}`);
+  }
+
+  /** How many holders are inside right now (for tests and the progress line). */
+  get active(): number { return this._active; }
+  get waiting(): number { return this._queue.length; }
+
+  /** Runs `fn` holding one slot. */
+  async run<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    await this._acquire(signal);
+    try {
+      return await fn();
+    } finally {
+      this._release();
+    }
+  }
+
+  private _acquire(signal?: AbortSignal): Promise<void> {
+    signal?.throwIfAborted();
+    if (this._active < this.limit) {
+      this._active++;
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve, reject) => {
+      const entry = {
+        grant: () => { signal?.removeEventListener('abort', onAbort); this._active++; resolve(); },
+        cancel: (e: unknown) => reject(e),
+      };
+      const onAbort = () => {
+        const i = this._queue.indexOf(entry);
+        if (i >= 0) this._queue.splice(i, 1);
+        entry.cancel(signal!.reason);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this._queue.push(entry);
+    });
+  }
+
+  private _release(): void {
+    this._active--;
+    this._queue.shift()?.grant();
+  }
+}
+
+/** One limiter per key (a node name), made on first use. */
+export class KeyedLimiter {
+  private readonly _byKey = new Map<string, Limiter>();
+  constructor(readonly limit: number) {}
+
+  for(key: string): Limiter {
+    let l = this._byKey.get(key);
+    if (!l) this._byKey.set(key, (l = new Limiter(this.limit)));
+    return l;
+  }
+}

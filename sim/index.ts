@@ -7,6 +7,7 @@ import { dirname, resolve } from 'node:path';
 import { Store } from './api/store.ts';
 import { RESOURCES, bucketOf } from './api/resources.ts';
 import { startApiServer } from './api/server.ts';
+import { podSecurityAdmission } from './api/admission/podSecurity.ts';
 import { createAdmission } from './api/validation.ts';
 import { loadProfile } from './profiles/load.ts';
 import type { Profile } from './profiles/types.ts';
@@ -72,6 +73,7 @@ export async function startSim(opts: SimOptions = {}): Promise<SimCluster> {
   };
   try {
     store.addAdmission(createAdmission(profile));
+    store.addAdmission(podSecurityAdmission(store, profile));
     const api = await startApiServer({ store, profile, port: opts.port });
     stops.push(() => api.close());
     const apiUrl = new URL(api.url);

@@ -6,6 +6,7 @@ import type { Profile } from '../profiles/types.ts';
 import type { Store, KubeObject } from './store.ts';
 import type { SubresourceHandlers } from './subresources.ts';
 import type { Faults } from './faults.ts';
+import type { ServiceAccountTokens } from './auth/tokens.ts';
 import type { ResourceRoute } from './router.ts';
 import { ApiError } from './status.ts';
 import { decodeProtobufObject } from './protobuf.ts';
@@ -21,6 +22,8 @@ export interface ServerState {
   /** Ends every open watch and stream (called by close()). */
   closers: Set<() => void>;
   closing: boolean;
+  /** Issues and verifies ServiceAccount tokens (TokenRequest). */
+  tokens: ServiceAccountTokens;
 }
 
 export interface Ctx {

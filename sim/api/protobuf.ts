@@ -77,6 +77,27 @@ const SCHEMA: Record<string, string> = {
   MetricSpec: '1:type 4:resource/ResourceMetricSource!',
   ResourceMetricSource: '1:name 2:target/MetricTarget',
   MetricTarget: '1:type 2:value/Quantity! 3:averageValue/Quantity! 4:averageUtilization/int32!',
+
+  // rbac.authorization.k8s.io/v1 (kubectl create role/clusterrole/rolebinding/clusterrolebinding)
+  Role: '1:metadata/ObjectMeta 2:rules/PolicyRule*',
+  ClusterRole: '1:metadata/ObjectMeta 2:rules/PolicyRule* 3:aggregationRule/AggregationRule!',
+  PolicyRule: '1:verbs* 2:apiGroups* 3:resources* 4:resourceNames* 5:nonResourceURLs*',
+  AggregationRule: '1:clusterRoleSelectors/LabelSelector*',
+  RoleBinding: '1:metadata/ObjectMeta 2:subjects/Subject* 3:roleRef/RoleRef',
+  Subject: '1:kind 2:apiGroup 3:name 4:namespace',
+  RoleRef: '1:apiGroup 2:kind 3:name',
+  // authentication.k8s.io/v1 TokenRequest (kubectl create token) and SelfSubjectReview (kubectl auth whoami)
+  TokenRequest: '1:metadata/ObjectMeta 2:spec/TokenRequestSpec 3:status/ignore',
+  TokenRequestSpec: '1:audiences* 3:boundObjectRef/BoundObjectReference! 4:expirationSeconds/int64!',
+  BoundObjectReference: '1:kind 2:apiVersion 3:name 4:uid',
+  SelfSubjectReview: '1:metadata/ObjectMeta 2:status/ignore',
+  // authorization.k8s.io/v1 (kubectl auth can-i)
+  SelfSubjectAccessReview: '1:metadata/ObjectMeta 2:spec/SelfSubjectAccessReviewSpec 3:status/ignore',
+  SelfSubjectAccessReviewSpec: '1:resourceAttributes/ResourceAttributes! 2:nonResourceAttributes/NonResourceAttributes!',
+  ResourceAttributes: '1:namespace 2:verb 3:group 4:version 5:resource 6:subresource 7:name 8:fieldSelector/ignore 9:labelSelector/ignore',
+  NonResourceAttributes: '1:path 2:verb',
+  SelfSubjectRulesReview: '1:metadata/ObjectMeta 2:spec/SelfSubjectRulesReviewSpec 3:status/ignore',
+  SelfSubjectRulesReviewSpec: '1:namespace',
 };
 
 /** Top-level kinds by apiVersion/kind. */
@@ -84,6 +105,10 @@ const KINDS: Record<string, string> = {
   'v1/Namespace': 'Namespace', 'v1/ConfigMap': 'ConfigMap', 'v1/Secret': 'Secret', 'v1/ServiceAccount': 'ServiceAccount',
   'v1/Service': 'Service', 'v1/Pod': 'Pod', 'apps/v1/Deployment': 'Deployment', 'batch/v1/Job': 'Job',
   'autoscaling/v1/HorizontalPodAutoscaler': 'HPAv1', 'autoscaling/v2/HorizontalPodAutoscaler': 'HPAv2',
+  'rbac.authorization.k8s.io/v1/Role': 'Role', 'rbac.authorization.k8s.io/v1/ClusterRole': 'ClusterRole',
+  'rbac.authorization.k8s.io/v1/RoleBinding': 'RoleBinding', 'rbac.authorization.k8s.io/v1/ClusterRoleBinding': 'RoleBinding',
+  'authentication.k8s.io/v1/TokenRequest': 'TokenRequest', 'authentication.k8s.io/v1/SelfSubjectReview': 'SelfSubjectReview',
+  'authorization.k8s.io/v1/SelfSubjectAccessReview': 'SelfSubjectAccessReview', 'authorization.k8s.io/v1/SelfSubjectRulesReview': 'SelfSubjectRulesReview',
 };
 
 interface Field { name: string; type: string; repeated: boolean; pointer: boolean }

@@ -13,7 +13,7 @@ import type { SubresourceHandlers } from './subresources.ts';
 import { RESOURCES } from './resources.ts';
 import { generateClusterCerts, type ClusterCerts } from './certs.ts';
 import { buildKubeconfig } from './kubeconfig.ts';
-import { route as routeOf, type ResourceRoute } from './router.ts';
+import { route as routeOf, type ResourceRoute, type Route } from './router.ts';
 import { storageBucket } from './convert.ts';
 import { createFaults } from './faults.ts';
 import { ApiError, methodNotAllowed, notFoundPath, sendJSON, sendStatus, statusOf, toStatus } from './status.ts';
@@ -24,7 +24,14 @@ import { isWatch, type Ctx, type ServerState } from './context.ts';
 import { serveWatch } from './watch.ts';
 import * as crud from './handlers/crud.ts';
 import * as sub from './handlers/subresources.ts';
+import * as auth from './handlers/auth.ts';
 import { serveOpenAPI } from './openapi.ts';
+import { ADMIN, ANONYMOUS, certificateUser, type UserInfo } from './auth/identity.ts';
+import { requestAttributes } from './auth/attributes.ts';
+import { authorize, forbidden } from './auth/rbac.ts';
+import { ensureBootstrapPolicy } from './auth/bootstrapPolicy.ts';
+import { ServiceAccountTokens } from './auth/tokens.ts';
+import { runInRequest } from './requestContext.ts';
 import { handleStreamingUpgrade } from './streaming.ts';
 
 export interface ApiServer {
@@ -66,26 +73,46 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const state: ServerState = {
     store: opts.store, profile: opts.profile, handlers: opts.handlers, faults: createFaults(opts.profile),
     k8sMinor: minor, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 5000, closers: new Set(), closing: false,
+    tokens: new ServiceAccountTokens(opts.store),
   };
+  ensureBootstrapPolicy(opts.store);
   const metricsServer = !!opts.profile.addons?.metricsServer;
   /** The bound port (ephemeral unless asked), known once listening. */
   let port = opts.port ?? 0;
 
-  /** 'none' when no credential was offered; any offered credential must be valid (as kube-apiserver: 401). */
-  const credential = (req: IncomingMessage): 'valid' | 'invalid' | 'none' => {
+  /** The user, 'none' when no credential was offered; any offered credential must be valid (as kube-apiserver: 401). */
+  const credential = (req: IncomingMessage): UserInfo | 'invalid' | 'none' => {
     const h = req.headers.authorization;
     if (h !== undefined) {
       if (!h.startsWith('Bearer ')) return 'invalid';
-      const given = Buffer.from(h.slice(7).trim());
-      return given.length === tokenBuf.length && timingSafeEqual(given, tokenBuf) ? 'valid' : 'invalid';
+      const raw = h.slice(7).trim();
+      const given = Buffer.from(raw);
+      if (given.length === tokenBuf.length && timingSafeEqual(given, tokenBuf)) return ADMIN;
+      return state.tokens.verify(raw) ?? 'invalid';
     }
     const sock = req.socket as TLSSocket;
     const peer = sock.getPeerX509Certificate?.();
     if (!peer) return 'none';
     // requestCert without rejectUnauthorized: "authorized" means the chain verified against our CA.
-    return sock.authorized && peer.checkIssued(caX509) ? 'valid' : 'invalid';
+    return sock.authorized && peer.checkIssued(caX509) ? certificateUser(peer) : 'invalid';
   };
-  const authenticated = (req: IncomingMessage): boolean => credential(req) === 'valid';
+
+  /** 401 for a bad or (outside the public paths) missing credential, 403 when RBAC says no; else the user. */
+  const admit = (req: IncomingMessage, url: URL, r: Route, method: string): UserInfo => {
+    const cred = credential(req);
+    const isPublic = ANONYMOUS_PATHS.test(url.pathname);
+    if (cred === 'invalid' || (cred === 'none' && !isPublic)) throw new ApiError(401, 'Unauthorized', 'Unauthorized');
+    const user = cred === 'none' ? ANONYMOUS : cred;
+    if (isPublic) return user;
+    const attrs = requestAttributes(user, r, method, url.pathname, url.searchParams);
+    if (!authorize(state.store, attrs).allowed) throw forbidden(attrs);
+    // From 1.35 the websocket upgrade of exec/attach/portforward (a GET) also needs create.
+    if (attrs.verb === 'get' && state.k8sMinor >= 35 && ['exec', 'attach', 'portforward'].includes(attrs.subresource ?? '')) {
+      const create = { ...attrs, verb: 'create' };
+      if (!authorize(state.store, create).allowed) throw forbidden(create);
+    }
+    return user;
+  };
 
   const server: Server = createServer({
     key: certs.serverKeyPem, cert: certs.serverCertPem, ca: certs.caPem,
@@ -96,12 +123,9 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
       const url = new URL(req.url ?? '/', 'https://localhost');
-      const cred = credential(req);
-      if (cred === 'invalid' || (cred === 'none' && !ANONYMOUS_PATHS.test(url.pathname))) {
-        sendStatus(res, statusOf(401, 'Unauthorized', 'Unauthorized'));
-        return;
-      }
-      await dispatch(req, res, url);
+      const r = routeOf(url.pathname, metricsServer);
+      const user = admit(req, url, r, req.method ?? 'GET');
+      await runInRequest({ user, warnings: [] }, () => dispatch(req, res, url, r));
     } catch (e) {
       const s = toStatus(e);
       if (s.code >= 500 && !(e instanceof ApiError)) console.error('sim api: internal error:', e);
@@ -109,8 +133,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     }
   }
 
-  async function dispatch(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    const r = routeOf(url.pathname, metricsServer);
+  async function dispatch(req: IncomingMessage, res: ServerResponse, url: URL, r: Route): Promise<void> {
     const method = req.method ?? 'GET';
     const accept = req.headers.accept;
     switch (r.kind) {
@@ -156,7 +179,9 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     const { route: r } = ctx;
     const rt = r.rt;
     if (rt.group === 'metrics.k8s.io') return sub.metrics(ctx);
-    if (rt.group === 'authorization.k8s.io') return sub.selfSubjectReview(ctx);
+    if (rt.resource === 'selfsubjectaccessreviews') return auth.selfSubjectAccessReview(ctx);
+    if (rt.resource === 'selfsubjectrulesreviews') return auth.selfSubjectRulesReview(ctx);
+    if (rt.resource === 'selfsubjectreviews') return auth.selfSubjectReview(ctx);
     if (rt.namespaced && !r.namespace && r.name) throw notFoundPath();
     if (r.subresource) return subresource(ctx, method, r);
     const verb = r.name
@@ -190,6 +215,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
       case 'exec': case 'attach': case 'portforward':
         if (method !== 'GET' && method !== 'POST') throw methodNotAllowed(method);
         return sub.upgradeRequired(ctx);
+      case 'token': return auth.serviceAccountToken(ctx);
       case 'binding':
         if (method !== 'POST') throw methodNotAllowed(method);
         return sub.binding(ctx);
@@ -214,9 +240,9 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
       socket.end(`HTTP/1.1 ${code} ${STATUS_CODES[code] ?? reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
     };
     try {
-      if (!authenticated(req)) return fail(401, 'Unauthorized', 'Unauthorized');
       const url = new URL(req.url ?? '/', 'https://localhost');
       const r = routeOf(url.pathname, metricsServer);
+      admit(req, url, r, req.method ?? 'GET');
       if (r.kind !== 'resource' || r.rt.resource !== 'pods' || r.rt.group !== '' || !r.namespace || !r.name
         || !['exec', 'attach', 'portforward'].includes(r.subresource ?? '')) return fail(404, 'NotFound', 'the server could not find the requested resource');
       opts.store.get('pods', r.namespace, r.name);

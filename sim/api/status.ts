@@ -4,6 +4,7 @@
 import type { ServerResponse } from 'node:http';
 import { StoreError } from './store.ts';
 import { SelectorError } from './selectors.ts';
+import { warningHeaderValues } from './requestContext.ts';
 
 export type StatusReason =
   | StoreError['reason'] | 'Unauthorized' | 'ServiceUnavailable' | 'NotAcceptable' | 'UnsupportedMediaType'
@@ -52,6 +53,8 @@ export function toStatus(err: unknown): StatusBody {
 
 export function sendJSON(res: ServerResponse, code: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
   if (res.headersSent) { res.end(); return; }
+  const warnings = warningHeaderValues();
+  if (warnings.length) headers = { ...headers, Warning: [...[headers.Warning ?? []].flat(), ...warnings] };
   const data = JSON.stringify(body);
   res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(data), ...headers });
   res.end(data);

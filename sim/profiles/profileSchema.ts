@@ -1,12 +1,14 @@
 // The shape of a profile YAML file, field by field (see ./types.ts for the meaning),
 // plus the checks that span fields (duplicate node names, Windows-only fields).
 
-import { BREAKABLE, type AddonSpec, type NetworkSpec, type NodeSpec, type Profile } from './types.ts';
+import { BREAKABLE, type AddonSpec, type NetworkSpec, type NodeSpec, type PodSecurityConfig, type Profile } from './types.ts';
 import { LIMITATION_KEYS } from './limitations.ts';
 import { SchemaError, check, type Rule } from './schema.ts';
 
 const QUANTITY = { kind: 'string', pattern: /^[0-9]+(\.[0-9]+)?(m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei)?$/, shape: 'a quantity such as 4, 500m or 8Gi' } as const;
 const K8S_VERSION = { kind: 'string', pattern: /^v[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.+-]+)?$/, shape: 'v1.33.1' } as const;
+const PSA_LEVEL = { kind: 'enum', values: ['privileged', 'baseline', 'restricted'], what: 'Pod Security level' } as const;
+const PSA_VERSION = { kind: 'string', pattern: /^(latest|v1\.[0-9]+)$/, shape: 'latest or v1.30' } as const;
 const DNS_LABEL = { kind: 'string', pattern: /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/, shape: 'a lowercase DNS name such as win-1' } as const;
 
 const taint: Rule = {
@@ -73,6 +75,14 @@ export const PROFILE_RULE: Rule = {
     breaks: { kind: 'array', of: { kind: 'enum', values: BREAKABLE, what: 'break' } },
     registryMirrors: { kind: 'array', of: { kind: 'string', pattern: /^[a-z0-9.-]+(:[0-9]+)?(\/[a-z0-9._-]+)*$/, shape: 'a registry host such as mirror.example.com' } },
     imagePullLatencyMs: { kind: 'number', min: 0 },
+    podSecurity: {
+      kind: 'object',
+      fields: {
+        defaults: { kind: 'object', fields: Object.fromEntries(['enforce', 'audit', 'warn'].flatMap(m => [[m, PSA_LEVEL], [`${m}-version`, PSA_VERSION]])) },
+        exemptions: { kind: 'object', fields: { usernames: { kind: 'array', of: { kind: 'string' } }, runtimeClasses: { kind: 'array', of: DNS_LABEL }, namespaces: { kind: 'array', of: DNS_LABEL } } },
+        enforceFloor: { kind: 'boolean' },
+      } satisfies Record<keyof PodSecurityConfig, Rule>,
+    },
     faults: {
       kind: 'object',
       fields: {

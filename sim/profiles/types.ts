@@ -165,6 +165,25 @@ export const BREAKABLE = [
 
 export type BreakKey = (typeof BREAKABLE)[number];
 
+export type PodSecurityLevel = 'privileged' | 'baseline' | 'restricted';
+
+/** The PodSecurity plugin's configuration (PodSecurityConfiguration), plus one cluster policy beside it. */
+export interface PodSecurityConfig {
+  /** Levels and versions ("latest" or "v1.N") for namespaces without pod-security.kubernetes.io labels. */
+  defaults?: {
+    enforce?: PodSecurityLevel; 'enforce-version'?: string;
+    audit?: PodSecurityLevel; 'audit-version'?: string;
+    warn?: PodSecurityLevel; 'warn-version'?: string;
+  };
+  /** Exempt usernames, RuntimeClass names and namespaces (namespaces default to [kube-system]). */
+  exemptions?: { usernames?: string[]; runtimeClasses?: string[]; namespaces?: string[] };
+  /**
+   * Not part of PodSecurityConfiguration: a ValidatingAdmissionPolicy that refuses a namespace whose
+   * enforce label is weaker than defaults.enforce, so the default cannot be opted out of.
+   */
+  enforceFloor?: boolean;
+}
+
 export interface Profile {
   name: string;
   description?: string;
@@ -181,6 +200,8 @@ export interface Profile {
   registryMirrors?: string[];
   /** Image pull latency per image per node, first pull only (cached after). */
   imagePullLatencyMs?: number;
+  /** Pod Security admission: the AdmissionConfiguration's defaults and exemptions (none: privileged everywhere). */
+  podSecurity?: PodSecurityConfig;
   /** Seeded fault injection (DESIGN.md "Faults"). */
   faults?: { seed?: number; apiErrorRate?: number; dropWatchRate?: number };
 }

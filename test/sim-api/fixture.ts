@@ -126,13 +126,13 @@ export function waitFor<T>(fn: () => T | undefined, deadlineMs = 10_000, store?:
 export interface RawResponse { status: number; headers: Record<string, string | string[] | undefined>; body: string; json<T = Record<string, unknown>>(): T }
 
 /** A plain HTTPS request to the server (for Status bodies, headers and unauthenticated calls). */
-export async function raw(env: Env, method: string, path: string, o: { body?: unknown; contentType?: string; accept?: string; auth?: boolean } = {}): Promise<RawResponse> {
+export async function raw(env: Env, method: string, path: string, o: { body?: unknown; contentType?: string; accept?: string; auth?: boolean; token?: string } = {}): Promise<RawResponse> {
   const https = await import('node:https');
   const u = new URL(path, env.api.url);
   return new Promise((resolve, reject) => {
     const data = o.body === undefined ? undefined : typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
     const headers: Record<string, string> = {};
-    if (o.auth !== false) headers.Authorization = `Bearer ${env.api.token}`;
+    if (o.auth !== false) headers.Authorization = `Bearer ${o.token ?? env.api.token}`;
     if (data !== undefined) { headers['Content-Type'] = o.contentType ?? 'application/json'; headers['Content-Length'] = String(Buffer.byteLength(data)); }
     if (o.accept) headers.Accept = o.accept;
     const req = https.request(u, { method, headers, ca: env.api.caPem }, res => {

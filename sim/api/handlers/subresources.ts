@@ -8,7 +8,6 @@ import { ApiError, sendJSON, sendStatus, statusOf, successStatus, toStatus } fro
 import { readObject, asKubeObject, type Ctx } from '../context.ts';
 import { deleteOne } from './crud.ts';
 import { matchesLabels, parseLabelSelector } from '../selectors.ts';
-import { ADMIN_GROUP, ADMIN_USER } from '../certs.ts';
 import { boolParam, int64Param } from '../params.ts';
 
 function needHandlers(ctx: Ctx): SubresourceHandlers {
@@ -127,26 +126,6 @@ export async function metrics(ctx: Ctx): Promise<void> {
     return;
   }
   sendJSON(ctx.res, 200, { kind: `${kind}List`, apiVersion: 'metrics.k8s.io/v1beta1', metadata: {}, items: items.map(withType) });
-}
-
-// --- authorization.k8s.io self-subject reviews: the admin may do anything ---
-
-export async function selfSubjectReview(ctx: Ctx): Promise<void> {
-  const rt = ctx.route.rt;
-  if (ctx.req.method !== 'POST') throw new ApiError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
-  // kubectl 1.33 sends these reviews as protobuf; the answer does not depend on the question.
-  const body = asKubeObject(await readObject(ctx.req).catch((e: unknown) => {
-    if (e instanceof ApiError && e.code === 415) return { spec: {} };
-    throw e;
-  }));
-  const status = rt.resource === 'selfsubjectaccessreviews'
-    ? { allowed: true, reason: `RBAC: allowed because ${ADMIN_USER} is in group "${ADMIN_GROUP}"` }
-    : {
-      resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }, { verbs: ['create'], apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'] }],
-      nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
-      incomplete: false,
-    };
-  sendJSON(ctx.res, 201, { ...body, kind: rt.kind, apiVersion: 'authorization.k8s.io/v1', metadata: { ...body.metadata, creationTimestamp: null }, status });
 }
 
 export function upgradeRequired(ctx: Ctx): void {

@@ -156,7 +156,7 @@ async function startInstance(opts: StartNetworkOptions, instance: number): Promi
   });
   const defaultDns = (from: Endpoint): DnsConfig => clusterDnsConfig(from.kind === 'pod' ? from.id.split('/')[0] : 'default');
   const resolveWith = (from: Endpoint, name: string, dns: DnsConfig, ro: ResolveOptions) =>
-    resolveName(from, name, dns, policy.dottedNamesAreFQDN(from.os), ro);
+    resolveName(from, name, dns, policy.dottedNamesAreFQDN(from.os, from.node), ro);
   const connectWith = async (o: ConnectOptions) => {
     const s = await connect({
       plan, policy, topo, services, tracker, defaultDns,
@@ -219,7 +219,7 @@ async function startInstance(opts: StartNetworkOptions, instance: number): Promi
     releaseLoadBalancerIP: (ns, name) => plan.releaseLoadBalancerIP(`${ns}/${name}`),
     podIPs(address, node) {
       const v4 = toIPv4(address);
-      return dualStack && !policy.dualStackLimited(node) && !policy.broken('dual-stack') ? [v4, ipv6Of(v4)] : [v4];
+      return dualStack && !policy.dualStackLimited(node) && !policy.broken('dual-stack', node) ? [v4, ipv6Of(v4)] : [v4];
     },
     socketTable: address => table.of(address),
     clusterDnsConfig,

@@ -5,6 +5,7 @@
 import type { BreakKey, Limitations, NodeSpec, Profile } from '../profiles/types.ts';
 import type { Endpoint } from './types.ts';
 import { buildNumber } from './addresses.ts';
+import { isBroken, limitationHolds } from '../profiles/load.ts';
 
 export type Proto = 'tcp' | 'udp' | 'icmp';
 
@@ -39,9 +40,12 @@ export interface AffinityRule { sticky: boolean; honourTimeout: boolean; reason?
 export class Policy {
   constructor(private profile: Profile) {}
 
-  /** A documented limitation holds unless the profile lifts it (sets it false). */
-  limited(key: keyof Limitations): boolean { return this.profile.limitations?.[key] !== false; }
-  broken(key: BreakKey): boolean { return (this.profile.breaks ?? []).includes(key); }
+  /** A documented limitation holds unless the profile (or the node named, its own setting) lifts it. */
+  limited(key: keyof Limitations, node?: string): boolean { return limitationHolds(this.profile, key, node); }
+  /** Broken cluster-wide, or on one of the nodes named (per-node breaks). */
+  broken(key: BreakKey, ...nodes: (string | undefined)[]): boolean {
+    return isBroken(this.profile, key) || nodes.some(n => n !== undefined && isBroken(this.profile, key, n));
+  }
   node(name: string | undefined): NodeSpec | undefined { return this.profile.nodes.find(n => n.name === name); }
   nodeOS(name: string | undefined): 'linux' | 'windows' { return this.node(name)?.os ?? 'linux'; }
 
@@ -56,7 +60,7 @@ export class Policy {
    */
   dualStackLimited(node: string | undefined): boolean {
     const spec = this.node(node);
-    if (spec?.os !== 'windows' || !this.limited('dualStackOverlay')) return false;
+    if (spec?.os !== 'windows' || !this.limited('dualStackOverlay', node)) return false;
     return this.profile.network.mode === 'overlay' || buildNumber(spec.windowsBuild) < 19041;
   }
 
@@ -67,13 +71,13 @@ export class Policy {
       if (!this.profile.network.dualStack) return { allowed: false, mode: 'unreachable', reason: 'the cluster is not dual-stack' };
       if (this.dualStackLimited(from.node) || this.dualStackLimited(to.node))
         return { allowed: false, mode: 'unreachable', reason: 'IPv6 is not available on this Windows node (overlay or build < 19041)' };
-      if (winInvolved && this.broken('dual-stack')) return drop('break dual-stack: IPv6 packets to/from Windows are dropped');
+      if (winInvolved && this.broken('dual-stack', from.node, to.node)) return drop('break dual-stack: IPv6 packets to/from Windows are dropped');
     }
     if (proto === 'icmp') return this.decideIcmp(from, to);
 
     if (to.kind === 'pod') return this.podToPod(from, to);
     if (to.kind === 'external') {
-      if (this.winPod(from) && this.broken('egress')) return drop('break egress: outbound NAT drops Windows pod traffic');
+      if (this.winPod(from) && this.broken('egress', from.node)) return drop('break egress: outbound NAT drops Windows pod traffic');
       return ALLOW;
     }
     if (to.kind === 'service') return this.toService(from, to);
@@ -81,14 +85,14 @@ export class Policy {
   }
 
   private podToPod(from: Endpoint, to: Target): Decision {
-    if (this.hostStack(from) && from.os === 'windows' && this.broken('node-to-pod')) return drop('break node-to-pod');
+    if (this.hostStack(from) && from.os === 'windows' && this.broken('node-to-pod', from.node)) return drop('break node-to-pod');
     if (from.kind !== 'pod' || from.hostNetwork) return ALLOW;
     if (from.os === 'windows' && to.os === 'windows') {
-      if (from.node === to.node && this.broken('w2w-same-node')) return drop('break w2w-same-node');
-      if (from.node !== to.node && this.broken('w2w-cross-node')) return drop('break w2w-cross-node');
+      if (from.node === to.node && this.broken('w2w-same-node', from.node)) return drop('break w2w-same-node');
+      if (from.node !== to.node && this.broken('w2w-cross-node', from.node, to.node)) return drop('break w2w-cross-node');
     }
-    if (from.os === 'windows' && to.os === 'linux' && this.broken('w2l')) return drop('break w2l');
-    if (from.os === 'linux' && to.os === 'windows' && this.broken('l2w')) return drop('break l2w');
+    if (from.os === 'windows' && to.os === 'linux' && this.broken('w2l', from.node)) return drop('break w2l');
+    if (from.os === 'linux' && to.os === 'windows' && this.broken('l2w', to.node)) return drop('break l2w');
     return ALLOW;
   }
 
@@ -96,28 +100,28 @@ export class Policy {
     if (to.via === 'clusterIP') {
       // ClusterIPs are virtual and only exist inside the cluster: nothing routes them from outside.
       if (from.kind === 'external') return drop('a ClusterIP is not reachable from outside the cluster');
-      if (this.hostStack(from) && from.os === 'windows' && this.broken('node-to-service')) return drop('break node-to-service');
-      if (this.winPod(from) && this.broken('clusterip')) return drop('break clusterip');
-      if (this.winPod(from) && to.hairpin && this.broken('hairpin')) return drop('break hairpin: a Windows pod cannot reach itself through its Service');
+      if (this.hostStack(from) && from.os === 'windows' && this.broken('node-to-service', from.node)) return drop('break node-to-service');
+      if (this.winPod(from) && this.broken('clusterip', from.node)) return drop('break clusterip');
+      if (this.winPod(from) && to.hairpin && this.broken('hairpin', from.node)) return drop('break hairpin: a Windows pod cannot reach itself through its Service');
       return ALLOW;
     }
     if (to.via === 'nodePort') {
       // seed 003: a Windows node cannot reach its own NodePort (the connection hangs).
-      if (to.os === 'windows' && this.hostStack(from) && from.node === to.node && this.limited('localNodePort'))
+      if (to.os === 'windows' && this.hostStack(from) && from.node === to.node && this.limited('localNodePort', to.node))
         return drop('limitation localNodePort: a Windows node cannot reach its own NodePort');
-      if (to.os === 'windows' && from.kind === 'external' && this.broken('nodeport-external')) return drop('break nodeport-external');
+      if (to.os === 'windows' && from.kind === 'external' && this.broken('nodeport-external', to.node)) return drop('break nodeport-external');
       return ALLOW;
     }
-    if (to.via === 'loadBalancer' && this.broken('loadbalancer')) return drop('break loadbalancer');
+    if (to.via === 'loadBalancer' && this.broken('loadbalancer', to.node)) return drop('break loadbalancer');
     return ALLOW;
   }
 
   /** seed 003: Windows pods have no outbound ICMP beyond the pod network; pod-to-pod ping works. */
   private decideIcmp(from: Endpoint, to: Target): Decision {
     if (to.kind === 'service') return drop('service addresses are virtual: nothing answers ICMP');
-    if (this.winPod(from) && to.kind !== 'pod' && this.limited('icmpEgress'))
+    if (this.winPod(from) && to.kind !== 'pod' && this.limited('icmpEgress', from.node))
       return drop('limitation icmpEgress: ICMP from a Windows pod outside its network gets no reply');
-    if (to.kind === 'external' && this.winPod(from) && this.broken('egress')) return drop('break egress');
+    if (to.kind === 'external' && this.winPod(from) && this.broken('egress', from.node)) return drop('break egress');
     return ALLOW;
   }
 
@@ -128,33 +132,41 @@ export class Policy {
   affinity(proxyNode: string | undefined): AffinityRule {
     const spec = this.node(proxyNode);
     if (spec?.os !== 'windows') return { sticky: true, honourTimeout: true };
-    if (this.broken('session-affinity')) return { sticky: false, honourTimeout: false, reason: 'break session-affinity' };
-    if (buildNumber(spec.windowsBuild) < 19551 && this.limited('sessionAffinityOld'))
+    if (this.broken('session-affinity', proxyNode)) return { sticky: false, honourTimeout: false, reason: 'break session-affinity' };
+    if (buildNumber(spec.windowsBuild) < 19551 && this.limited('sessionAffinityOld', proxyNode))
       return { sticky: false, honourTimeout: false, reason: 'limitation sessionAffinityOld: build < 19551' };
-    return { sticky: true, honourTimeout: !this.limited('sessionAffinityTimeout') };
+    return { sticky: true, honourTimeout: !this.limited('sessionAffinityTimeout', proxyNode) };
+  }
+
+  /**
+   * kube-proxy's DSR on this Windows node: --enable-dsr with the WinDSR gate, and a build
+   * that has it (seed 003 table: DSR needs Windows Server 2019, 10.0.17763).
+   */
+  private dsr(proxyNode: string | undefined): boolean {
+    return !!this.profile.network.kubeProxyEnableDSR && buildNumber(this.node(proxyNode)?.windowsBuild) >= 17763;
   }
 
   /**
    * externalTrafficPolicy: Local keeps the client address; on Windows only with DSR
-   * (kube-proxy --enable-dsr, FEATURES net.preserve-client-ip). Otherwise the proxy SNATs.
+   * (kube-proxy --enable-dsr, FEATURES net.preserve-client-ip; WS 2019+). Otherwise the proxy SNATs.
    */
   preservesClientIP(proxyNode: string | undefined, local: boolean): boolean {
     if (!local) return false;
     if (this.nodeOS(proxyNode) !== 'windows') return true;
-    return !!this.profile.network.kubeProxyEnableDSR && !this.broken('preserve-client-ip');
+    return this.dsr(proxyNode) && !this.broken('preserve-client-ip', proxyNode);
   }
 
-  /** Annotation preserve-destination: "true" skips DNAT on Windows with DSR (WS 1903+). */
+  /** Annotation preserve-destination: "true" skips DNAT on Windows with DSR (seed 003: WS 1903, 10.0.18362, or later). */
   preservesDestination(proxyNode: string | undefined, annotated: boolean): boolean {
     if (!annotated || this.nodeOS(proxyNode) !== 'windows') return false;
-    return !!this.profile.network.kubeProxyEnableDSR && !this.broken('preserve-destination');
+    return this.dsr(proxyNode) && buildNumber(this.node(proxyNode)?.windowsBuild) >= 18362 && !this.broken('preserve-destination', proxyNode);
   }
 
   /** Windows resolvers treat any dotted name as an FQDN (no search-list devolution). */
-  dottedNamesAreFQDN(os: 'linux' | 'windows'): boolean { return os === 'windows' && this.limited('dnsDottedName'); }
+  dottedNamesAreFQDN(os: 'linux' | 'windows', node?: string): boolean { return os === 'windows' && this.limited('dnsDottedName', node); }
 
   /** break dns: the DNS server drops queries from Windows pods. */
-  dnsDrops(from: Endpoint): boolean { return from.os === 'windows' && from.kind === 'pod' && this.broken('dns'); }
+  dnsDrops(from: Endpoint): boolean { return from.os === 'windows' && from.kind === 'pod' && this.broken('dns', from.node); }
 }
 
 /** The policy's verdict for one path (a convenience over new Policy(profile).decide). */

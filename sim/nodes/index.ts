@@ -71,7 +71,7 @@ export function setNodeReady(store: Store, profile: Profile, name: string, ready
   return store.mutate(NODES, undefined, name, o => {
     const node = o as unknown as V1Node;
     const now = new Date().toISOString();
-    const fresh = nodeConditions(profile, ready, now);
+    const fresh = nodeConditions(profile, ready, now, spec);
     node.status!.conditions = (node.status!.conditions ?? []).map((c: V1NodeCondition) => {
       const next = fresh.find(f => f.type === c.type) ?? c;
       return next.status === c.status ? { ...c, lastHeartbeatTime: next.lastHeartbeatTime } : next;

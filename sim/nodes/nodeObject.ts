@@ -9,6 +9,7 @@ import { isBroken } from '../profiles/load.ts';
 import { formatCpu, formatMemory, parseQuantity } from './quantity.ts';
 import { windowsBuildLabel, type ResolvedNodeSpec } from './nodeSpec.ts';
 import { kernelVersionOf, osImageOf } from './osInfo.ts';
+import { cniNodeFacts } from './cni.ts';
 
 export const KUBELET_PORT = 10250;
 const EPHEMERAL_STORAGE = 128 * 2 ** 30;
@@ -45,14 +46,17 @@ export function nodeLabels(profile: Profile, spec: ResolvedNodeSpec): Record<str
     labels['node-role.kubernetes.io/control-plane'] = '';
     labels['node.kubernetes.io/exclude-from-external-load-balancers'] = '';
   }
-  const all: Record<string, string> = { ...labels, ...spec.labels };
-  for (const key of spec.removeLabels ?? []) delete all[key];
-  return all;
+  if (spec.hostname) labels['kubernetes.io/hostname'] = spec.hostname;
+  const out = { ...labels, ...spec.labels };
+  for (const k of spec.removeLabels ?? []) delete out[k];
+  return out;
 }
 
 export function nodeTaints(spec: ResolvedNodeSpec, ready: boolean): V1Taint[] {
   const taints: V1Taint[] = [...(spec.taints ?? []).map(t => ({ ...t }))];
-  if (spec.role === 'control-plane' && !taints.some(t => t.key === CONTROL_PLANE_TAINT.key)) taints.unshift({ ...CONTROL_PLANE_TAINT });
+  // kubeadm before 1.24 (and OpenShift) taint masters node-role.kubernetes.io/master instead.
+  const roleTainted = taints.some(t => t.key === CONTROL_PLANE_TAINT.key || t.key === 'node-role.kubernetes.io/master');
+  if (spec.role === 'control-plane' && !roleTainted) taints.unshift({ ...CONTROL_PLANE_TAINT });
   // The node lifecycle controller's taint for a cordoned node (TaintNodesByCondition).
   if (spec.unschedulable && !taints.some(t => t.key === UNSCHEDULABLE_TAINT.key)) taints.push({ ...UNSCHEDULABLE_TAINT });
   if (!ready) taints.push(...NOT_READY_TAINTS.map(t => ({ ...t, ...(t.effect === 'NoExecute' ? { timeAdded: new Date().toISOString() as unknown as Date } : {}) })));
@@ -62,31 +66,41 @@ export function nodeTaints(spec: ResolvedNodeSpec, ready: boolean): V1Taint[] {
 export function nodeResources(profile: Profile, spec: ResolvedNodeSpec): { capacity: Record<string, string>; allocatable: Record<string, string> } {
   const cpu = parseQuantity(spec.capacity.cpu);
   const memory = parseQuantity(spec.capacity.memory);
-  const capacity = { cpu: formatCpu(cpu), 'ephemeral-storage': formatMemory(EPHEMERAL_STORAGE), memory: formatMemory(memory), pods: spec.capacity.pods };
-  if (isBroken(profile, 'node-reserved')) return { capacity, allocatable: { ...capacity } };
+  // "0" is what EKS's 2019 Windows nodes report (real-nodes/09b): kept as given.
+  const storage = spec.capacity['ephemeral-storage'];
+  const extended = spec.extendedResources ?? {};
+  const capacity = { cpu: formatCpu(cpu), 'ephemeral-storage': storage ?? formatMemory(EPHEMERAL_STORAGE), memory: formatMemory(memory), pods: spec.capacity.pods, ...extended };
+  if (isBroken(profile, 'node-reserved', spec.name)) return { capacity, allocatable: { ...capacity } };
   return {
     capacity,
     allocatable: {
       cpu: formatCpu(cpu - parseQuantity(spec.reservedCpu)),
-      'ephemeral-storage': formatMemory(EPHEMERAL_STORAGE * 0.9),
+      'ephemeral-storage': storage ?? formatMemory(EPHEMERAL_STORAGE * 0.9),
       memory: formatMemory(memory - parseQuantity(spec.reservedMemory)),
       pods: spec.capacity.pods,
+      ...extended,
+      ...spec.allocatable,
     },
   };
 }
 
-export function nodeConditions(profile: Profile, ready: boolean, now: string): V1NodeCondition[] {
+export function nodeConditions(profile: Profile, ready: boolean, now: string, spec?: ResolvedNodeSpec): V1NodeCondition[] {
   const at = now as unknown as Date;
   const cond = (type: string, status: string, reason: string, message: string): V1NodeCondition =>
     ({ type, status, reason, message, lastHeartbeatTime: at, lastTransitionTime: at });
-  const cni = profile.network.cni;
-  const cniTitle = cni.charAt(0).toUpperCase() + cni.slice(1);
-  return [
-    // Set by the CNI daemon (flannel: FlannelIsUp), not by the kubelet.
-    cond('NetworkUnavailable', 'False', `${cniTitle}IsUp`, `${cniTitle} is running on this node`),
+  // Set by the CNI daemon (flannel: FlannelIsUp), not by the kubelet; Azure CNI and OVN set none.
+  const net = cniNodeFacts(profile, { nodeName: spec?.name ?? '', internalIP: '', podCIDR: '10.244.0.0/24', os: spec?.os ?? 'linux' }).networkCondition;
+  const kubelet = [
+    ...(net ? [cond('NetworkUnavailable', 'False', net.reason, net.message)] : []),
     cond('MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'),
     cond('DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'),
     cond('PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'),
+  ];
+  // The profile's own conditions (an old kubelet's OutOfDisk, a node-problem-detector's) replace by type.
+  const own = (spec?.conditions ?? []).map(c => cond(c.type, c.status, c.reason ?? '', c.message ?? ''));
+  return [
+    ...kubelet.filter(c => !own.some(o => o.type === c.type)),
+    ...own,
     ready
       ? cond('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status')
       : cond('Ready', 'False', 'KubeletNotReady', 'container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized'),
@@ -97,6 +111,7 @@ export function buildNodeObject(profile: Profile, spec: ResolvedNodeSpec, addr: 
   const now = new Date().toISOString();
   const id = hex(`${profile.name}/${spec.name}`);
   const uuid = `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20, 32)}`.toUpperCase();
+  const cni = cniNodeFacts(profile, { nodeName: spec.name, internalIP: addr.internalIP, podCIDR: addr.podCIDR, os: spec.os });
   const node: V1Node = {
     apiVersion: 'v1',
     kind: 'Node',
@@ -107,13 +122,20 @@ export function buildNodeObject(profile: Profile, spec: ResolvedNodeSpec, addr: 
         'node.alpha.kubernetes.io/ttl': '0',
         'volumes.kubernetes.io/controller-managed-attach-detach': 'true',
         ...(spec.os === 'linux' ? { 'kubeadm.alpha.kubernetes.io/cri-socket': 'unix:///var/run/containerd/containerd.sock' } : { 'kubeadm.alpha.kubernetes.io/cri-socket': 'npipe:////./pipe/containerd-containerd' }),
+        ...cni.annotations,
+        ...spec.annotations,
       },
     },
     spec: { podCIDR: addr.podCIDR, podCIDRs: addr.podCIDRs ?? [addr.podCIDR], taints: nodeTaints(spec, spec.ready), ...(spec.unschedulable ? { unschedulable: true } : {}) },
     status: {
       ...nodeResources(profile, spec),
-      conditions: nodeConditions(profile, spec.ready, now),
-      addresses: [{ type: 'InternalIP', address: addr.internalIP }, { type: 'Hostname', address: spec.name }],
+      conditions: nodeConditions(profile, spec.ready, now, spec),
+      // The order the cloud providers write them: InternalIP, ExternalIP, InternalDNS, ExternalDNS, Hostname.
+      addresses: [
+        { type: 'InternalIP', address: addr.internalIP },
+        ...['ExternalIP', 'InternalDNS', 'ExternalDNS'].flatMap(t => (spec.addresses ?? []).filter(a => a.type === t)),
+        { type: 'Hostname', address: spec.hostname ?? spec.name },
+      ],
       daemonEndpoints: { kubeletEndpoint: { Port: KUBELET_PORT } },
       nodeInfo: {
         architecture: 'amd64',

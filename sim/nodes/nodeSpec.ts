@@ -7,7 +7,7 @@ export interface ResolvedNodeSpec extends NodeSpec {
   role: 'control-plane' | 'worker';
   containerRuntime: string;
   kubeletVersion: string;
-  capacity: { cpu: string; memory: string; pods: string };
+  capacity: { cpu: string; memory: string; pods: string; 'ephemeral-storage'?: string };
   reservedMemory: string;
   reservedCpu: string;
   ready: boolean;
@@ -23,7 +23,7 @@ export function resolveNodeSpec(profile: Profile, spec: NodeSpec, index: number)
     role: spec.role ?? 'worker',
     containerRuntime: spec.containerRuntime ?? DEFAULT_RUNTIME,
     kubeletVersion: spec.kubeletVersion ?? profile.kubernetesVersion,
-    capacity: { cpu: spec.capacity?.cpu ?? '4', memory: spec.capacity?.memory ?? '16Gi', pods: spec.capacity?.pods ?? '110' },
+    capacity: { ...spec.capacity, cpu: spec.capacity?.cpu ?? '4', memory: spec.capacity?.memory ?? '16Gi', pods: spec.capacity?.pods ?? '110' },
     reservedMemory: spec.reservedMemory ?? '0',
     reservedCpu: spec.reservedCpu ?? '0',
     ready: spec.ready ?? true,

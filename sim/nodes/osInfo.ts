@@ -4,6 +4,7 @@ import type { ResolvedNodeSpec } from './nodeSpec.ts';
 
 /** Windows Server release per build number (FEATURES.md "Facts every probe needs"). */
 const WINDOWS_RELEASES: Record<string, string> = {
+  '14393': 'Windows Server 2016 Datacenter',
   '17763': 'Windows Server 2019 Datacenter',
   '20348': 'Windows Server 2022 Datacenter',
   '26100': 'Windows Server 2025 Datacenter',
@@ -13,6 +14,7 @@ const LINUX_OS_IMAGE = 'Ubuntu 22.04.4 LTS';
 const LINUX_KERNEL = '5.15.0-119-generic';
 
 export function osImageOf(spec: ResolvedNodeSpec): string {
+  if (spec.osImage) return spec.osImage;
   if (spec.os === 'linux') return LINUX_OS_IMAGE;
   const build = spec.windowsBuild!.split('.')[2];
   return WINDOWS_RELEASES[build] ?? `Windows Server Datacenter (build ${build})`;
@@ -20,5 +22,5 @@ export function osImageOf(spec: ResolvedNodeSpec): string {
 
 /** Windows kubelets report the full build as the kernel version. */
 export function kernelVersionOf(spec: ResolvedNodeSpec): string {
-  return spec.os === 'windows' ? spec.windowsBuild! : LINUX_KERNEL;
+  return spec.kernelVersion ?? (spec.os === 'windows' ? spec.windowsBuild! : LINUX_KERNEL);
 }

@@ -97,11 +97,31 @@ export function withOverrides(profile: Profile, o: { limitations?: Limitations; 
   return next;
 }
 
-/** True when a documented limitation holds (every limitation is on unless the profile lifts it). */
-export function limitationHolds(profile: Profile, key: keyof Limitations): boolean {
-  return profile.limitations?.[key] !== false;
+/**
+ * True when a documented limitation holds (every limitation is on unless the profile lifts
+ * it). With a node: that node's own setting wins over the profile's.
+ */
+export function limitationHolds(profile: Profile, key: keyof Limitations, node?: string): boolean {
+  const own = node === undefined ? undefined : profile.nodes.find(n => n.name === node)?.limitations?.[key];
+  return (own ?? profile.limitations?.[key]) !== false;
 }
 
-export function isBroken(profile: Profile, key: BreakKey): boolean {
-  return profile.breaks?.includes(key) ?? false;
+/** True when the profile breaks the behaviour; with a node, also when only that node does. */
+export function isBroken(profile: Profile, key: BreakKey, node?: string): boolean {
+  if (profile.breaks?.includes(key)) return true;
+  return node !== undefined && (profile.nodes.find(n => n.name === node)?.breaks?.includes(key) ?? false);
+}
+
+/**
+ * The profile as one node sees it: the node's own breaks added and its limitations merged
+ * over the profile's, so code that reads profile.breaks/limitations gets per-node behaviour.
+ */
+export function profileForNode(profile: Profile, node: string): Profile {
+  const spec = profile.nodes.find(n => n.name === node);
+  if (!spec?.breaks?.length && !spec?.limitations) return profile;
+  return {
+    ...profile,
+    breaks: [...new Set([...(profile.breaks ?? []), ...(spec.breaks ?? [])])],
+    limitations: { ...profile.limitations, ...spec.limitations },
+  };
 }

@@ -6,10 +6,15 @@ import { LIMITATION_KEYS } from './limitations.ts';
 import { SchemaError, check, type Rule } from './schema.ts';
 
 const QUANTITY = { kind: 'string', pattern: /^[0-9]+(\.[0-9]+)?(m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei)?$/, shape: 'a quantity such as 4, 500m or 8Gi' } as const;
-const K8S_VERSION = { kind: 'string', pattern: /^v[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.+-]+)?$/, shape: 'v1.33.1' } as const;
+const K8S_VERSION = { kind: 'string', pattern: /^v[0-9]+\.[0-9]+\.[0-9]+([-+][0-9A-Za-z.+-]+)?$/, shape: 'v1.33.1' } as const;
 const PSA_LEVEL = { kind: 'enum', values: ['privileged', 'baseline', 'restricted'], what: 'Pod Security level' } as const;
 const PSA_VERSION = { kind: 'string', pattern: /^(latest|v1\.[0-9]+)$/, shape: 'latest or v1.30' } as const;
 const DNS_LABEL = { kind: 'string', pattern: /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/, shape: 'a lowercase DNS name such as win-1' } as const;
+
+const PODS = { kind: 'string', pattern: /^[0-9]+$/, shape: 'a whole number such as 110' } as const;
+const LABEL_KEY = { kind: 'string', pattern: /^([a-z0-9.-]+\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/, shape: 'a label key such as node.kubernetes.io/windows-build' } as const;
+const BREAKS: Rule = { kind: 'array', of: { kind: 'enum', values: BREAKABLE, what: 'break' } };
+const LIMITATIONS: Rule = { kind: 'object', what: 'limitation', fields: Object.fromEntries(LIMITATION_KEYS.map(k => [k, { kind: 'boolean' } as Rule])) };
 
 const taint: Rule = {
   kind: 'object', required: ['key', 'effect'],
@@ -28,19 +33,45 @@ const node: Rule = {
     name: DNS_LABEL,
     os: { kind: 'enum', values: ['linux', 'windows'], what: 'node OS' },
     role: { kind: 'enum', values: ['control-plane', 'worker'], what: 'node role' },
-    windowsBuild: { kind: 'string', pattern: /^10\.0\.[0-9]{5}\.[0-9]+$/, shape: '10.0.NNNNN.N' },
-    containerRuntime: { kind: 'string', pattern: /^[a-z-]+:\/\/v?[0-9]+\.[0-9]+\.[0-9]+.*$/, shape: 'containerd://1.7.20' },
+    // Three parts as old kubelets reported it (10.0.14393), or four.
+    windowsBuild: { kind: 'string', pattern: /^10\.0\.[0-9]{5}(\.[0-9]+)?$/, shape: '10.0.NNNNN.N' },
+    // Any version string a runtime reports: containerd://1.19, docker://Unknown, containerd://1.7.17+azure.
+    containerRuntime: { kind: 'string', pattern: /^[a-z][-a-z0-9]*:\/\/\S+$/, shape: 'containerd://1.7.20' },
     kubeletVersion: K8S_VERSION,
     taints: { kind: 'array', of: taint },
     labels: { kind: 'map', of: { kind: 'string' } },
     omitBetaOSLabel: { kind: 'boolean' },
-    capacity: { kind: 'object', fields: { cpu: QUANTITY, memory: QUANTITY, pods: { kind: 'string', pattern: /^[0-9]+$/, shape: 'a whole number such as 110' } } },
+    capacity: { kind: 'object', fields: { cpu: QUANTITY, memory: QUANTITY, pods: PODS, 'ephemeral-storage': QUANTITY } },
     reservedMemory: QUANTITY,
     reservedCpu: QUANTITY,
     ssh: { kind: 'boolean' },
     ready: { kind: 'boolean' },
     unschedulable: { kind: 'boolean' },
-    removeLabels: { kind: 'array', of: { kind: 'string', pattern: /^([a-z0-9.-]+\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/, shape: 'a label key such as node.kubernetes.io/windows-build' } },
+    removeLabels: { kind: 'array', of: LABEL_KEY },
+    annotations: { kind: 'map', of: { kind: 'string' } },
+    hostname: DNS_LABEL,
+    addresses: {
+      kind: 'array',
+      of: { kind: 'object', required: ['type', 'address'], fields: { type: { kind: 'enum', values: ['ExternalIP', 'InternalDNS', 'ExternalDNS'], what: 'address type' }, address: { kind: 'string' } } },
+    },
+    osImage: { kind: 'string' },
+    kernelVersion: { kind: 'string' },
+    extendedResources: { kind: 'map', of: QUANTITY },
+    allocatable: { kind: 'object', fields: { cpu: QUANTITY, memory: QUANTITY, pods: PODS, 'ephemeral-storage': QUANTITY } },
+    conditions: {
+      kind: 'array',
+      of: {
+        kind: 'object', required: ['type', 'status'],
+        fields: {
+          type: { kind: 'string', pattern: /^[A-Za-z][A-Za-z0-9]*$/, shape: 'a condition type such as OutOfDisk' },
+          status: { kind: 'enum', values: ['True', 'False', 'Unknown'], what: 'condition status' },
+          reason: { kind: 'string' },
+          message: { kind: 'string' },
+        },
+      },
+    },
+    breaks: BREAKS,
+    limitations: LIMITATIONS,
   } satisfies Record<keyof NodeSpec, Rule>,
 };
 
@@ -71,8 +102,8 @@ export const PROFILE_RULE: Rule = {
         windowsRuntimeClasses: { kind: 'boolean' },
       } satisfies Record<keyof AddonSpec, Rule>,
     },
-    limitations: { kind: 'object', what: 'limitation', fields: Object.fromEntries(LIMITATION_KEYS.map(k => [k, { kind: 'boolean' } as Rule])) },
-    breaks: { kind: 'array', of: { kind: 'enum', values: BREAKABLE, what: 'break' } },
+    limitations: LIMITATIONS,
+    breaks: BREAKS,
     registryMirrors: { kind: 'array', of: { kind: 'string', pattern: /^[a-z0-9.-]+(:[0-9]+)?(\/[a-z0-9._-]+)*$/, shape: 'a registry host such as mirror.example.com' } },
     imagePullLatencyMs: { kind: 'number', min: 0 },
     podSecurity: {
@@ -94,6 +125,13 @@ export const PROFILE_RULE: Rule = {
   } satisfies Record<keyof Profile, Rule>,
 };
 
+function uniqueBreaks(breaks: readonly string[] | undefined, path: string): void {
+  (breaks ?? []).forEach((b, i) => {
+    const first = breaks!.indexOf(b);
+    if (first !== i) throw new SchemaError(`${path}[${i}]`, `"${b}" is already listed at ${path}[${first}]`);
+  });
+}
+
 /** Checks a parsed YAML document and returns it as a Profile; throws SchemaError naming the field. */
 export function validateProfile(doc: unknown): Profile {
   check(PROFILE_RULE, doc, '');
@@ -107,11 +145,14 @@ export function validateProfile(doc: unknown): Profile {
     if (n.os === 'windows' && !n.windowsBuild) throw new SchemaError(`nodes[${i}].windowsBuild`, 'is required for a Windows node (e.g. 10.0.20348.2582)');
     if (n.os === 'linux' && n.windowsBuild) throw new SchemaError(`nodes[${i}].windowsBuild`, 'is only allowed on a Windows node');
     if (n.os === 'linux' && n.ssh) throw new SchemaError(`nodes[${i}].ssh`, 'is only allowed on a Windows node (the sim runs OpenSSH on Windows nodes only)');
+    for (const r of Object.keys(n.extendedResources ?? {}))
+      if (!/^[a-z0-9.-]+\/[A-Za-z0-9][-A-Za-z0-9_.]*$/.test(r)) throw new SchemaError(`nodes[${i}].extendedResources.${r}`, 'must be a domain-prefixed name such as nvidia.com/gpu');
+    (n.conditions ?? []).forEach((c, j) => {
+      if (c.type === 'Ready') throw new SchemaError(`nodes[${i}].conditions[${j}].type`, 'must not be Ready (set nodes[].ready instead)');
+    });
+    uniqueBreaks(n.breaks, `nodes[${i}].breaks`);
   });
-  (p.breaks ?? []).forEach((b, i) => {
-    const first = p.breaks!.indexOf(b);
-    if (first !== i) throw new SchemaError(`breaks[${i}]`, `"${b}" is already listed at breaks[${first}]`);
-  });
+  uniqueBreaks(p.breaks, 'breaks');
   p.addons ??= {};
   return p;
 }

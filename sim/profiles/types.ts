@@ -20,7 +20,7 @@ export interface NodeSpec {
   labels?: Record<string, string>;
   /** Omit the deprecated beta.kubernetes.io/os label (as some node images do). */
   omitBetaOSLabel?: boolean;
-  capacity?: { cpu?: string; memory?: string; pods?: string };
+  capacity?: { cpu?: string; memory?: string; pods?: string; 'ephemeral-storage'?: string };
   /** Memory the kubelet reserves (system + kube reserved). allocatable = capacity - reserved. */
   reservedMemory?: string;
   reservedCpu?: string;
@@ -31,12 +31,33 @@ export interface NodeSpec {
   unschedulable?: boolean;
   /** Labels the kubelet would set that this node lacks (e.g. node.kubernetes.io/windows-build). */
   removeLabels?: string[];
+  // The variety of real nodes (issue 8; /work/shared/real-nodes): see sim/nodes/nodeObject.ts.
+  annotations?: Record<string, string>;
+  /** The kubernetes.io/hostname label and Hostname address, where they differ from the node name. */
+  hostname?: string;
+  /** Addresses besides the InternalIP and Hostname. */
+  addresses?: { type: 'ExternalIP' | 'InternalDNS' | 'ExternalDNS'; address: string }[];
+  /** status.nodeInfo as the node reports it (editions such as "Windows Server 2022 Standard"); defaults per build. */
+  osImage?: string;
+  kernelVersion?: string;
+  /** Extended resources in capacity and allocatable, e.g. nvidia.com/gpu: "1". */
+  extendedResources?: Record<string, string>;
+  /** Allocatable exactly as a real node reports it; each value set overrides capacity minus reserved. */
+  allocatable?: { cpu?: string; memory?: string; pods?: string; 'ephemeral-storage'?: string };
+  /** Conditions besides Ready (use `ready`): added, or replacing the kubelet's of the same type. */
+  conditions?: { type: string; status: 'True' | 'False' | 'Unknown'; reason?: string; message?: string }[];
+  /** This node's own breaks and lifted limitations, on top of the profile's. */
+  breaks?: BreakKey[];
+  limitations?: Limitations;
 }
 
 export interface NetworkSpec {
   /** Windows CNI network mode. */
   mode: 'l2bridge' | 'overlay' | 'host-gw';
-  /** CNI name, shows up as the DaemonSet in kube-system, e.g. "flannel", "calico". */
+  /**
+   * CNI name, shows up as the DaemonSet in kube-system, e.g. "flannel", "calico". flannel,
+   * calico, azure-cni and ovn-kubernetes get their real configuration (sim/nodes/cni.ts).
+   */
   cni: string;
   dualStack?: boolean;
   /** kube-proxy on Windows: --enable-dsr and the WinDSR feature gate. */

@@ -5,6 +5,7 @@
 import type { Store } from '../api/store.ts';
 import type { NetworkTwin } from '../network/types.ts';
 import type { BreakKey, Limitations, Profile } from '../profiles/types.ts';
+import { profileForNode } from '../profiles/load.ts';
 import type { RunCommand } from './shell/types.ts';
 import { runCommand as interpreter } from './shell/index.ts';
 import type { MemFS } from './fs.ts';
@@ -36,6 +37,15 @@ export class RuntimeContext {
   get crashMax(): number { return this.opts.crashBackoffMaxMs ?? 300_000; }
   get pullBase(): number { return this.opts.pullBackoffBaseMs ?? 2_000; }
   get retryMs(): number { return this.opts.retryMs ?? 2_000; }
+
+  /**
+   * This context as one node's kubelet sees it: the profile carries the node's own breaks and
+   * lifted limitations (profileForNode). Shares everything else (timers, stop) with this one.
+   */
+  forNode(node: string): RuntimeContext {
+    const profile = profileForNode(this.profile, node);
+    return profile === this.profile ? this : Object.create(this, { profile: { value: profile } }) as RuntimeContext;
+  }
 
   /** A documented Windows limitation holds (true unless the profile lifts it); never for Linux pods. */
   limited(key: keyof Limitations, windows: boolean): boolean {

@@ -32,7 +32,7 @@ export function makeHandlers(ctx: RuntimeContext, nodes: Map<string, NodeRuntime
       const w = worker(req.namespace, req.pod);
       const c = container(w, req.container);
       if (!c.running || !c.host) throw new StoreError(400, 'BadRequest', `unable to upgrade connection: container not found ("${c.name}")`);
-      if (ctx.broken('exec', w.windows))
+      if (w.ctx.broken('exec', w.windows))
         return { exitCode: 126, error: `Internal error occurred: error executing command in container: failed to exec in container: failed to start exec "${c.containerID?.slice(0, 12)}": hcs::System::CreateProcess ${c.containerID?.slice(0, 12)}: The system cannot find the file specified.: unknown` };
       const run = await ctx.runCommand();
       const code = await run(req.command, c.host, { stdin: req.stdin ? streams.stdin : null, stdout: streams.stdout, stderr: streams.stderr, signal });
@@ -57,7 +57,7 @@ export function makeHandlers(ctx: RuntimeContext, nodes: Map<string, NodeRuntime
     async portForward(req: PortForwardRequest, signal: AbortSignal): Promise<Duplex> {
       const w = worker(req.namespace, req.pod);
       const where = `error forwarding port ${req.port} to pod ${w.sandboxID}, uid `;
-      if (ctx.broken('port-forward', w.windows))
+      if (w.ctx.broken('port-forward', w.windows))
         throw new StoreError(500, 'InternalError', `${where}: failed to execute portforward in network namespace "": wincat.exe: The system cannot find the file specified.`);
       try {
         const s = await ctx.network.connect({ from: w.endpoint(), host: w.podAddress(), port: req.port, timeoutMs: 10_000 });

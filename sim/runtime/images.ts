@@ -225,6 +225,11 @@ export const IMAGES: ImageEntry[] = [
   ...addon('registry.k8s.io/metrics-server/metrics-server', /^v0\.\d+\.\d+$/, ['metrics-server']),
   ...addon('docker.io/flannel/flannel', /^v0\.\d+\.\d+$/, ['flanneld']),
   ...addon('docker.io/calico/node', /^v3\.\d+\.\d+$/, ['calico-node']),
+  // The Linux agents of CNIs whose Windows side the platform installs (sim/controllers/addons/network.ts MANAGED_CNI).
+  ...addon('mcr.microsoft.com/containernetworking/azure-cns', /^v1\.\d+\.\d+$/, ['azure-cns']),
+  ...addon('602401143452.dkr.ecr.us-west-2.amazonaws.com/amazon-k8s-cni', /^v1\.\d+\.\d+$/, ['aws-k8s-agent']),
+  ...addon('quay.io/openshift/origin-ovn-kubernetes', /^4\.\d+$/, ['ovnkube']),
+  ...addon('gke.gcr.io/netd', /^v0\.\d+\.\d+-gke\.\d+$/, ['netd']),
   { repo: 'docker.io/sigwindowstools/kube-proxy', tags: [], tagPattern: /^v1\.\d+\.\d+-[a-z]+-hostprocess$/, manifests: per(MODERN, hostProcessComponent) },
   { repo: 'docker.io/sigwindowstools/flannel', tags: [], tagPattern: /^v0\.\d+\.\d+-hostprocess$/, manifests: per(MODERN, hostProcessComponent) },
   { repo: 'docker.io/sigwindowstools/calico-node', tags: [], tagPattern: /^v3\.\d+\.\d+-hostprocess$/, manifests: per(MODERN, hostProcessComponent) },

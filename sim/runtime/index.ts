@@ -35,9 +35,10 @@ export function startRuntime(opts: { store: Store; profile: Profile; network: Ne
   const nodes = new Map<string, NodeRuntime>();
   const kubelets = new Map<string, Kubelet>();
   for (const spec of profile.nodes) {
-    const n = new NodeRuntime(spec, ctx);
+    const nodeCtx = ctx.forNode(spec.name);
+    const n = new NodeRuntime(spec, nodeCtx);
     nodes.set(spec.name, n);
-    const k = new Kubelet(n, ctx);
+    const k = new Kubelet(n, nodeCtx);
     kubelets.set(spec.name, k);
     k.start();
   }
@@ -46,7 +47,7 @@ export function startRuntime(opts: { store: Store; profile: Profile; network: Ne
   ssh.setNodeExecHandler?.(async (node, command, streams, signal) => {
     const n = nodes.get(node);
     if (!n) { streams.stderr.write(`unknown node ${node}\r\n`); return 1; }
-    const host = nodeHost(ctx, n, n.os === 'windows' ? `${n.name.toUpperCase().slice(0, 15)}\\Administrator` : 'root');
+    const host = nodeHost(n.ctx, n, n.os === 'windows' ? `${n.name.toUpperCase().slice(0, 15)}\\Administrator` : 'root');
     const io = { stdin: streams.stdin, stdout: streams.stdout, stderr: streams.stderr, signal };
     // The client's command line reaches cmd.exe byte for byte: no argv re-quoting.
     if (n.os === 'windows') return runCommandLine(`cmd.exe /c ${command}`, host, io);

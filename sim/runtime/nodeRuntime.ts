@@ -7,6 +7,7 @@ import type { NodeSpec } from '../profiles/types.ts';
 import type { ComputeProcess, HnsNetwork, ServiceState } from './shell/types.ts';
 import type { RuntimeContext } from './context.ts';
 import type { PodWorker } from './podWorker.ts';
+import { cniNodeFacts, type CniNodeFacts } from '../nodes/cni.ts';
 import { MemFS, splitPath, type PathStyle } from './fs.ts';
 import { ImageCache } from './imagePull.ts';
 import { EventRecorder } from './events.ts';
@@ -25,7 +26,7 @@ export class NodeRuntime {
   /** breaks: pod-ip: the endpoint address every Windows pod of the node is shown (its first pod's). */
   sharedPodIP?: string;
 
-  constructor(readonly spec: NodeSpec, private ctx: RuntimeContext) {
+  constructor(readonly spec: NodeSpec, readonly ctx: RuntimeContext) {
     this.os = spec.os;
     this.style = spec.os === 'windows' ? 'windows' : 'linux';
     this.build = spec.windowsBuild?.split('.').slice(0, 3).join('.');
@@ -36,6 +37,12 @@ export class NodeRuntime {
   }
 
   get name(): string { return this.spec.name; }
+  /** What the profile's CNI set up on this node (sim/nodes/cni.ts). */
+  cni(): CniNodeFacts {
+    const addr = this.address();
+    const podCIDR = (this.ctx.store.tryGet('nodes', undefined, this.name)?.spec as { podCIDR?: string } | undefined)?.podCIDR;
+    return cniNodeFacts(this.ctx.profile, { nodeName: this.name, internalIP: addr, podCIDR: podCIDR ?? `${addr.split('.').slice(0, 3).join('.')}.0/24`, os: this.os });
+  }
   address(): string { return this.ctx.network.nodeAddress(this.name); }
 
   private seedDisk(): void {
@@ -45,6 +52,8 @@ export class NodeRuntime {
         this.disk.mkdir(p(d));
       for (const f of ['kubelet.exe', 'kube-proxy.exe', 'containerd.exe', 'containerd-shim-runhcs-v1.exe', 'ctr.exe', 'crictl.exe'])
         this.disk.write(p(`C:\\k\\${f}`), '');
+      const cni = this.cni();
+      this.disk.write(p(cni.confFile), cni.conf, { mkdirs: true });
       this.disk.write(p('C:\\Windows\\System32\\drivers\\etc\\hosts'), '# Copyright (c) 1993-2009 Microsoft Corp.\r\n#\r\n', { mkdirs: true });
     } else {
       for (const d of ['/var/lib/kubelet/pods', '/var/log/pods', '/etc/kubernetes', '/tmp']) this.disk.mkdir(p(d));
@@ -89,9 +98,8 @@ export class NodeRuntime {
     if (this.ctx.broken('hns-network')) return [];
     const addr = this.address();
     const subnet = addr.split('.').slice(0, 3).join('.') + '.0/24';
-    const cni: HnsNetwork = this.ctx.profile.network.mode === 'overlay'
-      ? { id: guid(`${this.name}-vxlan0`), name: 'vxlan0', type: 'Overlay', subnets: [subnet], managementIP: addr }
-      : { id: guid(`${this.name}-cbr0`), name: 'cbr0', type: 'L2Bridge', subnets: [subnet], managementIP: addr };
+    const { hnsNetwork: name, hnsType: type } = this.cni();
+    const cni: HnsNetwork = { id: guid(`${this.name}-${name}`), name, type, subnets: [subnet], managementIP: addr };
     return [{ id: guid(`${this.name}-nat`), name: 'nat', type: 'nat', subnets: ['172.24.32.0/20'] }, cni];
   }
 

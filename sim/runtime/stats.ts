@@ -53,7 +53,7 @@ function podStats(w: PodWorker, time: string) {
 
 function statsPods(ctx: RuntimeContext, node: NodeRuntime): PodWorker[] {
   // breaks: stats drops Windows pods from the summary.
-  if (node.os === 'windows' && ctx.broken('stats')) return [];
+  if (node.os === 'windows' && node.ctx.broken('stats')) return [];
   return [...node.pods.values()].filter(w => w.sandboxReady && !w.terminating);
 }
 
@@ -98,7 +98,7 @@ export function podMetrics(ctx: RuntimeContext, nodes: NodeRuntime[], namespace?
   const out: object[] = [];
   const now = iso(new Date());
   for (const node of nodes) {
-    if (node.os === 'windows' && (ctx.broken('metrics-api') || ctx.broken('stats'))) continue;
+    if (node.os === 'windows' && (node.ctx.broken('metrics-api') || node.ctx.broken('stats'))) continue;
     for (const w of node.pods.values()) {
       if (!w.sandboxReady || w.terminating || (namespace && w.pod.metadata!.namespace !== namespace)) continue;
       const cs = w.containers.filter(c => c.running);
@@ -116,7 +116,7 @@ export function podMetrics(ctx: RuntimeContext, nodes: NodeRuntime[], namespace?
 
 export function nodeMetrics(ctx: RuntimeContext, nodes: NodeRuntime[]): object[] {
   const now = iso(new Date());
-  return nodes.filter(n => !(n.os === 'windows' && (ctx.broken('metrics-api') || ctx.broken('stats')))).map(n => {
+  return nodes.filter(n => !(n.os === 'windows' && (n.ctx.broken('metrics-api') || n.ctx.broken('stats')))).map(n => {
     const { mc, mem } = nodeUsage(n, [...n.pods.values()].filter(w => w.sandboxReady && !w.terminating));
     return {
       kind: 'NodeMetrics', apiVersion: 'metrics.k8s.io/v1beta1',

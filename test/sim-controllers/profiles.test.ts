@@ -63,7 +63,7 @@ describe('sim profiles', () => {
   });
 
   it('names the built-ins when the name is unknown', () => {
-    expect(() => loadProfile('nope')).to.throw(ProfileError, /unknown profile "nope"; built-in profiles: default, .*ws2019/);
+    expect(() => loadProfile('nope')).to.throw(ProfileError, /unknown profile "nope"; built-in profiles: aks, .*default, .*ws2019/);
   });
 
   const cases: [string, (d: Record<string, any>) => void, RegExp][] = [

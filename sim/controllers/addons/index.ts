@@ -47,6 +47,12 @@ export function installAddons(store: Store, profile: Profile, dnsIP = DEFAULT_DN
     ensureObject(store, 'serviceaccounts', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: sa, namespace: KUBE_SYSTEM } });
 
   for (const part of [kubeProxy(profile), cni(profile)]) {
+    // A CNI of its own namespace (OpenShift's openshift-ovn-kubernetes).
+    for (const ns of new Set(part.daemonSets.map(d => d.metadata!.namespace!).filter(n => n !== KUBE_SYSTEM))) {
+      ensureObject(store, 'namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels: { 'kubernetes.io/metadata.name': ns } }, spec: { finalizers: ['kubernetes'] } });
+      if (!store.tryGet('namespaces', undefined, ns)?.status) store.mutate('namespaces', undefined, ns, o => { o.status = { phase: 'Active' }; }, { skipAdmission: true });
+      ensureObject(store, 'serviceaccounts', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: profile.network.cni, namespace: ns } });
+    }
     for (const cm of part.configMaps) ensureObject(store, 'configmaps', cm);
     for (const ds of part.daemonSets) ensureObject(store, 'daemonsets.apps', ds);
   }

@@ -4,6 +4,7 @@
 
 import type { V1ConfigMap, V1DaemonSet } from '@kubernetes/client-node';
 import type { Profile } from '../../profiles/types.ts';
+import { cniNodeFacts } from '../../nodes/cni.ts';
 import { configMap, daemonSet, hostProcessPod, LINUX_SELECTOR, TOLERATE_ALL } from './objects.ts';
 
 const CLUSTER_CIDR = '10.244.0.0/16';
@@ -15,17 +16,32 @@ export function cniDaemonSetNames(cni: string): { linux: string; windows: string
     case 'flannel': return { linux: 'kube-flannel-ds', windows: 'kube-flannel-ds-windows' };
     case 'calico': return { linux: 'calico-node', windows: 'calico-node-windows' };
     case 'antrea': return { linux: 'antrea-agent', windows: 'antrea-agent-windows' };
+    // AKS: Azure CNI itself is on the node image; the CNS agents run as DaemonSets.
+    case 'azure-cni': return { linux: 'azure-cns', windows: 'azure-cns-win' };
+    // OpenShift: ovnkube-node on Linux; Windows runs the hybrid overlay as a service (WMCO).
+    case 'ovn-kubernetes': return { linux: 'ovnkube-node', windows: 'ovnkube-node-windows' };
+    case 'aws-vpc-cni': return { linux: 'aws-node', windows: 'aws-node-windows' };
+    case 'gke': return { linux: 'netd', windows: 'netd-windows' };
     default: return { linux: cni, windows: `${cni}-windows` };
   }
 }
 
-/** The HNS network the Windows side creates: flannel names it cbr0 (bridge) or vxlan0. */
+/** The HNS network the Windows side creates: flannel names it cbr0 (bridge) or vxlan0 (sim/nodes/cni.ts). */
 function hnsNetworkName(p: Profile): string {
-  return p.network.mode === 'overlay' ? 'vxlan0' : 'cbr0';
+  return cniNodeFacts(p, { nodeName: '', internalIP: '', podCIDR: '', os: 'windows' }).hnsNetwork;
 }
 
 export function kubeProxy(p: Profile): { daemonSets: V1DaemonSet[]; configMaps: V1ConfigMap[] } {
-  const version = p.kubernetesVersion;
+  const all = kubeProxyObjects(p);
+  const managed = MANAGED_CNI[p.network.cni]?.kubeProxy;
+  if (managed === 'none') return { daemonSets: [], configMaps: [] };
+  if (managed === 'linux-only') return { daemonSets: all.daemonSets.filter(d => d.metadata!.name === 'kube-proxy'), configMaps: all.configMaps.filter(c => c.metadata!.name === 'kube-proxy') };
+  return all;
+}
+
+function kubeProxyObjects(p: Profile): { daemonSets: V1DaemonSet[]; configMaps: V1ConfigMap[] } {
+  // Image tags carry the release only (a vendor server version reads v1.29.6-eks-db838b0).
+  const version = p.kubernetesVersion.replace(/[-+].*$/, '');
   const dsr = !!p.network.kubeProxyEnableDSR;
   const gates = [...(dsr ? ['WinDSR=true'] : []), ...(p.network.mode === 'overlay' ? ['WinOverlay=true'] : [])];
   const windowsFlags = [
@@ -97,6 +113,18 @@ export function cni(p: Profile): { daemonSets: V1DaemonSet[]; configMaps: V1Conf
   const names = cniDaemonSetNames(p.network.cni);
   const overlay = p.network.mode === 'overlay';
   const labels = (os: string) => ({ app: p.network.cni, 'k8s-app': p.network.cni, tier: 'node', os });
+  if (p.network.cni === 'calico') return calico(p, names, overlay);
+  const managed = MANAGED_CNI[p.network.cni];
+  if (managed) {
+    // The Windows side is part of the node image or a Windows service: a Linux DaemonSet only.
+    return {
+      configMaps: [],
+      daemonSets: [daemonSet(names.linux, { 'k8s-app': names.linux }, {
+        hostNetwork: true, priorityClassName: 'system-node-critical', serviceAccountName: p.network.cni, nodeSelector: LINUX_SELECTOR, tolerations: TOLERATE_ALL,
+        containers: [{ name: names.linux, image: managed.image }],
+      }, {}, { namespace: managed.namespace })],
+    };
+  }
   if (p.network.cni !== 'flannel') {
     const cfg = `${names.linux}-config`;
     return {
@@ -142,6 +170,56 @@ export function cni(p: Profile): { daemonSets: V1DaemonSet[]; configMaps: V1Conf
         args: ['-File', '$env:CONTAINER_SANDBOX_MOUNT_POINT/mounts/kube-flannel/run.ps1'],
         env: [{ name: 'NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } }, { name: 'KUBE_NETWORK', value: hnsNetworkName(p) }],
       }, 'flannel')),
+    ],
+  };
+}
+
+/**
+ * CNIs whose Windows part the platform installs on the node (AKS's Azure CNI in the node
+ * image, EKS's VPC CNI via the vpc-resource-controller, OpenShift WMCO's hybrid overlay as a
+ * Windows service): only their Linux agent is a DaemonSet, and Windows runs kube-proxy as a
+ * service (OVN-Kubernetes replaces kube-proxy altogether).
+ */
+export const MANAGED_CNI: Record<string, { image: string; namespace?: string; kubeProxy: 'linux-only' | 'none' }> = {
+  'azure-cni': { image: 'mcr.microsoft.com/containernetworking/azure-cns:v1.6.5', kubeProxy: 'linux-only' },
+  'aws-vpc-cni': { image: '602401143452.dkr.ecr.us-west-2.amazonaws.com/amazon-k8s-cni:v1.18.3', kubeProxy: 'linux-only' },
+  'ovn-kubernetes': { image: 'quay.io/openshift/origin-ovn-kubernetes:4.16', namespace: 'openshift-ovn-kubernetes', kubeProxy: 'none' },
+  // GKE: netd configures the node's CNI; kube-proxy is a static pod on Linux, a service on Windows.
+  gke: { image: 'gke.gcr.io/netd:v0.8.4-gke.0', kubeProxy: 'linux-only' },
+};
+
+const CALICO_VERSION = 'v3.28.1';
+
+/**
+ * Calico as its manifest install lays it out: calico-node (bird or VXLAN backend per
+ * calico-config) and calico-node-windows (sig-windows-tools' HostProcess image, calico-windows-config naming the
+ * Windows backend: vxlan on overlay, windows-bgp on l2bridge). Node files and annotations: sim/nodes/cni.ts.
+ */
+function calico(p: Profile, names: { linux: string; windows: string }, overlay: boolean): { daemonSets: V1DaemonSet[]; configMaps: V1ConfigMap[] } {
+  const labels = (name: string) => ({ 'k8s-app': name });
+  const conf = cniNodeFacts(p, { nodeName: '__KUBERNETES_NODE_NAME__', internalIP: '', podCIDR: '', os: 'windows' }).conf;
+  return {
+    configMaps: [
+      configMap('calico-config', {
+        calico_backend: overlay ? 'vxlan' : 'bird', veth_mtu: '0', typha_service_name: 'none',
+        cni_network_config: JSON.stringify({ name: 'k8s-pod-network', cniVersion: '0.3.1', plugins: [{ type: 'calico', datastore_type: 'kubernetes', nodename: '__KUBERNETES_NODE_NAME__', ipam: { type: 'calico-ipam' }, policy: { type: 'k8s' }, kubernetes: { kubeconfig: '__KUBECONFIG_FILEPATH__' } }, { type: 'portmap', snat: true, capabilities: { portMappings: true } }] }, null, 2),
+      }),
+      configMap('calico-windows-config', {
+        CALICO_NETWORKING_BACKEND: overlay ? 'vxlan' : 'windows-bgp', KUBERNETES_SERVICE_CIDR: '10.96.0.0/12', K8S_SERVICE_CIDR: '10.96.0.0/12',
+        DNS_NAME_SERVERS: '10.96.0.10', DNS_SEARCH: `svc.${p.network.clusterDomain ?? 'cluster.local'}`, VXLAN_VNI: '4096', cni_network_config: conf,
+      }),
+    ],
+    daemonSets: [
+      daemonSet(names.linux, labels(names.linux), {
+        hostNetwork: true, priorityClassName: 'system-node-critical', serviceAccountName: 'calico', nodeSelector: LINUX_SELECTOR, tolerations: TOLERATE_ALL,
+        containers: [{ name: 'calico-node', image: `docker.io/calico/node:${CALICO_VERSION}`, env: [{ name: 'CALICO_NETWORKING_BACKEND', valueFrom: { configMapKeyRef: { name: 'calico-config', key: 'calico_backend' } } }] }],
+      }),
+      daemonSet(names.windows, labels(names.windows), hostProcessPod({
+        name: 'calico-node', image: `sigwindowstools/calico-node:${CALICO_VERSION}-hostprocess`,
+        args: ['$env:CONTAINER_SANDBOX_MOUNT_POINT/node.ps1'],
+        envFrom: [{ configMapRef: { name: 'calico-windows-config' } }],
+        env: [{ name: 'NODENAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } }],
+      }, 'calico')),
     ],
   };
 }

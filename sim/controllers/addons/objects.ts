@@ -5,10 +5,10 @@ import type { V1ConfigMap, V1Container, V1DaemonSet, V1Deployment, V1PodSpec, V1
 
 export const KUBE_SYSTEM = 'kube-system';
 
-export function daemonSet(name: string, labels: Record<string, string>, pod: V1PodSpec, extraLabels: Record<string, string> = {}): V1DaemonSet {
+export function daemonSet(name: string, labels: Record<string, string>, pod: V1PodSpec, extraLabels: Record<string, string> = {}, opts: { namespace?: string } = {}): V1DaemonSet {
   return {
     apiVersion: 'apps/v1', kind: 'DaemonSet',
-    metadata: { name, namespace: KUBE_SYSTEM, labels: { ...labels, ...extraLabels } },
+    metadata: { name, namespace: opts.namespace ?? KUBE_SYSTEM, labels: { ...labels, ...extraLabels } },
     spec: {
       selector: { matchLabels: labels },
       updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1 } },

@@ -3,6 +3,7 @@
 
 import type { V1ConfigMap, V1DaemonSet } from '@kubernetes/client-node';
 import { apiErrorMessage } from '../cluster/apiError.ts';
+import { describeStage, HOST_PROCESS, onByDefault, stageAt } from '../catalog/versions.ts';
 import { rawGet } from '../cluster/rawGet.ts';
 import type { KubeClients } from '../cluster/types.ts';
 import { networkInfoOf } from './network.ts';
@@ -87,12 +88,15 @@ export async function nodeAccessOf(cluster: ClusterInfo, sshCheck?: DiscoverOpti
   return { hostProcess: hp.ok, hostProcessReason: hp.reason, ssh: ssh.ok, sshReason: ssh.reason };
 }
 
-/** HostProcess containers: stable in Kubernetes 1.26, need containerd >= 1.6 on the node. */
+/**
+ * HostProcess containers: on by default from beta (1.23; GA 1.26), and only on containerd >= 1.6
+ * (dockershim never ran them). Alpha (1.22) needs a gate that is off by default: not assumed.
+ */
 export function hostProcessPossible(version: ServerVersion, win: NodeInfo[]): { ok: boolean; reason: string } {
-  if (version.major === 1 && version.minor < 26) return { ok: false, reason: `Kubernetes ${version.gitVersion} < 1.26 (HostProcess GA)` };
+  if (!onByDefault(HOST_PROCESS, version)) return { ok: false, reason: describeStage(HOST_PROCESS, version) };
   if (!win.length) return { ok: false, reason: 'no Ready Windows node' };
   const ok = win.find(n => n.runtimeName === 'containerd' && versionAtLeast(n.runtimeVersion, '1.6'));
   return ok
-    ? { ok: true, reason: `Kubernetes ${version.gitVersion} >= 1.26 and containerd ${ok.runtimeVersion} >= 1.6 on ${ok.name}` }
+    ? { ok: true, reason: `Kubernetes ${version.gitVersion} >= ${HOST_PROCESS.beta.join('.')} (HostProcess ${stageAt(HOST_PROCESS, version) === 'ga' ? 'GA' : 'beta, on by default'}) and containerd ${ok.runtimeVersion} >= 1.6 on ${ok.name}` }
     : { ok: false, reason: `no Windows node runs containerd >= 1.6 (${win.map(n => `${n.name}: ${n.runtimeName} ${n.runtimeVersion}`).join(', ')})` };
 }

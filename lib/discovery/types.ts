@@ -55,7 +55,7 @@ export interface NetworkInfo {
 }
 
 export interface NodeAccess {
-  /** HostProcess pods possible: Kubernetes >= 1.26 and containerd >= 1.6 on a Windows node. */
+  /** HostProcess pods possible: Kubernetes >= 1.23 (beta, on by default) and containerd >= 1.6 on a Windows node. */
   hostProcess: boolean;
   hostProcessReason: string;
   /** SSH configured (--ssh-user/--ssh-key/--ssh-known-hosts) and a Windows node answered. */

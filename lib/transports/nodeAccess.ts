@@ -1,5 +1,5 @@
 // The run's nodeTransport(node): a HostProcess pod first (where discovery says the cluster
-// supports it: Kubernetes >= 1.26, containerd >= 1.6 on the node), SSH when HostProcess is
+// supports it: Kubernetes >= 1.23, containerd >= 1.6 on the node), SSH when HostProcess is
 // unavailable or fails, or as the user asks (--node-access / nodeAccess: hostprocess|ssh|auto).
 // One transport per node, made on first use; SSH connections are closed at the end of the run.
 

@@ -79,7 +79,7 @@ describe('networking catalog', () => {
       expect(exp('net.preserve-client-ip', withNet(ws2022(), { dsr: false })).expected).to.equal('limited');
       const unknown = exp('net.preserve-client-ip', withNet(ws2022(), { dsr: undefined }));
       expect(unknown.expected).to.equal('n/a');
-      expect(unknown.reason).to.contain('could not be discovered');
+      expect(unknown.reason).to.contain('could not tell whether the Windows kube-proxy runs with DSR');
     });
     it('preserve-destination: supported with DSR on 2022, limited on 2019 (< 1903) or without DSR', () => {
       expect(exp('net.preserve-destination', withNet(ws2022(), { dsr: true })).expected).to.equal('supported');
@@ -100,7 +100,9 @@ describe('networking catalog', () => {
       expect(exp('net.dual-stack', ds(ws2022(), 'l2bridge')).expected).to.equal('supported');
       expect(exp('net.dual-stack', ds(ws2022(), 'overlay')).expected).to.equal('limited');
       expect(exp('net.dual-stack', ds(ws2019(), 'l2bridge')).expected).to.equal('limited');
-      expect(exp('net.dual-stack', ds(ws2022())).reason).to.contain('not discoverable');
+      // An unknown mode could be overlay: n/a, never assumed l2bridge.
+      expect(exp('net.dual-stack', ds(ws2022())).expected).to.equal('n/a');
+      expect(exp('net.dual-stack', ds(ws2022())).reason).to.contain('could not tell the Windows network mode');
     });
     it('IPv6-only is limited on an IPv6-only cluster, n/a on a dual-stack one (single-family IPv6 Services are supported there, seed 003)', () => {
       expect(exp('net.ipv6-only', { ...ws2022(), ipv6Only: true }).expected).to.equal('limited');

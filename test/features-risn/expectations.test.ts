@@ -61,10 +61,11 @@ describe('features-risn: expectations', () => {
     expect(feature('iso.hyperv-runtimeclass').expect(old).reason).to.contain('1.7');
   });
 
-  it('iso.hostprocess: supported from 1.26 with containerd >= 1.6, limited otherwise', () => {
+  it('iso.hostprocess: supported from beta (1.23, on by default) with containerd >= 1.6, limited otherwise', () => {
     expect(feature('iso.hostprocess').expect(cluster()).expected).to.equal('supported');
-    expect(feature('iso.hostprocess').expect(cluster({ version: v(25) })).expected).to.equal('limited');
-    expect(feature('iso.hostprocess').expect(cluster({ version: v(25) })).reason).to.contain('1.26');
+    expect(feature('iso.hostprocess').expect(cluster({ version: v(25) })).expected).to.equal('supported');
+    expect(feature('iso.hostprocess').expect(cluster({ version: v(22) })).expected).to.equal('limited');
+    expect(feature('iso.hostprocess').expect(cluster({ version: v(22) })).reason).to.contain('alpha in Kubernetes v1.22.0').and.contain('off by default');
     const docker = cluster({ nodes: [winNode('w', '10.0.17763', { runtimeName: 'docker', runtimeVersion: '20.10.9' })] });
     expect(feature('iso.hostprocess').expect(docker).expected).to.equal('limited');
   });
@@ -163,9 +164,9 @@ describe('features-risn: node access choice', () => {
     const p = planNodeAccess(run('auto'), winNode('win-1'));
     expect(p.hostProcess.ok).to.equal(true);
     expect(p.ssh.ok).to.equal(true);
-    const old = planNodeAccess(run('auto', true, cluster({ version: v(25) })), winNode('win-1'));
+    const old = planNodeAccess(run('auto', true, cluster({ version: v(22) })), winNode('win-1'));
     expect(old.hostProcess.ok).to.equal(false);
-    expect(old.hostProcess.reason).to.contain('1.26');
+    expect(old.hostProcess.reason).to.contain('alpha 1.22, beta 1.23, GA 1.26');
   });
   it('ssh / hostprocess modes exclude the other transport; SSH needs user, key and known_hosts', () => {
     expect(planNodeAccess(run('ssh'), winNode('win-1')).hostProcess.reason).to.equal('node access is set to ssh');

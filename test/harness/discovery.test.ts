@@ -50,9 +50,10 @@ describe('discovery', () => {
     expect(info.notes.join('\n')).to.contain('DSR: not discoverable');
   });
 
-  it('HostProcess needs Kubernetes >= 1.26 and containerd >= 1.6', () => {
+  it('HostProcess needs Kubernetes >= 1.23 (beta, on by default) and containerd >= 1.6', () => {
     expect(hostProcessPossible({ gitVersion: 'v1.33.2', major: 1, minor: 33 }, [winNode('w')]).ok).to.equal(true);
-    expect(hostProcessPossible({ gitVersion: 'v1.25.0', major: 1, minor: 25 }, [winNode('w')]).reason).to.contain('< 1.26');
+    expect(hostProcessPossible({ gitVersion: 'v1.23.0', major: 1, minor: 23 }, [winNode('w')]).ok).to.equal(true);
+    expect(hostProcessPossible({ gitVersion: 'v1.22.0', major: 1, minor: 22 }, [winNode('w')]).reason).to.contain('alpha in Kubernetes v1.22.0');
     expect(hostProcessPossible({ gitVersion: 'v1.33.2', major: 1, minor: 33 }, [winNode('w', '10.0.20348', { runtimeVersion: '1.5.9' })]).ok).to.equal(false);
   });
 

@@ -21,11 +21,12 @@ describe('catalog expectations', () => {
     for (const f of catalog) expect(f.expect(cluster()).source, f.id).to.not.equal('');
   });
 
-  it('sched.pod-os-field: supported from 1.25, limited before', () => {
+  it('sched.pod-os-field: supported from beta 1.24 (on by default), limited before', () => {
     expect(feature('sched.pod-os-field').expect(cluster()).expected).to.equal('supported');
-    const old = feature('sched.pod-os-field').expect(cluster({ version: { gitVersion: 'v1.24.9', major: 1, minor: 24 } }));
+    expect(feature('sched.pod-os-field').expect(cluster({ version: { gitVersion: 'v1.24.9', major: 1, minor: 24 } })).expected).to.equal('supported');
+    const old = feature('sched.pod-os-field').expect(cluster({ version: { gitVersion: 'v1.23.4', major: 1, minor: 23 } }));
     expect(old.expected).to.equal('limited');
-    expect(old.reason).to.contain('v1.24.9');
+    expect(old.reason).to.contain('alpha in Kubernetes v1.23.4').and.contain('off by default');
   });
 
   it('sched.os-selector-beta: limited when no Windows node has the deprecated label', () => {

@@ -3,13 +3,14 @@
 
 import type { V1Pod } from '@kubernetes/client-node';
 import { HYPERV_HANDLER, hostProcessPossible } from '../../discovery/discover.ts';
-import { versionAtLeast, windowsNodes } from '../../discovery/nodes.ts';
-import type { ClusterInfo } from '../../discovery/types.ts';
+import { schedulableWindowsNodes, targetWindowsNode } from '../../discovery/nodes.ts';
+import type { ClusterInfo, NodeInfo } from '../../discovery/types.ts';
 import { buildNumberOf } from '../../fixtures/images.ts';
 import type { Transport } from '../../probes/types.ts';
 import { k8sAtLeast, limited, notApplicable, supported } from '../expect.ts';
 import { fixturePodReady, notStarted } from '../observe.ts';
-import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
+import type { CheckContext, EvidenceItem, Expectation, Feature, Observation } from '../types.ts';
+import { HOST_PROCESS, HYPERV_CONTAINERD_MIN, hypervCapable } from '../versions.ts';
 import { nodeTransportOf, podSettlesOrMismatch } from './_nodeProbes.ts';
 
 /** The run's own RuntimeClass for the Hyper-V handler (fixtures/hyperv-runtimeclass.yaml). */
@@ -51,12 +52,22 @@ async function hypervPodsOn(ctx: CheckContext, node: string, which: 'running' | 
   return list.items.filter(p => counted(p) && p.spec?.runtimeClassName && names.has(p.spec.runtimeClassName));
 }
 
-function hypervExpectation(c: ClusterInfo) {
+/**
+ * Judged on the nodes the fixture can land on (schedulable, of the target build): Hyper-V
+ * isolation needs containerd >= 1.7 (dockershim and older containerd have no such handler).
+ * Mixed nodes: which one the pod gets is not known beforehand, so n/a rather than a guess.
+ */
+export function hypervExpectation(c: ClusterInfo): Expectation {
   if (!c.hypervRuntimeClass) return notApplicable(`no RuntimeClass has handler ${HYPERV_HANDLER}`, 'FEATURES.md; upstream doc windows/user-guide (Hyper-V isolation)');
-  const capable = windowsNodes(c.nodes).filter(n => n.runtimeName === 'containerd' && versionAtLeast(n.runtimeVersion, '1.7'));
-  return capable.length
-    ? supported(`RuntimeClass ${c.hypervRuntimeClass} has handler ${HYPERV_HANDLER}; containerd >= 1.7 on ${capable.map(n => n.name).join(', ')}`, 'FEATURES.md; upstream test/e2e/windows/hyperv.go')
-    : limited(`RuntimeClass ${c.hypervRuntimeClass} exists but no Windows node runs containerd >= 1.7, which Hyper-V isolation needs`, 'FEATURES.md');
+  const target = targetWindowsNode(c.nodes);
+  const nodes = schedulableWindowsNodes(c.nodes).filter(n => n.windowsBuild === target?.windowsBuild);
+  const capable = nodes.filter(hypervCapable);
+  const list = (ns: NodeInfo[]) => ns.map(n => `${n.name} (${n.runtimeName}://${n.runtimeVersion})`).join(', ');
+  if (nodes.length && capable.length === nodes.length)
+    return supported(`RuntimeClass ${c.hypervRuntimeClass} has handler ${HYPERV_HANDLER}; containerd >= ${HYPERV_CONTAINERD_MIN} on ${list(capable)}`, 'FEATURES.md; upstream test/e2e/windows/hyperv.go');
+  if (!capable.length)
+    return limited(`RuntimeClass ${c.hypervRuntimeClass} exists but Hyper-V isolation needs containerd >= ${HYPERV_CONTAINERD_MIN}, and the fixture's nodes run ${list(nodes) || 'none'}`, 'FEATURES.md');
+  return notApplicable(`could not tell which runtime the Hyper-V pod gets: only some of its nodes run containerd >= ${HYPERV_CONTAINERD_MIN} (${list(capable)}; not ${list(nodes.filter(n => !capable.includes(n)))})`, 'FEATURES.md');
 }
 
 async function processProbe(ctx: CheckContext): Promise<Observation> {
@@ -163,10 +174,12 @@ export const features: Feature[] = [
     needs: ['windows-node'],
     fixtures: [{ id: 'hostprocess', template: 'hostprocess', os: 'windows', pin: 'node' }],
     expect: c => {
-      const hp = hostProcessPossible(c.version, windowsNodes(c.nodes).filter(n => n.ready));
+      // The fixture is pinned to the target node: judge that node's runtime.
+      const target = targetWindowsNode(c.nodes);
+      const hp = hostProcessPossible(c.version, target ? [target] : []);
       return hp.ok
-        ? supported(`HostProcess containers are GA from 1.26 with containerd >= 1.6: ${hp.reason}`, 'FEATURES.md; upstream test/e2e/windows/host_process.go')
-        : limited(`HostProcess containers need Kubernetes >= 1.26 and containerd >= 1.6: ${hp.reason}`, 'FEATURES.md');
+        ? supported(`HostProcess containers run from beta (on by default) with containerd >= 1.6: ${hp.reason}`, `FEATURES.md; ${HOST_PROCESS.source}; upstream test/e2e/windows/host_process.go`)
+        : limited(`HostProcess containers need the feature on (beta 1.23, GA 1.26) and containerd >= 1.6: ${hp.reason}`, `FEATURES.md; ${HOST_PROCESS.source}`);
     },
     probe: hostProcessProbe,
   },

@@ -4,13 +4,14 @@
 import type { V1Node } from '@kubernetes/client-node';
 import { rawGet } from '../../cluster/rawGet.ts';
 import { WaitTimeoutError } from '../../cluster/watch.ts';
-import { nodeInfoOf, schedulableWindowsNodes, versionAtLeast, windowsNodes } from '../../discovery/nodes.ts';
+import { nodeInfoOf, schedulableWindowsNodes, windowsNodes } from '../../discovery/nodes.ts';
 import type { ClusterInfo, NodeInfo, ServerVersion } from '../../discovery/types.ts';
 import { buildNumberOf, checkImageForBuild, NoImageError } from '../../fixtures/images.ts';
 import { FIXTURE_LABEL } from '../../fixtures/render.ts';
 import type { Transport } from '../../probes/types.ts';
 import { k8sAtLeast, supported } from '../expect.ts';
 import type { CheckContext, EvidenceItem, Expectation, Feature, Observation } from '../types.ts';
+import { DOCKERSHIM_REMOVED, DOCKERSHIM_SOURCE, runtimeSupport } from '../versions.ts';
 import { firstSandboxFailure, nodeTransportOf, PLATFORM_MISMATCH, readyWindowsNodes, waitForPodSet } from './_nodeProbes.ts';
 
 // ---- pure rules (tested without a cluster) ------------------------------------------------
@@ -184,11 +185,14 @@ async function hnsProbe(ctx: CheckContext): Promise<Observation> {
 async function runtimeProbe(ctx: CheckContext): Promise<Observation> {
   ctx.step('reading status.nodeInfo.containerRuntimeVersion of every Windows node');
   const nodes = await liveWindowsNodes(ctx);
-  const evidence: EvidenceItem[] = nodes.map(n => `node ${n.name}: ${n.runtimeName}://${n.runtimeVersion}`);
-  const bad = nodes.filter(n => !(n.runtimeName === 'containerd' && versionAtLeast(n.runtimeVersion, '1.6')));
-  return bad.length
-    ? { works: false, summary: `not containerd >= 1.6 on ${bad.map(n => `${n.name} (${n.runtimeName} ${n.runtimeVersion})`).join(', ')}`, evidence, node: bad[0].name }
-    : { works: true, summary: `containerd >= 1.6 on every Windows node (${[...new Set(nodes.map(n => n.runtimeVersion))].join(', ')})`, evidence, node: nodes[0]?.name };
+  const { v, evidence: ve } = await serverVersion(ctx);
+  const verdicts = nodes.map(n => ({ n, ...runtimeSupport(n, v) }));
+  const evidence: EvidenceItem[] = [ve, ...verdicts.map(x => `node ${x.n.name}: ${x.why}`)];
+  const bad = verdicts.filter(x => x.ok === false);
+  const unknown = verdicts.filter(x => x.ok === undefined);
+  if (bad.length) return { works: false, summary: bad.map(x => x.why).join('; '), evidence, node: bad[0].n.name };
+  if (unknown.length) return { works: false, summary: unknown.map(x => x.why).join('; '), evidence, node: unknown[0].n.name, notApplicable: unknown.map(x => x.why).join('; ') };
+  return { works: true, summary: `every Windows node runs a runtime Kubernetes ${v.gitVersion} supports (${[...new Set(nodes.map(n => `${n.runtimeName} ${n.runtimeVersion}`))].join(', ')})`, evidence, node: nodes[0]?.name };
 }
 
 async function serverVersion(ctx: CheckContext): Promise<{ v: ServerVersion; evidence: string }> {
@@ -294,7 +298,10 @@ export const features: Feature[] = [
     title: 'containerd >= 1.6 (dockershim is gone since 1.24)',
     needs: ['windows-node'],
     fixtures: [],
-    expect: c => supported(`Windows nodes run containerd >= 1.6 (discovery: ${windowsNodes(c.nodes).map(n => `${n.name} ${n.runtimeName} ${n.runtimeVersion}`).join(', ')})`, 'FEATURES.md; upstream doc windows/intro (container runtimes)'),
+    expect: c => supported(k8sAtLeast(c.version, ...DOCKERSHIM_REMOVED)
+      ? `Windows nodes run containerd >= 1.6: dockershim is gone since 1.24 (cluster ${c.version.gitVersion}; discovery: ${windowsNodes(c.nodes).map(n => `${n.name} ${n.runtimeName} ${n.runtimeVersion}`).join(', ')})`
+      : `before 1.24 Windows nodes run Docker EE 19.03+ (dockershim) or containerd 1.4+ (cluster ${c.version.gitVersion}; discovery: ${windowsNodes(c.nodes).map(n => `${n.name} ${n.runtimeName} ${n.runtimeVersion}`).join(', ')})`,
+    `FEATURES.md; ${DOCKERSHIM_SOURCE}; upstream doc windows/intro (container runtimes)`),
     probe: runtimeProbe,
   },
   {

@@ -3,8 +3,9 @@
 import { WaitTimeoutError } from '../../cluster/watch.ts';
 import { schedulableWindowsNodes, windowsNodes } from '../../discovery/nodes.ts';
 import { FixtureError } from '../../fixtures/errors.ts';
-import { k8sAtLeast, limited, notApplicable, supported } from '../expect.ts';
+import { limited, notApplicable, supported } from '../expect.ts';
 import { nodeOsOf, notStarted, podSettles, podsScheduled } from '../observe.ts';
+import { describeStage, onByDefault, POD_OS_FIELD } from '../versions.ts';
 import type { CheckContext, Feature, Observation } from '../types.ts';
 
 const BETA_OS = 'beta.kubernetes.io/os';
@@ -75,9 +76,10 @@ export const features: Feature[] = [
     title: 'spec.os.name=windows accepted and scheduled to Windows',
     needs: ['windows-node'],
     fixtures: [{ id: 'pod-os-field', template: 'windows-os-field', os: 'windows', pin: 'none' }],
-    expect: c => k8sAtLeast(c.version, 1, 25)
-      ? supported(`spec.os is GA since Kubernetes 1.25 (cluster ${c.version.gitVersion})`, 'FEATURES.md; KEP-2802')
-      : limited(`spec.os is GA only from Kubernetes 1.25 (cluster ${c.version.gitVersion})`, 'FEATURES.md; KEP-2802'),
+    // Beta (1.24) turns the gate on by default; before that the API server drops spec.os.
+    expect: c => onByDefault(POD_OS_FIELD, c.version)
+      ? supported(describeStage(POD_OS_FIELD, c.version), `FEATURES.md; ${POD_OS_FIELD.source}`)
+      : limited(`${describeStage(POD_OS_FIELD, c.version)}: the API server drops the field`, `FEATURES.md; ${POD_OS_FIELD.source}`),
     probe: async ctx => {
       try {
         ctx.fixture('pod-os-field');

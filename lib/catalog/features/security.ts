@@ -5,8 +5,9 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { apiStatusCode } from '../../cluster/apiError.ts';
 import { ApiException } from '@kubernetes/client-node';
 import { FixtureError } from '../../fixtures/errors.ts';
-import { k8sAtLeast, limited, notApplicable, supported } from '../expect.ts';
+import { limited, notApplicable, supported } from '../expect.ts';
 import { notStarted, podSettles } from '../observe.ts';
+import { describeStage, onByDefault, POD_OS_FIELD } from '../versions.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
 import { statusCausesOf } from './_nodeProbes.ts';
 
@@ -218,9 +219,9 @@ export const features: Feature[] = [
     title: 'With spec.os.name=windows each Linux-only field is Forbidden (server-side dry run)',
     needs: [],
     fixtures: [],
-    expect: c => k8sAtLeast(c.version, 1, 24)
-      ? limited(`the API server validates pods with spec.os.name=windows (IdentifyPodOS, GA in 1.25; cluster ${c.version.gitVersion}): Linux-only fields are Forbidden — enforced`, 'FEATURES.md; KEP-2802')
-      : notApplicable(`spec.os is not validated before Kubernetes 1.24 (cluster ${c.version.gitVersion})`, 'FEATURES.md; KEP-2802'),
+    expect: c => onByDefault(POD_OS_FIELD, c.version)
+      ? limited(`the API server validates pods with spec.os.name=windows (${describeStage(POD_OS_FIELD, c.version)}): Linux-only fields are Forbidden — enforced`, `FEATURES.md; ${POD_OS_FIELD.source}`)
+      : notApplicable(`spec.os is not validated by default: ${describeStage(POD_OS_FIELD, c.version)}`, `FEATURES.md; ${POD_OS_FIELD.source}`),
     probe: linuxFieldsRejectedProbe,
   },
   {

@@ -1,7 +1,7 @@
 // Networking expectations that depend on the discovered cluster (FEATURES.md "Networking").
 // Pure functions of ClusterInfo, each naming the fact it used and its source.
 
-import { targetWindowsNode } from '../../discovery/nodes.ts';
+import { schedulableWindowsNodes, targetWindowsNode } from '../../discovery/nodes.ts';
 import type { ClusterInfo, NodeInfo } from '../../discovery/types.ts';
 import { limited, notApplicable, supported } from '../expect.ts';
 import type { Expectation } from '../types.ts';
@@ -12,6 +12,8 @@ export const AFFINITY_MIN_BUILD = 19551;
 export const DUAL_STACK_MIN_BUILD = 19041;
 /** preserve-destination: Windows Server 1903 (build 18362) or later, with DSR. */
 export const PRESERVE_DESTINATION_MIN_BUILD = 18362;
+/** DSR, and with it preserve-client-ip: Windows Server 2019 (build 17763) or later (seed 003 table). */
+export const DSR_MIN_BUILD = 17763;
 
 function target(c: ClusterInfo): NodeInfo | undefined {
   return targetWindowsNode(c.nodes);
@@ -21,9 +23,19 @@ function describe(n: NodeInfo): string {
   return `${n.name} runs Windows build ${n.windowsBuild ?? 'unknown'}`;
 }
 
+/** The target node's build, or why it cannot be told (the expectation is then n/a, never a guess). */
+function buildOrUnknown(c: ClusterInfo, what: string, source: string): { n: NodeInfo & { buildNumber: number } } | { na: Expectation } {
+  // targetWindowsNode skips nodes without a known build: name one of those if that is why.
+  const n = target(c) ?? schedulableWindowsNodes(c.nodes)[0];
+  if (!n) return { na: notApplicable(`could not tell the Windows build ${what} depends on: no Ready, schedulable Windows node`, source) };
+  if (n.buildNumber === undefined) return { na: notApplicable(`could not tell the Windows build of ${n.name} (no windows-build label; kernelVersion "${n.kernelVersion}", osImage "${n.osImage}"), which ${what} depends on`, source) };
+  return { n: n as NodeInfo & { buildNumber: number } };
+}
+
 export function sessionAffinityExpectation(c: ClusterInfo): Expectation {
-  const n = target(c);
-  if (!n || n.buildNumber === undefined) return supported('session affinity is documented for Windows builds >= 19551; no build was discovered to say otherwise', 'seed 003 (session affinity table); FEATURES.md');
+  const b = buildOrUnknown(c, 'session affinity', 'seed 003 (session affinity table); FEATURES.md');
+  if ('na' in b) return b.na;
+  const n = b.n;
   return n.buildNumber >= AFFINITY_MIN_BUILD
     ? supported(`${describe(n)} >= ${AFFINITY_MIN_BUILD}: ClientIP session affinity is supported`, 'seed 003 (session affinity table); FEATURES.md')
     : limited(`${describe(n)} < ${AFFINITY_MIN_BUILD} (Windows Server 2019): ClientIP session affinity is not supported`, 'seed 003 (session affinity table); FEATURES.md');
@@ -35,18 +47,23 @@ export function affinityTimeoutExpectation(): Expectation {
 
 export function preserveClientIpExpectation(c: ClusterInfo): Expectation {
   const dsr = c.network.dsr;
-  if (dsr === undefined) return notApplicable('whether the Windows kube-proxy runs with DSR (--enable-dsr, WinDSR) could not be discovered, so the promise is unknown', 'FEATURES.md net.preserve-client-ip');
-  return dsr
-    ? supported('the Windows kube-proxy runs with DSR (discovered), so externalTrafficPolicy: Local keeps the client IP', 'FEATURES.md net.preserve-client-ip; upstream doc windows-networking')
-    : limited('the Windows kube-proxy runs without DSR (discovered): external traffic is SNATed even with externalTrafficPolicy: Local', 'FEATURES.md net.preserve-client-ip; upstream doc windows-networking');
+  const source = 'FEATURES.md net.preserve-client-ip; seed 003 (load balancing table); upstream doc windows-networking';
+  if (dsr === undefined) return notApplicable('could not tell whether the Windows kube-proxy runs with DSR (--enable-dsr, WinDSR): not discoverable from kube-system', source);
+  if (!dsr) return limited('the Windows kube-proxy runs without DSR (discovered): external traffic is SNATed even with externalTrafficPolicy: Local', source);
+  const b = buildOrUnknown(c, 'DSR', source);
+  if ('na' in b) return b.na;
+  if (b.n.buildNumber < DSR_MIN_BUILD) return limited(`${describe(b.n)} < ${DSR_MIN_BUILD} (Windows Server 2019): DSR, and with it the client IP, is not available`, source);
+  return supported(`the Windows kube-proxy runs with DSR (discovered) and ${describe(b.n)} >= ${DSR_MIN_BUILD}: externalTrafficPolicy: Local keeps the client IP`, source);
 }
 
 export function preserveDestinationExpectation(c: ClusterInfo): Expectation {
   const dsr = c.network.dsr;
-  if (dsr === undefined) return notApplicable('whether the Windows kube-proxy runs with DSR could not be discovered, so the promise is unknown', 'FEATURES.md net.preserve-destination');
-  const n = target(c);
+  if (dsr === undefined) return notApplicable('could not tell whether the Windows kube-proxy runs with DSR: not discoverable from kube-system', 'FEATURES.md net.preserve-destination');
   if (!dsr) return limited('the Windows kube-proxy runs without DSR (discovered): the destination is always DNATed', 'FEATURES.md net.preserve-destination');
-  if (n?.buildNumber !== undefined && n.buildNumber < PRESERVE_DESTINATION_MIN_BUILD)
+  const b = buildOrUnknown(c, 'preserve-destination', 'FEATURES.md net.preserve-destination; seed 003 (load balancing table)');
+  if ('na' in b) return b.na;
+  const n = b.n;
+  if (n.buildNumber < PRESERVE_DESTINATION_MIN_BUILD)
     return limited(`${describe(n)} < ${PRESERVE_DESTINATION_MIN_BUILD} (1903): preserve-destination is not available`, 'FEATURES.md net.preserve-destination');
   return supported('DSR is on (discovered) and the Windows build is 1903 or later: the preserve-destination annotation skips DNAT', 'FEATURES.md net.preserve-destination');
 }
@@ -56,9 +73,13 @@ export function dualStackExpectation(c: ClusterInfo): Expectation {
   if (!c.dualStack) return notApplicable('the cluster is not dual-stack (no node has both IPv4 and IPv6 pod CIDRs)', source);
   const mode = c.network.networkMode;
   if (mode === 'overlay') return limited('the Windows network mode is overlay (VXLAN, discovered): dual-stack needs l2bridge or host-gw', source);
-  const n = target(c);
-  if (n?.buildNumber !== undefined && n.buildNumber < DUAL_STACK_MIN_BUILD) return limited(`${describe(n)} < ${DUAL_STACK_MIN_BUILD}: dual-stack needs Windows Server 2022 or later`, source);
-  return supported(`the cluster is dual-stack, the network mode is ${mode ?? 'not discoverable (assumed not overlay)'} and the Windows build is >= ${DUAL_STACK_MIN_BUILD}`, source);
+  const b = buildOrUnknown(c, 'dual-stack', source);
+  if ('na' in b) return b.na;
+  const n = b.n;
+  if (n.buildNumber < DUAL_STACK_MIN_BUILD) return limited(`${describe(n)} < ${DUAL_STACK_MIN_BUILD}: dual-stack needs Windows Server 2004 (2022 LTSC) or later`, source);
+  // Overlay (VXLAN) has no dual-stack: an unknown mode could be overlay, so nothing is promised.
+  if (!mode) return notApplicable(`could not tell the Windows network mode (${c.network.cni ? `CNI ${c.network.cni}` : 'CNI unknown'}; no flannel backend or win-overlay/win-bridge CNI config seen in kube-system): dual-stack is limited on overlay, supported on l2bridge/host-gw`, source);
+  return supported(`the cluster is dual-stack, the network mode is ${mode} (discovered) and ${describe(n)} >= ${DUAL_STACK_MIN_BUILD}`, source);
 }
 
 export function ipv6OnlyExpectation(c: ClusterInfo): Expectation {

@@ -5,7 +5,7 @@
 import { basename } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { messageOf } from '../lib/catalog/outcome.ts';
-import { loadCatalog, suiteOf } from '../lib/catalog/registry.ts';
+import { loadCatalog } from '../lib/catalog/registry.ts';
 import { selectFeatures } from '../lib/catalog/select.ts';
 import { cleanupRuns } from '../lib/cluster/cleanup.ts';
 import { makeClients } from '../lib/cluster/client.ts';
@@ -20,8 +20,11 @@ import { discover } from '../lib/discovery/discover.ts';
 import { formatClusterInfo } from '../lib/discovery/format.ts';
 import { sshReachable } from '../lib/discovery/sshReachable.ts';
 import { exitCodeOf, UsageError } from '../lib/errors.ts';
+import { formatCatalog, LIST_FORMATS, type ListFormat } from '../lib/catalog/listing.ts';
 import { runWincheck } from '../lib/run/run.ts';
-import { startSimulatedCluster } from './simWiring.ts';
+import { WINCHECK_VERSION } from '../lib/version.ts';
+import { stringify as toYaml } from 'yaml';
+import { simProfileNames, startSimulatedCluster, type StartedSim } from './simWiring.ts';
 
 const collect = (v: string, prev: string[]) => [...prev, v];
 const out = (l: string) => process.stdout.write(l + '\n');
@@ -46,29 +49,33 @@ export async function main(argv: string[]): Promise<number> {
 function buildProgram(setCode: (c: number) => void): Command {
   const program = new Command('wincheck')
     .description('Checks what works on the Windows nodes of a Kubernetes cluster, feature by feature.')
-    .version('0.1.0')
+    .version(WINCHECK_VERSION)
     // Before the subcommands are added, so they inherit it: usage errors must exit 2, not 1.
     .exitOverride();
 
   const clusterFlags = (cmd: Command) => cmd
     .option('--kubeconfig <file>', 'kubeconfig (default: $KUBECONFIG, then ~/.kube/config, then in-cluster)')
     .option('--context <name>', 'kubeconfig context (default: its current context)');
+  const profiles = simProfileNames();
+  const simOption = (what: string) => new Option('--sim [profile]', `start the simulated cluster and ${what}; profile: ${profiles.length ? `${profiles.join(', ')} (default: default)` : 'a built-in name'} or a YAML file`).conflicts(['kubeconfig', 'context']);
+  const sshFlags = (cmd: Command) => cmd
+    .option('--ssh-user <user>', 'SSH user on the Windows nodes (node features)')
+    .option('--ssh-key <file>', 'SSH private key')
+    .option('--ssh-known-hosts <file>', 'known_hosts with the nodes\' host keys (unknown keys are refused)');
 
-  clusterFlags(program.command('run').description('run the checks and write JUnit, summary.md and results.json'))
-    .addOption(new Option('--sim [profile]', 'start the simulated cluster (built-in profile name or YAML file) and run against it').conflicts(['kubeconfig', 'context']))
+  const runCmd = clusterFlags(program.command('run').description('run the checks and write JUnit, summary.md and results.json'))
+    .addOption(simOption('run against it'))
     .option('--suite <glob>', 'run the features of matching suites (repeatable)', collect, [])
     .option('--feature <glob>', 'run matching feature ids (repeatable)', collect, [])
     .option('--skip <glob>', 'skip matching feature ids or suites (repeatable)', collect, [])
     .option('--report-dir <dir>', 'where reports go (default: $ARTIFACTS, else reports/)')
-    .option('--timeout <duration>', 'deadline for the whole run, e.g. 30m')
+    .option('--timeout <duration>', 'deadline for the whole run, with a unit: 90s, 30m, 1h (default: none; each wait has its own deadline)')
     .option('--keep', 'keep the run namespace and its objects')
     .option('--strict', 'a lifted limitation fails the run')
     .option('--parallel <n>', 'exec sessions at once, in pods and on nodes (default 12); checks all start at once and wait without holding one')
     .option('--image-registry <host>', 'pull every fixture image from this mirror (air-gapped clusters)')
-    .option('--config <file>', 'YAML config file (flags win over it)')
-    .option('--ssh-user <user>', 'SSH user on the Windows nodes (node features)')
-    .option('--ssh-key <file>', 'SSH private key')
-    .option('--ssh-known-hosts <file>', 'known_hosts with the nodes\' host keys (unknown keys are refused)')
+    .option('--config <file>', 'YAML config file (flags win over it)');
+  sshFlags(runCmd)
     .addOption(new Option('--node-access <mode>', 'how node checks reach Windows nodes: auto (HostProcess pod, else SSH), hostprocess or ssh').choices(['auto', 'hostprocess', 'ssh']))
     .option('--egress-url <url>', 'an address outside the cluster for egress checks')
     .action(async (o: Record<string, unknown>) => setCode(await runAction(o)));
@@ -76,21 +83,32 @@ function buildProgram(setCode: (c: number) => void): Command {
   program.command('list').description('list the catalog: suites and feature ids')
     .option('--suite <glob>', 'only matching suites (repeatable)', collect, [])
     .option('--feature <glob>', 'only matching feature ids (repeatable)', collect, [])
-    .option('-o, --output <format>', 'text or json', 'text')
-    .action(async (o: { suite: string[]; feature: string[]; output: string }) => {
-      const features = selectFeatures(await loadCatalog(), { suites: o.suite, features: o.feature });
-      if (o.output === 'json') out(JSON.stringify(features.map(f => ({ id: f.id, suite: suiteOf(f), area: f.area, title: f.title, needs: f.needs ?? [] })), null, 2));
-      else for (const f of features) out(`${suiteOf(f).padEnd(11)} ${f.id.padEnd(32)} ${f.title}`);
+    .addOption(new Option('-o, --output <format>', 'output format').choices(LIST_FORMATS).default('text'))
+    .action(async (o: { suite: string[]; feature: string[]; output: ListFormat }) => {
+      out(formatCatalog(selectFeatures(await loadCatalog(), { suites: o.suite, features: o.feature }), o.output));
     });
 
-  clusterFlags(program.command('discover').description('print what the harness finds out about the cluster'))
-    .option('-o, --output <format>', 'text or json', 'text')
-    .option('--ssh-user <user>').option('--ssh-key <file>').option('--ssh-known-hosts <file>')
-    .action(async (o: { kubeconfig?: string; context?: string; output: string; sshUser?: string; sshKey?: string; sshKnownHosts?: string }) => {
-      const { kc } = loadKubeConfig(o);
-      const version = await preflight(kc, defaultTimeouts().preflightConnect);
-      const info = await discover(makeClients(kc), { version, sshCheck: sshReachable({ user: o.sshUser, key: o.sshKey, knownHosts: o.sshKnownHosts }) });
-      out(o.output === 'json' ? JSON.stringify(info, null, 2) : formatClusterInfo(info));
+  const discoverCmd = clusterFlags(program.command('discover').description('print what the harness finds out about the cluster'))
+    .addOption(simOption('discover it'))
+    .option('--config <file>', 'YAML config file: its kubeconfig, context and ssh settings (flags win over it)')
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json', 'yaml']).default('text'));
+  sshFlags(discoverCmd)
+    .action(async (o: { kubeconfig?: string; context?: string; sim?: string | true; config?: string; output: string; sshUser?: string; sshKey?: string; sshKnownHosts?: string }) => {
+      const file: FileConfig = o.config ? loadConfigFile(o.config) : {};
+      let ssh = { user: o.sshUser ?? file.ssh?.user, key: o.sshKey ?? file.ssh?.key, knownHosts: o.sshKnownHosts ?? file.ssh?.knownHosts };
+      let sim: StartedSim | undefined;
+      if (o.sim !== undefined) {
+        sim = await startSimulatedCluster({ profile: typeof o.sim === 'string' ? o.sim : undefined });
+        if (!ssh.user && sim.ssh) ssh = { user: sim.ssh.user, key: sim.ssh.keyPath, knownHosts: sim.ssh.knownHostsPath };
+      }
+      try {
+        const { kc } = loadKubeConfig(sim ? { kubeconfig: sim.kubeconfigPath } : { kubeconfig: o.kubeconfig ?? file.kubeconfig, context: o.context ?? file.context });
+        const version = await preflight(kc, defaultTimeouts().preflightConnect);
+        const info = await discover(makeClients(kc), { version, loadBalancer: file.loadBalancer, sshCheck: sshReachable(ssh) });
+        out(o.output === 'json' ? JSON.stringify(info, null, 2) : o.output === 'yaml' ? toYaml(info).trimEnd() : formatClusterInfo(info));
+      } finally {
+        await sim?.stop();
+      }
     });
 
   clusterFlags(program.command('cleanup').description('delete every namespace and object carrying the wincheck run label'))
@@ -120,7 +138,11 @@ function buildProgram(setCode: (c: number) => void): Command {
         process.once('SIGTERM', () => resolve());
       });
       out(`Simulated cluster (profile ${sim.profileName}) serving at ${sim.server}.`);
-      out(`Kubeconfig written to ${sim.kubeconfigPath}. Press Ctrl-C to stop.`);
+      out(`Kubeconfig written to ${sim.kubeconfigPath}.`);
+      if (sim.egressUrl) out(`Egress URL (a host outside the cluster): ${sim.egressUrl}`);
+      out('Next, in another shell:');
+      out(`  ${nextRunCommand(sim)}`);
+      out('Press Ctrl-C to stop.');
       await stopped;
       await sim.stop();
       out('Simulated cluster stopped.');
@@ -170,6 +192,14 @@ async function runAction(o: Record<string, unknown>): Promise<number> {
   } finally {
     await sim.stop();
   }
+}
+
+/** The exact `wincheck run` line that tests this sim, egress target and node SSH included. */
+export function nextRunCommand(sim: StartedSim): string {
+  return ['wincheck run', `--kubeconfig ${sim.kubeconfigPath}`,
+    ...(sim.egressUrl ? [`--egress-url ${sim.egressUrl}`] : []),
+    ...(sim.ssh ? [`--ssh-user ${sim.ssh.user}`, `--ssh-key ${sim.ssh.keyPath}`, `--ssh-known-hosts ${sim.ssh.knownHostsPath}`] : []),
+  ].join(' ');
 }
 
 function positiveIntFlag(flag: string, v: string): number {

@@ -20,6 +20,13 @@ export interface StartedSim {
 }
 
 const simEntry = join(dirname(fileURLToPath(import.meta.url)), '..', 'sim', 'index.ts');
+const builtinProfiles = join(dirname(simEntry), 'profiles', 'builtin');
+
+/** Built-in sim profile names, for --help (read from the folder: loading sim/ costs seconds). */
+export function simProfileNames(): string[] {
+  if (!existsSync(builtinProfiles)) return [];
+  return readdirSync(builtinProfiles).filter(f => f.endsWith('.yaml')).map(f => f.slice(0, -'.yaml'.length)).sort();
+}
 
 interface SimModule {
   startSim(opts: { profile?: string; port?: number; kubeconfigOut?: string }): Promise<{

@@ -13,6 +13,7 @@ import { loadProfile } from './profiles/load.ts';
 import type { Profile } from './profiles/types.ts';
 import { startNetwork } from './network/index.ts';
 import { startControllers, metricsSourceFromPodMetrics } from './controllers/index.ts';
+import { advertiseSimulation } from './controllers/addons/index.ts';
 import { parseQuantity } from './nodes/index.ts';
 import { startRuntime } from './runtime/index.ts';
 
@@ -100,9 +101,11 @@ export async function startSim(opts: SimOptions = {}): Promise<SimCluster> {
       await writePrivateFile(kubeconfigPath, kubeconfig);
     }
     const sshKey = network.sshClientKey?.();
+    const egressUrl = `http://${network.externalHost().name}/`;
+    advertiseSimulation(store, profile, egressUrl);
     return {
       kubeconfigPath, kubeconfig, server: api.url, profileName: profile.name, profile, store,
-      egressUrl: `http://${network.externalHost().name}/`,
+      egressUrl,
       ssh: sshKey ? { knownHosts: network.knownHosts(), user: network.sshUser ?? 'Administrator', privateKey: sshKey.privateKey } : undefined,
       stop,
     };

@@ -140,6 +140,8 @@ export interface CheckResult {
   node?: string;
   windowsBuild?: string;
   durationMs: number;
+  /** When the check began (ISO 8601): with durationMs, a suite's wall time in the JUnit. */
+  startedAt?: string;
   /** For outcome error: the error message chain. */
   error?: string;
 }

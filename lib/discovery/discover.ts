@@ -11,6 +11,8 @@ import { nodeInfoOf, versionAtLeast, windowsNodes } from './nodes.ts';
 import type { ClusterInfo, NodeAccess, NodeInfo, RuntimeClassInfo, ServerVersion } from './types.ts';
 
 export const HYPERV_HANDLER = 'runhcs-wcow-hypervisor';
+/** The kube-system ConfigMap by which `wincheck sim` names itself (sim/controllers/addons). */
+export const SIMULATED_CLUSTER_CONFIGMAP = 'wincheck-simulated-cluster';
 
 export interface DiscoverOptions {
   version: ServerVersion;
@@ -66,6 +68,8 @@ export async function discover(kube: KubeClients, opts: DiscoverOptions): Promis
     dualStack: isDualStack(nodes),
     ipv6Only: isIPv6Only(nodes),
   };
+  const advert = cms.items.find(cm => cm.metadata?.name === SIMULATED_CLUSTER_CONFIGMAP);
+  if (advert) cluster.simulated = { profile: advert.data?.profile ?? 'unknown' };
   cluster.nodeAccess = await nodeAccessOf(cluster, opts.sshCheck);
   return cluster;
 }

@@ -5,6 +5,7 @@ import type { ClusterInfo } from './types.ts';
 export function formatClusterInfo(c: ClusterInfo): string {
   const yesNo = (b: boolean) => (b ? 'yes' : 'no');
   const lines = [
+    ...(c.simulated ? [`SIMULATED CLUSTER (wincheck sim, profile ${c.simulated.profile}): not a real cluster.`] : []),
     `Server:        ${c.server}${c.context ? ` (context ${c.context})` : ''}`,
     `Kubernetes:    ${c.version.gitVersion}`,
     `Nodes:         ${c.nodes.length} (${c.nodes.filter(n => n.os === 'windows').length} Windows, ${c.nodes.filter(n => n.os === 'linux').length} Linux)`,

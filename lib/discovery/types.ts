@@ -88,4 +88,6 @@ export interface ClusterInfo {
   dualStack: boolean;
   /** Every node's pod CIDRs are IPv6 only (an IPv6-only cluster). */
   ipv6Only: boolean;
+  /** Set when the cluster advertises itself as wincheck's simulated cluster (kube-system ConfigMap). */
+  simulated?: { profile: string };
 }

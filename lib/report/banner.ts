@@ -1,5 +1,6 @@
 // The line every report opens with: which cluster this is, and whether it was simulated.
 
+import { WINCHECK_VERSION } from '../version.ts';
 import type { RunInfo } from './types.ts';
 
 export function bannerOf(run: RunInfo): string {
@@ -7,6 +8,6 @@ export function bannerOf(run: RunInfo): string {
   const builds = [...new Set(c.nodes.filter(n => n.os === 'windows').map(n => n.windowsBuild ?? '?'))];
   const where = `cluster ${c.server}${c.context ? ` (context ${c.context})` : ''}, Kubernetes ${c.version.gitVersion}, Windows builds ${builds.join(', ') || 'none'}`;
   return run.simulated
-    ? `SIMULATED CLUSTER (wincheck sim, profile ${run.simProfile ?? 'default'}): not a real cluster. wincheck run ${run.runId} on ${where}`
-    : `wincheck run ${run.runId} on ${where}`;
+    ? `SIMULATED CLUSTER (wincheck sim, profile ${run.simProfile ?? 'default'}): not a real cluster. wincheck ${WINCHECK_VERSION} run ${run.runId} on ${where}`
+    : `wincheck ${WINCHECK_VERSION} run ${run.runId} on ${where}`;
 }

@@ -1,18 +1,25 @@
-// junit_<suite>.xml per suite, written only in onEnd. Testcase names are stable:
-// "[sig-windows] <area> <feature-id>: <title>". regressed → <failure>, error → <error>,
-// n/a → <skipped message>, the rest pass. Each testcase carries the run's context as properties.
+// junit_<suite>.xml per suite, written only in onEnd, valid against the Jenkins/xunit
+// junit-10.xsd (test/report/junit-10.xsd). Testcase names are stable:
+// "[sig-windows] <suite> <feature-id>: <title>". regressed → <failure>, lifted under --strict →
+// <failure type="lifted">, error → <error>, n/a → <skipped message>, the rest pass. junit-10
+// allows no <properties> inside a testcase: the run's context goes in the suite's <properties>,
+// each testcase's own context opens its <system-out> as "key: value" lines.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CheckResult } from '../catalog/types.ts';
+import { formatSources } from '../catalog/sources.ts';
+import { RESULTS_SCHEMA_VERSION, WINCHECK_VERSION } from '../version.ts';
 import { bannerOf } from './banner.ts';
 import { formatResultDetails, nodeOfResult } from './evidence.ts';
 import type { Reporter, RunInfo, RunSummary } from './types.ts';
 import { serializeXML, xmlComment, type XMLEntry } from './xml.ts';
 
-export function testcaseName(r: Pick<CheckResult, 'area' | 'id' | 'title'>): string {
-  return `[sig-windows] ${r.area} ${r.id}: ${r.title}`;
+export function testcaseName(r: Pick<CheckResult, 'suite' | 'id' | 'title'>): string {
+  return `[sig-windows] ${r.suite} ${r.id}: ${r.title}`;
 }
+
+const JUNIT_FILE = /^junit_.*\.xml$/;
 
 export function junitFileName(suite: string): string {
   return `junit_${suite.replace(/_/g, '-')}.xml`;
@@ -23,7 +30,8 @@ export default class JUnitReporter implements Reporter {
   /** Files written by onEnd, for the console's last lines. */
   readonly written: string[] = [];
 
-  constructor(private readonly _dir: string) {}
+  /** `log` hears which junit_*.xml of an earlier run were removed. */
+  constructor(private readonly _dir: string, private readonly _log: (line: string) => void = () => undefined) {}
 
   onBegin(run: RunInfo) { this._run = run; }
 
@@ -31,6 +39,10 @@ export default class JUnitReporter implements Reporter {
     const run = this._run;
     if (!run) return;
     mkdirSync(this._dir, { recursive: true });
+    // A CI glob (junit_*.xml) must not mix this run with an earlier one's suites.
+    const stale = readdirSync(this._dir).filter(f => JUNIT_FILE.test(f));
+    for (const f of stale) rmSync(join(this._dir, f), { force: true });
+    if (stale.length) this._log(`Removed ${stale.length} junit_*.xml of an earlier run from ${this._dir}: ${stale.join(', ')}.`);
     const bySuite = new Map<string, CheckResult[]>();
     for (const s of new Set(run.selected.map(f => f.suite))) bySuite.set(s, []);
     for (const r of summary.results) bySuite.get(r.suite)?.push(r) ?? bySuite.set(r.suite, [r]);
@@ -50,10 +62,10 @@ function suiteEntry(run: RunInfo, suite: string, results: CheckResult[]): XMLEnt
     attributes: {
       name: `[sig-windows] ${suite}`,
       tests: results.length,
-      failures: count('regressed'),
+      failures: count('regressed') + (run.strict ? count('lifted') : 0),
       errors: count('error'),
       skipped: count('n/a'),
-      time: seconds(results.reduce((t, r) => t + r.durationMs, 0)),
+      time: seconds(wallTimeMs(results)),
       timestamp: run.startedAt,
       hostname: run.cluster.server,
     },
@@ -74,7 +86,22 @@ function suiteProperties(run: RunInfo): [string, string][] {
     ['k8s-version', c.version.gitVersion],
     ['windows-builds', [...new Set(c.nodes.filter(n => n.os === 'windows').map(n => n.windowsBuild ?? '?'))].join(',')],
     ['strict', String(run.strict)],
+    ['wincheck-version', WINCHECK_VERSION],
+    ['results-schema-version', RESULTS_SCHEMA_VERSION],
   ];
+}
+
+/** A testcase's own context back from its <system-out>: the "key: value" lines before the first blank line. */
+export function testcaseContext(systemOut: string): Record<string, string> {
+  const head = systemOut.split('\n\n')[0];
+  return Object.fromEntries(head.split('\n').filter(l => l.includes(': ')).map(l => [l.slice(0, l.indexOf(': ')), l.slice(l.indexOf(': ') + 2)]));
+}
+
+/** From the first check's start to the last one's end: checks run in parallel, so not their sum. */
+export function wallTimeMs(results: CheckResult[]): number {
+  const spans = results.filter(r => r.startedAt).map(r => { const t = Date.parse(r.startedAt!); return [t, t + r.durationMs]; });
+  if (!spans.length) return Math.max(0, ...results.map(r => r.durationMs));
+  return Math.max(...spans.map(s => s[1])) - Math.min(...spans.map(s => s[0]));
 }
 
 function testcaseEntry(run: RunInfo, r: CheckResult): XMLEntry {
@@ -84,7 +111,7 @@ function testcaseEntry(run: RunInfo, r: CheckResult): XMLEntry {
     ['expectation', r.expectation.expected],
     ['outcome', r.outcome],
     ['reason', r.reason],
-    ['source', r.expectation.source],
+    ['source', formatSources(r.expectation.source)],
     ['node', r.node ?? ''],
     ['windows-build', r.windowsBuild ?? node?.windowsBuild ?? ''],
     ['runtime', node ? `${node.runtimeName}://${node.runtimeVersion}` : ''],
@@ -92,14 +119,13 @@ function testcaseEntry(run: RunInfo, r: CheckResult): XMLEntry {
     ['k8s-version', run.cluster.version.gitVersion],
   ];
   if (r.outcome === 'lifted') props.push(['lifted', 'true']);
-  const children: XMLEntry[] = [
-    { name: 'properties', children: props.map(([name, value]) => ({ name: 'property', attributes: { name, value } })) },
-  ];
+  const children: XMLEntry[] = [];
   const details = formatResultDetails(r);
   if (r.outcome === 'regressed') children.push({ name: 'failure', attributes: { message: r.reason, type: 'regressed' }, text: details });
+  else if (r.outcome === 'lifted' && run.strict) children.push({ name: 'failure', attributes: { message: `lifted (fails under --strict): ${r.reason}`, type: 'lifted' }, text: details });
   else if (r.outcome === 'error') children.push({ name: 'error', attributes: { message: r.reason, type: 'error' }, text: details });
   else if (r.outcome === 'n/a') children.push({ name: 'skipped', attributes: { message: r.reason } });
-  children.push({ name: 'system-out', text: details });
+  children.push({ name: 'system-out', text: `${props.map(([k, v]) => `${k}: ${v.replace(/\n/g, ' ')}`).join('\n')}\n\n${details}` });
   return {
     name: 'testcase',
     attributes: { name: testcaseName(r), classname: `wincheck.${r.suite}`, time: seconds(r.durationMs) },

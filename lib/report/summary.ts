@@ -1,5 +1,7 @@
 // summary.md: what a maintainer reads in ten seconds. Counts first, then one row per feature.
 
+import { formatSourcesMarkdown } from '../catalog/sources.ts';
+import { RESULTS_SCHEMA_VERSION, WINCHECK_VERSION } from '../version.ts';
 import { bannerOf } from './banner.ts';
 import { renderConnectivityMatrix } from './connectivityMatrix.ts';
 import { FileReporter } from './fileReporter.ts';
@@ -27,7 +29,7 @@ export function renderSummary(run: RunInfo, summary: RunSummary): string {
     '| Feature | Outcome | Expected | Node | Why |',
     '| --- | --- | --- | --- | --- |',
     ...summary.results.map(r =>
-      `| \`${r.id}\` ${cell(r.title)} | ${r.outcome === 'lifted' ? '**lifted** ⚑' : r.outcome === 'regressed' || r.outcome === 'error' ? `**${r.outcome}**` : r.outcome} | ${r.expectation.expected} | ${r.node ?? ''} | ${cell(r.reason)} (${cell(r.expectation.source)}) |`),
+      `| \`${r.id}\` ${cell(r.title)} | ${r.outcome === 'lifted' ? '**lifted** ⚑' : r.outcome === 'regressed' || r.outcome === 'error' ? `**${r.outcome}**` : r.outcome} | ${r.expectation.expected} | ${r.node ?? ''} | ${cell(r.reason)} (${cell(formatSourcesMarkdown(r.expectation.source))}) |`),
     '',
     ...renderConnectivityMatrix(summary.results),
   );
@@ -39,6 +41,8 @@ export function renderSummary(run: RunInfo, summary: RunSummary): string {
     `- Namespace: ${run.namespace}`,
     ...c.nodes.map(n => `- Node ${n.name}: ${n.os}${n.windowsBuild ? ` ${n.windowsBuild}` : ''}, ${n.runtimeName}://${n.runtimeVersion}, kubelet ${n.kubeletVersion}${n.ready ? '' : ', NotReady'}`),
     `- CNI: ${c.network.cni ?? 'unknown'}; kube-proxy: ${c.network.kubeProxyDaemonSets.join(', ') || 'unknown'}`,
+    '',
+    `wincheck ${WINCHECK_VERSION}; results.json schema ${RESULTS_SCHEMA_VERSION}.`,
     '',
   );
   return lines.join('\n');

@@ -77,6 +77,7 @@ function finish(run: RunState, f: Feature, expectation: Expectation, obs: Observ
     node,
     windowsBuild,
     durationMs: Date.now() - started,
+    startedAt: new Date(started).toISOString(),
     error: error !== undefined ? r.redact(messageOf(error)) : undefined,
   };
 }

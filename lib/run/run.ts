@@ -58,7 +58,7 @@ export async function runWincheck(config: RunConfig, opts: RunOptions = {}): Pro
   const secrets = generateSecretValues();
   // The console last: it says whether the report files were written.
   const reporter = new Multiplexer(opts.reporters ?? [
-    new JUnitReporter(config.reportDir), new SummaryReporter(config.reportDir), new JsonReporter(config.reportDir), new ConsoleReporter(out, { tty: !opts.out && process.stdout.isTTY === true }),
+    new JUnitReporter(config.reportDir, out), new SummaryReporter(config.reportDir), new JsonReporter(config.reportDir), new ConsoleReporter(out, { tty: !opts.out && process.stdout.isTTY === true }),
   ], out);
   // HostProcess pod or SSH per node (lib/transports); SSH connections are closed after the run.
   const nodeAccess = opts.nodeTransport ? undefined : new NodeAccess();
@@ -107,11 +107,13 @@ export async function runWincheck(config: RunConfig, opts: RunOptions = {}): Pro
     },
     teardown: async r => {
       if (config.keep) {
-        r.log(`Kept namespace ${r.namespace} (--keep); remove it with: wincheck cleanup --run-id ${r.runId}`);
+        r.log(config.simulated
+          ? `Kept namespace ${r.namespace} (--keep) until the simulated cluster stops, at the end of this run.`
+          : `Kept namespace ${r.namespace} (--keep); remove it with: ${cleanupCommand(config, r.runId)}`);
         return;
       }
       const report = await cleanupRuns(kube, { runId: r.runId, timeoutMs: config.timeouts.namespaceDelete, log: r.log });
-      if (report.errors.length) throw new Error(`${report.errors.join('; ')}; run "wincheck cleanup --run-id ${r.runId}"`);
+      if (report.errors.length) throw new Error(`${report.errors.join('; ')}; run "${cleanupCommand(config, r.runId)}"`);
     },
   });
   tasks.add({
@@ -167,12 +169,23 @@ export async function runWincheck(config: RunConfig, opts: RunOptions = {}): Pro
   return status === 'passed' ? 0 : 1;
 }
 
+/** The cleanup line to print: against the same cluster as this run, whatever the shell's defaults. */
+export function cleanupCommand(config: Pick<RunConfig, 'kubeconfig' | 'context'>, runId: string): string {
+  const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+  return ['wincheck cleanup',
+    ...(config.kubeconfig ? [`--kubeconfig ${quote(config.kubeconfig)}`] : []),
+    ...(config.context ? [`--context ${quote(config.context)}`] : []),
+    `--run-id ${runId}`].join(' ');
+}
+
 function runInfo(r: RunState, source: string, started: number): RunInfo {
+  // A cluster the sim serves says so (discovery reads its advertisement), even through --kubeconfig.
+  const advertised = r.cluster!.simulated;
   return {
     runId: r.runId,
     namespace: r.namespace,
-    simulated: r.config.simulated,
-    simProfile: r.config.simProfile,
+    simulated: r.config.simulated || advertised !== undefined,
+    simProfile: r.config.simProfile ?? advertised?.profile,
     cluster: r.cluster!,
     strict: r.config.strict,
     startedAt: new Date(started).toISOString(),
@@ -195,7 +208,7 @@ function installSignalHandlers(run: RunState, out: (l: string) => void): () => v
       out(`${sig}: stopping, then deleting namespace ${run.namespace} (press Ctrl-C again to exit at once)...`);
       run.abort.abort(new Error(`interrupted by ${sig}`));
     } else {
-      out(`${sig} again: exiting now; namespace ${run.namespace} may remain: run "wincheck cleanup --run-id ${run.runId}"`);
+      out(`${sig} again: exiting now; namespace ${run.namespace} may remain: run "${cleanupCommand(run.config, run.runId)}"`);
       process.exit(EXIT_INTERRUPTED);
     }
   };

@@ -13,6 +13,7 @@ import { NET_PATHS } from '../../lib/catalog/net/paths.ts';
 import type { CheckResult, Outcome } from '../../lib/catalog/types.ts';
 import type { Evidence } from '../../lib/probes/types.ts';
 import { CELL_WORD } from '../../lib/report/connectivityMatrix.ts';
+import { testcaseContext } from '../../lib/report/junit.ts';
 import type { Profile } from '../../sim/index.ts';
 import { loadProfile, withOverrides } from '../../sim/profiles/load.ts';
 import { FAST_NET, runOnSim, type SimRun as NetSimRun, type SimRunOptions } from '../support/simRun.ts';
@@ -79,8 +80,8 @@ function junitCases(run: NetSimRun): JUnitCase[] {
     const doc = parser.parse(xml) as { testsuites?: { testsuite: { testcase?: Record<string, unknown>[] }[] }; testsuite?: { testcase?: Record<string, unknown>[] }[] };
     const suites = doc.testsuites?.testsuite ?? doc.testsuite ?? [];
     for (const s of suites) for (const tc of s.testcase ?? []) {
-      const props = ((tc.properties as { property: { name: string; value: string }[] } | undefined)?.property ?? []);
-      const prop = (n: string) => props.find(p => p.name === n)?.value ?? '';
+      const props = testcaseContext(String(tc['system-out'] ?? ''));
+      const prop = (n: string) => props[n] ?? '';
       out.push({ id: prop('feature-id'), outcome: prop('outcome') as Outcome, failure: 'failure' in tc, skipped: 'skipped' in tc, error: 'error' in tc });
     }
   }

@@ -101,15 +101,16 @@ describe('harness against the simulated cluster', function () {
     it('--suite and --feature select exactly, and nothing with the run label remains after', async () => {
       const dir = tempDir();
       // The scheduling suite grows as features land: compare with what the catalog lists for it.
-      const listed = JSON.parse((await wincheck(['list', '-o', 'json', '--suite', 'scheduling'])).stdout) as { id: string; area: string; title: string }[];
+      const listed = JSON.parse((await wincheck(['list', '-o', 'json', '--suite', 'scheduling'])).stdout) as { id: string; suite: string; title: string }[];
       const r = await wincheck(['run', '--kubeconfig', sim.kubeconfig, '--report-dir', dir, '--suite', 'scheduling', '--feature', 'cfg.*-env']);
       expect(r.exitCode, r.all).to.equal(0);
-      expect(r.stdout.split('\n')[0]).to.not.contain('SIMULATED');
+      // Through a plain kubeconfig, but the sim advertises itself (a kube-system ConfigMap discovery reads).
+      expect(r.stdout.split('\n')[0]).to.match(/^SIMULATED CLUSTER \(wincheck sim, profile default\)/);
       const names = testcases(dir).map(t => t.name);
       expect(names.sort()).to.deep.equal([
-        "[sig-windows] config cfg.configmap-env: Seed's configmap-pod: ConfigMap keys as env vars",
-        "[sig-windows] config cfg.secret-env: Seed's secret-pod: Secret keys as env vars with the right values",
-        ...listed.map(f => `[sig-windows] ${f.area} ${f.id}: ${f.title}`),
+        '[sig-windows] config cfg.configmap-env: ConfigMap keys as env vars',
+        '[sig-windows] config cfg.secret-env: Secret keys as env vars with the right values',
+        ...listed.map(f => `[sig-windows] ${f.suite} ${f.id}: ${f.title}`),
       ].sort());
       expect(names).to.include('[sig-windows] scheduling sched.os-selector: Pod with nodeSelector kubernetes.io/os=windows lands on a Windows node only');
       expect(await leftovers(runIdOf(r.stdout))).to.deep.equal([]);
@@ -128,7 +129,8 @@ describe('harness against the simulated cluster', function () {
         expect(everything).to.not.contain(v);
         expect(everything).to.not.contain(Buffer.from(v).toString('base64'));
       }
-      expect(r.stdout).to.contain(`wincheck cleanup --run-id ${runId}`);
+      // The hint names the cluster: run from another shell, a bare "wincheck cleanup" would target ~/.kube/config.
+      expect(r.stdout).to.contain(`remove it with: wincheck cleanup --kubeconfig ${sim.kubeconfig} --run-id ${runId}`);
       const c = await wincheck(['cleanup', '--kubeconfig', sim.kubeconfig, '--run-id', runId]);
       expect(c.exitCode, c.all).to.equal(0);
       expect(c.stdout).to.contain(`Deleted namespace wincheck-${runId}.`);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import type { CheckResult, Outcome } from '../../lib/catalog/types.ts';
 import JsonReporter from '../../lib/report/json.ts';
-import JUnitReporter, { junitFileName, testcaseName } from '../../lib/report/junit.ts';
+import JUnitReporter, { junitFileName, testcaseContext, testcaseName } from '../../lib/report/junit.ts';
 import { Multiplexer } from '../../lib/report/multiplexer.ts';
 import SummaryReporter from '../../lib/report/summary.ts';
 import { emptyCounts, type Reporter, type RunInfo, type RunSummary } from '../../lib/report/types.ts';
@@ -60,7 +60,9 @@ async function writeAll(simulated: boolean): Promise<string> {
 
 const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: name => ['testcase', 'property'].includes(name) });
 type Prop = { name: string; value: string };
-type Case = { name: string; properties: { property: Prop[] }; failure?: { message: string; '#text': string }; error?: { message: string }; skipped?: { message: string } };
+type Case = { name: string; 'system-out': string; failure?: { message: string; type: string; '#text': string }; error?: { message: string }; skipped?: { message: string } };
+/** A testcase's own context: the "key: value" lines that open its <system-out> (junit-10 has no testcase properties). */
+const caseProps = (c: Case) => testcaseContext(c['system-out']);
 
 describe('reports', () => {
   let dir: string;
@@ -88,25 +90,28 @@ describe('reports', () => {
     expect(na.skipped!.message).to.equal('no Windows node is tainted');
   });
 
-  it('puts the run context on every testcase as properties', () => {
-    const c = (parser.parse(readFileSync(join(dir, 'junit_scheduling.xml'), 'utf8')).testsuite.testcase as Case[])[0];
-    const props = Object.fromEntries(c.properties.property.map(p => [p.name, p.value]));
-    expect(props).to.deep.equal({
-      'feature-id': 'sched.os-selector', expectation: 'supported', outcome: 'supported', reason: 'why supported', source: 'seed 000',
+  it('opens every testcase\'s system-out with its context; the run\'s context is in the suite properties', () => {
+    const suite = parser.parse(readFileSync(join(dir, 'junit_scheduling.xml'), 'utf8')).testsuite;
+    expect(caseProps((suite.testcase as Case[])[0])).to.deep.equal({
+      'feature-id': 'sched.os-selector', expectation: 'supported', outcome: 'supported', reason: 'why supported',
+      source: 'Using Windows Server Containers in Kubernetes (v1.9, https://github.com/kubernetes/website/blob/release-1.9/docs/getting-started-guides/windows/index.md)',
       node: 'win-1', 'windows-build': '10.0.20348', runtime: 'containerd://1.7.22', cni: 'flannel', 'k8s-version': 'v1.33.2',
     });
+    const props = Object.fromEntries((suite.properties.property as Prop[]).map(p => [p.name, p.value]));
+    expect(props).to.include({ 'run-id': 'rtest01', 'k8s-version': 'v1.33.2', strict: 'false', 'results-schema-version': '1' });
+    expect(props['wincheck-version']).to.match(/^\d+\.\d+\.\d+/);
     const lifted = (parser.parse(readFileSync(join(dir, 'junit_config.xml'), 'utf8')).testsuite.testcase as Case[])[0];
-    expect(lifted.properties.property.find(p => p.name === 'lifted')?.value).to.equal('true');
+    expect(caseProps(lifted).lifted).to.equal('true');
     expect(lifted.failure).to.equal(undefined);
   });
 
   it('testcase names do not depend on the run', () => {
-    expect(testcaseName({ area: 'scheduling', id: 'sched.os-selector', title: 'T' })).to.equal('[sig-windows] scheduling sched.os-selector: T');
+    expect(testcaseName({ suite: 'scheduling', id: 'sched.os-selector', title: 'T' })).to.equal('[sig-windows] scheduling sched.os-selector: T');
   });
 
   it('summary.md has counts first, then one row per feature, lifted flagged', () => {
     const md = readFileSync(join(dir, 'summary.md'), 'utf8').split('\n');
-    expect(md[0]).to.match(/^# wincheck run rtest01 on cluster https:\/\/10\.0\.0\.1:6443/);
+    expect(md[0]).to.match(/^# wincheck \d+\.\d+\.\d+\S* run rtest01 on cluster https:\/\/10\.0\.0\.1:6443/);
     expect(md).to.include('| supported | limited | lifted | regressed | n/a | error |');
     expect(md).to.include('| 1 | 0 | 1 | 1 | 1 | 1 |');
     expect(md.join('\n')).to.contain('**Lifted limitations** (documented as limited, seen working): cfg.secret-env');
@@ -115,7 +120,9 @@ describe('reports', () => {
 
   it('results.json parses and carries the run and every result', () => {
     const j = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
-    expect(j.banner).to.match(/^wincheck run rtest01/);
+    expect(j.banner).to.match(/^wincheck \S+ run rtest01/);
+    expect(j.schemaVersion).to.equal('1');
+    expect(j.wincheckVersion).to.match(/^\d+\.\d+\.\d+/);
     expect(j.summary.results).to.have.length(5);
     expect(j.run.cluster.version.gitVersion).to.equal('v1.33.2');
   });

@@ -120,7 +120,7 @@ export const features: Feature[] = [
     title: 'Secret mounted as a volume: files readable with the right values',
     needs: ['windows-node'],
     fixtures: [{ id: 'secret-volume', template: 'secret-volume', os: 'windows' }],
-    expect: () => supported('Secret volumes are supported on Windows (seed 000 listed them as a v1.9 limitation)', 'FEATURES.md; seed 000 (v1.9 limitation, since lifted)'),
+    expect: () => supported('Secret volumes are supported on Windows (the v1.9 docs listed them as a limitation)', 'FEATURES.md; seed 000 (v1.9 limitation, since lifted)'),
     probe: secretVolumeProbe,
   },
   {
@@ -129,7 +129,7 @@ export const features: Feature[] = [
     title: 'ConfigMap mounted as a volume',
     needs: ['windows-node'],
     fixtures: [{ id: 'configmap-volume', template: 'configmap-volume', os: 'windows' }],
-    expect: () => supported('ConfigMap volumes are supported on Windows (seed 000 listed them as a v1.9 limitation)', 'FEATURES.md; seed 000 (v1.9 limitation, since lifted)'),
+    expect: () => supported('ConfigMap volumes are supported on Windows (the v1.9 docs listed them as a limitation)', 'FEATURES.md; seed 000 (v1.9 limitation, since lifted)'),
     probe: configMapVolumeProbe,
   },
   {

@@ -26,7 +26,7 @@ export const features: Feature[] = [
   {
     id: 'cfg.secret-env',
     area: 'config',
-    title: "Seed's secret-pod: Secret keys as env vars with the right values",
+    title: 'Secret keys as env vars with the right values',
     needs: ['windows-node'],
     fixtures: [{ id: 'secret-env', template: 'secret-pod', os: 'windows', pin: 'none' }],
     expect: () => supported('secretKeyRef env vars are supported on Windows', 'seed 000 (secret-pod); FEATURES.md'),
@@ -35,7 +35,7 @@ export const features: Feature[] = [
   {
     id: 'cfg.configmap-env',
     area: 'config',
-    title: "Seed's configmap-pod: ConfigMap keys as env vars",
+    title: 'ConfigMap keys as env vars',
     needs: ['windows-node'],
     fixtures: [{ id: 'configmap-env', template: 'configmap-pod', os: 'windows', pin: 'none' }],
     expect: () => supported('configMapKeyRef env vars are supported on Windows', 'seed 000 (configmap-pod); FEATURES.md'),

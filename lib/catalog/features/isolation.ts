@@ -101,7 +101,7 @@ async function hypervRuntimeClassProbe(ctx: CheckContext): Promise<Observation> 
 }
 
 async function hypervAnnotationProbe(ctx: CheckContext): Promise<Observation> {
-  const r = await fixturePodReady(ctx, 'hyperv-annotation', 'pod hyperv-annotation (seed 000 isolation-type annotation)');
+  const r = await fixturePodReady(ctx, 'hyperv-annotation', 'pod hyperv-annotation (the v1.9 isolation-type annotation)');
   if (!r.ok) return r.observation;
   const node = r.pod.spec!.nodeName!;
   const access = await nodeTransportOf(ctx, node);
@@ -159,7 +159,7 @@ export const features: Feature[] = [
   {
     id: 'iso.hyperv-annotation',
     area: 'isolation',
-    title: "Seed 000's experimental.windows.kubernetes.io/isolation-type: hyperv annotation",
+    title: 'The removed experimental.windows.kubernetes.io/isolation-type: hyperv annotation (v1.9 docs)',
     needs: ['windows-node', 'node-access'],
     fixtures: [{ id: 'hyperv-annotation', template: 'hyperv-annotation', os: 'windows' }],
     expect: c => limited(k8sAtLeast(c.version, 1, 21)

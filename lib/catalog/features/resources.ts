@@ -199,7 +199,7 @@ export const features: Feature[] = [
   {
     id: 'res.limits',
     area: 'resources',
-    title: "Seed's deploy-resource: limits memory 128Mi, cpu 2 accepted; pods run",
+    title: 'A Deployment with limits memory 128Mi, cpu 2 is accepted; its pods run',
     needs: ['windows-node'],
     fixtures: [{ id: 'deploy-resource', template: 'deploy-resource', os: 'windows' }],
     expect: () => supported('CPU and memory limits are supported for Windows containers since v1.10', 'seed 000 (deploy-resource); FEATURES.md'),

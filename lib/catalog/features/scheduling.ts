@@ -47,7 +47,7 @@ export const features: Feature[] = [
   {
     id: 'sched.os-selector-beta',
     area: 'scheduling',
-    title: "Seed's legacy beta.kubernetes.io/os=windows selector",
+    title: 'The legacy beta.kubernetes.io/os=windows selector',
     needs: ['windows-node'],
     fixtures: [{ id: 'os-selector-beta', template: 'windows-pause', os: 'windows', pin: 'none', params: { selectorKey: BETA_OS } }],
     expect: c => {

@@ -335,7 +335,7 @@ export const features: Feature[] = [
   {
     id: 'stor.hostpath',
     area: 'storage',
-    title: "Seed's hostPath pod: C:\\\\etc\\\\foo and C:/etc/foo path styles, readOnly honoured",
+    title: 'hostPath volumes: C:\\etc\\foo and C:/etc/foo path styles, readOnly honoured',
     needs: ['windows-node'],
     fixtures: [{ id: 'hostpath', template: 'hostpath-styles', os: 'windows' }],
     expect: () => supported('hostPath volumes work with escaped backslashes or forward slashes; readOnly mounts refuse writes ("Access is denied.")', 'seed 000 (hostpath-volume-pod); upstream test/e2e/windows/volumes.go'),
@@ -344,7 +344,7 @@ export const features: Feature[] = [
   {
     id: 'stor.emptydir',
     area: 'storage',
-    title: "Seed's emptyDir pod: /cache and C:/scratch shared across two containers",
+    title: 'emptyDir volumes: /cache and C:/scratch shared across two containers',
     needs: ['windows-node'],
     fixtures: [{ id: 'emptydir', template: 'emptydir', os: 'windows' }],
     expect: () => supported('emptyDir volumes are supported on Windows and shared by the containers of a pod', 'seed 000 (emptydir-pod); FEATURES.md'),

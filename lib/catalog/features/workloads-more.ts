@@ -311,7 +311,7 @@ export const features: Feature[] = [
     title: 'StatefulSet on Windows: stable pod names and per-pod DNS',
     needs: ['windows-node'],
     fixtures: [{ id: 'statefulset', template: 'statefulset', os: 'windows' }],
-    expect: () => supported('StatefulSets run on Windows nodes with stable names and per-pod DNS records (seed 000 listed them unsupported in v1.9)', 'FEATURES.md; seed 000 (v1.9 limitation, since lifted)'),
+    expect: () => supported('StatefulSets run on Windows nodes with stable names and per-pod DNS records (the v1.9 docs listed them as unsupported)', 'FEATURES.md; seed 000 (v1.9 limitation, since lifted)'),
     probe: statefulSetProbe,
   },
   {
@@ -358,7 +358,7 @@ export const features: Feature[] = [
     fixtures: [{ id: 'env-colon', template: 'env-colon', os: 'windows' }],
     expect: c => (k8sAtLeast(c.version, 1, 32)
       ? supported(`Kubernetes ${c.version.gitVersion} >= 1.32: RelaxedEnvironmentVariableValidation is on by default and accepts ':' in env names`, 'FEATURES.md (KEP-4369: beta 1.32, GA 1.34)')
-      : limited(`Kubernetes ${c.version.gitVersion} < 1.32: env names with ':' are rejected unless the RelaxedEnvironmentVariableValidation gate is on; seed 000 says use '__'`, 'seed 000; FEATURES.md (KEP-4369: alpha 1.30, beta 1.32)')),
+      : limited(`Kubernetes ${c.version.gitVersion} < 1.32: env names with ':' are rejected unless the RelaxedEnvironmentVariableValidation gate is on; the v1.9 docs say use '__'`, 'seed 000; FEATURES.md (KEP-4369: alpha 1.30, beta 1.32)')),
     probe: envColonProbe,
   },
   {

@@ -44,7 +44,7 @@ export const features: Feature[] = [
   {
     id: 'work.iis-pod',
     area: 'workloads',
-    title: "The seed's IIS pod runs and answers HTTP 200",
+    title: 'An IIS pod runs and answers HTTP 200',
     needs: ['windows-node', 'linux-node'],
     fixtures: [
       { id: 'iis', template: 'iis-pod', os: 'windows' },

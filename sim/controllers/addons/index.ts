@@ -6,7 +6,7 @@ import { StoreError } from '../../api/store.ts';
 import type { Profile } from '../../profiles/types.ts';
 import { coreDNS, DEFAULT_DNS_IP, defaultStorageClass, metricsServer, runtimeClasses } from './cluster.ts';
 import { cni, kubeProxy } from './network.ts';
-import { KUBE_SYSTEM } from './objects.ts';
+import { configMap, KUBE_SYSTEM } from './objects.ts';
 
 export { cniDaemonSetNames } from './network.ts';
 export { DEFAULT_DNS_IP } from './cluster.ts';
@@ -37,6 +37,17 @@ export function addonImages(profile: Profile): { image: string; os: 'linux' | 'w
     for (const c of spec.containers) out.set(`${os} ${c.image}`, { image: c.image!, os });
   }
   return [...out.values()];
+}
+
+/**
+ * The sim says what it is, the way a managed cluster names itself in kube-system: discovery
+ * reads this ConfigMap (by name; the harness does not import sim/), so a run that reaches the
+ * sim through a plain --kubeconfig is still reported as SIMULATED.
+ */
+export const SIMULATED_CLUSTER_CONFIGMAP = 'wincheck-simulated-cluster';
+
+export function advertiseSimulation(store: Store, profile: Profile, egressUrl: string): void {
+  ensureObject(store, 'configmaps', configMap(SIMULATED_CLUSTER_CONFIGMAP, { profile: profile.name, egressUrl }));
 }
 
 export function installAddons(store: Store, profile: Profile, dnsIP = DEFAULT_DNS_IP): void {

@@ -8,10 +8,12 @@
 // Windows support in Kubernetes", FEATURES.md the current "Windows containers in Kubernetes"
 // page, WINDOWS-COMMANDS.md the upstream Windows e2e tests it cites.
 
+import { WINCHECK_VERSION } from '../version.ts';
+
 export interface UpstreamDoc {
   title: string;
   url: string;
-  /** The Kubernetes docs (or code) version the page speaks for, e.g. "v1.33". */
+  /** The Kubernetes docs (or code) version the page speaks for, e.g. "v1.33"; "wincheck 0.1.0" for our own docs. */
   version: string;
 }
 
@@ -60,6 +62,13 @@ function resolveKey(key: string): Citation[] | undefined {
   // "FEATURES.md net.dual-stack": the catalog row is ours; the page it rests on is the intro.
   if (/^FEATURES\.md\b/.test(head)) return [cite(UPSTREAM_DOCS.intro, paren)];
   if (/^WINDOWS-COMMANDS\.md\b/.test(head)) return [cite(UPSTREAM_DOCS.e2e, paren)];
+  // "k8s build/pause/Makefile": a file in kubernetes/kubernetes, as WINDOWS-COMMANDS.md cites them.
+  const k8s = /^k8s ([\w./-]+)$/.exec(head);
+  if (k8s) return [cite({ title: `Kubernetes source ${k8s[1]}`, version: CURRENT_DOCS, url: `https://github.com/kubernetes/kubernetes/blob/${E2E_BRANCH}/${k8s[1]}` }, paren)];
+  if (head === 'containerd/platforms') return [cite({ title: 'containerd/platforms (OS version matching)', version: 'v1.0', url: 'https://github.com/containerd/platforms' }, paren)];
+  // wincheck's own checked-in docs (docs/images.md): in the user's checkout, cited by path.
+  const ours = /^(docs\/[\w.-]+\.md)$/.exec(head);
+  if (ours) return [cite({ title: `wincheck ${ours[1]}`, version: `wincheck ${WINCHECK_VERSION}`, url: ours[1] }, paren)];
   const kep = /^KEP-(\d+)$/.exec(head);
   if (kep) return [{ title: `KEP-${kep[1]}`, version: CURRENT_DOCS, url: `https://github.com/kubernetes/enhancements/issues/${kep[1]}`, ...(paren ? { detail: paren } : {}) }];
   const test = /^upstream (?:test )?(test\/e2e\/windows(?:\/[\w.-]+)?)$/.exec(head);

@@ -8,6 +8,7 @@ export type Route =
   | { kind: 'root' }
   | { kind: 'version' }
   | { kind: 'health'; which: string }
+  | { kind: 'metrics' }                                     // /metrics (apiserver_request_total)
   | { kind: 'openapi' }
   | { kind: 'coreGroups' }                                   // /api
   | { kind: 'groups' }                                       // /apis
@@ -54,6 +55,7 @@ export function route(pathname: string, metricsServer: boolean): Route {
   if (segs.length === 0) return { kind: 'root' };
   if (segs[0] === 'version' && segs.length === 1) return { kind: 'version' };
   if (['healthz', 'readyz', 'livez'].includes(segs[0])) return { kind: 'health', which: segs[0] };
+  if (segs[0] === 'metrics' && segs.length === 1) return { kind: 'metrics' };
   if (segs[0] === 'openapi') return { kind: 'openapi' };
   let group: string, version: string | undefined, rest: string[];
   if (segs[0] === 'api') {

@@ -114,6 +114,17 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     return user;
   };
 
+  // apiserver_request_total, as kube-apiserver's /metrics counts it: every authenticated request
+  // once it completes (a watch when it closes), by verb (here the HTTP method) and code.
+  // Scrapes of /metrics itself are left out, so a before/after difference is the client's own.
+  const requestTotals = new Map<string, number>();
+  const countRequest = (method: string, code: number) => {
+    const key = `verb="${method}",code="${code}"`;
+    requestTotals.set(key, (requestTotals.get(key) ?? 0) + 1);
+  };
+  const metricsText = () => ['# HELP apiserver_request_total Counter of apiserver requests broken out for each verb and HTTP response code.',
+    '# TYPE apiserver_request_total counter', ...[...requestTotals].sort().map(([k, n]) => `apiserver_request_total{${k}} ${n}`)].join('\n') + '\n';
+
   const server: Server = createServer({
     key: certs.serverKeyPem, cert: certs.serverCertPem, ca: certs.caPem,
     requestCert: true, rejectUnauthorized: false,
@@ -125,6 +136,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
       const url = new URL(req.url ?? '/', 'https://localhost');
       const r = routeOf(url.pathname, metricsServer);
       const user = admit(req, url, r, req.method ?? 'GET');
+      if (url.pathname !== '/metrics') res.once('close', () => countRequest(req.method ?? 'GET', res.statusCode));
       await runInRequest({ user, warnings: [] }, () => dispatch(req, res, url, r));
     } catch (e) {
       const s = toStatus(e);
@@ -140,6 +152,10 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
       case 'root':
         return sendJSON(res, 200, { paths: ['/api', '/api/v1', '/apis', ...RESOURCES.filter(x => x.group).map(x => `/apis/${x.group}/${x.version}`).filter((v, i, a) => a.indexOf(v) === i), '/healthz', '/livez', '/readyz', '/version', '/openapi/v2', '/openapi/v3'] });
       case 'version': return sendJSON(res, 200, versionInfo(opts.profile));
+      case 'metrics':
+        res.writeHead(200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' });
+        res.end(metricsText());
+        return;
       case 'health':
         res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
         res.end('ok');

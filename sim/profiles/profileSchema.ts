@@ -114,6 +114,13 @@ export const PROFILE_RULE: Rule = {
         enforceFloor: { kind: 'boolean' },
       } satisfies Record<keyof PodSecurityConfig, Rule>,
     },
+    latencies: {
+      kind: 'object',
+      fields: {
+        windowsPullMs: { kind: 'number', min: 0 }, linuxPullMs: { kind: 'number', min: 0 },
+        windowsStartMs: { kind: 'number', min: 0 }, linuxStartMs: { kind: 'number', min: 0 },
+      } satisfies Record<keyof NonNullable<Profile['latencies']>, Rule>,
+    },
     faults: {
       kind: 'object',
       fields: {

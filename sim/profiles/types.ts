@@ -223,6 +223,12 @@ export interface Profile {
   imagePullLatencyMs?: number;
   /** Pod Security admission: the AdmissionConfiguration's defaults and exemptions (none: privileged everywhere). */
   podSecurity?: PodSecurityConfig;
+  /**
+   * Per-OS latencies, time-scaled from real clusters (the `realistic` profile): the first pull of
+   * an image on a node (replaces imagePullLatencyMs for that OS) and each container start (HCS
+   * starting a Windows container takes seconds; a Linux one, a fraction of that).
+   */
+  latencies?: { windowsPullMs?: number; linuxPullMs?: number; windowsStartMs?: number; linuxStartMs?: number };
   /** Seeded fault injection (DESIGN.md "Faults"). */
   faults?: { seed?: number; apiErrorRate?: number; dropWatchRate?: number };
 }

@@ -55,13 +55,19 @@ export class ImageCache {
     if (!cached && policy === 'Never') throw new PullError('ErrImageNeverPull', `Container image "${image}" is not present with pull policy of Never`);
     let p = this.inflight.get(key);
     if (!p) {
-      p = this.fetch(image, want, cached ? 0 : (this.ctx.profile.imagePullLatencyMs ?? 0), signal)
+      p = this.fetch(image, want, cached ? 0 : this.firstPullMs(want), signal)
         .finally(() => this.inflight.delete(key));
       this.inflight.set(key, p);
     }
     const got = await p;
     this.have.set(key, { ...got, pulledInMs: undefined });
     return got;
+  }
+
+  /** The profile's first-pull latency for this OS (latencies.*PullMs, else imagePullLatencyMs). */
+  private firstPullMs(want: PlatformWanted): number {
+    const l = this.ctx.profile.latencies;
+    return (want.os === 'windows' ? l?.windowsPullMs : l?.linuxPullMs) ?? this.ctx.profile.imagePullLatencyMs ?? 0;
   }
 
   private async fetch(image: string, want: PlatformWanted, latencyMs: number, signal: AbortSignal): Promise<PulledImage> {

@@ -323,6 +323,9 @@ export class PodWorker {
         continue;
       }
       pullFailures = 0;
+      // The profile's container start latency (HCS on Windows): a timer, as the pull's.
+      const startMs = (this.windows ? this.ctx.profile.latencies?.windowsStartMs : this.ctx.profile.latencies?.linuxStartMs) ?? 0;
+      if (startMs > 0 && !(await this.ctx.sleep(startMs, signal))) return false;
       let exit: Exit;
       try {
         exit = await c.run(procSignal => { void watchProbes(this, c, procSignal); });

@@ -50,7 +50,18 @@ const NAMED_DOCS: Record<string, UpstreamDoc> = {
   'windows-networking': UPSTREAM_DOCS.networking,
   'dns-pod-service': UPSTREAM_DOCS.dns,
   'version-skew-policy': UPSTREAM_DOCS.versionSkew,
+  'dockershim-removal': { title: 'Migrating from dockershim', version: CURRENT_DOCS, url: 'https://kubernetes.io/docs/tasks/administer-cluster/migrating-from-dockershim/' },
+  'concepts/workloads/pods': { title: 'Pods', version: CURRENT_DOCS, url: 'https://kubernetes.io/docs/concepts/workloads/pods/' },
+  'tasks/configure-pod-container/create-hostprocess-pod': { title: 'Create a Windows HostProcess Pod', version: CURRENT_DOCS, url: 'https://kubernetes.io/docs/tasks/configure-pod-container/create-hostprocess-pod/' },
 };
+
+/** "upstream doc concepts/x/y": any page of kubernetes.io/docs by its path, titled by the path when not listed above. */
+function namedDoc(name: string): UpstreamDoc | undefined {
+  const n = name.trim();
+  if (NAMED_DOCS[n]) return NAMED_DOCS[n];
+  if (/^(concepts|tasks|reference|setup|tutorials)\/[\w/-]+$/.test(n)) return { title: `Kubernetes docs ${n}`, version: CURRENT_DOCS, url: `https://kubernetes.io/docs/${n}/` };
+  return undefined;
+}
 
 /** One key ("seed 003 (table)") → its citations; undefined when the key is not known. */
 function resolveKey(key: string): Citation[] | undefined {
@@ -75,8 +86,8 @@ function resolveKey(key: string): Citation[] | undefined {
   if (test) return [cite({ ...UPSTREAM_DOCS.e2e, title: `Kubernetes e2e test ${test[1]}`, url: `https://github.com/kubernetes/kubernetes/${test[1].endsWith('.go') ? 'blob' : 'tree'}/${E2E_BRANCH}/${test[1]}` }, paren)];
   const doc = /^upstream doc (.+)$/.exec(head);
   if (doc) {
-    const docs = doc[1].split(/\s+and\s+/).map(n => NAMED_DOCS[n.trim()]);
-    if (docs.every(Boolean)) return docs.map(d => cite(d, paren));
+    const docs = doc[1].split(/\s+and\s+/).map(namedDoc);
+    if (docs.every(d => d !== undefined)) return docs.map(d => cite(d, paren));
   }
   return undefined;
 }

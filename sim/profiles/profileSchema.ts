@@ -1,7 +1,7 @@
 // The shape of a profile YAML file, field by field (see ./types.ts for the meaning),
 // plus the checks that span fields (duplicate node names, Windows-only fields).
 
-import { BREAKABLE, type AddonSpec, type NetworkSpec, type NodeSpec, type PodSecurityConfig, type Profile } from './types.ts';
+import { BREAKABLE, type AddonSpec, type NetworkSpec, type NodeSpec, type PodSecurityConfig, type Profile, type WindowsLayoutSpec } from './types.ts';
 import { LIMITATION_KEYS } from './limitations.ts';
 import { SchemaError, check, type Rule } from './schema.ts';
 
@@ -120,6 +120,15 @@ export const PROFILE_RULE: Rule = {
         windowsPullMs: { kind: 'number', min: 0 }, linuxPullMs: { kind: 'number', min: 0 },
         windowsStartMs: { kind: 'number', min: 0 }, linuxStartMs: { kind: 'number', min: 0 },
       } satisfies Record<keyof NonNullable<Profile['latencies']>, Rule>,
+    },
+    windowsLayout: {
+      kind: 'object',
+      fields: {
+        kubeProxy: { kind: 'enum', values: ['service', 'daemonset', 'both'], what: 'kube-proxy layout' },
+        kubeProxyServiceName: { kind: 'string', pattern: /^[A-Za-z0-9][-A-Za-z0-9_]*$/, shape: 'a service name such as kubeproxy' },
+        hnsModule: { kind: 'boolean' },
+        hnsdiag: { kind: 'boolean' },
+      } satisfies Record<keyof WindowsLayoutSpec, Rule>,
     },
     faults: {
       kind: 'object',

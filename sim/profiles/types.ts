@@ -65,6 +65,22 @@ export interface NetworkSpec {
   clusterDomain?: string;
 }
 
+/**
+ * How a provider lays out its Windows nodes' components (the node's services, HNS tooling).
+ * AKS: kube-proxy as the service `kubeproxy`, no DaemonSet, Get-HnsNetwork from a downloaded
+ * hns.psm1; EKS/GKE: a `kube-proxy` service; sig-windows-tools: a HostProcess DaemonSet.
+ */
+export interface WindowsLayoutSpec {
+  /** kube-proxy as a Windows service, as a HostProcess DaemonSet, or both (default). */
+  kubeProxy?: 'service' | 'daemonset' | 'both';
+  /** The service's name (default "kube-proxy"; AKS: "kubeproxy"). */
+  kubeProxyServiceName?: string;
+  /** Get-HnsNetwork is available (the hns.psm1 module is imported). Default true. */
+  hnsModule?: boolean;
+  /** hnsdiag.exe is on the node. Default true. */
+  hnsdiag?: boolean;
+}
+
 export interface AddonSpec {
   metricsServer?: boolean;
   defaultStorageClass?: boolean;
@@ -229,6 +245,8 @@ export interface Profile {
    * starting a Windows container takes seconds; a Linux one, a fraction of that).
    */
   latencies?: { windowsPullMs?: number; linuxPullMs?: number; windowsStartMs?: number; linuxStartMs?: number };
+  /** Windows node components' layout (services, HNS tooling) per provider. */
+  windowsLayout?: WindowsLayoutSpec;
   /** Seeded fault injection (DESIGN.md "Faults"). */
   faults?: { seed?: number; apiErrorRate?: number; dropWatchRate?: number };
 }

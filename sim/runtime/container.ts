@@ -185,7 +185,7 @@ export class ContainerRunner {
     const interfaces = w.hostNetwork ? nodeInterfaces(w.ctx, w.node) : this.windows
       ? [{ name: `vEthernet (${w.sandboxID.slice(0, 12)}_eth0)`, address: w.adapterIP(), prefixLength: 24, gateway: w.adapterIP().replace(/\.\d+$/, '.1'), dnsSuffix: w.dns().searches[0], ...(w.ipv6() ? { address6: w.ipv6() } : {}) }]
       : [{ name: 'lo', address: '127.0.0.1', prefixLength: 8 }, { name: 'eth0', address: w.ip ?? '', prefixLength: 24, gateway: (w.ip ?? '').replace(/\.\d+$/, '.1') }];
-    const binaries = w.hostProcess ? [...m.binaries, ...['cmd.exe', 'powershell.exe', 'curl.exe', 'sc.exe', 'ipconfig.exe', 'hostname.exe', 'whoami.exe', 'nslookup.exe', 'ping.exe', 'netsh.exe', 'findstr.exe']] : m.binaries;
+    const binaries = w.hostProcess ? [...m.binaries, ...['cmd.exe', 'powershell.exe', 'curl.exe', 'sc.exe', 'ipconfig.exe', 'hostname.exe', 'whoami.exe', 'nslookup.exe', 'ping.exe', 'netsh.exe', 'findstr.exe'], ...(w.node.hasHnsdiag() ? ['hnsdiag.exe'] : [])] : m.binaries;
     const host = makeHost({
       os: this.windows ? 'windows' : 'linux',
       windowsBuild: this.windows ? (w.hostProcess || !m.build ? w.node.spec.windowsBuild : `${m.build}.${w.node.spec.windowsBuild?.split('.')[3] ?? '0'}`) : undefined,

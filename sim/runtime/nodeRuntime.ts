@@ -75,16 +75,22 @@ export class NodeRuntime {
     return { cpu: parseQuantity(this.spec.capacity?.cpu) ?? 4, memory: parseQuantity(this.spec.capacity?.memory) ?? 16 * 2 ** 30 };
   }
 
-  /** Windows services on the node (seed 000: kubelet and kube-proxy run as services). */
+  /**
+   * Windows services on the node (seed 000: kubelet and kube-proxy run as services). kube-proxy
+   * is a service unless the profile's layout runs it only as a HostProcess DaemonSet, named as
+   * the provider names it (AKS: kubeproxy).
+   */
   services(): ServiceState[] {
     const stopped = this.ctx.broken('node-services');
+    const layout = this.ctx.profile.windowsLayout;
     const svc = (name: string, displayName: string, pid: number, breakable = false): ServiceState =>
       ({ name, displayName, status: breakable && stopped ? 'Stopped' : 'Running', pid: breakable && stopped ? 0 : pid });
+    const proxyName = layout?.kubeProxyServiceName ?? 'kube-proxy';
     const out = [
       svc('containerd', 'containerd container runtime', 2312),
       svc('hns', 'Host Network Service', 1876),
       svc('kubelet', 'kubelet', 4624, true),
-      svc('kube-proxy', 'kube-proxy', 4880, true),
+      ...(layout?.kubeProxy === 'daemonset' ? [] : [svc(proxyName, proxyName, 4880, true)]),
       svc('vmcompute', 'Hyper-V Host Compute Service', 1544),
       svc('W32Time', 'Windows Time', 1320),
       svc('WinRM', 'Windows Remote Management (WS-Management)', 1408),
@@ -92,6 +98,10 @@ export class NodeRuntime {
     if (this.spec.ssh) out.push(svc('sshd', 'OpenSSH SSH Server', 3012));
     return out.sort((a, b) => a.name.localeCompare(b.name));
   }
+
+  /** Get-HnsNetwork is there (hns.psm1 imported): not on every provider's nodes (AKS downloads it). */
+  hasHnsModule(): boolean { return this.ctx.profile.windowsLayout?.hnsModule !== false; }
+  hasHnsdiag(): boolean { return this.ctx.profile.windowsLayout?.hnsdiag !== false; }
 
   /** The CNI's HNS network per profile.network.mode, plus the default nat network (seed 003 troubleshooting). */
   hnsNetworks(): HnsNetwork[] {

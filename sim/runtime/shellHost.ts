@@ -101,7 +101,7 @@ export function makeHost(p: HostParts): ShellHost {
   const { binaries, node, resources, startServer, ...own } = p;
   const bins = new Set([...binaries].map(b => b.toLowerCase()));
   const host: ShellHost = { ...own, hasBinary: name => bins.has(name.toLowerCase().replace(/^.*[\\/]/, '')) };
-  if (node) host.node = { services: () => node.services(), hnsNetworks: () => node.hnsNetworks(), computeProcesses: () => node.computeProcesses() };
+  if (node) host.node = { services: () => node.services(), hnsNetworks: () => node.hnsNetworks(), hnsModule: () => node.hasHnsModule(), computeProcesses: () => node.computeProcesses() };
   if (resources) host.resources = resources;
   if (startServer) host.startServer = startServer;
   return host;
@@ -145,7 +145,7 @@ export function nodeInterfaces(ctx: RuntimeContext, node: NodeRuntime): ShellHos
 /** A node-level host: SSH sessions (Administrator) and HostProcess containers (SYSTEM). */
 export function nodeHost(ctx: RuntimeContext, node: NodeRuntime, user: string, extraEnv: Record<string, string> = {}, endpoint?: Endpoint): ShellHost {
   const ep: Endpoint = endpoint ?? { kind: 'node', id: node.name, os: node.os, node: node.name, address: node.address() };
-  const bins = node.os === 'windows' ? WINDOWS_NODE_BINS : LINUX_NODE_BINS;
+  const bins = node.os === 'windows' ? WINDOWS_NODE_BINS.filter(b => b !== 'hnsdiag.exe' || node.hasHnsdiag()) : LINUX_NODE_BINS;
   return makeHost({
     os: node.os, windowsBuild: node.spec.windowsBuild, hostname: node.name, user,
     env: { ...nodeEnv(node, user), ...extraEnv },

@@ -170,7 +170,7 @@ describe('features-risn: against the simulated cluster', function () {
       const run = await runOnSim(['node.services'], { nodeAccess: 'ssh' });
       const svc = outcome(run, 'node.services');
       expect(svc.outcome, svc.reason).to.equal('supported');
-      expect(transportsOf(svc)).to.have.length(4);
+      expect(transportsOf(svc)).to.have.length(6);
       expect(transportsOf(svc).every(t => t.startsWith('ssh Administrator@'))).to.equal(true);
     });
 

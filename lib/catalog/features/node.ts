@@ -116,8 +116,11 @@ async function liveWindowsNodes(ctx: CheckContext): Promise<NodeInfo[]> {
   return windowsNodes(list.items.map((n: V1Node) => nodeInfoOf(n)));
 }
 
-/** Runs `perNode` on every Ready Windows node in parallel; n/a if any has no transport. */
-async function onEveryNode(ctx: CheckContext, perNode: (node: NodeInfo, t: Transport, evidence: EvidenceItem[]) => Promise<string | undefined>): Promise<Observation> {
+/** What one node's check found: a problem, nothing wrong (undefined), or that it could not tell. */
+type NodeFinding = string | undefined | { couldNotTell: string };
+
+/** Runs `perNode` on every Ready Windows node in parallel; n/a if any has no transport or could not tell. */
+async function onEveryNode(ctx: CheckContext, perNode: (node: NodeInfo, t: Transport, evidence: EvidenceItem[]) => Promise<NodeFinding>): Promise<Observation> {
   const nodes = readyWindowsNodes(ctx);
   if (!nodes.length) throw new Error('no Ready Windows node');
   const evidence: EvidenceItem[] = [];
@@ -125,55 +128,121 @@ async function onEveryNode(ctx: CheckContext, perNode: (node: NodeInfo, t: Trans
     const access = await nodeTransportOf(ctx, node.name);
     if ('na' in access) return { node: node.name, na: access.na };
     const ev: EvidenceItem[] = [];
-    const problem = await perNode(node, access.transport, ev);
-    return { node: node.name, problem, ev };
+    const found = await perNode(node, access.transport, ev);
+    return typeof found === 'object'
+      ? { node: node.name, ev, na: { works: false, summary: found.couldNotTell, evidence: ev, node: node.name, notApplicable: found.couldNotTell } }
+      : { node: node.name, problem: found, ev };
   }));
-  const na = results.find(r => r.na);
-  if (na?.na) return na.na;
   for (const r of results) evidence.push(...(r.ev ?? []));
   const problems = results.filter(r => r.problem).map(r => `${r.node}: ${r.problem}`);
+  // A problem seen on one node is an observation even where another node could not tell.
+  const na = results.find(r => r.na);
+  if (na?.na && !problems.length) return { ...na.na, evidence };
   return problems.length
     ? { works: false, summary: problems.join('; '), evidence, node: results.find(r => r.problem)?.node }
     : { works: true, summary: `checked on ${nodes.map(n => n.name).join(', ')}`, evidence, node: nodes[0].name };
 }
 
+/** kube-proxy's Windows service names: upstream and most providers, and AKS's. */
+export const KUBE_PROXY_SERVICES = ['kube-proxy', 'kubeproxy'];
+
+/** `sc.exe queryex <svc>` on the node: its state (RUNNING, STOPPED, NOT_INSTALLED...) or undefined. */
+async function queryService(ctx: CheckContext, node: NodeInfo, t: Transport, svc: string, evidence: EvidenceItem[]): Promise<{ state: string | undefined; exitCode: number }> {
+  ctx.step(`on ${node.name}: sc.exe queryex ${svc}`);
+  const r = await ctx.probe(t, { kind: 'raw', argv: ['sc.exe', 'queryex', svc] });
+  evidence.push(r.evidence);
+  return { state: serviceState(r.evidence.stdout + r.evidence.stderr, r.evidence.exitCode), exitCode: r.evidence.exitCode };
+}
+
+const describeState = (state: string | undefined, exitCode: number) =>
+  state === undefined ? `in an unreadable state (exit ${exitCode})` : state === 'NOT_INSTALLED' ? 'not installed as a service' : state;
+
+/** A Running kube-proxy pod of a kube-system DaemonSet on the node (the sig-windows-tools HostProcess layout). */
+async function kubeProxyPodOn(ctx: CheckContext, node: string): Promise<string | undefined> {
+  const pods = await ctx.kube.core.listNamespacedPod({ namespace: 'kube-system', fieldSelector: `spec.nodeName=${node}` });
+  const pod = pods.items.find(p => p.spec?.nodeName === node && p.status?.phase === 'Running'
+    && (p.metadata?.ownerReferences ?? []).some(o => o.kind === 'DaemonSet' && /kube-?proxy/i.test(o.name)));
+  return pod ? `${pod.metadata?.name} of DaemonSet ${pod.metadata?.ownerReferences?.find(o => o.kind === 'DaemonSet')?.name}` : undefined;
+}
+
 async function servicesProbe(ctx: CheckContext): Promise<Observation> {
-  const proxyPods = ctx.cluster.network.kubeProxyDaemonSets.filter(n => /win/i.test(n));
+  const proxyDaemonSets = ctx.cluster.network.kubeProxyDaemonSets.filter(n => /win/i.test(n));
   const obs = await onEveryNode(ctx, async (node, t, evidence) => {
     const problems: string[] = [];
-    for (const svc of ['kubelet', 'kube-proxy']) {
-      ctx.step(`on ${node.name}: sc.exe queryex ${svc}`);
-      const r = await ctx.probe(t, { kind: 'raw', argv: ['sc.exe', 'queryex', svc] });
-      evidence.push(r.evidence);
-      const state = serviceState(r.evidence.stdout + r.evidence.stderr, r.evidence.exitCode);
-      if (state === 'RUNNING') continue;
-      if (svc === 'kube-proxy' && state === 'NOT_INSTALLED' && proxyPods.length) {
-        evidence.push(`${node.name}: kube-proxy is not a Windows service; it runs from DaemonSet ${proxyPods.join(', ')} (HostProcess)`);
-        continue;
-      }
-      problems.push(`${svc} is ${state === undefined ? `in an unreadable state (exit ${r.evidence.exitCode})` : state === 'NOT_INSTALLED' ? 'not installed as a service' : state}`);
+    for (const svc of ['kubelet', 'containerd']) {
+      const { state, exitCode } = await queryService(ctx, node, t, svc, evidence);
+      if (state !== 'RUNNING') problems.push(`${svc} is ${describeState(state, exitCode)}`);
+    }
+    // kube-proxy: a service under either name (AKS: kubeproxy), else a HostProcess DaemonSet pod.
+    const proxy: { name: string; state: string | undefined; exitCode: number }[] = [];
+    for (const name of KUBE_PROXY_SERVICES) {
+      const q = await queryService(ctx, node, t, name, evidence);
+      proxy.push({ name, ...q });
+      if (q.state !== 'NOT_INSTALLED') break;
+    }
+    const installed = proxy.find(p => p.state !== 'NOT_INSTALLED');
+    if (installed) {
+      if (installed.state !== 'RUNNING') problems.push(`kube-proxy (service ${installed.name}) is ${describeState(installed.state, installed.exitCode)}`);
+      else evidence.push(`${node.name}: kube-proxy runs as the Windows service ${installed.name}`);
+    } else {
+      ctx.step(`on ${node.name}: kube-proxy is no service; looking for a kube-proxy DaemonSet pod on the node`);
+      const pod = await kubeProxyPodOn(ctx, node.name);
+      if (pod) evidence.push(`${node.name}: kube-proxy is not a Windows service; it runs as pod ${pod} (HostProcess)`);
+      else problems.push(`kube-proxy is not installed as a service (${KUBE_PROXY_SERVICES.join(' or ')}) and no kube-proxy DaemonSet pod runs on the node${proxyDaemonSets.length ? ` (DaemonSet ${proxyDaemonSets.join(', ')} exists)` : ''}`);
     }
     return problems.length ? problems.join(', ') : undefined;
   });
-  return obs.works ? { ...obs, summary: `kubelet and kube-proxy are running on ${readyWindowsNodes(ctx).map(n => n.name).join(', ')}` } : obs;
+  return obs.works ? { ...obs, summary: `kubelet, containerd and kube-proxy are running on ${readyWindowsNodes(ctx).map(n => n.name).join(', ')}` } : obs;
+}
+
+/** `hnsdiag list networks` rows ("<id> | <name> | <type>") or Name/Type blocks → networks. */
+export function parseHnsdiagNetworks(stdout: string): { name: string; type: string }[] {
+  const rows = stdout.split(/\r?\n/).map(l => l.split('|').map(c => c.trim())).filter(c => c.length >= 3 && c[0] && !/^-+$/.test(c[0]) && !/^network id$/i.test(c[0]));
+  return rows.length ? rows.map(c => ({ name: c[1], type: c[2] })) : parseHnsNetworks(stdout);
+}
+
+const NOT_RECOGNIZED = /is not recognized as (the name of a cmdlet|an internal or external command)/i;
+
+/**
+ * The node's HNS networks: Get-HnsNetwork, else (its hns.psm1 module absent, as on nodes that do
+ * not download it) hnsdiag list networks. `couldNotTell` when neither source answered readably.
+ */
+async function hnsNetworksOf(ctx: CheckContext, node: NodeInfo, t: Transport, evidence: EvidenceItem[]): Promise<{ nets: { name: string; type: string }[]; source: string; failed?: string } | { couldNotTell: string }> {
+  ctx.step(`on ${node.name}: Get-HnsNetwork`);
+  const hns = await ctx.probe(t, { kind: 'node-command', script: 'Get-HnsNetwork | Format-List Name, Type, ID' });
+  evidence.push(hns.evidence);
+  const absent = !hns.ok && NOT_RECOGNIZED.test(hns.evidence.stdout + hns.evidence.stderr);
+  if (!absent) {
+    const nets = parseHnsNetworks(hns.evidence.stdout);
+    // No network prints nothing; output that holds no Name/Type block was not understood.
+    if (hns.ok && !nets.length && hns.evidence.stdout.trim())
+      throw new Error(`could not read Get-HnsNetwork's output on ${node.name}: ${hns.evidence.stdout.trim().split(/\r?\n/)[0].slice(0, 200)}`);
+    return { nets, source: 'Get-HnsNetwork', failed: !hns.ok && !nets.length ? `Get-HnsNetwork failed (${hns.detail})` : undefined };
+  }
+  ctx.step(`on ${node.name}: Get-HnsNetwork is not installed (no hns.psm1); hnsdiag list networks`);
+  const diag = await ctx.probe(t, { kind: 'raw', argv: ['hnsdiag.exe', 'list', 'networks'] });
+  evidence.push(diag.evidence);
+  const nets = parseHnsdiagNetworks(diag.evidence.stdout);
+  const why = `could not tell the HNS networks of ${node.name}: Get-HnsNetwork is not installed there (its hns.psm1 module is not imported; AKS downloads it)`;
+  if (diag.evidence.exitCode !== 0) return { couldNotTell: `${why}, and hnsdiag list networks failed (exit ${diag.evidence.exitCode}${NOT_RECOGNIZED.test(diag.evidence.stdout + diag.evidence.stderr) ? ': not on the node' : ''})` };
+  if (!nets.length && diag.evidence.stdout.trim() && !/network id/i.test(diag.evidence.stdout)) return { couldNotTell: `${why}, and hnsdiag's output could not be read: ${diag.evidence.stdout.trim().split(/\r?\n/)[0].slice(0, 200)}` };
+  return { nets, source: 'hnsdiag list networks' };
 }
 
 async function hnsProbe(ctx: CheckContext): Promise<Observation> {
   const wantType = ctx.cluster.network.networkMode ? HNS_TYPE_FOR_MODE[ctx.cluster.network.networkMode] : undefined;
   const obs = await onEveryNode(ctx, async (node, t, evidence) => {
-    ctx.step(`on ${node.name}: Get-HnsNetwork and ipconfig`);
-    const hns = await ctx.probe(t, { kind: 'node-command', script: 'Get-HnsNetwork | Format-List Name, Type, ID' });
+    const found = await hnsNetworksOf(ctx, node, t, evidence);
+    if ('couldNotTell' in found) return found;
+    ctx.step(`on ${node.name}: ipconfig`);
     const ip = await ctx.probe(t, { kind: 'raw', argv: ['ipconfig'] });
-    evidence.push(hns.evidence, ip.evidence);
-    const nets = parseHnsNetworks(hns.evidence.stdout);
+    evidence.push(ip.evidence);
+    const { nets } = found;
     const cni = nets.filter(n => !/^(nat|ics)$/i.test(n.type));
     const adapters = vEthernetAdapters(ip.evidence.stdout);
-    evidence.push(`${node.name}: HNS networks ${nets.map(n => `${n.name} (${n.type})`).join(', ') || 'none'}; adapters ${adapters.join(', ') || 'none'}`);
-    // No network prints nothing; output that holds no Name/Type block was not understood.
-    if (hns.ok && !nets.length && hns.evidence.stdout.trim())
-      throw new Error(`could not read Get-HnsNetwork's output on ${node.name}: ${hns.evidence.stdout.trim().split(/\r?\n/)[0].slice(0, 200)}`);
+    evidence.push(`${node.name}: HNS networks (${found.source}) ${nets.map(n => `${n.name} (${n.type})`).join(', ') || 'none'}; adapters ${adapters.join(', ') || 'none'}`);
     const problems: string[] = [];
-    if (!hns.ok && !nets.length) problems.push(`Get-HnsNetwork failed (${hns.detail})`);
+    if (found.failed) problems.push(found.failed);
     else if (!cni.length) problems.push('no CNI HNS network (only NAT or none)');
     else if (wantType && !cni.some(n => n.type.toLowerCase() === wantType.toLowerCase())) problems.push(`no ${wantType} network for ${ctx.cluster.network.networkMode} mode (found ${cni.map(n => n.type).join(', ')})`);
     if (!adapters.length) problems.push('no vEthernet adapter in ipconfig');
@@ -280,7 +349,7 @@ export const features: Feature[] = [
     title: 'kubelet and kube-proxy run as Windows services',
     needs: ['windows-node', 'node-access'],
     fixtures: [],
-    expect: () => supported('since v1.11 kubelet and kube-proxy run as Windows services (sc.exe / Get-Service)', 'seed 000 (kubelet and kube-proxy as Windows services)'),
+    expect: () => supported('kubelet and containerd run as Windows services; kube-proxy as a service (kube-proxy, or kubeproxy on AKS) or as a HostProcess DaemonSet pod (sig-windows-tools)', 'seed 000 (kubelet and kube-proxy as Windows services); upstream doc windows/intro (HostProcess kube-proxy)'),
     probe: servicesProbe,
   },
   {

@@ -95,7 +95,8 @@ function kubeProxyObjects(p: Profile): { daemonSets: V1DaemonSet[]; configMaps: 
           securityContext: { privileged: true },
         }],
       }),
-      daemonSet('kube-proxy-windows', windowsLabels, hostProcessPod({
+      // Providers that run kube-proxy as a Windows service (AKS, EKS, GKE) have no Windows DaemonSet.
+      ...(p.windowsLayout?.kubeProxy === 'service' ? [] : [daemonSet('kube-proxy-windows', windowsLabels, hostProcessPod({
         name: 'kube-proxy',
         image: `sigwindowstools/kube-proxy:${version}-${p.network.cni}-hostprocess`,
         command: ['pwsh'],
@@ -104,7 +105,7 @@ function kubeProxyObjects(p: Profile): { daemonSets: V1DaemonSet[]; configMaps: 
           { name: 'NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } },
           { name: 'KUBE_NETWORK', value: hnsNetworkName(p) },
         ],
-      }, 'kube-proxy')),
+      }, 'kube-proxy'))]),
     ],
   };
 }

@@ -23,6 +23,7 @@ import { runFindstr } from './tools/findstr.ts';
 import { runTimeout } from './tools/timeout.ts';
 import { runWhere } from './tools/where.ts';
 import { runNetstat } from './tools/netstat.ts';
+import { runHnsdiag } from './tools/hnsdiag.ts';
 
 export interface ProgramCtx {
   host: ShellHost;
@@ -61,6 +62,7 @@ function programs(): Record<string, Program> {
     timeout: runTimeout,
     where: runWhere,
     netstat: runNetstat,
+    hnsdiag: runHnsdiag,
   };
   // busybox applets as programs (ls, cat...): the sh built-in of the same name.
   for (const a of BUSYBOX_BUILTINS) table[a] ??= runApplet;

@@ -55,6 +55,8 @@ export interface ShellHost {
   node?: {
     services(): ServiceState[];
     hnsNetworks(): HnsNetwork[];
+    /** Get-HnsNetwork's module (hns.psm1) is imported on the node. */
+    hnsModule?(): boolean;
     computeProcesses(): ComputeProcess[];
   };
   /** Working directory commands start in (the container's workingDir); default "C:\\" on Windows, "/" on Linux. */

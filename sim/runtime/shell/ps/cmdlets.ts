@@ -482,7 +482,8 @@ const coreCommands: CmdletSpec[] = [
       }
       return out;
     } },
-  { name: 'Get-HnsNetwork', available: (h) => h.node !== undefined,
+  // From hns.psm1, which not every provider's nodes import (AKS downloads it): absent, the name is not recognized.
+  { name: 'Get-HnsNetwork', available: (h) => h.node !== undefined && h.node.hnsModule?.() !== false,
     async run(c) {
       return (c.host.node?.hnsNetworks() ?? []).map((n) => {
         const props: [string, PSValue][] = [['ID', n.id], ['Name', n.name], ['Type', n.type]];

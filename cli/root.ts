@@ -14,13 +14,15 @@ import { preflight } from '../lib/cluster/preflight.ts';
 import { defaultTimeouts } from '../lib/cluster/timeouts.ts';
 import { loadConfigFile } from '../lib/config/load.ts';
 import { resolveConfig, type RunFlags } from '../lib/config/resolve.ts';
-import { durationMs, MAX_ARG_LENGTH, validateRunInputs } from '../lib/config/validate.ts';
+import { durationMs, MAX_ARG_LENGTH, problemWithRegistry, validateRunInputs } from '../lib/config/validate.ts';
 import type { FileConfig } from '../lib/config/types.ts';
 import { discover } from '../lib/discovery/discover.ts';
 import { formatClusterInfo } from '../lib/discovery/format.ts';
 import { sshReachable } from '../lib/discovery/sshReachable.ts';
 import { exitCodeOf, UsageError } from '../lib/errors.ts';
 import { formatCatalog, LIST_FORMATS, type ListFormat } from '../lib/catalog/listing.ts';
+import { rewriteImage } from '../lib/fixtures/images.ts';
+import { DEFAULT_LIST_BUILDS, formatImageList, imagesNeeded } from '../lib/fixtures/imageList.ts';
 import { runWincheck } from '../lib/run/run.ts';
 import { WINCHECK_VERSION } from '../lib/version.ts';
 import { stringify as toYaml } from 'yaml';
@@ -86,6 +88,23 @@ function buildProgram(setCode: (c: number) => void): Command {
     .addOption(new Option('-o, --output <format>', 'output format').choices(LIST_FORMATS).default('text'))
     .action(async (o: { suite: string[]; feature: string[]; output: ListFormat }) => {
       out(formatCatalog(selectFeatures(await loadCatalog(), { suites: o.suite, features: o.feature }), o.output));
+    });
+
+  program.command('images').description('list every image a selection of features pulls, per Windows build (for air-gapped mirrors)')
+    .option('--suite <glob>', 'only matching suites (repeatable)', collect, [])
+    .option('--feature <glob>', 'only matching feature ids (repeatable)', collect, [])
+    .option('--skip <glob>', 'skip matching feature ids or suites (repeatable)', collect, [])
+    .option('--build <build>', 'Windows build such as 10.0.20348 (repeatable; default 2019, 2022, 23H2 and 2025)', collect, [])
+    .option('--image-registry <host>', 'also show where each image goes in this mirror')
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
+    .action(async (o: { suite: string[]; feature: string[]; skip: string[]; build: string[]; imageRegistry?: string; output: string }) => {
+      for (const b of o.build) if (!/^10\.0\.\d{5}(\.\d+)?$/.test(b)) throw new UsageError(`--build ${b} is not a Windows build such as 10.0.20348`);
+      const registryProblem = o.imageRegistry === undefined ? undefined : problemWithRegistry(o.imageRegistry);
+      if (registryProblem) throw new UsageError(`--image-registry: ${registryProblem}`);
+      const features = selectFeatures(await loadCatalog(), { suites: o.suite, features: o.feature, skip: o.skip });
+      const list = imagesNeeded(features, o.build.length ? o.build.map(b => b.split('.').slice(0, 3).join('.')) : DEFAULT_LIST_BUILDS);
+      if (o.output === 'json') out(JSON.stringify(list.map(b => ({ ...b, ...(o.imageRegistry ? { mirror: b.images.map(i => rewriteImage(i, o.imageRegistry)) } : {}) })), null, 2));
+      else out(formatImageList(list, o.imageRegistry));
     });
 
   const discoverCmd = clusterFlags(program.command('discover').description('print what the harness finds out about the cluster'))

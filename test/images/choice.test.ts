@@ -3,10 +3,10 @@
 // node.pause-image's expectation per build.
 
 import { expect } from 'chai';
-import type { KubernetesObject, V1Pod } from '@kubernetes/client-node';
 import { pauseImageExpectation } from '../../lib/catalog/features/node.ts';
 import { loadCatalog } from '../../lib/catalog/registry.ts';
 import { baseImageFor, checkImageForBuild, NoImageError, runsOnHost, variantFor } from '../../lib/fixtures/images.ts';
+import { imagesOf as images } from '../../lib/fixtures/imageList.ts';
 import { renderFixture } from '../../lib/fixtures/render.ts';
 import type { RenderContext } from '../../lib/fixtures/types.ts';
 import { cluster, linuxNode, winNode } from '../harness/clusterFixture.ts';
@@ -14,10 +14,6 @@ import { cluster, linuxNode, winNode } from '../harness/clusterFixture.ts';
 const ctx = (windowsBuild: string): RenderContext => ({
   runId: 'rimg001', namespace: 'wincheck-rimg001', windowsBuild, windowsNode: 'win-1', multipleBuilds: false,
   windowsTaints: [], secrets: { username: 'u', password: 'p' },
-});
-const images = (objs: KubernetesObject[]) => objs.flatMap(o => {
-  const spec = o.kind === 'Pod' ? (o as V1Pod).spec : (o as { spec?: { template?: { spec?: V1Pod['spec'] } } }).spec?.template?.spec;
-  return spec ? [...(spec.initContainers ?? []), ...spec.containers].map(c => c.image!) : [];
 });
 
 describe('images per Windows build', () => {

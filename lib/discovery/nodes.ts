@@ -46,6 +46,12 @@ const BUILD_OF_RELEASE: [RegExp, string][] = [
   [/\b2025\b/, '10.0.26100'], [/\b2022\b/, '10.0.20348'], [/\b2019\b/, '10.0.17763'], [/\b2016\b/, '10.0.14393'],
 ];
 
+/** "Windows Server 2022" for "10.0.20348"; undefined for a build without a Server LTSC name. */
+export function releaseOfBuild(build: string): string | undefined {
+  const hit = BUILD_OF_RELEASE.find(([, b]) => b === build.split('.').slice(0, 3).join('.'));
+  return hit ? `Windows Server ${hit[0].source.replace(/\\b/g, '')}` : undefined;
+}
+
 /** "10.0.20348" from kernelVersion "10.0.20348.2582", else from osImage "Windows Server 2022 Datacenter". */
 export function buildOf(kernelVersion: string, osImage: string): string | undefined {
   const k = /^10\.0\.\d+/.exec(kernelVersion)?.[0];

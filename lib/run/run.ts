@@ -18,6 +18,7 @@ import { sshReachable } from '../discovery/sshReachable.ts';
 import { ClusterUnreachableError, UsageError } from '../errors.ts';
 import { generateSecretValues, Redactor } from '../fixtures/secrets.ts';
 import ConsoleReporter from '../report/console.ts';
+import HtmlReporter from '../report/html.ts';
 import JsonReporter from '../report/json.ts';
 import JUnitReporter from '../report/junit.ts';
 import { Multiplexer } from '../report/multiplexer.ts';
@@ -58,7 +59,7 @@ export async function runWincheck(config: RunConfig, opts: RunOptions = {}): Pro
   const secrets = generateSecretValues();
   // The console last: it says whether the report files were written.
   const reporter = new Multiplexer(opts.reporters ?? [
-    new JUnitReporter(config.reportDir, out), new SummaryReporter(config.reportDir), new JsonReporter(config.reportDir), new ConsoleReporter(out, { tty: !opts.out && process.stdout.isTTY === true }),
+    new JUnitReporter(config.reportDir, out), new SummaryReporter(config.reportDir), new JsonReporter(config.reportDir), new HtmlReporter(config.reportDir), new ConsoleReporter(out, { tty: !opts.out && process.stdout.isTTY === true }),
   ], out);
   // HostProcess pod or SSH per node (lib/transports); SSH connections are closed after the run.
   const nodeAccess = opts.nodeTransport ? undefined : new NodeAccess();

@@ -20,6 +20,8 @@ export interface SimRun {
   exitCode: number;
   results: Map<string, CheckResult>;
   summaryMd: string;
+  /** report.html. */
+  html: string;
   /** JUnit file name → XML. */
   junit: Record<string, string>;
   output: string[];
@@ -100,7 +102,7 @@ async function runInProcess(features: string[], o: SimRunOptions): Promise<SimRu
     const leftover = sim.store.list('pods').items.filter(p => p.metadata.labels?.['wincheck.io/run-id']).map(p => `${p.metadata.namespace}/${p.metadata.name}`);
     return {
       exitCode, results: new Map(json.summary.results.map(r => [r.id, r])), summaryMd: readFileSync(join(reports, 'summary.md'), 'utf8'),
-      junit, output, podIPs, leftover,
+      html: readFileSync(join(reports, 'report.html'), 'utf8'), junit, output, podIPs, leftover,
     };
   } finally {
     seen.stop();

@@ -7,7 +7,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { messageOf } from '../lib/catalog/outcome.ts';
 import { loadCatalog } from '../lib/catalog/registry.ts';
 import { selectFeatures } from '../lib/catalog/select.ts';
-import { cleanupRuns } from '../lib/cluster/cleanup.ts';
+import { cleanupCommand, cleanupRuns } from '../lib/cluster/cleanup.ts';
 import { makeClients } from '../lib/cluster/client.ts';
 import { loadKubeConfig } from '../lib/cluster/kubeconfig.ts';
 import { preflight } from '../lib/cluster/preflight.ts';
@@ -132,13 +132,24 @@ function buildProgram(setCode: (c: number) => void): Command {
 
   clusterFlags(program.command('cleanup').description('delete every namespace and object carrying the wincheck run label'))
     .option('--run-id <id>', 'only this run')
-    .action(async (o: { kubeconfig?: string; context?: string; runId?: string }) => {
+    .option('--force', 'delete runs that are still in progress too (by default their live lease protects them)')
+    .action(async (o: { kubeconfig?: string; context?: string; runId?: string; force?: boolean }) => {
       const { kc } = loadKubeConfig(o);
       await preflight(kc, defaultTimeouts().preflightConnect);
-      const report = await cleanupRuns(makeClients(kc), { runId: o.runId, timeoutMs: defaultTimeouts().namespaceDelete, log: out });
+      // Ctrl-C or SIGTERM ends every call and wait at once (exit 130; what is left stays listed).
+      const stop = new AbortController();
+      const onSignal = (sig: NodeJS.Signals) => stop.abort(new Error(`interrupted by ${sig}`));
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+      const kube = makeClients(kc, { signal: stop.signal });
+      const report = await cleanupRuns(kube, { runId: o.runId, timeoutMs: defaultTimeouts().namespaceDelete, log: out, force: o.force });
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
       out(`Deleted ${report.namespaces.length} namespace(s) and ${report.clusterObjects.length} cluster-scoped object(s).`);
+      if (report.skipped.length) out(`Skipped ${report.skipped.length} run(s) still in progress: ${report.skipped.join(', ')} (use --force to delete them anyway).`);
       if (report.errors.length) {
         for (const e of report.errors) process.stderr.write(`Error: ${e}\n`);
+        if (report.leftovers.length) process.stderr.write(`Left behind: ${report.leftovers.join(', ')}; run "${cleanupCommand(kube, { kubeconfig: o.kubeconfig, runId: o.runId })}" again.\n`);
         setCode(1);
       }
     });

@@ -6,3 +6,5 @@ export const RUN_LABEL = 'wincheck.io/run-id';
 export const FIXTURE_LABEL = 'wincheck.io/fixture';
 /** Set by the kubelet on Windows nodes: "10.0.20348". */
 export const WINDOWS_BUILD_LABEL = 'node.kubernetes.io/windows-build';
+/** On a run's namespace: when the run last said it is alive (ISO time); see lib/cluster/lease.ts. */
+export const HEARTBEAT_ANNOTATION = 'wincheck.io/heartbeat';

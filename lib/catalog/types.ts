@@ -144,4 +144,6 @@ export interface CheckResult {
   startedAt?: string;
   /** For outcome error: the error message chain. */
   error?: string;
+  /** Cut short by Ctrl-C, SIGTERM or the run's --timeout: outcome error, but no finding about the feature. */
+  interrupted?: boolean;
 }

@@ -1,8 +1,12 @@
 // Removes what runs left behind: every namespace and cluster-scoped object with the run label
 // (all runs, or one --run-id). Used by the run's teardown and by `wincheck cleanup`.
+// Never all-or-nothing: each object is tried on its own (the client retries what is safe), a
+// failure is reported and the rest goes on, and what is still there at the end is listed.
+// Runs that hold a live lease (lease.ts) are skipped unless force.
 
 import { RUN_LABEL } from '../labels.ts';
 import { apiErrorMessage, apiStatusCode } from './apiError.ts';
+import { isLive } from './lease.ts';
 import { deleteNamespaceAndWait } from './namespace.ts';
 import type { KubeClients } from './types.ts';
 
@@ -13,27 +17,57 @@ export interface CleanupReport {
   namespaces: string[];
   clusterObjects: string[];
   errors: string[];
+  /** Run ids skipped because their run is still in progress (live lease). */
+  skipped: string[];
+  /** What is known to remain after the attempt ("Namespace wincheck-abc", "RuntimeClass x"). */
+  leftovers: string[];
 }
 
-export async function cleanupRuns(kube: KubeClients, opts: { runId?: string; timeoutMs: number; log?: (l: string) => void }): Promise<CleanupReport> {
+export interface CleanupOptions {
+  runId?: string;
+  timeoutMs: number;
+  log?: (l: string) => void;
+  /** Delete runs that hold a live lease too (the run's own teardown; `cleanup --force`). */
+  force?: boolean;
+}
+
+export async function cleanupRuns(kube: KubeClients, opts: CleanupOptions): Promise<CleanupReport> {
   const labelSelector = opts.runId ? `${RUN_LABEL_KEY}=${opts.runId}` : RUN_LABEL_KEY;
-  const report: CleanupReport = { namespaces: [], clusterObjects: [], errors: [] };
-  const clusterScoped = clusterScopedKinds(kube);
-  const [nss, ...found] = await Promise.all([
-    kube.core.listNamespace({ labelSelector }),
-    ...clusterScoped.map(k => k.list(labelSelector)),
+  const report: CleanupReport = { namespaces: [], clusterObjects: [], errors: [], skipped: [], leftovers: [] };
+  const listed = async <T>(what: string, list: () => Promise<T[]>): Promise<T[]> => {
+    try {
+      return await list();
+    } catch (e) {
+      report.errors.push(`could not list ${what}: ${apiErrorMessage(e)}`);
+      return [];
+    }
+  };
+  const kinds = clusterScopedKinds(kube);
+  const [nss, found] = await Promise.all([
+    listed('namespaces', async () => (await kube.core.listNamespace({ labelSelector })).items),
+    Promise.all(kinds.map(k => listed(`${k.kind} objects`, () => k.list(labelSelector)))),
   ]);
+  const live = new Set<string>();
+  for (const ns of nss) {
+    const id = ns.metadata?.labels?.[RUN_LABEL_KEY];
+    if (id && !opts.force && isLive(ns)) live.add(id);
+  }
+  report.skipped = [...live].sort();
+  for (const id of report.skipped) opts.log?.(`Skipped run ${id}: it is still in progress (its lease is live); use --force to delete it anyway.`);
+
   await Promise.all([
-    ...clusterScoped.flatMap((k, i) => found[i].map(async name => {
+    ...kinds.flatMap((k, i) => found[i].filter(o => !live.has(o.runId)).map(async ({ name }) => {
       try {
         await k.remove(name);
         report.clusterObjects.push(`${k.kind} ${name}`);
         opts.log?.(`Deleted ${k.kind} ${name}.`);
       } catch (e) {
-        if (apiStatusCode(e) !== 404) report.errors.push(`failed to delete ${k.kind} ${name}: ${apiErrorMessage(e)}`);
+        if (apiStatusCode(e) === 404) return;
+        report.errors.push(`failed to delete ${k.kind} ${name}: ${apiErrorMessage(e)}`);
+        report.leftovers.push(`${k.kind} ${name}`);
       }
     })),
-    ...nss.items.map(async ns => {
+    ...nss.filter(ns => !live.has(ns.metadata?.labels?.[RUN_LABEL_KEY] ?? '')).map(async ns => {
       const name = ns.metadata!.name!;
       try {
         opts.log?.(`Deleting namespace ${name}...`);
@@ -42,15 +76,29 @@ export async function cleanupRuns(kube: KubeClients, opts: { runId?: string; tim
         opts.log?.(`Deleted namespace ${name}.`);
       } catch (e) {
         report.errors.push(e instanceof Error ? e.message : String(e));
+        report.leftovers.push(`Namespace ${name}`);
       }
     }),
   ]);
   return report;
 }
 
+/** `wincheck cleanup` with the flags that reach the same cluster, for messages that say what is left. */
+export function cleanupCommand(kube: Pick<KubeClients, 'context'>, o: { kubeconfig?: string; runId?: string }): string {
+  const quote = (s: string) => (/^[\w./:@%+=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+  return ['wincheck cleanup',
+    ...(o.kubeconfig ? ['--kubeconfig', quote(o.kubeconfig)] : []),
+    ...(kube.context ? ['--context', quote(kube.context)] : []),
+    ...(o.runId ? ['--run-id', quote(o.runId)] : []),
+  ].join(' ');
+}
+
 /** Cluster-scoped kinds a run may create (a namespace's deletion does not remove them). */
 function clusterScopedKinds(kube: KubeClients) {
-  const names = (list: { items: { metadata?: { name?: string } }[] }) => list.items.map(o => o.metadata?.name ?? '').filter(Boolean);
+  type Listed = { items: { metadata?: { name?: string; labels?: Record<string, string> } }[] };
+  const names = (list: Listed) => list.items
+    .map(o => ({ name: o.metadata?.name ?? '', runId: o.metadata?.labels?.[RUN_LABEL_KEY] ?? '' }))
+    .filter(o => o.name);
   return [
     { kind: 'RuntimeClass', list: async (labelSelector: string) => names(await kube.node.listRuntimeClass({ labelSelector })), remove: (name: string) => kube.node.deleteRuntimeClass({ name }) },
     { kind: 'StorageClass', list: async (labelSelector: string) => names(await kube.storage.listStorageClass({ labelSelector })), remove: (name: string) => kube.storage.deleteStorageClass({ name }) },

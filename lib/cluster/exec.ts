@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import { Exec, type V1Status } from '@kubernetes/client-node';
 import type { CommandResult, ProbeOS, Transport } from '../probes/types.ts';
 import type { KubeClients } from './types.ts';
+import { DEFAULT_RETRY_POLICY, untilSettled, withRetries } from './resilience.ts';
 import { defaultTimeouts } from './timeouts.ts';
 
 export interface ExecTarget {
@@ -13,7 +14,7 @@ export interface ExecTarget {
   container?: string;
 }
 
-export async function execInPod(kube: KubeClients, target: ExecTarget, argv: string[], timeoutMs = defaultTimeouts().exec, signal?: AbortSignal): Promise<CommandResult> {
+export async function execInPod(kube: KubeClients, target: ExecTarget, argv: string[], timeoutMs = defaultTimeouts().exec, signal = kube.signal): Promise<CommandResult> {
   const container = target.container ?? await firstContainer(kube, target);
   const stdout = collector();
   const stderr = collector();
@@ -22,13 +23,16 @@ export async function execInPod(kube: KubeClients, target: ExecTarget, argv: str
   const where = `${target.namespace}/${target.pod} [${container}]`;
   let ws;
   try {
-    ws = await exec.exec(target.namespace, target.pod, container, argv, stdout.stream, stderr.stream, null, false, s => { status = s; });
+    // Connects are retried (resets, 429, 5xx on the upgrade): no command has run yet.
+    ws = await withRetries(`exec into ${where}`, kube.policy ?? DEFAULT_RETRY_POLICY, signal, true,
+      async s => ({ status: 101, value: await untilSettled(exec.exec(target.namespace, target.pod, container, argv, stdout.stream, stderr.stream, null, false, st => { status = st; }), s, w => w.close()) }));
   } catch (e) {
-    throw new Error(`could not exec into ${where}`, { cause: e });
+    throw new Error(`could not exec into ${where}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   }
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => { ws.close(); reject(new Error(`exec in ${where} did not finish within ${Math.round(timeoutMs / 1000)}s`)); }, timeoutMs);
     const onAbort = () => { ws.close(); reject(new Error(`exec in ${where} interrupted`)); };
+    if (signal?.aborted) return onAbort();
     signal?.addEventListener('abort', onAbort, { once: true });
     ws.on('close', () => { clearTimeout(timer); signal?.removeEventListener('abort', onAbort); resolve(); });
     ws.on('error', (e: Error) => { clearTimeout(timer); reject(new Error(`exec in ${where} failed`, { cause: e })); });

@@ -2,18 +2,27 @@
 // opened before the delete, as hydrophone's cleanup does).
 
 import type { V1Namespace } from '@kubernetes/client-node';
+import { HEARTBEAT_ANNOTATION } from '../labels.ts';
 import { apiErrorMessage, apiStatusCode } from './apiError.ts';
 import type { KubeClients } from './types.ts';
 import { watchUntil } from './watch.ts';
 
-export async function createRunNamespace(kube: KubeClients, name: string, labels: Record<string, string>): Promise<void> {
+export async function createRunNamespace(kube: KubeClients, name: string, labels: Record<string, string>, annotations: Record<string, string> = {}): Promise<void> {
   try {
-    await kube.core.createNamespace({ body: { metadata: { name, labels } } });
+    await kube.core.createNamespace({ body: { metadata: { name, labels, annotations } } });
   } catch (e) {
+    // Retried after a reset, the create may have landed the first time: ours if it has our label.
+    const runLabel = Object.entries(labels)[0];
+    if (apiStatusCode(e) === 409 && runLabel && await kube.core.readNamespace({ name }).then(ns => ns.metadata?.labels?.[runLabel[0]] === runLabel[1], () => false)) return;
     if (apiStatusCode(e) === 409)
       throw new Error(`namespace ${name} already exists; run "wincheck cleanup" first`, { cause: e });
     throw new Error(`failed to create namespace ${name}: ${apiErrorMessage(e)}`, { cause: e });
   }
+}
+
+/** Drops the heartbeat (a kept namespace is not a live run: `wincheck cleanup` may remove it). */
+export async function endLease(kube: KubeClients, name: string): Promise<void> {
+  await kube.core.patchNamespace({ name, body: [{ op: 'remove', path: `/metadata/annotations/${HEARTBEAT_ANNOTATION.replace('/', '~1')}` }] });
 }
 
 export async function deleteNamespaceAndWait(kube: KubeClients, name: string, timeoutMs: number): Promise<void> {
@@ -27,6 +36,7 @@ export async function deleteNamespaceAndWait(kube: KubeClients, name: string, ti
     what: `namespace ${name} to be deleted`,
     describe: ns => (ns ? `phase ${ns.status?.phase ?? 'unknown'}` : 'not seen'),
     timeoutMs,
+    signal: kube.signal,
   });
   try {
     await kube.core.deleteNamespace({ name, propagationPolicy: 'Foreground' });

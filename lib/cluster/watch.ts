@@ -2,7 +2,12 @@
 // a closed watch restarts from the last resourceVersion, a 410 Gone relists. On timeout the
 // error carries the last state seen.
 
-import type { KubernetesObject } from '@kubernetes/client-node';
+import http, { STATUS_CODES } from 'node:http';
+import https from 'node:https';
+import { createInterface } from 'node:readline';
+import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
+import { apiErrorMessage } from './apiError.ts';
+import { DEFAULT_RETRY_POLICY } from './resilience.ts';
 import type { KubeClients } from './types.ts';
 
 export class WaitTimeoutError extends Error {}
@@ -67,7 +72,7 @@ export function watchUntil<T extends KubernetesObject, R>(o: WatchUntilOptions<T
         tryCheck(() => o.onList ? o.onList(list.items) : firstResult(list.items, i => o.check(i, 'LISTED')));
         if (!finished) void startWatch();
       } catch (e) {
-        finish(new Error(`could not list ${o.path} while waiting for ${o.what}`, { cause: e }));
+        finish(new Error(`could not list ${o.path} while waiting for ${o.what}: ${apiErrorMessage(e)}`, { cause: e }));
       }
     };
 
@@ -92,6 +97,8 @@ export function watchUntil<T extends KubernetesObject, R>(o: WatchUntilOptions<T
         if (gone || status === 410) {
           gone = false;
           void relist();
+        } else if (status === 401 || status === 403 || status === 404) {
+          finish(new Error(`the API server refused the watch of ${o.path} (HTTP ${status}) while waiting for ${o.what}`));
         } else if (err) {
           setTimeout(() => void startWatch(), RECONNECT_MS);
         } else {
@@ -111,4 +118,55 @@ function firstResult<T, R>(items: T[], fn: (t: T) => R | undefined): R | undefin
     if (r !== undefined) return r;
   }
   return undefined;
+}
+
+/**
+ * One watch request (as client-node's Watch, which has neither a connect deadline nor a way to
+ * cancel a request whose headers never come): `done` is called once, with the error if any.
+ * The returned controller ends it.
+ */
+export async function openWatch<T>(
+  kc: KubeConfig, path: string, query: Record<string, string | boolean | undefined>,
+  onEvent: (type: string, obj: T) => void, done: (err: unknown) => void,
+  connectTimeoutMs = DEFAULT_RETRY_POLICY.requestTimeoutMs,
+): Promise<AbortController> {
+  const cluster = kc.getCurrentCluster();
+  const controller = new AbortController();
+  let called = false;
+  const doneOnce = (err: unknown) => {
+    if (called) return;
+    called = true;
+    controller.abort();
+    done(err);
+  };
+  if (!cluster) { doneOnce(new Error('the kubeconfig has no current cluster')); return controller; }
+  const url = new URL(cluster.server + path);
+  url.searchParams.set('watch', 'true');
+  for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, String(v));
+  const opts: https.RequestOptions = { method: 'GET', headers: { Accept: 'application/json' } };
+  await kc.applyToHTTPSOptions(opts);
+  const req = (url.protocol === 'http:' ? http : https).request(url, { ...opts, signal: controller.signal }, res => {
+    clearTimeout(connect);
+    res.on('error', doneOnce);
+    if (res.statusCode !== 200) {
+      res.resume();
+      doneOnce(Object.assign(new Error(STATUS_CODES[res.statusCode ?? 0] ?? `HTTP ${res.statusCode}`), { statusCode: res.statusCode }));
+      return;
+    }
+    const lines = createInterface(res);
+    // readline re-emits the stream's errors (a reset, our own abort): unhandled, they crash the run.
+    lines.on('error', doneOnce);
+    res.on('aborted', () => doneOnce(Object.assign(new Error('the watch connection was reset'), { code: 'ECONNRESET' })));
+    lines.on('line', line => {
+      let ev: { type: string; object: T };
+      try { ev = JSON.parse(line); } catch { return; }
+      if (!called) onEvent(ev.type, ev.object);
+    });
+    lines.on('close', () => doneOnce(null));
+  });
+  const connect = setTimeout(() => doneOnce(Object.assign(new Error(`no answer to the watch of ${path} within ${Math.round(connectTimeoutMs / 1000)}s`), { code: 'ETIMEDOUT' })), connectTimeoutMs);
+  req.on('error', e => { clearTimeout(connect); doneOnce(e); });
+  controller.signal.addEventListener('abort', () => { clearTimeout(connect); req.destroy(); }, { once: true });
+  req.end();
+  return controller;
 }

@@ -59,6 +59,8 @@ function noImageFor(run: RunState, feature: Feature): string | undefined {
 }
 
 function finish(run: RunState, f: Feature, expectation: Expectation, obs: Observation | undefined, error: unknown, steps: string[], started: number): CheckResult {
+  // An error after the run was stopped is the stop, not the feature (marked, never a finding).
+  if (error !== undefined && run.abort.signal.aborted) return { ...notRunResult(f, stopReason(run.abort.signal)), steps, durationMs: Date.now() - started, error: run.redactor.redact(messageOf(error)) };
   const verdict = outcomeOf(expectation, obs, error);
   const r = run.redactor;
   const node = obs?.node;
@@ -83,10 +85,18 @@ function finish(run: RunState, f: Feature, expectation: Expectation, obs: Observ
 }
 
 /** A selected feature the run never got to (deadline, Ctrl-C, a failed step): still one testcase. */
-export function notRunResult(f: Feature, why: string): CheckResult {
+export function notRunResult(f: Feature, why: string, interrupted = /interrupted|--timeout|timed out/.test(why)): CheckResult {
+  const reason = interrupted ? `interrupted: ${why}; the check was cut short, so this says nothing about the feature` : `not run: ${why}`;
   return {
     id: f.id, area: f.area, suite: suiteOf(f), title: f.title,
     expectation: { expected: 'supported', reason: 'not computed: the check did not run', source: 'wincheck' },
-    outcome: 'error', reason: `not run: ${why}`, summary: `not run: ${why}`, evidence: [], steps: [], durationMs: 0,
+    outcome: 'error', reason, summary: reason, evidence: [], steps: [], durationMs: 0,
+    ...(interrupted ? { interrupted: true } : {}),
   };
+}
+
+/** "the run was interrupted (SIGINT)" / "the run hit its --timeout": from the run's abort reason. */
+export function stopReason(signal: AbortSignal): string {
+  const why = signal.reason instanceof Error ? signal.reason.message : String(signal.reason ?? '');
+  return /timed out/.test(why) ? 'the run hit its --timeout' : `the run was ${why || 'interrupted'}`;
 }

@@ -7,10 +7,11 @@ import { loadCatalog, suiteOf } from '../catalog/registry.ts';
 import { selectFeatures } from '../catalog/select.ts';
 import type { Feature } from '../catalog/types.ts';
 import { makeClients } from '../cluster/client.ts';
-import { cleanupRuns } from '../cluster/cleanup.ts';
+import { cleanupCommand, cleanupRuns } from '../cluster/cleanup.ts';
+import { heartbeatAnnotations, startHeartbeat } from '../cluster/lease.ts';
 import { RUN_LABEL } from '../labels.ts';
 import { loadKubeConfig } from '../cluster/kubeconfig.ts';
-import { createRunNamespace } from '../cluster/namespace.ts';
+import { createRunNamespace, endLease } from '../cluster/namespace.ts';
 import { preflight } from '../cluster/preflight.ts';
 import type { RunConfig } from '../config/types.ts';
 import { discover } from '../discovery/discover.ts';
@@ -25,11 +26,12 @@ import { Multiplexer } from '../report/multiplexer.ts';
 import SummaryReporter from '../report/summary.ts';
 import { emptyCounts, type Reporter, type RunInfo } from '../report/types.ts';
 import { deployFixtures, fixturesToDeploy, renderContextFor } from './deploy.ts';
-import { checkFeature, notRunResult } from './checkFeature.ts';
+import { checkFeature, notRunResult, stopReason } from './checkFeature.ts';
 import { CheckPool } from './checkPool.ts';
 import { runSuites } from './mochaRunner.ts';
 import { namespaceFor, newRunId } from './runId.ts';
 import type { NodeTransportFactory, RunState } from './state.ts';
+import { signalsReceived } from './signals.ts';
 import { TaskRunner } from './taskRunner.ts';
 import { KeyedLimiter, Limiter } from './limiter.ts';
 import { PER_NODE_COMMANDS } from '../config/resolve.ts';
@@ -54,7 +56,11 @@ export async function runWincheck(config: RunConfig, opts: RunOptions = {}): Pro
   if (!features.length) throw new UsageError('no feature selected: --skip excluded everything');
   // 2. Which cluster.
   const { kc, source } = loadKubeConfig({ kubeconfig: config.kubeconfig, context: config.context });
-  const kube = makeClients(kc);
+  // Every call of the run's clients ends on Ctrl-C or the deadline; teardown has its own clients,
+  // without that signal, so cleanup still runs after an interrupt.
+  const abort = new AbortController();
+  const kube = makeClients(kc, { signal: abort.signal });
+  const teardownKube = makeClients(kc);
   const runId = newRunId();
   const secrets = generateSecretValues();
   // The console last: it says whether the report files were written.
@@ -66,7 +72,7 @@ export async function runWincheck(config: RunConfig, opts: RunOptions = {}): Pro
   const run: RunState = {
     config, kube, runId, namespace: namespaceFor(runId), labels: { [RUN_LABEL]: runId }, features,
     fixtures: new Map(), secrets, redactor: new Redactor(Object.values(secrets)), reporter, results: [],
-    abort: new AbortController(), nodeTransport: opts.nodeTransport ?? nodeAccess!.transportFor, errors: [],
+    abort, nodeTransport: opts.nodeTransport ?? nodeAccess!.transportFor, errors: [],
     slots: { exec: new Limiter(config.parallel), perNode: new KeyedLimiter(PER_NODE_COMMANDS) },
     log: line => reporter.onLog(line),
   };
@@ -74,7 +80,10 @@ export async function runWincheck(config: RunConfig, opts: RunOptions = {}): Pro
   setMaxListeners(0, run.abort.signal);
   const started = Date.now();
   let begun = false;
-  const removeSignals = opts.handleSignals ? installSignalHandlers(run, out) : () => undefined;
+  let heartbeat: { stop(): void } | undefined;
+  const cleanupHint = cleanupCommand(kube, { kubeconfig: config.kubeconfig, runId });
+  let cleanupFailed = false;
+  const removeSignals = opts.handleSignals ? installSignalHandlers(run, out, cleanupHint) : () => undefined;
 
   const tasks = new TaskRunner<RunState>({
     abort: run.abort,
@@ -103,18 +112,25 @@ export async function runWincheck(config: RunConfig, opts: RunOptions = {}): Pro
   tasks.add({
     title: 'namespace',
     setup: async r => {
-      await createRunNamespace(kube, r.namespace, r.labels);
+      // The namespace carries the run's lease (a heartbeat): `wincheck cleanup` leaves it alone while we run.
+      await createRunNamespace(kube, r.namespace, r.labels, heartbeatAnnotations());
+      heartbeat = startHeartbeat(kube, r.namespace, line => r.log(`Warning: ${line}`));
       r.log(`Created namespace ${r.namespace}.`);
     },
     teardown: async r => {
+      heartbeat?.stop();
       if (config.keep) {
+        await endLease(teardownKube, r.namespace).catch(e => r.log(`Warning: could not release the lease on ${r.namespace}: ${messageOf(e)}`));
         r.log(config.simulated
           ? `Kept namespace ${r.namespace} (--keep) until the simulated cluster stops, at the end of this run.`
-          : `Kept namespace ${r.namespace} (--keep); remove it with: ${cleanupCommand(config, r.runId)}`);
+          : `Kept namespace ${r.namespace} (--keep); remove it with: ${cleanupHint}`);
         return;
       }
-      const report = await cleanupRuns(kube, { runId: r.runId, timeoutMs: config.timeouts.namespaceDelete, log: r.log });
-      if (report.errors.length) throw new Error(`${report.errors.join('; ')}; run "${cleanupCommand(config, r.runId)}"`);
+      const report = await cleanupRuns(teardownKube, { runId: r.runId, timeoutMs: config.timeouts.namespaceDelete, log: r.log, force: true });
+      if (report.errors.length) {
+        cleanupFailed = true;
+        throw new Error(`${report.errors.join('; ')}; left behind: ${report.leftovers.join(', ') || 'unknown'}; run "${cleanupHint}"`);
+      }
     },
   });
   tasks.add({
@@ -150,14 +166,20 @@ export async function runWincheck(config: RunConfig, opts: RunOptions = {}): Pro
     await nodeAccess?.close();
   }
   if (!begun) {
+    if (result.status === 'interrupted' || result.status === 'timedout') {
+      out(`${result.status === 'timedout' ? 'Timed out' : 'Interrupted'} before any check ran${cleanupFailed ? `; the cleanup failed: run "${cleanupHint}"` : ''}.`);
+      return result.status === 'interrupted' && !cleanupFailed ? EXIT_INTERRUPTED : 1;
+    }
     // Nothing was reported: the failure is the answer (exit 2 or 3 via the error type).
     const e = result.firstError;
     if (e instanceof UsageError || e instanceof ClusterUnreachableError) throw e;
     throw new Error(`wincheck run failed before any check: ${messageOf(e)}`, { cause: e });
   }
+  // A signal during teardown (after the checks) still makes the run interrupted: never exit 0 over it.
+  if (result.status === 'passed' && run.abort.signal.aborted) result.status = 'interrupted';
   const done = new Set(run.results.map(r => r.id));
   const why = result.status === 'timedout' ? `the run hit its --timeout of ${Math.round((config.timeoutMs ?? 0) / 1000)}s`
-    : result.status === 'interrupted' ? 'the run was interrupted' : run.errors[0] ?? 'the run stopped early';
+    : result.status === 'interrupted' ? stopReason(run.abort.signal) : run.errors[0] ?? 'the run stopped early';
   for (const f of features) if (!done.has(f.id)) run.results.push(notRunResult(f, why));
   const counts = emptyCounts();
   for (const r of run.results) counts[r.outcome]++;
@@ -166,17 +188,15 @@ export async function runWincheck(config: RunConfig, opts: RunOptions = {}): Pro
   await reporter.onEnd({ status, counts, results: run.results, durationMs: Date.now() - started, errors: run.errors });
   // A report that was not written is a lost result: never exit 0 (or 130) over it.
   if (reporter.lost.length) return 1;
-  if (status === 'interrupted') return EXIT_INTERRUPTED;
+  if (status === 'interrupted') {
+    // 130 says "stopped cleanly"; a cleanup that failed is a failure a CI job must see.
+    if (cleanupFailed) {
+      out(`Interrupted, and the cleanup failed: objects of run ${runId} remain; run "${cleanupHint}"`);
+      return 1;
+    }
+    return EXIT_INTERRUPTED;
+  }
   return status === 'passed' ? 0 : 1;
-}
-
-/** The cleanup line to print: against the same cluster as this run, whatever the shell's defaults. */
-export function cleanupCommand(config: Pick<RunConfig, 'kubeconfig' | 'context'>, runId: string): string {
-  const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
-  return ['wincheck cleanup',
-    ...(config.kubeconfig ? [`--kubeconfig ${quote(config.kubeconfig)}`] : []),
-    ...(config.context ? [`--context ${quote(config.context)}`] : []),
-    `--run-id ${runId}`].join(' ');
 }
 
 function runInfo(r: RunState, source: string, started: number): RunInfo {
@@ -200,17 +220,19 @@ function selectedOf(f: Feature) {
   return { id: f.id, suite: suiteOf(f), area: f.area, title: f.title };
 }
 
-/** First signal: stop and clean up. Second: leave now, saying what was left behind. */
-function installSignalHandlers(run: RunState, out: (l: string) => void): () => void {
+/** First signal: stop and clean up. Second: leave now, saying what was left behind and how to remove it. */
+function installSignalHandlers(run: RunState, out: (l: string) => void, cleanupHint: string): () => void {
   let count = 0;
   const onSignal = (sig: NodeJS.Signals) => {
+    signalsReceived.push(sig);
     count++;
     if (count === 1) {
       out(`${sig}: stopping, then deleting namespace ${run.namespace} (press Ctrl-C again to exit at once)...`);
       run.abort.abort(new Error(`interrupted by ${sig}`));
     } else {
-      out(`${sig} again: exiting now; namespace ${run.namespace} may remain: run "${cleanupCommand(run.config, run.runId)}"`);
-      process.exit(EXIT_INTERRUPTED);
+      // Exit 1, not 130: the cleanup did not finish.
+      out(`${sig} again: exiting now without finishing the cleanup; namespace ${run.namespace} and other objects of run ${run.runId} may remain. Remove them with:\n  ${cleanupHint}`);
+      process.exit(1);
     }
   };
   process.on('SIGINT', onSignal);

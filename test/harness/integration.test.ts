@@ -130,7 +130,7 @@ describe('harness against the simulated cluster', function () {
         expect(everything).to.not.contain(Buffer.from(v).toString('base64'));
       }
       // The hint names the cluster: run from another shell, a bare "wincheck cleanup" would target ~/.kube/config.
-      expect(r.stdout).to.contain(`remove it with: wincheck cleanup --kubeconfig ${sim.kubeconfig} --run-id ${runId}`);
+      expect(r.stdout).to.contain(`remove it with: wincheck cleanup --kubeconfig ${sim.kubeconfig} --context `).and.contain(` --run-id ${runId}`);
       const c = await wincheck(['cleanup', '--kubeconfig', sim.kubeconfig, '--run-id', runId]);
       expect(c.exitCode, c.all).to.equal(0);
       expect(c.stdout).to.contain(`Deleted namespace wincheck-${runId}.`);

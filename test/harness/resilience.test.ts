@@ -1,0 +1,114 @@
+// The one retry policy (lib/cluster/resilience.ts) against a scripted HTTP server: 429 with
+// Retry-After, 5xx and connection resets are retried; 4xx are not; a stalled answer hits the
+// per-attempt deadline; an abort ends a call at once. Plus the watch's connect deadline.
+
+import { expect } from 'chai';
+import http from 'node:http';
+import type { Socket } from 'node:net';
+import { ApiException, KubeConfig } from '@kubernetes/client-node';
+import { makeClients } from '../../lib/cluster/client.ts';
+import { createObject } from '../../lib/cluster/create.ts';
+import { retryAfterMs } from '../../lib/cluster/resilience.ts';
+import { openWatch } from '../../lib/cluster/watch.ts';
+
+type Step = 'reset' | 'stall' | { status: number; body?: unknown; headers?: Record<string, string> };
+
+describe('API call retries and deadlines', function () {
+  this.timeout(30_000);
+  let server: http.Server;
+  let script: Step[] = [];
+  let seen: string[] = [];
+  const sockets = new Set<Socket>();
+  let kc: KubeConfig;
+
+  before(async () => {
+    server = http.createServer((req, res) => {
+      seen.push(`${req.method} ${req.url?.split('?')[0]}`);
+      const step = script.shift() ?? { status: 200, body: { kind: 'NamespaceList', apiVersion: 'v1', metadata: {}, items: [] } };
+      if (step === 'reset') { req.socket.destroy(); return; }
+      if (step === 'stall') return;
+      res.writeHead(step.status, { 'Content-Type': 'application/json', ...step.headers });
+      res.end(JSON.stringify(step.body ?? { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: step.status, message: `scripted ${step.status}` }));
+    });
+    server.on('connection', s => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+    await new Promise<void>(r => server.listen(0, '127.0.0.1', () => r()));
+    kc = new KubeConfig();
+    kc.loadFromOptions({
+      clusters: [{ name: 'c', server: `http://127.0.0.1:${(server.address() as { port: number }).port}`, skipTLSVerify: true }],
+      users: [{ name: 'u', token: 't' }], contexts: [{ name: 'x', cluster: 'c', user: 'u' }], currentContext: 'x',
+    });
+  });
+  beforeEach(() => { script = []; seen = []; });
+  after(async () => { for (const s of sockets) s.destroy(); await new Promise(r => server.close(r)); });
+
+  const fast = { policy: { baseBackoffMs: 10, maxBackoffMs: 50, requestTimeoutMs: 1_000 } };
+
+  it('retries 500, 503 and a connection reset, then succeeds', async () => {
+    script = [{ status: 500 }, 'reset', { status: 503 }];
+    const list = await makeClients(kc, fast).core.listNamespace();
+    expect(list.items).to.deep.equal([]);
+    expect(seen).to.have.length(4);
+  });
+
+  it('honours Retry-After on 429', async () => {
+    script = [{ status: 429, headers: { 'Retry-After': '1' } }];
+    const t = Date.now();
+    await makeClients(kc, fast).core.listNamespace();
+    expect(Date.now() - t).to.be.at.least(950);
+    expect(seen).to.have.length(2);
+    expect(retryAfterMs('2')).to.equal(2000);
+    expect(retryAfterMs(new Date(Date.now() + 3000).toUTCString())).to.be.within(1000, 3000);
+  });
+
+  it('does not retry a 403 or 404, and gives up after its attempts naming the last status', async () => {
+    script = [{ status: 403 }];
+    const e = await makeClients(kc, fast).core.listNamespace().catch(x => x);
+    expect(e).to.be.instanceOf(ApiException);
+    expect((e as ApiException<unknown>).code).to.equal(403);
+    expect(seen).to.have.length(1);
+    seen = [];
+    script = Array(5).fill({ status: 500 });
+    const e2 = await makeClients(kc, fast).core.listNamespace().catch(x => x);
+    expect((e2 as ApiException<unknown>).code).to.equal(500);
+    expect(String((e2 as ApiException<string>).body)).to.contain('scripted 500');
+    expect(seen).to.have.length(5);
+  });
+
+  it('a stalled answer ends at the per-attempt deadline, naming it', async () => {
+    script = ['stall'];
+    const t = Date.now();
+    const e = await makeClients(kc, fast).core.listNamespace().catch(x => x);
+    expect(Date.now() - t).to.be.below(2_500);
+    expect((e as Error).message).to.equal('GET /api/v1/namespaces: no answer from the API server within 1s');
+  });
+
+  it('an abort ends the call in flight at once', async () => {
+    script = ['stall'];
+    const stop = new AbortController();
+    const t = Date.now();
+    setTimeout(() => stop.abort(new Error('interrupted by SIGINT')), 100);
+    const e = await makeClients(kc, { signal: stop.signal }).core.listNamespace().catch(x => x);
+    expect(Date.now() - t).to.be.below(1_000);
+    expect((e as Error).message).to.match(/interrupted/);
+  });
+
+  it('a create retried after a reset that comes back 409 is ours when it carries our run label', async () => {
+    const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'n', labels: { 'wincheck.io/run-id': 'r1' } } };
+    script = [
+      { status: 200, body: { kind: 'APIResourceList', groupVersion: 'v1', resources: [{ name: 'configmaps', namespaced: true, kind: 'ConfigMap', verbs: [] }] } },
+      'reset', { status: 409, body: { kind: 'Status', code: 409, reason: 'AlreadyExists', message: 'configmaps "x" already exists' } }, { status: 200, body: cm }];
+    const got = await createObject(makeClients(kc, fast), cm);
+    expect(got.metadata?.name).to.equal('x');
+    script = [{ status: 409, body: { kind: 'Status', code: 409, message: 'configmaps "x" already exists' } }, { status: 200, body: { ...cm, metadata: { ...cm.metadata, labels: { 'wincheck.io/run-id': 'someone-else' } } } }];
+    const e = await createObject(makeClients(kc, fast), cm).catch(x => x);
+    expect((e as Error).message).to.match(/failed to create ConfigMap n\/x: configmaps "x" already exists/);
+  });
+
+  it('a watch whose headers never come ends at its connect deadline', async () => {
+    script = ['stall'];
+    const t = Date.now();
+    const err = await new Promise<unknown>(resolve => { void openWatch(kc, '/api/v1/pods', {}, () => undefined, resolve, 500); });
+    expect(Date.now() - t).to.be.below(1_500);
+    expect(String(err)).to.contain('no answer to the watch of /api/v1/pods within 1s');
+  });
+});

@@ -44,13 +44,22 @@ async function countUtilityVMs(ctx: CheckContext, t: Transport, node: string, ev
  * "one VM more than pods" verdict must count them (else a starting pod looks like a lift).
  */
 async function hypervPodsOn(ctx: CheckContext, node: string, which: 'running' | 'holdingVMs' = 'running'): Promise<V1Pod[]> {
-  const names = new Set([...ctx.cluster.runtimeClasses.filter(rc => rc.handler === HYPERV_HANDLER).map(rc => rc.name), HYPERV_RC.replace('{{runId}}', ctx.runId)]);
+  // RuntimeClasses as they are now: another run's wincheck-hyperv-<id>, created after our
+  // discovery, has pods (and utility VMs) on this node too.
+  const current = await ctx.kube.node.listRuntimeClass().then(l => l.items.map(rc => ({ name: rc.metadata?.name ?? '', handler: rc.handler })), () => ctx.cluster.runtimeClasses);
+  const names = new Set([...current.filter(rc => rc.handler === HYPERV_HANDLER).map(rc => rc.name), HYPERV_RC.replace('{{runId}}', ctx.runId)]);
   const fieldSelector = `spec.nodeName=${node}`;
   const list = await ctx.kube.core.listPodForAllNamespaces({ fieldSelector })
     .catch(() => ctx.kube.core.listNamespacedPod({ namespace: ctx.namespace, fieldSelector }));
   const counted = (p: V1Pod) => which === 'running' ? p.status?.phase === 'Running' : !['Succeeded', 'Failed'].includes(p.status?.phase ?? '');
-  return list.items.filter(p => counted(p) && p.spec?.runtimeClassName && names.has(p.spec.runtimeClassName));
+  // Pods of others with the isolation annotation may hold a utility VM too: counted, so only
+  // our own annotated pod can account for a VM beyond the count (never another run's).
+  const ours = (p: V1Pod) => p.metadata?.namespace === ctx.namespace && p.metadata?.name === 'hyperv-annotation';
+  const annotated = (p: V1Pod) => which === 'holdingVMs' && !ours(p) && p.metadata?.annotations?.[ISOLATION_ANNOTATION] === 'hyperv';
+  return list.items.filter(p => counted(p) && ((p.spec?.runtimeClassName && names.has(p.spec.runtimeClassName)) || annotated(p)));
 }
+
+const ISOLATION_ANNOTATION = 'experimental.windows.kubernetes.io/isolation-type';
 
 /**
  * Judged on the nodes the fixture can land on (schedulable, of the target build): Hyper-V
@@ -111,7 +120,7 @@ async function hypervAnnotationProbe(ctx: CheckContext): Promise<Observation> {
   // so a race can only hide a lift, not invent one.
   const vms = await countUtilityVMs(ctx, access.transport, node, evidence);
   const pods = await hypervPodsOn(ctx, node, 'holdingVMs');
-  evidence.push(`Hyper-V RuntimeClass pods on ${node} (not finished): ${pods.map(p => `${p.metadata?.namespace}/${p.metadata?.name}`).join(', ') || 'none'}`);
+  evidence.push(`Hyper-V pods of others on ${node} (RuntimeClass or annotation, not finished): ${pods.map(p => `${p.metadata?.namespace}/${p.metadata?.name}`).join(', ') || 'none'}`);
   // Each RuntimeClass pod accounts for one utility VM; one more is the annotated pod's.
   const works = vms > pods.length;
   return { works, summary: works ? `a utility VM beyond the ${pods.length} RuntimeClass pod(s) on ${node}: the annotation was honoured` : `no utility VM for the annotated pod on ${node} (${vms} VM(s) for ${pods.length} RuntimeClass pod(s)): the annotation was ignored`, evidence, node };

@@ -80,6 +80,7 @@ function buildProgram(setCode: (c: number) => void): Command {
   sshFlags(runCmd)
     .addOption(new Option('--node-access <mode>', 'how node checks reach Windows nodes: auto (HostProcess pod, else SSH), hostprocess or ssh').choices(['auto', 'hostprocess', 'ssh']))
     .option('--egress-url <url>', 'an address outside the cluster for egress checks')
+    .option('--nodes <glob>', 'Windows nodes the node-level checks visit (repeatable; default: every Ready Windows node)', collect, [])
     .action(async (o: Record<string, unknown>) => setCode(await runAction(o)));
 
   program.command('list').description('list the catalog: suites and feature ids')
@@ -195,6 +196,7 @@ async function runAction(o: Record<string, unknown>): Promise<number> {
     parallel: o.parallel === undefined ? undefined : positiveIntFlag('--parallel', o.parallel as string),
     imageRegistry: o.imageRegistry as string | undefined,
     egressUrl: o.egressUrl as string | undefined,
+    nodes: o.nodes as string[],
     sshUser: o.sshUser as string | undefined,
     sshKey: o.sshKey as string | undefined,
     sshKnownHosts: o.sshKnownHosts as string | undefined,

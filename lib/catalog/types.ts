@@ -103,6 +103,8 @@ export interface CheckContext {
   signal: AbortSignal;
   options: {
     egressUrl?: string;
+    /** --nodes: the Windows nodes node-level checks visit (globs over names); empty or absent = all. */
+    nodes?: string[];
     /** Deadlines for waits (pod start, rollout...), from lib/cluster/timeouts.ts and the config. */
     timeouts: Timeouts;
   };

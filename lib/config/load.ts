@@ -69,6 +69,7 @@ const SCHEMA = object({
   parallel: positiveInt,
   imageRegistry: str,
   egressUrl: str,
+  nodes: strList,
   ssh: object({ user: str, key: str, knownHosts: str }),
   nodeAccess: (v, p) => { if (v !== 'auto' && v !== 'hostprocess' && v !== 'ssh') throw `${p} must be one of auto, hostprocess, ssh`; return v; },
   loadBalancer: bool,

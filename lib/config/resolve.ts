@@ -17,6 +17,7 @@ export interface RunFlags {
   parallel?: number;
   imageRegistry?: string;
   egressUrl?: string;
+  nodes?: string[];
   sshUser?: string;
   sshKey?: string;
   sshKnownHosts?: string;
@@ -54,6 +55,7 @@ export function resolveConfig(flags: RunFlags, file: FileConfig, env: NodeJS.Pro
     parallel: takeFirst(flags.parallel, file.parallel) ?? DEFAULT_PARALLEL,
     imageRegistry: takeFirst(flags.imageRegistry, file.imageRegistry),
     egressUrl: takeFirst(flags.egressUrl, file.egressUrl),
+    nodes: takeFirst(nonEmpty(flags.nodes), file.nodes) ?? [],
     ssh,
     nodeAccess: takeFirst<NodeAccessMode>(flags.nodeAccess, file.nodeAccess, 'auto'),
     loadBalancer: file.loadBalancer,

@@ -26,6 +26,8 @@ export interface FileConfig {
   parallel?: number;
   imageRegistry?: string;
   egressUrl?: string;
+  /** Windows nodes the node-level checks visit (globs over node names; default every Ready one). */
+  nodes?: string[];
   ssh?: SshConfig;
   /** How node commands reach Windows nodes: HostProcess pod, SSH, or auto (HostProcess, then SSH). */
   nodeAccess?: NodeAccessMode;
@@ -49,6 +51,8 @@ export interface RunConfig {
   parallel: number;
   imageRegistry?: string;
   egressUrl?: string;
+  /** --nodes: Windows nodes the node-level checks visit (globs); empty = every Ready Windows node. */
+  nodes: string[];
   ssh: SshConfig;
   /** Default 'auto': a HostProcess pod where the cluster supports it, else SSH. */
   nodeAccess?: NodeAccessMode;

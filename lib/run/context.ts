@@ -1,5 +1,6 @@
 // The CheckContext a feature's probe sees: the run's clients and fixtures, bound to one check.
 
+import { setMaxListeners } from 'node:events';
 import type { CheckContext, Feature } from '../catalog/types.ts';
 import { PodExecTransport } from '../cluster/exec.ts';
 import { waitTimeoutForPodReady } from '../cluster/podWait.ts';
@@ -11,6 +12,8 @@ import type { Limiter } from './limiter.ts';
 import type { RunState } from './state.ts';
 
 export function makeCheckContext(run: RunState, feature: Feature, steps: string[], signal: AbortSignal): CheckContext {
+  // A check on many nodes waits for many slots at once, each listening on this signal.
+  setMaxListeners(0, signal);
   const cluster = run.cluster!;
   const declared = new Set(feature.fixtures.map(f => f.id));
   return {
@@ -38,7 +41,7 @@ export function makeCheckContext(run: RunState, feature: Feature, steps: string[
     probe: (t, op) => runProbe(t, op, run.redactor, { timeoutMs: run.config.probeTimeoutMs, signal }),
     step: text => { steps.push(run.redactor.redact(text)); },
     signal,
-    options: { egressUrl: run.config.egressUrl, timeouts: run.config.timeouts },
+    options: { egressUrl: run.config.egressUrl, timeouts: run.config.timeouts, nodes: run.config.nodes },
   };
 }
 

@@ -46,6 +46,8 @@ export interface SimRunOptions {
   /** Replace the sim's known_hosts (a wrong key). In-process only. */
   knownHosts?: (simKnownHosts: string) => string;
   egressUrl?: string;
+  /** --nodes: the Windows nodes node-level checks visit (globs). */
+  nodes?: string[];
   /**
    * Over the run's timeouts. podStart defaults to 30 s: it bounds the waits that end at a
    * deadline when a limitation holds (resize, HPA metrics), and the sim starts pods in well
@@ -83,7 +85,7 @@ async function runInProcess(features: string[], o: SimRunOptions): Promise<SimRu
   });
   try {
     const reports = join(dir, 'reports');
-    const flags: RunFlags = { kubeconfig: join(dir, 'kubeconfig'), feature: features, reportDir: reports, nodeAccess: o.nodeAccess, egressUrl: o.egressUrl };
+    const flags: RunFlags = { kubeconfig: join(dir, 'kubeconfig'), feature: features, reportDir: reports, nodeAccess: o.nodeAccess, egressUrl: o.egressUrl, nodes: o.nodes };
     if (sim.ssh && o.ssh) {
       writeFileSync(join(dir, 'ssh_key'), sim.ssh.privateKey, { mode: 0o600 });
       writeFileSync(join(dir, 'known_hosts'), o.knownHosts ? o.knownHosts(sim.ssh.knownHosts) : sim.ssh.knownHosts);

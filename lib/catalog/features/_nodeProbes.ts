@@ -3,6 +3,7 @@
 // of pods where a Deployment or DaemonSet rollout wait would hide why a pod did not start.
 
 import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
+import picomatch from 'picomatch';
 import { podEvents, PodStartError } from '../../cluster/podWait.ts';
 import { podSettles, type PodOutcome } from '../observe.ts';
 import { describePod, failFastReason, isPodReady } from '../../cluster/podState.ts';
@@ -69,8 +70,25 @@ export async function nodeTransportOf(ctx: CheckContext, nodeName: string | unde
   return { na: { works: false, summary: 'no node access', evidence: [], node: node.name, notApplicable: `no HostProcess pod or SSH session on node ${node.name} is possible (${ctx.cluster.nodeAccess.hostProcessReason || 'HostProcess not possible'}; ${ctx.cluster.nodeAccess.sshReason || 'SSH not configured'})` } };
 }
 
+/**
+ * The Windows nodes a node-level check visits: every Ready one (release qualification needs
+ * all), or those --nodes selects.
+ */
 export function readyWindowsNodes(ctx: CheckContext): NodeInfo[] {
-  return ctx.cluster.nodes.filter(n => n.os === 'windows' && n.ready);
+  return selectedNodes(ctx, ctx.cluster.nodes.filter(n => n.os === 'windows' && n.ready));
+}
+
+/**
+ * The nodes --nodes selects (globs over names), all of them without a selection. A selection
+ * that matches none of them is an error naming it, never a silent pass over nothing.
+ */
+export function selectedNodes(ctx: CheckContext, nodes: NodeInfo[]): NodeInfo[] {
+  const globs = ctx.options.nodes ?? [];
+  if (!globs.length) return nodes;
+  const selected = picomatch(globs);
+  const chosen = nodes.filter(n => selected(n.name));
+  if (!chosen.length) throw new Error(`--nodes ${globs.join(', ')} matches none of the Windows nodes ${nodes.map(n => n.name).join(', ') || '(none)'}`);
+  return chosen;
 }
 
 // ---- pod sets -----------------------------------------------------------------------------

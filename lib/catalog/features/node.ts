@@ -12,7 +12,7 @@ import type { Transport } from '../../probes/types.ts';
 import { k8sAtLeast, supported } from '../expect.ts';
 import type { CheckContext, EvidenceItem, Expectation, Feature, Observation } from '../types.ts';
 import { DOCKERSHIM_REMOVED, DOCKERSHIM_SOURCE, runtimeSupport } from '../versions.ts';
-import { firstSandboxFailure, nodeTransportOf, PLATFORM_MISMATCH, readyWindowsNodes, waitForPodSet } from './_nodeProbes.ts';
+import { firstSandboxFailure, nodeTransportOf, PLATFORM_MISMATCH, readyWindowsNodes, selectedNodes, waitForPodSet } from './_nodeProbes.ts';
 
 // ---- pure rules (tested without a cluster) ------------------------------------------------
 
@@ -113,7 +113,7 @@ export function pauseImageExpectation(c: ClusterInfo): Expectation {
 
 async function liveWindowsNodes(ctx: CheckContext): Promise<NodeInfo[]> {
   const list = await ctx.kube.core.listNode();
-  return windowsNodes(list.items.map((n: V1Node) => nodeInfoOf(n)));
+  return selectedNodes(ctx, windowsNodes(list.items.map((n: V1Node) => nodeInfoOf(n))));
 }
 
 /** What one node's check found: a problem, nothing wrong (undefined), or that it could not tell. */

@@ -6,15 +6,13 @@ import type { Profile } from '../profiles/types.ts';
 import { RESOURCES, apiVersionOf, bucketOf } from './resources.ts';
 import type { Admission, KubeObject } from './store.ts';
 import { applyDefaults } from './validation/defaults.ts';
+import { dropDisabledPodFields } from './validation/disabledFields.ts';
+import { minorVersion } from '../nodes/versions.ts';
 import { invalidError } from './validation/errors.ts';
 import { objectErrors } from './validation/objects.ts';
 import type { PodRules } from './validation/pod.ts';
 import { schemaErrors } from './validation/schema.ts';
 
-function minorVersion(v: string): number {
-  const m = /^v?(\d+)\.(\d+)/.exec(v);
-  return m ? Number(m[1]) * 1000 + Number(m[2]) : 0;
-}
 
 /** The rules this cluster's version and profile put on pods. */
 export function podRules(profile: Profile): PodRules {
@@ -37,6 +35,7 @@ export function createAdmission(profile: Profile): Admission {
     const typed = obj.apiVersion && obj.kind ? obj : { ...obj, apiVersion: apiVersionOf(rt), kind: rt.kind };
     const errs = schemaErrors(typed);
     if (errs.length === 0) {
+      dropDisabledPodFields(bucket, obj, profile.kubernetesVersion);
       applyDefaults(bucket, obj, op);
       errs.push(...objectErrors(bucket, obj, old, rules));
     }

@@ -16,6 +16,8 @@ import { buildStatus, type Phase } from './podStatus.ts';
 import { watchProbes } from './probes.ts';
 import { podDns, validWindowsUser } from './shellHost.ts';
 import { splitPath } from './fs.ts';
+import { nodeSpecOf } from '../nodes/nodeSpec.ts';
+import { hostProcessOn, hypervIsolationOn } from '../nodes/versions.ts';
 import { MountError, podDir, refreshVolumes, setUpVolumes, type PodVolume, type VolumeLimitation } from './volumes.ts';
 
 /** The Hyper-V RuntimeClass handler (FEATURES.md iso.hyperv-runtimeclass). */
@@ -253,14 +255,21 @@ export class PodWorker {
     const wo = spec.securityContext?.windowsOptions;
     this.wantsHostProcess = this.windows
       && (wo?.hostProcess === true || (spec.containers.length > 0 && spec.containers.every(c => c.securityContext?.windowsOptions?.hostProcess)));
+    // The node's kubelet and runtime decide (sim/nodes/versions.ts): a kubelet before 1.23 or a
+    // containerd before 1.6 starts an ordinary container; Docker refuses the pod.
+    const versions = nodeSpecOf(this.ctx.profile, this.node.name);
+    const hostProcessSupport = versions ? hostProcessOn(versions) : 'host';
+    if (this.wantsHostProcess && hostProcessSupport === 'refused')
+      return this.sandboxFailed(`rpc error: code = Unknown desc = hostprocess containers are not supported by the container runtime (${versions!.containerRuntime})`);
     // breaks: hostprocess: the pod runs as an ordinary container (image user, container file system).
-    this.hostProcess = this.wantsHostProcess && !this.ctx.broken('hostprocess');
+    this.hostProcess = this.wantsHostProcess && hostProcessSupport === 'host' && !this.ctx.broken('hostprocess');
     this.hyperv = false;
     if (spec.runtimeClassName) {
       const rc = this.ctx.store.tryGet('runtimeclasses.node.k8s.io', undefined, spec.runtimeClassName) as unknown as V1RuntimeClass | undefined;
       if (!rc) return this.sandboxFailed(`runtimeclass.node.k8s.io "${spec.runtimeClassName}" not found`);
       if (rc.handler === HYPERV_HANDLER) {
-        if (!this.windows) return this.sandboxFailed(`rpc error: code = Unknown desc = failed to get sandbox runtime: no runtime for "${rc.handler}" is configured`);
+        // Only containerd >= 1.7 has the runhcs-wcow-hypervisor handler configured.
+        if (!this.windows || (versions && !hypervIsolationOn(versions))) return this.sandboxFailed(`rpc error: code = Unknown desc = failed to get sandbox runtime: no runtime for "${rc.handler}" is configured`);
         this.hyperv = true;
       }
     }

@@ -5,6 +5,8 @@
 import type { V1ConfigMap, V1DaemonSet } from '@kubernetes/client-node';
 import type { Profile } from '../../profiles/types.ts';
 import { cniNodeFacts } from '../../nodes/cni.ts';
+import { nodeSpecs } from '../../nodes/nodeSpec.ts';
+import { hostProcessFieldServed, hostProcessOn } from '../../nodes/versions.ts';
 import { configMap, daemonSet, hostProcessPod, LINUX_SELECTOR, TOLERATE_ALL } from './objects.ts';
 
 const CLUSTER_CIDR = '10.244.0.0/16';
@@ -31,8 +33,19 @@ function hnsNetworkName(p: Profile): string {
   return cniNodeFacts(p, { nodeName: '', internalIP: '', podCIDR: '', os: 'windows' }).hnsNetwork;
 }
 
+/**
+ * The Windows node agents run as HostProcess DaemonSets only where some Windows node can run
+ * HostProcess (Kubernetes >= 1.23 with containerd >= 1.6); older clusters ran them as
+ * Windows services (the seeds' nssm install), so there is no Windows DaemonSet.
+ */
+function withoutUnrunnableWindowsAgents<T extends { daemonSets: V1DaemonSet[] }>(p: Profile, objs: T): T {
+  const runnable = hostProcessFieldServed(p.kubernetesVersion) && nodeSpecs(p).some(n => n.os === 'windows' && hostProcessOn(n) === 'host');
+  if (runnable) return objs;
+  return { ...objs, daemonSets: objs.daemonSets.filter(d => d.spec?.template.spec?.nodeSelector?.['kubernetes.io/os'] !== 'windows') };
+}
+
 export function kubeProxy(p: Profile): { daemonSets: V1DaemonSet[]; configMaps: V1ConfigMap[] } {
-  const all = kubeProxyObjects(p);
+  const all = withoutUnrunnableWindowsAgents(p, kubeProxyObjects(p));
   const managed = MANAGED_CNI[p.network.cni]?.kubeProxy;
   if (managed === 'none') return { daemonSets: [], configMaps: [] };
   if (managed === 'linux-only') return { daemonSets: all.daemonSets.filter(d => d.metadata!.name === 'kube-proxy'), configMaps: all.configMaps.filter(c => c.metadata!.name === 'kube-proxy') };
@@ -111,6 +124,10 @@ function kubeProxyObjects(p: Profile): { daemonSets: V1DaemonSet[]; configMaps: 
 }
 
 export function cni(p: Profile): { daemonSets: V1DaemonSet[]; configMaps: V1ConfigMap[] } {
+  return withoutUnrunnableWindowsAgents(p, cniObjects(p));
+}
+
+function cniObjects(p: Profile): { daemonSets: V1DaemonSet[]; configMaps: V1ConfigMap[] } {
   const names = cniDaemonSetNames(p.network.cni);
   const overlay = p.network.mode === 'overlay';
   const labels = (os: string) => ({ app: p.network.cni, 'k8s-app': p.network.cni, tier: 'node', os });

@@ -1,0 +1,49 @@
+// What a node's Kubernetes version and container runtime allow, as the docs give it
+// (FEATURES.md, seed 003): the one place the sim's version-dependent behaviour is decided.
+//  - dockershim: the kubelet's built-in Docker support, removed in 1.24 (docker:// after that
+//    is cri-dockerd); neither runs HostProcess or Hyper-V containers.
+//  - HostProcess (WindowsHostProcessContainers): alpha 1.22 (off by default), beta 1.23 (on),
+//    GA 1.26; needs containerd >= 1.6 (FEATURES.md iso.hostprocess). An older containerd does
+//    not know the field and starts an ordinary container.
+//  - Hyper-V isolation through a RuntimeClass handler runhcs-wcow-hypervisor: containerd >= 1.7.
+//  - spec.os (IdentifyPodOS): alpha 1.23 (off by default), beta 1.24 (on), GA 1.25.
+
+/** 1.23 -> 1023, for comparisons; 0 when it cannot be read. */
+export function minorVersion(v: string | undefined): number {
+  const m = /^v?(\d+)\.(\d+)/.exec(v ?? '');
+  return m ? Number(m[1]) * 1000 + Number(m[2]) : 0;
+}
+
+export interface RuntimeVersion { name: string; major: number; minor: number }
+
+/** "containerd://1.7.17+azure" -> containerd 1.7; "docker://Unknown" -> docker, version 0.0. */
+export function runtimeVersion(s: string): RuntimeVersion {
+  const [name, rest = ''] = s.split('://');
+  const m = /^v?(\d+)\.(\d+)/.exec(rest);
+  return { name, major: m ? Number(m[1]) : 0, minor: m ? Number(m[2]) : 0 };
+}
+
+const atLeast = (r: RuntimeVersion, major: number, minor: number) => r.major > major || (r.major === major && r.minor >= minor);
+
+/** The API server keeps spec.os (IdentifyPodOS on by default from 1.24). */
+export const podOSFieldServed = (apiVersion: string) => minorVersion(apiVersion) >= 1024;
+/** The API server keeps windowsOptions.hostProcess (WindowsHostProcessContainers on by default from 1.23). */
+export const hostProcessFieldServed = (apiVersion: string) => minorVersion(apiVersion) >= 1023;
+
+/**
+ * How this node runs a pod asking for HostProcess: on the host ('host'), as an ordinary
+ * container because the kubelet gate is off or containerd predates the field ('ignored'),
+ * or not at all: dockershim/cri-dockerd refuse it ('refused').
+ */
+export function hostProcessOn(node: { kubeletVersion: string; containerRuntime: string }): 'host' | 'ignored' | 'refused' {
+  const rt = runtimeVersion(node.containerRuntime);
+  if (rt.name === 'docker') return 'refused';
+  if (minorVersion(node.kubeletVersion) < 1023) return 'ignored';
+  return rt.name === 'containerd' && atLeast(rt, 1, 6) ? 'host' : 'ignored';
+}
+
+/** containerd >= 1.7 configures the runhcs-wcow-hypervisor runtime handler. */
+export function hypervIsolationOn(node: { containerRuntime: string }): boolean {
+  const rt = runtimeVersion(node.containerRuntime);
+  return rt.name === 'containerd' && atLeast(rt, 1, 7);
+}

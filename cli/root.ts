@@ -2,7 +2,8 @@
 // 0 nothing regressed or errored; 1 a regression or error (or lifted under --strict);
 // 2 bad usage or configuration; 3 cluster unreachable or preflight failed; 130 interrupted.
 
-import { basename } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { messageOf } from '../lib/catalog/outcome.ts';
 import { loadCatalog } from '../lib/catalog/registry.ts';
@@ -23,6 +24,7 @@ import { exitCodeOf, UsageError } from '../lib/errors.ts';
 import { formatCatalog, LIST_FORMATS, type ListFormat } from '../lib/catalog/listing.ts';
 import { rewriteImage } from '../lib/fixtures/images.ts';
 import { DEFAULT_LIST_BUILDS, formatImageList, imagesNeeded } from '../lib/fixtures/imageList.ts';
+import { failedFeatureIds, readResults } from '../lib/report/resultsFile.ts';
 import { runWincheck } from '../lib/run/run.ts';
 import { WINCHECK_VERSION } from '../lib/version.ts';
 import { stringify as toYaml } from 'yaml';
@@ -76,7 +78,8 @@ function buildProgram(setCode: (c: number) => void): Command {
     .option('--strict', 'a lifted limitation fails the run')
     .option('--parallel <n>', 'exec sessions at once, in pods and on nodes (default 12); checks all start at once and wait without holding one')
     .option('--image-registry <host>', 'pull every fixture image from this mirror (air-gapped clusters)')
-    .option('--config <file>', 'YAML config file (flags win over it)');
+    .option('--config <file>', 'YAML config file (flags win over it)')
+    .option('--rerun-failed <results.json>', 'run again only the features that regressed or errored in that results.json');
   sshFlags(runCmd)
     .addOption(new Option('--node-access <mode>', 'how node checks reach Windows nodes: auto (HostProcess pod, else SSH), hostprocess or ssh').choices(['auto', 'hostprocess', 'ssh']))
     .option('--egress-url <url>', 'an address outside the cluster for egress checks')
@@ -155,6 +158,23 @@ function buildProgram(setCode: (c: number) => void): Command {
       }
     });
 
+  const report = program.command('report').description('work with the reports of earlier runs');
+  report.command('merge').description('one matrix across runs: feature × Kubernetes version × Windows build, with the cluster of each')
+    .argument('<dir...>', 'report directories (each holding results.json), or folders of them')
+    .option('--baseline <dir...>', 'earlier report directories: mark every cell that changed since')
+    .option('--out <dir>', 'where merged.md, merged.html and merged.json go', join('reports', 'merged'))
+    .action(async (dirs: string[], o: { baseline?: string[]; out: string }) => {
+      const { loadRuns, mergeRuns, renderMergedHtml, renderMergedMarkdown } = await import('../lib/report/merge.ts');
+      const merged = mergeRuns(loadRuns(dirs), o.baseline ? loadRuns(o.baseline) : undefined);
+      mkdirSync(o.out, { recursive: true });
+      writeFileSync(join(o.out, 'merged.md'), renderMergedMarkdown(merged));
+      writeFileSync(join(o.out, 'merged.html'), renderMergedHtml(merged));
+      writeFileSync(join(o.out, 'merged.json'), JSON.stringify(merged, null, 2) + '\n');
+      out(`Merged ${merged.features.length} features × ${merged.columns.length} columns (Kubernetes version × Windows build) from ${new Set(merged.columns.map(c => c.file)).size} runs.`);
+      if (merged.changes) out(`${merged.changes.length} cell(s) changed since the baseline${merged.changes.length ? `: ${merged.changes.slice(0, 5).map(ch => `${ch.feature} ${ch.from} → ${ch.to}`).join(', ')}${merged.changes.length > 5 ? ', …' : ''}` : ''}.`);
+      out(`Written to ${join(o.out, 'merged.md')}, merged.html and merged.json.`);
+    });
+
   program.command('sim').description('serve the simulated mixed cluster until Ctrl-C')
     .option('--profile <name|file>', 'built-in profile name or YAML file', 'default')
     .requiredOption('--kubeconfig-out <file>', 'where to write the kubeconfig')
@@ -183,6 +203,16 @@ function buildProgram(setCode: (c: number) => void): Command {
 
 async function runAction(o: Record<string, unknown>): Promise<number> {
   const file: FileConfig = typeof o.config === 'string' ? loadConfigFile(o.config) : {};
+  if (typeof o.rerunFailed === 'string') {
+    if ((o.feature as string[]).length || (o.suite as string[]).length) throw new UsageError('--rerun-failed picks the features itself: drop --feature/--suite');
+    const ids = failedFeatureIds(readResults(o.rerunFailed));
+    if (!ids.length) {
+      out(`Nothing to rerun: nothing regressed or errored in ${o.rerunFailed}.`);
+      return 0;
+    }
+    out(`Rerunning ${ids.length} feature(s) that regressed or errored in ${o.rerunFailed}: ${ids.join(', ')}.`);
+    o.feature = ids;
+  }
   const flags: RunFlags = {
     kubeconfig: o.kubeconfig as string | undefined,
     context: o.context as string | undefined,

@@ -20,6 +20,10 @@ export interface Faults {
   apiError(): 429 | 500 | undefined;
   /** Milliseconds after which to end a watch early, or undefined. */
   watchDropAfterMs(): number | undefined;
+  /** Reset this request's connection before answering (a restarting server, a proxy). */
+  reset(): boolean;
+  /** Milliseconds to hold this request before serving it (1–3 s), or undefined. */
+  slowMs(): number | undefined;
 }
 
 export function createFaults(profile: Profile): Faults {
@@ -27,7 +31,16 @@ export function createFaults(profile: Profile): Faults {
   const rand = rng(f.seed ?? 1);
   const errRate = f.apiErrorRate ?? 0;
   const dropRate = f.dropWatchRate ?? 0;
+  const resetRate = f.connResetRate ?? 0;
+  const slowRate = f.slowRate ?? 0;
   return {
+    reset() {
+      return resetRate > 0 && rand() < resetRate;
+    },
+    slowMs() {
+      if (slowRate <= 0 || rand() >= slowRate) return undefined;
+      return 1000 + Math.floor(rand() * 2000);
+    },
     apiError() {
       if (errRate <= 0 || rand() >= errRate) return undefined;
       return rand() < 0.5 ? 429 : 500;

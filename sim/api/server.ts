@@ -182,6 +182,9 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
       case 'resources': return sendJSON(res, 200, apiResourceList(r.group, r.version));
       case 'notFound': throw notFoundPath();
       case 'resource': {
+        if (state.faults.reset()) { req.socket.destroy(); return; }
+        const slow = state.faults.slowMs();
+        if (slow !== undefined) await new Promise(r => setTimeout(r, slow));
         const fault = state.faults.apiError();
         if (fault === 429) return sendStatus(res, statusOf(429, 'TooManyRequests', 'the server has received too many requests and has asked us to try again later', { retryAfterSeconds: 1 }), { 'Retry-After': '1' });
         if (fault === 500) return sendStatus(res, statusOf(500, 'InternalError', 'Internal error occurred: injected fault'));
@@ -259,6 +262,9 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
       const url = new URL(req.url ?? '/', 'https://localhost');
       const r = routeOf(url.pathname, metricsServer);
       admit(req, url, r, req.method ?? 'GET');
+      // Exec/attach connects meet the same faults as other requests (clients must retry them).
+      if (state.faults.reset()) { socket.destroy(); return; }
+      if (state.faults.apiError() === 500) return fail(500, 'InternalError', 'Internal error occurred: injected fault');
       if (r.kind !== 'resource' || r.rt.resource !== 'pods' || r.rt.group !== '' || !r.namespace || !r.name
         || !['exec', 'attach', 'portforward'].includes(r.subresource ?? '')) return fail(404, 'NotFound', 'the server could not find the requested resource');
       opts.store.get('pods', r.namespace, r.name);

@@ -48,9 +48,30 @@ export function startNodes(store: Store, profile: Profile, opts: NodeOptions = {
   const statusTimer = setInterval(guard('status heartbeat', () => names.forEach(n => refreshHeartbeat(store, n))), opts.statusHeartbeatMs ?? 40_000);
   leaseTimer.unref();
   statusTimer.unref();
+  const flap = startNodeFlap(store, profile, guard);
   return {
-    async stop() { clearInterval(leaseTimer); clearInterval(statusTimer); },
+    async stop() { clearInterval(leaseTimer); clearInterval(statusTimer); flap.stop(); },
   };
+}
+
+/**
+ * faults.nodeFlap: a node turns NotReady for forMs (default 3 s) after afterMs (default 5 s),
+ * then Ready again; again every everyMs if set. Pods stay (they tolerate not-ready for 300 s).
+ */
+function startNodeFlap(store: Store, profile: Profile, guard: (what: string, fn: () => void) => () => void): { stop(): void } {
+  const f = profile.faults?.nodeFlap;
+  if (!f) return { stop: () => undefined };
+  const name = f.node ?? profile.nodes.find(n => n.os === 'windows')?.name ?? profile.nodes[0]?.name;
+  if (!name) return { stop: () => undefined };
+  const timers: NodeJS.Timeout[] = [];
+  const later = (ms: number, fn: () => void) => { const t = setTimeout(fn, ms); t.unref(); timers.push(t); };
+  const flapOnce = () => {
+    guard('flap NotReady', () => setNodeReady(store, profile, name, false))();
+    later(f.forMs ?? 3_000, guard('flap Ready', () => setNodeReady(store, profile, name, true)));
+    if (f.everyMs) later(f.everyMs, flapOnce);
+  };
+  later(f.afterMs ?? 5_000, flapOnce);
+  return { stop: () => timers.forEach(clearTimeout) };
 }
 
 function refreshHeartbeat(store: Store, name: string): void {

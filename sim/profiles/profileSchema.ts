@@ -136,6 +136,17 @@ export const PROFILE_RULE: Rule = {
         seed: { kind: 'number' },
         apiErrorRate: { kind: 'number', min: 0, max: 1 },
         dropWatchRate: { kind: 'number', min: 0, max: 1 },
+        connResetRate: { kind: 'number', min: 0, max: 1 },
+        slowRate: { kind: 'number', min: 0, max: 1 },
+        nodeFlap: {
+          kind: 'object',
+          fields: {
+            node: { kind: 'string' },
+            afterMs: { kind: 'number', min: 0 },
+            forMs: { kind: 'number', min: 0 },
+            everyMs: { kind: 'number', min: 0 },
+          },
+        },
       },
     },
   } satisfies Record<keyof Profile, Rule>,

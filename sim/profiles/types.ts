@@ -248,5 +248,16 @@ export interface Profile {
   /** Windows node components' layout (services, HNS tooling) per provider. */
   windowsLayout?: WindowsLayoutSpec;
   /** Seeded fault injection (DESIGN.md "Faults"). */
-  faults?: { seed?: number; apiErrorRate?: number; dropWatchRate?: number };
+  faults?: {
+    seed?: number;
+    /** Share of API requests answered 429 (Retry-After: 1) or 500 instead of being served. */
+    apiErrorRate?: number;
+    dropWatchRate?: number;
+    /** Share of API requests (and exec/attach upgrades) whose connection is reset before any answer. */
+    connResetRate?: number;
+    /** Share of API requests answered after 1–3 s (a slow link or a busy server). */
+    slowRate?: number;
+    /** A node that turns NotReady for a few seconds, and back: the first Windows node unless named. */
+    nodeFlap?: { node?: string; afterMs?: number; forMs?: number; everyMs?: number };
+  };
 }

@@ -1,0 +1,14 @@
+// Fault profiles shared by test/reliability and bench/faults.ts.
+
+import type { Profile } from '../../sim/profiles/types.ts';
+
+/** Deploy, watch, exec, Services and node access: the paths faults can break. */
+export const FAULT_FEATURES = ['sched.os-selector', 'work.iis-pod', 'work.deployment', 'cfg.secret-env', 'cfg.configmap-env', 'net.w2l'];
+
+/** 5% API errors and dropped watches, some resets and slow answers, one node flapping NotReady. */
+export const faulty = (seed: number, f: Partial<NonNullable<Profile['faults']>> = {}) => (p: Profile) => {
+  p.faults = { seed, apiErrorRate: 0.05, dropWatchRate: 0.05, connResetRate: 0.02, slowRate: 0.02, nodeFlap: { afterMs: 4_000, forMs: 3_000 }, ...f };
+};
+
+/** What an error caused by a fault says (the harness must name it). */
+export const FAULT_WORDS = /injected fault|too many requests|ECONNRESET|socket hang up|reset|no answer|HTTP 5\d\d|HTTP 429/i;

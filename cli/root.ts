@@ -9,6 +9,7 @@ import { messageOf } from '../lib/catalog/outcome.ts';
 import { loadCatalog } from '../lib/catalog/registry.ts';
 import { selectFeatures } from '../lib/catalog/select.ts';
 import { cleanupCommand, cleanupRuns } from '../lib/cluster/cleanup.ts';
+import { rbacManifest } from '../lib/catalog/rbacManifest.ts';
 import { makeClients } from '../lib/cluster/client.ts';
 import { loadKubeConfig } from '../lib/cluster/kubeconfig.ts';
 import { preflight } from '../lib/cluster/preflight.ts';
@@ -20,7 +21,7 @@ import type { FileConfig } from '../lib/config/types.ts';
 import { discover } from '../lib/discovery/discover.ts';
 import { formatClusterInfo } from '../lib/discovery/format.ts';
 import { sshReachable } from '../lib/discovery/sshReachable.ts';
-import { exitCodeOf, UsageError } from '../lib/errors.ts';
+import { exitCodeOf, MissingPermissionsError, UsageError } from '../lib/errors.ts';
 import { formatCatalog, LIST_FORMATS, type ListFormat } from '../lib/catalog/listing.ts';
 import { rewriteImage } from '../lib/fixtures/images.ts';
 import { DEFAULT_LIST_BUILDS, formatImageList, imagesNeeded } from '../lib/fixtures/imageList.ts';
@@ -45,7 +46,8 @@ export async function main(argv: string[]): Promise<number> {
       // --help / --version exit 0; any other commander error is bad usage (already printed).
       return e.exitCode === 0 || e.code === 'commander.helpDisplayed' || e.code === 'commander.version' ? 0 : 2;
     }
-    process.stderr.write(`Error: ${messageOf(e).split('\n')[0]}\n`);
+    // One line, except a list the user must read whole (missing permissions).
+    process.stderr.write(`Error: ${e instanceof MissingPermissionsError ? messageOf(e) : messageOf(e).split('\n')[0]}\n`);
     return exitCodeOf(e);
   }
 }
@@ -76,6 +78,7 @@ function buildProgram(setCode: (c: number) => void): Command {
     .option('--timeout <duration>', 'deadline for the whole run, with a unit: 90s, 30m, 1h (default: none; each wait has its own deadline)')
     .option('--keep', 'keep the run namespace and its objects')
     .option('--strict', 'a lifted limitation fails the run')
+    .option('--skip-unpermitted', 'run as n/a the features whose RBAC permissions are missing, instead of exiting 3')
     .option('--parallel <n>', 'exec sessions at once, in pods and on nodes (default 12); checks all start at once and wait without holding one')
     .option('--image-registry <host>', 'pull every fixture image from this mirror (air-gapped clusters)')
     .option('--config <file>', 'YAML config file (flags win over it)')
@@ -92,6 +95,19 @@ function buildProgram(setCode: (c: number) => void): Command {
     .addOption(new Option('-o, --output <format>', 'output format').choices(LIST_FORMATS).default('text'))
     .action(async (o: { suite: string[]; feature: string[]; output: ListFormat }) => {
       out(formatCatalog(selectFeatures(await loadCatalog(), { suites: o.suite, features: o.feature }), o.output));
+    });
+
+  program.command('rbac').description('print the least-privilege ClusterRole, ServiceAccount and binding a run of the selection needs')
+    .option('--suite <glob>', 'only matching suites (repeatable)', collect, [])
+    .option('--feature <glob>', 'only matching feature ids (repeatable)', collect, [])
+    .option('--skip <glob>', 'skip matching feature ids or suites (repeatable)', collect, [])
+    .option('--service-account <namespace/name>', 'the ServiceAccount to bind', 'default/wincheck')
+    .option('--name <name>', 'name of the ClusterRole and ClusterRoleBinding', 'wincheck')
+    .action(async (o: { suite: string[]; feature: string[]; skip: string[]; serviceAccount: string; name: string }) => {
+      const m = /^([a-z0-9-]+)\/([a-z0-9.-]+)$/.exec(o.serviceAccount);
+      if (!m) throw new UsageError(`--service-account ${o.serviceAccount} is not <namespace>/<name>`);
+      const features = selectFeatures(await loadCatalog(), { suites: o.suite, features: o.feature, skip: o.skip });
+      process.stdout.write(rbacManifest(features, { name: o.name, serviceAccount: { namespace: m[1], name: m[2] } }));
     });
 
   program.command('images').description('list every image a selection of features pulls, per Windows build (for air-gapped mirrors)')
@@ -223,6 +239,7 @@ async function runAction(o: Record<string, unknown>): Promise<number> {
     timeoutMs: o.timeout === undefined ? undefined : durationMs('--timeout', o.timeout as string),
     keep: o.keep as boolean | undefined,
     strict: o.strict as boolean | undefined,
+    skipUnpermitted: o.skipUnpermitted as boolean | undefined,
     parallel: o.parallel === undefined ? undefined : positiveIntFlag('--parallel', o.parallel as string),
     imageRegistry: o.imageRegistry as string | undefined,
     egressUrl: o.egressUrl as string | undefined,

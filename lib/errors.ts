@@ -10,6 +10,9 @@ export class ClusterUnreachableError extends Error {
   readonly exitCode = 3;
 }
 
+/** The RBAC preflight found permissions missing: exit 3, one line per permission. */
+export class MissingPermissionsError extends ClusterUnreachableError {}
+
 export function exitCodeOf(error: unknown): number {
   if (error instanceof UsageError || error instanceof ClusterUnreachableError) return error.exitCode;
   return 1;

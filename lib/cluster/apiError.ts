@@ -18,3 +18,23 @@ export function apiErrorMessage(e: unknown): string {
 function safeJson(s: string): unknown {
   try { return JSON.parse(s); } catch { return s; }
 }
+
+/**
+ * A Pod Security admission rejection anywhere in the error's cause chain: the API server's
+ * text ('pods "x" is forbidden: violates PodSecurity "baseline:latest": ...'), else undefined.
+ * Distinct from other 403s (RBAC, webhooks): the cluster's policy refuses what a check needs,
+ * so the check cannot be made here (n/a), rather than the harness failing (error).
+ */
+export function podSecurityRejection(e: unknown): string | undefined {
+  for (let x: unknown = e, depth = 0; x && depth < 10; x = (x as { cause?: unknown }).cause, depth++) {
+    const text = x instanceof ApiException ? (x.code === 403 ? apiErrorMessage(x) : '') : x instanceof Error ? x.message : '';
+    const at = text.indexOf('violates PodSecurity');
+    if (at >= 0) {
+      // From the object's "<kind> "<name>" is forbidden:" when the text has it.
+      const start = text.lastIndexOf(' is forbidden: ', at);
+      const from = start >= 0 ? text.lastIndexOf('pods', start) : -1;
+      return text.slice(from >= 0 ? from : at).replace(/ \(HTTP 403\)$/, '');
+    }
+  }
+  return undefined;
+}

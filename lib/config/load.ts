@@ -66,6 +66,7 @@ const SCHEMA = object({
   timeout: duration,
   keep: bool,
   strict: bool,
+  skipUnpermitted: bool,
   parallel: positiveInt,
   imageRegistry: str,
   egressUrl: str,

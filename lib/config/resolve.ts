@@ -14,6 +14,7 @@ export interface RunFlags {
   timeoutMs?: number;
   keep?: boolean;
   strict?: boolean;
+  skipUnpermitted?: boolean;
   parallel?: number;
   imageRegistry?: string;
   egressUrl?: string;
@@ -52,6 +53,7 @@ export function resolveConfig(flags: RunFlags, file: FileConfig, env: NodeJS.Pro
     timeoutMs: takeFirst(flags.timeoutMs, file.timeoutMs),
     keep: takeFirst(flags.keep, file.keep) ?? false,
     strict: takeFirst(flags.strict, file.strict) ?? false,
+    skipUnpermitted: takeFirst(flags.skipUnpermitted, file.skipUnpermitted) ?? false,
     parallel: takeFirst(flags.parallel, file.parallel) ?? DEFAULT_PARALLEL,
     imageRegistry: takeFirst(flags.imageRegistry, file.imageRegistry),
     egressUrl: takeFirst(flags.egressUrl, file.egressUrl),

@@ -22,6 +22,8 @@ export interface FileConfig {
   timeoutMs?: number;
   keep?: boolean;
   strict?: boolean;
+  /** Features whose permissions are missing run as n/a instead of stopping the run (exit 3). */
+  skipUnpermitted?: boolean;
   /** Exec sessions at once (probe commands in pods and on nodes). */
   parallel?: number;
   imageRegistry?: string;
@@ -47,6 +49,7 @@ export interface RunConfig {
   timeoutMs?: number;
   keep: boolean;
   strict: boolean;
+  skipUnpermitted: boolean;
   /** Exec sessions at once: probe commands in pods and on nodes (checks all start at once). */
   parallel: number;
   imageRegistry?: string;

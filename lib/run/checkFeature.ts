@@ -6,6 +6,7 @@ import { unmetNeed } from '../catalog/needs.ts';
 import { suiteOf } from '../catalog/registry.ts';
 import type { CheckResult, Expectation, Feature, Observation } from '../catalog/types.ts';
 import { FixtureError } from '../fixtures/errors.ts';
+import { podSecurityRejection } from '../cluster/apiError.ts';
 import { makeCheckContext } from './context.ts';
 import type { RunState } from './state.ts';
 
@@ -20,7 +21,7 @@ export async function checkFeature(run: RunState, feature: Feature): Promise<Che
     expectation = { expected: 'supported', reason: 'expectation could not be computed', source: 'wincheck' };
     return finish(run, feature, expectation, undefined, new Error(`expect() of ${feature.id} failed`, { cause: e }), steps, started);
   }
-  const unmet = feature.needs?.map(n => unmetNeed(n, cluster, { egressUrl: run.config.egressUrl })).find(Boolean);
+  const unmet = run.unpermitted?.get(feature.id) ?? feature.needs?.map(n => unmetNeed(n, cluster, { egressUrl: run.config.egressUrl })).find(Boolean);
   if (unmet) expectation = { ...expectation, expected: 'n/a', reason: unmet };
   const noImage = unmet ? undefined : noImageFor(run, feature);
   if (noImage) expectation = { ...expectation, expected: 'n/a', reason: noImage };
@@ -42,6 +43,9 @@ export async function checkFeature(run: RunState, feature: Feature): Promise<Che
     const observation = await Promise.race([feature.probe(makeCheckContext(run, feature, steps, controller.signal)), stopped]);
     return finish(run, feature, expectation, observation, undefined, steps, started);
   } catch (e) {
+    // The cluster's Pod Security policy refused a pod the probe needed: it cannot check here.
+    const psa = podSecurityRejection(e);
+    if (psa) return finish(run, feature, { ...expectation, expected: 'n/a', reason: `the cluster's Pod Security admission refused a pod the check needs: ${psa}` }, undefined, undefined, steps, started);
     return finish(run, feature, expectation, undefined, e, steps, started);
   } finally {
     clearTimeout(timer);

@@ -2,6 +2,8 @@
 // in order: a RuntimeClass before the pod naming it). A fixture that fails is recorded; only
 // the features using it are affected.
 
+import { podSecurityRejection } from '../cluster/apiError.ts';
+import { dryRunPodTemplate } from '../cluster/podSecurity.ts';
 import { unmetNeed } from '../catalog/needs.ts';
 import { createObject } from '../cluster/create.ts';
 import { schedulableWindowsNodes, targetWindowsNode, windowsTaints } from '../discovery/nodes.ts';
@@ -35,6 +37,7 @@ export function renderContextFor(run: Pick<RunState, 'runId' | 'namespace' | 'se
 export function fixturesToDeploy(run: RunState, cluster: ClusterInfo): FixtureSpec[] {
   const byId = new Map<string, FixtureSpec>();
   for (const f of run.features) {
+    if (run.unpermitted?.has(f.id)) continue;
     if (f.needs?.some(n => unmetNeed(n, cluster, { egressUrl: run.config.egressUrl }))) continue;
     if (f.expect(cluster).expected === 'n/a') continue;
     for (const spec of f.fixtures) if (!byId.has(spec.id)) byId.set(spec.id, spec);
@@ -47,11 +50,16 @@ export async function deployFixtures(run: RunState, specs: FixtureSpec[]): Promi
   await Promise.all(specs.map(async spec => {
     try {
       const rendered = renderFixture(spec, render);
-      for (const obj of rendered.objects) await createObject(run.kube, obj);
+      for (const obj of rendered.objects) {
+        await dryRunPodTemplate(run.kube, obj);
+        await createObject(run.kube, obj);
+      }
       run.fixtures.set(spec.id, rendered);
     } catch (e) {
       const message = `failed to deploy fixture "${spec.id}": ${e instanceof Error ? e.message : String(e)}`;
-      const notApplicable = e instanceof NoImageError ? run.redactor.redact(e.message) : undefined;
+      const psa = podSecurityRejection(e);
+      const notApplicable = e instanceof NoImageError ? run.redactor.redact(e.message)
+        : psa ? run.redactor.redact(`the cluster's Pod Security admission refused it: ${psa}`) : undefined;
       run.fixtures.set(spec.id, new FixtureError(spec.id, run.redactor.redact(message), { cause: e, notApplicable }));
     }
   }));

@@ -33,6 +33,7 @@ import { namespaceFor, newRunId } from './runId.ts';
 import type { NodeTransportFactory, RunState } from './state.ts';
 import { signalsReceived } from './signals.ts';
 import { TaskRunner } from './taskRunner.ts';
+import { checkPermissions } from './permissions.ts';
 import { KeyedLimiter, Limiter } from './limiter.ts';
 import { PER_NODE_COMMANDS } from '../config/resolve.ts';
 import { applyNodeAccessMode, NodeAccess } from '../transports/nodeAccess.ts';
@@ -98,6 +99,7 @@ export async function runWincheck(config: RunConfig, opts: RunOptions = {}): Pro
     title: 'preflight',
     setup: async r => {
       const version = await preflight(kc, config.timeouts.preflightConnect);
+      await checkPermissions(r, kc);
       try {
         r.cluster = await discover(kube, { version, loadBalancer: config.loadBalancer, sshCheck: sshReachable(config.ssh) });
         r.cluster.nodeAccess = applyNodeAccessMode(r.cluster.nodeAccess, config.nodeAccess);
@@ -113,7 +115,7 @@ export async function runWincheck(config: RunConfig, opts: RunOptions = {}): Pro
     title: 'namespace',
     setup: async r => {
       // The namespace carries the run's lease (a heartbeat): `wincheck cleanup` leaves it alone while we run.
-      await createRunNamespace(kube, r.namespace, r.labels, heartbeatAnnotations());
+      await createRunNamespace(kube, r.namespace, r.labels, heartbeatAnnotations(), refused => r.log(refused));
       heartbeat = startHeartbeat(kube, r.namespace, line => r.log(`Warning: ${line}`));
       r.log(`Created namespace ${r.namespace}.`);
     },

@@ -33,6 +33,8 @@ export interface RunState {
   nodeTransport: NodeTransportFactory;
   /** What costs, bounded (limiter.ts): exec sessions run-wide, and commands on each node. */
   slots: { exec: Limiter; perNode: KeyedLimiter };
+  /** Features whose RBAC permissions are missing (--skip-unpermitted): feature id → why, they run as n/a. */
+  unpermitted?: Map<string, string>;
   /** Problems outside any check (deploy, cleanup). */
   errors: string[];
   log(line: string): void;

@@ -7,7 +7,13 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { parseAllDocuments } from 'yaml';
 import type { CheckResult } from '../../lib/catalog/types.ts';
+import { exitCodeOf } from '../../lib/errors.ts';
+import { RUN_LABEL } from '../../lib/labels.ts';
+import { bucketOf, resourceForKind } from '../../sim/api/resources.ts';
+import type { KubeObject } from '../../sim/api/store.ts';
 import type { Timeouts } from '../../lib/cluster/timeouts.ts';
 import { resolveConfig, type RunFlags } from '../../lib/config/resolve.ts';
 import type { NodeAccessMode } from '../../lib/config/types.ts';
@@ -29,6 +35,10 @@ export interface SimRun {
   podIPs: Map<string, string>;
   /** Pods still carrying the run label after the run (cleanup left them behind). */
   leftover: string[];
+  /** Namespaces and run-labelled objects the run created (whatever cleanup did later). */
+  created: string[];
+  /** With expectError: the error that stopped the run. */
+  error?: string;
 }
 
 export interface SimRunOptions {
@@ -56,6 +66,11 @@ export interface SimRunOptions {
   timeouts?: Partial<Timeouts>;
   /** Run in a child process, so that several runs can go at once (see inProcessTurn). */
   inChild?: boolean;
+  /** An RBAC manifest (`wincheck rbac` output) to apply; the run then uses a token of its ServiceAccount. */
+  rbac?: string;
+  skipUnpermitted?: boolean;
+  /** The run may stop with an error (exit 2/3): return it in SimRun.error rather than rejecting. */
+  expectError?: boolean;
 }
 
 /** Shortened network periods (upstream: 30 s warm-up, 10 s steady, 1 s poll, 10 s connect), a minute per pod start. */
@@ -79,13 +94,16 @@ async function runInProcess(features: string[], o: SimRunOptions): Promise<SimRu
   const sim = await startSharedSim(profile, join(dir, 'kubeconfig'));
   const output: string[] = [];
   const podIPs = new Map<string, string>();
+  const created: string[] = [];
   const seen = sim.store.onAny((bucket, e) => {
+    if (e.type === 'ADDED' && (bucket === 'namespaces' || e.object.metadata.labels?.[RUN_LABEL])) created.push(`${bucket}/${e.object.metadata.namespace ? `${e.object.metadata.namespace}/` : ''}${e.object.metadata.name}`);
     const pod = e.object as { metadata: { name?: string }; status?: { podIP?: string } };
     if (bucket === 'pods' && pod.metadata.name && pod.status?.podIP) podIPs.set(pod.metadata.name, pod.status.podIP);
   });
   try {
     const reports = join(dir, 'reports');
-    const flags: RunFlags = { kubeconfig: join(dir, 'kubeconfig'), feature: features, reportDir: reports, nodeAccess: o.nodeAccess, egressUrl: o.egressUrl, nodes: o.nodes };
+    const kubeconfig = o.rbac ? await serviceAccountKubeconfig(sim, o.rbac, dir) : join(dir, 'kubeconfig');
+    const flags: RunFlags = { kubeconfig, feature: features, reportDir: reports, nodeAccess: o.nodeAccess, egressUrl: o.egressUrl, nodes: o.nodes, skipUnpermitted: o.skipUnpermitted };
     if (sim.ssh && o.ssh) {
       writeFileSync(join(dir, 'ssh_key'), sim.ssh.privateKey, { mode: 0o600 });
       writeFileSync(join(dir, 'known_hosts'), o.knownHosts ? o.knownHosts(sim.ssh.knownHosts) : sim.ssh.knownHosts);
@@ -97,20 +115,45 @@ async function runInProcess(features: string[], o: SimRunOptions): Promise<SimRu
     config.simProfile = profile.name;
     const turn = inProcessTurn.then(() => runWincheck(config, { out: l => output.push(l) }));
     inProcessTurn = turn.catch(() => undefined);
-    const exitCode = await turn;
+    let exitCode: number;
+    try {
+      exitCode = await turn;
+    } catch (e) {
+      if (!o.expectError) throw e;
+      return { exitCode: exitCodeOf(e), error: (e as Error).message, results: new Map(), summaryMd: '', html: '', junit: {}, output, podIPs, leftover: [], created };
+    }
     const json = JSON.parse(readFileSync(join(reports, 'results.json'), 'utf8')) as { summary: { results: CheckResult[] } };
     const junit: Record<string, string> = {};
     for (const f of readdirSync(reports)) if (f.startsWith('junit')) junit[f] = readFileSync(join(reports, f), 'utf8');
     const leftover = sim.store.list('pods').items.filter(p => p.metadata.labels?.['wincheck.io/run-id']).map(p => `${p.metadata.namespace}/${p.metadata.name}`);
     return {
       exitCode, results: new Map(json.summary.results.map(r => [r.id, r])), summaryMd: readFileSync(join(reports, 'summary.md'), 'utf8'),
-      html: readFileSync(join(reports, 'report.html'), 'utf8'), junit, output, podIPs, leftover,
+      html: readFileSync(join(reports, 'report.html'), 'utf8'), junit, output, podIPs, leftover, created,
     };
   } finally {
     seen.stop();
     await sim.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Applies an RBAC manifest (ServiceAccount, ClusterRole, binding) and writes a kubeconfig with a token of its ServiceAccount. */
+async function serviceAccountKubeconfig(sim: SimCluster, manifest: string, dir: string): Promise<string> {
+  const docs = parseAllDocuments(manifest).map(d => d.toJS() as KubeObject);
+  for (const o of docs) {
+    const rt = resourceForKind(o.apiVersion!, o.kind!);
+    if (!rt) throw new Error(`rbac manifest: the sim does not serve ${o.kind}`);
+    sim.store.create(bucketOf(rt), o);
+  }
+  const sa = docs.find(o => o.kind === 'ServiceAccount')!;
+  const kc = new KubeConfig();
+  kc.loadFromString(sim.kubeconfig);
+  const tr = await kc.makeApiClient(CoreV1Api).createNamespacedServiceAccountToken({ namespace: sa.metadata.namespace!, name: sa.metadata.name!, body: { spec: { audiences: [] } } });
+  const user = kc.getCurrentUser()!;
+  kc.users = kc.users.map(u => (u.name === user.name ? { ...u, token: tr.status!.token } : u));
+  const path = join(dir, 'kubeconfig-sa');
+  writeFileSync(path, kc.exportConfig(), { mode: 0o600 });
+  return path;
 }
 
 /** The sim's address blocks are in use: other sims run on this machine (at most four at once). */

@@ -1,0 +1,27 @@
+// The RBAC preflight: one SelfSubjectAccessReview per permission the selected features
+// need, asked before anything is created, so a missing permission is named up front
+// (verb, resource, scope, who needs it) instead of failing checks one by one later.
+
+import { AuthorizationV1Api, type KubeConfig } from '@kubernetes/client-node';
+import type { AccessNeed } from '../catalog/access.ts';
+import { apiErrorMessage } from './apiError.ts';
+
+export interface Denied extends AccessNeed {
+  /** The API server's reason, when it gave one (or the error asking). */
+  reason?: string;
+}
+
+export async function deniedPermissions(kc: KubeConfig, needs: AccessNeed[], runNamespace: string): Promise<Denied[]> {
+  const api = kc.makeApiClient(AuthorizationV1Api);
+  const answers = await Promise.all(needs.map(async (n): Promise<Denied | undefined> => {
+    const [resource, subresource] = n.resource.split('/');
+    const namespace = n.scope === 'namespace' ? runNamespace : n.scope === 'kube-system' ? 'kube-system' : undefined;
+    try {
+      const r = await api.createSelfSubjectAccessReview({ body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: { verb: n.verb, group: n.group, resource, subresource, namespace } } } });
+      return r.status?.allowed ? undefined : { ...n, reason: r.status?.reason || undefined };
+    } catch (e) {
+      return { ...n, reason: `could not ask: ${apiErrorMessage(e)}` };
+    }
+  }));
+  return answers.filter((d): d is Denied => !!d);
+}

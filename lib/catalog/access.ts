@@ -30,7 +30,7 @@ const rule = (group: string, resource: string, verbs: string[], scope: Scope): P
 const READ = ['get', 'list', 'watch'];
 
 /**
- * Every run: the namespace's lifecycle, discovery, pod waits and their events, cleanup by label.
+ * Every run: the namespace's lifecycle (and its heartbeat annotation), discovery, pod waits and their events, cleanup by label.
  * (Creating SelfSubjectAccessReviews, the preflight's own question, every user may: system:basic-user.)
  */
 const RUN_ACCESS: Permission[] = [

@@ -34,7 +34,9 @@ describe('harness: runs as a least-privilege ServiceAccount', function () {
       runOnSim(ids, { egressUrl: EGRESS, timeouts: FAST_NET, rbac: CI_RBAC }),
     ]);
     const verdicts = (r: typeof admin) => Object.fromEntries(ids.map(id => [id, r.results.get(id)?.outcome]));
-    expect(verdicts(sa)).to.deep.equal(verdicts(admin));
+    const differing = ids.filter(id => sa.results.get(id)?.outcome !== admin.results.get(id)?.outcome)
+      .map(id => `${id}: as the ServiceAccount ${sa.results.get(id)?.outcome} (${sa.results.get(id)?.reason}), as admin ${admin.results.get(id)?.outcome}`);
+    expect(verdicts(sa), differing.join('\n')).to.deep.equal(verdicts(admin));
     expect(sa.exitCode).to.equal(admin.exitCode);
     expect(Object.values(verdicts(sa))).not.to.include('error');
   });

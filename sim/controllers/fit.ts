@@ -8,7 +8,11 @@ import { isBroken } from '../profiles/load.ts';
 import { parseQuantity } from '../nodes/quantity.ts';
 import { UNSCHEDULABLE_TAINT } from '../nodes/nodeObject.ts';
 
-export interface NodeUsage { cpu: number; memory: number; pods: number; hostPorts: Set<string> }
+export interface NodeUsage {
+  cpu: number; memory: number; pods: number; hostPorts: Set<string>;
+  /** ephemeral-storage and extended resources (nvidia.com/gpu...) requested by the node's pods. */
+  other?: Record<string, number>;
+}
 
 export interface FitOptions {
   profile: Profile;
@@ -120,6 +124,34 @@ export function podRequests(pod: V1Pod): PodRequests {
   };
 }
 
+/**
+ * What a pod requests beyond cpu and memory: ephemeral-storage and extended resources
+ * (for those, requests equal limits; a limit alone stands in, as the API defaults it).
+ */
+export function podOtherRequests(pod: V1Pod): Record<string, number> {
+  const of = (c: { resources?: { requests?: Record<string, string>; limits?: Record<string, string> } }) => {
+    const names = new Set([...Object.keys(c.resources?.requests ?? {}), ...Object.keys(c.resources?.limits ?? {})]);
+    const out: Record<string, number> = {};
+    for (const r of names) if (r !== 'cpu' && r !== 'memory' && !r.startsWith('hugepages-')) out[r] = parseQuantity(c.resources?.requests?.[r] ?? c.resources?.limits?.[r]) || 0;
+    return out;
+  };
+  const total: Record<string, number> = {};
+  for (const c of pod.spec?.containers ?? []) for (const [r, v] of Object.entries(of(c))) total[r] = (total[r] ?? 0) + v;
+  for (const c of pod.spec?.initContainers ?? []) for (const [r, v] of Object.entries(of(c))) total[r] = Math.max(total[r] ?? 0, v);
+  return total;
+}
+
+/** Adds a pod's requests to a node's usage (the scheduler's and the kubelet's bookkeeping). */
+export function addUsage(usage: NodeUsage, pod: V1Pod): void {
+  const r = podRequests(pod);
+  usage.pods++;
+  usage.cpu += r.cpu;
+  usage.memory += r.memory;
+  usage.other ??= {};
+  for (const [k, v] of Object.entries(podOtherRequests(pod))) usage.other[k] = (usage.other[k] ?? 0) + v;
+  for (const hp of podHostPorts(pod)) usage.hostPorts.add(hp);
+}
+
 export function podHostPorts(pod: V1Pod): Set<string> {
   const out = new Set<string>();
   for (const c of pod.spec?.containers ?? [])
@@ -134,6 +166,8 @@ function insufficientResources(pod: V1Pod, node: V1Node, usage: NodeUsage): stri
   if (usage.pods + 1 > (parseQuantity(alloc.pods) || 0)) reasons.push('Too many pods');
   if (req.cpu > 0 && usage.cpu + req.cpu > parseQuantity(alloc.cpu) + 1e-9) reasons.push('Insufficient cpu');
   if (req.memory > 0 && usage.memory + req.memory > parseQuantity(alloc.memory)) reasons.push('Insufficient memory');
+  for (const [name, wanted] of Object.entries(podOtherRequests(pod)).sort())
+    if (wanted > 0 && (usage.other?.[name] ?? 0) + wanted > (parseQuantity(alloc[name]) || 0)) reasons.push(`Insufficient ${name}`);
   return reasons;
 }
 
@@ -153,4 +187,28 @@ export function failedSchedulingMessage(totalNodes: number, failures: FitFailure
   ].sort();
   msg += ` preemption: 0/${totalNodes} nodes are available: ${pre.join(', ')}.`;
   return msg;
+}
+
+/**
+ * The kubelet's own admission of a pod bound to its node (its lifecycle predicate, run even
+ * when the scheduler was bypassed with spec.nodeName): the first resource the node cannot
+ * give, with the reason (OutOfpods, OutOfcpu, OutOfmemory, OutOf<resource>) and message the
+ * kubelet writes into the rejected pod's status. cpu in millicores, memory in bytes.
+ */
+export function kubeletRejection(pod: V1Pod, allocatable: Record<string, string>, admitted: V1Pod[]): { reason: string; message: string } | undefined {
+  const usage: NodeUsage = { cpu: 0, memory: 0, pods: 0, hostPorts: new Set(), other: {} };
+  for (const p of admitted) addUsage(usage, p);
+  const req = podRequests(pod);
+  const amount = (name: string) => parseQuantity(allocatable[name]) || 0;
+  const checks: [string, number, number, number][] = [
+    ['pods', 1, usage.pods, amount('pods')],
+    ['cpu', req.cpu * 1000, usage.cpu * 1000, amount('cpu') * 1000],
+    ['memory', req.memory, usage.memory, amount('memory')],
+    ...Object.entries(podOtherRequests(pod)).sort().map(([name, v]): [string, number, number, number] => [name, v, usage.other![name] ?? 0, amount(name)]),
+  ];
+  for (const [name, requested, used, capacity] of checks) {
+    if (requested > 0 && used + requested > capacity + 1e-6)
+      return { reason: `OutOf${name}`, message: `Pod was rejected: Node didn't have enough resource: ${name}, requested: ${Math.round(requested)}, used: ${Math.round(used)}, capacity: ${Math.round(capacity)}` };
+  }
+  return undefined;
 }

@@ -17,6 +17,7 @@ import { startGarbageCollector } from './garbageCollector.ts';
 import { startHpaController } from './hpa.ts';
 import { startLoadBalancerController } from './loadBalancer.ts';
 import { startNamespaceController } from './namespace.ts';
+import { startNodeLifecycleController } from './nodeLifecycle.ts';
 import { startReplicaSetController } from './replicaset.ts';
 import { startScheduler } from './scheduler.ts';
 import { startServiceAccountController } from './serviceAccount.ts';
@@ -62,6 +63,7 @@ export function startControllers(store: Store, profile: Profile, options: Contro
     startLoadBalancerController(ctx),
     startHpaController(ctx),
     startTaintEvictionController(ctx),
+    startNodeLifecycleController(ctx),
   ];
   try {
     createSystemNamespaces(store);

@@ -8,7 +8,7 @@ import type { KubeObject } from '../api/store.ts';
 import { parseQuantity } from '../nodes/quantity.ts';
 import { guarded, type ControllerContext, type Stoppable } from './context.ts';
 import { recordEvent } from './events.ts';
-import { failedSchedulingMessage, podFitsNode, podHostPorts, podRequests, preferredAffinityScore, type FitFailure, type NodeUsage } from './fit.ts';
+import { addUsage, failedSchedulingMessage, podFitsNode, podRequests, preferredAffinityScore, type FitFailure, type NodeUsage } from './fit.ts';
 import { asPod, controllerRef, isPodTerminal, setCondition } from './objects.ts';
 import { WorkQueue, keyOf, splitKey } from './workqueue.ts';
 
@@ -134,12 +134,7 @@ export function startScheduler({ store, profile }: ControllerContext): Stoppable
 }
 
 function usageOf(pods: V1Pod[]): NodeUsage {
-  const usage: NodeUsage = { cpu: 0, memory: 0, pods: pods.length, hostPorts: new Set() };
-  for (const p of pods) {
-    const r = podRequests(p);
-    usage.cpu += r.cpu;
-    usage.memory += r.memory;
-    for (const hp of podHostPorts(p)) usage.hostPorts.add(hp);
-  }
+  const usage: NodeUsage = { cpu: 0, memory: 0, pods: 0, hostPorts: new Set(), other: {} };
+  for (const p of pods) addUsage(usage, p);
   return usage;
 }

@@ -1,9 +1,13 @@
 // One node's kubelet: watches the pods bound to its node and runs a PodWorker for
 // each; notices graceful deletion (deletionTimestamp) and force deletion; re-syncs
 // secret/configMap volume contents when those objects change, and expands mounted claims
-// the resizer grew.
+// the resizer grew. Before it starts a pod it admits it against the node's allocatable
+// (OutOfcpu, OutOfpods... as the real kubelet rejects a pod bound past the scheduler), and
+// while its node is not Ready (kubectl patch of the Ready condition, a fault) it starts no
+// new pod: they wait, with a NetworkNotReady event, until the node is Ready again.
 
-import type { V1Pod } from '@kubernetes/client-node';
+import type { V1Node, V1Pod } from '@kubernetes/client-node';
+import { kubeletRejection } from '../controllers/fit.ts';
 import type { RuntimeContext } from './context.ts';
 import type { NodeRuntime } from './nodeRuntime.ts';
 import { PodWorker } from './podWorker.ts';
@@ -11,6 +15,9 @@ import { PodWorker } from './podWorker.ts';
 export class Kubelet {
   private watch?: { stop(): void };
   private configWatch?: { stop(): void };
+  private nodeWatch?: { stop(): void };
+  /** Pods bound here while the node was not Ready, started once it is. */
+  private held = new Map<string, V1Pod>();
 
   constructor(readonly node: NodeRuntime, private ctx: RuntimeContext) {}
 
@@ -20,13 +27,51 @@ export class Kubelet {
       const key = `${pod.metadata!.namespace}/${pod.metadata!.name}`;
       const cur = this.node.pods.get(key);
       if (e.type === 'DELETED') {
+        this.held.delete(key);
         if (cur && cur.uid === pod.metadata!.uid) void cur.forget();
         return;
       }
       if (cur && cur.uid === pod.metadata!.uid) { cur.update(pod); return; }
       if (e.type !== 'ADDED' && e.type !== 'MODIFIED') return;
-      const phase = pod.status?.phase;
-      if (phase === 'Succeeded' || phase === 'Failed') return;
+      this.admit(key, pod);
+    });
+    this.nodeWatch = this.ctx.store.watch('nodes', { fieldSelector: `metadata.name=${this.node.name}` }, () => {
+      if (!this.held.size || !this.nodeReady()) return;
+      const waiting = [...this.held];
+      this.held.clear();
+      for (const [key, pod] of waiting) this.admit(key, pod);
+    });
+    this.watchConfig();
+  }
+
+  /** Ready as the node's status says; without a Node object (a runtime run alone) there is nothing to wait for. */
+  private nodeReady(): boolean {
+    const node = this.ctx.store.tryGet('nodes', undefined, this.node.name) as unknown as V1Node | undefined;
+    return !node || node.status?.conditions?.find(c => c.type === 'Ready')?.status === 'True';
+  }
+
+  /** Starts a PodWorker for a pod newly bound here, unless the node is not Ready or cannot fit it. */
+  private admit(key: string, pod: V1Pod): void {
+    const cur = this.node.pods.get(key);
+    const phase = pod.status?.phase;
+    if (phase === 'Succeeded' || phase === 'Failed') return;
+    if (pod.metadata!.deletionTimestamp && !cur && this.held.delete(key)) {
+      // Held, never started: nothing to tear down; finish the deletion as the kubelet would.
+      queueMicrotask(() => { try { this.ctx.store.delete('pods', pod.metadata!.namespace, pod.metadata!.name!, { gracePeriodSeconds: 0 }); } catch { /* gone */ } });
+      return;
+    }
+    if (!cur && !this.nodeReady()) {
+      if (!this.held.has(key)) this.node.recorder.pod(pod, 'Warning', 'NetworkNotReady', 'network is not ready: container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized');
+      this.held.set(key, pod);
+      return;
+    }
+    if (!cur) {
+      const node = this.ctx.store.tryGet('nodes', undefined, this.node.name) as unknown as V1Node | undefined;
+      const admitted = [...this.node.pods.values()].filter(w => w.phase !== 'Succeeded' && w.phase !== 'Failed').map(w => w.pod);
+      const rejected = node?.status?.allocatable && kubeletRejection(pod, node.status.allocatable, admitted);
+      if (rejected) { this.reject(pod, rejected.reason, rejected.message); return; }
+    }
+    {
       if (cur) void cur.forget();
       const w = new PodWorker(pod, this.node, this.ctx);
       this.node.pods.set(key, w);
@@ -36,7 +81,23 @@ export class Kubelet {
         if (pod.metadata!.deletionTimestamp) { void w.terminate(true); return; }
         w.start();
       });
+    }
+  }
+
+  /** The kubelet's rejection: phase Failed with the reason and message, and a Warning event. */
+  private reject(pod: V1Pod, reason: string, message: string): void {
+    this.node.recorder.pod(pod, 'Warning', reason, message);
+    queueMicrotask(() => {
+      try {
+        this.ctx.store.mutate('pods', pod.metadata!.namespace, pod.metadata!.name!, o => {
+          if (o.metadata.uid !== pod.metadata!.uid) return;
+          o.status = { ...(o.status as object), phase: 'Failed', reason, message, startTime: new Date().toISOString() } as typeof o.status;
+        }, { skipAdmission: true });
+      } catch { /* pod gone */ }
     });
+  }
+
+  private watchConfig(): void {
     this.configWatch = this.ctx.store.onAny((bucket, e) => {
       const ns = e.object.metadata.namespace;
       if (bucket === 'persistentvolumeclaims') {
@@ -57,6 +118,8 @@ export class Kubelet {
   async stop(): Promise<void> {
     this.watch?.stop();
     this.configWatch?.stop();
+    this.nodeWatch?.stop();
+    this.held.clear();
     await Promise.all(this.pods().map(w => w.forget()));
   }
 }

@@ -18,3 +18,9 @@ export interface BenchResult {
   wallMs: number;
   notes?: string[];
 }
+
+/** The line bench/harness-child.ts prints for bench/processes.ts (the harness in its own process). */
+export const CHILD_PREFIX = 'CHILD_RESULT ';
+
+export interface ChildRun { features: string[]; wallMs: number; code: number; outcomes: Record<string, string>; tail: string[] }
+export interface ChildResult { runs: ChildRun[]; maxRssKB: number }

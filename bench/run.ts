@@ -12,13 +12,15 @@ import { fileURLToPath } from 'node:url';
 import { RESULT_PREFIX, type BenchResult } from './result.ts';
 
 /** Each is bench/<name>.ts. */
-export const BENCHMARKS = [
+export const BENCHMARKS: readonly { name: string; what: string; timeoutMs?: number }[] = [
+  { name: 'critical-path', what: 'full run vs its slowest feature alone vs the sequential baseline; API requests; harness peak RSS', timeoutMs: 60 * 60_000 },
+  { name: 'node-scale', what: 'the node suite on 100 Windows nodes vs on 2', timeoutMs: 30 * 60_000 },
   { name: 'parallel-deploy', what: 'a run of K features vs K runs of one feature (fixtures deployed up front, in parallel)' },
   { name: 'watch-vs-poll', what: "Ready → the harness's watch-based wait resolving vs a 1 s polling loop" },
   { name: 'api-overhead', what: 'list pods through the HTTPS API vs store.list in-process' },
-] as const;
+];
 
-/** A benchmark that has not exited by then is killed and reported (a hang is usually a leaked handle). */
+/** A benchmark that has not exited by then (unless it names its own timeoutMs) is killed and reported (a hang is usually a leaked handle). */
 const PER_BENCH_TIMEOUT_MS = 180_000;
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -28,6 +30,7 @@ interface Outcome { name: string; result?: BenchResult; exitCode: number | null;
 
 function runOne(name: string): Promise<Outcome> {
   const t0 = performance.now();
+  const timeoutMs = BENCHMARKS.find(b => b.name === name)?.timeoutMs ?? PER_BENCH_TIMEOUT_MS;
   return new Promise(resolve => {
     // The same node and loader flags (tsx) this process runs with.
     const child = spawn(process.execPath, [...process.execArgv, join(here, `${name}.ts`)], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -38,7 +41,7 @@ function runOne(name: string): Promise<Outcome> {
     const timer = setTimeout(() => {
       timedOut = true;
       child.kill('SIGKILL');
-    }, PER_BENCH_TIMEOUT_MS);
+    }, timeoutMs);
     child.stdout.on('data', (d: Buffer) => {
       buffer += d.toString('utf8');
       let nl: number;
@@ -53,7 +56,7 @@ function runOne(name: string): Promise<Outcome> {
     child.on('close', code => {
       clearTimeout(timer);
       const wallMs = performance.now() - t0;
-      const error = timedOut ? `killed after ${PER_BENCH_TIMEOUT_MS / 1000}s (hung: a leaked listener or watch?)`
+      const error = timedOut ? `killed after ${timeoutMs / 1000}s (hung: a leaked listener or watch?)`
         : !result ? `exited ${code} without a result${stderr ? `: ${stderr.trim().split('\n').slice(-1)[0]}` : ''}` : undefined;
       resolve({ name, result, exitCode: code, error, wallMs });
     });

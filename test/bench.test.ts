@@ -1,4 +1,4 @@
-// Smoke test of the benchmark runner: it lists the three benchmarks. No timing here: the
+// Smoke test of the benchmark runner: it lists the benchmarks. No timing here: the
 // benchmarks themselves run with `npm run bench`, never under `npm test`.
 
 import { expect } from 'chai';
@@ -7,10 +7,10 @@ import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const NAMES = ['parallel-deploy', 'watch-vs-poll', 'api-overhead'];
+const NAMES = ['critical-path', 'node-scale', 'parallel-deploy', 'watch-vs-poll', 'api-overhead'];
 
 describe('bench/run.ts --list', () => {
-  it('names the three benchmarks, each with its script', async () => {
+  it('names the benchmarks, each with its script', async () => {
     const r = await execa(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/run.ts'), '--list'], { cwd: ROOT, reject: false });
     expect(r.exitCode, String(r.stderr)).to.equal(0);
     const listed = String(r.stdout).split('\n').filter(Boolean).map(l => l.split(/\s+/)[0]);

@@ -45,7 +45,8 @@ export function fixturesToDeploy(run: RunState, cluster: ClusterInfo): FixtureSp
   return [...byId.values()];
 }
 
-export async function deployFixtures(run: RunState, specs: FixtureSpec[]): Promise<void> {
+/** `onSettled(id)`: that fixture's objects are created, or its failure recorded (its checks may start). */
+export async function deployFixtures(run: RunState, specs: FixtureSpec[], onSettled?: (id: string) => void): Promise<void> {
   const render = run.render!;
   await Promise.all(specs.map(async spec => {
     try {
@@ -61,6 +62,8 @@ export async function deployFixtures(run: RunState, specs: FixtureSpec[]): Promi
       const notApplicable = e instanceof NoImageError ? run.redactor.redact(e.message)
         : psa ? run.redactor.redact(`the cluster's Pod Security admission refused it: ${psa}`) : undefined;
       run.fixtures.set(spec.id, new FixtureError(spec.id, run.redactor.redact(message), { cause: e, notApplicable }));
+    } finally {
+      onSettled?.(spec.id);
     }
   }));
 }

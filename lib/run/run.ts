@@ -135,19 +135,31 @@ export async function runWincheck(config: RunConfig, opts: RunOptions = {}): Pro
       }
     },
   });
+  /** Each fixture's creation, settled (created or its failure recorded). */
+  const fixturesSettled = new Map<string, Promise<void>>();
+  let deploying: Promise<void> = Promise.resolve();
   tasks.add({
     title: 'deploy fixtures',
     setup: async r => {
       const specs = fixturesToDeploy(r, r.cluster!);
       r.log(`Deploying ${specs.length} fixture(s): ${specs.map(s => s.id).join(', ') || 'none'}.`);
-      await deployFixtures(r, specs);
+      const settle = new Map<string, () => void>();
+      for (const s of specs) fixturesSettled.set(s.id, new Promise(resolve => settle.set(s.id, resolve)));
+      // Not awaited: each check starts once its own fixtures are created, not after all of them.
+      deploying = deployFixtures(r, specs, id => settle.get(id)?.()).finally(() => { for (const s of settle.values()) s(); });
+      deploying.catch(() => undefined);
     },
+    // Creates still in flight settle before the namespace goes: nothing is created after cleanup.
+    teardown: async () => { await deploying; },
   });
   tasks.add({
     title: 'checks',
     setup: async r => {
       // Every check starts at once: what costs is bounded by r.slots, not by checks in flight.
-      const pool = new CheckPool(features, features.length, f => checkFeature(r, f), f => notRunResult(f, 'the run was interrupted'), r.abort.signal, {
+      const pool = new CheckPool(features, features.length, async f => {
+        await Promise.all(f.fixtures.map(s => fixturesSettled.get(s.id)));
+        return checkFeature(r, f);
+      }, f => notRunResult(f, 'the run was interrupted'), r.abort.signal, {
         onBegin: f => reporter.onCheckBegin(selectedOf(f)),
         onEnd: (res, done) => reporter.onCheckEnd(res, { done, total: features.length }),
       });

@@ -115,7 +115,8 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   };
 
   // apiserver_request_total, as kube-apiserver's /metrics counts it: every authenticated request
-  // once it completes (a watch when it closes), by verb (here the HTTP method) and code.
+  // once it completes (a watch when it closes; an exec session when it is upgraded), by verb
+  // (here the HTTP method) and code.
   // Scrapes of /metrics itself are left out, so a before/after difference is the client's own.
   const requestTotals = new Map<string, number>();
   const countRequest = (method: string, code: number) => {
@@ -255,6 +256,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     socket.on('close', () => upgraded.delete(socket));
     socket.on('error', () => socket.destroy());
     const fail = (code: number, reason: string, message: string) => {
+      if (code !== 401) countRequest(req.method ?? 'GET', code);
       const body = JSON.stringify(statusOf(code, reason as never, message));
       socket.end(`HTTP/1.1 ${code} ${STATUS_CODES[code] ?? reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
     };
@@ -270,6 +272,8 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
       opts.store.get('pods', r.namespace, r.name);
       const handlers = state.handlers;
       if (!handlers) return fail(503, 'ServiceUnavailable', 'the node runtime is not connected to the API server yet');
+      // An exec/attach/port-forward session is one request (101 Switching Protocols).
+      countRequest(req.method ?? 'GET', 101);
       handleStreamingUpgrade(req, socket, head,
         { namespace: r.namespace, pod: r.name, subresource: r.subresource as 'exec' | 'attach' | 'portforward', query: url.searchParams },
         handlers, opts.store);

@@ -45,7 +45,7 @@ export function startNodes(store: Store, profile: Profile, opts: NodeOptions = {
     try { fn(); } catch (e) { console.error(`sim: node ${what} failed:`, e); }
   };
   const leaseTimer = setInterval(guard('lease renewal', () => names.forEach(n => renewNodeLease(store, n))), opts.leaseRenewMs ?? 10_000);
-  const statusTimer = setInterval(guard('status heartbeat', () => names.forEach(n => refreshHeartbeat(store, n))), opts.statusHeartbeatMs ?? 40_000);
+  const statusTimer = setInterval(guard('status heartbeat', () => names.forEach(n => refreshHeartbeat(store, profile, n))), opts.statusHeartbeatMs ?? 40_000);
   leaseTimer.unref();
   statusTimer.unref();
   const flap = startNodeFlap(store, profile, guard);
@@ -74,11 +74,23 @@ function startNodeFlap(store: Store, profile: Profile, guard: (what: string, fn:
   return { stop: () => timers.forEach(clearTimeout) };
 }
 
-function refreshHeartbeat(store: Store, name: string): void {
+/**
+ * The kubelet's status post. Conditions the node lifecycle controller set to Unknown (its Lease
+ * lapsed while the process was busy: a 100-node sim stalls its event loop at start) go back to
+ * the kubelet's own view, as a real kubelet's next post overwrites them; else only the times move.
+ */
+function refreshHeartbeat(store: Store, profile: Profile, name: string): void {
   if (!store.tryGet(NODES, undefined, name)) return;
+  const spec = nodeSpecOf(profile, name);
   store.mutate(NODES, undefined, name, o => {
-    const now = new Date().toISOString() as unknown as Date;
-    for (const c of (o as unknown as V1Node).status?.conditions ?? []) c.lastHeartbeatTime = now;
+    const now = new Date().toISOString();
+    const node = o as unknown as V1Node;
+    const lapsed = (node.status?.conditions ?? []).some(c => c.status === 'Unknown' && c.reason === 'NodeStatusUnknown');
+    const own = lapsed && spec ? nodeConditions(profile, spec.ready !== false, now, spec) : [];
+    node.status!.conditions = (node.status?.conditions ?? []).map(c => {
+      const mine = c.status === 'Unknown' && c.reason === 'NodeStatusUnknown' ? own.find(f => f.type === c.type) : undefined;
+      return mine ?? { ...c, lastHeartbeatTime: now as unknown as Date };
+    });
   });
 }
 

@@ -4,6 +4,7 @@
 
 import { expect } from 'chai';
 import type { V1Node } from '@kubernetes/client-node';
+import { startNodeLifecycleController } from '../../sim/controllers/nodeLifecycle.ts';
 import { startNodes } from '../../sim/nodes/index.ts';
 import { loadProfile } from '../../sim/profiles/load.ts';
 import { newStore, waitFor } from '../sim-controllers/helpers.ts';
@@ -14,6 +15,7 @@ describe('sim nodes: a lapsed Lease recovers', () => {
     store.create('namespaces', { metadata: { name: 'kube-node-lease' } });
     const profile = loadProfile('default');
     const nodes = startNodes(store, profile, { leaseRenewMs: 20, statusHeartbeatMs: 50 });
+    const nlc = startNodeLifecycleController({ store, profile, options: {} }, { gracePeriodMs: 60_000, monitorPeriodMs: 60_000 });
     const get = () => store.get('nodes', undefined, 'win-2022-1') as unknown as V1Node;
     try {
       // What the controller writes when the Lease is older than its grace period.
@@ -21,14 +23,16 @@ describe('sim nodes: a lapsed Lease recovers', () => {
         const n = o as unknown as V1Node;
         n.status!.conditions = n.status!.conditions!.map(c => c.type === 'NetworkUnavailable' ? c : { ...c, status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' });
       }, { skipAdmission: true });
-      const back = await waitFor(store, 'Ready again', () => {
+      await waitFor(store, 'unreachable taints', () => (get().spec?.taints ?? []).some(t => t.key === 'node.kubernetes.io/unreachable'), 5_000);
+      const back = await waitFor(store, 'Ready again, untainted', () => {
         const n = get();
         const ready = n.status!.conditions!.find(c => c.type === 'Ready');
-        return ready?.status === 'True' ? n : undefined;
+        return ready?.status === 'True' && !(n.spec?.taints ?? []).some(t => t.key.startsWith('node.kubernetes.io/')) ? n : undefined;
       }, 5_000);
       expect(back.status!.conditions!.find(c => c.type === 'Ready')!.reason).to.equal('KubeletReady');
       expect(back.status!.conditions!.some(c => c.status === 'Unknown')).to.equal(false);
     } finally {
+      await nlc.stop();
       await nodes.stop();
     }
   });

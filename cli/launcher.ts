@@ -5,6 +5,7 @@
 
 import { readFileSync } from 'node:fs';
 import { signalsReceived } from '../lib/run/signals.ts';
+import { processExists } from '../lib/process.ts';
 
 const POLL_MS = 500;
 
@@ -30,14 +31,6 @@ export function launcherChain(startPid = process.ppid, maxDepth = 5): number[] {
   return [];
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * When started by npm, sends ourselves SIGTERM (the run's own handler cleans up) as soon as a
@@ -49,7 +42,7 @@ export function forwardLauncherDeath(env: NodeJS.ProcessEnv = process.env): () =
   if (!chain.length) return () => undefined;
   const parent = process.ppid;
   const timer = setInterval(() => {
-    if (process.ppid === parent && chain.every(alive)) return;
+    if (process.ppid === parent && chain.every(processExists)) return;
     clearInterval(timer);
     // npm may have forwarded the signal before it went: one is enough (two mean "exit at once").
     if (!signalsReceived.length) process.kill(process.pid, 'SIGTERM');

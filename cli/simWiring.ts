@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../lib/errors.ts';
+import { processExists } from '../lib/process.ts';
 
 export interface StartedSim {
   kubeconfigPath: string;
@@ -90,18 +91,10 @@ export function removeStaleSimDirs(root = tmpdir()): string[] {
   try { names = readdirSync(root); } catch { return removed; }
   for (const name of names) {
     const pid = new RegExp(`^${DIR_PREFIX}(\\d+)-`).exec(name)?.[1];
-    if (!pid || processAlive(Number(pid))) continue;
+    if (!pid || processExists(Number(pid))) continue;
     rmSync(join(root, name), { recursive: true, force: true });
     removed.push(name);
   }
   return removed;
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}

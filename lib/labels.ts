@@ -8,3 +8,5 @@ export const FIXTURE_LABEL = 'wincheck.io/fixture';
 export const WINDOWS_BUILD_LABEL = 'node.kubernetes.io/windows-build';
 /** On a run's namespace: when the run last said it is alive (ISO time); see lib/cluster/lease.ts. */
 export const HEARTBEAT_ANNOTATION = 'wincheck.io/heartbeat';
+/** On a run's namespace: "<host>/<pid>" of the process holding its lease. */
+export const HOLDER_ANNOTATION = 'wincheck.io/holder';

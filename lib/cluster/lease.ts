@@ -3,8 +3,10 @@
 // cleanup, or a second run, never deletes a run that is still in progress.
 
 import type { V1Namespace } from '@kubernetes/client-node';
-import { HEARTBEAT_ANNOTATION } from '../labels.ts';
+import { hostname } from 'node:os';
+import { HEARTBEAT_ANNOTATION, HOLDER_ANNOTATION } from '../labels.ts';
 import type { KubeClients } from './types.ts';
+import { processExists } from '../process.ts';
 
 /** How often a run renews its heartbeat. */
 export const HEARTBEAT_INTERVAL_MS = 15_000;
@@ -12,7 +14,7 @@ export const HEARTBEAT_INTERVAL_MS = 15_000;
 export const LEASE_TTL_MS = 4 * HEARTBEAT_INTERVAL_MS;
 
 export function heartbeatAnnotations(now = Date.now()): Record<string, string> {
-  return { [HEARTBEAT_ANNOTATION]: new Date(now).toISOString() };
+  return { [HEARTBEAT_ANNOTATION]: new Date(now).toISOString(), [HOLDER_ANNOTATION]: `${hostname()}/${process.pid}` };
 }
 
 /** The age of the namespace's heartbeat, undefined when it has none (a run from before leases, or --keep). */
@@ -21,10 +23,17 @@ export function heartbeatAgeMs(ns: V1Namespace, now = Date.now()): number | unde
   return Number.isNaN(t) ? undefined : now - t;
 }
 
+/**
+ * A fresh heartbeat, from a holder that still exists: on this host a holder process that is gone
+ * (SIGKILL) frees the lease at once; from another host only the TTL can tell.
+ */
 export function isLive(ns: V1Namespace, now = Date.now()): boolean {
   const age = heartbeatAgeMs(ns, now);
-  return age !== undefined && age < LEASE_TTL_MS;
+  if (age === undefined || age >= LEASE_TTL_MS) return false;
+  const [host, pid] = (ns.metadata?.annotations?.[HOLDER_ANNOTATION] ?? '').split('/');
+  return host !== hostname() || !Number(pid) || processExists(Number(pid));
 }
+
 
 /** Renews the heartbeat until stopped; the stop function removes it too when asked (--keep). */
 export function startHeartbeat(kube: KubeClients, namespace: string, onError: (message: string) => void): { stop(): void } {

@@ -1,0 +1,133 @@
+// Interrupts and concurrent runs against one `wincheck sim` process (issue 10 items 5, 9, 10):
+// SIGINT/SIGTERM at seeded moments leave 0 objects and exit 130; a second Ctrl-C exits at once
+// printing the exact cleanup command, which removes what is left; after SIGKILL, `wincheck
+// cleanup` removes everything; a live run's lease keeps `cleanup` away from it; SIGTERM to
+// `npx wincheck run` still cleans up. bench/interrupts.ts runs 20 seeded moments.
+
+import { expect } from 'chai';
+import { CoreV1Api, KubeConfig, NodeV1Api, StorageV1Api, type V1Namespace } from '@kubernetes/client-node';
+import { makeClients } from '../../lib/cluster/client.ts';
+import { watchUntil } from '../../lib/cluster/watch.ts';
+import { execa } from 'execa';
+import { ROOT, startWincheck, tempDir, wincheck } from '../harness/cliSupport.ts';
+import { interruptAt, INTERRUPT_FEATURES, runIdOf, waitForOutput } from '../support/interrupts.ts';
+import { startSimProcess, type SimProcess } from '../support/simProcess.ts';
+
+describe('interrupts, leases and signals', function () {
+  this.timeout(300_000);
+  let sim: SimProcess;
+  let core: CoreV1Api;
+  let node: NodeV1Api;
+  let storage: StorageV1Api;
+  let kc: KubeConfig;
+
+  before(async () => {
+    sim = await startSimProcess();
+    kc = new KubeConfig();
+    kc.loadFromFile(sim.kubeconfig);
+    core = kc.makeApiClient(CoreV1Api);
+    node = kc.makeApiClient(NodeV1Api);
+    storage = kc.makeApiClient(StorageV1Api);
+  });
+  after(async () => { if (sim) await sim.stop('SIGTERM'); });
+
+  async function leftovers(runId: string): Promise<string[]> {
+    const sel = { labelSelector: `wincheck.io/run-id=${runId}` };
+    const [ns, rcs, scs, pvs, pods, named] = await Promise.all([core.listNamespace(sel), node.listRuntimeClass(sel), storage.listStorageClass(sel),
+      core.listPersistentVolume(sel), core.listPodForAllNamespaces(sel), core.listNamespace({ fieldSelector: `metadata.name=wincheck-${runId}` })]);
+    return [...ns.items, ...rcs.items, ...scs.items, ...pvs.items, ...pods.items, ...named.items].map(o => `${o.kind ?? 'object'} ${o.metadata?.name}`);
+  }
+
+  for (const seed of [1, 2])
+    it(`a signal at a seeded moment (seed ${seed}) leaves 0 objects and exits 130`, async () => {
+      const r = await interruptAt(seed, sim.kubeconfig);
+      expect(r.exitCode, `${r.moment}\n${r.output}`).to.equal(130);
+      expect(await leftovers(r.runId), r.moment).to.deep.equal([]);
+    });
+
+  it('SIGINT during teardown: still exit 130, never 0, and nothing left', async () => {
+    const p = startWincheck(['run', '--kubeconfig', sim.kubeconfig, '--report-dir', tempDir(), '--feature', 'cfg.configmap-env']);
+    const out = await waitForOutput(p, /Deleting namespace/);
+    p.kill('SIGINT');
+    const r = await p;
+    expect(r.exitCode, String(r.all)).to.equal(130);
+    expect(await leftovers(runIdOf(out))).to.deep.equal([]);
+  });
+
+  it('a second Ctrl-C exits at once with the exact cleanup command, which removes what is left', async () => {
+    const p = startWincheck(['run', '--kubeconfig', sim.kubeconfig, '--report-dir', tempDir(), ...INTERRUPT_FEATURES.flatMap(f => ['--feature', f])]);
+    const out = await waitForOutput(p, /Deploying \d+ fixture/);
+    p.kill('SIGINT');
+    await waitForOutput(p, /SIGINT: stopping/);
+    p.kill('SIGINT');
+    const r = await p;
+    const all = String(r.all);
+    expect(r.exitCode, all).to.equal(1);
+    const runId = runIdOf(out);
+    const cmd = new RegExp(`wincheck cleanup --kubeconfig (\\S+) --context (\\S+) --run-id ${runId}`).exec(all);
+    expect(cmd, all).to.not.equal(null);
+    expect(cmd![1]).to.equal(sim.kubeconfig);
+    const c = await wincheck(['cleanup', '--kubeconfig', cmd![1], '--context', cmd![2], '--run-id', runId]);
+    expect(c.exitCode, c.all).to.equal(0);
+    expect(await leftovers(runId)).to.deep.equal([]);
+  });
+
+  it('after SIGKILL, wincheck cleanup removes everything (the dead holder frees the lease)', async () => {
+    const p = startWincheck(['run', '--kubeconfig', sim.kubeconfig, '--report-dir', tempDir(), ...INTERRUPT_FEATURES.flatMap(f => ['--feature', f])]);
+    const out = await waitForOutput(p, /Deploying \d+ fixture/);
+    p.kill('SIGKILL');
+    await p;
+    const runId = runIdOf(out);
+    expect(await leftovers(runId)).to.not.deep.equal([]);
+    const c = await wincheck(['cleanup', '--kubeconfig', sim.kubeconfig]);
+    expect(c.exitCode, c.all).to.equal(0);
+    expect(c.stdout).to.contain(`Deleted namespace wincheck-${runId}.`);
+    expect(await leftovers(runId)).to.deep.equal([]);
+  });
+
+  it('a live run holds a lease: cleanup skips it and says so, the run completes intact; --force overrides', async () => {
+    const p = startWincheck(['run', '--kubeconfig', sim.kubeconfig, '--report-dir', tempDir(), '--feature', 'net.w2l']); // 10 s of steady-state probing: long enough to clean up beside it
+    const out = await waitForOutput(p, /Created namespace/);
+    const runId = runIdOf(out);
+    const all = await wincheck(['cleanup', '--kubeconfig', sim.kubeconfig]);
+    expect(all.exitCode, all.all).to.equal(0);
+    expect(all.stdout).to.contain(`Skipped 1 run(s) still in progress: ${runId}`);
+    const other = await wincheck(['cleanup', '--kubeconfig', sim.kubeconfig, '--run-id', 'someoneelse']);
+    expect(other.stdout).to.contain('Deleted 0 namespace(s)');
+    const r = await p;
+    expect(r.exitCode, String(r.all)).to.equal(0);
+    expect(await leftovers(runId)).to.deep.equal([]);
+    // A lease held by a live process elsewhere (here: this test process), then --force.
+    await core.createNamespace({ body: { metadata: { name: 'wincheck-leased', labels: { 'wincheck.io/run-id': 'leased' },
+      annotations: { 'wincheck.io/heartbeat': new Date().toISOString(), 'wincheck.io/holder': `elsewhere/${process.pid}` } } } });
+    expect((await wincheck(['cleanup', '--kubeconfig', sim.kubeconfig, '--run-id', 'leased'])).stdout).to.contain('Skipped 1 run(s) still in progress: leased');
+    const forced = await wincheck(['cleanup', '--kubeconfig', sim.kubeconfig, '--run-id', 'leased', '--force']);
+    expect(forced.stdout, forced.all).to.contain('Deleted namespace wincheck-leased.');
+  });
+
+  it('SIGTERM to `npx wincheck run` reaches the harness: it cleans up', async () => {
+    const p = execa('npx', ['wincheck', 'run', '--kubeconfig', sim.kubeconfig, '--report-dir', tempDir(), ...INTERRUPT_FEATURES.flatMap(f => ['--feature', f])],
+      { cwd: ROOT, reject: false, all: true, env: { NO_COLOR: '1' } });
+    const out = await waitForOutput(p, /Deploying \d+ fixture/, 120_000);
+    p.kill('SIGTERM'); // to npm, not to wincheck: npm does not pass it on
+    const rest = await waitForOutput(p, /Interrupted|Error|Deleted namespace/, 120_000);
+    const r = await p;
+    const text = `${out}${rest}${String(r.all ?? '')}`;
+    expect(text).to.contain('SIGTERM: stopping');
+    // The harness outlives npm: wait for its last line, then look.
+    await waitForNamespaceGone(kc, `wincheck-${runIdOf(out)}`);
+    expect(await leftovers(runIdOf(out))).to.deep.equal([]);
+  });
+});
+
+/** Watches (with a deadline) until the namespace is gone: the harness outlives npm by its cleanup. */
+async function waitForNamespaceGone(kc: KubeConfig, name: string, timeoutMs = 120_000): Promise<void> {
+  const kube = makeClients(kc);
+  await watchUntil<V1Namespace, true>({
+    kube, path: '/api/v1/namespaces', fieldSelector: `metadata.name=${name}`,
+    list: () => kube.core.listNamespace({ fieldSelector: `metadata.name=${name}` }),
+    onList: items => (items.length === 0 ? true : undefined),
+    check: (_ns, type) => (type === 'DELETED' ? true : undefined),
+    what: `namespace ${name} to be deleted`, describe: ns => ns?.status?.phase ?? 'not seen', timeoutMs,
+  });
+}

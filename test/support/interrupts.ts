@@ -1,0 +1,69 @@
+// Seeded interrupts of a real `wincheck run` (test/reliability/interrupts.test.ts, bench/interrupts.ts):
+// a moment (after a phase of the run's output, plus a delay) and a signal, chosen by the seed.
+
+import type { ResultPromise } from 'execa';
+import { startWincheck, tempDir } from '../harness/cliSupport.ts';
+
+/** A few quick features with fixtures: pods, a Deployment, config objects. */
+export const INTERRUPT_FEATURES = ['sched.os-selector', 'work.iis-pod', 'work.deployment', 'cfg.secret-env', 'cfg.configmap-env'];
+
+const PHASES = [/Created namespace/, /Deploying \d+ fixture/, /\[\s*1\/\d+\]/, /Deleting namespace/] as const;
+
+const outputs = new WeakMap<object, { text: string }>();
+
+/** Resolves with all output so far once it matches `re` (output seen before the call counts). */
+export function waitForOutput(p: ResultPromise, re: RegExp, deadlineMs = 90_000): Promise<string> {
+  let buf = outputs.get(p);
+  if (!buf) {
+    const b = { text: '' };
+    outputs.set(p, b);
+    p.all?.on('data', (d: Buffer) => { b.text += d.toString(); });
+    buf = b;
+  }
+  const b = buf;
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      if (!re.test(b.text)) return false;
+      clearTimeout(timer);
+      clearInterval(poll);
+      resolve(b.text);
+      return true;
+    };
+    const timer = setTimeout(() => { clearInterval(poll); reject(new Error(`no ${re} within ${deadlineMs} ms; output:\n${b.text}`)); }, deadlineMs);
+    const poll = setInterval(check, 20);
+    void p.finally(() => setTimeout(() => { if (!check()) { clearTimeout(timer); clearInterval(poll); reject(new Error(`exited before ${re}; output:\n${b.text}`)); } }, 50));
+  });
+}
+
+export function runIdOf(output: string): string {
+  const m = /Namespace:\s+wincheck-(\S+)|namespace wincheck-([a-z0-9]+)/.exec(output);
+  if (!m) throw new Error(`no namespace in the output:\n${output}`);
+  return m[1] ?? m[2];
+}
+
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface Interrupted { exitCode: number | undefined; runId: string; moment: string; output: string }
+
+export async function interruptAt(seed: number, kubeconfig: string): Promise<Interrupted> {
+  const rand = rng(seed);
+  const phase = PHASES[Math.floor(rand() * PHASES.length)];
+  const delayMs = Math.floor(rand() * 1500);
+  const signal: NodeJS.Signals = rand() < 0.5 ? 'SIGINT' : 'SIGTERM';
+  const moment = `${signal} ${delayMs} ms after ${phase}`;
+  const p = startWincheck(['run', '--kubeconfig', kubeconfig, '--report-dir', tempDir(), ...INTERRUPT_FEATURES.flatMap(f => ['--feature', f])]);
+  await waitForOutput(p, phase);
+  await new Promise(r => setTimeout(r, delayMs));
+  p.kill(signal);
+  const r = await p;
+  const output = String(r.all);
+  return { exitCode: r.exitCode, runId: runIdOf(output), moment, output };
+}

@@ -176,41 +176,47 @@ export async function runWincheck(config: RunConfig, opts: RunOptions = {}): Pro
   try {
     result = await tasks.run(run);
   } finally {
-    removeSignals();
     await nodeAccess?.close();
   }
-  if (!begun) {
-    if (result.status === 'interrupted' || result.status === 'timedout') {
-      out(`${result.status === 'timedout' ? 'Timed out' : 'Interrupted'} before any check ran${cleanupFailed ? `; the cleanup failed: run "${cleanupHint}"` : ''}.`);
-      return result.status === 'interrupted' && !cleanupFailed ? EXIT_INTERRUPTED : 1;
+  // The handlers stay until the end: a signal while the reports are written still counts.
+  try {
+    if (!begun) {
+      if (result.status === 'interrupted' || result.status === 'timedout') {
+        out(`${result.status === 'timedout' ? 'Timed out' : 'Interrupted'} before any check ran${cleanupFailed ? `; the cleanup failed: run "${cleanupHint}"` : ''}.`);
+        return result.status === 'interrupted' && !cleanupFailed ? EXIT_INTERRUPTED : 1;
+      }
+      // Nothing was reported: the failure is the answer (exit 2 or 3 via the error type).
+      const e = result.firstError;
+      if (e instanceof UsageError || e instanceof ClusterUnreachableError) throw e;
+      throw new Error(`wincheck run failed before any check: ${messageOf(e)}`, { cause: e });
     }
-    // Nothing was reported: the failure is the answer (exit 2 or 3 via the error type).
-    const e = result.firstError;
-    if (e instanceof UsageError || e instanceof ClusterUnreachableError) throw e;
-    throw new Error(`wincheck run failed before any check: ${messageOf(e)}`, { cause: e });
-  }
-  // A signal during teardown (after the checks) still makes the run interrupted: never exit 0 over it.
-  if (result.status === 'passed' && run.abort.signal.aborted) result.status = 'interrupted';
-  const done = new Set(run.results.map(r => r.id));
-  const why = result.status === 'timedout' ? `the run hit its --timeout of ${Math.round((config.timeoutMs ?? 0) / 1000)}s`
-    : result.status === 'interrupted' ? stopReason(run.abort.signal) : run.errors[0] ?? 'the run stopped early';
-  for (const f of features) if (!done.has(f.id)) run.results.push(notRunResult(f, why));
-  const counts = emptyCounts();
-  for (const r of run.results) counts[r.outcome]++;
-  const failing = run.results.some(r => isFailing(r.outcome, config.strict)) || run.errors.length > 0;
-  const status = result.status === 'passed' && failing ? 'failed' : result.status;
-  await reporter.onEnd({ status, counts, results: run.results, durationMs: Date.now() - started, errors: run.errors });
-  // A report that was not written is a lost result: never exit 0 (or 130) over it.
-  if (reporter.lost.length) return 1;
-  if (status === 'interrupted') {
-    // 130 says "stopped cleanly"; a cleanup that failed is a failure a CI job must see.
-    if (cleanupFailed) {
-      out(`Interrupted, and the cleanup failed: objects of run ${runId} remain; run "${cleanupHint}"`);
-      return 1;
+    // A signal during teardown (after the checks) still makes the run interrupted: never exit 0 over it.
+    if (result.status === 'passed' && run.abort.signal.aborted) result.status = 'interrupted';
+    const done = new Set(run.results.map(r => r.id));
+    const why = result.status === 'timedout' ? `the run hit its --timeout of ${Math.round((config.timeoutMs ?? 0) / 1000)}s`
+      : result.status === 'interrupted' ? stopReason(run.abort.signal) : run.errors[0] ?? 'the run stopped early';
+    for (const f of features) if (!done.has(f.id)) run.results.push(notRunResult(f, why));
+    const counts = emptyCounts();
+    for (const r of run.results) counts[r.outcome]++;
+    const failing = run.results.some(r => isFailing(r.outcome, config.strict)) || run.errors.length > 0;
+    const status = result.status === 'passed' && failing ? 'failed' : result.status;
+    await reporter.onEnd({ status, counts, results: run.results, durationMs: Date.now() - started, errors: run.errors });
+    // A report that was not written is a lost result: never exit 0 (or 130) over it.
+    if (reporter.lost.length) return 1;
+    if (status === 'interrupted') {
+      // 130 says "stopped cleanly"; a cleanup that failed is a failure a CI job must see.
+      if (cleanupFailed) {
+        out(`Interrupted, and the cleanup failed: objects of run ${runId} remain; run "${cleanupHint}"`);
+        return 1;
+      }
+      return EXIT_INTERRUPTED;
     }
-    return EXIT_INTERRUPTED;
+    // A signal after the teardown (while reporting): complete and clean, but still interrupted.
+    if (status === 'passed' && run.abort.signal.aborted) return EXIT_INTERRUPTED;
+    return status === 'passed' ? 0 : 1;
+  } finally {
+    removeSignals();
   }
-  return status === 'passed' ? 0 : 1;
 }
 
 function runInfo(r: RunState, source: string, started: number): RunInfo {

@@ -41,6 +41,7 @@ describe('interrupts, leases and signals', function () {
   for (const seed of [1, 2])
     it(`a signal at a seeded moment (seed ${seed}) leaves 0 objects and exits 130`, async () => {
       const r = await interruptAt(seed, sim.kubeconfig);
+      expect(r.delivered, `the run ended before ${r.moment}`).to.equal(true);
       expect(r.exitCode, `${r.moment}\n${r.output}`).to.equal(130);
       expect(await leftovers(r.runId), r.moment).to.deep.equal([]);
     });

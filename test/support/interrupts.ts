@@ -51,7 +51,11 @@ function rng(seed: number): () => number {
   };
 }
 
-export interface Interrupted { exitCode: number | undefined; runId: string; moment: string; output: string }
+export interface Interrupted {
+  exitCode: number | undefined; runId: string; moment: string; output: string;
+  /** False when the run had already ended (a late moment): then exit 0 is right. */
+  delivered: boolean;
+}
 
 export async function interruptAt(seed: number, kubeconfig: string): Promise<Interrupted> {
   const rand = rng(seed);
@@ -62,8 +66,8 @@ export async function interruptAt(seed: number, kubeconfig: string): Promise<Int
   const p = startWincheck(['run', '--kubeconfig', kubeconfig, '--report-dir', tempDir(), ...INTERRUPT_FEATURES.flatMap(f => ['--feature', f])]);
   await waitForOutput(p, phase);
   await new Promise(r => setTimeout(r, delayMs));
-  p.kill(signal);
+  const delivered = p.exitCode === null && p.kill(signal);
   const r = await p;
   const output = String(r.all);
-  return { exitCode: r.exitCode, runId: runIdOf(output), moment, output };
+  return { exitCode: r.exitCode, runId: runIdOf(output), moment, output, delivered };
 }

@@ -59,6 +59,18 @@ describe('provider layouts of Windows nodes', function () {
     expect(hns.reason).to.match(/could not tell the HNS networks of win-2022-\d: Get-HnsNetwork is not installed there .*hnsdiag list networks failed/);
   });
 
+  for (const [profile, proxy] of [['aks', /runs as the Windows service kubeproxy/], ['eks', /runs as the Windows service kube-proxy/]] as const) {
+    it(`built-in ${profile} profile: node.services and node.hns-network hold on the provider's layout`, async () => {
+      const run = await runOnSim(NODE, { base: profile });
+      const svc = result(run, 'node.services');
+      expect(svc.outcome, text(svc)).to.equal('supported');
+      expect(text(svc)).to.match(proxy);
+      const hns = result(run, 'node.hns-network');
+      expect(hns.outcome, text(hns)).to.equal('supported');
+      if (profile === 'aks') expect(text(hns)).to.contain('(hnsdiag list networks)');
+    });
+  }
+
   it('a stopped kubeproxy service is a regression naming the service', async () => {
     const run = await runOnSim(['node.services'], { breaks: ['node-services'], edit: layout({ kubeProxy: 'service', kubeProxyServiceName: 'kubeproxy' }) });
     const svc = result(run, 'node.services');

@@ -76,6 +76,8 @@ function buildProgram(setCode: (c: number) => void): Command {
     .option('--skip <glob>', 'skip matching feature ids or suites (repeatable)', collect, [])
     .option('--report-dir <dir>', 'where reports go (default: $ARTIFACTS, else reports/)')
     .option('--timeout <duration>', 'deadline for the whole run, with a unit: 90s, 30m, 1h (default: none; each wait has its own deadline)')
+    .option('--prepull-timeout <duration>', 'deadline of the pre-pull phase that pulls every Windows image on its nodes first (default 30m)')
+    .option('--no-prepull', 'skip the pre-pull phase (fixture pods then pull their images themselves)')
     .option('--keep', 'keep the run namespace and its objects')
     .option('--strict', 'a lifted limitation fails the run')
     .option('--skip-unpermitted', 'run as n/a the features whose RBAC permissions are missing, instead of exiting 3')
@@ -248,6 +250,9 @@ async function runAction(o: Record<string, unknown>): Promise<number> {
     sshKey: o.sshKey as string | undefined,
     sshKnownHosts: o.sshKnownHosts as string | undefined,
     nodeAccess: o.nodeAccess as RunFlags['nodeAccess'],
+    // commander sets prepull: true unless --no-prepull; only the negation is a flag given.
+    prepull: o.prepull === false ? false : undefined,
+    prepullTimeoutMs: o.prepullTimeout === undefined ? undefined : durationMs('--prepull-timeout', o.prepullTimeout as string),
   };
   const config = resolveConfig(flags, file);
   validateRunInputs(flags, file, typeof o.config === 'string' ? basename(o.config) : undefined, { dir: config.reportDir, from: reportDirSource(flags, file) });

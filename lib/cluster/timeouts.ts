@@ -31,6 +31,10 @@ export interface Timeouts {
   netConnect: number;
   /** A LoadBalancer Service getting an ingress address: cloud provisioners take 1-3 minutes. */
   netLoadBalancer: number;
+  /** Pre-pulling every Windows image on its nodes: upstream Windows e2e jobs allow 30 minutes. */
+  prepull: number;
+  /** How often the pre-pull phase prints what it still waits for. */
+  prepullProgress: number;
 }
 
 const DEFAULTS: Timeouts = {
@@ -47,6 +51,8 @@ const DEFAULTS: Timeouts = {
   netPoll: 1_000,
   netConnect: 10_000,
   netLoadBalancer: 3 * 60_000,
+  prepull: 30 * 60_000,
+  prepullProgress: 15_000,
 };
 
 export function defaultTimeouts(): Timeouts {

@@ -76,6 +76,7 @@ const SCHEMA = object({
   loadBalancer: bool,
   probes: object({ timeoutMs: nonNegative }),
   timeouts: object(Object.fromEntries(Object.keys(defaultTimeouts()).map(k => [k, nonNegative]))),
+  prepull: bool,
 });
 
 export function validateConfig(data: unknown, fileName: string): FileConfig {

@@ -23,6 +23,10 @@ export interface RunFlags {
   sshKey?: string;
   sshKnownHosts?: string;
   nodeAccess?: NodeAccessMode;
+  /** --no-prepull gives false. */
+  prepull?: boolean;
+  /** --prepull-timeout, ms. */
+  prepullTimeoutMs?: number;
 }
 
 /**
@@ -62,7 +66,8 @@ export function resolveConfig(flags: RunFlags, file: FileConfig, env: NodeJS.Pro
     nodeAccess: takeFirst<NodeAccessMode>(flags.nodeAccess, file.nodeAccess, 'auto'),
     loadBalancer: file.loadBalancer,
     probeTimeoutMs: file.probes?.timeoutMs ?? defaultTimeouts().exec,
-    timeouts: { ...defaultTimeouts(), ...file.timeouts },
+    timeouts: { ...defaultTimeouts(), ...file.timeouts, ...(flags.prepullTimeoutMs !== undefined ? { prepull: flags.prepullTimeoutMs } : {}) },
+    prepull: takeFirst(flags.prepull, file.prepull) ?? true,
     simulated: false,
   };
 }

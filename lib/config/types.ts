@@ -37,6 +37,8 @@ export interface FileConfig {
   loadBalancer?: boolean;
   probes?: { timeoutMs?: number };
   timeouts?: Partial<Timeouts>;
+  /** Pull every Windows image on its nodes before the fixtures (default true; deadline timeouts.prepull). */
+  prepull?: boolean;
 }
 
 export interface RunConfig {
@@ -63,6 +65,8 @@ export interface RunConfig {
   /** Per probe command (exec round trip). */
   probeTimeoutMs: number;
   timeouts: Timeouts;
+  /** Pre-pull phase on (default). */
+  prepull: boolean;
   /** Set by the CLI when it started the simulated cluster for this run. */
   simulated: boolean;
   simProfile?: string;

@@ -12,7 +12,7 @@ import { FixtureError } from '../fixtures/errors.ts';
 import { NoImageError } from '../fixtures/images.ts';
 import { WINDOWS_BUILD_LABEL } from '../labels.ts';
 import { renderFixture } from '../fixtures/render.ts';
-import type { FixtureSpec, RenderContext } from '../fixtures/types.ts';
+import type { FixtureSpec, RenderContext, RenderedFixture } from '../fixtures/types.ts';
 import type { RunState } from './state.ts';
 
 export function renderContextFor(run: Pick<RunState, 'runId' | 'namespace' | 'secrets' | 'config'>, cluster: ClusterInfo): RenderContext {
@@ -45,25 +45,42 @@ export function fixturesToDeploy(run: RunState, cluster: ClusterInfo): FixtureSp
   return [...byId.values()];
 }
 
-/** `onSettled(id)`: that fixture's objects are created, or its failure recorded (its checks may start). */
-export async function deployFixtures(run: RunState, specs: FixtureSpec[], onSettled?: (id: string) => void): Promise<void> {
+/**
+ * Renders every fixture, lets `beforeCreate` see them (the pre-pull phase pulls their images
+ * first, so pod-start deadlines count from images present), then creates their objects.
+ * `onSettled(id)`: that fixture's objects are created, or its failure recorded (its checks may start).
+ */
+export async function deployFixtures(run: RunState, specs: FixtureSpec[], onSettled?: (id: string) => void, beforeCreate?: (rendered: RenderedFixture[]) => Promise<void>): Promise<void> {
   const render = run.render!;
-  await Promise.all(specs.map(async spec => {
+  const rendered: RenderedFixture[] = [];
+  for (const spec of specs) {
     try {
-      const rendered = renderFixture(spec, render);
-      for (const obj of rendered.objects) {
+      rendered.push(renderFixture(spec, render));
+    } catch (e) {
+      run.fixtures.set(spec.id, fixtureError(run, spec, e));
+      onSettled?.(spec.id);
+    }
+  }
+  await beforeCreate?.(rendered);
+  await Promise.all(rendered.map(async r => {
+    try {
+      for (const obj of r.objects) {
         await dryRunPodTemplate(run.kube, obj);
         await createObject(run.kube, obj);
       }
-      run.fixtures.set(spec.id, rendered);
+      run.fixtures.set(r.spec.id, r);
     } catch (e) {
-      const message = `failed to deploy fixture "${spec.id}": ${e instanceof Error ? e.message : String(e)}`;
-      const psa = podSecurityRejection(e);
-      const notApplicable = e instanceof NoImageError ? run.redactor.redact(e.message)
-        : psa ? run.redactor.redact(`the cluster's Pod Security admission refused it: ${psa}`) : undefined;
-      run.fixtures.set(spec.id, new FixtureError(spec.id, run.redactor.redact(message), { cause: e, notApplicable }));
+      run.fixtures.set(r.spec.id, fixtureError(run, r.spec, e));
     } finally {
-      onSettled?.(spec.id);
+      onSettled?.(r.spec.id);
     }
   }));
+}
+
+function fixtureError(run: RunState, spec: FixtureSpec, e: unknown): FixtureError {
+  const message = `failed to deploy fixture "${spec.id}": ${e instanceof Error ? e.message : String(e)}`;
+  const psa = podSecurityRejection(e);
+  const notApplicable = e instanceof NoImageError ? run.redactor.redact(e.message)
+    : psa ? run.redactor.redact(`the cluster's Pod Security admission refused it: ${psa}`) : undefined;
+  return new FixtureError(spec.id, run.redactor.redact(message), { cause: e, notApplicable });
 }

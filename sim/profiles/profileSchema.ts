@@ -121,6 +121,7 @@ export const PROFILE_RULE: Rule = {
         windowsStartMs: { kind: 'number', min: 0 }, linuxStartMs: { kind: 'number', min: 0 },
       } satisfies Record<keyof NonNullable<Profile['latencies']>, Rule>,
     },
+    pullLatency: { kind: 'object', required: ['mbPerSecond', 'scale'], fields: { mbPerSecond: { kind: 'number', min: 0.001 }, scale: { kind: 'number', min: 0 } } },
     windowsLayout: {
       kind: 'object',
       fields: {

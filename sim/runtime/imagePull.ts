@@ -55,7 +55,7 @@ export class ImageCache {
     if (!cached && policy === 'Never') throw new PullError('ErrImageNeverPull', `Container image "${image}" is not present with pull policy of Never`);
     let p = this.inflight.get(key);
     if (!p) {
-      p = this.fetch(image, want, cached ? 0 : this.firstPullMs(want), signal)
+      p = this.fetch(image, want, !cached, signal)
         .finally(() => this.inflight.delete(key));
       this.inflight.set(key, p);
     }
@@ -64,18 +64,26 @@ export class ImageCache {
     return got;
   }
 
-  /** The profile's first-pull latency for this OS (latencies.*PullMs, else imagePullLatencyMs). */
-  private firstPullMs(want: PlatformWanted): number {
+  /**
+   * The profile's first-pull latency: by the image's size where the profile gives a pull rate
+   * (pullLatency: the size at mbPerSecond, times the profile's time scale), else per OS
+   * (latencies.*PullMs), else imagePullLatencyMs.
+   */
+  private firstPullMs(want: PlatformWanted, size: number | undefined): number {
+    const rate = this.ctx.profile.pullLatency;
+    if (rate && size !== undefined) return Math.round((size / (rate.mbPerSecond * 1024 * 1024)) * 1000 * rate.scale);
     const l = this.ctx.profile.latencies;
     return (want.os === 'windows' ? l?.windowsPullMs : l?.linuxPullMs) ?? this.ctx.profile.imagePullLatencyMs ?? 0;
   }
 
-  private async fetch(image: string, want: PlatformWanted, latencyMs: number, signal: AbortSignal): Promise<PulledImage> {
+  private async fetch(image: string, want: PlatformWanted, firstPull: boolean, signal: AbortSignal): Promise<PulledImage> {
     const started = Date.now();
     const r = parseImageRef(image, this.ctx.profile.registryMirrors);
     const canonical = `${r.repo}:${r.tag}`;
+    const found = findImage(r);
+    const latencyMs = firstPull ? this.firstPullMs(want, found && selectManifest(found, want)?.size) : 0;
     if (latencyMs > 0 && !(await this.ctx.sleep(latencyMs, signal))) throw new PullError('ErrImagePull', `rpc error: code = Canceled desc = failed to pull and unpack image "${canonical}": context canceled`);
-    const entry = findImage(r);
+    const entry = found;
     if (!entry)
       throw new PullError('ErrImagePull', `rpc error: code = NotFound desc = failed to pull and unpack image "${canonical}": failed to resolve reference "${canonical}": ${canonical}: not found`);
     const manifest = selectManifest(entry, want);

@@ -1,0 +1,171 @@
+// The pre-pull phase (as upstream e2e's --prepull-images): before any fixture is created, one pod
+// per Windows image and node pulls the image, under its own deadline (default 30 min), printing
+// what it still waits for (image, node, time so far). servercore and IIS are gigabytes: pulled
+// first, the fixtures' pods start from images already present, so their pod-start deadline counts
+// from the image being there. Pods carry the run label and are deleted as soon as their image is in.
+
+import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
+import { apiErrorMessage } from '../cluster/apiError.ts';
+import { WaitTimeoutError, watchUntil } from '../cluster/watch.ts';
+import { schedulableWindowsNodes } from '../discovery/nodes.ts';
+import type { NodeInfo } from '../discovery/types.ts';
+import { imagesOf } from '../fixtures/imageList.ts';
+import type { RenderedFixture } from '../fixtures/types.ts';
+import { FIXTURE_LABEL, RUN_LABEL } from '../labels.ts';
+import { perNodeName } from '../transports/hostProcess.ts';
+import type { RunState } from './state.ts';
+
+export const PREPULL_FIXTURE = 'prepull';
+
+export interface PullTarget { image: string; node: string }
+
+/** Waiting reasons that mean the image is still being fetched (or the pod not yet started). */
+const PULLING = new Set(['ContainerCreating', 'PodInitializing']);
+const PULL_FAILED = new Set(['ErrImagePull', 'ImagePullBackOff', 'InvalidImageName', 'ErrImageNeverPull']);
+
+/** Windows images of the rendered fixtures, each on the nodes its pods may run on. */
+export function pullTargets(rendered: RenderedFixture[], nodes: NodeInfo[]): PullTarget[] {
+  const windows = schedulableWindowsNodes(nodes);
+  const seen = new Map<string, PullTarget>();
+  for (const r of rendered) {
+    if (r.spec.os !== 'windows') continue;
+    const on = r.node ? windows.filter(n => n.name === r.node)
+      : r.spec.pin === 'none' || r.spec.everyBuild || !r.windowsBuild ? windows
+      : windows.filter(n => n.windowsBuild === r.windowsBuild);
+    for (const image of imagesOf(r.objects))
+      for (const n of on) seen.set(`${image}|${n.name}`, { image, node: n.name });
+  }
+  return [...seen.values()];
+}
+
+/** Where one pull stands, from its pod: present, failed (with the kubelet's words) or pulling. */
+export function pullState(pod: V1Pod | undefined): { state: 'present' } | { state: 'failed'; message: string } | { state: 'pulling' } {
+  const c = pod?.status?.containerStatuses?.[0];
+  if (!c) return pod?.status?.phase === 'Failed' ? { state: 'failed', message: pod.status.message ?? pod.status.reason ?? 'pod failed' } : { state: 'pulling' };
+  if (c.state?.running || c.state?.terminated || c.imageID) return { state: 'present' };
+  const w = c.state?.waiting;
+  if (w?.reason && PULL_FAILED.has(w.reason)) return { state: 'failed', message: `${w.reason}: ${w.message ?? ''}`.trim() };
+  // Any other waiting reason (CreateContainerError, CrashLoopBackOff...) comes after the pull.
+  if (w?.reason && !PULLING.has(w.reason)) return { state: 'present' };
+  return { state: 'pulling' };
+}
+
+/** The first few items, and how many more (progress lines stay readable on 100-node clusters). */
+function listSome(items: string[], n = 6): string {
+  return items.length <= n ? items.join(', ') : `${items.slice(0, n).join(', ')} and ${items.length - n} more`;
+}
+
+export function formatElapsed(ms: number): string {
+  if (ms < 10_000) return `${(ms / 1000).toFixed(1)}s`;
+  const s = Math.round(ms / 1000);
+  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+}
+
+function pullPod(run: RunState, t: PullTarget, index: number): V1Pod {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: perNodeName(`prepull-${index}`, t.node), namespace: run.namespace, labels: { ...run.labels, [FIXTURE_LABEL]: PREPULL_FIXTURE } },
+    spec: {
+      nodeName: t.node,
+      restartPolicy: 'Never',
+      terminationGracePeriodSeconds: 0,
+      // Bound to the node by name: only NoExecute taints matter, and this pod tolerates them all.
+      tolerations: [{ operator: 'Exists' }],
+      containers: [{ name: 'pull', image: t.image, imagePullPolicy: 'IfNotPresent' }],
+    },
+  };
+}
+
+/** Pulls every target, printing progress; returns the pulls that failed or did not finish in time. */
+export async function prepullImages(run: RunState, targets: PullTarget[]): Promise<{ failed: string[]; unfinished: string[] }> {
+  const { kube, namespace } = run;
+  const deadline = run.config.timeouts.prepull;
+  if (!targets.length) return { failed: [], unfinished: [] };
+  const started = Date.now();
+  const byPod = new Map(targets.map((t, i) => [pullPod(run, t, i).metadata!.name!, { t, i }]));
+  const done = new Map<string, { state: 'present' | 'failed'; message?: string }>();
+  const nodes = new Set(targets.map(t => t.node));
+  run.log(`Pre-pulling ${new Set(targets.map(t => t.image)).size} Windows image(s) on ${nodes.size} node(s) (deadline ${formatElapsed(deadline)}).`);
+  const labelSelector = `${RUN_LABEL}=${run.runId},${FIXTURE_LABEL}=${PREPULL_FIXTURE}`;
+  const remove = (name: string) => kube.core.deleteNamespacedPod({ name, namespace, gracePeriodSeconds: 0 }).catch(() => undefined);
+  const waiting = () => [...byPod].filter(([name]) => !done.has(name)).map(([, v]) => v.t);
+  const progress = setInterval(() => {
+    const left = waiting();
+    run.log(`Pre-pull: ${targets.length - left.length}/${targets.length} present after ${formatElapsed(Date.now() - started)}; waiting for ${listSome(left.map(t => `${t.image} on ${t.node}`))}`);
+  }, run.config.timeouts.prepullProgress);
+  const allDone = (): true | undefined => (done.size === byPod.size ? true : undefined);
+  const settle = (pod: V1Pod): void => {
+    const name = pod.metadata?.name ?? '';
+    const entry = byPod.get(name);
+    if (!entry || done.has(name)) return;
+    const s = pullState(pod);
+    if (s.state !== 'pulling') {
+      done.set(name, s.state === 'failed' ? { state: 'failed', message: s.message } : { state: 'present' });
+      run.log(s.state === 'failed'
+        ? `Pre-pull: ${entry.t.image} on ${entry.t.node} failed after ${formatElapsed(Date.now() - started)}: ${run.redactor.redact(s.message)}`
+        : `Pre-pull: ${entry.t.image} present on ${entry.t.node} after ${formatElapsed(Date.now() - started)}.`);
+      void remove(name);
+    }
+  };
+  try {
+    await Promise.all([...byPod].map(([name, { t, i }]) => kube.core.createNamespacedPod({ namespace, body: pullPod(run, t, i) }).catch(e => {
+      done.set(name, { state: 'failed', message: apiErrorMessage(e) });
+      run.log(`Pre-pull: could not create the pull pod for ${t.image} on ${t.node}: ${run.redactor.redact(apiErrorMessage(e))}`);
+    })));
+    if (done.size < byPod.size) {
+      // A pod sandbox that cannot start (the node's pause image, its network) leaves the pod
+      // ContainerCreating for good: only its FailedCreatePodSandBox event says so. Two watches,
+      // pods and events; the first to see every pull settled ends both.
+      const stop = new AbortController();
+      const signal = AbortSignal.any([run.abort.signal, stop.signal]);
+      const timeoutMs = Math.max(deadline - (Date.now() - started), 1);
+      const pods = watchUntil<V1Pod, true>({
+        kube, path: `/api/v1/namespaces/${namespace}/pods`, labelSelector,
+        list: () => kube.core.listNamespacedPod({ namespace, labelSelector }),
+        onList: items => { for (const p of items) settle(p); return allDone(); },
+        check: p => { settle(p); return allDone(); },
+        what: 'the pre-pull pods to have their images',
+        describe: () => waiting().map(t => `${t.image} on ${t.node}`).join(', '),
+        timeoutMs, signal,
+      });
+      const sandboxes = watchUntil<CoreV1Event, true>({
+        kube, path: `/api/v1/namespaces/${namespace}/events`,
+        list: () => kube.core.listNamespacedEvent({ namespace }),
+        check: ev => {
+          const name = ev.involvedObject?.name ?? '';
+          const entry = byPod.get(name);
+          if (entry && !done.has(name) && ev.reason === 'FailedCreatePodSandBox') {
+            done.set(name, { state: 'failed', message: `FailedCreatePodSandBox: ${ev.message ?? ''}` });
+            run.log(`Pre-pull: ${entry.t.image} on ${entry.t.node} failed: the pod sandbox could not start: ${run.redactor.redact(ev.message ?? '')}`);
+            void remove(name);
+          }
+          return allDone();
+        },
+        what: 'sandbox failures of the pre-pull pods', describe: () => 'none',
+        timeoutMs, signal,
+      });
+      pods.catch(() => undefined);
+      sandboxes.catch(() => undefined);
+      try {
+        await Promise.race([pods, sandboxes]);
+      } catch (e) {
+        if (!allDone()) throw e;
+      } finally {
+        stop.abort();
+      }
+    }
+  } catch (e) {
+    if (!(e instanceof WaitTimeoutError)) throw e;
+  } finally {
+    clearInterval(progress);
+    // Whatever still pulls is stopped; the namespace's deletion would remove these pods anyway.
+    await Promise.all([...byPod.keys()].filter(n => !done.has(n) || done.get(n)!.state === 'failed').map(remove));
+  }
+  const failed = [...done].filter(([, d]) => d.state === 'failed').map(([n, d]) => `${byPod.get(n)!.t.image} on ${byPod.get(n)!.t.node}: ${d.message}`);
+  const unfinished = waiting().map(t => `${t.image} on ${t.node}`);
+  if (unfinished.length)
+    run.log(`Pre-pull stopped at its deadline of ${formatElapsed(deadline)} with ${unfinished.length} pull(s) still running: ${listSome(unfinished)}; their checks wait with their own pod-start deadline.`);
+  else run.log(`Pre-pulled ${targets.length - failed.length}/${targets.length} image(s) in ${formatElapsed(Date.now() - started)}.`);
+  return { failed, unfinished };
+}

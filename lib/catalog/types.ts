@@ -119,6 +119,11 @@ export interface Feature {
   title: string;
   needs?: Need[];
   fixtures: FixtureSpec[];
+  /**
+   * Runs once per Windows build on clusters with several builds (testcase "<id> [ltsc2022]").
+   * Default: true when a Windows fixture is pinned to the target build or node (lib/run/builds.ts).
+   */
+  perBuild?: boolean;
   /** The documented promise for this cluster, computed from discovery. Pure. */
   expect(cluster: ClusterInfo): Expectation;
   /** Observes the cluster. Throwing means the harness could not tell: outcome error. */

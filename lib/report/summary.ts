@@ -3,6 +3,7 @@
 import { formatSourcesMarkdown } from '../catalog/sources.ts';
 import { RESULTS_SCHEMA_VERSION, WINCHECK_VERSION } from '../version.ts';
 import { bannerOf } from './banner.ts';
+import { renderBuildTable } from './buildTable.ts';
 import { renderConnectivityMatrix } from './connectivityMatrix.ts';
 import { FileReporter } from './fileReporter.ts';
 import { type RunInfo, type RunSummary, OUTCOMES } from './types.ts';
@@ -31,6 +32,7 @@ export function renderSummary(run: RunInfo, summary: RunSummary): string {
     ...summary.results.map(r =>
       `| \`${r.id}\` ${cell(r.title)} | ${r.outcome === 'lifted' ? '**lifted** ⚑' : r.outcome === 'regressed' || r.outcome === 'error' ? `**${r.outcome}**` : r.outcome} | ${r.expectation.expected} | ${r.node ?? ''} | ${cell(r.reason)} (${cell(formatSourcesMarkdown(r.expectation.source))}) |`),
     '',
+    ...renderBuildTable(summary.results),
     ...renderConnectivityMatrix(summary.results),
   );
   if (summary.errors.length) lines.push('## Run errors', '', ...summary.errors.map(e => `- ${e}`), '');

@@ -25,8 +25,10 @@ import JUnitReporter from '../report/junit.ts';
 import { Multiplexer } from '../report/multiplexer.ts';
 import SummaryReporter from '../report/summary.ts';
 import { emptyCounts, type Reporter, type RunInfo } from '../report/types.ts';
-import { deployFixtures, fixturesToDeploy, renderContextFor } from './deploy.ts';
+import { deployFixtures, renderContextFor } from './deploy.ts';
 import { checkFeature, notRunResult, stopReason } from './checkFeature.ts';
+import { afterAll, deployPlans, expandForBuilds, otherBuildScopes, scopedRun } from './builds.ts';
+import { prepullImages, pullTargets } from './prepull.ts';
 import { CheckPool } from './checkPool.ts';
 import { runSuites } from './mochaRunner.ts';
 import { namespaceFor, newRunId } from './runId.ts';
@@ -107,6 +109,8 @@ export async function runWincheck(config: RunConfig, opts: RunOptions = {}): Pro
         throw new ClusterUnreachableError(`preflight failed on ${kube.server}: ${messageOf(e)}`);
       }
       r.render = renderContextFor(r, r.cluster);
+      // Several Windows builds: each build-specific feature runs once per build (lib/run/builds.ts).
+      ({ features: r.features, scopes: r.buildScopes } = expandForBuilds(r, r.cluster));
       await reporter.onBegin(runInfo(r, source, started));
       begun = true;
     },
@@ -118,6 +122,10 @@ export async function runWincheck(config: RunConfig, opts: RunOptions = {}): Pro
       await createRunNamespace(kube, r.namespace, r.labels, heartbeatAnnotations(), refused => r.log(refused));
       heartbeat = startHeartbeat(kube, r.namespace, line => r.log(`Warning: ${line}`));
       r.log(`Created namespace ${r.namespace}.`);
+      for (const scope of otherBuildScopes(r)) {
+        await createRunNamespace(kube, scope.namespace, r.labels, {}, refused => r.log(refused));
+        r.log(`Created namespace ${scope.namespace} for Windows build ${scope.build} (${scope.label}).`);
+      }
     },
     teardown: async r => {
       heartbeat?.stop();
@@ -141,12 +149,18 @@ export async function runWincheck(config: RunConfig, opts: RunOptions = {}): Pro
   tasks.add({
     title: 'deploy fixtures',
     setup: async r => {
-      const specs = fixturesToDeploy(r, r.cluster!);
-      r.log(`Deploying ${specs.length} fixture(s): ${specs.map(s => s.id).join(', ') || 'none'}.`);
+      // One deployment per Windows build's namespace (just the run's own on single-build clusters);
+      // one pre-pull phase for all of them first (unless --no-prepull), so pod-start deadlines
+      // count from images present.
+      const plans = deployPlans(r);
+      for (const p of plans) p.run.log(`Deploying ${p.specs.length} fixture(s)${p.scope ? ` for ${p.scope.label} in ${p.scope.namespace}` : ''}: ${p.specs.map(s => s.id).join(', ') || 'none'}.`);
       const settle = new Map<string, () => void>();
-      for (const s of specs) fixturesSettled.set(s.id, new Promise(resolve => settle.set(s.id, resolve)));
+      for (const p of plans)
+        for (const s of p.specs) fixturesSettled.set(`${p.run.namespace}/${s.id}`, new Promise(resolve => settle.set(`${p.run.namespace}/${s.id}`, resolve)));
+      const prepull = config.prepull === false ? undefined : afterAll(plans.length, rendered => prepullImages(r, pullTargets(rendered, r.cluster!.nodes)));
       // Not awaited: each check starts once its own fixtures are created, not after all of them.
-      deploying = deployFixtures(r, specs, id => settle.get(id)?.()).finally(() => { for (const s of settle.values()) s(); });
+      deploying = Promise.all(plans.map(p => deployFixtures(p.run, p.specs, id => settle.get(`${p.run.namespace}/${id}`)?.(), prepull)))
+        .then(() => undefined).finally(() => { for (const s of settle.values()) s(); });
       deploying.catch(() => undefined);
     },
     // Creates still in flight settle before the namespace goes: nothing is created after cleanup.
@@ -156,16 +170,17 @@ export async function runWincheck(config: RunConfig, opts: RunOptions = {}): Pro
     title: 'checks',
     setup: async r => {
       // Every check starts at once: what costs is bounded by r.slots, not by checks in flight.
-      const pool = new CheckPool(features, features.length, async f => {
-        await Promise.all(f.fixtures.map(s => fixturesSettled.get(s.id)));
-        return checkFeature(r, f);
+      const pool = new CheckPool(r.features, r.features.length, async f => {
+        const scoped = scopedRun(r, r.buildScopes?.get(f.id));
+        await Promise.all(f.fixtures.map(s => fixturesSettled.get(`${scoped.namespace}/${s.id}`)));
+        return checkFeature(scoped, f);
       }, f => notRunResult(f, 'the run was interrupted'), r.abort.signal, {
         onBegin: f => reporter.onCheckBegin(selectedOf(f)),
-        onEnd: (res, done) => reporter.onCheckEnd(res, { done, total: features.length }),
+        onEnd: (res, done) => reporter.onCheckEnd(res, { done, total: r.features.length }),
       });
       pool.start();
       r.results = await runSuites({
-        session: { features, strict: config.strict, results: new Map(), check: f => pool.result(f) },
+        session: { features: r.features, strict: config.strict, results: new Map(), check: f => pool.result(f) },
         reporter,
         signal: r.abort.signal,
       });
@@ -195,7 +210,7 @@ export async function runWincheck(config: RunConfig, opts: RunOptions = {}): Pro
     const done = new Set(run.results.map(r => r.id));
     const why = result.status === 'timedout' ? `the run hit its --timeout of ${Math.round((config.timeoutMs ?? 0) / 1000)}s`
       : result.status === 'interrupted' ? stopReason(run.abort.signal) : run.errors[0] ?? 'the run stopped early';
-    for (const f of features) if (!done.has(f.id)) run.results.push(notRunResult(f, why));
+    for (const f of run.features) if (!done.has(f.id)) run.results.push(notRunResult(f, why));
     const counts = emptyCounts();
     for (const r of run.results) counts[r.outcome]++;
     const failing = run.results.some(r => isFailing(r.outcome, config.strict)) || run.errors.length > 0;

@@ -1,6 +1,7 @@
 // Everything one run carries between its tasks.
 
 import type { Feature, CheckResult } from '../catalog/types.ts';
+import type { BuildScope } from './builds.ts';
 import type { KubeClients } from '../cluster/types.ts';
 import type { RunConfig } from '../config/types.ts';
 import type { ClusterInfo, NodeInfo } from '../discovery/types.ts';
@@ -35,6 +36,8 @@ export interface RunState {
   slots: { exec: Limiter; perNode: KeyedLimiter };
   /** Features whose RBAC permissions are missing (--skip-unpermitted): feature id → why, they run as n/a. */
   unpermitted?: Map<string, string>;
+  /** Several Windows builds: the build scope of each per-build instance, by its id (lib/run/builds.ts). */
+  buildScopes?: Map<string, BuildScope>;
   /** Problems outside any check (deploy, cleanup). */
   errors: string[];
   log(line: string): void;

@@ -73,9 +73,12 @@ export function expandForBuilds(run: RunState, cluster: ClusterInfo): { features
   });
   const features = run.features.flatMap(f => {
     if (!isBuildSpecific(f)) return [f];
+    const unpermitted = run.unpermitted?.get(f.id);
     return byBuild.map(scope => {
       const id = instanceId(f.id, scope.label);
       scopes.set(id, scope);
+      // --skip-unpermitted names features by id: each instance is as unpermitted as its feature.
+      if (unpermitted) run.unpermitted!.set(id, unpermitted);
       return { ...f, id };
     });
   });

@@ -6,30 +6,34 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { messageOf } from '../lib/catalog/outcome.ts';
-import { loadCatalog } from '../lib/catalog/registry.ts';
 import { selectFeatures } from '../lib/catalog/select.ts';
-import { cleanupCommand, cleanupRuns } from '../lib/cluster/cleanup.ts';
 import { rbacManifest } from '../lib/catalog/rbacManifest.ts';
-import { makeClients } from '../lib/cluster/client.ts';
-import { loadKubeConfig } from '../lib/cluster/kubeconfig.ts';
 import { preflight } from '../lib/cluster/preflight.ts';
 import { defaultTimeouts } from '../lib/cluster/timeouts.ts';
 import { loadConfigFile } from '../lib/config/load.ts';
 import { resolveConfig, type RunFlags } from '../lib/config/resolve.ts';
 import { durationMs, MAX_ARG_LENGTH, problemWithRegistry, validateRunInputs } from '../lib/config/validate.ts';
 import type { FileConfig } from '../lib/config/types.ts';
-import { discover } from '../lib/discovery/discover.ts';
 import { formatClusterInfo } from '../lib/discovery/format.ts';
 import { sshReachable } from '../lib/discovery/sshReachable.ts';
 import { exitCodeOf, MissingPermissionsError, UsageError } from '../lib/errors.ts';
-import { formatCatalog, LIST_FORMATS, type ListFormat } from '../lib/catalog/listing.ts';
+import { formatCatalog, LIST_FORMATS, loadCatalogEntries, type ListFormat } from '../lib/catalog/listing.ts';
 import { rewriteImage } from '../lib/fixtures/images.ts';
 import { DEFAULT_LIST_BUILDS, formatImageList, imagesNeeded } from '../lib/fixtures/imageList.ts';
 import { failedFeatureIds, readResults } from '../lib/report/resultsFile.ts';
-import { runWincheck } from '../lib/run/run.ts';
 import { WINCHECK_VERSION } from '../lib/version.ts';
 import { stringify as toYaml } from 'yaml';
 import { simProfileNames, startSimulatedCluster, type StartedSim } from './simWiring.ts';
+
+// Modules that load @kubernetes/client-node or the whole catalog (half a second or more) are
+// imported by the commands that need them, so `wincheck --help` and `wincheck list` answer at once.
+const clusterModules = async () => {
+  const [cleanup, client, kubeconfig, discovery] = await Promise.all([
+    import('../lib/cluster/cleanup.ts'), import('../lib/cluster/client.ts'), import('../lib/cluster/kubeconfig.ts'), import('../lib/discovery/discover.ts'),
+  ]);
+  return { ...cleanup, ...client, ...kubeconfig, ...discovery };
+};
+const loadCatalog = async () => (await import('../lib/catalog/registry.ts')).loadCatalog();
 
 const collect = (v: string, prev: string[]) => [...prev, v];
 const out = (l: string) => process.stdout.write(l + '\n');
@@ -96,7 +100,7 @@ function buildProgram(setCode: (c: number) => void): Command {
     .option('--feature <glob>', 'only matching feature ids (repeatable)', collect, [])
     .addOption(new Option('-o, --output <format>', 'output format').choices(LIST_FORMATS).default('text'))
     .action(async (o: { suite: string[]; feature: string[]; output: ListFormat }) => {
-      out(formatCatalog(selectFeatures(await loadCatalog(), { suites: o.suite, features: o.feature }), o.output));
+      out(formatCatalog(selectFeatures(await loadCatalogEntries(), { suites: o.suite, features: o.feature }), o.output));
     });
 
   program.command('rbac').description('print the least-privilege ClusterRole, ServiceAccount and binding a run of the selection needs')
@@ -143,6 +147,7 @@ function buildProgram(setCode: (c: number) => void): Command {
         if (!ssh.user && sim.ssh) ssh = { user: sim.ssh.user, key: sim.ssh.keyPath, knownHosts: sim.ssh.knownHostsPath };
       }
       try {
+        const { loadKubeConfig, discover, makeClients } = await clusterModules();
         const { kc } = loadKubeConfig(sim ? { kubeconfig: sim.kubeconfigPath } : { kubeconfig: o.kubeconfig ?? file.kubeconfig, context: o.context ?? file.context });
         const version = await preflight(kc, defaultTimeouts().preflightConnect);
         const info = await discover(makeClients(kc), { version, loadBalancer: file.loadBalancer, sshCheck: sshReachable(ssh) });
@@ -156,6 +161,7 @@ function buildProgram(setCode: (c: number) => void): Command {
     .option('--run-id <id>', 'only this run')
     .option('--force', 'delete runs that are still in progress too (by default their live lease protects them)')
     .action(async (o: { kubeconfig?: string; context?: string; runId?: string; force?: boolean }) => {
+      const { loadKubeConfig, makeClients, cleanupRuns, cleanupCommand } = await clusterModules();
       const { kc } = loadKubeConfig(o);
       await preflight(kc, defaultTimeouts().preflightConnect);
       // Ctrl-C or SIGTERM ends every call and wait at once (exit 130; what is left stays listed).
@@ -256,6 +262,7 @@ async function runAction(o: Record<string, unknown>): Promise<number> {
   };
   const config = resolveConfig(flags, file);
   validateRunInputs(flags, file, typeof o.config === 'string' ? basename(o.config) : undefined, { dir: config.reportDir, from: reportDirSource(flags, file) });
+  const { runWincheck } = await import('../lib/run/run.ts');
   if (o.sim === undefined) return runWincheck(config, { handleSignals: true });
 
   // Check names before starting anything: unknown ones are usage errors either way.

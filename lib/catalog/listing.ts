@@ -2,6 +2,10 @@
 // (checked in; test/report/docs.test.ts keeps it equal to this output).
 
 import { stringify } from 'yaml';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MODULE_EXT } from '../moduleExt.ts';
 import { suiteOf } from './registry.ts';
 import { UPSTREAM_DOCS } from './sources.ts';
 import type { Feature } from './types.ts';
@@ -9,22 +13,37 @@ import type { Feature } from './types.ts';
 export const LIST_FORMATS = ['text', 'json', 'yaml', 'markdown'] as const;
 export type ListFormat = typeof LIST_FORMATS[number];
 
-interface ListedFeature { id: string; suite: string; area: string; title: string; needs: string[] }
+/** What `list` shows of a feature: no probe, no expectation, so no cluster code to load. */
+export type CatalogEntry = Pick<Feature, 'id' | 'suite' | 'area' | 'title' | 'needs'>;
 
-function listed(features: Feature[]): ListedFeature[] {
+/**
+ * The catalog's entries as scripts/build.mjs wrote them next to the built registry: loading the
+ * feature modules themselves pulls in @kubernetes/client-node (half a second), which
+ * `wincheck list` does not need. From source (tsx), or without that file, the catalog itself.
+ */
+export const CATALOG_INDEX = join(dirname(fileURLToPath(import.meta.url)), 'catalog-index.json');
+
+export async function loadCatalogEntries(): Promise<CatalogEntry[]> {
+  if (MODULE_EXT === '.js' && existsSync(CATALOG_INDEX)) return JSON.parse(readFileSync(CATALOG_INDEX, 'utf8')) as CatalogEntry[];
+  const { loadCatalog } = await import('./registry.ts');
+  return loadCatalog();
+}
+
+/** Each feature as listed: its suite filled in, needs always present, nothing else. */
+export function catalogEntries(features: CatalogEntry[]): Required<CatalogEntry>[] {
   return features.map(f => ({ id: f.id, suite: suiteOf(f), area: f.area, title: f.title, needs: f.needs ?? [] }));
 }
 
-export function formatCatalog(features: Feature[], format: ListFormat): string {
+export function formatCatalog(features: CatalogEntry[], format: ListFormat): string {
   switch (format) {
-    case 'json': return JSON.stringify(listed(features), null, 2);
-    case 'yaml': return stringify(listed(features)).trimEnd();
-    case 'markdown': return catalogMarkdown(listed(features));
-    case 'text': return listed(features).map(f => `${f.suite.padEnd(11)} ${f.id.padEnd(32)} ${f.title}`).join('\n');
+    case 'json': return JSON.stringify(catalogEntries(features), null, 2);
+    case 'yaml': return stringify(catalogEntries(features)).trimEnd();
+    case 'markdown': return catalogMarkdown(catalogEntries(features));
+    case 'text': return catalogEntries(features).map(f => `${f.suite.padEnd(11)} ${f.id.padEnd(32)} ${f.title}`).join('\n');
   }
 }
 
-function catalogMarkdown(features: ListedFeature[]): string {
+function catalogMarkdown(features: Required<CatalogEntry>[]): string {
   // Only "|" needs escaping in a cell: a backslash before a letter (C:\etc) is literal markdown.
   const cell = (s: string) => s.replace(/\|/g, '\\|');
   const code = (s: string) => `\`${s}\``;

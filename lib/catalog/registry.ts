@@ -4,6 +4,7 @@
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { MODULE_EXT } from '../moduleExt.ts';
 import type { Area, Feature } from './types.ts';
 
 const featuresDir = join(dirname(fileURLToPath(import.meta.url)), 'features');
@@ -14,7 +15,7 @@ let cached: Feature[] | undefined;
 
 export async function loadCatalog(dir = featuresDir): Promise<Feature[]> {
   if (cached && dir === featuresDir) return cached;
-  const files = readdirSync(dir).filter(f => f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.startsWith('_')).sort();
+  const files = readdirSync(dir).filter(f => f.endsWith(MODULE_EXT) && !f.endsWith('.d.ts') && !f.startsWith('_')).sort();
   const all: Feature[] = [];
   for (const file of files) {
     const mod = await import(pathToFileURL(join(dir, file)).href) as { features?: Feature[] };
@@ -40,6 +41,6 @@ export function checkCatalog(features: Feature[]): void {
   }
 }
 
-export function suiteOf(f: Feature): string {
+export function suiteOf(f: Pick<Feature, 'suite' | 'area'>): string {
   return f.suite ?? f.area;
 }

@@ -12,7 +12,7 @@ export interface Selection {
   skip?: string[];
 }
 
-export function selectFeatures(catalog: Feature[], sel: Selection): Feature[] {
+export function selectFeatures<T extends Pick<Feature, 'id' | 'suite' | 'area'>>(catalog: T[], sel: Selection): T[] {
   const suites = [...new Set(catalog.map(suiteOf))].sort();
   const ids = catalog.map(f => f.id).sort();
   checkPatterns('--suite', sel.suites, suites);

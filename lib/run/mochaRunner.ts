@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Mocha from 'mocha';
 import { suiteOf } from '../catalog/registry.ts';
+import { MODULE_EXT } from '../moduleExt.ts';
 import type { CheckResult, Feature } from '../catalog/types.ts';
 import type { Multiplexer } from '../report/multiplexer.ts';
 import { checkAsTest, featureIdOfTitle, setSession, testTitle, type Session } from './session.ts';
@@ -50,7 +51,7 @@ export async function runSuites(opts: SuiteRunOptions): Promise<CheckResult[]> {
   const suites = [...new Set(session.features.map(suiteOf))];
   const withoutFile: string[] = [];
   for (const s of suites) {
-    const file = join(dir, `${s}.ts`);
+    const file = join(dir, `${s}${MODULE_EXT}`);
     // An ESM suite file runs its describe() once per process (the module cache): a second run
     // in the same process (tests) builds that suite the way a missing file is built, below.
     if (existsSync(file) && !loadedSuiteFiles.has(file)) { mocha.addFile(file); loadedSuiteFiles.add(file); } else withoutFile.push(s);

@@ -1,0 +1,32 @@
+#!/usr/bin/env node
+// `npm run build` (and `prepare`, so `npm install`/`npm ci` run it): the harness, suites and
+// sim compiled to plain JS in dist/ by tsc, plus the files they read at run time (fixture
+// templates, sim profiles, the OpenAPI proto). cli/wincheck.js runs dist/ when it is at least
+// as new as the sources, else the TypeScript through tsx, so a stale build is never used.
+
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'dist');
+rmSync(dist, { recursive: true, force: true });
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit', cwd: root });
+const assets = [
+  ['fixtures', 'fixtures'],
+  ['sim/profiles/builtin', 'sim/profiles/builtin'],
+  ['sim/api/openapi/openapiv2.proto', 'sim/api/openapi/openapiv2.proto'],
+];
+for (const [from, to] of assets) {
+  mkdirSync(dirname(join(dist, to)), { recursive: true });
+  cpSync(join(root, from), join(dist, to), { recursive: true });
+}
+// `wincheck list` reads the catalog's entries from here instead of loading every feature module.
+const { loadCatalog } = await import(join(dist, 'lib/catalog/registry.js'));
+const { catalogEntries, CATALOG_INDEX } = await import(join(dist, 'lib/catalog/listing.js'));
+writeFileSync(CATALOG_INDEX, JSON.stringify(catalogEntries(await loadCatalog())));
+// Written last: its mtime is what the bin shim compares the sources with.
+writeFileSync(join(dist, 'BUILT'), `${new Date().toISOString()}\n`);

@@ -5,6 +5,7 @@ import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
 import type { KubeClients } from './types.ts';
 import { describePod, failFastReason, isPodReady } from './podState.ts';
 import { defaultTimeouts } from './timeouts.ts';
+import { apiStatusCode } from './apiError.ts';
 import { WaitTimeoutError, watchUntil } from './watch.ts';
 
 export class PodStartError extends Error {
@@ -12,6 +13,12 @@ export class PodStartError extends Error {
     super(message);
   }
 }
+
+/**
+ * The pod (or its namespace) is gone: the wait ends at once. Not a PodStartError: it says nothing
+ * about the feature, so the check ends as an error naming it.
+ */
+export class PodGoneError extends Error {}
 
 export interface PodWaitOptions {
   signal?: AbortSignal;
@@ -33,12 +40,15 @@ export async function waitForPodCondition(
   cond: (pod: V1Pod) => boolean, timeoutMs: number, opts: PodWaitOptions = {},
 ): Promise<V1Pod> {
   try {
+    await namespaceCanHoldPods(kube, namespace, `pod ${namespace}/${name}`);
     return await watchUntil<V1Pod, V1Pod>({
       kube,
       path: `/api/v1/namespaces/${namespace}/pods`,
       fieldSelector: `metadata.name=${name}`,
       list: () => kube.core.listNamespacedPod({ namespace, fieldSelector: `metadata.name=${name}` }),
-      check: pod => {
+      check: (pod, type) => {
+        // Deleted (by someone, or with its namespace): it will not become anything now.
+        if (type === 'DELETED') throw new PodGoneError(`pod ${namespace}/${name} was deleted while waiting for it to be ${desc} (${describePod(pod)})`);
         if (cond(pod)) return pod;
         const reason = opts.failFast === false ? undefined : failFastReason(pod);
         if (reason) throw new PodStartError(`expected pod ${namespace}/${name} to be ${desc}, got ${reason} instead: ${describePod(pod)}`, reason, pod, []);
@@ -62,6 +72,18 @@ export async function waitForPodCondition(
     const text = wanted.length ? `${e.message}; events: ${wanted.slice(-3).join(' | ')}` : e.message;
     throw new PodStartError(text, e.reason, e.pod, events);
   }
+}
+
+/** A wait in a namespace that is gone or going is a wait for something that can no longer appear. */
+async function namespaceCanHoldPods(kube: KubeClients, namespace: string, what: string): Promise<void> {
+  let phase: string | undefined;
+  try {
+    phase = (await kube.core.readNamespace({ name: namespace })).status?.phase;
+  } catch (e) {
+    if (apiStatusCode(e) === 404) throw new PodGoneError(`${what} can never appear: namespace ${namespace} does not exist`);
+    return; // not allowed to read namespaces, or a transport error: the wait itself will tell
+  }
+  if (phase === 'Terminating') throw new PodGoneError(`${what} can never appear: namespace ${namespace} is being deleted`);
 }
 
 /** The pod's events as "Reason: message" lines, oldest first. */

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { KubeConfig, type V1Pod } from '@kubernetes/client-node';
 import { makeClients } from '../../lib/cluster/client.ts';
 import { exitCodeOf } from '../../lib/cluster/exec.ts';
-import { PodStartError, waitTimeoutForPodReady } from '../../lib/cluster/podWait.ts';
+import { PodGoneError, PodStartError, waitForPodCondition, waitTimeoutForPodReady } from '../../lib/cluster/podWait.ts';
 import type { KubeClients } from '../../lib/cluster/types.ts';
 import { WaitTimeoutError, watchUntil } from '../../lib/cluster/watch.ts';
 import { ROOT } from './cliSupport.ts';
@@ -151,5 +151,23 @@ describe('pod waits against the simulated cluster', function () {
       expect(e).to.be.instanceOf(WaitTimeoutError);
       expect((e as Error).message).to.match(/^timed out after 0s waiting for pod wincheck-waits\/slow to be Ready; last state seen: /);
     }
+  });
+
+  it('stops at once when the pod can no longer appear: a namespace that is gone, a pod deleted while waited for', async () => {
+    const t = Date.now();
+    const gone = await waitTimeoutForPodReady(kube, 'wincheck-no-such-namespace', 'x', 20_000).catch(e => e);
+    expect(gone).to.be.instanceOf(PodGoneError);
+    expect((gone as Error).message).to.equal('pod wincheck-no-such-namespace/x can never appear: namespace wincheck-no-such-namespace does not exist');
+    // Pinned Pending (no node matches), then deleted: the wait ends on the DELETED event.
+    await kube.core.createNamespacedPod({ namespace: ns, body: pod('doomed', { nodeSelector: { 'kubernetes.io/os': 'windows', absent: 'label' } }) });
+    // Deleted once the wait has seen it (its condition is asked), so the DELETED event is the wait's to see.
+    let seen = false;
+    const deleted = await waitForPodCondition(kube, ns, 'doomed', 'Ready', () => {
+      if (!seen) { seen = true; void kube.core.deleteNamespacedPod({ namespace: ns, name: 'doomed', gracePeriodSeconds: 0 }); }
+      return false;
+    }, 20_000, { failFast: false }).catch(e => e);
+    expect(deleted).to.be.instanceOf(PodGoneError);
+    expect((deleted as Error).message).to.match(/^pod wincheck-waits\/doomed was deleted while waiting for it to be Ready/);
+    expect(Date.now() - t).to.be.below(30_000);
   });
 });

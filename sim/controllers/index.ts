@@ -9,6 +9,7 @@ import { registerControlPlaneAdmission } from './admission.ts';
 import { DEFAULT_DNS_IP, installAddons } from './addons/index.ts';
 import { createKubernetesService, createSystemNamespaces } from './bootstrap.ts';
 import type { ControllerContext, ControllerOptions, PodMetricsSource, Stoppable } from './context.ts';
+import { startClusterRoleAggregationController } from './clusterRoleAggregation.ts';
 import { startDaemonSetController } from './daemonset.ts';
 import { startDeploymentController } from './deployment.ts';
 import { startEndpointSliceController } from './endpointslices.ts';
@@ -64,6 +65,7 @@ export function startControllers(store: Store, profile: Profile, options: Contro
     startHpaController(ctx),
     startTaintEvictionController(ctx),
     startNodeLifecycleController(ctx),
+    startClusterRoleAggregationController(ctx),
   ];
   try {
     createSystemNamespaces(store);

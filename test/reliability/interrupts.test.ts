@@ -5,6 +5,8 @@
 // `npx wincheck run` still cleans up. bench/interrupts.ts runs 20 seeded moments.
 
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { CoreV1Api, KubeConfig, NodeV1Api, StorageV1Api, type V1Namespace } from '@kubernetes/client-node';
 import { makeClients } from '../../lib/cluster/client.ts';
 import { watchUntil } from '../../lib/cluster/watch.ts';
@@ -104,6 +106,20 @@ describe('interrupts, leases and signals', function () {
     expect((await wincheck(['cleanup', '--kubeconfig', sim.kubeconfig, '--run-id', 'leased'])).stdout).to.contain('Skipped 1 run(s) still in progress: leased');
     const forced = await wincheck(['cleanup', '--kubeconfig', sim.kubeconfig, '--run-id', 'leased', '--force']);
     expect(forced.stdout, forced.all).to.contain('Deleted namespace wincheck-leased.');
+  });
+
+  it('two runs at once both complete, each cleaning only its own objects; neither sees the other\'s utility VM as a lift', async () => {
+    const features = ['iso.hyperv-runtimeclass', 'iso.hyperv-annotation', 'cfg.configmap-env'];
+    const dirs = [tempDir(), tempDir()];
+    const [a, b] = await Promise.all(dirs.map(dir => wincheck(['run', '--kubeconfig', sim.kubeconfig, '--report-dir', dir, ...features.flatMap(f => ['--feature', f])])));
+    const outcomesOf = (dir: string) => Object.fromEntries((JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { summary: { results: { id: string; outcome: string }[] } })
+      .summary.results.map(r => [r.id, r.outcome]));
+    expect(a.exitCode, a.all).to.equal(0);
+    expect(b.exitCode, b.all).to.equal(0);
+    expect(outcomesOf(dirs[0])).to.deep.equal(outcomesOf(dirs[1]));
+    expect(outcomesOf(dirs[0])['iso.hyperv-annotation']).to.not.equal('lifted');
+    expect(await leftovers(runIdOf(a.stdout))).to.deep.equal([]);
+    expect(await leftovers(runIdOf(b.stdout))).to.deep.equal([]);
   });
 
   it('SIGTERM to `npx wincheck run` reaches the harness: it cleans up', async () => {

@@ -1,18 +1,10 @@
 // CLI usage errors and exit codes, with the real CLI in a child process. No cluster needed.
 
 import { expect } from 'chai';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
-import { deadKubeconfig, tempDir, wincheck } from './cliSupport.ts';
+import { closedPort, deadKubeconfig, tempDir, wincheck } from './cliSupport.ts';
 
-async function closedPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>(r => srv.listen(0, '127.0.0.1', () => r()));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise(r => srv.close(r));
-  return port;
-}
 
 const noCluster = { HOME: tempDir(), KUBECONFIG: '', KUBERNETES_SERVICE_HOST: '', NO_COLOR: '1', PATH: process.env.PATH };
 

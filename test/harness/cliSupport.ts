@@ -1,6 +1,7 @@
 // Runs the real CLI in a child process, as a user would.
 
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
@@ -51,4 +52,13 @@ contexts:
 current-context: dead
 `);
   return file;
+}
+
+/** A loopback port nothing listens on (bound, then released). */
+export async function closedPort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>(r => srv.listen(0, '127.0.0.1', () => r()));
+  const port = (srv.address() as { port: number }).port;
+  await new Promise(r => srv.close(r));
+  return port;
 }

@@ -4,10 +4,9 @@
 import { expect } from 'chai';
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
 import { main } from '../../cli/root.ts';
 import { problemWithRegistry, problemWithReportDir, problemWithUrl } from '../../lib/config/validate.ts';
-import { deadKubeconfig, tempDir } from './cliSupport.ts';
+import { closedPort, deadKubeconfig, tempDir } from './cliSupport.ts';
 
 /** The CLI in this process: exit code and what it printed. */
 async function cli(args: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
@@ -24,13 +23,6 @@ async function cli(args: string[]): Promise<{ code: number; stderr: string; stdo
   }
 }
 
-async function closedPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>(r => srv.listen(0, '127.0.0.1', () => r()));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise(r => srv.close(r));
-  return port;
-}
 
 describe('input validation', function () {
   this.timeout(30_000);

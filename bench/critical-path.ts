@@ -97,6 +97,7 @@ async function measure(profile: string): Promise<ProfileFigures> {
     // The same verdicts either way: speed must not change what is seen.
     const mismatches = seq.runs.flatMap(r => Object.entries(r.outcomes).filter(([id, o]) => full.run.outcomes[id] !== o).map(([id, o]) => `${id}: alone ${o}, full run ${full.run.outcomes[id] ?? 'missing'}`));
     out(`    full run: ${fmtMs(full.run.wallMs)} ms, ${full.requests} API requests, harness peak RSS ${(full.rssKB / 1024).toFixed(0)} MB`);
+    out(`    full run timeline (ms): ${Object.entries(full.run.marks ?? {}).map(([k, v]) => `${k} ${v}`).join(', ')}`);
     return {
       profile, fullMs: full.run.wallMs, slowestAloneMs: slowest.ms, slowestFeature: slowest.id, ratio: full.run.wallMs / slowest.ms,
       sequentialMs, speedup: sequentialMs / full.run.wallMs, apiRequests: full.requests, rssMB: full.rssKB / 1024, candidates, mismatches,

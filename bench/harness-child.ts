@@ -37,14 +37,20 @@ async function main(argv: string[]): Promise<void> {
     const config = resolveConfig({ kubeconfig, feature: selected, suite: suite ? [suite] : [], egressUrl, reportDir: join(reportRoot, String(runs.length)) }, {}, {});
     const lines: string[] = [];
     const outcomes: Record<string, string> = {};
+    const marks: Record<string, number> = {};
     const t0 = performance.now();
-    const code = await runWincheck(config, { out: l => lines.push(l), reporters: undefined });
+    const mark = (l: string) => {
+      const at = Math.round(performance.now() - t0);
+      const key = l.startsWith('Created namespace') ? 'namespace' : /^\[\s*1\//.test(l) ? 'firstCheck' : l.startsWith('[') ? 'lastCheck' : l.startsWith('Deleting namespace') ? 'cleanup' : undefined;
+      if (key && (key === 'lastCheck' || marks[key] === undefined)) marks[key] = at;
+    };
+    const code = await runWincheck(config, { out: l => { lines.push(l); mark(l); } });
     const wallMs = performance.now() - t0;
     for (const l of lines) {
       const m = /^\[\s*\d+\/\d+\] (\S+)\s+(\S+)/.exec(l);
       if (m) outcomes[m[1]] = m[2];
     }
-    runs.push({ features: selected, wallMs, code, outcomes, tail: lines.slice(-12) });
+    runs.push({ features: selected, wallMs, code, outcomes, tail: lines.slice(-12), marks });
   };
   if (mode === 'full') await once(ids);
   else for (const id of ids) await once([id]);

@@ -22,5 +22,13 @@ export interface BenchResult {
 /** The line bench/harness-child.ts prints for bench/processes.ts (the harness in its own process). */
 export const CHILD_PREFIX = 'CHILD_RESULT ';
 
-export interface ChildRun { features: string[]; wallMs: number; code: number; outcomes: Record<string, string>; tail: string[] }
+export interface ChildRun {
+  features: string[];
+  wallMs: number;
+  code: number;
+  outcomes: Record<string, string>;
+  tail: string[];
+  /** When (ms into the run) the console said: namespace created, first and last check done, cleanup started. */
+  marks?: Record<string, number>;
+}
 export interface ChildResult { runs: ChildRun[]; maxRssKB: number }

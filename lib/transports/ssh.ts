@@ -2,13 +2,11 @@
 // shell, no pty, one exec channel per command. The host key is pinned against known_hosts:
 // an unknown or mismatched key is never accepted.
 
-import ssh2 from 'ssh2';
-import type { ClientChannel } from 'ssh2';
+import type { Client, ClientChannel } from 'ssh2';
 import type { CommandResult, Transport } from '../probes/types.ts';
 import { windowsCommandLine } from './commandLine.ts';
 import { checkHostKey, type KnownHostEntry } from './knownHosts.ts';
 
-const { Client } = ssh2;
 
 /** SSH handshake and authentication: a node that does not answer in this time is down. */
 const READY_TIMEOUT_MS = 20_000;
@@ -48,11 +46,14 @@ export class SshTransport implements Transport {
     return this._conn;
   }
 
-  private _open(): Promise<Conn> {
+  private async _open(): Promise<Conn> {
     const t = this._t;
     const port = t.port ?? 22;
+    // Loaded on first use: ssh2 (and its WebAssembly crypto) costs ~14 MB of RSS, and most runs
+    // reach their nodes through HostProcess pods.
+    const { default: { Client: SshClient } } = await import('ssh2');
     return new Promise<Conn>((resolve, reject) => {
-      const conn = new Client();
+      const conn = new SshClient();
       let refused: string | undefined;
       let settled = false;
       conn.on('ready', () => { settled = true; resolve(conn); });

@@ -191,6 +191,18 @@ describe('sim api: Pod Security admission', function () {
     expect(String(d.headers.warning)).to.match(/^299 - "would violate PodSecurity \\"restricted:latest\\": allowPrivilegeEscalation != false .*host namespaces \(hostNetwork=true\)/);
   });
 
+  it('refuses malformed labels and reads a malformed one as restricted (fail closed)', async () => {
+    const bad = await raw(env, 'POST', '/api/v1/namespaces', { body: { metadata: { name: 'typo', labels: { 'pod-security.kubernetes.io/enforce': 'strict' } } } });
+    expect(bad.status).to.equal(422);
+    expect(bad.json().message).to.equal('Namespace "typo" is invalid: metadata.labels[pod-security.kubernetes.io/enforce]: Invalid value: "strict": must be one of privileged, baseline, restricted');
+    const badVersion = await raw(env, 'POST', '/api/v1/namespaces', { body: { metadata: { name: 'typo', labels: { 'pod-security.kubernetes.io/warn-version': '1.30' } } } });
+    expect(badVersion.json().message).to.equal('Namespace "typo" is invalid: metadata.labels[pod-security.kubernetes.io/warn-version]: Invalid value: "1.30": must be "latest" or "v1.x"');
+    // Written past admission (as a namespace from before the plugin): pods there meet restricted.
+    env.store.create('namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'legacy', labels: { 'pod-security.kubernetes.io/enforce': 'strict' } } }, { skipAdmission: true });
+    const r = await raw(env, 'POST', '/api/v1/namespaces/legacy/pods', { body: pod('l', {}) });
+    expect(r.json().message).to.match(/^pods "l" is forbidden: violates PodSecurity "restricted:latest": /);
+  });
+
   it('with an enforce floor, refuses namespaces labelled weaker than the default', async () => {
     const floored: Profile = { ...profile, podSecurity: { ...profile.podSecurity, enforceFloor: true } };
     env.store.addAdmission(podSecurityAdmission(env.store, floored));

@@ -31,12 +31,34 @@ interface ModePolicy { level: Level; version: string }
 
 const isLevel = (v: string | undefined): v is Level => !!v && (LEVELS as string[]).includes(v);
 
-/** A mode's level and version for a namespace: its labels, else the defaults, else privileged:latest. */
+const VERSION = /^(latest|v1\.([0-9]|[1-9][0-9]*))$/;
+
+/**
+ * A mode's level and version for a namespace: its labels, else the defaults, else privileged:latest.
+ * As upstream's ParseLevel/ParseVersion, a malformed label fails closed: restricted, latest.
+ */
 function policyFor(mode: Mode, labels: Record<string, string>, config: PodSecurityConfig): ModePolicy {
   const level = labels[LABEL_PREFIX + mode];
+  const version = labels[`${LABEL_PREFIX}${mode}-version`];
   const defaults = config.defaults ?? {};
-  if (isLevel(level)) return { level, version: labels[`${LABEL_PREFIX}${mode}-version`] ?? 'latest' };
-  return { level: defaults[mode] ?? 'privileged', version: defaults[`${mode}-version`] ?? 'latest' };
+  const levelOf = (l: string | undefined, fallback: Level): Level => (l === undefined ? fallback : isLevel(l) ? l : 'restricted');
+  const versionOf = (v: string | undefined, fallback: string) => (v === undefined ? fallback : VERSION.test(v) ? v : 'latest');
+  return { level: levelOf(level, defaults[mode] ?? 'privileged'), version: versionOf(version, defaults[`${mode}-version`] ?? 'latest') };
+}
+
+/** Namespace create/update: malformed pod-security labels are refused (422), as upstream's ValidateNamespace does. */
+function checkLabels(ns: KubeObject): void {
+  const causes: { reason: string; message: string; field: string }[] = [];
+  for (const mode of MODES) {
+    const level = ns.metadata.labels?.[LABEL_PREFIX + mode];
+    const version = ns.metadata.labels?.[`${LABEL_PREFIX}${mode}-version`];
+    if (level !== undefined && !isLevel(level)) causes.push({ reason: 'FieldValueInvalid', field: `metadata.labels[${LABEL_PREFIX}${mode}]`, message: `Invalid value: ${JSON.stringify(level)}: must be one of privileged, baseline, restricted` });
+    if (version !== undefined && !VERSION.test(version)) causes.push({ reason: 'FieldValueInvalid', field: `metadata.labels[${LABEL_PREFIX}${mode}-version]`, message: `Invalid value: ${JSON.stringify(version)}: must be "latest" or "v1.x"` });
+  }
+  if (!causes.length) return;
+  const detail = causes.map(c => `${c.field}: ${c.message}`);
+  throw new StoreError(422, 'Invalid', `Namespace "${ns.metadata.name}" is invalid: ${detail.length > 1 ? `[${detail.join(', ')}]` : detail[0]}`,
+    { name: ns.metadata.name, kind: 'Namespace', causes });
 }
 
 /** The minor version a policy version evaluates at: latest (or newer than the server) is the server's. */
@@ -54,7 +76,10 @@ export function podSecurityAdmission(store: Store, profile: Profile): Admission 
 
   return (bucket, op, obj) => {
     if (bucket === 'namespaces') {
-      if ((op === 'create' || op === 'update') && config.enforceFloor) checkFloor(obj, config);
+      if (op === 'create' || op === 'update') {
+        checkLabels(obj);
+        if (config.enforceFloor) checkFloor(obj, config);
+      }
       return obj;
     }
     const isPod = bucket === 'pods';

@@ -89,6 +89,17 @@ describe('sim: node lifecycle, capacity and per-node breaks', function () {
       await waitFor<V1Pod>(sim.store, 'pods', 'default', 'pinned-off', 'bound to win-2022-2', x => x.spec?.nodeName === 'win-2022-2');
     });
 
+    it('kubectl label ...- removes a label for good: the scheduler no longer matches it', async () => {
+      const r = await kubectl(KUBECTL, kubeconfig, ['label', 'node', 'win-2022-2', 'node.kubernetes.io/windows-build-']);
+      expect(r.exitCode, r.stderr).to.equal(0);
+      await waitFor<V1Node>(sim.store, 'nodes', undefined, 'win-2022-2', 'without windows-build', n => !('node.kubernetes.io/windows-build' in (n.metadata?.labels ?? {})));
+      sim.store.create('pods', pod('by-build', { nodeSelector: { 'kubernetes.io/hostname': 'win-2022-2', 'node.kubernetes.io/windows-build': '10.0.20348' } }));
+      const p = await waitFor<V1Pod>(sim.store, 'pods', 'default', 'by-build', 'unschedulable', x => x.status?.conditions?.some(c => c.reason === 'Unschedulable') ?? false);
+      expect(p.status!.conditions!.find(c => c.type === 'PodScheduled')!.message).to.match(/1 node\(s\) had untolerated taint \{node-role.kubernetes.io\/control-plane: \}, 3 node\(s\) didn't match Pod's node affinity\/selector/);
+      expect((await kubectl(KUBECTL, kubeconfig, ['label', 'node', 'win-2022-2', 'node.kubernetes.io/windows-build=10.0.20348'])).exitCode).to.equal(0);
+      await waitFor<V1Pod>(sim.store, 'pods', 'default', 'by-build', 'bound', x => x.spec?.nodeName === 'win-2022-2');
+    });
+
     it('a status patch of Ready=False makes the node NotReady: not-ready taints, no new pod starts there until Ready again', async () => {
       const patch = (status: string, reason: string) => kubectl(KUBECTL, kubeconfig, ['patch', 'node', 'win-2022-2', '--subresource=status', '--type=strategic',
         '-p', JSON.stringify({ status: { conditions: [{ type: 'Ready', status, reason, message: `set by the test (${reason})` }] } })]);

@@ -15,6 +15,18 @@ async function withProfile(name: string): Promise<{ sim: SimCluster; nodes: Map<
   return { sim, core, apps: kc.makeApiClient(k8s.AppsV1Api), nodes: new Map(list.items.map(n => [n.metadata!.name!, n])) };
 }
 
+type Env = Awaited<ReturnType<typeof withProfile>>;
+
+/** A describe block with the profile's sim started before and stopped after; env() is the running one. */
+function onProfile(name: string, body: (env: () => Env) => void): void {
+  describe(name, () => {
+    let env: Env | undefined;
+    before(async () => { env = await withProfile(name); });
+    after(async () => { await env?.sim.stop(); });
+    body(() => env!);
+  });
+}
+
 const taintsOf = (n: k8s.V1Node) => (n.spec?.taints ?? []).map(t => `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`);
 const addr = (n: k8s.V1Node, type: string) => n.status?.addresses?.filter(a => a.type === type).map(a => a.address);
 const cond = (n: k8s.V1Node, type: string) => n.status?.conditions?.find(c => c.type === type);
@@ -22,13 +34,10 @@ const cond = (n: k8s.V1Node, type: string) => n.status?.conditions?.find(c => c.
 describe('sim: real-node-like profiles, read through the API', function () {
   this.timeout(60_000);
 
-  describe('aks', () => {
-    let env: Awaited<ReturnType<typeof withProfile>>;
-    before(async () => { env = await withProfile('aks'); });
-    after(async () => { await env?.sim.stop(); });
+  onProfile('aks', env => {
 
     it('has the spot Windows Server 2022 node of real-nodes/01 as described', () => {
-      const n = env.nodes.get('aksnpw22000000')!;
+      const n = env().nodes.get('aksnpw22000000')!;
       expect(taintsOf(n)).to.deep.equal(['kubernetes.azure.com/scalesetpriority=spot:NoSchedule']);
       expect(n.status!.capacity).to.include({ cpu: '32', memory: '134217268Ki', pods: '30', 'ephemeral-storage': '133703676Ki' });
       expect(n.status!.allocatable).to.include({ cpu: '31580m', memory: '122348084Ki', pods: '30', 'ephemeral-storage': '133703676Ki' });
@@ -40,36 +49,33 @@ describe('sim: real-node-like profiles, read through the API', function () {
     });
 
     it('cordons the second spot node: spec.unschedulable and the unschedulable taint', () => {
-      const n = env.nodes.get('aksnpw22000001')!;
+      const n = env().nodes.get('aksnpw22000001')!;
       expect(n.spec!.unschedulable).to.equal(true);
       expect(taintsOf(n)).to.include('node.kubernetes.io/unschedulable:NoSchedule');
     });
 
     it('has the GPU Windows Server 2019 node of real-nodes/02 with its extended resource and older kubelet', () => {
-      const n = env.nodes.get('akswin19000005')!;
+      const n = env().nodes.get('akswin19000005')!;
       expect(n.spec!.taints).to.equal(undefined);
       expect(n.status!.allocatable).to.include({ 'microsoft.com/directx': '1', cpu: '3860m', pods: '30' });
       expect(n.status!.nodeInfo).to.include({ containerRuntimeVersion: 'containerd://1.6.14+azure', kubeletVersion: 'v1.25.4', osImage: 'Windows Server 2019 Datacenter' });
     });
 
     it('has Linux system nodes of 2 vCPUs and 30 pods, and the Azure CNI as AKS lays it out', async () => {
-      const linux = [...env.nodes.values()].filter(n => n.metadata!.labels!['kubernetes.io/os'] === 'linux');
+      const linux = [...env().nodes.values()].filter(n => n.metadata!.labels!['kubernetes.io/os'] === 'linux');
       expect(linux).to.have.length(2);
       for (const n of linux) expect(n.status!.capacity).to.include({ cpu: '2', pods: '30' });
-      const ds = (await env.apps.listNamespacedDaemonSet({ namespace: 'kube-system' })).items.map(d => d.metadata!.name);
+      const ds = (await env().apps.listNamespacedDaemonSet({ namespace: 'kube-system' })).items.map(d => d.metadata!.name);
       expect(ds).to.include.members(['azure-cns', 'kube-proxy']);
       // Windows runs kube-proxy and the CNI as services on AKS: no Windows DaemonSets.
       expect(ds).to.not.include('kube-proxy-windows');
     });
   });
 
-  describe('eks', () => {
-    let env: Awaited<ReturnType<typeof withProfile>>;
-    before(async () => { env = await withProfile('eks'); });
-    after(async () => { await env?.sim.stop(); });
+  onProfile('eks', env => {
 
     it('has the 2-vCPU Windows node of real-nodes/09 with vpc extended resources, ephemeral-storage 0 and EC2 addresses', () => {
-      const n = env.nodes.get('ip-192-168-33-201.ap-southeast-2.compute.internal')!;
+      const n = env().nodes.get('ip-192-168-33-201.ap-southeast-2.compute.internal')!;
       expect(n.status!.capacity).to.include({ cpu: '2', memory: '8388208Ki', 'ephemeral-storage': '0', 'vpc.amazonaws.com/PrivateIPv4Address': '11', 'vpc.amazonaws.com/ENI': '1' });
       expect(n.status!.addresses!.map(a => a.type)).to.deep.equal(['InternalIP', 'ExternalIP', 'InternalDNS', 'ExternalDNS', 'Hostname']);
       expect(addr(n, 'ExternalDNS')).to.deep.equal(['ec2-3-104-131-156.ap-southeast-2.compute.amazonaws.com']);
@@ -77,22 +83,19 @@ describe('sim: real-node-like profiles, read through the API', function () {
     });
 
     it('has the managed node group labels of real-nodes/03 and a vendor kubelet version', () => {
-      const n = env.nodes.get('ip-192-168-62-122.ap-southeast-2.compute.internal')!;
+      const n = env().nodes.get('ip-192-168-62-122.ap-southeast-2.compute.internal')!;
       expect(n.metadata!.labels).to.include({ 'eks.amazonaws.com/nodegroup': 'gpu-win', 'node.kubernetes.io/instance-type': 'g4dn.2xlarge', 'node.kubernetes.io/windows-build': '10.0.20348' });
       expect(n.status!.nodeInfo!.kubeletVersion).to.equal('v1.29.3-eks-ae9a62a');
-      const linux = env.nodes.get('ip-192-168-12-34.ap-southeast-2.compute.internal')!;
+      const linux = env().nodes.get('ip-192-168-12-34.ap-southeast-2.compute.internal')!;
       expect(linux.status!.allocatable).to.include({ cpu: '1930m', pods: '29' });
       expect(linux.status!.nodeInfo!.osImage).to.equal('Amazon Linux 2');
     });
   });
 
-  describe('gke', () => {
-    let env: Awaited<ReturnType<typeof withProfile>>;
-    before(async () => { env = await withProfile('gke'); });
-    after(async () => { await env?.sim.stop(); });
+  onProfile('gke', env => {
 
     it('has Windows nodes with names past 50 characters that share their first 50, tainted node.kubernetes.io/os=windows', () => {
-      const win = [...env.nodes.values()].filter(n => n.metadata!.labels!['kubernetes.io/os'] === 'windows');
+      const win = [...env().nodes.values()].filter(n => n.metadata!.labels!['kubernetes.io/os'] === 'windows');
       expect(win).to.have.length(2);
       expect(win.every(n => n.metadata!.name!.length > 50)).to.equal(true);
       expect(new Set(win.map(n => n.metadata!.name!.slice(0, 50))).size).to.equal(1);
@@ -103,7 +106,7 @@ describe('sim: real-node-like profiles, read through the API', function () {
     });
 
     it('shows the node-problem-detector conditions on the COS node beside Ready', () => {
-      const n = env.nodes.get('gke-wincheck-prod-cluster-default-pool-3f8c9d2a-7xkq')!;
+      const n = env().nodes.get('gke-wincheck-prod-cluster-default-pool-3f8c9d2a-7xkq')!;
       expect(cond(n, 'KernelDeadlock')).to.include({ status: 'False', reason: 'KernelHasNoDeadlock' });
       expect(cond(n, 'FrequentContainerdRestart')).to.include({ status: 'False' });
       expect(cond(n, 'NetworkUnavailable')).to.include({ reason: 'RouteCreated' });
@@ -112,13 +115,10 @@ describe('sim: real-node-like profiles, read through the API', function () {
     });
   });
 
-  describe('openshift', () => {
-    let env: Awaited<ReturnType<typeof withProfile>>;
-    before(async () => { env = await withProfile('openshift'); });
-    after(async () => { await env?.sim.stop(); });
+  onProfile('openshift', env => {
 
     it('has the WMCO Windows node of real-nodes/12 and 08: hostname differing from the name, os=Windows taint, containerd://1.19, Standard edition', () => {
-      const n = env.nodes.get('ip-10-0-52-217.ec2.internal')!;
+      const n = env().nodes.get('ip-10-0-52-217.ec2.internal')!;
       expect(n.metadata!.labels!['kubernetes.io/hostname']).to.equal('ec2amaz-83bb2ln');
       expect(addr(n, 'Hostname')).to.deep.equal(['ec2amaz-83bb2ln']);
       expect(taintsOf(n)).to.deep.equal(['os=Windows:NoSchedule']);
@@ -126,40 +126,37 @@ describe('sim: real-node-like profiles, read through the API', function () {
     });
 
     it('carries OVN-Kubernetes hybrid-overlay annotations, masters tainted master only, ovnkube-node outside kube-system', async () => {
-      const win = env.nodes.get('ip-10-0-61-8.ec2.internal')!;
+      const win = env().nodes.get('ip-10-0-61-8.ec2.internal')!;
       expect(win.metadata!.annotations!['k8s.ovn.org/hybrid-overlay-node-subnet']).to.equal(win.spec!.podCIDR);
-      const master = env.nodes.get('ip-10-0-140-12.ec2.internal')!;
+      const master = env().nodes.get('ip-10-0-140-12.ec2.internal')!;
       expect(taintsOf(master)).to.deep.equal(['node-role.kubernetes.io/master:NoSchedule']);
       expect(master.status!.nodeInfo!.containerRuntimeVersion).to.match(/^cri-o:\/\/1\.25\./);
-      const ds = (await env.apps.listDaemonSetForAllNamespaces()).items.map(d => `${d.metadata!.namespace}/${d.metadata!.name}`);
+      const ds = (await env().apps.listDaemonSetForAllNamespaces()).items.map(d => `${d.metadata!.namespace}/${d.metadata!.name}`);
       expect(ds).to.include('openshift-ovn-kubernetes/ovnkube-node');
       // OVN-Kubernetes replaces kube-proxy.
       expect(ds.filter(d => d.includes('kube-proxy'))).to.deep.equal([]);
     });
   });
 
-  describe('kubeadm', () => {
-    let env: Awaited<ReturnType<typeof withProfile>>;
-    before(async () => { env = await withProfile('kubeadm'); });
-    after(async () => { await env?.sim.stop(); });
+  onProfile('kubeadm', env => {
 
     it('has the on-prem Docker node of real-nodes/07 without the windows-build label, and a containerd node with it', () => {
-      const docker = env.nodes.get('win-r76r0a6edbe')!;
+      const docker = env().nodes.get('win-r76r0a6edbe')!;
       expect(docker.metadata!.labels).to.not.have.property('node.kubernetes.io/windows-build');
       expect(docker.metadata!.labels).to.include({ 'kubernetes.io/os': 'windows', 'beta.kubernetes.io/os': 'windows' });
       expect(docker.status!.nodeInfo).to.include({ containerRuntimeVersion: 'docker://20.10.9', osImage: 'Windows Server 2019 Standard Evaluation', kubeletVersion: 'v1.23.17' });
       expect(docker.status!.capacity).to.include({ cpu: '8', memory: '4193844Ki', 'ephemeral-storage': '0' });
-      const ctrd = env.nodes.get('win-2019-ctrd-01')!;
+      const ctrd = env().nodes.get('win-2019-ctrd-01')!;
       expect(ctrd.metadata!.labels).to.include({ 'node.kubernetes.io/windows-build': '10.0.17763' });
-      expect(taintsOf(env.nodes.get('k8s-master-01')!)).to.deep.equal(['node-role.kubernetes.io/master:NoSchedule']);
+      expect(taintsOf(env().nodes.get('k8s-master-01')!)).to.deep.equal(['node-role.kubernetes.io/master:NoSchedule']);
     });
 
     it('lays Calico VXLAN out as on a real node: annotations, CalicoIsUp, calico-windows-config', async () => {
-      const n = env.nodes.get('win-2019-ctrd-01')!;
+      const n = env().nodes.get('win-2019-ctrd-01')!;
       expect(n.metadata!.annotations).to.have.property('projectcalico.org/IPv4VXLANTunnelAddr');
       expect(n.metadata!.annotations!['projectcalico.org/IPv4Address']).to.match(/^[\d.]+\/24$/);
       expect(cond(n, 'NetworkUnavailable')).to.include({ status: 'False', reason: 'CalicoIsUp' });
-      const cm = await env.core.readNamespacedConfigMap({ name: 'calico-windows-config', namespace: 'kube-system' });
+      const cm = await env().core.readNamespacedConfigMap({ name: 'calico-windows-config', namespace: 'kube-system' });
       expect(cm.data!.CALICO_NETWORKING_BACKEND).to.equal('vxlan');
       expect(JSON.parse(cm.data!.cni_network_config)).to.include({ type: 'calico', mode: 'vxlan', name: 'Calico' });
     });

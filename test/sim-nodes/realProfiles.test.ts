@@ -145,7 +145,7 @@ describe('sim: real-node-like profiles, read through the API', function () {
       expect(docker.metadata!.labels).to.not.have.property('node.kubernetes.io/windows-build');
       expect(docker.metadata!.labels).to.include({ 'kubernetes.io/os': 'windows', 'beta.kubernetes.io/os': 'windows' });
       expect(docker.status!.nodeInfo).to.include({ containerRuntimeVersion: 'docker://20.10.9', osImage: 'Windows Server 2019 Standard Evaluation', kubeletVersion: 'v1.23.17' });
-      expect(docker.status!.capacity).to.include({ cpu: '8', memory: '4193844Ki', 'ephemeral-storage': '0' });
+      expect(docker.status!.allocatable).to.include({ cpu: '8', memory: '4193844Ki', pods: '110', 'ephemeral-storage': '0' });
       const ctrd = env().nodes.get('win-2019-ctrd-01')!;
       expect(ctrd.metadata!.labels).to.include({ 'node.kubernetes.io/windows-build': '10.0.17763' });
       expect(taintsOf(env().nodes.get('k8s-master-01')!)).to.deep.equal(['node-role.kubernetes.io/master:NoSchedule']);

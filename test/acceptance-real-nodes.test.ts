@@ -1,0 +1,155 @@
+// The whole catalog on the real-node-like profiles (sim/profiles/builtin/{aks,eks,gke,openshift,
+// kubeadm}.yaml, modelled on shared/real-nodes/), compared feature by feature with the verdict
+// the docs give for that cluster shape. Nothing is broken and no limitation is lifted on these
+// profiles, so any regressed, lifted or error outcome is the harness's own fault (placement,
+// capacity, an expectation that ignores the version): each profile asserts there is none.
+// Where the harness still gives a wrong verdict, only that assertion is skipped, naming the defect.
+
+import { expect } from 'chai';
+import { loadCatalog } from '../lib/catalog/registry.ts';
+import type { CheckResult, Outcome } from '../lib/catalog/types.ts';
+import { FAST_NET, runOnSim, type SimRun } from './support/simRun.ts';
+
+const EGRESS = 'http://egress.wincheck.test/';
+
+interface Verdict { outcome: Outcome; why: string }
+
+interface RealProfile {
+  name: string;
+  /** The docs' verdict for the notable features of this shape, and why. */
+  verdicts: Record<string, Verdict>;
+  /** Assertions the harness still fails, by title ("no regressed", "no lifted", "no error" or a feature ID): the defect. */
+  defects?: Record<string, string>;
+}
+
+const PLACEMENT_LIFECYCLE_TAINT = 'harness defect (placement): the GKE taint node.kubernetes.io/os=windows:NoSchedule is taken for a node lifecycle taint, so no Windows node counts as usable';
+const CAPACITY = 'harness defect (placement/capacity): fixtures overfill nodes of 30 pods (FailedScheduling "Too many pods") and waits run to their 600 s deadline';
+
+const PROFILES: RealProfile[] = [
+  {
+    name: 'aks',
+    verdicts: {
+      'node.runtime': { outcome: 'supported', why: 'every Windows node runs containerd >= 1.6 (1.7.17+azure, 1.6.14+azure)' },
+      'iso.hostprocess': { outcome: 'supported', why: 'Kubernetes 1.28 >= 1.26 (GA) with containerd >= 1.6' },
+      'sched.pod-os-field': { outcome: 'supported', why: 'spec.os is GA from 1.25' },
+      'work.env-colon-name': { outcome: 'limited', why: "1.28 < 1.32: env names with ':' are rejected" },
+      'iso.hyperv-runtimeclass': { outcome: 'n/a', why: 'AKS installs no runhcs-wcow-hypervisor RuntimeClass' },
+      'net.preserve-destination': { outcome: 'n/a', why: 'kube-proxy is a Windows service on AKS: whether it runs with DSR cannot be discovered' },
+      'net.dual-stack': { outcome: 'n/a', why: 'the cluster is single-stack' },
+      'node.os-supported': { outcome: 'supported', why: 'Windows Server 2019 and 2022 are supported by 1.28' },
+      'node.version-skew': { outcome: 'supported', why: 'kubelet v1.25.4 is within the skew policy of a v1.28 control plane (n-3 from 1.28)' },
+      'res.node-reserved': { outcome: 'supported', why: 'allocatable is below capacity on every Windows node' },
+      'work.deployment': { outcome: 'supported', why: 'two Windows nodes take pods (one cordoned node does not): 30 pods a node is enough when fixtures are placed in waves' },
+    },
+    defects: {
+      'no regressed': CAPACITY, 'no error': CAPACITY, 'no lifted': `${CAPACITY}; sec.linux-fields-ignored reads a FailedScheduling as lifted`,
+      'work.deployment': CAPACITY,
+    },
+  },
+  {
+    name: 'eks',
+    verdicts: {
+      'node.runtime': { outcome: 'supported', why: 'containerd 1.6.28 on every Windows node' },
+      'iso.hostprocess': { outcome: 'supported', why: 'Kubernetes 1.29 >= 1.26 with containerd >= 1.6' },
+      'sched.pod-os-field': { outcome: 'supported', why: 'spec.os is GA from 1.25' },
+      'work.env-colon-name': { outcome: 'limited', why: "1.29 < 1.32: env names with ':' are rejected" },
+      'sched.taint-toleration': { outcome: 'n/a', why: 'EKS does not taint Windows nodes: supported where tainted, else n/a' },
+      'net.session-affinity': { outcome: 'supported', why: 'Windows Server 2022 (20348 >= 19551)' },
+      'iso.hyperv-runtimeclass': { outcome: 'n/a', why: 'no runhcs-wcow-hypervisor RuntimeClass' },
+      'net.preserve-client-ip': { outcome: 'n/a', why: 'kube-proxy is a Windows service: DSR cannot be discovered' },
+      'work.deployment': { outcome: 'supported', why: 'two Windows nodes (8 and 2 vCPUs) take the replicas' },
+    },
+  },
+  {
+    name: 'gke',
+    verdicts: {
+      'sched.taint-toleration': { outcome: 'supported', why: 'GKE taints Windows nodes node.kubernetes.io/os=windows:NoSchedule' },
+      'iso.hostprocess': { outcome: 'supported', why: 'Kubernetes 1.30 >= 1.26 with containerd 1.7' },
+      'node.runtime': { outcome: 'supported', why: 'containerd 1.7.22-gke.0' },
+      'work.env-colon-name': { outcome: 'limited', why: "1.30 < 1.32: env names with ':' are rejected" },
+      'work.deployment': { outcome: 'supported', why: 'two 2-vCPU Windows nodes take the replicas' },
+      'net.w2w-cross-node': { outcome: 'supported', why: 'two Windows nodes on l2bridge' },
+      'node.services': { outcome: 'supported', why: 'HostProcess node access on each node, whose names share their first 50 characters' },
+    },
+    defects: {
+      'sched.taint-toleration': PLACEMENT_LIFECYCLE_TAINT, 'iso.hostprocess': PLACEMENT_LIFECYCLE_TAINT, 'work.deployment': PLACEMENT_LIFECYCLE_TAINT,
+      'net.w2w-cross-node': PLACEMENT_LIFECYCLE_TAINT, 'node.services': PLACEMENT_LIFECYCLE_TAINT,
+    },
+  },
+  {
+    name: 'openshift',
+    verdicts: {
+      'sched.pod-os-field': { outcome: 'supported', why: 'spec.os is GA from 1.25' },
+      'iso.hostprocess': { outcome: 'supported', why: 'HostProcess is beta and on by default from 1.23 (GA 1.26); containerd://1.19 reads as >= 1.6' },
+      'node.runtime': { outcome: 'supported', why: 'containerd://1.19 as WMCO reports it' },
+      'sched.taint-toleration': { outcome: 'supported', why: "WMCO taints Windows nodes os=Windows:NoSchedule (capital W)" },
+      'work.env-colon-name': { outcome: 'limited', why: "1.25 < 1.32: env names with ':' are rejected" },
+      'node.version-skew': { outcome: 'supported', why: 'kubelet v1.25.0 under a v1.25.11 control plane' },
+      'iso.hyperv-runtimeclass': { outcome: 'n/a', why: 'no runhcs-wcow-hypervisor RuntimeClass' },
+      'net.dual-stack': { outcome: 'n/a', why: 'the cluster is single-stack' },
+    },
+  },
+  {
+    name: 'kubeadm',
+    verdicts: {
+      'node.runtime': { outcome: 'supported', why: 'before 1.24 dockershim runs Docker: docker 20.10.9 and containerd 1.6.21 are both supported on 1.23' },
+      'sched.pod-os-field': { outcome: 'limited', why: 'IdentifyPodOS is alpha (off) in 1.23: the API server drops spec.os' },
+      'iso.hostprocess': { outcome: 'supported', why: 'HostProcess is beta, on by default in 1.23, on the containerd 1.6.21 node' },
+      'net.session-affinity': { outcome: 'limited', why: 'Windows Server 2019 (17763 < 19551)' },
+      'work.env-colon-name': { outcome: 'limited', why: "1.23 < 1.32: env names with ':' are rejected" },
+      'sched.os-selector-beta': { outcome: 'supported', why: 'the kubelet sets beta.kubernetes.io/os' },
+      'sched.taint-toleration': { outcome: 'supported', why: 'the containerd node is tainted os=windows' },
+      'node.os-supported': { outcome: 'supported', why: 'Windows Server 2019 is supported by 1.23' },
+      'res.node-reserved': { outcome: 'supported', why: 'allocatable is below capacity on both Windows nodes' },
+      'iso.process': { outcome: 'supported', why: 'images of the node build run on the node without the windows-build label too' },
+    },
+  },
+];
+
+describe('acceptance: the whole catalog on real-node-like profiles', function () {
+  this.timeout(1_800_000);
+  const runs = new Map<string, Promise<SimRun>>();
+
+  before(async () => {
+    const ids = (await loadCatalog()).map(f => f.id);
+    // In child processes, all at once: the runs wait on the harness, not on CPU.
+    for (const p of PROFILES) {
+      const run = runOnSim(ids, { base: p.name, egressUrl: EGRESS, timeouts: FAST_NET, inChild: true });
+      run.catch(() => undefined);
+      runs.set(p.name, run);
+    }
+  });
+
+  for (const p of PROFILES) {
+    describe(p.name, () => {
+      let run: SimRun;
+      before(async () => { run = await runs.get(p.name)!; });
+      const check = (title: string, key: string, fn: () => void) => {
+        const defect = p.defects?.[key];
+        if (defect) it.skip(`${title} [skipped: ${defect}]`, fn); else it(title, fn);
+      };
+      const list = (rs: CheckResult[]) => rs.map(r => `${r.id}: ${r.outcome}: ${r.summary}`).join('\n');
+
+      for (const [id, v] of Object.entries(p.verdicts)) {
+        check(`${id} is ${v.outcome}: ${v.why}`, id, () => {
+          const r = run.results.get(id);
+          expect(r, `${id} has no result`).to.not.equal(undefined);
+          expect(r!.outcome, `${id}: ${r!.summary} | ${r!.reason ?? ''}`).to.equal(v.outcome);
+        });
+      }
+      check('no feature regressed: nothing is broken on this profile', 'no regressed', () => {
+        const bad = [...run.results.values()].filter(r => r.outcome === 'regressed');
+        expect(bad, list(bad)).to.deep.equal([]);
+      });
+      check('no feature is lifted: every documented limitation holds on this profile', 'no lifted', () => {
+        const bad = [...run.results.values()].filter(r => r.outcome === 'lifted');
+        expect(bad, list(bad)).to.deep.equal([]);
+      });
+      check("no error: the harness's own means (placement, capacity, pulls, transport) never fail here", 'no error', () => {
+        const bad = [...run.results.values()].filter(r => r.outcome === 'error');
+        expect(bad, list(bad)).to.deep.equal([]);
+      });
+      it('leaves nothing labelled with the run behind', () => { expect(run.leftover).to.deep.equal([]); });
+    });
+  }
+});

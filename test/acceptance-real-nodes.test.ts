@@ -2,7 +2,8 @@
 // kubeadm}.yaml, modelled on shared/real-nodes/), compared feature by feature with the verdict
 // the docs give for that cluster shape. Nothing is broken and no limitation is lifted on these
 // profiles, so any regressed, lifted or error outcome is the harness's own fault (placement,
-// capacity, an expectation that ignores the version): each profile asserts there is none.
+// capacity, an expectation that ignores the version): each profile asserts there is none, but
+// for a verdict the docs give as regressed for the shape itself (EKS's node without reservations).
 // Where the harness still gives a wrong verdict, only that assertion is skipped, naming the defect.
 
 import { expect } from 'chai';
@@ -18,7 +19,11 @@ interface RealProfile {
   name: string;
   /** The docs' verdict for the notable features of this shape, and why. */
   verdicts: Record<string, Verdict>;
-  /** Assertions the harness still fails, by title ("no regressed", "no lifted", "no error" or a feature ID): the defect. */
+  /**
+   * What the harness still gets wrong here, each with the defect: a feature ID skips that
+   * feature's verdict assertion and leaves it out of the three checks below; "no regressed",
+   * "no lifted" or "no error" skips that whole check.
+   */
   defects?: Record<string, string>;
 }
 
@@ -58,6 +63,7 @@ const PROFILES: RealProfile[] = [
       'iso.hyperv-runtimeclass': { outcome: 'n/a', why: 'no runhcs-wcow-hypervisor RuntimeClass' },
       'net.preserve-client-ip': { outcome: 'n/a', why: 'kube-proxy is a Windows service: DSR cannot be discovered' },
       'work.deployment': { outcome: 'supported', why: 'two Windows nodes (8 and 2 vCPUs) take the replicas' },
+      'res.node-reserved': { outcome: 'regressed', why: 'ip-192-168-33-201 reports allocatable equal to capacity, as the EKS node of real-nodes/09b did: nothing is reserved for the OS, kubelet and runtime' },
     },
   },
   {
@@ -74,6 +80,7 @@ const PROFILES: RealProfile[] = [
     defects: {
       'sched.taint-toleration': PLACEMENT_LIFECYCLE_TAINT, 'iso.hostprocess': PLACEMENT_LIFECYCLE_TAINT, 'work.deployment': PLACEMENT_LIFECYCLE_TAINT,
       'net.w2w-cross-node': PLACEMENT_LIFECYCLE_TAINT, 'node.services': PLACEMENT_LIFECYCLE_TAINT,
+      'node.runtime': PLACEMENT_LIFECYCLE_TAINT, 'work.env-colon-name': PLACEMENT_LIFECYCLE_TAINT,
     },
   },
   {
@@ -87,6 +94,10 @@ const PROFILES: RealProfile[] = [
       'node.version-skew': { outcome: 'supported', why: 'kubelet v1.25.0 under a v1.25.11 control plane' },
       'iso.hyperv-runtimeclass': { outcome: 'n/a', why: 'no runhcs-wcow-hypervisor RuntimeClass' },
       'net.dual-stack': { outcome: 'n/a', why: 'the cluster is single-stack' },
+      'res.limits': { outcome: 'supported', why: "the seed's limits (cpu 2) are sized to the Windows nodes' 1500m allocatable: the pods run" },
+    },
+    defects: {
+      'res.limits': 'harness defect (capacity): res.limits keeps the seed\'s cpu: 2 limit on nodes of 1500m allocatable (FailedScheduling "Insufficient cpu") and reports regressed instead of sizing it to the node',
     },
   },
   {
@@ -107,23 +118,17 @@ const PROFILES: RealProfile[] = [
 ];
 
 describe('acceptance: the whole catalog on real-node-like profiles', function () {
-  this.timeout(1_800_000);
-  const runs = new Map<string, Promise<SimRun>>();
+  this.timeout(1_200_000);
 
-  before(async () => {
-    const ids = (await loadCatalog()).map(f => f.id);
-    // In child processes, all at once: the runs wait on the harness, not on CPU.
-    for (const p of PROFILES) {
-      const run = runOnSim(ids, { base: p.name, egressUrl: EGRESS, timeouts: FAST_NET, inChild: true });
-      run.catch(() => undefined);
-      runs.set(p.name, run);
-    }
-  });
+  let ids: string[];
+  before(async () => { ids = (await loadCatalog()).map(f => f.id); });
 
   for (const p of PROFILES) {
     describe(p.name, () => {
       let run: SimRun;
-      before(async () => { run = await runs.get(p.name)!; });
+      // One profile at a time: parallel whole-catalog runs on a busy 2-core machine starve the API
+      // servers. Rollouts are bounded like pod starts (the sim starts pods in well under a second).
+      before(async () => { run = await runOnSim(ids, { base: p.name, egressUrl: EGRESS, timeouts: { ...FAST_NET, rollout: 90_000 } }); });
       const check = (title: string, key: string, fn: () => void) => {
         const defect = p.defects?.[key];
         if (defect) it.skip(`${title} [skipped: ${defect}]`, fn); else it(title, fn);
@@ -137,16 +142,20 @@ describe('acceptance: the whole catalog on real-node-like profiles', function ()
           expect(r!.outcome, `${id}: ${r!.summary} | ${r!.reason ?? ''}`).to.equal(v.outcome);
         });
       }
-      check('no feature regressed: nothing is broken on this profile', 'no regressed', () => {
-        const bad = [...run.results.values()].filter(r => r.outcome === 'regressed');
+      // Features with a known harness defect: skipped above, left out here (named in the title).
+      const known = Object.keys(p.defects ?? {}).filter(k => k.includes('.'));
+      const others = () => [...run.results.values()].filter(r => !known.includes(r.id));
+      const but = known.length ? ` (${known.join(', ')} aside: known defects)` : '';
+      check(`no feature regressed but those the docs call regressed for this shape: nothing is broken on this profile${but}`, 'no regressed', () => {
+        const bad = others().filter(r => r.outcome === 'regressed' && p.verdicts[r.id]?.outcome !== 'regressed');
         expect(bad, list(bad)).to.deep.equal([]);
       });
-      check('no feature is lifted: every documented limitation holds on this profile', 'no lifted', () => {
-        const bad = [...run.results.values()].filter(r => r.outcome === 'lifted');
+      check(`no feature is lifted: every documented limitation holds on this profile${but}`, 'no lifted', () => {
+        const bad = others().filter(r => r.outcome === 'lifted');
         expect(bad, list(bad)).to.deep.equal([]);
       });
-      check("no error: the harness's own means (placement, capacity, pulls, transport) never fail here", 'no error', () => {
-        const bad = [...run.results.values()].filter(r => r.outcome === 'error');
+      check(`no error: the harness's own means (placement, capacity, pulls, transport) never fail here${but}`, 'no error', () => {
+        const bad = others().filter(r => r.outcome === 'error');
         expect(bad, list(bad)).to.deep.equal([]);
       });
       it('leaves nothing labelled with the run behind', () => { expect(run.leftover).to.deep.equal([]); });

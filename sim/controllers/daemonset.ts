@@ -65,7 +65,7 @@ export function startDaemonSetController({ store, profile }: ControllerContext):
   }
 
   function shouldRun(ds: V1DaemonSet, node: V1Node): boolean {
-    if (isBroken(profile, 'daemonset-controller') && node.metadata?.labels?.['kubernetes.io/os'] === 'windows') return false;
+    if (isBroken(profile, 'daemonset-controller', node.metadata?.name) && node.metadata?.labels?.['kubernetes.io/os'] === 'windows') return false;
     return !podFitsNode(templateFor(ds, node.metadata!.name!), node, { profile });
   }
 

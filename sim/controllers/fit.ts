@@ -60,7 +60,7 @@ function isNodeReady(node: V1Node): boolean {
 }
 
 function untoleratedTaint(pod: V1Pod, node: V1Node, profile: Profile): V1Taint | undefined {
-  if (node.metadata?.labels?.[OS_LABEL] === 'windows' && isBroken(profile, 'taint-enforcement')) return undefined;
+  if (node.metadata?.labels?.[OS_LABEL] === 'windows' && isBroken(profile, 'taint-enforcement', node.metadata?.name)) return undefined;
   const taints = [...(node.spec?.taints ?? [])];
   // A NotReady node without its taint yet (lifecycle controller lag) is treated as tainted.
   if (!isNodeReady(node) && !taints.some(t => t.key === NOT_READY_TAINT.key)) taints.push(NOT_READY_TAINT);
@@ -69,7 +69,7 @@ function untoleratedTaint(pod: V1Pod, node: V1Node, profile: Profile): V1Taint |
 }
 
 export function matchesNodeSelectorAndAffinity(pod: V1Pod, node: V1Node, profile: Profile): boolean {
-  const ignoreOS = isBroken(profile, 'scheduler-os-selector');
+  const ignoreOS = isBroken(profile, 'scheduler-os-selector', node.metadata?.name);
   const labels = node.metadata?.labels ?? {};
   for (const [k, v] of Object.entries(pod.spec?.nodeSelector ?? {})) {
     if (ignoreOS && k === OS_LABEL) continue;

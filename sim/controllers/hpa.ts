@@ -49,7 +49,7 @@ export function startHpaController({ store, profile, options }: ControllerContex
   async function usageOf(ns: string, pod: string, node: string | undefined): Promise<{ cpuCores: number; memoryBytes: number } | undefined> {
     if (!options.metrics || !profile.addons.metricsServer) return undefined;
     const nodeOS = node ? store.tryGet('nodes', undefined, node)?.metadata.labels?.['kubernetes.io/os'] : undefined;
-    if (isBroken(profile, 'hpa') && nodeOS === 'windows') return undefined;
+    if (isBroken(profile, 'hpa', node) && nodeOS === 'windows') return undefined;
     return options.metrics(ns, pod);
   }
 

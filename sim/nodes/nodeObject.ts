@@ -39,7 +39,7 @@ export function nodeLabels(profile: Profile, spec: ResolvedNodeSpec): Record<str
     'beta.kubernetes.io/arch': 'amd64',
     'beta.kubernetes.io/os': spec.os,
   };
-  const dropBeta = spec.omitBetaOSLabel || (spec.os === 'windows' && isBroken(profile, 'beta-os-label'));
+  const dropBeta = spec.omitBetaOSLabel || (spec.os === 'windows' && isBroken(profile, 'beta-os-label', spec.name));
   if (dropBeta) delete labels['beta.kubernetes.io/os'];
   if (spec.os === 'windows') labels['node.kubernetes.io/windows-build'] = windowsBuildLabel(spec.windowsBuild!);
   if (spec.role === 'control-plane') {

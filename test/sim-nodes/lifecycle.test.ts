@@ -13,7 +13,8 @@ import { loadProfile } from '../../sim/profiles/load.ts';
 import type { Profile } from '../../sim/profiles/types.ts';
 import type { KubeObject, Store } from '../../sim/api/store.ts';
 import { startNodeLifecycleController } from '../../sim/controllers/nodeLifecycle.ts';
-import { kubeletRejection } from '../../sim/controllers/fit.ts';
+import { kubeletRejection, podFitsNode } from '../../sim/controllers/fit.ts';
+import { buildNodeObject, nodeSpecs } from '../../sim/nodes/index.ts';
 import { Policy } from '../../sim/network/policy.ts';
 import { LEASE_BUCKET, LEASE_NAMESPACE } from '../../sim/nodes/lease.ts';
 import { kubectl, kubectlBinary } from '../support/kubectl.ts';
@@ -207,6 +208,19 @@ describe('sim: node lifecycle, capacity and per-node breaks', function () {
       const outside = { kind: 'external' as const, address: '127.9.9.9' };
       expect(policy.decide(from('win-2022-1'), outside, 'icmp')).to.deep.equal({ allowed: true });
       expect(policy.decide(from('win-2022-2'), outside, 'icmp')).to.include({ allowed: false });
+    });
+
+    it('node-level breaks of labels and scheduling: beta-os-label and taint-enforcement on one node only', () => {
+      const profile = smallProfile(p => {
+        for (const n of p.nodes.filter(x => x.os === 'windows')) n.taints = [{ key: 'os', value: 'windows', effect: 'NoSchedule' }];
+        p.nodes.find(n => n.name === 'win-2022-1')!.breaks = ['beta-os-label', 'taint-enforcement'];
+      });
+      const [w1, w2] = nodeSpecs(profile).filter(n => n.os === 'windows').map(spec => buildNodeObject(profile, spec, { internalIP: '127.0.10.9', podCIDR: '10.244.9.0/24' }) as unknown as V1Node);
+      expect(w1.metadata!.labels).to.not.have.property('beta.kubernetes.io/os');
+      expect(w2.metadata!.labels).to.include({ 'beta.kubernetes.io/os': 'windows' });
+      const untolerating = { spec: { containers: [{ name: 'c' }] } } as V1Pod;
+      expect(podFitsNode(untolerating, w1, { profile })).to.equal(undefined);
+      expect(podFitsNode(untolerating, w2, { profile })!.reasons).to.deep.equal(['node(s) had untolerated taint {os: windows}']);
     });
 
     it('kubectl exec fails on the node that breaks exec and works on the other', async () => {

@@ -88,7 +88,8 @@ function buildProgram(setCode: (c: number) => void): Command {
     .option('--parallel <n>', 'exec sessions at once, in pods and on nodes (default 12); checks all start at once and wait without holding one')
     .option('--image-registry <host>', 'pull every fixture image from this mirror (air-gapped clusters)')
     .option('--config <file>', 'YAML config file (flags win over it)')
-    .option('--rerun-failed <results.json>', 'run again only the features that regressed or errored in that results.json');
+    .option('--rerun-failed <results.json>', 'run again only the features that regressed or errored in that results.json')
+    .option('--sonobuoy', 'Sonobuoy plugin mode: reports into $SONOBUOY_RESULTS_DIR, packed, and the done file written (ci/sonobuoy/)');
   sshFlags(runCmd)
     .addOption(new Option('--node-access <mode>', 'how node checks reach Windows nodes: auto (HostProcess pod, else SSH), hostprocess or ssh').choices(['auto', 'hostprocess', 'ssh']))
     .option('--egress-url <url>', 'an address outside the cluster for egress checks')
@@ -226,6 +227,14 @@ function buildProgram(setCode: (c: number) => void): Command {
 }
 
 async function runAction(o: Record<string, unknown>): Promise<number> {
+  if (!o.sonobuoy) return runChecks(o);
+  if (o.reportDir !== undefined) throw new UsageError('--sonobuoy writes into $SONOBUOY_RESULTS_DIR: drop --report-dir');
+  const { runAsSonobuoyPlugin, sonobuoyResultsDir } = await import('../lib/report/sonobuoy.ts');
+  const dir = sonobuoyResultsDir();
+  return runAsSonobuoyPlugin(dir, () => runChecks({ ...o, reportDir: dir }), out);
+}
+
+async function runChecks(o: Record<string, unknown>): Promise<number> {
   const file: FileConfig = typeof o.config === 'string' ? loadConfigFile(o.config) : {};
   if (typeof o.rerunFailed === 'string') {
     if ((o.feature as string[]).length || (o.suite as string[]).length) throw new UsageError('--rerun-failed picks the features itself: drop --feature/--suite');

@@ -8,16 +8,10 @@ import { expect } from 'chai';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
-import { validateXML } from 'xmllint-wasm';
+import { xsdErrors } from './xsd.ts';
 import { startSimProcess, type SimProcess } from '../support/simProcess.ts';
 import { tempDir, wincheck, type CliResult } from '../harness/cliSupport.ts';
 
-const XSD = readFileSync(join(import.meta.dirname, 'junit-10.xsd'), 'utf8');
-
-export async function xsdErrors(fileName: string, xml: string): Promise<string[]> {
-  const r = await validateXML({ xml: [{ fileName, contents: xml }], schema: [XSD] });
-  return r.errors.map(e => e.rawMessage);
-}
 
 /** Resolves once the sim's output holds `text` (watching its output, with a deadline). */
 function outputContains(sim: SimProcess, text: string, deadlineMs: number): Promise<void> {

@@ -1,0 +1,13 @@
+// JUnit validation against the Jenkins/xunit junit-10.xsd vendored beside this file.
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { validateXML } from 'xmllint-wasm';
+
+const XSD = readFileSync(join(import.meta.dirname, 'junit-10.xsd'), 'utf8');
+
+/** xmllint's messages for a JUnit document; [] when it is valid. */
+export async function xsdErrors(fileName: string, xml: string): Promise<string[]> {
+  const r = await validateXML({ xml: [{ fileName, contents: xml }], schema: [XSD] });
+  return r.errors.map(e => e.rawMessage);
+}

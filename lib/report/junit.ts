@@ -100,8 +100,9 @@ export function testcaseContext(systemOut: string): Record<string, string> {
 /** From the first check's start to the last one's end: checks run in parallel, so not their sum. */
 export function wallTimeMs(results: CheckResult[]): number {
   const spans = results.filter(r => r.startedAt).map(r => { const t = Date.parse(r.startedAt!); return [t, t + r.durationMs]; });
-  if (!spans.length) return Math.max(0, ...results.map(r => r.durationMs));
-  return Math.max(...spans.map(s => s[1])) - Math.min(...spans.map(s => s[0]));
+  const span = spans.length ? Math.max(...spans.map(s => s[1])) - Math.min(...spans.map(s => s[0])) : 0;
+  // A result without a start time (one the run stopped) still took its own time.
+  return Math.max(span, ...results.map(r => r.durationMs));
 }
 
 function testcaseEntry(run: RunInfo, r: CheckResult): XMLEntry {

@@ -303,9 +303,16 @@ export class Store {
     return { stop: () => { this.listeners.delete(deliver); } };
   }
 
-  /** Every write to any bucket, for controllers that react to several kinds. */
-  onAny(fn: (bucket: string, e: WatchEvent, old?: KubeObject) => void): { stop(): void } {
-    const l: Listener = h => fn(h.bucket, { type: h.type, object: clone(h.object) }, h.old ? clone(h.old) : undefined);
+  /**
+   * Every write to any bucket (or to those named), for controllers that react to several kinds.
+   * Naming the buckets matters at scale: each listener gets its own copies of the object, and a
+   * 100-node sim has a kubelet listening per node.
+   */
+  onAny(fn: (bucket: string, e: WatchEvent, old?: KubeObject) => void, buckets?: readonly string[]): { stop(): void } {
+    const l: Listener = h => {
+      if (buckets && !buckets.includes(h.bucket)) return;
+      fn(h.bucket, { type: h.type, object: clone(h.object) }, h.old ? clone(h.old) : undefined);
+    };
     this.listeners.add(l);
     return { stop: () => { this.listeners.delete(l); } };
   }

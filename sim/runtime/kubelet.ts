@@ -110,7 +110,7 @@ export class Kubelet {
       }
       if (bucket !== 'secrets' && bucket !== 'configmaps') return;
       for (const w of this.node.pods.values()) if (w.pod.metadata!.namespace === ns) w.refreshVolumes();
-    });
+    }, ['persistentvolumeclaims', 'secrets', 'configmaps']);
   }
 
   pods(): PodWorker[] { return [...this.node.pods.values()]; }

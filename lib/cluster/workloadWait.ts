@@ -1,6 +1,7 @@
-// Rollout waits for Deployments and DaemonSets, by watch, failing with the last status seen.
+// Rollout waits for Deployments and DaemonSets, by watch, failing with the last status seen, and
+// early (UnschedulableError) when one of their pods stays Unschedulable.
 
-import type { V1DaemonSet, V1Deployment } from '@kubernetes/client-node';
+import type { V1DaemonSet, V1Deployment, V1Pod } from '@kubernetes/client-node';
 import type { KubeClients } from './types.ts';
 import { WaitTimeoutError, watchUntil } from './watch.ts';
 
@@ -20,7 +21,82 @@ export function describeDeployment(d: V1Deployment | undefined): string {
   return [`want ${d.spec?.replicas ?? 1}`, `replicas ${s.replicas ?? 0}`, `updated ${s.updatedReplicas ?? 0}`, `ready ${s.readyReplicas ?? 0}`, `available ${s.availableReplicas ?? 0}`, `generation ${d.metadata?.generation}/${s.observedGeneration ?? 0}`, ...cond].join(', ');
 }
 
-export function waitForDeploymentComplete(kube: KubeClients, namespace: string, name: string, timeoutMs: number, signal?: AbortSignal): Promise<V1Deployment> {
+/**
+ * A workload's pod stayed Unschedulable (FailedScheduling) for the whole grace period: the rollout
+ * will not complete by waiting. Not a WaitTimeoutError: the harness could not place its pods,
+ * which is an error of its own means, not an observation of the workload.
+ */
+export class UnschedulableError extends Error {
+  constructor(message: string, readonly pod: string, readonly schedulerMessage: string) { super(message); }
+}
+
+/** How long a pod may stay Unschedulable before a rollout wait gives up (a surge pod waits for an old one to go). */
+export const UNSCHEDULABLE_GRACE_MS = 30_000;
+
+/**
+ * Rejects with UnschedulableError once a pod matching the selector has stayed Unschedulable for
+ * graceMs; never resolves. Stop it with `signal` when the wait it guards ends.
+ */
+export function failWhenUnschedulable(kube: KubeClients, namespace: string, labelSelector: string, what: string, graceMs: number, signal: AbortSignal): Promise<never> {
+  return new Promise<never>((_, reject) => {
+    const since = new Map<string, NodeJS.Timeout>();
+    const clear = (name: string) => { clearTimeout(since.get(name)); since.delete(name); };
+    signal.addEventListener('abort', () => { for (const name of [...since.keys()]) clear(name); }, { once: true });
+    const seen = (pod: V1Pod, type: string) => {
+      const name = pod.metadata?.name ?? '';
+      const c = pod.status?.conditions?.find(x => x.type === 'PodScheduled');
+      const stuck = type !== 'DELETED' && !pod.metadata?.deletionTimestamp && !pod.spec?.nodeName && c?.status === 'False' && c.reason === 'Unschedulable';
+      if (!stuck) return clear(name);
+      if (since.has(name)) return;
+      const message = c?.message ?? 'Unschedulable';
+      since.set(name, setTimeout(() => {
+        if (!signal.aborted) reject(new UnschedulableError(`${what}: pod ${namespace}/${name} stayed Unschedulable for ${Math.round(graceMs / 1000)}s: ${message}`, name, message));
+      }, graceMs));
+    };
+    watchUntil<V1Pod, never>({
+      kube,
+      path: `/api/v1/namespaces/${namespace}/pods`,
+      labelSelector,
+      list: () => kube.core.listNamespacedPod({ namespace, labelSelector }),
+      check: (pod, type) => { seen(pod, type); return undefined; },
+      what: `pods ${labelSelector} to stay schedulable`,
+      describe: () => '',
+      timeoutMs: 24 * 3600_000,
+      signal,
+    }).catch((e: unknown) => { if (!signal.aborted) reject(e); });
+  });
+}
+
+/** Runs `wait`, failing early when a pod of the selector stays Unschedulable (see failWhenUnschedulable). */
+async function withSchedulingGuard<T>(kube: KubeClients, namespace: string, selector: string | undefined, what: string, graceMs: number, signal: AbortSignal | undefined, wait: () => Promise<T>): Promise<T> {
+  if (!selector) return wait();
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await Promise.race([wait(), failWhenUnschedulable(kube, namespace, selector, what, graceMs, stop.signal)]);
+  } finally {
+    stop.abort();
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+export function selectorOf(matchLabels: Record<string, string> | undefined): string | undefined {
+  const entries = Object.entries(matchLabels ?? {});
+  return entries.length ? entries.map(([k, v]) => `${k}=${v}`).join(',') : undefined;
+}
+
+export interface RolloutWaitOptions {
+  /** How long a pod may stay Unschedulable before the wait fails with UnschedulableError. */
+  unschedulableGraceMs?: number;
+}
+
+export async function waitForDeploymentComplete(kube: KubeClients, namespace: string, name: string, timeoutMs: number, signal?: AbortSignal, opts: RolloutWaitOptions = {}): Promise<V1Deployment> {
+  const d = await kube.apps.readNamespacedDeployment({ namespace, name });
+  return withSchedulingGuard(kube, namespace, selectorOf(d.spec?.selector.matchLabels), `deployment ${namespace}/${name}`, opts.unschedulableGraceMs ?? UNSCHEDULABLE_GRACE_MS, signal, () => watchDeploymentComplete(kube, namespace, name, timeoutMs, signal));
+}
+
+function watchDeploymentComplete(kube: KubeClients, namespace: string, name: string, timeoutMs: number, signal?: AbortSignal): Promise<V1Deployment> {
   return watchUntil<V1Deployment, V1Deployment>({
     kube,
     path: `/apis/apps/v1/namespaces/${namespace}/deployments`,
@@ -48,7 +124,12 @@ export function describeDaemonSet(d: V1DaemonSet | undefined): string {
 }
 
 /** Ready = every pod the controller wants is ready, and it wants at least `minDesired`. */
-export function waitForDaemonSetReady(kube: KubeClients, namespace: string, name: string, minDesired: number, timeoutMs: number, signal?: AbortSignal): Promise<V1DaemonSet> {
+export async function waitForDaemonSetReady(kube: KubeClients, namespace: string, name: string, minDesired: number, timeoutMs: number, signal?: AbortSignal, opts: RolloutWaitOptions = {}): Promise<V1DaemonSet> {
+  const d = await kube.apps.readNamespacedDaemonSet({ namespace, name });
+  return withSchedulingGuard(kube, namespace, selectorOf(d.spec?.selector.matchLabels), `daemonset ${namespace}/${name}`, opts.unschedulableGraceMs ?? UNSCHEDULABLE_GRACE_MS, signal, () => watchDaemonSetReady(kube, namespace, name, minDesired, timeoutMs, signal));
+}
+
+function watchDaemonSetReady(kube: KubeClients, namespace: string, name: string, minDesired: number, timeoutMs: number, signal?: AbortSignal): Promise<V1DaemonSet> {
   return watchUntil<V1DaemonSet, V1DaemonSet>({
     kube,
     path: `/apis/apps/v1/namespaces/${namespace}/daemonsets`,

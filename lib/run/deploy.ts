@@ -50,12 +50,14 @@ export function fixturesToDeploy(run: RunState, cluster: ClusterInfo): FixtureSp
  * first, so pod-start deadlines count from images present), then creates their objects.
  * `onSettled(id)`: that fixture's objects are created, or its failure recorded (its checks may start).
  */
-export async function deployFixtures(run: RunState, specs: FixtureSpec[], onSettled?: (id: string) => void, beforeCreate?: (rendered: RenderedFixture[]) => Promise<void>): Promise<void> {
+export async function deployFixtures(run: RunState, specs: FixtureSpec[], onSettled?: (id: string) => void, beforeCreate?: (rendered: RenderedFixture[]) => Promise<void>,
+  /** Already rendered (and sized to the nodes) by the capacity plan, lib/run/waves.ts. */
+  prerendered?: (spec: FixtureSpec) => RenderedFixture | undefined): Promise<void> {
   const render = run.render!;
   const rendered: RenderedFixture[] = [];
   for (const spec of specs) {
     try {
-      rendered.push(renderFixture(spec, render));
+      rendered.push(prerendered?.(spec) ?? renderFixture(spec, render));
     } catch (e) {
       run.fixtures.set(spec.id, fixtureError(run, spec, e));
       onSettled?.(spec.id);

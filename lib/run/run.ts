@@ -25,9 +25,11 @@ import JUnitReporter from '../report/junit.ts';
 import { Multiplexer } from '../report/multiplexer.ts';
 import SummaryReporter from '../report/summary.ts';
 import { emptyCounts, type Reporter, type RunInfo } from '../report/types.ts';
-import { deployFixtures, renderContextFor } from './deploy.ts';
+import { renderContextFor } from './deploy.ts';
 import { checkFeature, notRunResult, stopReason } from './checkFeature.ts';
-import { afterAll, deployPlans, expandForBuilds, otherBuildScopes, scopedRun } from './builds.ts';
+import { deployPlans, expandForBuilds, otherBuildScopes, scopedRun } from './builds.ts';
+import { planDeployment } from './waves.ts';
+import type { RenderedFixture } from '../fixtures/types.ts';
 import { prepullImages, pullTargets } from './prepull.ts';
 import { CheckPool } from './checkPool.ts';
 import { runSuites } from './mochaRunner.ts';
@@ -157,24 +159,25 @@ export async function runWincheck(config: RunConfig, opts: RunOptions = {}): Pro
       const settle = new Map<string, () => void>();
       for (const p of plans)
         for (const s of p.specs) fixturesSettled.set(`${p.run.namespace}/${s.id}`, new Promise(resolve => settle.set(`${p.run.namespace}/${s.id}`, resolve)));
-      const prepull = config.prepull === false ? undefined : afterAll(plans.length, rendered => prepullImages(r, pullTargets(rendered, r.cluster!.nodes)));
+      const prepull = config.prepull === false ? undefined : async (rendered: RenderedFixture[]) => { await prepullImages(r, pullTargets(rendered, r.cluster!.nodes)); };
+      // In waves that fit the nodes' capacity (lib/run/waves.ts; one wave where there is room).
+      r.waves = await planDeployment(r, plans, key => settle.get(key)?.());
       // Not awaited: each check starts once its own fixtures are created, not after all of them.
-      deploying = Promise.all(plans.map(p => deployFixtures(p.run, p.specs, id => settle.get(`${p.run.namespace}/${id}`)?.(), prepull)))
-        .then(() => undefined).finally(() => { for (const s of settle.values()) s(); });
+      deploying = r.waves.start(prepull);
       deploying.catch(() => undefined);
     },
     // Creates still in flight settle before the namespace goes: nothing is created after cleanup.
-    teardown: async () => { await deploying; },
+    teardown: async r => { await deploying; await r.waves?.idle(); },
   });
   tasks.add({
     title: 'checks',
     setup: async r => {
       // Every check starts at once: what costs is bounded by r.slots, not by checks in flight.
-      const pool = new CheckPool(r.features, r.features.length, async f => {
+      const pool = new CheckPool(r.features, r.features.length, f => r.waves!.run(f, async () => {
         const scoped = scopedRun(r, r.buildScopes?.get(f.id));
         await Promise.all(f.fixtures.map(s => fixturesSettled.get(`${scoped.namespace}/${s.id}`)));
         return checkFeature(scoped, f);
-      }, f => notRunResult(f, 'the run was interrupted'), r.abort.signal, {
+      }), f => notRunResult(f, 'the run was interrupted'), r.abort.signal, {
         onBegin: f => reporter.onCheckBegin(selectedOf(f)),
         onEnd: (res, done) => reporter.onCheckEnd(res, { done, total: r.features.length }),
       });

@@ -6,6 +6,7 @@ import type { KubeClients } from '../cluster/types.ts';
 import type { RunConfig } from '../config/types.ts';
 import type { ClusterInfo, NodeInfo } from '../discovery/types.ts';
 import type { FixtureError } from '../fixtures/errors.ts';
+import type { WaveRunner } from './waves.ts';
 import type { Redactor } from '../fixtures/secrets.ts';
 import type { RenderContext, RenderedFixture } from '../fixtures/types.ts';
 import type { Transport } from '../probes/types.ts';
@@ -40,5 +41,7 @@ export interface RunState {
   buildScopes?: Map<string, BuildScope>;
   /** Problems outside any check (deploy, cleanup). */
   errors: string[];
+  /** Fixture waves that fit the nodes' capacity (lib/run/waves.ts); set by the deploy task. */
+  waves?: WaveRunner;
   log(line: string): void;
 }

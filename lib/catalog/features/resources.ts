@@ -1,7 +1,9 @@
 // Resources and metrics (FEATURES.md "Resources and metrics"): limits, CPU enforcement in the
 // kubelet's stats, no OOM killer, node reservations, the summary API and metrics.k8s.io.
 
+import type { V1Deployment } from '@kubernetes/client-node';
 import { rawGet } from '../../cluster/rawGet.ts';
+import type { RenderedFixture } from '../../fixtures/types.ts';
 import { WaitTimeoutError } from '../../cluster/watch.ts';
 import { windowsNodes } from '../../discovery/nodes.ts';
 import { limited, notApplicable, supported } from '../expect.ts';
@@ -38,9 +40,18 @@ async function summaryUntil<T>(ctx: CheckContext, node: string, deadlineMs: numb
   }
 }
 
+/** The first container's cpu and memory limits as rendered. */
+function limitsOf(f: RenderedFixture): { cpu: number; memory: number } {
+  const d = f.objects.find(o => o.kind === 'Deployment') as V1Deployment | undefined;
+  const l = d?.spec?.template.spec?.containers[0]?.resources?.limits ?? {};
+  return { cpu: parseQuantity(l.cpu) ?? 0, memory: parseQuantity(l.memory) ?? 0 };
+}
+
 async function limitsProbe(ctx: CheckContext): Promise<Observation> {
-  ctx.fixture('deploy-resource');
-  ctx.step('waiting for the 3 replicas of deploy-resource to be Ready (or unschedulable for lack of CPU/memory)');
+  // The seed's limits (memory 128Mi, cpu 2), unless the harness sized them down to fit the nodes.
+  const want = limitsOf(ctx.fixture('deploy-resource'));
+  const wantText = `limits memory ${formatBytes(want.memory)}, cpu ${+want.cpu.toFixed(3)}`;
+  ctx.step(`waiting for the 3 replicas of deploy-resource (${wantText}) to be Ready (or unschedulable for lack of CPU/memory)`);
   const evidence: EvidenceItem[] = [];
   let pods;
   try {
@@ -61,14 +72,14 @@ async function limitsProbe(ctx: CheckContext): Promise<Observation> {
   }
   const limitsKept = ready.every(p => {
     const l = p.pod.spec?.containers[0]?.resources?.limits ?? {};
-    return parseQuantity(l.memory) === 128 * 2 ** 20 && parseQuantity(l.cpu) === 2;
+    return parseQuantity(l.memory) === want.memory && parseQuantity(l.cpu) === want.cpu;
   });
   const node = ready[0]?.pod.spec?.nodeName ?? failed[0]?.pod.spec?.nodeName;
-  if (failed.length) return { works: false, summary: `${failed.length} pod(s) with limits memory 128Mi, cpu 2 failed to start: ${failed.map(f => f.state === 'failed' ? f.reason : '').join('; ')}`, evidence, node };
+  if (failed.length) return { works: false, summary: `${failed.length} pod(s) with ${wantText} failed to start: ${failed.map(f => f.state === 'failed' ? f.reason : '').join('; ')}`, evidence, node };
   if (otherPending.length) return { works: false, summary: `${otherPending.length} pod(s) unschedulable for another reason than capacity`, evidence, node };
   if (!ready.length) return { works: false, summary: 'no replica became Ready', evidence, node };
-  if (!limitsKept) return { works: false, summary: 'the running pods do not carry limits memory 128Mi, cpu 2', evidence, node };
-  return { works: true, summary: `${ready.length} replica(s) Ready with limits memory 128Mi, cpu 2${noRoom.length ? `; ${noRoom.length} Pending for lack of CPU/memory (limits accounted by the scheduler)` : ''}`, evidence, node };
+  if (!limitsKept) return { works: false, summary: `the running pods do not carry ${wantText}`, evidence, node };
+  return { works: true, summary: `${ready.length} replica(s) Ready with ${wantText}${noRoom.length ? `; ${noRoom.length} Pending for lack of CPU/memory (limits accounted by the scheduler)` : ''}`, evidence, node };
 }
 
 async function cpuLimitProbe(ctx: CheckContext): Promise<Observation> {
@@ -201,7 +212,7 @@ export const features: Feature[] = [
     area: 'resources',
     title: 'A Deployment with limits memory 128Mi, cpu 2 is accepted; its pods run',
     needs: ['windows-node'],
-    fixtures: [{ id: 'deploy-resource', template: 'deploy-resource', os: 'windows' }],
+    fixtures: [{ id: 'deploy-resource', template: 'deploy-resource', os: 'windows', sizeToNode: true }],
     expect: () => supported('CPU and memory limits are supported for Windows containers since v1.10', 'seed 000 (deploy-resource); FEATURES.md'),
     probe: limitsProbe,
   },

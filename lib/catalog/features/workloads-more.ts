@@ -270,7 +270,7 @@ async function hpaProbe(ctx: CheckContext): Promise<Observation> {
   const evidence: EvidenceItem[] = [];
   ctx.step(`waiting for deployment ${name} to be ready`);
   try {
-    const d = await waitForDeploymentComplete(ctx.kube, ctx.namespace, name, ctx.options.timeouts.rollout, ctx.signal);
+    const d = await waitForDeploymentComplete(ctx.kube, ctx.namespace, name, ctx.options.timeouts.rollout, ctx.signal, { unschedulableGraceMs: ctx.options.timeouts.podUnschedulable });
     evidence.push(`deployment ${name}: ${describeDeployment(d)}`);
   } catch (e) {
     if (!(e instanceof WaitTimeoutError)) throw e;

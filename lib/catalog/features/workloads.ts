@@ -26,7 +26,7 @@ async function updateDeployment(ctx: CheckContext, name: string, change: (d: V1D
 /** Waits for the rollout; a timeout is an observation (the feature did not work), not an error. */
 async function rollout(ctx: CheckContext, name: string, evidence: EvidenceItem[]): Promise<string | undefined> {
   try {
-    const d = await waitForDeploymentComplete(ctx.kube, ctx.namespace, name, ctx.options.timeouts.rollout, ctx.signal);
+    const d = await waitForDeploymentComplete(ctx.kube, ctx.namespace, name, ctx.options.timeouts.rollout, ctx.signal, { unschedulableGraceMs: ctx.options.timeouts.podUnschedulable });
     evidence.push(`deployment ${name}: ${describeDeployment(d)}`);
     return undefined;
   } catch (e) {
@@ -111,7 +111,7 @@ export const features: Feature[] = [
       ctx.step(`waiting for ${win.length} ready pod(s)`);
       const evidence: EvidenceItem[] = [];
       try {
-        const ds = await waitForDaemonSetReady(ctx.kube, ctx.namespace, 'daemonset', win.length, ctx.options.timeouts.rollout, ctx.signal);
+        const ds = await waitForDaemonSetReady(ctx.kube, ctx.namespace, 'daemonset', win.length, ctx.options.timeouts.rollout, ctx.signal, { unschedulableGraceMs: ctx.options.timeouts.podUnschedulable });
         evidence.push(`daemonset: ${describeDaemonSet(ds)}`);
       } catch (e) {
         if (!(e instanceof WaitTimeoutError)) throw e;

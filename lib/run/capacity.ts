@@ -1,0 +1,332 @@
+// Capacity: what room each node has (allocatable minus what pods in all namespaces request), what
+// each fixture asks for (pods × requests, per candidate node), and waves of fixtures that fit.
+// Pure except readNodeRooms; a fixture that cannot fit even alone is n/a with the numbers.
+
+import type { KubernetesObject, V1Pod, V1PodSpec, V1Toleration } from '@kubernetes/client-node';
+import { parseQuantity } from '../catalog/features/_nodeProbes.ts';
+import { apiErrorMessage } from '../cluster/apiError.ts';
+import type { KubeClients } from '../cluster/types.ts';
+import { schedulableWindowsNodes, usableLinuxNodes } from '../discovery/nodes.ts';
+import type { NodeInfo } from '../discovery/types.ts';
+import type { RenderedFixture } from '../fixtures/types.ts';
+
+export interface Room { cpu: number; memory: number; pods: number }
+
+export interface NodeRoom {
+  name: string;
+  allocatable: Room;
+  /** Requested by pods already bound to the node (all namespaces), plus what the harness reserves. */
+  used: Room;
+  /** cpu/memory as the scheduler scores them (pods without requests count the defaults); planning only. */
+  scored?: { cpu: number; memory: number };
+}
+
+/** One kind of pod a fixture makes: `count` of them on `candidates`, or one on each when perNode. */
+export interface PodDemand {
+  cpu: number;
+  memory: number;
+  count: number;
+  perNode: boolean;
+  /** Nodes the pod may land on (usable, matching its placement); empty = it is meant to stay Pending. */
+  candidates: string[];
+  what: string;
+}
+
+/** Pod slots kept free per node for pods probes make as they go (HostProcess node access, a second peer). */
+export const RESERVED_PODS_PER_NODE = 2;
+
+// ---- requests -------------------------------------------------------------------------------
+
+/** Requests as kube-scheduler counts them: max(sum of containers, largest init) + overhead; limits stand in for unset requests. */
+export function podRequests(spec: V1PodSpec): { cpu: number; memory: number } {
+  const of = (c: { resources?: { requests?: Record<string, string>; limits?: Record<string, string> } }, r: 'cpu' | 'memory') =>
+    parseQuantity(c.resources?.requests?.[r] ?? c.resources?.limits?.[r]) ?? 0;
+  const sum = (r: 'cpu' | 'memory') => spec.containers.reduce((a, c) => a + of(c, r), 0);
+  const init = (r: 'cpu' | 'memory') => Math.max(0, ...(spec.initContainers ?? []).map(c => of(c, r)));
+  const overhead = (r: 'cpu' | 'memory') => parseQuantity(spec.overhead?.[r]) ?? 0;
+  return { cpu: Math.max(sum('cpu'), init('cpu')) + overhead('cpu'), memory: Math.max(sum('memory'), init('memory')) + overhead('memory') };
+}
+
+function roomOf(q: Record<string, string>): Room {
+  return { cpu: parseQuantity(q.cpu) ?? 0, memory: parseQuantity(q.memory) ?? 0, pods: parseQuantity(q.pods) ?? 110 };
+}
+
+/**
+ * Each usable node's room: allocatable, and what non-terminated pods in all namespaces request on
+ * it. Without the right to list pods cluster-wide (least-privilege RBAC), only the run's own
+ * namespace is counted and `note` says so.
+ */
+export async function readNodeRooms(kube: KubeClients, nodes: NodeInfo[], namespace: string): Promise<{ rooms: NodeRoom[]; note?: string }> {
+  let pods: V1Pod[];
+  let note: string | undefined;
+  try {
+    pods = (await kube.core.listPodForAllNamespaces()).items;
+  } catch (e) {
+    note = `could not list pods in all namespaces (${apiErrorMessage(e)}): node capacity counts only namespace ${namespace}`;
+    pods = (await kube.core.listNamespacedPod({ namespace }).catch(() => ({ items: [] as V1Pod[] }))).items;
+  }
+  const live = pods.filter(p => p.spec?.nodeName && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
+  const rooms = nodes.map(n => {
+    const on = live.filter(p => p.spec!.nodeName === n.name);
+    const used = on.reduce((u, p) => { const r = podRequests(p.spec!); return { cpu: u.cpu + r.cpu, memory: u.memory + r.memory, pods: u.pods + 1 }; }, { cpu: 0, memory: 0, pods: 0 });
+    const scored = on.reduce((u, p) => { const r = podRequests(p.spec!); return { cpu: u.cpu + (r.cpu || DEFAULT_CPU), memory: u.memory + (r.memory || DEFAULT_MEMORY) }; }, { cpu: 0, memory: 0 });
+    return { name: n.name, allocatable: roomOf(n.allocatable), used, scored };
+  });
+  return { rooms, note };
+}
+
+// ---- demand ---------------------------------------------------------------------------------
+
+const tolerated = (tolerations: V1Toleration[], t: { key: string; value?: string; effect: string }) => tolerations.some(x =>
+  (!x.effect || x.effect === t.effect) && (x.operator === 'Exists' ? (!x.key || x.key === t.key) : x.key === t.key && (x.value ?? '') === (t.value ?? '')));
+
+/** Usable nodes the pod may land on, by the scheduler's filters (nodeName, selector, required affinity, taints). */
+export function candidateNodes(pod: V1PodSpec, nodes: NodeInfo[]): NodeInfo[] {
+  if (pod.nodeName) return nodes.filter(n => n.name === pod.nodeName);
+  const usable = [...schedulableWindowsNodes(nodes), ...nodes.filter(n => n.os !== 'windows' && n.schedulable)];
+  return usable.filter(n => {
+    if (Object.entries(pod.nodeSelector ?? {}).some(([k, v]) => n.labels[k] !== v)) return false;
+    const terms = pod.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
+    if (terms?.length && !terms.some(t => termMatches(t, n))) return false;
+    return n.taints.every(t => (t.effect !== 'NoSchedule' && t.effect !== 'NoExecute') || tolerated(pod.tolerations ?? [], t));
+  });
+}
+
+function termMatches(term: { matchExpressions?: { key: string; operator: string; values?: string[] }[]; matchFields?: { key: string; operator: string; values?: string[] }[] }, n: NodeInfo): boolean {
+  const req = (r: { operator: string; values?: string[] }, v: string | undefined) => {
+    switch (r.operator) {
+      case 'In': return v !== undefined && (r.values ?? []).includes(v);
+      case 'NotIn': return v === undefined || !(r.values ?? []).includes(v);
+      case 'Exists': return v !== undefined;
+      case 'DoesNotExist': return v === undefined;
+      default: return true;
+    }
+  };
+  if (!term.matchExpressions?.length && !term.matchFields?.length) return false;
+  return (term.matchExpressions ?? []).every(e => req(e, n.labels[e.key]))
+    && (term.matchFields ?? []).every(f => req(f, f.key === 'metadata.name' ? n.name : undefined));
+}
+
+type Workload = KubernetesObject & { spec?: { replicas?: number; parallelism?: number; template?: { spec?: V1PodSpec } } & V1PodSpec };
+
+/**
+ * The pods a rendered fixture makes. Deployments count a rolling update's surge on top (probes
+ * scale and roll them); DaemonSets one pod per candidate node (usable nodes only: the harness
+ * asks nothing of cordoned or NotReady ones).
+ */
+export function demandOf(fixture: RenderedFixture, nodes: NodeInfo[]): PodDemand[] {
+  const out: PodDemand[] = [];
+  for (const obj of fixture.objects as Workload[]) {
+    const kind = obj.kind ?? '';
+    const spec = kind === 'Pod' ? obj.spec as V1PodSpec | undefined : obj.spec?.template?.spec;
+    if (!spec?.containers) continue;
+    const r = podRequests(spec);
+    const candidates = candidateNodes(spec, nodes).map(n => n.name);
+    const what = `${kind} ${obj.metadata?.name}`;
+    const replicas = obj.spec?.replicas ?? 1;
+    if (kind === 'DaemonSet') out.push({ ...r, count: candidates.length, perNode: true, candidates, what });
+    else if (kind === 'Deployment') out.push({ ...r, count: replicas + Math.ceil(replicas / 2), perNode: false, candidates, what });
+    else if (kind === 'Job') out.push({ ...r, count: obj.spec?.parallelism ?? 1, perNode: false, candidates, what });
+    else out.push({ ...r, count: kind === 'Pod' ? 1 : replicas, perNode: false, candidates, what });
+  }
+  return out;
+}
+
+// ---- fitting --------------------------------------------------------------------------------
+
+const free = (n: NodeRoom): Room => ({ cpu: n.allocatable.cpu - n.used.cpu, memory: n.allocatable.memory - n.used.memory, pods: n.allocatable.pods - n.used.pods });
+const EPS = 1e-9;
+
+function fitsOn(n: NodeRoom, d: PodDemand): boolean {
+  const f = free(n);
+  return f.pods >= 1 && f.cpu + EPS >= d.cpu && f.memory >= d.memory;
+}
+
+function take(n: NodeRoom, d: PodDemand): void {
+  n.used = { cpu: n.used.cpu + d.cpu, memory: n.used.memory + d.memory, pods: n.used.pods + 1 };
+  n.scored = (n.scored ?? { cpu: n.used.cpu - d.cpu, memory: n.used.memory - d.memory });
+  n.scored = { cpu: n.scored.cpu + (d.cpu || DEFAULT_CPU), memory: n.scored.memory + (d.memory || DEFAULT_MEMORY) };
+}
+
+// kube-scheduler scores pods without requests as if they asked for this much (LeastAllocated).
+const DEFAULT_CPU = 0.1;
+const DEFAULT_MEMORY = 200 * 2 ** 20;
+
+/** LeastAllocated: the share of the node's cpu and memory taken, pods without requests at the defaults. */
+function allocatedShare(n: NodeRoom, d: PodDemand): number {
+  const s = n.scored ?? { cpu: n.used.cpu, memory: n.used.memory };
+  const cpu = (s.cpu + (d.cpu || DEFAULT_CPU)) / (n.allocatable.cpu || 1);
+  const memory = (s.memory + (d.memory || DEFAULT_MEMORY)) / (n.allocatable.memory || 1);
+  return (cpu + memory) / 2;
+}
+
+const clone = (rooms: NodeRoom[]) => rooms.map(r => ({ ...r, used: { ...r.used }, ...(r.scored ? { scored: { ...r.scored } } : {}) }));
+
+/**
+ * Places the demands on copies of the rooms as kube-scheduler would (each pod on the fitting
+ * candidate least allocated, LeastAllocated scoring), so a pod free to go anywhere is charged
+ * where the scheduler will put it. Returns the rooms after, or why a pod did not fit.
+ */
+export function place(rooms: NodeRoom[], demands: PodDemand[]): { rooms: NodeRoom[] } | { short: string } {
+  const next = clone(rooms);
+  const byName = new Map(next.map(r => [r.name, r]));
+  for (const d of demands) {
+    const candidates = d.candidates.map(c => byName.get(c)).filter((r): r is NodeRoom => r !== undefined);
+    // Meant to stay Pending (a taint it does not tolerate) or pinned to a node the harness does not count.
+    if (!candidates.length) continue;
+    if (d.perNode) {
+      for (const n of candidates) {
+        if (!fitsOn(n, d)) return { short: shortage(d, [n]) };
+        take(n, d);
+      }
+      continue;
+    }
+    // Replicas of one owner spread first (default topology spreading), then least allocated.
+    const mine = new Map<string, number>();
+    for (let i = 0; i < d.count; i++) {
+      const fitting = candidates.filter(n => fitsOn(n, d))
+        .sort((a, b) => (mine.get(a.name) ?? 0) - (mine.get(b.name) ?? 0) || allocatedShare(a, d) - allocatedShare(b, d) || a.name.localeCompare(b.name));
+      if (!fitting.length) return { short: shortage(d, candidates, i) };
+      take(fitting[0], d);
+      mine.set(fitting[0].name, (mine.get(fitting[0].name) ?? 0) + 1);
+    }
+  }
+  return { rooms: next };
+}
+
+function shortage(d: PodDemand, nodes: NodeRoom[], placed?: number): string {
+  const fmtMem = (b: number) => `${Math.round(b / 2 ** 20)}Mi`;
+  const need = `${d.what} needs ${d.perNode ? 'one pod per node' : `${d.count} pod(s)`} of cpu ${+d.cpu.toFixed(3)}, memory ${fmtMem(d.memory)}${placed !== undefined ? ` (${placed} placed)` : ''}`;
+  const have = nodes.map(n => { const f = free(n); return `${n.name}: ${Math.max(0, f.pods)} pod slot(s), cpu ${+Math.max(0, f.cpu).toFixed(3)}, memory ${fmtMem(Math.max(0, f.memory))} free of allocatable pods ${n.allocatable.pods}, cpu ${+n.allocatable.cpu.toFixed(3)}, memory ${fmtMem(n.allocatable.memory)}`; });
+  return `${need}; ${have.join('; ') || 'no candidate node'}`;
+}
+
+/** The rooms with RESERVED_PODS_PER_NODE pod slots taken on each node. */
+export function withReserve(rooms: NodeRoom[], pods = RESERVED_PODS_PER_NODE): NodeRoom[] {
+  return rooms.map(r => ({ ...r, used: { ...r.used, pods: r.used.pods + pods } }));
+}
+
+export interface Wave {
+  /** Features whose checks run in this wave. */
+  features: string[];
+  /** Fixtures to create at the start of the wave (the others it uses are kept from the wave before). */
+  deploy: string[];
+  /** Fixtures to delete once the wave's checks are done (no later feature uses them). */
+  release: string[];
+}
+
+export interface WavePlan {
+  waves: Wave[];
+  /** Fixture id → why it cannot fit even alone, with the numbers. */
+  unfit: Map<string, string>;
+}
+
+/**
+ * Groups features into waves whose fixtures fit together (features in catalog order; a feature's
+ * fixtures always in one wave). A fixture still needed later stays up between waves.
+ */
+export function planWaves(features: { id: string; fixtures: string[] }[], demand: Map<string, PodDemand[]>, rooms: NodeRoom[]): WavePlan {
+  const unfit = new Map<string, string>();
+  for (const [id, d] of demand) {
+    const r = place(rooms, d);
+    if ('short' in r) unfit.set(id, r.short);
+  }
+  let remaining = features.filter(f => f.fixtures.length && f.fixtures.every(x => demand.has(x) && !unfit.has(x)));
+  const waves: Wave[] = [];
+  let live = new Set<string>();
+  // Kept fixtures leave no room for any remaining feature: release them after the last wave; they are made again when needed.
+  const dropLive = () => { waves[waves.length - 1].release.push(...live); live = new Set(); };
+  while (remaining.length) {
+    let usage = rooms;
+    const kept = [...live];
+    const afterKept = place(usage, kept.flatMap(x => demand.get(x)!));
+    if ('short' in afterKept) { dropLive(); continue; }
+    usage = afterKept.rooms;
+    const inWave = new Set(kept);
+    const taken: typeof remaining = [];
+    for (const f of remaining) {
+      const fresh = f.fixtures.filter(x => !inWave.has(x));
+      const r = place(usage, fresh.flatMap(x => demand.get(x)!));
+      if ('short' in r) continue;
+      usage = r.rooms;
+      for (const x of fresh) inWave.add(x);
+      taken.push(f);
+    }
+    if (!taken.length) {
+      if (live.size) { dropLive(); continue; }
+      // Each fixture fits alone but this feature's together do not: its own wave, the scheduler decides.
+      taken.push(remaining[0]);
+      for (const x of remaining[0].fixtures) inWave.add(x);
+    }
+    remaining = remaining.filter(f => !taken.includes(f));
+    const laterNeed = new Set(remaining.flatMap(f => f.fixtures));
+    const used = new Set(taken.flatMap(f => f.fixtures));
+    const wave: Wave = {
+      features: taken.map(f => f.id),
+      deploy: [...used].filter(x => !live.has(x)),
+      release: [...new Set([...live, ...used])].filter(x => !laterNeed.has(x)),
+    };
+    waves.push(wave);
+    live = new Set([...live, ...used].filter(x => laterNeed.has(x)));
+  }
+  return { waves, unfit };
+}
+
+/** Usable nodes the harness places on: schedulable Windows nodes and Linux nodes helpers can use. */
+export function placeableNodes(nodes: NodeInfo[]): NodeInfo[] {
+  return [...schedulableWindowsNodes(nodes), ...usableLinuxNodes(nodes)];
+}
+
+// ---- sizing ---------------------------------------------------------------------------------
+
+/** A quantity scaled down: cpu to whole millicores, memory to whole Mi (never below 1m / 1Mi). */
+function scaled(q: string | undefined, scale: number, kind: 'cpu' | 'memory'): string | undefined {
+  const v = parseQuantity(q);
+  if (v === undefined) return q;
+  return kind === 'cpu' ? `${Math.max(1, Math.floor(v * scale * 1000))}m` : `${Math.max(1, Math.floor((v * scale) / 2 ** 20))}Mi`;
+}
+
+function scalePodSpec(spec: V1PodSpec, scale: number, kinds: ('cpu' | 'memory')[]): void {
+  for (const c of [...(spec.initContainers ?? []), ...spec.containers]) {
+    for (const list of [c.resources?.requests, c.resources?.limits]) {
+      if (!list) continue;
+      for (const kind of kinds) if (list[kind] !== undefined) list[kind] = scaled(String(list[kind]), scale, kind)!;
+    }
+  }
+}
+
+function podSpecsOf(fixture: RenderedFixture): V1PodSpec[] {
+  return (fixture.objects as Workload[]).map(o => (o.kind === 'Pod' ? o.spec as V1PodSpec | undefined : o.spec?.template?.spec)).filter((s): s is V1PodSpec => !!s?.containers);
+}
+
+/**
+ * For a fixture whose resources are the subject (res.limits): when it does not fit the nodes as
+ * written, scales its cpu and memory requests and limits down, by the largest factor that fits
+ * (halving, then refining), so the check still sees limits applied. Returns what was done, for
+ * the log; the probe reads the sized values from the rendered fixture.
+ */
+export function sizeToFit(fixture: RenderedFixture, nodes: NodeInfo[], rooms: NodeRoom[]): string | undefined {
+  const fits = (f: RenderedFixture) => !('short' in place(rooms, demandOf(f, nodes)));
+  if (fits(fixture)) return undefined;
+  // CPU first (small nodes are short of it); memory too only if that is not enough.
+  let sized: RenderedFixture | undefined;
+  for (const kinds of [['cpu'], ['cpu', 'memory']] as ('cpu' | 'memory')[][]) {
+    const trial = (scale: number): RenderedFixture => {
+      const copy = structuredClone(fixture);
+      for (const spec of podSpecsOf(copy)) scalePodSpec(spec, scale, kinds);
+      return copy;
+    };
+    let lo = 0;
+    let hi = 1;
+    for (let i = 0; i < 12; i++) {
+      const mid = (lo + hi) / 2;
+      if (fits(trial(mid))) lo = mid; else hi = mid;
+    }
+    if (lo > 0 && fits(trial(lo))) { sized = trial(lo); break; }
+  }
+  if (!sized) return undefined;
+  const before = podSpecsOf(fixture).flatMap(s => s.containers.map(c => JSON.stringify(c.resources?.limits ?? c.resources?.requests ?? {})));
+  fixture.objects = sized.objects;
+  const after = podSpecsOf(fixture).flatMap(s => s.containers.map(c => JSON.stringify(c.resources?.limits ?? c.resources?.requests ?? {})));
+  return `fixture ${fixture.spec.id} sized to the nodes' free room: ${before.join(', ')} → ${after.join(', ')}`;
+}

@@ -1,0 +1,189 @@
+// Deploys fixtures in waves that fit the nodes (capacity.ts plans them), across every namespace
+// the run deploys to (one per Windows build): a wave's fixtures are created together; when all
+// checks of the wave are done, the fixtures no later check needs are deleted, their pods watched
+// until gone, and the next wave is created. Checks wait for their own fixtures as before (the
+// run's `settle`), so on a cluster with room everything is one wave and nothing changes. A
+// fixture that cannot fit even alone is n/a with the numbers.
+
+import type { KubernetesObject, V1Pod } from '@kubernetes/client-node';
+import type { Feature } from '../catalog/types.ts';
+import { apiStatusCode } from '../cluster/apiError.ts';
+import { objectRef } from '../cluster/create.ts';
+import { watchUntil } from '../cluster/watch.ts';
+import { FixtureError } from '../fixtures/errors.ts';
+import { renderFixture } from '../fixtures/render.ts';
+import type { FixtureSpec, RenderedFixture } from '../fixtures/types.ts';
+import { FIXTURE_LABEL } from '../labels.ts';
+import type { DeployPlan } from './builds.ts';
+import { demandOf, placeableNodes, planWaves, readNodeRooms, sizeToFit, withReserve, type PodDemand, type WavePlan } from './capacity.ts';
+import { deployFixtures } from './deploy.ts';
+import type { RunState } from './state.ts';
+
+/** A fixture in one namespace: "<namespace>/<fixture id>". */
+const keyOf = (run: RunState, id: string) => `${run.namespace}/${id}`;
+
+interface Planned { plan: DeployPlan; spec: FixtureSpec; rendered?: RenderedFixture }
+
+export class WaveRunner {
+  private readonly _waveOf = new Map<string, number>();
+  private readonly _pending: number[];
+  private _busy: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly _run: RunState,
+    readonly plan: WavePlan,
+    private readonly _fixtures: Map<string, Planned>,
+    private readonly _plans: DeployPlan[],
+    /** Marks a fixture settled (created, failed or n/a): checks waiting on it may start. */
+    private readonly _settle: (key: string) => void,
+  ) {
+    plan.waves.forEach((w, i) => { for (const f of w.features) this._waveOf.set(f, i); });
+    this._pending = plan.waves.map(w => w.features.length);
+    // An interrupted run lets every waiting check go on (and end at once on the aborted signal).
+    _run.abort.signal.addEventListener('abort', () => { for (const k of _fixtures.keys()) _settle(k); }, { once: true });
+  }
+
+  /** Settles when no wave is being created or released (teardown waits for it). */
+  idle(): Promise<void> { return this._busy; }
+
+  /**
+   * Creates the first wave, with every fixture no wave holds (a render failure records itself);
+   * fixtures that cannot fit are recorded n/a. `beforeCreate` (the pre-pull) sees every fixture of
+   * every wave, so later waves start from pulled images too.
+   */
+  start(beforeCreate?: (rendered: RenderedFixture[]) => Promise<void>): Promise<void> {
+    for (const [key, why] of this.plan.unfit) {
+      const p = this._fixtures.get(key)!;
+      const message = `fixture ${p.spec.id} does not fit the nodes even alone: ${why}`;
+      p.plan.run.fixtures.set(p.spec.id, new FixtureError(p.spec.id, message, { notApplicable: message }));
+      this._run.log(`Capacity: ${message}.`);
+      this._settle(key);
+    }
+    const later = new Set(this.plan.waves.slice(1).flatMap(w => w.deploy));
+    const first = [...this._fixtures.keys()].filter(k => !later.has(k) && !this.plan.unfit.has(k));
+    const all = [...this._fixtures.values()].map(p => p.rendered).filter((r): r is RenderedFixture => r !== undefined);
+    return this._track(this._deploy(0, first, beforeCreate && (() => beforeCreate(all))));
+  }
+
+  /** Counts the feature's check done; the last of a wave moves to the next wave. */
+  async run<T>(feature: Feature, check: () => Promise<T>): Promise<T> {
+    const w = this._waveOf.get(feature.id);
+    try {
+      return await check();
+    } finally {
+      if (w !== undefined && --this._pending[w] === 0) void this._track(this._advance(w));
+    }
+  }
+
+  private _track(p: Promise<void>): Promise<void> {
+    this._busy = this._busy.then(() => p, () => p);
+    return p;
+  }
+
+  private async _deploy(i: number, keys: string[], beforeCreate?: () => Promise<void>): Promise<void> {
+    const n = this.plan.waves.length;
+    if (n > 1) this._run.log(`Capacity: wave ${i + 1}/${n}: ${this.plan.waves[i]?.features.length ?? 0} check(s); creating ${keys.length} fixture(s).`);
+    // The pre-pull runs once, before any plan creates anything; every plan waits for it.
+    const pulled = beforeCreate?.();
+    await Promise.all(this._plans.map(plan => {
+      const specs = keys.map(k => this._fixtures.get(k)!).filter(p => p.plan === plan).map(p => p.spec);
+      return deployFixtures(plan.run, specs, id => this._settle(keyOf(plan.run, id)), pulled ? () => pulled : undefined,
+        spec => this._fixtures.get(keyOf(plan.run, spec.id))?.rendered);
+    }));
+    // After the last wave nothing more is coming: no check may wait on a fixture forever.
+    if (i >= n - 1) for (const k of this._fixtures.keys()) this._settle(k);
+  }
+
+  private async _advance(i: number): Promise<void> {
+    if (i + 1 >= this.plan.waves.length || this._run.abort.signal.aborted) return;
+    try {
+      await this._release(this.plan.waves[i].release);
+    } catch (e) {
+      // The next wave still goes: the scheduler, and the waits' FailedScheduling errors, say the rest.
+      const message = `capacity: releasing the fixtures of wave ${i + 1} failed: ${(e as Error).message}`;
+      this._run.errors.push(this._run.redactor.redact(message));
+      this._run.log(message);
+    }
+    if (this._run.abort.signal.aborted) return;
+    await this._deploy(i + 1, this.plan.waves[i + 1].deploy);
+  }
+
+  /** Deletes the fixtures' objects and their pods, and watches until the pods are gone (their room is free). */
+  private async _release(keys: string[]): Promise<void> {
+    const { kube } = this._run;
+    const byNamespace = new Map<string, string[]>();
+    for (const key of keys) {
+      const p = this._fixtures.get(key)!;
+      const rendered = p.plan.run.fixtures.get(p.spec.id);
+      for (const obj of rendered instanceof FixtureError || !rendered ? [] : [...rendered.objects].reverse()) {
+        try {
+          await kube.objects.delete(obj as KubernetesObject, undefined, undefined, 0, undefined, 'Background');
+        } catch (e) {
+          if (apiStatusCode(e) !== 404) throw new Error(`deleting ${objectRef(obj)}: ${(e as Error).message}`, { cause: e });
+        }
+      }
+      p.plan.run.fixtures.delete(p.spec.id);
+      byNamespace.set(p.plan.run.namespace, [...byNamespace.get(p.plan.run.namespace) ?? [], p.spec.id]);
+    }
+    for (const [namespace, ids] of byNamespace) {
+      // Pods probes made from these fixtures (copies carrying the fixture label) go too.
+      const labelSelector = `${FIXTURE_LABEL} in (${ids.join(',')})`;
+      await kube.core.deleteCollectionNamespacedPod({ namespace, labelSelector, gracePeriodSeconds: 0 });
+      const left = new Set<string>();
+      await watchUntil<V1Pod, true>({
+        kube,
+        path: `/api/v1/namespaces/${namespace}/pods`,
+        labelSelector,
+        list: () => kube.core.listNamespacedPod({ namespace, labelSelector }),
+        onList: items => { left.clear(); for (const p of items) left.add(p.metadata!.name!); return left.size ? undefined : true; },
+        check: (p, type) => {
+          if (type === 'DELETED') left.delete(p.metadata!.name!); else left.add(p.metadata!.name!);
+          return left.size ? undefined : true;
+        },
+        what: `the pods of fixtures ${ids.join(', ')} in ${namespace} to be gone`,
+        describe: () => [...left].join(', ') || 'none',
+        timeoutMs: this._run.config.timeouts.namespaceDelete,
+        signal: this._run.abort.signal,
+      });
+    }
+  }
+}
+
+/**
+ * Reads each usable node's room, renders every plan's fixtures to see what they ask for, sizes
+ * those whose resources are the subject, and plans the waves over all namespaces together (they
+ * share the nodes).
+ */
+export async function planDeployment(run: RunState, plans: DeployPlan[], settle: (key: string) => void): Promise<WaveRunner> {
+  const cluster = run.cluster!;
+  const nodes = placeableNodes(cluster.nodes);
+  const { rooms, note } = await readNodeRooms(run.kube, nodes, run.namespace);
+  if (note) run.log(`Capacity: ${note}.`);
+  const reserved = withReserve(rooms);
+  const fixtures = new Map<string, Planned>();
+  const demand = new Map<string, PodDemand[]>();
+  for (const plan of plans) {
+    for (const spec of plan.specs) {
+      const key = keyOf(plan.run, spec.id);
+      let rendered: RenderedFixture | undefined;
+      try {
+        rendered = renderFixture(spec, plan.run.render!);
+      } catch {
+        // deployFixtures renders it again and records the failure.
+      }
+      if (rendered && spec.sizeToNode) {
+        const sized = sizeToFit(rendered, cluster.nodes, reserved);
+        if (sized) run.log(`Capacity: ${sized}.`);
+      }
+      fixtures.set(key, { plan, spec, rendered });
+      if (rendered) demand.set(key, demandOf(rendered, cluster.nodes));
+    }
+  }
+  const features = run.features.map(f => {
+    const plan = plans.find(p => p.run.namespace === (run.buildScopes?.get(f.id)?.namespace ?? run.namespace));
+    return { id: f.id, fixtures: plan ? f.fixtures.map(s => keyOf(plan.run, s.id)).filter(k => demand.has(k)) : [] };
+  }).filter(f => f.fixtures.length);
+  const plan = planWaves(features, demand, reserved);
+  if (plan.waves.length > 1) run.log(`Capacity: the fixtures do not fit the nodes at once; deploying in ${plan.waves.length} waves.`);
+  return new WaveRunner(run, plan, fixtures, plans, settle);
+}

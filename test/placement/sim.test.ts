@@ -34,7 +34,7 @@ describe('placement and capacity on real node shapes (sim)', function () {
     // Cross-node needs two usable Windows nodes: the cordoned and the NotReady one do not count.
     expect(r.results.get('net.w2w-cross-node')!.outcome).to.equal('n/a');
     expect(r.results.get('net.w2w-cross-node')!.reason).to.match(/needs two Ready, schedulable Windows nodes, the cluster has 1; not usable: win-2022-2 \(unschedulable.*win-2022-notready \(NotReady\)/);
-    expect(r.output.join('\n')).to.match(/Capacity: \d+ fixture\(s\) do not fit at once; deploying in [2-9] waves/);
+    expect(r.output.join('\n')).to.match(/Capacity: the fixtures do not fit the nodes at once; deploying in [2-9] waves/);
     expect(r.output.join('\n')).to.match(/fixture deploy-resource sized to the nodes' free room/);
     expect(r.results.get('res.limits')!.summary).to.not.contain('cpu 2;');
     for (const x of r.results.values()) expect(x.node ?? 'win-2022-1', x.id).to.not.match(/win-2022-2|notready/);
@@ -57,8 +57,11 @@ describe('placement and capacity on real node shapes (sim)', function () {
       edit: p => { for (const n of windows(p)) n.removeLabels = ['node.kubernetes.io/windows-build']; },
     });
     expect(harnessFailures(r).map(x => `${x.id}: ${x.reason}`)).to.deep.equal([]);
-    expect(outcomes(r)).to.include({ 'iso.process': 'supported', 'work.deployment': 'supported', 'sec.run-as-username': 'supported' });
-    expect(r.results.get('iso.process')!.windowsBuild).to.equal('10.0.20348');
+    // Each build qualified on its own nodes (testcase per build), found by node name, not by the label.
+    for (const [label, build] of [['ltsc2022', '10.0.20348'], ['ltsc2019', '10.0.17763']]) {
+      for (const id of ['iso.process', 'work.deployment', 'sec.run-as-username']) expect(r.results.get(`${id} [${label}]`)?.outcome, `${id} [${label}]`).to.equal('supported');
+      expect(r.results.get(`iso.process [${label}]`)!.windowsBuild).to.equal(build);
+    }
   });
 
   it('Windows node names of 60+ characters sharing a prefix: each node check runs on its own node', async () => {

@@ -40,19 +40,21 @@ export function watchUntil<T extends KubernetesObject, R>(o: WatchUntilOptions<T
     let controller: AbortController | undefined;
     let finished = false;
     let gone = false;
+    // The clients' own signal (the run's) ends every wait of theirs, even one not given a signal.
+    const signal = o.signal ?? o.kube.signal;
 
     const finish = (err: unknown, value?: R) => {
       if (finished) return;
       finished = true;
       clearTimeout(timer);
       controller?.abort();
-      o.signal?.removeEventListener('abort', onAbort);
+      signal?.removeEventListener('abort', onAbort);
       if (err) reject(err); else resolve(value as R);
     };
     const timer = setTimeout(() => finish(new WaitTimeoutError(`timed out after ${Math.round(o.timeoutMs / 1000)}s waiting for ${o.what}; last state seen: ${o.describe(last)}`)), o.timeoutMs);
     const onAbort = () => finish(new Error(`interrupted while waiting for ${o.what}`));
-    if (o.signal?.aborted) return onAbort();
-    o.signal?.addEventListener('abort', onAbort);
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener('abort', onAbort);
 
     const tryCheck = (fn: () => R | undefined) => {
       try {

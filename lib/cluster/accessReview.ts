@@ -5,6 +5,7 @@
 import { AuthorizationV1Api, type KubeConfig } from '@kubernetes/client-node';
 import type { AccessNeed } from '../catalog/access.ts';
 import { apiErrorMessage } from './apiError.ts';
+import { resilientConfiguration } from './resilience.ts';
 
 export interface Denied extends AccessNeed {
   /** The API server's reason, when it gave one (or the error asking). */
@@ -12,7 +13,8 @@ export interface Denied extends AccessNeed {
 }
 
 export async function deniedPermissions(kc: KubeConfig, needs: AccessNeed[], runNamespace: string): Promise<Denied[]> {
-  const api = kc.makeApiClient(AuthorizationV1Api);
+  // Through the one retry policy: a 429 or a reset must not read as a missing permission.
+  const api = new AuthorizationV1Api(resilientConfiguration(kc));
   const answers = await Promise.all(needs.map(async (n): Promise<Denied | undefined> => {
     const [resource, subresource] = n.resource.split('/');
     const namespace = n.scope === 'namespace' ? runNamespace : n.scope === 'kube-system' ? 'kube-system' : undefined;

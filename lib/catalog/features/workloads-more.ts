@@ -12,6 +12,7 @@ import { createPodLike, describeSettled, readyOrEvent } from '../../probes/podSe
 import { k8sAtLeast, limited, notApplicable, supported } from '../expect.ts';
 import { fixturePodReady, notStarted, podSettles, probeUntilPass } from '../observe.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
+import { resilientConfiguration } from '../../cluster/resilience.ts';
 
 const STATEFULSET_REPLICAS = 2;
 
@@ -277,7 +278,7 @@ async function hpaProbe(ctx: CheckContext): Promise<Observation> {
     throw new Error(`the deployment the HPA scales did not become ready, so metrics cannot be judged: ${e.message}`);
   }
   const pods = (await ctx.kube.core.listNamespacedPod({ namespace: ctx.namespace, labelSelector: `app=${name}` })).items;
-  const autoscaling = ctx.kube.kc.makeApiClient(AutoscalingV2Api);
+  const autoscaling = new AutoscalingV2Api(resilientConfiguration(ctx.kube.kc, { signal: ctx.kube.signal, policy: ctx.kube.policy }));
   ctx.step(`waiting for HPA ${name} to report CPU metrics`);
   const describe = (h: V2HorizontalPodAutoscaler | undefined) => {
     if (!h) return 'hpa not seen';

@@ -4,6 +4,7 @@
 
 import { DESTINATION_LABELS, NET_PATHS, SOURCE_LABELS, type NetDestination, type NetSource } from '../catalog/net/paths.ts';
 import type { CheckResult, Outcome } from '../catalog/types.ts';
+import { splitInstanceId } from './buildTable.ts';
 
 /** What a network engineer reads in a cell. "error" = the harness could not tell. */
 export type CellWord = 'ok' | 'ok (lifted)' | 'limited' | 'failed' | 'error' | 'n/a';
@@ -35,7 +36,8 @@ export interface ConnectivityMatrix {
 export function buildConnectivityMatrix(results: CheckResult[]): ConnectivityMatrix {
   const cells: ConnectivityMatrix['cells'] = {};
   for (const r of results) {
-    const path = NET_PATHS[r.id];
+    // A per-build instance ("net.w2l [ltsc2022]") exercises its feature's path.
+    const path = NET_PATHS[splitInstanceId(r.id)[0]];
     if (!path) continue;
     const row = (cells[path.from] ??= {});
     const cell = (row[path.to] ??= { word: 'n/a', features: [] });

@@ -9,6 +9,8 @@ import { releaseOfBuild } from '../discovery/nodes.ts';
 import type { ClusterInfo } from '../discovery/types.ts';
 import { RESULTS_SCHEMA_VERSION, WINCHECK_VERSION } from '../version.ts';
 import { bannerOf } from './banner.ts';
+import { buildLabel } from '../run/builds.ts';
+import { splitInstanceId } from './buildTable.ts';
 import { buildConnectivityMatrix, type CellWord } from './connectivityMatrix.ts';
 import { formatEvidence } from './evidence.ts';
 import { FileReporter } from './fileReporter.ts';
@@ -58,14 +60,15 @@ export function buildColumns(results: CheckResult[], cluster: ClusterInfo): Buil
   for (const r of results) if (r.windowsBuild && !builds.has(r.windowsBuild)) builds.set(r.windowsBuild, []);
   const cols: BuildColumn[] = [...builds].sort(([a], [b]) => a.localeCompare(b, undefined, { numeric: true }))
     .map(([key, nodes]) => ({ key, label: `${releaseOfBuild(key) ?? 'Windows'} (${key})`, nodes }));
-  if (results.some(r => !r.windowsBuild)) cols.push({ key: '', label: 'no single build', nodes: ['cluster-level, Linux, or no node named'] });
+  if (results.some(r => buildOfResult(r, cols.map(c => c.key)) === '')) cols.push({ key: '', label: 'no single build', nodes: ['cluster-level, Linux, or no node named'] });
   return cols;
 }
 
 function supportMatrix(results: CheckResult[], cluster: ClusterInfo): string {
   const cols = buildColumns(results, cluster);
   const byFeature = new Map<string, CheckResult[]>();
-  for (const r of results) byFeature.set(r.id, [...byFeature.get(r.id) ?? [], r]);
+  // One row per feature: its per-build instances ("<id> [ltsc2022]") fill their builds' columns.
+  for (const r of results) { const id = splitInstanceId(r.id)[0]; byFeature.set(id, [...byFeature.get(id) ?? [], r]); }
   const suites = [...new Set(results.map(r => r.suite))];
   const head = `<tr><th>Feature</th><th>Expected</th>${cols.map(c => `<th>${esc(c.label)}${c.nodes.length ? `<br><span class="sub">${esc(c.nodes.join(', '))}</span>` : ''}</th>`).join('')}<th>Why</th></tr>`;
   const rows: string[] = [];
@@ -75,10 +78,10 @@ function supportMatrix(results: CheckResult[], cluster: ClusterInfo): string {
       const first = rs[0];
       const bad = rs.some(r => r.outcome === 'regressed' || r.outcome === 'error');
       const cells = cols.map(c => {
-        const r = rs.find(x => (x.windowsBuild ?? '') === c.key);
+        const r = rs.find(x => buildOfResult(x, cols.map(k => k.key)) === c.key);
         if (!r) return '<td class="c"><span class="sub" title="not checked on this build">–</span></td>';
         const badge = outcomeBadge(r.outcome, `${r.node ? `${r.node}: ` : ''}${r.reason}`);
-        return `<td class="c" data-build="${esc(c.key)}" data-outcome="${esc(r.outcome)}">${ATTENTION.has(r.outcome) ? `<a href="#f-${esc(id)}">${badge}</a>` : badge}</td>`;
+        return `<td class="c" data-build="${esc(c.key)}" data-outcome="${esc(r.outcome)}">${ATTENTION.has(r.outcome) ? `<a href="#${anchorOf(r.id)}">${badge}</a>` : badge}</td>`;
       }).join('');
       rows.push(`<tr data-feature="${esc(id)}"${bad ? ' class="bad"' : ''}><td><span class="fid">${esc(id)}</span><br>${esc(first.title)}</td><td>${esc(first.expectation.expected)}</td>${cells}<td class="sub">${esc(clip(first.reason, 220))}</td></tr>`);
     }
@@ -105,7 +108,7 @@ function connectivityMatrix(results: CheckResult[]): string {
 function resultDetails(r: CheckResult, strict: boolean): string {
   const lifted = r.outcome === 'lifted' ? (strict ? ' (fails the run under --strict)' : ' (documented as limited, seen working)') : '';
   const evidence = r.evidence.length ? `<pre>${esc(formatEvidence(r.evidence))}</pre>` : '<p class="sub">No command evidence.</p>';
-  return `<details id="f-${esc(r.id)}" data-outcome="${esc(r.outcome)}">
+  return `<details id="${anchorOf(r.id)}" data-outcome="${esc(r.outcome)}">
 <summary>${outcomeBadge(r.outcome)} <span class="fid">${esc(r.id)}</span> ${esc(r.title)}${esc(lifted)}<br><span class="sub">${esc(clip(r.reason, 300))}</span></summary>
 <dl>
 <dt>Outcome</dt><dd>${esc(r.outcome)}: ${esc(r.reason)}</dd>
@@ -128,6 +131,21 @@ function clusterSection(run: RunInfo): string {
 <dt>Namespace</dt><dd>${esc(run.namespace)}</dd><dt>CNI</dt><dd>${esc(c.network.cni ?? 'unknown')}${c.network.networkMode ? `, ${esc(c.network.networkMode)}` : ''}</dd>
 <dt>kube-proxy</dt><dd>${esc(c.network.kubeProxyDaemonSets.join(', ') || 'unknown')}</dd></dl>
 <table><tr><th>Node</th><th>OS</th><th>Build</th><th>Runtime</th><th>Kubelet</th><th>State</th></tr>${nodes}</table>`;
+}
+
+/**
+ * The Windows build a result speaks for: the one it ran on, else its instance's build ("[ltsc2022]"
+ * of a check that ran nowhere, e.g. n/a), else "" (not tied to one build).
+ */
+export function buildOfResult(r: CheckResult, builds: string[]): string {
+  if (r.windowsBuild) return r.windowsBuild;
+  const label = splitInstanceId(r.id)[1];
+  return (label && builds.find(b => buildLabel(b) === label)) || '';
+}
+
+/** An element id for a result: "work.iis-pod [ltsc2022]" → "f-work.iis-pod@ltsc2022" (no spaces in ids). */
+export function anchorOf(id: string): string {
+  return `f-${id.replace(/ \[/g, '@').replace(/[\]\s"<>&]/g, '')}`;
 }
 
 function clip(s: string, n: number): string {

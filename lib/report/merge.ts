@@ -8,7 +8,9 @@ import type { CheckResult, Outcome } from '../catalog/types.ts';
 import { releaseOfBuild } from '../discovery/nodes.ts';
 import { UsageError } from '../errors.ts';
 import { RESULTS_SCHEMA_VERSION, WINCHECK_VERSION } from '../version.ts';
+import { splitInstanceId } from './buildTable.ts';
 import { esc, htmlPage, outcomeBadge } from './htmlPage.ts';
+import { buildOfResult } from './html.ts';
 import { readResults, type LoadedRun } from './resultsFile.ts';
 
 export type { LoadedRun };
@@ -72,11 +74,13 @@ function columnsOf(r: LoadedRun): { col: MergeColumn; results: CheckResult[] }[]
   });
   // A single-build cluster: every result speaks for that build. Else results without a build get their own column.
   if (builds.length <= 1) return [{ col: col(builds[0] ?? ''), results: r.summary.results }];
-  const out = builds.map(b => ({ col: col(b), results: r.summary.results.filter(x => x.windowsBuild === b) }));
-  const loose = r.summary.results.filter(x => !x.windowsBuild || !builds.includes(x.windowsBuild));
+  const out = builds.map(b => ({ col: col(b), results: r.summary.results.filter(x => buildOfResult(x, builds) === b) }));
+  const loose = r.summary.results.filter(x => !builds.includes(buildOfResult(x, builds)));
   if (loose.length) out.push({ col: col(''), results: loose });
   return out;
 }
+
+const baseId = (id: string) => splitInstanceId(id)[0];
 
 const rankOf = (col: MergeColumn) => [col.k8sVersion, col.build];
 
@@ -87,11 +91,12 @@ export function mergeRuns(runs: LoadedRun[], baseline?: LoadedRun[]): MergedMatr
     return ka.localeCompare(kb, undefined, { numeric: true }) || ba.localeCompare(bb, undefined, { numeric: true }) || a.col.cluster.localeCompare(b.col.cluster);
   });
   const features = new Map<string, { id: string; suite: string; title: string }>();
-  for (const p of parts) for (const r of p.results) if (!features.has(r.id)) features.set(r.id, { id: r.id, suite: r.suite, title: r.title });
+  // Rows are features: a per-build instance ("<id> [ltsc2022]") is its feature in its build's column.
+  for (const p of parts) for (const r of p.results) { const id = baseId(r.id); if (!features.has(id)) features.set(id, { id, suite: r.suite, title: r.title }); }
   const ordered = [...features.values()].sort((a, b) => a.suite.localeCompare(b.suite) || a.id.localeCompare(b.id));
   const cells: MergedMatrix['cells'] = {};
   for (const f of ordered) cells[f.id] = parts.map(p => {
-    const r = p.results.find(x => x.id === f.id);
+    const r = p.results.find(x => baseId(x.id) === f.id);
     return r ? { outcome: r.outcome, reason: r.reason } : undefined;
   });
   const merged: MergedMatrix = { wincheckVersion: WINCHECK_VERSION, schemaVersion: RESULTS_SCHEMA_VERSION, columns: parts.map(p => p.col), features: ordered, cells };
@@ -106,7 +111,7 @@ function markChanges(m: MergedMatrix, baseline: LoadedRun[]): void {
   const baseKeys = new Set<string>();
   for (const p of baseline.flatMap(columnsOf)) {
     baseKeys.add(p.col.key);
-    for (const r of p.results) before.set(`${p.col.key}|${r.id}`, r.outcome);
+    for (const r of p.results) before.set(`${p.col.key}|${baseId(r.id)}`, r.outcome);
   }
   m.changes = [];
   for (const f of m.features) {

@@ -38,6 +38,7 @@ describe('wincheck report merge and run --rerun-failed', function () {
     const keys = m.columns.filter(c => c.build).map(c => `${c.k8sVersion} ${c.build} ${c.simulated}`).sort();
     expect(keys).to.deep.equal(['v1.30.6 10.0.20348 k8s-1-30', 'v1.33.2 10.0.17763 mixed-build', 'v1.33.2 10.0.17763 ws2019', 'v1.33.2 10.0.20348 mixed-build']);
     for (const c of m.columns) expect(c.cluster).to.match(/^https:\/\/127\.\d+\.\d+\.\d+:\d+ \(wincheck-sim-/);
+    // One row per feature: per-build instances ("<id> [ltsc2019]") of the mixed run sit in their builds' columns.
     expect(m.features.map(f => f.id).sort()).to.deep.equal([...FEATURES].sort());
     for (const f of FEATURES) {
       // Single-build runs: every feature in the column of their build. Mixed-build: in one of its columns at least.

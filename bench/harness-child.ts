@@ -50,7 +50,8 @@ async function main(argv: string[]): Promise<void> {
       const m = /^\[\s*\d+\/\d+\] (\S+)\s+(\S+)/.exec(l);
       if (m) outcomes[m[1]] = m[2];
     }
-    runs.push({ features: selected, wallMs, code, outcomes, tail: lines.slice(-12), marks });
+    const failures = lines.filter(l => /^\[\s*\d+\/\d+\] \S+\s+(error|regressed)\b/.test(l));
+    runs.push({ features: selected, wallMs, code, outcomes, tail: lines.slice(-12), marks, failures });
   };
   if (mode === 'full') await once(ids);
   else for (const id of ids) await once([id]);

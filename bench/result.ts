@@ -30,5 +30,7 @@ export interface ChildRun {
   tail: string[];
   /** When (ms into the run) the console said: namespace created, first and last check done, cleanup started. */
   marks?: Record<string, number>;
+  /** The console lines of checks that ended as error or regressed (with their reasons). */
+  failures?: string[];
 }
 export interface ChildResult { runs: ChildRun[]; maxRssKB: number }

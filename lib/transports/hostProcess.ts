@@ -15,6 +15,7 @@ import { RUN_LABEL } from '../labels.ts';
 import { renderFixture } from '../fixtures/render.ts';
 import type { RenderContext } from '../fixtures/types.ts';
 import type { CommandResult, Transport } from '../probes/types.ts';
+import type { Limiter } from '../run/limiter.ts';
 
 export const HOSTPROCESS_TEMPLATE = 'hostprocess';
 
@@ -74,6 +75,8 @@ export interface HostProcessOptions {
   render: RenderContext;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** The run's exec slots: 100 nodes' pods must not all open their first exec at once. */
+  execSlots?: Limiter;
 }
 
 /**
@@ -104,7 +107,8 @@ export async function startHostProcessTransport(node: NodeInfo, o: HostProcessOp
     throw new Error(`HostProcess pod ${o.namespace}/${name} on node ${node.name} did not start: ${why}`, { cause: e });
   }
   const t = new HostProcessTransport(o.kube, o.namespace, name, node.name);
-  const who = await t.run(['whoami'], { timeoutMs: 60_000, signal: o.signal });
+  const whoami = () => t.run(['whoami'], { timeoutMs: 60_000, signal: o.signal });
+  const who = await (o.execSlots ? o.execSlots.run(whoami, o.signal) : whoami());
   const user = who.stdout.trim();
   if (who.exitCode !== 0 || !/^nt authority\\system$/i.test(user))
     throw new Error(`pod ${o.namespace}/${name} on node ${node.name} is not running as a HostProcess container: whoami gave "${user || who.stderr.trim()}" (exit ${who.exitCode}), not nt authority\\system`);

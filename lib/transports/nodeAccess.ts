@@ -69,6 +69,7 @@ export class NodeAccess {
       try {
         const t = await startHostProcessTransport(node, {
           kube: run.kube, namespace: run.namespace, render: run.render!, timeoutMs: run.config.timeouts.podStart, signal: run.abort.signal,
+          execSlots: run.slots.exec,
         });
         run.log(`Node access to ${node.name}: ${t.description}.`);
         return t;

@@ -77,6 +77,8 @@ const FEATURE_ACCESS: Record<string, Permission[]> = {
   'res.memory-no-oomkill': NODE_SUMMARY,
   'res.limits': NODE_SUMMARY,
   'res.metrics-api': [...rule('metrics.k8s.io', 'pods', ['get'], 'namespace'), ...rule('metrics.k8s.io', 'nodes', ['get'], 'cluster')],
+  // kube-proxy as a HostProcess DaemonSet (no Windows service): its pod on the node, in kube-system.
+  'node.services': rule('', 'pods', ['list'], 'kube-system'),
   'iso.hyperv-runtimeclass': rule('', 'pods', ['list'], 'all-namespaces'),
   'iso.hyperv-annotation': rule('', 'pods', ['list'], 'all-namespaces'),
 };

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.ts';
 import { RESULTS_SCHEMA_VERSION, WINCHECK_VERSION } from '../version.ts';
 import type { RunInfo, RunSummary } from './types.ts';
+import { splitInstanceId } from './buildTable.ts';
 
 export interface LoadedRun {
   file: string;
@@ -34,7 +35,7 @@ export function readResults(file: string): LoadedRun {
   return { file, schemaVersion: schema, wincheckVersion: data.wincheckVersion ?? 'unknown', run: data.run, summary: data.summary! };
 }
 
-/** What `--rerun-failed` reruns: the features that regressed or errored (each id once). */
+/** What `--rerun-failed` reruns: the features that regressed or errored (each id once; a per-build testcase by its feature). */
 export function failedFeatureIds(loaded: LoadedRun): string[] {
-  return [...new Set(loaded.summary.results.filter(r => r.outcome === 'regressed' || r.outcome === 'error').map(r => r.id))];
+  return [...new Set(loaded.summary.results.filter(r => r.outcome === 'regressed' || r.outcome === 'error').map(r => splitInstanceId(r.id)[0]))];
 }

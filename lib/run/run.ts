@@ -176,7 +176,9 @@ export async function runWincheck(config: RunConfig, opts: RunOptions = {}): Pro
       const pool = new CheckPool(r.features, r.features.length, f => r.waves!.run(f, async () => {
         const scoped = scopedRun(r, r.buildScopes?.get(f.id));
         await Promise.all(f.fixtures.map(s => fixturesSettled.get(`${scoped.namespace}/${s.id}`)));
-        return checkFeature(scoped, f);
+        const scope = r.buildScopes?.get(f.id);
+        // A per-build instance speaks for its build even when no node was named (n/a, error).
+        return checkFeature(scoped, f).then(res => (scope && !res.windowsBuild ? { ...res, windowsBuild: scope.build } : res));
       }), f => notRunResult(f, 'the run was interrupted'), r.abort.signal, {
         onBegin: f => reporter.onCheckBegin(selectedOf(f)),
         onEnd: (res, done) => reporter.onCheckEnd(res, { done, total: r.features.length }),

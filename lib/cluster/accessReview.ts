@@ -12,9 +12,9 @@ export interface Denied extends AccessNeed {
   reason?: string;
 }
 
-export async function deniedPermissions(kc: KubeConfig, needs: AccessNeed[], runNamespace: string): Promise<Denied[]> {
+export async function deniedPermissions(kc: KubeConfig, needs: AccessNeed[], runNamespace: string, signal?: AbortSignal): Promise<Denied[]> {
   // Through the one retry policy: a 429 or a reset must not read as a missing permission.
-  const api = new AuthorizationV1Api(resilientConfiguration(kc));
+  const api = new AuthorizationV1Api(resilientConfiguration(kc, { signal }));
   const answers = await Promise.all(needs.map(async (n): Promise<Denied | undefined> => {
     const [resource, subresource] = n.resource.split('/');
     const namespace = n.scope === 'namespace' ? runNamespace : n.scope === 'kube-system' ? 'kube-system' : undefined;

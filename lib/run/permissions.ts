@@ -10,7 +10,7 @@ import { MissingPermissionsError } from '../errors.ts';
 import type { RunState } from './state.ts';
 
 export async function checkPermissions(run: RunState, kc: KubeConfig): Promise<void> {
-  const denied = await deniedPermissions(kc, accessNeeds(run.features), run.namespace);
+  const denied = await deniedPermissions(kc, accessNeeds(run.features), run.namespace, run.abort.signal);
   if (!denied.length) return;
   const line = (d: (typeof denied)[number]) => `missing permission: ${describePermission(d, run.namespace)}, needed by ${d.neededBy.join(', ')}${d.reason ? ` (${d.reason})` : ''}`;
   const blocksRun = denied.some(d => d.neededBy.includes(RUN_ITSELF));

@@ -44,9 +44,13 @@ async function countUtilityVMs(ctx: CheckContext, t: Transport, node: string, ev
  * "one VM more than pods" verdict must count them (else a starting pod looks like a lift).
  */
 async function hypervPodsOn(ctx: CheckContext, node: string, which: 'running' | 'holdingVMs' = 'running'): Promise<V1Pod[]> {
-  // RuntimeClasses as they are now: another run's wincheck-hyperv-<id>, created after our
-  // discovery, has pods (and utility VMs) on this node too.
-  const current = await ctx.kube.node.listRuntimeClass().then(l => l.items.map(rc => ({ name: rc.metadata?.name ?? '', handler: rc.handler })), () => ctx.cluster.runtimeClasses);
+  // For the annotation's "one VM more than pods": RuntimeClasses as they are now (another run's
+  // wincheck-hyperv-<id>, created after our discovery, has pods and VMs here too). The RuntimeClass
+  // probe ("a VM per pod") keeps the discovered ones: counting a pod of another run that is still
+  // getting its VM would make ours look VM-less.
+  const current = which === 'holdingVMs'
+    ? await ctx.kube.node.listRuntimeClass().then(l => l.items.map(rc => ({ name: rc.metadata?.name ?? '', handler: rc.handler })), () => ctx.cluster.runtimeClasses)
+    : ctx.cluster.runtimeClasses;
   const names = new Set([...current.filter(rc => rc.handler === HYPERV_HANDLER).map(rc => rc.name), HYPERV_RC.replace('{{runId}}', ctx.runId)]);
   const fieldSelector = `spec.nodeName=${node}`;
   const list = await ctx.kube.core.listPodForAllNamespaces({ fieldSelector })

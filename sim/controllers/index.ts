@@ -16,6 +16,7 @@ import { startEndpointSliceController } from './endpointslices.ts';
 import { startEndpointsController } from './endpoints.ts';
 import { startGarbageCollector } from './garbageCollector.ts';
 import { startHpaController } from './hpa.ts';
+import { startJobController } from './job.ts';
 import { startLoadBalancerController } from './loadBalancer.ts';
 import { startNamespaceController } from './namespace.ts';
 import { startNodeLifecycleController } from './nodeLifecycle.ts';
@@ -57,6 +58,7 @@ export function startControllers(store: Store, profile: Profile, options: Contro
     startDeploymentController(ctx),
     startDaemonSetController(ctx),
     startStatefulSetController(ctx),
+    startJobController(ctx),
     startEndpointsController(ctx),
     startEndpointSliceController(ctx),
     startVolumeProvisioner(ctx),

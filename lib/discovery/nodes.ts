@@ -66,9 +66,18 @@ export function buildOf(kernelVersion: string, osImage: string): string | undefi
  * a node cannot take pods now. A fixture never tolerates them.
  */
 export function isLifecycleTaint(t: { key: string; effect: string }): boolean {
-  return (t.key.startsWith('node.kubernetes.io/') || t.key === 'node.cloudprovider.kubernetes.io/uninitialized')
-    && (t.effect === 'NoSchedule' || t.effect === 'NoExecute');
+  return LIFECYCLE_TAINT_KEYS.has(t.key) && (t.effect === 'NoSchedule' || t.effect === 'NoExecute');
 }
+
+// The keys of k8s.io/api/core/v1 well_known_taints.go plus the cloud provider's. Not every
+// node.kubernetes.io/* key: GKE taints its Windows pools node.kubernetes.io/os=windows, a taint
+// fixtures must tolerate.
+const LIFECYCLE_TAINT_KEYS = new Set([
+  'node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable', 'node.kubernetes.io/unschedulable',
+  'node.kubernetes.io/memory-pressure', 'node.kubernetes.io/disk-pressure', 'node.kubernetes.io/pid-pressure',
+  'node.kubernetes.io/network-unavailable', 'node.kubernetes.io/out-of-service',
+  'node.cloudprovider.kubernetes.io/uninitialized',
+]);
 
 /** NoSchedule/NoExecute taints of the node other than lifecycle ones. */
 export function keepOffTaints(n: NodeInfo): NodeInfo['taints'] {

@@ -2,14 +2,53 @@
 
 import { setTimeout as delay } from 'node:timers/promises';
 import type { V1Pod } from '@kubernetes/client-node';
+import { apiErrorMessage, statusCausesOf } from '../cluster/apiError.ts';
+import { apiExceptionIn, asMeansError, MeansError, podStartMeans } from '../cluster/meansError.ts';
 import { describePod, failFastReason } from '../cluster/podState.ts';
-import { PodStartError, waitForPodCondition } from '../cluster/podWait.ts';
+import { podEvents, PodStartError, waitForPodCondition } from '../cluster/podWait.ts';
 import { WaitTimeoutError, watchUntil } from '../cluster/watch.ts';
 import type { ProbeOp, ProbeResult, Transport } from '../probes/types.ts';
-import type { CheckContext, Observation } from './types.ts';
+import type { CheckContext, Control, EvidenceItem, Observation } from './types.ts';
 
 /** Pull failures say nothing about the feature (mirror missing, air-gapped): the check errors. */
 export const CANNOT_TELL = new Set(['ImagePullBackOff', 'ErrImagePull', 'InvalidImageName']);
+
+/** A positive control's result (Observation.control). */
+export function control(ok: boolean, summary: string, evidence: EvidenceItem[] = []): Control {
+  return { ok, summary, evidence };
+}
+
+/** The control "pod <name> started": a fixture pod Ready on its node. */
+export function podStarted(pod: V1Pod, what = ''): Control {
+  return control(true, `pod ${pod.metadata?.name}${what ? ` (${what})` : ''} started on ${pod.spec?.nodeName ?? 'its node'}`);
+}
+
+/**
+ * After a workload wait timed out (a rollout, a StatefulSet, a pod set): a pod of it that waits
+ * on the harness's means (FailedScheduling, a pull, the image's platform) as a MeansError, so the
+ * timeout is not read as the feature failing. Undefined when no pod points at the means.
+ */
+export async function meansOfWorkload(ctx: CheckContext, labelSelector: string, workload: string): Promise<MeansError | undefined> {
+  const pods = (await ctx.kube.core.listNamespacedPod({ namespace: ctx.namespace, labelSelector })).items;
+  for (const pod of pods) {
+    const why = failFastReason(pod);
+    const text = describePod(pod);
+    const means = why ? podStartMeans(why, text) : undefined;
+    if (means) return new MeansError(means, `${workload}: pod ${pod.metadata?.name} waits on ${why}: ${text}`);
+  }
+  // A sandbox that keeps failing leaves the pod ContainerCreating: only its events say so.
+  for (const pod of pods.filter(p => !failFastReason(p)).slice(0, 3)) {
+    const sandbox = (await podEvents(ctx.kube, ctx.namespace, pod.metadata!.name!).catch(() => [])).find(ev => ev.includes('FailedCreatePodSandBox'));
+    if (sandbox) return new MeansError('sandbox', `${workload}: pod ${pod.metadata?.name} has no sandbox: ${sandbox}`);
+  }
+  return undefined;
+}
+
+/** A pod start failure the harness's means caused (scheduling, pull, sandbox) as a MeansError, else undefined. */
+export function meansOfStart(name: string, e: PodStartError): MeansError | undefined {
+  const means = podStartMeans(e.reason, e.message);
+  return means ? new MeansError(means, `pod ${name} did not start: ${e.message}`, { cause: e }) : undefined;
+}
 
 export type PodOutcome = { ok: true; pod: V1Pod } | { ok: false; error: PodStartError };
 
@@ -19,9 +58,15 @@ export async function podSettles(ctx: CheckContext, name: string, until: 'schedu
     const pod = until === 'ready'
       ? await ctx.waitForPodReady(name, timeoutMs)
       : await waitForPodCondition(ctx.kube, ctx.namespace, name, 'scheduled', p => Boolean(p.spec?.nodeName), timeoutMs ?? ctx.options.timeouts.podStart, { signal: ctx.signal });
+    // A pod that selected one OS and runs on a node of another shows nothing about that OS.
+    const wanted = pod.spec?.nodeSelector?.['kubernetes.io/os'];
+    const landed = nodeOsOf(ctx, pod.spec?.nodeName);
+    if (wanted && landed !== 'unknown' && landed !== wanted)
+      throw new MeansError('scheduling', `pod ${name} selects kubernetes.io/os=${wanted} but was scheduled to ${landed} node ${pod.spec?.nodeName}`);
     return { ok: true, pod };
   } catch (e) {
     if (e instanceof PodStartError && !CANNOT_TELL.has(e.reason)) return { ok: false, error: e };
+    if (e instanceof PodStartError) throw meansOfStart(name, e) ?? e;
     throw e;
   }
 }
@@ -30,8 +75,14 @@ export function nodeOsOf(ctx: CheckContext, nodeName: string | undefined): strin
   return ctx.cluster.nodes.find(n => n.name === nodeName)?.os ?? 'unknown';
 }
 
-/** A failed start as an observation: the feature did not work, with the pod's events. */
+/**
+ * A failed start as an observation: the feature did not work, with the pod's events. A start
+ * that the harness's means failed (FailedScheduling, a pull, the sandbox) throws MeansError
+ * instead: error, unless the feature's subject is that means (outcomeOf).
+ */
 export function notStarted(name: string, e: PodStartError): Observation {
+  const means = meansOfStart(name, e);
+  if (means) throw means;
   return { works: false, summary: `pod ${name} did not start: ${e.reason}`, evidence: [e.message, ...e.events.slice(-5)], node: e.pod.spec?.nodeName };
 }
 
@@ -98,4 +149,36 @@ export async function podsScheduled(ctx: CheckContext, labelSelector: string, co
     if (e instanceof WaitTimeoutError) return { ok: false, reason: e.message, pods: [...seen.values()] };
     throw e;
   }
+}
+
+/** A file every Windows image has: reading it shows that exec and file reads work in the container. */
+const ALWAYS_THERE = 'C:\\Windows\\System32\\drivers\\etc\\hosts';
+
+/** Control "the file that is readable": the container reads a file every Windows image carries. */
+export async function readableFileControl(ctx: CheckContext, t: Transport): Promise<Control> {
+  const r = await ctx.probe(t, { kind: 'read-file', path: ALWAYS_THERE });
+  return control(r.ok, r.ok ? `${t.description} reads ${ALWAYS_THERE}` : `${t.description} could not read ${ALWAYS_THERE}: ${r.detail}`, [r.evidence]);
+}
+
+/**
+ * A fixture the API server refused, as the observation of a validation feature: only a 422 whose
+ * causes name `field` counts, and then the refusal is also its control (the API answered about
+ * that field). Anything else (a 403, a webhook, a quota, a render failure, a 422 about another
+ * field) is the harness's means failing: MeansError.
+ */
+export function fieldRejection(e: unknown, field: RegExp): { message: string; control: Control } {
+  const api = apiExceptionIn(e);
+  const causes = api ? statusCausesOf(api.body) : [];
+  const named = causes.find(c => field.test(c));
+  if (api?.code === 422 && named)
+    return { message: apiErrorMessage(api), control: control(true, `the API server answered 422 naming the field under test (${named})`) };
+  throw asMeansError(e, 'fixture', `the fixture was refused, but not by a 422 naming ${field.source}`)!;
+}
+
+/** Control for a start failure: the runtime's refusal names the field under test (else it says nothing about it). */
+export function refusedFor(e: PodStartError, field: RegExp): Control {
+  const text = [e.message, ...e.events].join(' | ');
+  return field.test(text)
+    ? control(true, `the runtime's refusal names the field under test (${e.reason})`)
+    : control(false, `pod ${e.pod.metadata?.name} did not start (${e.reason}) for a reason that does not name the field under test`, [text.slice(0, 500)]);
 }

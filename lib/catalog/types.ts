@@ -6,6 +6,7 @@
 // (or create that file; every file in that folder is loaded). Nothing else to edit.
 
 import type { V1Pod } from '@kubernetes/client-node';
+import type { Means } from '../cluster/meansError.ts';
 import type { Timeouts } from '../cluster/timeouts.ts';
 import type { KubeClients } from '../cluster/types.ts';
 import type { ClusterInfo, NodeInfo } from '../discovery/types.ts';
@@ -55,13 +56,27 @@ export type Outcome = 'supported' | 'limited' | 'lifted' | 'regressed' | 'n/a' |
 /** Evidence items: a probe's evidence, or a sentence ("pod iis on win-1 Ready after 3.2s"). */
 export type EvidenceItem = Evidence | string;
 
+/**
+ * A positive control, run in the same check: proof that the probe could see (the FQDN that
+ * resolves, the peer that answers, the file that is readable, the pod that started).
+ */
+export interface Control {
+  ok: boolean;
+  /** One line: what the control did and saw. */
+  summary: string;
+  evidence?: EvidenceItem[];
+}
+
 /** What the probe saw. */
 export interface Observation {
   /**
    * The behaviour the feature names was seen working. supported + works = supported,
    * supported + !works = regressed, limited + !works = limited, limited + works = lifted.
+   * limited and lifted also need a passing `control` (lib/catalog/outcome.ts).
    */
   works: boolean;
+  /** The positive control; required for a limited or lifted verdict, else the outcome is error. */
+  control?: Control;
   /** One line: what was seen. */
   summary: string;
   evidence: EvidenceItem[];
@@ -118,6 +133,11 @@ export interface Feature {
   suite?: string;
   title: string;
   needs?: Need[];
+  /**
+   * The harness means this feature is about (work.exec-logs: exec and logs). A MeansError of
+   * one of these is the feature's observation (it did not work); of any other means, an error.
+   */
+  subject?: Means[];
   fixtures: FixtureSpec[];
   /**
    * Runs once per Windows build on clusters with several builds (testcase "<id> [ltsc2022]").

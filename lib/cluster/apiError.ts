@@ -38,3 +38,13 @@ export function podSecurityRejection(e: unknown): string | undefined {
   }
   return undefined;
 }
+
+/** The API server's 422 causes as "field: message" lines (or its message). */
+export function statusCausesOf(body: unknown): string[] {
+  const b = typeof body === 'string' ? safeJson(body) : body;
+  if (!b || typeof b !== 'object') return [];
+  const details = (b as { details?: { causes?: { field?: string; message?: string }[] } }).details;
+  const message = (b as { message?: string }).message;
+  const causes = details?.causes?.map(c => `${c.field ?? ''}: ${c.message ?? ''}`) ?? [];
+  return causes.length ? causes : message ? [message] : [];
+}

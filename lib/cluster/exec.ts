@@ -1,11 +1,14 @@
 // Exec into a pod over the websocket protocol. Exec.exec() resolves when the socket opens, not
 // when the command ends: wait for close and the status channel, then map the Status to an exit code.
+// A Status that is not the command's own exit (the runtime could not start it, the kubelet or the
+// API server failed) is the harness's means failing: a MeansError with the Status's own words.
 
 import { Writable } from 'node:stream';
 import { Exec, type V1Status } from '@kubernetes/client-node';
 import type { CommandResult, ProbeOS, Transport } from '../probes/types.ts';
 import type { KubeClients } from './types.ts';
 import { DEFAULT_RETRY_POLICY, untilSettled, withRetries } from './resilience.ts';
+import { asMeansError, MeansError } from './meansError.ts';
 import { defaultTimeouts } from './timeouts.ts';
 
 export interface ExecTarget {
@@ -27,17 +30,30 @@ export async function execInPod(kube: KubeClients, target: ExecTarget, argv: str
     ws = await withRetries(`exec into ${where}`, kube.policy ?? DEFAULT_RETRY_POLICY, signal, true,
       async s => ({ status: 101, value: await untilSettled(exec.exec(target.namespace, target.pod, container, argv, stdout.stream, stderr.stream, null, false, st => { status = st; }), s, w => w.close()) }));
   } catch (e) {
-    throw new Error(`could not exec into ${where}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    throw asMeansError(e, 'exec', `could not exec into ${where}`)!;
   }
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => { ws.close(); reject(new Error(`exec in ${where} did not finish within ${Math.round(timeoutMs / 1000)}s`)); }, timeoutMs);
+    const timer = setTimeout(() => { ws.close(); reject(new MeansError('exec', `exec in ${where} did not finish within ${Math.round(timeoutMs / 1000)}s`)); }, timeoutMs);
     const onAbort = () => { ws.close(); reject(new Error(`exec in ${where} interrupted`)); };
     if (signal?.aborted) return onAbort();
     signal?.addEventListener('abort', onAbort, { once: true });
     ws.on('close', () => { clearTimeout(timer); signal?.removeEventListener('abort', onAbort); resolve(); });
-    ws.on('error', (e: Error) => { clearTimeout(timer); reject(new Error(`exec in ${where} failed`, { cause: e })); });
+    ws.on('error', (e: Error) => { clearTimeout(timer); reject(new MeansError('exec', `exec in ${where} failed: ${e.message}`, { cause: e })); });
   });
-  return { stdout: stdout.text(), stderr: stderr.text(), exitCode: exitCodeOf(status) };
+  const result = { stdout: stdout.text(), stderr: stderr.text(), exitCode: exitCodeOf(status) };
+  const failure = execFailure(status, result);
+  if (failure) throw asMeansError(new Error(failure), 'exec', `exec in ${where} failed`)!;
+  return result;
+}
+
+/**
+ * Why the exec itself failed (not the command), or undefined when the command ran: a Status that
+ * is neither Success nor the command's exit code, or no Status at all.
+ */
+export function execFailure(status: V1Status | undefined, result: { stdout: string; stderr: string }): string | undefined {
+  if (!status) return `the connection closed without an exec status${result.stderr ? ` (stderr: ${result.stderr.trim().slice(0, 300)})` : ''}`;
+  if (status.status === 'Success' || status.reason === 'NonZeroExitCode') return undefined;
+  return `${status.message || 'no message'}${status.reason ? ` (${status.reason}${status.code ? `, HTTP ${status.code}` : ''})` : ''}`;
 }
 
 /** Success → 0; NonZeroExitCode → the ExitCode cause; anything else (or no status) → -1. */

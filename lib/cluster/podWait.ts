@@ -3,6 +3,7 @@
 
 import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
 import type { KubeClients } from './types.ts';
+import { MeansError } from './meansError.ts';
 import { describePod, failFastReason, isPodReady } from './podState.ts';
 import { defaultTimeouts } from './timeouts.ts';
 import { apiStatusCode } from './apiError.ts';
@@ -64,7 +65,12 @@ export async function waitForPodCondition(
       // A pod that waits without a fail-fast reason (a sandbox that keeps failing, a volume
       // that will not mount) is explained by its Warning events, not by its status.
       const warnings = (await podEvents(kube, namespace, name).catch(() => [])).filter(ev => ev.startsWith('Warning '));
-      throw warnings.length ? new WaitTimeoutError(`${e.message}; last warning events: ${warnings.slice(-2).join(' | ')}`, { cause: e }) : e;
+      // A sandbox that never comes up is the node's means failing, not the pod's feature: the
+      // timeout carries a MeansError as its cause, which lib/catalog/outcome.ts names.
+      const text = `${e.message}; last warning events: ${warnings.slice(-2).join(' | ')}`;
+      if (warnings.some(ev => ev.includes('FailedCreatePodSandBox')))
+        throw new WaitTimeoutError(text, { cause: new MeansError('sandbox', `the pod sandbox never started: ${warnings.filter(ev => ev.includes('FailedCreatePodSandBox')).slice(-1)[0]}`, { cause: e }) });
+      throw warnings.length ? new WaitTimeoutError(text, { cause: e }) : e;
     }
     if (!(e instanceof PodStartError)) throw e;
     const events = await podEvents(kube, namespace, name).catch(() => []);

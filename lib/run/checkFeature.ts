@@ -62,12 +62,15 @@ function noImageFor(run: RunState, feature: Feature): string | undefined {
   return undefined;
 }
 
-function finish(run: RunState, f: Feature, expectation: Expectation, obs: Observation | undefined, error: unknown, steps: string[], started: number): CheckResult {
+function finish(run: RunState, f: Feature, expectation: Expectation, probed: Observation | undefined, error: unknown, steps: string[], started: number): CheckResult {
   // An error after the run was stopped is the stop, not the feature (marked, never a finding).
   if (error !== undefined && run.abort.signal.aborted) return { ...notRunResult(f, stopReason(run.abort.signal)), steps, durationMs: Date.now() - started, error: run.redactor.redact(messageOf(error)) };
-  const verdict = outcomeOf(expectation, obs, error);
+  const verdict = outcomeOf(expectation, probed, error, f.subject);
+  const obs = verdict.observation ?? probed;
   const r = run.redactor;
   const node = obs?.node;
+  const control = obs?.control;
+  const evidence = [...(obs?.evidence ?? []), ...(control ? [`control ${control.ok ? 'passed' : 'FAILED'}: ${control.summary}`, ...(control.evidence ?? [])] : [])];
   const windowsBuild = run.cluster?.nodes.find(n => n.name === node)?.windowsBuild;
   return {
     id: f.id,
@@ -78,13 +81,13 @@ function finish(run: RunState, f: Feature, expectation: Expectation, obs: Observ
     outcome: verdict.outcome,
     reason: r.redact(verdict.reason),
     summary: r.redact(obs?.summary ?? (error !== undefined ? messageOf(error) : expectation.reason)),
-    evidence: (obs?.evidence ?? []).map(e => (typeof e === 'string' ? r.redact(e) : { ...e, stdout: r.redact(e.stdout), stderr: r.redact(e.stderr), command: r.redact(e.command) })),
+    evidence: evidence.map(e => (typeof e === 'string' ? r.redact(e) : { ...e, stdout: r.redact(e.stdout), stderr: r.redact(e.stderr), command: r.redact(e.command) })),
     steps,
     node,
     windowsBuild,
     durationMs: Date.now() - started,
     startedAt: new Date(started).toISOString(),
-    error: error !== undefined ? r.redact(messageOf(error)) : undefined,
+    error: error !== undefined && verdict.outcome === 'error' ? r.redact(messageOf(error)) : undefined,
   };
 }
 

@@ -3,6 +3,7 @@
 // an unknown or mismatched key is never accepted.
 
 import type { Client, ClientChannel } from 'ssh2';
+import { MeansError } from '../cluster/meansError.ts';
 import type { CommandResult, Transport } from '../probes/types.ts';
 import { windowsCommandLine } from './commandLine.ts';
 import { checkHostKey, type KnownHostEntry } from './knownHosts.ts';
@@ -92,23 +93,34 @@ export class SshTransport implements Transport {
     const line = windowsCommandLine(command);
     const timeoutMs = opts.timeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
     const where = `ssh ${this._t.node}`;
-    const stream = await new Promise<ClientChannel>((resolve, reject) => {
-      conn.exec(line, { pty: false }, (err, s) => (err ? reject(new Error(`${where}: exec failed: ${err.message}`, { cause: err })) : resolve(s)));
-    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    let exitCode = -1;
-    stream.on('data', (c: Buffer) => out.push(c));
-    stream.stderr.on('data', (c: Buffer) => err.push(c));
-    stream.on('exit', (code: number | null) => { if (typeof code === 'number') exitCode = code; });
+    let exitCode: number | undefined;
+    let exitSignal: string | undefined;
+    // Listeners go on in exec's callback, synchronously: ssh2 may parse the channel's data,
+    // exit-status and close from one packet batch before any awaiting code resumes.
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => { stream.close(); reject(new Error(`${where}: command did not finish within ${Math.round(timeoutMs / 1000)}s`)); }, timeoutMs);
-      const onAbort = () => { clearTimeout(timer); stream.close(); reject(new Error(`${where}: interrupted`)); };
+      let stream: ClientChannel | undefined;
+      const timer = setTimeout(() => { stream?.close(); reject(new MeansError('node-access', `${where}: command did not finish within ${Math.round(timeoutMs / 1000)}s`)); }, timeoutMs);
+      const onAbort = () => { clearTimeout(timer); stream?.close(); reject(new Error(`${where}: interrupted`)); };
       if (opts.signal?.aborted) return onAbort();
       opts.signal?.addEventListener('abort', onAbort, { once: true });
-      stream.on('close', () => { clearTimeout(timer); opts.signal?.removeEventListener('abort', onAbort); resolve(); });
-      stream.on('error', (e: Error) => { clearTimeout(timer); reject(new Error(`${where}: ${e.message}`, { cause: e })); });
+      conn.exec(line, { pty: false }, (e, s) => {
+        if (e) {
+          clearTimeout(timer);
+          opts.signal?.removeEventListener('abort', onAbort);
+          return reject(new MeansError('node-access', `${where}: exec failed: ${e.message}`, { cause: e }));
+        }
+        stream = s;
+        s.on('data', (c: Buffer) => out.push(c));
+        s.stderr.on('data', (c: Buffer) => err.push(c));
+        s.on('exit', (code: number | null, signal?: string) => { if (typeof code === 'number') exitCode = code; else exitSignal = signal ?? 'unknown'; });
+        s.on('close', () => { clearTimeout(timer); opts.signal?.removeEventListener('abort', onAbort); resolve(); });
+        s.on('error', (x: Error) => { clearTimeout(timer); reject(new MeansError('node-access', `${where}: ${x.message}`, { cause: x })); });
+      });
     });
+    if (exitCode === undefined)
+      throw new MeansError('node-access', `${where}: the channel closed without an exit status${exitSignal ? ` (signal ${exitSignal})` : ''}`);
     return { stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), exitCode };
   }
 

@@ -198,7 +198,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   function resource(ctx: Ctx, method: string): Promise<void> | void {
     const { route: r } = ctx;
     const rt = r.rt;
-    if (rt.group === 'metrics.k8s.io') return sub.metrics(ctx);
+    if (rt.group === 'metrics.k8s.io') { refuseRead(`${rt.resource}.metrics.k8s.io`, rt.resource, 'metrics.k8s.io', r.namespace); return sub.metrics(ctx); }
     if (rt.resource === 'selfsubjectaccessreviews') return auth.selfSubjectAccessReview(ctx);
     if (rt.resource === 'selfsubjectrulesreviews') return auth.selfSubjectRulesReview(ctx);
     if (rt.resource === 'selfsubjectreviews') return auth.selfSubjectReview(ctx);
@@ -221,6 +221,15 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     }
   }
 
+  /**
+   * breaks: rbac-subresources: least-privilege RBAC that leaves the caller without pods/log,
+   * pods/portforward and metrics.k8s.io (403 in the API server's words).
+   */
+  function refuseRead(what: string, resource: string, group: string, namespace: string | undefined, verb = 'get'): void {
+    if (!opts.profile.breaks?.includes('rbac-subresources')) return;
+    throw new ApiError(403, 'Forbidden', `${what} is forbidden: User "wincheck" cannot ${verb} resource "${resource}" in API group "${group}"${namespace ? ` in the namespace "${namespace}"` : ' at the cluster scope'}`);
+  }
+
   function subresource(ctx: Ctx, method: string, r: ResourceRoute): Promise<void> | void {
     switch (r.subresource) {
       case 'status': case 'finalize': case 'ephemeralcontainers':
@@ -231,6 +240,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
       case 'scale': return crud.scale(ctx);
       case 'log':
         if (method !== 'GET') throw methodNotAllowed(method);
+        refuseRead(`pods "${r.name}"`, 'pods/log', '', r.namespace);
         return sub.podLog(ctx);
       case 'exec': case 'attach': case 'portforward':
         if (method !== 'GET' && method !== 'POST') throw methodNotAllowed(method);
@@ -270,6 +280,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
       if (r.kind !== 'resource' || r.rt.resource !== 'pods' || r.rt.group !== '' || !r.namespace || !r.name
         || !['exec', 'attach', 'portforward'].includes(r.subresource ?? '')) return fail(404, 'NotFound', 'the server could not find the requested resource');
       opts.store.get('pods', r.namespace, r.name);
+      if (r.subresource === 'portforward') refuseRead(`pods "${r.name}"`, 'pods/portforward', '', r.namespace, 'create');
       const handlers = state.handlers;
       if (!handlers) return fail(503, 'ServiceUnavailable', 'the node runtime is not connected to the API server yet');
       // An exec/attach/port-forward session is one request (101 Switching Protocols).

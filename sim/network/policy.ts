@@ -87,6 +87,9 @@ export class Policy {
   private podToPod(from: Endpoint, to: Target): Decision {
     if (this.hostStack(from) && from.os === 'windows' && this.broken('node-to-pod', from.node)) return drop('break node-to-pod');
     if (from.kind !== 'pod' || from.hostNetwork) return ALLOW;
+    // A pod reaching its own address (localhost, its containers, a port-forward into it) never
+    // takes a pod-to-pod path: the path breaks do not apply.
+    if (from.address === to.address) return ALLOW;
     if (from.os === 'windows' && to.os === 'windows') {
       if (from.node === to.node && this.broken('w2w-same-node', from.node)) return drop('break w2w-same-node');
       if (from.node !== to.node && this.broken('w2w-cross-node', from.node, to.node)) return drop('break w2w-cross-node');

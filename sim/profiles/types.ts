@@ -198,6 +198,8 @@ export const BREAKABLE = [
   'clusterip', 'dns', 'dns-config', 'egress',
   'node-to-pod', 'node-to-service', 'nodeport-external', 'loadbalancer',
   'session-affinity', 'preserve-client-ip', 'preserve-destination', 'hairpin', 'dual-stack',
+  // the harness's own means (not a Windows behaviour): least-privilege RBAC
+  'rbac-subresources',          // 403 on pods/log, pods/portforward and metrics.k8s.io
 ] as const;
 
 export type BreakKey = (typeof BREAKABLE)[number];

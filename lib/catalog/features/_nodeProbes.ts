@@ -4,6 +4,7 @@
 
 import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
 import picomatch from 'picomatch';
+import { MeansError, PLATFORM_MISMATCH, refusalMeans } from '../../cluster/meansError.ts';
 import { podEvents, PodStartError } from '../../cluster/podWait.ts';
 import { podSettles, type PodOutcome } from '../observe.ts';
 import { describePod, failFastReason, isPodReady } from '../../cluster/podState.ts';
@@ -45,7 +46,11 @@ export interface StatsSummary { node: { nodeName: string; cpu?: CpuStats; memory
 export async function kubeletSummary(ctx: CheckContext, node: string): Promise<StatsSummary> {
   const path = `/api/v1/nodes/${encodeURIComponent(node)}/proxy/stats/summary`;
   const r = await rawGet(ctx.kube.kc, path, 30_000);
-  if (r.status !== 200) throw new Error(`GET ${path}: HTTP ${r.status}: ${r.body.slice(0, 200)}`);
+  if (r.status !== 200) {
+    const means = refusalMeans(r.status, r.body);
+    const message = `GET ${path}: HTTP ${r.status}: ${r.body.slice(0, 200)}`;
+    throw means ? new MeansError(means, message) : new Error(message);
+  }
   try {
     return JSON.parse(r.body) as StatsSummary;
   } catch {
@@ -140,6 +145,15 @@ export function waitForPodSet(ctx: CheckContext, labelSelector: string, want: nu
 }
 
 /**
+ * After a pod-set wait timed out: when the workload made no pod at all, its controller (the
+ * harness's means) failed, not the feature; throws MeansError then.
+ */
+export async function throwIfNoPodMade(ctx: CheckContext, labelSelector: string, workload: string, e: Error): Promise<void> {
+  const made = await ctx.kube.core.listNamespacedPod({ namespace: ctx.namespace, labelSelector });
+  if (!made.items.length) throw new MeansError('workload-controller', `${workload} made no pod: ${e.message}`, { cause: e });
+}
+
+/**
  * Resolves with the first FailedCreatePodSandBox event of a pod whose name starts with
  * `prefix` (a sandbox that cannot start leaves the pod ContainerCreating: only events say why).
  * Never resolves otherwise; abort it with `signal`.
@@ -164,22 +178,7 @@ export async function recentEvents(ctx: CheckContext, pod: string, n = 5): Promi
   return (await podEvents(ctx.kube, ctx.namespace, pod).catch(() => [])).slice(-n);
 }
 
-/** The API server's 422 causes as "field: message" lines (or its message). */
-export function statusCausesOf(body: unknown): string[] {
-  const b = typeof body === 'string' ? safeJson(body) : body;
-  if (!b || typeof b !== 'object') return [];
-  const details = (b as { details?: { causes?: { field?: string; message?: string }[] } }).details;
-  const message = (b as { message?: string }).message;
-  const causes = details?.causes?.map(c => `${c.field ?? ''}: ${c.message ?? ''}`) ?? [];
-  return causes.length ? causes : message ? [message] : [];
-}
-
-function safeJson(s: string): unknown {
-  try { return JSON.parse(s); } catch { return s; }
-}
-
-/** containerd's words when an image has no manifest for the node's OS build (WINDOWS-COMMANDS §7). */
-export const PLATFORM_MISMATCH = /no match(?:ing)? (?:for )?(?:platform|manifest)/i;
+export { PLATFORM_MISMATCH };
 
 /**
  * podSettles, except that a pull failing for want of the node's platform counts as the pod not
@@ -190,7 +189,7 @@ export async function podSettlesOrMismatch(ctx: CheckContext, name: string): Pro
   try {
     return await podSettles(ctx, name, 'ready');
   } catch (e) {
-    if (e instanceof PodStartError && PLATFORM_MISMATCH.test(e.message)) return { ok: false, error: e };
+    if (e instanceof MeansError && e.means === 'image-platform' && e.cause instanceof PodStartError) return { ok: false, error: e.cause };
     throw e;
   }
 }

@@ -3,7 +3,7 @@
 
 import { fileMatches } from '../../probes/fileCompare.ts';
 import { limited, supported } from '../expect.ts';
-import { fixturePodReady } from '../observe.ts';
+import { control, fixturePodReady } from '../observe.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
 
 /** Where the kubelet (default --root-dir) keeps a pod's Secret volume on a Windows node. */
@@ -74,7 +74,9 @@ async function secretDefaultModeProbe(ctx: CheckContext): Promise<Observation> {
   const res = await ctx.probe(ctx.podTransport(name, 'windows'), { kind: 'raw', argv: ['ls', '-lL', 'C:/etc/secret-mode'] });
   const mode = modeOf(res.evidence.stdout, 'data');
   if (!res.ok || !mode) throw new Error(`could not read the mode of C:/etc/secret-mode/data: ${res.detail}; stdout ${JSON.stringify(res.evidence.stdout.slice(0, 200))}`);
+  // Control: the mode was read from a listing of the mounted file itself.
   return {
+    control: control(true, `ls -lL listed C:/etc/secret-mode/data with mode ${mode}`),
     works: mode === WANTED_MODE,
     summary: mode === WANTED_MODE ? `the Secret file has mode ${mode} (defaultMode 0440 honoured)` : `the Secret file shows mode ${mode}, not ${WANTED_MODE} (defaultMode 0440 not honoured)`,
     evidence: [res.evidence],
@@ -101,11 +103,34 @@ async function secretAtRestProbe(ctx: CheckContext): Promise<Observation> {
   evidence.push(dir.evidence);
   if (!dir.ok)
     return { works: false, summary: `no ${podDir} on the node`, evidence, node: nodeName, notApplicable: `the kubelet's pod directory ${podDir} is not on ${node.name} (a --root-dir other than C:\\var\\lib\\kubelet?)` };
-  const file = `${secretVolumeDirOnNode(uid, 'secret')}\\password`;
+  const volumeDir = secretVolumeDirOnNode(uid, 'secret');
+  const file = `${volumeDir}\\password`;
+  // Control: the node lists the Secret volume's directory among the pod's secret volumes, so the
+  // probe looks where the kubelet keeps it. A file listed there but unreadable shows nothing.
+  const pluginDir = volumeDir.slice(0, volumeDir.lastIndexOf('\\'));
+  ctx.step(`listing ${pluginDir} and ${volumeDir} on ${node.name}`);
+  const plugin = await ctx.probe(t, { kind: 'raw', argv: ['cmd', '/c', `dir /b ${pluginDir}`] });
+  const listed = await ctx.probe(t, { kind: 'raw', argv: ['cmd', '/c', `dir /b ${volumeDir}`] });
+  evidence.push(plugin.evidence, listed.evidence);
+  const linesOf = (out: string) => out.split(/\r?\n/).map(l => l.trim()).filter(l => l && !/^File Not Found$/i.test(l));
+  const names = listed.evidence.exitCode === 0 ? linesOf(listed.evidence.stdout) : [];
+  if (!linesOf(plugin.evidence.stdout).includes('secret'))
+    return { works: false, summary: `${volumeDir} is not on ${node.name}'s disk`, evidence, node: nodeName, control: control(false, `${pluginDir} does not list the volume "secret" on ${node.name} (exit ${plugin.evidence.exitCode})`) };
+  // And the container itself reads the value from its mount: the Secret was handed over, so a
+  // file missing from the node's disk is about where it is kept, not about a volume that failed.
+  const inPod = await fileMatches(ctx, ctx.podTransport(name, 'windows'), 'C:\\etc\\secret-volume\\password', ctx.secrets.password);
+  evidence.push(inPod.evidence);
+  const dirListed = inPod.ok
+    ? control(true, `the container reads the Secret's value from its mount; ${volumeDir} is listed on ${node.name} (${names.length} entr${names.length === 1 ? 'y' : 'ies'} on disk)`)
+    : control(false, `the container does not read the Secret's value from its own mount (${inPod.detail}), so the node's disk says nothing`);
+  if (!names.includes('password'))
+    return { works: true, summary: `the Secret volume's directory on ${node.name}'s disk holds no password file: its contents are not at rest on the disk`, evidence, node: nodeName, control: dirListed };
   ctx.step(`comparing ${file} on ${node.name} with the Secret's value (not recorded)`);
   const res = await fileMatches(ctx, t, file, ctx.secrets.password);
   evidence.push(res.evidence);
+  const readable = res.evidence.exitCode === 0;
   return {
+    control: readable ? dirListed : control(false, `${file} is listed on ${node.name} but could not be read: ${res.detail}`),
     works: !res.ok,
     summary: res.ok ? `the Secret's value is in plaintext on ${node.name}'s disk at ${file}` : `the Secret's value is not in plaintext on ${node.name}'s disk (${res.detail})`,
     evidence,

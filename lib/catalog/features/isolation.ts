@@ -8,8 +8,8 @@ import type { ClusterInfo, NodeInfo } from '../../discovery/types.ts';
 import { buildNumberOf } from '../../fixtures/images.ts';
 import type { Transport } from '../../probes/types.ts';
 import { k8sAtLeast, limited, notApplicable, supported } from '../expect.ts';
-import { fixturePodReady, notStarted } from '../observe.ts';
-import type { CheckContext, EvidenceItem, Expectation, Feature, Observation } from '../types.ts';
+import { control, fixturePodReady, notStarted, podSettles, refusedFor } from '../observe.ts';
+import type { CheckContext, Control, EvidenceItem, Expectation, Feature, Observation } from '../types.ts';
 import { HOST_PROCESS, HYPERV_CONTAINERD_MIN, hypervCapable } from '../versions.ts';
 import { nodeTransportOf, podSettlesOrMismatch } from './_nodeProbes.ts';
 
@@ -35,6 +35,11 @@ async function countUtilityVMs(ctx: CheckContext, t: Transport, node: string, ev
   if (r.evidence.exitCode !== 0 || !m)
     throw new Error(`could not count utility VMs on ${node} (exit ${r.evidence.exitCode}): ${(r.evidence.stdout + r.evidence.stderr).trim().split(/\r?\n/).slice(0, 2).join(' | ').slice(0, 200) || r.detail}`);
   return Number(m[1]);
+}
+
+/** Control for a utility-VM count: the node answered with a count (a count that failed throws above). */
+function countedControl(node: string, vms: number, pod: string): Control {
+  return control(true, `pod ${pod} is Ready on ${node} and Get-ComputeProcess on the node answered (${vms} utility VM(s))`);
 }
 
 /** Running pods on `node` whose RuntimeClass has the Hyper-V handler (all namespaces if allowed). */
@@ -110,7 +115,7 @@ async function hypervRuntimeClassProbe(ctx: CheckContext): Promise<Observation> 
   const pods = await hypervPodsOn(ctx, node);
   evidence.push(`Hyper-V RuntimeClass pods running on ${node}: ${pods.map(p => `${p.metadata?.namespace}/${p.metadata?.name}`).join(', ') || 'none'}`);
   const works = vms >= Math.max(pods.length, 1);
-  return { works, summary: works ? `${vms} utility VM(s) on ${node} for ${pods.length} Hyper-V pod(s)` : `no utility VM for pod hyperv-pod on ${node} (${vms} VM(s), ${pods.length} Hyper-V pod(s)): it runs process-isolated`, evidence, node };
+  return { control: countedControl(node, vms, 'hyperv-pod'), works, summary: works ? `${vms} utility VM(s) on ${node} for ${pods.length} Hyper-V pod(s)` : `no utility VM for pod hyperv-pod on ${node} (${vms} VM(s), ${pods.length} Hyper-V pod(s)): it runs process-isolated`, evidence, node };
 }
 
 async function hypervAnnotationProbe(ctx: CheckContext): Promise<Observation> {
@@ -127,12 +132,20 @@ async function hypervAnnotationProbe(ctx: CheckContext): Promise<Observation> {
   evidence.push(`Hyper-V pods of others on ${node} (RuntimeClass or annotation, not finished): ${pods.map(p => `${p.metadata?.namespace}/${p.metadata?.name}`).join(', ') || 'none'}`);
   // Each RuntimeClass pod accounts for one utility VM; one more is the annotated pod's.
   const works = vms > pods.length;
-  return { works, summary: works ? `a utility VM beyond the ${pods.length} RuntimeClass pod(s) on ${node}: the annotation was honoured` : `no utility VM for the annotated pod on ${node} (${vms} VM(s) for ${pods.length} RuntimeClass pod(s)): the annotation was ignored`, evidence, node };
+  return { control: countedControl(node, vms, 'hyperv-annotation'), works, summary: works ? `a utility VM beyond the ${pods.length} RuntimeClass pod(s) on ${node}: the annotation was honoured` : `no utility VM for the annotated pod on ${node} (${vms} VM(s) for ${pods.length} RuntimeClass pod(s)): the annotation was ignored`, evidence, node };
 }
 
 async function hostProcessProbe(ctx: CheckContext): Promise<Observation> {
-  const r = await fixturePodReady(ctx, 'hostprocess', 'HostProcess pod hostprocess');
-  if (!r.ok) return r.observation;
+  ctx.fixture('hostprocess');
+  ctx.step('waiting for HostProcess pod hostprocess to be Ready');
+  const settled = await podSettles(ctx, 'hostprocess', 'ready');
+  if (!settled.ok) {
+    // Documented to work: a pod that does not start is the regression. Documented as limited: only
+    // a refusal naming HostProcess shows the limitation (else no control, so error).
+    const named = refusedFor(settled.error, /hostProcess|HostProcess|host process/);
+    return { ...notStarted('hostprocess', settled.error), control: named.ok ? named : undefined };
+  }
+  const r = settled;
   const nodeName = r.pod.spec?.nodeName;
   const node = ctx.cluster.nodes.find(n => n.name === nodeName);
   const t = ctx.podTransport('hostprocess', 'windows');
@@ -145,9 +158,11 @@ async function hostProcessProbe(ctx: CheckContext): Promise<Observation> {
   const onHostNetwork = podIP !== undefined && (podIP === node?.internalIP || podIP === hostIP);
   const evidence: EvidenceItem[] = [who.evidence, `pod IP ${podIP ?? 'none'}, host IP ${hostIP ?? 'none'}, node ${nodeName} InternalIP ${node?.internalIP ?? 'unknown'}`];
   const problems = [system ? '' : `runs as "${user || who.detail}", not NT AUTHORITY\\SYSTEM`, onHostNetwork ? '' : `pod IP ${podIP} is not the node's address`].filter(Boolean);
+  // Control: whoami answered in the container (an empty answer shows nothing about the user).
+  const answered = control(who.ok && user !== '', user ? `whoami in the container answered "${user}"` : `whoami gave no user (${who.detail})`);
   return problems.length
-    ? { works: false, summary: `the HostProcess pod ${problems.join('; ')}`, evidence, node: nodeName }
-    : { works: true, summary: `runs as ${user} with the node's address ${podIP}`, evidence, node: nodeName };
+    ? { works: false, summary: `the HostProcess pod ${problems.join('; ')}`, evidence, node: nodeName, control: answered }
+    : { works: true, summary: `runs as ${user} with the node's address ${podIP}`, evidence, node: nodeName, control: answered };
 }
 
 export const features: Feature[] = [
@@ -156,6 +171,7 @@ export const features: Feature[] = [
     area: 'isolation',
     title: 'Default process isolation; container build equals host build',
     needs: ['windows-node'],
+    subject: ['image-platform'],
     fixtures: [{ id: 'process-isolation', template: 'servercore-pod', os: 'windows' }],
     expect: () => supported('containers share the host kernel under process isolation; the image build must equal the host build', 'seed 000; seed 003; WINDOWS-COMMANDS.md §7'),
     probe: processProbe,

@@ -5,8 +5,9 @@
 // a warm-up then a steady period per path (lib/catalog/net/steady.ts).
 
 import { limited, supported } from '../expect.ts';
+import { control } from '../observe.ts';
 import {
-  checkPodPath, clusterIPOf, ensureFarPod, FAR_POD, FX, httpAttempt, nodeGetObservation, pathObservation, podIP, podIPs,
+  checkPodPath, clusterIPOf, ensureFarPod, FAR_POD, FX, httpAttempt, nodeGetObservation, pathObservation, peersAnswer, podIP, podIPs,
   readService, readyPods, SERVICE_PORT, urlOf, NETEXEC_PORT,
 } from '../net/common.ts';
 import { dualStackExpectation, ipv6OnlyExpectation } from '../net/expect.ts';
@@ -192,14 +193,17 @@ export const features: Feature[] = [
       // Control: the FQDN resolves from the same pod, so a failure below is about the dotted name;
       // once it has, a few failed tries of the dotted name are conclusive (boundedNegative).
       const fqdnName = `${FX.svcMixed.id}.${ctx.namespace}.svc.${domain}`;
-      const control = await controlPasses(ctx, `resolve ${fqdnName} (control)`, () => resolveAttempt(ctx, t, fqdnName));
-      const fqdn = control.failure ?? control.firstPass!;
+      const resolved = await controlPasses(ctx, `resolve ${fqdnName} (control)`, () => resolveAttempt(ctx, t, fqdnName));
+      const fqdn = resolved.failure ?? resolved.firstPass!;
       evidence.push(`control: ${fqdn.detail}`, fqdn.evidence);
       const dotted = `${FX.svcMixed.id}.${ctx.namespace}`;
       ctx.step(`resolving ${dotted} from ${FX.win.id} (curl.exe)`);
-      const v = await boundedNegative(ctx, `resolve ${dotted}`, () => resolveAttempt(ctx, t, dotted), control.ok);
+      const v = await boundedNegative(ctx, `resolve ${dotted}`, () => resolveAttempt(ctx, t, dotted), resolved.ok);
       evidence.push(...v.evidence);
-      return { works: v.ok, summary: `${v.detail}${fqdn.ok ? '' : ' (the FQDN control did not resolve either)'}`, evidence, node: ready.pods[FX.win.id].spec?.nodeName };
+      return {
+        works: v.ok, summary: `${v.detail}${fqdn.ok ? '' : ' (the FQDN control did not resolve either)'}`, evidence, node: ready.pods[FX.win.id].spec?.nodeName,
+        control: control(resolved.ok, `the FQDN from the same pod: ${fqdn.detail}`),
+      };
     },
   },
   {
@@ -224,13 +228,22 @@ export const features: Feature[] = [
       // The pod's resolver answers (the FQDN, else the outside host's name through the node's
       // DNS): then a few failed tries of the short name are conclusive (boundedNegative).
       const outside = ctx.options.egressUrl ? new URL(ctx.options.egressUrl).hostname.replace(/^\[|\]$/g, '') : undefined;
-      const control = fqdn.ok || !outside ? undefined : await controlPasses(ctx, `resolve ${outside} (control)`, () => resolveAttempt(ctx, t, outside));
-      const answered = fqdn.ok || Boolean(control?.ok);
+      const resolver = fqdn.ok || !outside ? undefined : await controlPasses(ctx, `resolve ${outside} (control)`, () => resolveAttempt(ctx, t, outside));
+      const answered = fqdn.ok || Boolean(resolver?.ok);
       const name = FX.svcMixed.id;
       ctx.step(`resolving the short name ${name} from the host-network pod`);
       const v = await boundedNegative(ctx, `resolve the short name ${name} from a ClusterFirstWithHostNet host-network pod`, () => resolveAttempt(ctx, t, name), answered);
-      const controlEvidence = control ? [`control: ${control.detail}`, (control.firstPass ?? control.failure)!.evidence] : [];
-      return { works: v.ok, summary: `${v.detail} (FQDN: ${fqdn.detail})`, evidence: [r.evidence, fqdn.evidence, ...controlEvidence, ...v.evidence], node };
+      const controlEvidence = resolver ? [`resolver: ${resolver.detail}`, (resolver.firstPass ?? resolver.failure)!.evidence] : [];
+      // Control: the same short name resolves from an ordinary (ClusterFirst) Windows pod, so
+      // cluster DNS serves it and a failure above is about the host-network pod's DNS policy.
+      const peer = await readyPods(ctx, [FX.winPeer.id]);
+      if (!peer.ok) throw new Error(`the control pod ${FX.winPeer.id} did not start: ${peer.observation.summary}`);
+      ctx.step(`control: resolving ${name} from ${FX.winPeer.id} (dnsPolicy ClusterFirst)`);
+      const ordinary = await resolveAttempt(ctx, ctx.podTransport(FX.winPeer.id, 'windows'), name);
+      return {
+        works: v.ok, summary: `${v.detail} (FQDN: ${fqdn.detail})`, evidence: [r.evidence, fqdn.evidence, ...controlEvidence, ...v.evidence], node,
+        control: control(ordinary.ok, `the short name ${name} from ${FX.winPeer.id} (ClusterFirst): ${ordinary.detail}`, [ordinary.evidence]),
+      };
     },
   },
   {
@@ -274,6 +287,9 @@ export const features: Feature[] = [
       ctx.step(`GET ${url} from ${FX.win.id}`);
       const t = ctx.podTransport(FX.win.id, 'windows');
       const v = await warmupThenSteady(ctx, `W → ${url}`, () => httpAttempt(ctx, t, url));
+      // A name that does not resolve never reached the egress path: that is DNS (net.dns-service), not egress.
+      const unresolved = !v.ok && v.evidence.some(e => typeof e !== 'string' && (curlFailureOf(e.exitCode, e.stderr).kind === 'resolve' || /Resolving timed out|Could not resolve/i.test(e.stderr)));
+      if (unresolved) throw new Error(`the pod could not resolve ${new URL(url).hostname}, so egress to it cannot be judged: ${v.detail}`);
       return { works: v.ok, summary: v.detail, evidence: v.evidence, node: ready.pods[FX.win.id].spec?.nodeName };
     },
   },
@@ -295,8 +311,8 @@ export const features: Feature[] = [
       // Control: TCP egress to the same host, so "no reply" is about ICMP, not about egress;
       // once it answered, a few pings without a reply are conclusive (boundedNegative).
       const tcp = await controlPasses(ctx, `W → ${url} (control)`, () => httpAttempt(ctx, t, url));
-      const control = tcp.firstPass ?? tcp.failure!;
-      evidence.push(`control (TCP): ${control.detail}`, control.evidence);
+      const tcpSeen = tcp.firstPass ?? tcp.failure!;
+      evidence.push(`control (TCP): ${tcpSeen.detail}`, tcpSeen.evidence);
       ctx.step(`ping -n 1 ${host} from ${FX.win.id}`);
       const v = await boundedNegative(ctx, `ping ${host}`, async () => {
         const r = await ctx.probe(t, { kind: 'ping', host, count: 1 });
@@ -305,7 +321,10 @@ export const features: Feature[] = [
         return { ok: n > 0, detail: n > 0 ? `reply from ${host}` : `no reply from ${host} (exit ${r.evidence.exitCode})`, evidence: r.evidence };
       }, tcp.ok);
       evidence.push(...v.evidence);
-      return { works: v.ok, summary: `${v.detail}; TCP to the same host ${control.ok ? 'worked' : 'failed too'}`, evidence, node: ready.pods[FX.win.id].spec?.nodeName };
+      return {
+        works: v.ok, summary: `${v.detail}; TCP to the same host ${tcp.ok ? 'worked' : 'failed too'}`, evidence, node: ready.pods[FX.win.id].spec?.nodeName,
+        control: control(tcp.ok, `TCP egress to the same host: ${tcp.detail}`),
+      };
     },
   },
   {
@@ -339,12 +358,14 @@ export const features: Feature[] = [
       const families = Object.fromEntries([FX.win.id, FX.winPeer.id].map(n => [n, podIPs(ready.pods[n])]));
       const evidence: EvidenceItem[] = [`pod IPs: ${Object.entries(families).map(([n, ips]) => `${n}=${ips.join(',')}`).join('; ')}`];
       const v6 = families[FX.winPeer.id].find(ip => ip.includes(':'));
-      if (!families[FX.win.id].some(ip => ip.includes(':')) || !v6)
-        return { works: false, summary: 'the Windows pods have no IPv6 address', evidence, node };
       const t = ctx.podTransport(FX.win.id, 'windows');
+      // Control: the peer answers over IPv4, so an IPv6 failure is about IPv6.
+      const v4 = await peersAnswer(ctx, t, [ready.pods[FX.winPeer.id]]);
+      if (!families[FX.win.id].some(ip => ip.includes(':')) || !v6)
+        return { works: false, summary: 'the Windows pods have no IPv6 address', evidence, node, control: control(v4.ok, `pod IPs were read from the API; ${v4.summary}`, v4.evidence) };
       const v = await warmupThenSteady(ctx, `W → W over IPv6 (${v6})`, () => httpAttempt(ctx, t, urlOf(v6, NETEXEC_PORT)));
       evidence.push(...v.evidence);
-      return { works: v.ok, summary: v.detail, evidence, node };
+      return { works: v.ok, summary: v.detail, evidence, node, control: v4 };
     },
   },
   {
@@ -359,15 +380,11 @@ export const features: Feature[] = [
       const ready = await readyPods(ctx, [FX.win.id, FX.winPeer.id, FX.winPeer2.id]);
       if (!ready.ok) return ready.observation;
       const node = ready.pods[FX.win.id].spec?.nodeName;
-      let ip: string;
-      try {
-        ip = clusterIPOf(await readService(ctx, FX.svcIpv6.id));
-      } catch (e) {
-        return { works: false, summary: `no single-stack IPv6 Service: ${e instanceof Error ? e.message : String(e)}`, evidence: [], node };
-      }
+      const ip = clusterIPOf(await readService(ctx, FX.svcIpv6.id));
       const t = ctx.podTransport(FX.win.id, 'windows');
       const v = await warmupThenSteady(ctx, `W → IPv6 ClusterIP ${ip}`, () => httpAttempt(ctx, t, urlOf(ip, SERVICE_PORT)));
-      return { works: v.ok, summary: v.detail, evidence: v.evidence, node };
+      // Control: the Service's backends answer by pod IP, so a failure is about the IPv6 Service path.
+      return { works: v.ok, summary: v.detail, evidence: v.evidence, node, control: await peersAnswer(ctx, t, [ready.pods[FX.winPeer.id], ready.pods[FX.winPeer2.id]]) };
     },
   },
 ];

@@ -12,7 +12,7 @@ import type { Transport } from '../../probes/types.ts';
 import { k8sAtLeast, supported } from '../expect.ts';
 import type { CheckContext, EvidenceItem, Expectation, Feature, Observation } from '../types.ts';
 import { DOCKERSHIM_REMOVED, DOCKERSHIM_SOURCE, runtimeSupport } from '../versions.ts';
-import { firstSandboxFailure, nodeTransportOf, PLATFORM_MISMATCH, readyWindowsNodes, selectedNodes, waitForPodSet } from './_nodeProbes.ts';
+import { firstSandboxFailure, nodeTransportOf, PLATFORM_MISMATCH, readyWindowsNodes, selectedNodes, throwIfNoPodMade, waitForPodSet } from './_nodeProbes.ts';
 
 // ---- pure rules (tested without a cluster) ------------------------------------------------
 
@@ -316,8 +316,11 @@ async function pauseImageProbe(ctx: CheckContext): Promise<Observation> {
     }
     pods = first.pods;
   } catch (e) {
-    if (e instanceof WaitTimeoutError) return { works: false, summary: e.message, evidence };
-    throw e;
+    if (!(e instanceof WaitTimeoutError)) throw e;
+    // A DaemonSet that made no pod at all never ran the pause image: its controller or placement
+    // (the harness's means) failed, not the image.
+    await throwIfNoPodMade(ctx, `${FIXTURE_LABEL}=pause-image`, 'DaemonSet pause-image (so the pause image never ran)', e);
+    return { works: false, summary: e.message, evidence: [...evidence, e.message] };
   } finally {
     stop.abort();
     ctx.signal.removeEventListener('abort', onAbort);
@@ -399,6 +402,7 @@ export const features: Feature[] = [
     area: 'node',
     title: 'The pause image is multi-arch and includes the node\'s build',
     needs: ['windows-node'],
+    subject: ['image-platform', 'sandbox'],
     fixtures: [{ id: 'pause-image', template: 'pause-daemonset', os: 'windows', pin: 'none', everyBuild: true }],
     expect: pauseImageExpectation,
     probe: pauseImageProbe,

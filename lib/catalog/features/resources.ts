@@ -2,14 +2,15 @@
 // kubelet's stats, no OOM killer, node reservations, the summary API and metrics.k8s.io.
 
 import type { V1Deployment } from '@kubernetes/client-node';
+import { MeansError, podStartMeans, refusalMeans } from '../../cluster/meansError.ts';
 import { rawGet } from '../../cluster/rawGet.ts';
 import type { RenderedFixture } from '../../fixtures/types.ts';
 import { WaitTimeoutError } from '../../cluster/watch.ts';
 import { windowsNodes } from '../../discovery/nodes.ts';
 import { limited, notApplicable, supported } from '../expect.ts';
-import { fixturePodReady, pause } from '../observe.ts';
+import { control, fixturePodReady, meansOfWorkload, pause } from '../observe.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
-import { formatBytes, kubeletSummary, parseQuantity, podStatsOf, type StatsSummary, waitForPodSet } from './_nodeProbes.ts';
+import { formatBytes, kubeletSummary, parseQuantity, podStatsOf, type StatsSummary, throwIfNoPodMade, waitForPodSet } from './_nodeProbes.ts';
 
 /** Recommended system reservation on Windows nodes (seed 003: "at least 2GB"). */
 const RECOMMENDED_RESERVED = 2 * 2 ** 30;
@@ -57,8 +58,11 @@ async function limitsProbe(ctx: CheckContext): Promise<Observation> {
   try {
     pods = await waitForPodSet(ctx, 'app=deploy-resource', 3, ctx.options.timeouts.rollout);
   } catch (e) {
-    if (e instanceof WaitTimeoutError) return { works: false, summary: e.message, evidence };
-    throw e;
+    if (!(e instanceof WaitTimeoutError)) throw e;
+    await throwIfNoPodMade(ctx, 'app=deploy-resource', 'Deployment deploy-resource', e);
+    const means = await meansOfWorkload(ctx, 'app=deploy-resource', 'deployment deploy-resource');
+    if (means) throw means;
+    return { works: false, summary: e.message, evidence: [e.message] };
   }
   const ready = pods.filter(p => p.state === 'ready');
   const failed = pods.filter(p => p.state === 'failed');
@@ -75,8 +79,14 @@ async function limitsProbe(ctx: CheckContext): Promise<Observation> {
     return parseQuantity(l.memory) === want.memory && parseQuantity(l.cpu) === want.cpu;
   });
   const node = ready[0]?.pod.spec?.nodeName ?? failed[0]?.pod.spec?.nodeName;
+  for (const f of failed) {
+    // A pull that failed says nothing about limits: the harness's means.
+    const means = f.state === 'failed' ? podStartMeans(f.reason.split(':')[0], f.reason) : undefined;
+    if (means) throw new MeansError(means, `pod ${f.pod.metadata?.name} of deploy-resource did not start: ${f.state === 'failed' ? f.reason : ''}`);
+  }
   if (failed.length) return { works: false, summary: `${failed.length} pod(s) with ${wantText} failed to start: ${failed.map(f => f.state === 'failed' ? f.reason : '').join('; ')}`, evidence, node };
-  if (otherPending.length) return { works: false, summary: `${otherPending.length} pod(s) unschedulable for another reason than capacity`, evidence, node };
+  // Unschedulable for another reason than the limits' own CPU/memory: the harness's placement.
+  if (otherPending.length) throw new MeansError('scheduling', `${otherPending.length} pod(s) of deploy-resource unschedulable for another reason than capacity: ${otherPending.map(p => p.state === 'unschedulable' ? p.message : '').join('; ')}`);
   if (!ready.length) return { works: false, summary: 'no replica became Ready', evidence, node };
   if (!limitsKept) return { works: false, summary: `the running pods do not carry ${wantText}`, evidence, node };
   return { works: true, summary: `${ready.length} replica(s) Ready with ${wantText}${noRoom.length ? `; ${noRoom.length} Pending for lack of CPU/memory (limits accounted by the scheduler)` : ''}`, evidence, node };
@@ -114,11 +124,13 @@ async function memoryProbe(ctx: CheckContext): Promise<Observation> {
   const t = ctx.podTransport('memory-hog', 'windows');
   let res;
   let execError: string | undefined;
+  let execFailure: unknown;
   try {
     res = await ctx.probe(t, { kind: 'node-command', script: '$a = New-Object byte[] 1GB; Write-Output ("allocated " + $a.Length)' });
   } catch (e) {
     // A killed container takes its exec session with it.
     execError = (e as Error).message;
+    execFailure = e;
   }
   const pod = await ctx.kube.core.readNamespacedPod({ namespace: ctx.namespace, name: 'memory-hog' });
   const cs = pod.status?.containerStatuses?.[0];
@@ -128,9 +140,14 @@ async function memoryProbe(ctx: CheckContext): Promise<Observation> {
     ...(res ? [res.evidence] : [`exec failed: ${execError}`]),
     `container hog after the allocation: restarts ${cs?.restartCount ?? 0} (was ${restartsBefore}), ${terminated ? `last terminated ${terminated.reason} exit ${terminated.exitCode}` : 'never terminated'}`,
   ];
+  // An exec that failed while the container lives on was the harness's exec, not the OOM killer.
+  if (!oomKilled && execFailure !== undefined) throw execFailure;
+  // Control: the container was killed, or the 1GB allocation demonstrably ran over its limit.
+  const allocated = /allocated 1073741824/.test(res?.evidence.stdout ?? '');
+  const ran = control(oomKilled || allocated, oomKilled ? 'the container was seen terminated after the allocation' : allocated ? 'the container allocated 1GB (twice its limit) and printed it' : `the allocation did not report itself (exit ${res?.evidence.exitCode ?? 'n/a'}): it may not have run`);
   return oomKilled
-    ? { works: true, summary: `going over the 512Mi limit killed the container (${terminated?.reason ?? `exit ${res?.evidence.exitCode}`}), as Linux's OOM killer does`, evidence, node }
-    : { works: false, summary: `going over the 512Mi limit did not kill the container (exec exit ${res?.evidence.exitCode ?? 'n/a'}, restarts ${cs?.restartCount ?? 0})`, evidence, node };
+    ? { works: true, control: ran, summary: `going over the 512Mi limit killed the container (${terminated?.reason ?? `exit ${res?.evidence.exitCode}`}), as Linux's OOM killer does`, evidence, node }
+    : { control: ran, works: false, summary: `going over the 512Mi limit did not kill the container (exec exit ${res?.evidence.exitCode ?? 'n/a'}, restarts ${cs?.restartCount ?? 0})`, evidence, node };
 }
 
 async function nodeReservedProbe(ctx: CheckContext): Promise<Observation> {
@@ -199,6 +216,11 @@ async function metricsProbe(ctx: CheckContext): Promise<Observation> {
     [n, p] = await Promise.all([rawGet(ctx.kube.kc, nodePath, 30_000), rawGet(ctx.kube.kc, podPath, 30_000)]);
     if ((n.status === 200 && p.status === 200) || Date.now() + SAMPLE_INTERVAL_MS * 2 > deadline) break;
     await pause(SAMPLE_INTERVAL_MS * 2, ctx.signal);
+  }
+  // A refusal (403, the kubelet unreachable) is the harness's means failing, not missing metrics.
+  for (const [path, x] of [[nodePath, n], [podPath, p]] as const) {
+    const means = x.status === 200 ? undefined : refusalMeans(x.status, x.body);
+    if (means) throw new MeansError(means, `GET ${path}: HTTP ${x.status}: ${x.body.slice(0, 200)}`);
   }
   const usage = (body: string) => { try { return JSON.stringify((JSON.parse(body) as { usage?: unknown; containers?: unknown }).usage ?? (JSON.parse(body) as { containers?: unknown }).containers); } catch { return body.slice(0, 200); } };
   const evidence: EvidenceItem[] = [`GET ${nodePath}: HTTP ${n.status} ${n.status === 200 ? usage(n.body) : n.body.slice(0, 200)}`, `GET ${podPath}: HTTP ${p.status} ${p.status === 200 ? usage(p.body) : p.body.slice(0, 200)}`];

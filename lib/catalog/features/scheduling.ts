@@ -4,9 +4,11 @@ import { WaitTimeoutError } from '../../cluster/watch.ts';
 import { schedulableWindowsNodes, windowsNodes } from '../../discovery/nodes.ts';
 import { FixtureError } from '../../fixtures/errors.ts';
 import { limited, notApplicable, supported } from '../expect.ts';
-import { nodeOsOf, notStarted, podSettles, podsScheduled } from '../observe.ts';
+import { MeansError } from '../../cluster/meansError.ts';
+import { createPodLike } from '../../probes/podSettle.ts';
+import { control, fieldRejection, nodeOsOf, notStarted, podSettles, podsScheduled } from '../observe.ts';
 import { describeStage, onByDefault, POD_OS_FIELD } from '../versions.ts';
-import type { CheckContext, Feature, Observation } from '../types.ts';
+import type { CheckContext, Control, Feature, Observation } from '../types.ts';
 
 const BETA_OS = 'beta.kubernetes.io/os';
 
@@ -19,6 +21,23 @@ async function landsOn(ctx: CheckContext, pod: string, os: 'windows' | 'linux'):
   const node = r.pod.spec?.nodeName;
   const seenOs = nodeOsOf(ctx, node);
   return { works: seenOs === os, summary: `pod ${pod} was scheduled to ${seenOs} node ${node}`, evidence: [`pod ${pod} → node ${node} (${seenOs})`], node };
+}
+
+/**
+ * Control for a selector that kept a pod off every node: a copy of the pod selecting
+ * kubernetes.io/os=windows instead is scheduled (so Windows nodes could take it).
+ */
+async function osLabelControl(ctx: CheckContext, fixtureId: string, dropKey: string): Promise<Control> {
+  const name = `${fixtureId}-control`;
+  ctx.step(`control: pod ${name} selecting kubernetes.io/os=windows instead of ${dropKey}`);
+  await createPodLike(ctx, fixtureId, name, pod => {
+    const sel = { ...pod.spec!.nodeSelector };
+    delete sel[dropKey];
+    pod.spec!.nodeSelector = { ...sel, 'kubernetes.io/os': 'windows' };
+  });
+  const r = await podSettles(ctx, name, 'scheduled');
+  if (!r.ok) return control(false, `the control pod ${name} was not scheduled either: ${r.error.reason}`, [r.error.message]);
+  return control(nodeOsOf(ctx, r.pod.spec?.nodeName) === 'windows', `the control pod ${name} was scheduled to ${r.pod.spec?.nodeName}`);
 }
 
 /** Every pod of a pause-set fixture must land on a node of `os`. */
@@ -40,6 +59,7 @@ export const features: Feature[] = [
     area: 'scheduling',
     title: 'Pod with nodeSelector kubernetes.io/os=windows lands on a Windows node only',
     needs: ['windows-node'],
+    subject: ['scheduling'],
     fixtures: [{ id: 'os-selector', template: 'pause-set', os: 'windows', pin: 'none', params: { selectorKey: 'kubernetes.io/os', os: 'windows' } }],
     expect: () => supported('the kubelet labels every node with kubernetes.io/os', 'FEATURES.md; upstream doc windows/user-guide'),
     probe: ctx => allLandOn(ctx, 'os-selector', 'windows'),
@@ -49,6 +69,7 @@ export const features: Feature[] = [
     area: 'scheduling',
     title: 'The legacy beta.kubernetes.io/os=windows selector',
     needs: ['windows-node'],
+    subject: ['scheduling'],
     fixtures: [{ id: 'os-selector-beta', template: 'windows-pause', os: 'windows', pin: 'none', params: { selectorKey: BETA_OS } }],
     expect: c => {
       const win = schedulableWindowsNodes(c.nodes);
@@ -59,13 +80,24 @@ export const features: Feature[] = [
         ? `the kubelet still sets the deprecated ${BETA_OS} label (not on ${lacking.join(', ')})`
         : `the kubelet still sets the deprecated ${BETA_OS} label on every Windows node`, 'seed 000; FEATURES.md');
     },
-    probe: ctx => landsOn(ctx, 'os-selector-beta', 'windows'),
+    probe: async ctx => {
+      let seen: Observation;
+      try {
+        seen = await landsOn(ctx, 'os-selector-beta', 'windows');
+      } catch (e) {
+        if (!(e instanceof MeansError && e.means === 'scheduling')) throw e;
+        seen = { works: false, summary: e.message, evidence: [e.message] };
+      }
+      const ctl = seen.works ? control(true, `pod os-selector-beta was scheduled to ${seen.node}`) : await osLabelControl(ctx, 'os-selector-beta', BETA_OS);
+      return { ...seen, control: ctl };
+    },
   },
   {
     id: 'sched.linux-stays-linux',
     area: 'scheduling',
     title: 'Pods selecting Linux never land on Windows nodes',
     needs: ['linux-node'],
+    subject: ['scheduling'],
     fixtures: [{ id: 'linux-stays-linux', template: 'pause-set', os: 'linux', params: { selectorKey: 'kubernetes.io/os', os: 'linux' } }],
     expect: () => supported('kubernetes.io/os=linux selects only Linux nodes', 'FEATURES.md; seed 003'),
     probe: ctx => allLandOn(ctx, 'linux-stays-linux', 'linux'),
@@ -75,6 +107,7 @@ export const features: Feature[] = [
     area: 'scheduling',
     title: 'spec.os.name=windows accepted and scheduled to Windows',
     needs: ['windows-node'],
+    subject: ['scheduling'],
     fixtures: [{ id: 'pod-os-field', template: 'windows-os-field', os: 'windows', pin: 'none' }],
     // Beta (1.24) turns the gate on by default; before that the API server drops spec.os.
     expect: c => onByDefault(POD_OS_FIELD, c.version)
@@ -84,13 +117,17 @@ export const features: Feature[] = [
       try {
         ctx.fixture('pod-os-field');
       } catch (e) {
-        if (e instanceof FixtureError) return { works: false, summary: `the API server rejected the pod: ${e.message}`, evidence: [e.message] };
-        throw e;
+        if (!(e instanceof FixtureError)) throw e;
+        // Only a 422 naming spec.os is the API's answer about the field.
+        const refused = fieldRejection(e, /^spec\.os\b/);
+        return { works: false, summary: `the API server rejected spec.os: ${refused.message}`, evidence: [refused.message], control: refused.control };
       }
       const seen = await landsOn(ctx, 'pod-os-field', 'windows');
       const pod = await ctx.kube.core.readNamespacedPod({ namespace: ctx.namespace, name: 'pod-os-field' });
       const kept = pod.spec?.os?.name === 'windows';
-      return kept ? seen : { ...seen, works: false, summary: `spec.os was dropped by the API server (${seen.summary})` };
+      // Control: the pod was accepted and read back, so its stored spec is what the API kept.
+      const stored = control(true, `pod pod-os-field was accepted and read back (spec.os ${kept ? 'kept' : 'absent'})`);
+      return kept ? { ...seen, control: stored } : { ...seen, works: false, summary: `spec.os was dropped by the API server (${seen.summary})`, control: stored };
     },
   },
   {
@@ -98,6 +135,7 @@ export const features: Feature[] = [
     area: 'scheduling',
     title: 'The Windows taint keeps untolerating pods off Windows nodes',
     needs: ['tainted-windows-node'],
+    subject: ['scheduling'],
     fixtures: [{ id: 'taint-toleration', template: 'windows-pause', os: 'windows', pin: 'none', tolerate: false, params: { selectorKey: 'kubernetes.io/os' } }],
     expect: c => {
       const tainted = windowsNodes(c.nodes).filter(n => n.taints.some(t => t.effect === 'NoSchedule' || t.effect === 'NoExecute'));
@@ -134,6 +172,7 @@ export const features: Feature[] = [
     area: 'scheduling',
     title: 'RuntimeClass scheduling injects the Windows selector',
     needs: ['windows-node'],
+    subject: ['scheduling'],
     fixtures: [{ id: 'runtimeclass-scheduling', template: 'runtimeclass-windows', os: 'windows', pin: 'none', tolerate: false, params: { runtimeClass: 'wincheck-windows-{{runId}}' } }],
     expect: () => supported('RuntimeClass scheduling.nodeSelector is merged into pods (GA since 1.16)', 'FEATURES.md; upstream doc windows/user-guide (RuntimeClass)'),
     probe: async ctx => {

@@ -6,10 +6,11 @@ import { apiStatusCode } from '../../cluster/apiError.ts';
 import { ApiException } from '@kubernetes/client-node';
 import { FixtureError } from '../../fixtures/errors.ts';
 import { limited, notApplicable, supported } from '../expect.ts';
-import { notStarted, podSettles } from '../observe.ts';
+import { asMeansError } from '../../cluster/meansError.ts';
+import { control, fieldRejection, notStarted, podSettles, refusedFor } from '../observe.ts';
 import { describeStage, onByDefault, POD_OS_FIELD } from '../versions.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
-import { statusCausesOf } from './_nodeProbes.ts';
+import { statusCausesOf } from '../../cluster/apiError.ts';
 
 /** upstream test/e2e/windows/security_context.go reads the user this way. */
 const ECHO_USERNAME = ['cmd', '/S', '/C', 'echo %username%'];
@@ -112,9 +113,9 @@ async function dryRunCreate(ctx: CheckContext, pod: V1Pod): Promise<{ created?: 
 async function linuxFieldsRejectedProbe(ctx: CheckContext): Promise<Observation> {
   const evidence: EvidenceItem[] = [];
   ctx.step('server-side dry run of a spec.os.name=windows pod without Linux-only fields (control)');
-  const control = await dryRunCreate(ctx, windowsPod(ctx, 'linux-fields-control'));
-  if (control.error) throw new Error(`the control pod (spec.os.name=windows, no Linux-only field) was rejected: ${fieldVerdict('', undefined, control.error).detail}`);
-  evidence.push('control pod (spec.os.name=windows): accepted by dry run');
+  const plain = await dryRunCreate(ctx, windowsPod(ctx, 'linux-fields-control'));
+  if (plain.error) throw asMeansError(plain.error, 'fixture', `the control pod (spec.os.name=windows, no Linux-only field) was rejected: ${fieldVerdict('', undefined, plain.error).detail}`)!;
+  const accepted0 = control(true, 'a spec.os.name=windows pod without Linux-only fields is accepted by dry run');
   ctx.step(`server-side dry run of ${LINUX_ONLY_FIELDS.length} pods, one Linux-only field each`);
   const verdicts = await Promise.all(LINUX_ONLY_FIELDS.map(async (f, i) => {
     const pod = windowsPod(ctx, `linux-field-${i}`);
@@ -128,10 +129,10 @@ async function linuxFieldsRejectedProbe(ctx: CheckContext): Promise<Observation>
   const forbidden = verdicts.filter(v => v.verdict === 'forbidden');
   const dropped = verdicts.filter(v => v.verdict === 'dropped');
   if (accepted.length)
-    return { works: true, summary: `${accepted.length} Linux-only field(s) accepted on a Windows pod: ${accepted.map(v => v.path).join(', ')}`, evidence };
+    return { works: true, summary: `${accepted.length} Linux-only field(s) accepted on a Windows pod: ${accepted.map(v => v.path).join(', ')}`, evidence, control: accepted0 };
   if (other.length)
     throw new Error(`${other.length} dry run(s) were rejected without naming the field as Forbidden: ${other.map(v => `${v.path} (${v.detail})`).join('; ')}`);
-  return { works: false, summary: `all ${forbidden.length} Linux-only fields are Forbidden with spec.os.name=windows${dropped.length ? ` (${dropped.length} unknown to this API server: ${dropped.map(v => v.path).join(', ')})` : ''}`, evidence };
+  return { works: false, summary: `all ${forbidden.length} Linux-only fields are Forbidden with spec.os.name=windows${dropped.length ? ` (${dropped.length} unknown to this API server: ${dropped.map(v => v.path).join(', ')})` : ''}`, evidence, control: accepted0 };
 }
 
 // ---- the others ---------------------------------------------------------------------------
@@ -157,16 +158,24 @@ async function runAsUserNameProbe(ctx: CheckContext): Promise<Observation> {
   };
 }
 
+/** The Linux-only fields the linux-fields fixture sets (fixtures/linux-fields.yaml). */
+const LINUX_FIXTURE_FIELDS = /runAsUser|runAsGroup|fsGroup|supplementalGroups|seccompProfile|capabilities|seLinuxOptions|allowPrivilegeEscalation/;
+
 async function linuxFieldsIgnoredProbe(ctx: CheckContext): Promise<Observation> {
   try {
     ctx.fixture('linux-fields');
   } catch (e) {
-    if (e instanceof FixtureError) return { works: true, summary: `the API server rejected a Windows pod without spec.os carrying Linux-only fields: ${e.message}`, evidence: [e.message] };
-    throw e;
+    if (!(e instanceof FixtureError)) throw e;
+    const refused = fieldRejection(e, LINUX_FIXTURE_FIELDS);
+    return { works: true, summary: `the API server rejected a Windows pod without spec.os carrying Linux-only fields: ${refused.message}`, evidence: [refused.message], control: refused.control };
   }
   ctx.step('waiting for pod linux-fields (no spec.os, Linux-only fields) to be Ready');
   const r = await podSettles(ctx, 'linux-fields', 'ready');
-  if (!r.ok) return { ...notStarted('linux-fields', r.error), works: true, summary: `the Windows pod with Linux-only fields was refused at run time: ${r.error.reason}` };
+  if (!r.ok) {
+    const seen = notStarted('linux-fields', r.error);
+    const named = refusedFor(r.error, LINUX_FIXTURE_FIELDS);
+    return { ...seen, works: true, summary: `the Windows pod with Linux-only fields was refused at run time: ${r.error.reason}`, control: named };
+  }
   const node = r.pod.spec?.nodeName;
   const sc = r.pod.spec?.securityContext;
   const csc = r.pod.spec?.containers[0]?.securityContext;
@@ -175,29 +184,35 @@ async function linuxFieldsIgnoredProbe(ctx: CheckContext): Promise<Observation> 
   const evidence: EvidenceItem[] = [`stored pod keeps ${kept.join(', ') || 'none of the fields'}`, who.evidence];
   // Server Core runs as ContainerAdministrator; runAsUser: 1000 has no Windows meaning.
   const ignored = /^ContainerAdministrator$/i.test(who.user);
+  // Control: the container told its user name (a failed exec or an empty answer shows nothing).
+  const answered = control(who.user !== '', who.user ? `echo %username% in the container answered "${who.user}"` : 'echo %username% in the container gave no user name');
   return ignored
-    ? { works: false, summary: `accepted (kept: ${kept.join(', ')}), running, and still ${who.user}: the Linux-only fields had no effect`, evidence, node }
-    : { works: true, summary: `the container runs as "${who.user}", not the image's ContainerAdministrator: the Linux-only fields had an effect`, evidence, node };
+    ? { works: false, summary: `accepted (kept: ${kept.join(', ')}), running, and still ${who.user}: the Linux-only fields had no effect`, evidence, node, control: answered }
+    : { works: true, summary: `the container runs as "${who.user}", not the image's ContainerAdministrator: the Linux-only fields had an effect`, evidence, node, control: answered };
 }
 
 async function privilegedProbe(ctx: CheckContext): Promise<Observation> {
   try {
     ctx.fixture('privileged');
   } catch (e) {
-    if (e instanceof FixtureError) return { works: false, summary: `the API server rejected the privileged Windows pod: ${e.message}`, evidence: [e.message] };
-    throw e;
+    if (!(e instanceof FixtureError)) throw e;
+    const refused = fieldRejection(e, /privileged/);
+    return { works: false, summary: `the API server rejected the privileged Windows pod: ${refused.message}`, evidence: [refused.message], control: refused.control };
   }
   ctx.step('waiting for pod privileged to be Ready');
   const r = await podSettles(ctx, 'privileged', 'ready');
-  if (!r.ok) return { ...notStarted('privileged', r.error), works: false, summary: `the privileged container was refused: ${r.error.reason}` };
+  if (!r.ok) return { ...notStarted('privileged', r.error), works: false, summary: `the privileged container was refused: ${r.error.reason}`, control: refusedFor(r.error, /privileged/) };
   const node = r.pod.spec?.nodeName;
   ctx.step('looking for the host\'s kubelet service from inside the container');
   const svc = await ctx.probe(ctx.podTransport('privileged', 'windows'), { kind: 'node-command', script: 'Get-Service kubelet' });
   const seesHost = svc.ok && /\bkubelet\b/i.test(svc.evidence.stdout);
   const evidence: EvidenceItem[] = [`stored pod: privileged ${r.pod.spec?.containers[0]?.securityContext?.privileged}`, svc.evidence];
+  // Control: PowerShell ran and answered about the service (found it, or said it has none).
+  const looked = seesHost || /Cannot find any service with service name 'kubelet'/i.test(svc.evidence.stdout + svc.evidence.stderr);
+  const answered = control(looked, looked ? 'Get-Service ran in the container and answered about kubelet' : `Get-Service did not answer about kubelet (exit ${svc.evidence.exitCode}): the command may not have run`);
   return seesHost
-    ? { works: true, summary: 'the privileged container sees the host\'s kubelet service', evidence, node }
-    : { works: false, summary: 'privileged was accepted but ignored: the container runs isolated and cannot see the host\'s services', evidence, node };
+    ? { works: true, summary: 'the privileged container sees the host\'s kubelet service', evidence, node, control: answered }
+    : { works: false, summary: 'privileged was accepted but ignored: the container runs isolated and cannot see the host\'s services', evidence, node, control: answered };
 }
 
 export const features: Feature[] = [

@@ -9,12 +9,12 @@ import type { NodeInfo } from '../../discovery/types.ts';
 import { limited, supported } from '../expect.ts';
 import {
   AFFINITY_TIMEOUT_SECONDS, clusterIPOf, FX, httpAttempt, internalIP, nodeGetObservation, nodePortOf, nodeTransportOf, oneLine, podIP,
-  readService, readyPods, SERVICE_PORT, urlOf, waitForIngress, NETEXEC_PORT,
+  peersAnswer, readService, readyPods, SERVICE_PORT, urlOf, waitForIngress, NETEXEC_PORT,
 } from '../net/common.ts';
 import { affinityTimeoutExpectation, preserveClientIpExpectation, preserveDestinationExpectation, sessionAffinityExpectation } from '../net/expect.ts';
 import { httpGetFromHere, holdConnection, type ExternalAttempt } from '../net/external.ts';
 import { clientIpOf, destinationVerdict, hostnameOf, parseNetstat, unmapped } from '../net/parse.ts';
-import { pause } from '../observe.ts';
+import { control, pause } from '../observe.ts';
 import { boundedNegative, controlPasses, timingsOf, warmupThenSteady, type Attempt } from '../net/steady.ts';
 import type { CheckContext, EvidenceItem, Feature } from '../types.ts';
 
@@ -145,18 +145,18 @@ export const features: Feature[] = [
       const lt = ctx.podTransport(FX.linuxHost.id, 'linux');
       const linuxUrl = urlOf(internalIP(linux), port);
       ctx.step(`control: GET ${linuxUrl} from Linux node ${linux.name} (host-network pod)`);
-      const control = await controlPasses(ctx, `Linux node ${linux.name} → its own NodePort`, () => httpAttempt(ctx, lt, linuxUrl));
-      evidence.push(...control.evidence);
+      const linuxOwn = await controlPasses(ctx, `Linux node ${linux.name} → its own NodePort`, () => httpAttempt(ctx, lt, linuxUrl));
+      evidence.push(...linuxOwn.evidence);
       const win = nodeOf(ctx, ready.pods[FX.winPeer.id].spec?.nodeName);
       const nt = await nodeTransportOf(ctx, win);
       if ('observation' in nt) return nt.observation;
       const url = urlOf(internalIP(win), port);
       ctx.step(`GET ${url} from Windows node ${win.name} (${nt.t.description})`);
       // After the control answered, a few failed tries are conclusive (boundedNegative).
-      const v = await boundedNegative(ctx, `Windows node ${win.name} → its own NodePort`, () => httpAttempt(ctx, nt.t, url), control.ok);
+      const v = await boundedNegative(ctx, `Windows node ${win.name} → its own NodePort`, () => httpAttempt(ctx, nt.t, url), linuxOwn.ok);
       evidence.push(...v.evidence);
-      const controlLine = control.ok ? `the Linux node ${linux.name} reached its own NodePort` : `the Linux node ${linux.name} did not reach its own NodePort either`;
-      return { works: v.ok, summary: `Windows node ${win.name}: ${v.ok ? 'reached' : 'could not reach'} its own NodePort ${url}; control: ${controlLine}`, evidence, node: win.name };
+      const controlLine = linuxOwn.ok ? `the Linux node ${linux.name} reached its own NodePort` : `the Linux node ${linux.name} did not reach its own NodePort either`;
+      return { works: v.ok, summary: `Windows node ${win.name}: ${v.ok ? 'reached' : 'could not reach'} its own NodePort ${url}; control: ${controlLine}`, evidence, node: win.name, control: control(linuxOwn.ok, controlLine) };
     },
   },
   {
@@ -204,7 +204,9 @@ export const features: Feature[] = [
       const attempt = () => httpAttempt(ctx, t, url);
       const v = await warmupThenSteady(ctx, `W → ClientIP-affinity ClusterIP`, attempt);
       const node = ready.pods[FX.win.id].spec?.nodeName;
-      if (!v.ok) return { works: false, summary: `the Service did not answer steadily: ${v.detail}`, evidence: v.evidence, node };
+      if (!v.ok) return { works: false, summary: `the Service did not answer steadily: ${v.detail}`, evidence: v.evidence, node, control: control(false, `the Service did not answer steadily, so affinity cannot be judged: ${v.detail}`) };
+      // Control: both backends answer by pod IP, so one backend answering is a choice, not the only one alive.
+      const both = await peersAnswer(ctx, t, WIN_BACKENDS.map(n => ready.pods[n]));
       const names = answered(v.outputs);
       const evidence: EvidenceItem[] = [...v.evidence];
       if (names.length < 6) {
@@ -215,8 +217,8 @@ export const features: Feature[] = [
       const distinct = [...new Set(names)];
       evidence.push(`backends in order: ${names.join(', ')}`);
       return distinct.length === 1
-        ? { works: true, summary: `all ${names.length} requests went to ${distinct[0]} (2 ready backends)`, evidence, node }
-        : { works: false, summary: `${names.length} requests were spread over ${distinct.join(', ')}: affinity did not hold`, evidence, node };
+        ? { works: true, summary: `all ${names.length} requests went to ${distinct[0]} (2 ready backends)`, evidence, node, control: both }
+        : { works: false, summary: `${names.length} requests were spread over ${distinct.join(', ')}: affinity did not hold`, evidence, node, control: both };
     },
   },
   {
@@ -235,14 +237,28 @@ export const features: Feature[] = [
       const url = urlOf(clusterIPOf(await readService(ctx, FX.svcAffinityTimeout.id)), SERVICE_PORT);
       const attempt = () => httpAttempt(ctx, t, url);
       const v = await warmupThenSteady(ctx, `W → ClusterIP (ClientIP, timeoutSeconds ${AFFINITY_TIMEOUT_SECONDS})`, attempt, { ...timingsOf(ctx.options.timeouts), steadyMs: 0 });
-      if (!v.ok) return { works: false, summary: `the Service did not answer: ${v.detail}`, evidence: v.evidence, node };
+      if (!v.ok) return { works: false, summary: `the Service did not answer: ${v.detail}`, evidence: v.evidence, node, control: control(false, `the Service did not answer, so its affinity timeout cannot be judged: ${v.detail}`) };
       const evidence: EvidenceItem[] = [...v.evidence];
       // First, affinity must hold within the timeout (else there is no timeout to honour).
       const quick = await backendsSeen(ctx, attempt, 3);
       evidence.push(...quick.evidence);
       const first = hostnameOf(v.firstPass!.evidence.stdout);
-      const held = quick.names.every(n => n === first);
-      if (!held) return { works: false, summary: `affinity itself did not hold (${[first, ...quick.names].join(', ')}), so no timeout can be honoured`, evidence, node };
+      const held = quick.names.length === 3 && quick.names.every(n => n === first);
+      if (!held) {
+        const summary = `affinity itself did not hold (${[first, ...quick.names].join(', ')}), so no timeout can be honoured`;
+        // Where ClientIP affinity is itself documented as unavailable (Windows Server 2019), its
+        // absence is the documented limitation of the timeout too: the control is then that the
+        // Service and both backends answer. Elsewhere a missing affinity says nothing of the timeout.
+        const affinity = sessionAffinityExpectation(ctx.cluster);
+        if (affinity.expected !== 'limited')
+          return { works: false, summary, evidence, node, control: control(false, `affinity itself did not hold (${[first, ...quick.names].join(', ')}): there is no timeout to judge`) };
+        const both = await peersAnswer(ctx, t, WIN_BACKENDS.map(n => ready.pods[n]));
+        return { works: false, summary: `${summary} (${affinity.reason})`, evidence, node, control: both.ok ? control(true, `the Service answered and ${both.summary}`, both.evidence) : both };
+      }
+      // Control: the Service answered, affinity held, and both backends answer by pod IP (so
+      // staying on one is not for want of another).
+      const both = await peersAnswer(ctx, t, WIN_BACKENDS.map(n => ready.pods[n]));
+      const ctl = both.ok ? control(true, `the Service answered, affinity held within the timeout; ${both.summary}`, both.evidence) : both;
       // Then idle past the timeout: an honoured timeout lets the next connection pick anew.
       // Rounds bound the chance that random picks land on the same backend every time (1/2^rounds).
       const rounds = 4;
@@ -257,11 +273,15 @@ export const features: Feature[] = [
         seen.push(name);
         if (name !== seen[seen.length - 2]) {
           evidence.push(a.evidence, `backends in order: ${seen.join(', ')}`);
-          return { works: true, summary: `after idling ${idleMs / 1000}s the client moved from ${seen[seen.length - 2]} to ${name}: the ${AFFINITY_TIMEOUT_SECONDS}s timeout was honoured`, evidence, node };
+          return { works: true, summary: `after idling ${idleMs / 1000}s the client moved from ${seen[seen.length - 2]} to ${name}: the ${AFFINITY_TIMEOUT_SECONDS}s timeout was honoured`, evidence, node, control: ctl };
         }
       }
       evidence.push(`backends in order: ${seen.join(', ')}`);
-      return { works: false, summary: `the client stayed on ${first} across ${rounds} idle periods longer than timeoutSeconds ${AFFINITY_TIMEOUT_SECONDS}: the timeout was not honoured`, evidence, node };
+      const answeredAfterIdle = seen.length - 1;
+      return {
+        works: false, summary: `the client stayed on ${first} across ${answeredAfterIdle} of ${rounds} idle periods longer than timeoutSeconds ${AFFINITY_TIMEOUT_SECONDS}: the timeout was not honoured`, evidence, node,
+        control: answeredAfterIdle === rounds ? ctl : control(false, `the Service answered only ${answeredAfterIdle} of ${rounds} requests after idling`),
+      };
     },
   },
   {
@@ -279,12 +299,12 @@ export const features: Feature[] = [
       const url = urlOf(internalIP(win), nodePortOf(await readService(ctx, FX.svcLocal.id)), '/clientip');
       ctx.step(`GET ${url} from this host (NodePort, externalTrafficPolicy Local, on ${win.name})`);
       const v = await warmupThenSteady(ctx, `outside → ${win.name} Local NodePort`, () => fromHere(ctx, url), { ...timingsOf(ctx.options.timeouts), steadyMs: 0 });
-      if (!v.ok) return { works: false, summary: `the Local NodePort did not answer: ${v.detail}`, evidence: v.evidence, node: win.name };
+      if (!v.ok) return { works: false, summary: `the Local NodePort did not answer: ${v.detail}`, evidence: v.evidence, node: win.name, control: control(false, `the Local NodePort did not answer, so the client IP it sees cannot be read: ${v.detail}`) };
       const first = v.firstPass as ExternalAttempt;
       const seen = clientIpOf(first.body);
       const mine = first.localAddress ? unmapped(first.localAddress) : undefined;
       const evidence: EvidenceItem[] = [...v.evidence, `this host connected from ${mine ?? 'an unknown address'}; the Windows backend saw ${seen ?? oneLine(first.body)}`];
-      if (seen && seen === mine) return { works: true, summary: `the Windows backend saw this host's address ${seen}: client IP preserved`, evidence, node: win.name };
+      if (seen && seen === mine) return { works: true, summary: `the Windows backend saw this host's address ${seen}: client IP preserved`, evidence, node: win.name, control: control(true, `the Windows backend answered /clientip and this host knows its own address ${mine}`) };
       // Control: a Linux node with a Local Service always keeps the client IP. If it does not see
       // this host's address either, something on the way (a NAT in front of the nodes) hides it.
       const { linux, controlUrl } = await linuxControlNodePort(ctx, ready.pods[FX.linux.id], '/clientip');
@@ -293,7 +313,10 @@ export const features: Feature[] = [
       const cMine = c.localAddress ? unmapped(c.localAddress) : undefined;
       evidence.push(`control: Linux node ${linux.name} Local NodePort saw ${cSeen ?? 'nothing'} (this host: ${cMine ?? 'unknown'})`, c.evidence);
       if (!cSeen || cSeen !== cMine) return { works: false, summary: `backend saw ${seen}`, evidence, node: win.name, notApplicable: `the client IP cannot be judged from this host: even the Linux control saw ${cSeen ?? 'no answer'} instead of ${cMine ?? 'this host'} (NAT between this host and the nodes?)` };
-      return { works: false, summary: `the Windows backend saw ${seen ?? 'no address'}, not this host's ${mine} (SNAT by the node), while the Linux control saw ${cSeen}`, evidence, node: win.name };
+      return {
+        works: false, summary: `the Windows backend saw ${seen ?? 'no address'}, not this host's ${mine} (SNAT by the node), while the Linux control saw ${cSeen}`, evidence, node: win.name,
+        control: control(seen !== undefined, seen ? `the Linux node's Local NodePort saw this host's ${cSeen}; the Windows backend answered /clientip with ${seen}` : 'the Windows backend answered without a readable client address'),
+      };
     },
   },
   {
@@ -314,7 +337,7 @@ export const features: Feature[] = [
       if (!ingress) return { works: false, summary: 'no LoadBalancer address', evidence: [], node, notApplicable: `service ${FX.svcLbPreserve.id} got no LoadBalancer address within ${Math.round(wait / 1000)}s (no provisioner)` };
       const url = urlOf(ingress, SERVICE_PORT);
       const v = await warmupThenSteady(ctx, `outside → ${ingress}`, () => fromHere(ctx, url), { ...timingsOf(ctx.options.timeouts), steadyMs: 0 });
-      if (!v.ok) return { works: false, summary: `the annotated LoadBalancer did not answer: ${v.detail}`, evidence: v.evidence, node };
+      if (!v.ok) return { works: false, summary: `the annotated LoadBalancer did not answer: ${v.detail}`, evidence: v.evidence, node, control: control(false, `the annotated LoadBalancer did not answer, so no connection could be looked at: ${v.detail}`) };
       // Hold a connection open and look at it from the backend: its local address is the
       // LoadBalancer address when DNAT was skipped, the pod IP when it was not.
       ctx.step(`holding a connection to ${ingress}:${SERVICE_PORT} and reading netstat -an in the backends`);
@@ -333,14 +356,14 @@ export const features: Feature[] = [
           if (!r.ok) throw new Error(`netstat -an failed in ${name}: ${r.detail}; the destination address the backend saw cannot be read`);
           const entries = parseNetstat(r.evidence.stdout);
           const verdict = destinationVerdict(entries, ingress, NETEXEC_PORT);
-          if (verdict === 'preserved') return { works: true, summary: `backend ${name} holds a connection with local address ${ingress} (the LoadBalancer address): no DNAT`, evidence, node };
+          if (verdict === 'preserved') return { works: true, summary: `backend ${name} holds a connection with local address ${ingress} (the LoadBalancer address): no DNAT`, evidence, node, control: control(true, `the held connection to ${ingress} was seen in netstat of ${name}`) };
           if (verdict === 'dnat') established.push(...entries.filter(e => e.localPort === NETEXEC_PORT && e.state === 'ESTABLISHED').map(e => `${name}: ${e.local}:${e.localPort} ← ${e.foreign}:${e.foreignPort}`));
         }
       } finally {
         sock.destroy();
       }
       if (!established.length) throw new Error('the held connection was not seen in netstat -an of any backend, so the destination address cannot be judged');
-      return { works: false, summary: `while a connection to ${ingress} was held, the backends' connections on ${NETEXEC_PORT} had a local address other than the LoadBalancer's (DNATed): ${established.join('; ')}`, evidence, node };
+      return { works: false, summary: `while a connection to ${ingress} was held, the backends' connections on ${NETEXEC_PORT} had a local address other than the LoadBalancer's (DNATed): ${established.join('; ')}`, evidence, node, control: control(true, `established connections on ${NETEXEC_PORT} were seen in the backends' netstat while ours was held`) };
     },
   },
   {

@@ -10,7 +10,7 @@ import { accessDenied } from '../../probes/fileCompare.ts';
 import { createPodLike, describeSettled, readyOrEvent, type Settled } from '../../probes/podSettle.ts';
 import type { Transport } from '../../probes/types.ts';
 import { limited, notApplicable, supported } from '../expect.ts';
-import { CANNOT_TELL, fixturePodReady, notStarted, podSettles } from '../observe.ts';
+import { control, fixturePodReady, meansOfStart, notStarted, podSettles, podStarted, readableFileControl } from '../observe.ts';
 import type { ClusterInfo } from '../../discovery/types.ts';
 import type { CheckContext, Expectation, EvidenceItem, Feature, Observation } from '../types.ts';
 
@@ -39,12 +39,26 @@ async function writeRefused(ctx: CheckContext, t: Transport, path: string, conte
   return !rd.ok;
 }
 
-/** A pod of a limited feature that did not become Ready: the limitation as an observation. */
+/**
+ * A pod of a limited feature that did not become Ready: the limitation as an observation. Its
+ * control is the kubelet's own answer about the volume (a watched event such as FailedMount, or
+ * a container the runtime refused to create); a pod that was never scheduled, could not pull or
+ * got no sandbox is the harness's means failing (MeansError), and a crash says nothing.
+ */
 function notReadyObservation(name: string, s: Exclude<Settled, { kind: 'ready' }>, what: string): Observation {
-  if (s.kind === 'failed' && CANNOT_TELL.has(s.error.reason))
-    throw new Error(`pod ${name} could not pull its image, so ${what} cannot be judged: ${s.error.message}`);
+  const means = s.kind === 'failed' ? meansOfStart(name, s.error) : undefined;
+  if (means) throw means;
   const events = s.kind === 'failed' ? s.error.events : s.events;
-  return { works: false, summary: `${what}: ${describeSettled(name, s)}`, evidence: [describeSettled(name, s), ...events.slice(-3)], node: s.kind === 'failed' ? s.error.pod.spec?.nodeName : undefined };
+  const answered = s.kind === 'event' || ['CreateContainerError', 'RunContainerError'].includes(s.error.reason);
+  return {
+    works: false,
+    summary: `${what}: ${describeSettled(name, s)}`,
+    evidence: [describeSettled(name, s), ...events.slice(-3)],
+    node: s.kind === 'failed' ? s.error.pod.spec?.nodeName : undefined,
+    control: control(answered, answered
+      ? `pod ${name} was scheduled and the kubelet answered about its volume (${s.kind === 'event' ? s.reason : s.error.reason})`
+      : `pod ${name} failed with ${s.kind === 'failed' ? s.error.reason : 'no event'}, which does not name the volume`),
+  };
 }
 
 const marker = (ctx: CheckContext, what: string) => `wincheck-${what}-${ctx.runId}`;
@@ -100,8 +114,8 @@ async function emptyDirMemoryProbe(ctx: CheckContext): Promise<Observation> {
   const file = `C:\\mem\\${marker(ctx, 'mem')}.txt`;
   const rt = await roundTrip(ctx, t, file, t, file, marker(ctx, 'mem'), evidence);
   return rt
-    ? { works: false, summary: `the pod runs but the Memory emptyDir is not usable: ${rt}`, evidence, node: s.pod.spec?.nodeName }
-    : { works: true, summary: 'the pod with an emptyDir of medium Memory runs and the volume is writable', evidence, node: s.pod.spec?.nodeName };
+    ? { works: false, summary: `the pod runs but the Memory emptyDir is not usable: ${rt}`, evidence, node: s.pod.spec?.nodeName, control: await readableFileControl(ctx, t) }
+    : { works: true, summary: 'the pod with an emptyDir of medium Memory runs and the volume is writable', evidence, node: s.pod.spec?.nodeName, control: control(true, `${file} was written and read back`) };
 }
 
 async function subPathProbe(ctx: CheckContext): Promise<Observation> {
@@ -119,10 +133,14 @@ async function subPathProbe(ctx: CheckContext): Promise<Observation> {
   const inSub = await ctx.probe(t, { kind: 'read-file', path: `C:\\data\\sub\\${file}` });
   evidence.push(inSub.evidence);
   const node = s.pod.spec?.nodeName;
-  if (inSub.ok) return { works: true, summary: 'a file written under the subPath mount appears in the volume\'s "sub" directory', evidence, node };
+  // Control: the file written through the subPath mount reads back there.
+  const back = await ctx.probe(t, { kind: 'read-file', path: `C:\\sub\\${file}` });
+  const written = control(back.ok, back.ok ? `C:\\sub\\${file} was written and reads back` : `C:\\sub\\${file} could not be written and read back: ${back.detail}`, [back.evidence]);
+  if (inSub.ok) return { works: true, summary: 'a file written under the subPath mount appears in the volume\'s "sub" directory', evidence, node, control: written };
   const inRoot = await ctx.probe(t, { kind: 'read-file', path: `C:\\data\\${file}` });
   evidence.push(inRoot.evidence);
   return {
+    control: written,
     works: false,
     summary: inRoot.ok ? 'the subPath mount shows the whole volume (the file landed at the volume root)' : `the file written under the subPath mount is in neither C:\\data\\sub nor C:\\data (${wr.detail})`,
     evidence,
@@ -143,6 +161,7 @@ async function readOnlyRootFsProbe(ctx: CheckContext): Promise<Observation> {
   evidence.push(`readOnly volume mount C:\\ro-volume: ${volumeRefused ? 'write refused' : 'write accepted'}`);
   const note = volumeRefused ? '' : '; note: the readOnly volume mount accepted a write too';
   return {
+    control: await readableFileControl(ctx, t),
     works: rootRefused,
     summary: rootRefused ? `the root filesystem refused a write${note}` : `the root filesystem accepted a write (readOnlyRootFilesystem ignored)${note}`,
     evidence,
@@ -177,7 +196,8 @@ async function mountPropagationProbe(ctx: CheckContext): Promise<Observation> {
     const rd = await ctx.probe(ctx.podTransport(name, 'windows'), { kind: 'read-file', path: 'C:\\propagation\\mnt\\marker.txt' });
     evidence.push(rd.evidence);
     const seen = rd.ok && rd.evidence.stdout.trim() === m;
-    return { works: seen, summary: seen ? 'a mount added on the node after the container started is visible in the container' : 'a mount added on the node after the container started is not visible in the container', evidence, node: nodeName };
+    const readable = seen ? control(true, 'the container read the marker through the junction') : await readableFileControl(ctx, ctx.podTransport(name, 'windows'));
+    return { control: readable, works: seen, summary: seen ? 'a mount added on the node after the container started is visible in the container' : 'a mount added on the node after the container started is not visible in the container', evidence, node: nodeName };
   } finally {
     await ctx.probe(host, { kind: 'raw', argv: ['cmd', '/c', `rmdir ${hostDir}\\mnt & rmdir /s /q ${target}`] }).catch(() => undefined);
   }
@@ -234,6 +254,7 @@ async function nfsProbe(ctx: CheckContext): Promise<Observation> {
   const rt = await roundTrip(ctx, t, file, t, file, marker(ctx, 'nfs'), evidence);
   const fromServer = hello.ok && NFS_HELLO.test(hello.evidence.stdout);
   return {
+    control: rt ? await readableFileControl(ctx, t) : control(true, `${file} was written and read back on the NFS mount`),
     works: !rt,
     summary: rt ? `the pod runs but the NFS volume is not usable: ${rt}` : `the NFS export is mounted and writable${fromServer ? ' (index.html from the server is readable)' : ' (the server\'s index.html was not seen)'}`,
     evidence,
@@ -247,7 +268,7 @@ async function blockProbe(ctx: CheckContext): Promise<Observation> {
   ctx.step(`waiting for pod ${name} (raw block claim) to be Ready or to report a mapping failure`);
   const s = await readyOrEvent(ctx, name, ['FailedMapVolume', 'FailedMount']);
   if (s.kind !== 'ready') return notReadyObservation(name, s, 'the raw block volume was not handed to the container');
-  return { works: true, summary: 'a pod with a volumeMode: Block claim as a device runs', evidence: [describeSettled(name, s)], node: s.pod.spec?.nodeName };
+  return { works: true, summary: 'a pod with a volumeMode: Block claim as a device runs', evidence: [describeSettled(name, s)], node: s.pod.spec?.nodeName, control: podStarted(s.pod, 'with the Block claim bound') };
 }
 
 const UNITS: Record<string, number> = { '': 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40 };
@@ -267,7 +288,7 @@ async function resizeProbe(ctx: CheckContext): Promise<Observation> {
   ctx.fixture(name);
   ctx.step(`waiting for pod ${name} to be Ready`);
   const r = await podSettles(ctx, name, 'ready');
-  if (!r.ok) throw new Error(`the pod using claim ${name} did not start, so resizing cannot be judged: ${r.error.message}`);
+  if (!r.ok) throw meansOfStart(name, r.error) ?? new Error(`the pod using claim ${name} did not start, so resizing cannot be judged: ${r.error.message}`);
   const node = r.pod.spec?.nodeName;
   const evidence: EvidenceItem[] = [];
   let claim = await ctx.kube.core.readNamespacedPersistentVolumeClaim({ namespace: ctx.namespace, name });
@@ -278,6 +299,7 @@ async function resizeProbe(ctx: CheckContext): Promise<Observation> {
     if (!sc.allowVolumeExpansion)
       return { works: false, summary: 'expansion not allowed', evidence, node, notApplicable: `StorageClass ${className} does not allow volume expansion` };
   }
+  const mounted = control(claim.status?.phase === 'Bound', `claim ${name} is ${claim.status?.phase ?? 'not bound'} and mounted in Ready pod ${name}; the API accepted the new size`);
   ctx.step(`expanding claim ${name} from ${claim.status?.capacity?.storage ?? '?'} to ${RESIZED} while mounted`);
   for (let attempt = 0; ; attempt++) {
     claim.spec!.resources = { ...claim.spec!.resources, requests: { ...claim.spec!.resources?.requests, storage: RESIZED } };
@@ -319,11 +341,11 @@ async function resizeProbe(ctx: CheckContext): Promise<Observation> {
       failedEvent.then(text => { throw new WaitTimeoutError(`resize failed: ${text}`); }),
     ]);
     evidence.push(`pvc ${name}: capacity ${grown.status?.capacity?.storage}`);
-    return { works: true, summary: `the mounted claim grew to ${grown.status?.capacity?.storage}`, evidence, node };
+    return { works: true, summary: `the mounted claim grew to ${grown.status?.capacity?.storage}`, evidence, node, control: mounted };
   } catch (e) {
     if (!(e instanceof WaitTimeoutError)) throw e;
     evidence.push(e.message);
-    return { works: false, summary: `the mounted claim did not grow to ${RESIZED}: ${e.message}`, evidence, node };
+    return { works: false, summary: `the mounted claim did not grow to ${RESIZED}: ${e.message}`, evidence, node, control: mounted };
   }
 }
 
@@ -391,6 +413,7 @@ export const features: Feature[] = [
     area: 'storage',
     title: 'PVC from the default StorageClass binds and mounts on Windows',
     needs: ['windows-node', 'default-storageclass'],
+    subject: ['volume-binding'],
     fixtures: [{ id: 'pvc', template: 'pvc', os: 'windows' }],
     expect: c => defaultClassOr(c, () => supported(`claims on the default StorageClass ${c.defaultStorageClass} bind and mount on Windows (CSI through csi-proxy)`, 'seed 003; FEATURES.md')),
     probe: pvcProbe,

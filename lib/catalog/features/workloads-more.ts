@@ -4,13 +4,14 @@
 
 import { PassThrough } from 'node:stream';
 import { AutoscalingV2Api, PortForward, type V1StatefulSet, type V2HorizontalPodAutoscaler } from '@kubernetes/client-node';
+import { asMeansError } from '../../cluster/meansError.ts';
 import { watchUntil, WaitTimeoutError } from '../../cluster/watch.ts';
 import { describeDeployment, waitForDeploymentComplete } from '../../cluster/workloadWait.ts';
 import { FixtureError } from '../../fixtures/errors.ts';
 import { buildNumberOf, LTSC_TAGS } from '../../fixtures/images.ts';
 import { createPodLike, describeSettled, readyOrEvent } from '../../probes/podSettle.ts';
 import { k8sAtLeast, limited, notApplicable, supported } from '../expect.ts';
-import { fixturePodReady, notStarted, podSettles, probeUntilPass } from '../observe.ts';
+import { control, fieldRejection, fixturePodReady, meansOfWorkload, notStarted, podSettles, probeUntilPass } from '../observe.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
 import { resilientConfiguration } from '../../cluster/resilience.ts';
 
@@ -58,7 +59,10 @@ async function statefulSetProbe(ctx: CheckContext): Promise<Observation> {
     });
     evidence.push(`statefulset ${name}: replicas ${sts.status?.replicas}, ready ${sts.status?.readyReplicas}`);
   } catch (e) {
-    if (e instanceof WaitTimeoutError) return { works: false, summary: e.message, evidence };
+    if (!(e instanceof WaitTimeoutError)) throw e;
+    const means = await meansOfWorkload(ctx, `app=${name}`, `statefulset ${name}`);
+    if (means) throw means;
+    return { works: false, summary: e.message, evidence: [...evidence, e.message] };
     throw e;
   }
   const pods = (await ctx.kube.core.listNamespacedPod({ namespace: ctx.namespace, labelSelector: `app=${name}` })).items;
@@ -119,7 +123,10 @@ async function execLogsProbe(ctx: CheckContext): Promise<Observation> {
   try {
     log = await ctx.kube.core.readNamespacedPodLog({ namespace: ctx.namespace, name });
   } catch (e) {
-    problems.push(`logs: the API returned an error: ${e instanceof Error ? e.message : String(e)}`);
+    // A 403 or an unreachable kubelet is the harness's means, not the logs feature: error.
+    const failed = asMeansError(e, 'logs', `reading the logs of ${name}`)!;
+    if (failed.means !== 'logs') throw failed;
+    problems.push(`logs: the API returned an error: ${failed.message}`);
   }
   evidence.push(`logs of ${name}: ${JSON.stringify(log.slice(0, 200))}`);
   if (!problems.some(p => p.startsWith('logs')) && !log.includes('Paused')) problems.push('logs: "Paused" (agnhost pause) is missing from the container log');
@@ -174,7 +181,9 @@ async function portForwardProbe(ctx: CheckContext): Promise<Observation> {
   try {
     got = await httpThroughPortForward(ctx, name, 8080, '/hostname');
   } catch (e) {
-    return { works: false, summary: `port-forward to ${name}:8080 failed: ${e instanceof Error ? e.message : String(e)}`, evidence: [], node };
+    const failed = asMeansError(e, 'port-forward', `port-forward to ${name}:8080 failed`)!;
+    if (failed.means !== 'port-forward') throw failed;
+    return { works: false, summary: failed.message, evidence: [failed.message], node };
   }
   const status = got.response.split('\r\n')[0] ?? '';
   const body = got.response.split('\r\n\r\n').slice(1).join('\r\n\r\n').trim();
@@ -212,20 +221,21 @@ async function osMismatchProbe(ctx: CheckContext): Promise<Observation> {
     for (const c of pod.spec!.containers) c.image = c.image?.replace(/:[^:/]+$/, `:${other.tag}`);
   });
   ctx.step(`waiting for the matching-build control pod ${base} and for ${copy}`);
-  const [control, mismatch] = await Promise.all([
+  const [matching, mismatch] = await Promise.all([
     readyOrEvent(ctx, base, ['FailedCreatePodSandBox']),
     readyOrEvent(ctx, copy, ['FailedCreatePodSandBox']),
   ]);
-  evidence.push(describeSettled(base, control), describeSettled(copy, mismatch));
-  if (control.kind !== 'ready')
-    throw new Error(`the control pod ${base} (image matching build ${build}) did not start either, so a failure of ${copy} says nothing about the build: ${describeSettled(base, control)}`);
-  const node = control.pod.spec?.nodeName;
+  evidence.push(describeSettled(base, matching), describeSettled(copy, mismatch));
+  if (matching.kind !== 'ready')
+    throw new Error(`the control pod ${base} (image matching build ${build}) did not start either, so a failure of ${copy} says nothing about the build: ${describeSettled(base, matching)}`);
+  const node = matching.pod.spec?.nodeName;
+  const started = control(true, `the control pod ${base} (image matching build ${build}) is Ready on ${node}`);
   if (mismatch.kind === 'ready')
-    return { works: true, summary: `servercore:${other.tag} (build ${other.build}) runs on a build ${build} node`, evidence, node: mismatch.pod.spec?.nodeName ?? node };
+    return { works: true, summary: `servercore:${other.tag} (build ${other.build}) runs on a build ${build} node`, evidence, node: mismatch.pod.spec?.nodeName ?? node, control: started };
   const text = mismatch.kind === 'failed' ? [mismatch.error.message, ...mismatch.error.events].join(' | ') : `${mismatch.message} | ${mismatch.events.join(' | ')}`;
   const reason = mismatch.kind === 'failed' ? mismatch.error.reason : mismatch.reason;
   if (MISMATCH_TEXT.test(text) || reason === 'CrashLoopBackOff')
-    return { works: false, summary: `servercore:${other.tag} on a build ${build} node failed as documented: ${reason}`, evidence: [...evidence, ...(mismatch.kind === 'failed' ? mismatch.error.events.slice(-3) : mismatch.events.slice(-3))], node };
+    return { works: false, summary: `servercore:${other.tag} on a build ${build} node failed as documented: ${reason}`, evidence: [...evidence, ...(mismatch.kind === 'failed' ? mismatch.error.events.slice(-3) : mismatch.events.slice(-3))], node, control: started };
   throw new Error(`pod ${copy} failed, but not with a build mismatch (an unreachable registry or a missing mirror image?): ${text.slice(0, 500)}`);
 }
 
@@ -237,10 +247,11 @@ async function envColonProbe(ctx: CheckContext): Promise<Observation> {
   try {
     ctx.fixture(name);
   } catch (e) {
-    // Rejected by the API server: the documented limitation (before KEP-4369).
-    if (e instanceof FixtureError && /invalid|forbidden|must consist|Unprocessable/i.test(e.message))
-      return { works: false, summary: `the API server rejected env name "${COLON_ENV}"`, evidence: [e.message] };
-    throw e;
+    // Rejected by the API server with a 422 naming the env name: the documented limitation
+    // (before KEP-4369). Any other refusal is the harness's means (fieldRejection throws).
+    if (!(e instanceof FixtureError)) throw e;
+    const refused = fieldRejection(e, /env\[\d+\]\.name/);
+    return { works: false, summary: `the API server rejected env name "${COLON_ENV}"`, evidence: [refused.message], control: refused.control };
   }
   ctx.step(`waiting for pod ${name} to be Ready`);
   const r = await podSettles(ctx, name, 'ready');
@@ -253,6 +264,8 @@ async function envColonProbe(ctx: CheckContext): Promise<Observation> {
   const colon = lines.includes(`${COLON_ENV}=Debug`);
   const underscore = lines.includes(`${UNDERSCORE_ENV}=Debug`);
   return {
+    // Control: the fixture's other variable (no colon) is listed, so `set` saw the environment.
+    control: control(underscore, underscore ? `${UNDERSCORE_ENV}=Debug is listed by set Logging` : `set Logging did not list ${UNDERSCORE_ENV} either (exit ${res.evidence.exitCode})`),
     works: colon,
     summary: colon
       ? `the pod was accepted and ${COLON_ENV}=Debug is visible in the container`
@@ -329,6 +342,7 @@ export const features: Feature[] = [
     area: 'workloads',
     title: 'exec (cmd /c) and logs work on Windows pods',
     needs: ['windows-node'],
+    subject: ['exec', 'logs'],
     fixtures: [{ id: 'exec-logs', template: 'windows-pause', os: 'windows', params: { selectorKey: 'kubernetes.io/os' } }],
     expect: () => supported('kubectl exec and logs are supported for Windows containers', 'FEATURES.md; upstream test/e2e/windows'),
     probe: execLogsProbe,
@@ -338,6 +352,7 @@ export const features: Feature[] = [
     area: 'workloads',
     title: 'port-forward to a Windows pod',
     needs: ['windows-node'],
+    subject: ['port-forward'],
     fixtures: [{ id: 'port-forward', template: 'windows-netexec', os: 'windows' }],
     expect: () => supported('port-forward works for Windows pods (wincat in the pause image, Kubernetes >= 1.15)', 'FEATURES.md'),
     probe: portForwardProbe,

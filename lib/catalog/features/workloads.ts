@@ -6,7 +6,7 @@ import { describeDaemonSet, describeDeployment, waitForDaemonSetReady, waitForDe
 import { WaitTimeoutError } from '../../cluster/watch.ts';
 import { schedulableWindowsNodes } from '../../discovery/nodes.ts';
 import { supported } from '../expect.ts';
-import { notStarted, podSettles, probeUntilPass } from '../observe.ts';
+import { meansOfWorkload, notStarted, podSettles, probeUntilPass } from '../observe.ts';
 import type { CheckContext, EvidenceItem, Feature } from '../types.ts';
 
 /** Read-modify-replace with one retry on a write conflict (the controller updates status too). */
@@ -30,8 +30,10 @@ async function rollout(ctx: CheckContext, name: string, evidence: EvidenceItem[]
     evidence.push(`deployment ${name}: ${describeDeployment(d)}`);
     return undefined;
   } catch (e) {
-    if (e instanceof WaitTimeoutError) return e.message;
-    throw e;
+    if (!(e instanceof WaitTimeoutError)) throw e;
+    const means = await meansOfWorkload(ctx, `app=${name}`, `deployment ${name}`);
+    if (means) throw means;
+    return e.message;
   }
 }
 
@@ -60,7 +62,7 @@ export const features: Feature[] = [
       if (!iis.ok) return notStarted('iis', iis.error);
       const ip = iis.pod.status?.podIP;
       const node = iis.pod.spec?.nodeName;
-      if (!ip) return { works: false, summary: 'pod iis is Ready but has no pod IP', evidence: [], node };
+      if (!ip) return { works: false, summary: 'pod iis is Ready but has no pod IP', evidence: ['pod iis: Ready, status.podIP empty'], node };
       ctx.step(`GET http://${ip}/ from the Linux helper`);
       const r = await probeUntilPass(ctx, ctx.podTransport('helper', 'linux'), { kind: 'http-get', url: `http://${ip}:80/` });
       return { works: r.ok, summary: r.ok ? `IIS at ${ip} answered` : `IIS at ${ip} did not answer: ${r.detail}`, evidence: [r.evidence], node };
@@ -71,6 +73,7 @@ export const features: Feature[] = [
     area: 'workloads',
     title: 'Deployment with 3 replicas on Windows nodes: ready, scaled, rolled',
     needs: ['windows-node'],
+    subject: ['workload-controller'],
     fixtures: [{ id: 'deployment', template: 'deployment', os: 'windows' }],
     expect: () => supported('Deployments are supported on Windows nodes', 'seed 000 (Deployment); FEATURES.md'),
     probe: async ctx => {
@@ -78,11 +81,11 @@ export const features: Feature[] = [
       const evidence: EvidenceItem[] = [];
       ctx.step('waiting for 3 ready replicas');
       let failed = await rollout(ctx, 'deployment', evidence);
-      if (failed) return { works: false, summary: `3 replicas did not become ready: ${failed}`, evidence };
+      if (failed) return { works: false, summary: `3 replicas did not become ready: ${failed}`, evidence: [...evidence, failed] };
       ctx.step('scaling to 4 replicas');
       await updateDeployment(ctx, 'deployment', d => { d.spec!.replicas = 4; });
       failed = await rollout(ctx, 'deployment', evidence);
-      if (failed) return { works: false, summary: `scaling to 4 did not complete: ${failed}`, evidence };
+      if (failed) return { works: false, summary: `scaling to 4 did not complete: ${failed}`, evidence: [...evidence, failed] };
       ctx.step('rolling update (pod template annotation)');
       await updateDeployment(ctx, 'deployment', d => {
         const t = d.spec!.template;
@@ -90,7 +93,7 @@ export const features: Feature[] = [
         t.metadata.annotations = { ...t.metadata.annotations, 'wincheck.io/rolled-at': new Date().toISOString() };
       });
       failed = await rollout(ctx, 'deployment', evidence);
-      if (failed) return { works: false, summary: `the rolling update did not complete: ${failed}`, evidence };
+      if (failed) return { works: false, summary: `the rolling update did not complete: ${failed}`, evidence: [...evidence, failed] };
       const pods = await podsOf(ctx, 'deployment');
       const offWindows = pods.filter(p => ctx.cluster.nodes.find(n => n.name === p.spec?.nodeName)?.os !== 'windows');
       evidence.push(`pods: ${pods.map(p => `${p.metadata?.name}@${p.spec?.nodeName}`).join(', ')}`);
@@ -103,6 +106,7 @@ export const features: Feature[] = [
     area: 'workloads',
     title: 'DaemonSet selecting Windows: one ready pod per schedulable Windows node, none on Linux',
     needs: ['windows-node'],
+    subject: ['workload-controller'],
     fixtures: [{ id: 'daemonset', template: 'daemonset', os: 'windows', pin: 'none' }],
     expect: () => supported('DaemonSets are supported on Windows nodes', 'seed 000 (DaemonSet); FEATURES.md'),
     probe: async ctx => {
@@ -115,7 +119,9 @@ export const features: Feature[] = [
         evidence.push(`daemonset: ${describeDaemonSet(ds)}`);
       } catch (e) {
         if (!(e instanceof WaitTimeoutError)) throw e;
-        return { works: false, summary: e.message, evidence };
+        const means = await meansOfWorkload(ctx, 'app=daemonset', 'daemonset daemonset');
+        if (means) throw means;
+        return { works: false, summary: e.message, evidence: [...evidence, e.message] };
       }
       const pods = await podsOf(ctx, 'daemonset');
       evidence.push(`pods: ${pods.map(p => `${p.metadata?.name}@${p.spec?.nodeName}`).join(', ')}`);

@@ -11,8 +11,8 @@ import { FIXTURE_LABEL } from '../../fixtures/render.ts';
 import type { FixtureSpec } from '../../fixtures/types.ts';
 import type { ProbeOp, ProbeOS, Transport } from '../../probes/types.ts';
 import { createPodLike } from '../../probes/podSettle.ts';
-import { notStarted, podSettles } from '../observe.ts';
-import type { CheckContext, EvidenceItem, Observation } from '../types.ts';
+import { control, notStarted, podSettles } from '../observe.ts';
+import type { CheckContext, Control, EvidenceItem, Observation } from '../types.ts';
 import { clientIpOf, curlFailureOf, hostnameOf } from './parse.ts';
 import { timingsOf, warmupThenSteady, type Attempt, type PathVerdict } from './steady.ts';
 
@@ -162,6 +162,25 @@ export async function checkPodPath(ctx: CheckContext, client: { name: string; os
 export async function clientIpSeen(ctx: CheckContext, t: Transport, url: string): Promise<{ ip?: string; evidence: Attempt['evidence'] }> {
   const a = await httpAttempt(ctx, t, url);
   return { ip: a.ok ? clientIpOf(a.evidence.stdout) : undefined, evidence: a.evidence };
+}
+
+/**
+ * Control "the peer that answers": each pod answers GET /hostname by its pod IP from `t`, so
+ * a Service path or a name lookup that fails is about the Service or the name, not the pods.
+ */
+export async function peersAnswer(ctx: CheckContext, t: Transport, pods: V1Pod[]): Promise<Control> {
+  const evidence: EvidenceItem[] = [];
+  const silent: string[] = [];
+  for (const pod of pods) {
+    const name = pod.metadata?.name ?? '';
+    const a = await httpAttempt(ctx, t, urlOf(podIP(pod), NETEXEC_PORT));
+    evidence.push(a.evidence);
+    if (!a.ok || hostnameOf(a.evidence.stdout) !== name) silent.push(`${name} (${a.detail})`);
+  }
+  const names = pods.map(p => p.metadata?.name).join(', ');
+  return silent.length
+    ? control(false, `not every peer answered by its pod IP from ${t.description}: ${silent.join('; ')}`, evidence)
+    : control(true, `${names} each answered by pod IP from ${t.description}`, evidence);
 }
 
 /** The Observation of a path check: works = steady passes from the right server. */

@@ -1,0 +1,83 @@
+// The harness's own means failing: it could not schedule, pull, exec, read logs, forward a port,
+// was refused (403, a webhook, a quota) or could not reach a kubelet. Such a failure says nothing
+// about the feature under test, so the check's outcome is `error`, naming the means, unless the
+// feature's subject is that very means (Feature.subject: work.exec-logs is about exec).
+// lib/cluster throws MeansError; lib/catalog/outcome.ts decides; no probe special-cases it.
+
+import { ApiException } from '@kubernetes/client-node';
+import { apiErrorMessage } from './apiError.ts';
+
+export type Means =
+  | 'scheduling'      // the pod found no node (FailedScheduling)
+  | 'volume-binding'  // a claim stayed unbound, so its pod could not be scheduled
+  | 'image-pull'
+  | 'image-platform'  // the image has no manifest for the node's OS build (containerd's words)
+  | 'sandbox'         // FailedCreatePodSandBox
+  | 'workload-controller' // a Deployment or DaemonSet fixture made no pod at all
+  | 'exec' | 'attach' | 'logs' | 'port-forward'
+  | 'node-access'     // HostProcess pod or SSH to the node
+  | 'forbidden'       // 403 from RBAC or Pod Security admission
+  | 'webhook'         // an admission webhook refused or failed
+  | 'quota'           // a ResourceQuota or LimitRange refused
+  | 'kubelet'         // the API server could not reach the node's kubelet
+  | 'fixture';        // a fixture could not be rendered or created for another reason
+
+export class MeansError extends Error {
+  constructor(readonly means: Means, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'MeansError';
+  }
+}
+
+/** What a refusal by the API server is, from its status code and words; undefined: not one of ours. */
+export function refusalMeans(code: number | undefined, message: string): Means | undefined {
+  if (/admission webhook|calling webhook|failed calling webhook/i.test(message)) return 'webhook';
+  if (/exceeded quota|forbidden: exceeded|maximum .* usage|LimitRange|must specify limits/i.test(message)) return 'quota';
+  if (code === 403 || /Unexpected server response: 403|\(HTTP 403\)|\bis forbidden: User\b/i.test(message)) return 'forbidden';
+  if (/violates PodSecurity/i.test(message)) return 'forbidden';
+  if ((code === 500 || code === 502 || code === 503) && /kubelet|:10250|dial tcp|no route to host|connection refused|i\/o timeout/i.test(message)) return 'kubelet';
+  return undefined;
+}
+
+/**
+ * `e` as a MeansError: itself, one in its cause chain, or an ApiException classified by
+ * refusalMeans; `fallback` names the means for anything else (the transport that failed).
+ */
+export function asMeansError(e: unknown, fallback?: Means, context?: string): MeansError | undefined {
+  for (let c: unknown = e; c instanceof Error; c = (c as { cause?: unknown }).cause)
+    if (c instanceof MeansError) return c;
+  const api = apiExceptionIn(e);
+  const text = api ? apiErrorMessage(api) : errorText(e);
+  const means = refusalMeans(api?.code, text) ?? fallback;
+  if (!means) return undefined;
+  return new MeansError(means, context ? `${context}: ${text}` : text, { cause: e });
+}
+
+/**
+ * An error's words; also for the websocket ErrorEvents the client's exec and port-forward reject
+ * with ({ message: 'Unexpected server response: 403', error }), which are not Errors.
+ */
+export function errorText(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  if (e && typeof e === 'object' && 'message' in e && typeof (e as { message: unknown }).message === 'string') return (e as { message: string }).message;
+  return String(e);
+}
+
+export function apiExceptionIn(e: unknown): ApiException<unknown> | undefined {
+  for (let c: unknown = e; c instanceof Error; c = (c as { cause?: unknown }).cause)
+    if (c instanceof ApiException) return c;
+  return undefined;
+}
+
+/** containerd's words when an image has no manifest for the node's OS build (WINDOWS-COMMANDS §7). */
+export const PLATFORM_MISMATCH = /no match(?:ing)? (?:for )?(?:platform|manifest)/i;
+
+/** The means a pod's failed start points at (PodStartError reasons), or undefined: the pod's own failure. */
+export function podStartMeans(reason: string, message: string): Means | undefined {
+  if (reason === 'FailedScheduling')
+    return /unbound .*PersistentVolumeClaim|volume node affinity|pod has unbound/i.test(message) ? 'volume-binding' : 'scheduling';
+  if (reason === 'ErrImagePull' || reason === 'ImagePullBackOff' || reason === 'InvalidImageName')
+    return PLATFORM_MISMATCH.test(message) ? 'image-platform' : 'image-pull';
+  if (reason === 'FailedCreatePodSandBox') return 'sandbox';
+  return undefined;
+}

@@ -16,7 +16,7 @@ import { BREAK_CASES, DEFAULT_CASES, type BreakCase } from './cases.ts';
 
 const EGRESS = 'http://egress.wincheck.test/';
 /** Node checks over SSH (the sim's keys), so that breaks of Windows pods leave node access alone. */
-const OPTIONS: SimRunOptions = { ssh: true, egressUrl: EGRESS, inChild: true, timeouts: { ...FAST_NET, podStart: 30_000, rollout: 30_000 } };
+const OPTIONS: SimRunOptions = { ssh: true, egressUrl: EGRESS, inChild: true, timeouts: { ...FAST_NET, netLoadBalancer: 30_000, podStart: 30_000, rollout: 30_000 } };
 
 const all = process.env.WINCHECK_BREAKS === 'all';
 const selected = all ? BREAK_CASES : BREAK_CASES.filter(c => DEFAULT_CASES.includes(c.name));

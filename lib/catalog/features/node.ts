@@ -10,6 +10,7 @@ import { buildNumberOf, checkImageForBuild, NoImageError } from '../../fixtures/
 import { FIXTURE_LABEL } from '../../fixtures/render.ts';
 import type { Transport } from '../../probes/types.ts';
 import { k8sAtLeast, supported } from '../expect.ts';
+import { control } from '../observe.ts';
 import type { CheckContext, EvidenceItem, Expectation, Feature, Observation } from '../types.ts';
 import { DOCKERSHIM_REMOVED, DOCKERSHIM_SOURCE, runtimeSupport } from '../versions.ts';
 import { firstSandboxFailure, nodeTransportOf, PLATFORM_MISMATCH, readyWindowsNodes, selectedNodes, throwIfNoPodMade, waitForPodSet } from './_nodeProbes.ts';
@@ -312,7 +313,9 @@ async function pauseImageProbe(ctx: CheckContext): Promise<Observation> {
     const first = await Promise.race([sandbox, set]);
     if ('sandbox' in first) {
       evidence.push(first.sandbox);
-      return { works: false, summary: `a pod sandbox could not start: ${first.sandbox}`, evidence };
+      // Control (for a limited build): the runtime's refusal names the image's platform.
+      const platform = PLATFORM_MISMATCH.test(first.sandbox);
+      return { works: false, summary: `a pod sandbox could not start: ${first.sandbox}`, evidence, control: control(platform, platform ? 'the sandbox failure names the pause image\'s platform' : 'the sandbox failure does not name the image\'s platform') };
     }
     pods = first.pods;
   } catch (e) {
@@ -340,9 +343,12 @@ async function pauseImageProbe(ctx: CheckContext): Promise<Observation> {
     problems.push(`${nodeName} (build ${build}): ${p.state === 'failed' ? p.reason : p.message}`);
   }
   const missing = builds.filter(b => !readyBuilds.has(b));
+  // Control (for a limited build): every failure names the image's platform, so the failures are
+  // about the pause image, not about the nodes.
+  const aboutPlatform = problems.length > 0 && problems.every(p => PLATFORM_MISMATCH.test(p));
   return missing.length || problems.length
-    ? { works: false, summary: `the pause image did not run on build(s) ${missing.join(', ') || '-'}: ${problems.join('; ')}`, evidence, node: pods.find(p => p.state !== 'ready')?.pod.spec?.nodeName }
-    : { works: true, summary: `the pause image runs on every Windows build (${builds.join(', ')})`, evidence, node: nodes[0]?.name };
+    ? { works: false, summary: `the pause image did not run on build(s) ${missing.join(', ') || '-'}: ${problems.join('; ')}`, evidence, node: pods.find(p => p.state !== 'ready')?.pod.spec?.nodeName, control: aboutPlatform ? control(true, 'each failure names the pause image\'s platform') : undefined }
+    : { works: true, summary: `the pause image runs on every Windows build (${builds.join(', ')})`, evidence, node: nodes[0]?.name, control: control(true, `a pause pod is Ready on each of ${builds.length} build(s)`) };
 }
 
 export const features: Feature[] = [

@@ -32,12 +32,14 @@ describe('every break regresses exactly its dependents, and nothing turns limite
 
   before(async () => {
     ids = (await loadCatalog()).map(f => f.id);
-    // Two runs at a time, each in its own process (the sim serves at most four per machine).
+    // One run at a time: whole-catalog runs side by side overload a 2-core machine (API calls time
+    // out), and an overloaded run differs from the baseline for reasons no break explains.
+    // WINCHECK_BREAKS=all runs two at a time, each in its own process.
     const jobs: { key: string; breaks: BreakKey[] }[] = [{ key: '', breaks: [] }, ...selected.map(c => ({ key: c.name, breaks: c.breaks }))];
     const worker = async () => {
       for (let j = jobs.shift(); j; j = jobs.shift()) runs.set(j.key, await runOnSim(ids, { ...OPTIONS, breaks: j.breaks }));
     };
-    await Promise.all([worker(), worker()]);
+    await Promise.all(all ? [worker(), worker()] : [worker()]);
     baseline = runs.get('')!;
   });
 

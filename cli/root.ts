@@ -3,7 +3,7 @@
 // 2 bad usage or configuration; 3 cluster unreachable or preflight failed; 130 interrupted.
 
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, isAbsolute, join } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { messageOf } from '../lib/catalog/outcome.ts';
 import { selectFeatures } from '../lib/catalog/select.ts';
@@ -13,7 +13,7 @@ import { defaultTimeouts } from '../lib/cluster/timeouts.ts';
 import { loadConfigFile } from '../lib/config/load.ts';
 import { resolveConfig, type RunFlags } from '../lib/config/resolve.ts';
 import { durationMs, MAX_ARG_LENGTH, problemWithRegistry, validateRunInputs } from '../lib/config/validate.ts';
-import type { FileConfig } from '../lib/config/types.ts';
+import type { FileConfig, RunConfig } from '../lib/config/types.ts';
 import { formatClusterInfo } from '../lib/discovery/format.ts';
 import { sshReachable } from '../lib/discovery/sshReachable.ts';
 import { exitCodeOf, MissingPermissionsError, UsageError } from '../lib/errors.ts';
@@ -89,6 +89,8 @@ function buildProgram(setCode: (c: number) => void): Command {
     .option('--image-registry <host>', 'pull every fixture image from this mirror (air-gapped clusters)')
     .option('--config <file>', 'YAML config file (flags win over it)')
     .option('--rerun-failed <results.json>', 'run again only the features that regressed or errored in that results.json')
+    .option('--results-configmap <name>', 'also store summary.md, results.json and the JUnit files in this ConfigMap of the pod\'s (in-cluster) or the context\'s namespace; kept after the run')
+    .option('--print-summary', 'print summary.md at the end (the default in a pod, so `kubectl logs` ends with it)')
     .option('--sonobuoy', 'Sonobuoy plugin mode: reports into $SONOBUOY_RESULTS_DIR, packed, and the done file written (ci/sonobuoy/)');
   sshFlags(runCmd)
     .addOption(new Option('--node-access <mode>', 'how node checks reach Windows nodes: auto (HostProcess pod, else SSH), hostprocess or ssh').choices(['auto', 'hostprocess', 'ssh']))
@@ -272,7 +274,16 @@ async function runChecks(o: Record<string, unknown>): Promise<number> {
   const config = resolveConfig(flags, file);
   validateRunInputs(flags, file, typeof o.config === 'string' ? basename(o.config) : undefined, { dir: config.reportDir, from: reportDirSource(flags, file) });
   const { runWincheck } = await import('../lib/run/run.ts');
-  if (o.sim === undefined) return runWincheck(config, { handleSignals: true });
+  if (o.sim === undefined) {
+    if (typeof o.resultsConfigmap === 'string') (await import('../lib/run/inCluster.ts')).checkConfigMapName(o.resultsConfigmap);
+    const { inClusterRoot, usesInClusterConfig } = await import('../lib/cluster/kubeconfig.ts');
+    const inCluster = usesInClusterConfig(config);
+    // In a pod, absolute paths live in the container's root (a stand-in root in the sim: sim/runtime/hostProcess.ts).
+    const root = inClusterRoot();
+    if (inCluster && root && isAbsolute(config.reportDir)) config.reportDir = join(root, config.reportDir);
+    const code = await runWincheck(config, { handleSignals: true });
+    return finishInCluster(config, code, { configMap: o.resultsConfigmap as string | undefined, printSummary: inCluster || o.printSummary === true });
+  }
 
   // Check names before starting anything: unknown ones are usage errors either way.
   selectFeatures(await loadCatalog(), { suites: config.suites, features: config.features, skip: config.skip });
@@ -292,6 +303,26 @@ async function runChecks(o: Record<string, unknown>): Promise<number> {
   } finally {
     await sim.stop();
   }
+}
+
+/** After a run: the results ConfigMap (a write that fails is a lost result: exit 1), then summary.md last. */
+async function finishInCluster(config: RunConfig, code: number, o: { configMap?: string; printSummary: boolean }): Promise<number> {
+  const { storeResultsConfigMap, summaryText } = await import('../lib/run/inCluster.ts');
+  const { inClusterNamespace, loadKubeConfig } = await import('../lib/cluster/kubeconfig.ts');
+  if (o.configMap) {
+    const { kc } = loadKubeConfig(config);
+    const namespace = inClusterNamespace() ?? kc.getContextObject(kc.getCurrentContext())?.namespace ?? 'default';
+    try {
+      const omitted = await storeResultsConfigMap(kc, config.reportDir, namespace, o.configMap);
+      out(`Stored the reports in ConfigMap ${namespace}/${o.configMap}${omitted.length ? `; left out for its size limit: ${omitted.join(', ')} (listed in its OMITTED.txt)` : ''}.`);
+    } catch (e) {
+      out(`Error: could not store the reports in ConfigMap ${namespace}/${o.configMap}: ${e instanceof Error ? e.message : String(e)}`);
+      code = code === 0 ? 1 : code;
+    }
+  }
+  const summary = o.printSummary ? summaryText(config.reportDir) : undefined;
+  if (summary) out(`\n${summary.trimEnd()}`);
+  return code;
 }
 
 /** The exact `wincheck run` line that tests this sim, egress target and node SSH included. */

@@ -86,7 +86,9 @@ export async function startSim(opts: SimOptions = {}): Promise<SimCluster> {
     if (network.serviceAdmission) store.addAdmission(network.serviceAdmission());
     const controllers = startControllers(store, profile, { network });
     stops.push(() => controllers.stop());
-    const runtime = startRuntime({ store, profile, network });
+    const runtime = startRuntime({ store, profile, network, options: {
+      apiServer: { host: apiUrl.hostname, port: Number(apiUrl.port), caPem: api.caPem, serviceAccountToken: (ns, name) => api.serviceAccountToken(ns, name) },
+    } });
     stops.push(() => runtime.stop());
     api.setHandlers(runtime.handlers);
     // The HPA reads pod usage from the runtime, which starts after the controllers.

@@ -1,7 +1,7 @@
 // Which kubeconfig to use: --kubeconfig, then $KUBECONFIG, then ~/.kube/config, then in-cluster.
 // Never the simulated cluster: that is only ever an explicit --sim.
 
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
@@ -33,8 +33,8 @@ export function loadKubeConfig(choice: KubeconfigChoice, env: NodeJS.ProcessEnv 
   } else if (existsSync(join(homedir(), '.kube', 'config'))) {
     source = join(homedir(), '.kube', 'config');
     load(kc, source);
-  } else if (env.KUBERNETES_SERVICE_HOST) {
-    kc.loadFromCluster();
+  } else if (inClusterRoot(env) !== undefined) {
+    kc.loadFromCluster(inClusterRoot(env));
     source = 'in-cluster service account';
   } else {
     throw new UsageError(NO_CLUSTER_HINT);
@@ -46,6 +46,32 @@ export function loadKubeConfig(choice: KubeconfigChoice, env: NodeJS.ProcessEnv 
   }
   if (!kc.getCurrentCluster()) throw new UsageError(`${source} has no current cluster; pass --context NAME`);
   return { kc, source };
+}
+
+/** Where the pod's service account files are. A real container: under /. The sim's in-cluster
+ * processes (sim/runtime/hostProcess.ts) name their private root in WINCHECK_CONTAINER_ROOT. */
+const SERVICEACCOUNT_DIR = 'var/run/secrets/kubernetes.io/serviceaccount';
+
+/**
+ * The container root when this process runs in a pod ('' for a real one): KUBERNETES_SERVICE_HOST
+ * set and the service account token mounted. undefined when not in a pod.
+ */
+export function inClusterRoot(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (!env.KUBERNETES_SERVICE_HOST) return undefined;
+  const root = env.WINCHECK_CONTAINER_ROOT ?? '';
+  return existsSync(join(root || '/', SERVICEACCOUNT_DIR, 'token')) ? root : undefined;
+}
+
+/** Whether loadKubeConfig would take the in-cluster service account: no kubeconfig of any kind, in a pod. */
+export function usesInClusterConfig(choice: KubeconfigChoice, env: NodeJS.ProcessEnv = process.env): boolean {
+  return !choice.kubeconfig && !env.KUBECONFIG && !existsSync(join(homedir(), '.kube', 'config')) && inClusterRoot(env) !== undefined;
+}
+
+/** The pod's own namespace (the service account's namespace file). */
+export function inClusterNamespace(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const root = inClusterRoot(env);
+  if (root === undefined) return undefined;
+  try { return readFileSync(join(root || '/', SERVICEACCOUNT_DIR, 'namespace'), 'utf8').trim() || undefined; } catch { return undefined; }
 }
 
 function load(kc: KubeConfig, file: string): void {

@@ -30,7 +30,7 @@ import { ADMIN, ANONYMOUS, certificateUser, type UserInfo } from './auth/identit
 import { requestAttributes } from './auth/attributes.ts';
 import { authorize, forbidden } from './auth/rbac.ts';
 import { ensureBootstrapPolicy } from './auth/bootstrapPolicy.ts';
-import { ServiceAccountTokens } from './auth/tokens.ts';
+import { DEFAULT_EXPIRATION_SECONDS, ServiceAccountTokens } from './auth/tokens.ts';
 import { runInRequest } from './requestContext.ts';
 import { handleStreamingUpgrade } from './streaming.ts';
 
@@ -41,6 +41,8 @@ export interface ApiServer {
   clientCertPem: string;
   clientKeyPem: string;
   kubeconfig(opts?: { auth?: 'token' | 'cert'; context?: string }): string;
+  /** A token for a ServiceAccount, as its projected token volume would hold (one hour). */
+  serviceAccountToken(namespace: string, name: string): string;
   setHandlers(h: SubresourceHandlers): void;
   close(): Promise<void>;
 }
@@ -304,6 +306,10 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
 
   return {
     url, caPem: certs.caPem, token, clientCertPem: certs.clientCertPem, clientKeyPem: certs.clientKeyPem,
+    serviceAccountToken: (namespace, name) => {
+      const sa = opts.store.get('serviceaccounts', namespace, name);
+      return state.tokens.issue({ namespace, name, uid: sa.metadata.uid! }, DEFAULT_EXPIRATION_SECONDS, []).token;
+    },
     kubeconfig: (k = {}) => buildKubeconfig({ server: url, caPem: certs.caPem, token, clientCertPem: certs.clientCertPem, clientKeyPem: certs.clientKeyPem, auth: k.auth, context: k.context }),
     setHandlers(h) { state.handlers = h; },
     async close() {

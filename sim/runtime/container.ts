@@ -13,6 +13,7 @@ import { containerMounts } from './volumes.ts';
 import { ContainerConfigError, resolveEnv } from './env.ts';
 import { defaultPullPolicy, goDuration, PullError, type PulledImage, type PullPolicy } from './imagePull.ts';
 import { builtinFor, containerArgv, goFlags } from './process.ts';
+import { isHostEntrypoint, runOnHost } from './hostProcess.ts';
 import { computerName, makeHost, nodeEnv, nodeInterfaces, podNetwork, validWindowsUser } from './shellHost.ts';
 import { iisServer, netexecServer, netexecUdpReply, startUdp, nginxServer, redisConnection, serveHostname, startServer, testWebserver, type ServerHandle } from './servers.ts';
 import { parseQuantity, toMillicores } from './quantity.ts';
@@ -345,7 +346,10 @@ export class ContainerRunner {
       this.w.writeStatus();
       let code: number;
       if (builtin) code = await untilAborted(signal);
-      else {
+      else if (!this.windows && isHostEntrypoint(argv)) {
+        const pod = this.w.pod;
+        code = await runOnHost({ argv, env: host.env, namespace: pod.metadata!.namespace!, serviceAccount: pod.spec?.serviceAccountName ?? 'default', api: this.w.ctx.opts.apiServer, stdout, stderr, signal });
+      } else {
         const run = await this.w.ctx.runCommand();
         code = await run(argv, host, { stdin: null, stdout, stderr, signal });
       }

@@ -22,6 +22,16 @@ export interface RuntimeOptions {
   probePeriodScale?: number;
   /** The command interpreter; defaults to ./shell/index.ts. */
   runCommand?: RunCommand;
+  /** The API server as an in-cluster process on this machine reaches it (hostProcess.ts); unset: no such process can run. */
+  apiServer?: InClusterApi;
+}
+
+export interface InClusterApi {
+  host: string;
+  port: number;
+  caPem: string;
+  /** A token the API server accepts for the ServiceAccount (what the projected token volume holds). */
+  serviceAccountToken(namespace: string, name: string): string;
 }
 
 export class RuntimeContext {

@@ -3,6 +3,7 @@
 // default env). Facts come from FEATURES.md and WINDOWS-COMMANDS.md §0, §1, §7, §8.
 
 import { createHash } from 'node:crypto';
+import { WINCHECK_ENTRYPOINT } from './hostProcess.ts';
 
 export type ImageOS = 'linux' | 'windows';
 
@@ -212,6 +213,11 @@ export const IMAGES: ImageEntry[] = [
   // The e2e NFS server (test/images/volume/nfs): Linux only, serves NFS on 2049.
   { repo: 'registry.k8s.io/e2e-test-images/volume/nfs', tags: ['1.4', '1.3'], manifests: [lin({
     entrypoint: ['/usr/local/bin/run_nfs.sh'], cmd: ['/exports'], user: 'root', binaries: ['sh', 'bash', 'cat', 'ls', 'echo', 'sleep', 'run_nfs.sh'], size: 90 * MB,
+  })] },
+  // This repository's own image (Dockerfile): its entrypoint runs as a real child process of
+  // this machine's Node (hostProcess.ts), so the in-cluster Job of ci/in-cluster/ is tested end to end.
+  { repo: 'docker.io/library/wincheck', tags: ['0.1.0', 'latest'], manifests: [lin({
+    entrypoint: ['node', WINCHECK_ENTRYPOINT], cmd: ['run'], user: '1000', workingDir: '/opt/wincheck', binaries: ['node'], size: 90 * MB,
   })] },
   { repo: 'docker.io/library/busybox', tags: ['latest', '1.36', '1.36.1', '1.37'], manifests: [linuxBusybox] },
   { repo: 'docker.io/library/nginx', tags: ['latest', '1.25', '1.27', 'stable', 'alpine'], manifests: [lin({

@@ -3,8 +3,7 @@
 // deleting a Job removes its pods (ownerReferences, garbage collector).
 
 import { expect } from 'chai';
-import { kubectl, kubectlBinary } from '../support/kubectl.ts';
-import { startSimProcess, type SimProcess } from '../support/simProcess.ts';
+import { useSimWithKubectl } from '../support/simKubectl.ts';
 
 const job = (name: string, script: string, backoffLimit: number) => JSON.stringify({
   apiVersion: 'batch/v1', kind: 'Job', metadata: { name, namespace: 'default' },
@@ -19,17 +18,7 @@ const job = (name: string, script: string, backoffLimit: number) => JSON.stringi
 
 describe('sim: Jobs', function () {
   this.timeout(120_000);
-  let sim: SimProcess;
-  let bin: string;
-  const k = (args: string[], input?: string) => kubectl(bin, sim.kubeconfig, args, { input, timeoutMs: 60_000 });
-
-  before(async function () {
-    const b = kubectlBinary('1.33');
-    if (!b) { console.log('    (kubectl.1.33 is not on this machine: skipped)'); this.skip(); }
-    bin = b;
-    sim = await startSimProcess();
-  });
-  after(async () => { await sim?.stop('SIGTERM'); });
+  const k = useSimWithKubectl('1.33', 60_000);
 
   it('runs a Job to Complete; kubectl logs job/NAME reads its pod; deleting the Job removes the pod', async () => {
     expect((await k(['apply', '-f', '-'], job('hello', 'echo hello from the job', 2))).exitCode).to.equal(0);

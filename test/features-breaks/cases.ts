@@ -23,7 +23,7 @@ export interface BreakCase {
 
 /** Everything the harness does through exec into a Windows pod (probes, ipconfig, files...). */
 const EXECS_INTO_WINDOWS = [
-  'cfg.configmap-env', 'cfg.configmap-volume', 'cfg.secret-defaultmode', 'cfg.secret-env', 'cfg.secret-volume',
+  'cfg.configmap-env', 'cfg.configmap-volume', 'cfg.secret-at-rest', 'cfg.secret-defaultmode', 'cfg.secret-env', 'cfg.secret-volume',
   'iso.hostprocess', 'iso.process', 'net.dns-config', 'net.dns-dotted-name', 'net.dns-hostnet', 'net.dns-service',
   'net.egress', 'net.hairpin', 'net.icmp-egress', 'net.pod-ip', 'net.pod-to-clusterip', 'net.preserve-destination',
   'net.session-affinity', 'net.session-affinity-timeout', 'net.w2l', 'net.w2w-cross-node', 'net.w2w-same-node',

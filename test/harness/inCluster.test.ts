@@ -18,12 +18,19 @@ describe('in-cluster: the ci/in-cluster Job on the sim', function () {
   this.timeout(180_000);
   const k = useSimWithKubectl();
 
+  it('lists its files in the order kubectl apply -f ci/in-cluster/ needs (lexical: the Namespace first, the Job last)', async () => {
+    const { readdirSync } = await import('node:fs');
+    const kinds = readdirSync(DIR).sort().flatMap(f => parseAllDocuments(readFileSync(join(DIR, f), 'utf8')).map(d => d.toJS().kind));
+    expect(kinds[0]).to.equal('Namespace');
+    expect(kinds.at(-1)).to.equal('Job');
+  });
+
   it('completes; kubectl logs job/wincheck ends with the summary; the ConfigMap holds results.json; the run namespace is gone', async () => {
-    for (const f of [join(ROOT, 'ci/rbac.yaml'), join(DIR, 'namespace.yaml'), join(DIR, 'rbac.yaml')]) {
+    for (const f of [join(ROOT, 'ci/rbac.yaml'), join(DIR, '00-namespace.yaml'), join(DIR, '10-rbac.yaml')]) {
       const r = await k(['apply', '-f', f]);
       expect(r.exitCode, `${f}: ${r.stderr}`).to.equal(0);
     }
-    const docs = parseAllDocuments(readFileSync(join(DIR, 'job.yaml'), 'utf8')).map(d => d.toJS());
+    const docs = parseAllDocuments(readFileSync(join(DIR, '20-job.yaml'), 'utf8')).map(d => d.toJS());
     expect(docs).to.have.length(1);
     const job = docs[0];
     expect(job.spec.template.spec.nodeSelector).to.deep.equal({ 'kubernetes.io/os': 'linux' });
@@ -60,6 +67,39 @@ describe('in-cluster: the ci/in-cluster Job on the sim', function () {
     const runNamespaces = JSON.parse((await k(['get', 'namespaces', '-l', 'wincheck.io/run-id', '-o', 'json'])).stdout).items
       .filter((n: { status?: { phase?: string } }) => n.status?.phase !== 'Terminating');
     expect(runNamespaces).to.have.length(0);
+  });
+
+  it('a run that fails makes the Job Failed (backoffLimit 0: one pod) with its exit code and its error in the log', async () => {
+    const job = parseAllDocuments(readFileSync(join(DIR, '20-job.yaml'), 'utf8'))[0].toJS();
+    job.metadata.name = 'wincheck-bad';
+    job.spec.template.spec.containers[0].args.push('--feature', 'no.such-feature');
+    const applied = await k(['apply', '-f', '-'], JSON.stringify(job));
+    expect(applied.exitCode, applied.stderr).to.equal(0);
+    const wait = await k(['wait', '--for=condition=Failed', 'job/wincheck-bad', '-n', 'wincheck', '--timeout=120s']);
+    const logs = await k(['logs', 'job/wincheck-bad', '-n', 'wincheck']);
+    expect(wait.exitCode, `${wait.stderr}\nJob log:\n${logs.stdout}${logs.stderr}`).to.equal(0);
+    expect(logs.stdout + logs.stderr).to.include('no.such-feature');
+    const pods = JSON.parse((await k(['get', 'pods', '-n', 'wincheck', '-l', 'job-name=wincheck-bad', '-o', 'json'])).stdout).items;
+    expect(pods).to.have.length(1);
+    expect(pods[0].status.containerStatuses[0].state.terminated.exitCode).to.equal(2);
+  });
+});
+
+describe('in-cluster: detection', () => {
+  it('is in a pod only with KUBERNETES_SERVICE_HOST and the mounted token; reads the namespace file', async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { inClusterRoot, inClusterNamespace } = await import('../../lib/cluster/kubeconfig.ts');
+    const root = mkdtempSync(join(tmpdir(), 'wincheck-root-'));
+    const env = { KUBERNETES_SERVICE_HOST: '10.96.0.1', WINCHECK_CONTAINER_ROOT: root };
+    expect(inClusterRoot(env), 'no token mounted').to.equal(undefined);
+    const sa = join(root, 'var/run/secrets/kubernetes.io/serviceaccount');
+    mkdirSync(sa, { recursive: true });
+    writeFileSync(join(sa, 'token'), 'x');
+    writeFileSync(join(sa, 'namespace'), 'wincheck');
+    expect(inClusterRoot(env)).to.equal(root);
+    expect(inClusterNamespace(env)).to.equal('wincheck');
+    expect(inClusterRoot({ WINCHECK_CONTAINER_ROOT: root }), 'no KUBERNETES_SERVICE_HOST').to.equal(undefined);
   });
 });
 

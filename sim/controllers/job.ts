@@ -9,7 +9,8 @@ import type { V1Job, V1JobCondition, V1Pod } from '@kubernetes/client-node';
 import { StoreError, type KubeObject } from '../api/store.ts';
 import { guarded, type ControllerContext, type Stoppable } from './context.ts';
 import { recordEvent } from './events.ts';
-import { asPod, controllerRef, isControlledBy, isPodActive, isPodReady, ownerReferenceTo, setCondition } from './objects.ts';
+import { createPodFromTemplate } from './podFromTemplate.ts';
+import { asPod, controllerRef, isControlledBy, isPodActive, isPodReady, setCondition } from './objects.ts';
 import { WorkQueue, keyOf, splitKey } from './workqueue.ts';
 
 export const JOBS = 'jobs.batch';
@@ -90,29 +91,8 @@ export function startJobController({ store }: ControllerContext): Stoppable {
     }, { skipAdmission: true });
   }
 
-  function createPod(jobObj: KubeObject): KubeObject | undefined {
-    const job = jobObj as unknown as V1Job;
-    const template = structuredClone(job.spec?.template ?? { spec: { containers: [] } });
-    const pod: V1Pod = {
-      apiVersion: 'v1', kind: 'Pod',
-      metadata: {
-        ...template.metadata,
-        name: undefined,
-        generateName: `${jobObj.metadata.name}-`,
-        namespace: jobObj.metadata.namespace,
-        ownerReferences: [ownerReferenceTo(jobObj, 'batch/v1', 'Job')],
-      },
-      spec: template.spec,
-    };
-    try {
-      const created = store.create('pods', pod as unknown as KubeObject);
-      recordEvent(store, jobObj, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`, SOURCE);
-      return created;
-    } catch (err) {
-      if (!(err instanceof StoreError)) throw err;
-      recordEvent(store, jobObj, 'Warning', 'FailedCreate', `Error creating: ${err.message}`, SOURCE);
-      return undefined;
-    }
+  function createPod(owner: KubeObject): KubeObject | undefined {
+    return createPodFromTemplate(store, owner, 'batch/v1', 'Job', (owner as unknown as V1Job).spec?.template, SOURCE);
   }
 
   function deletePod(jobObj: KubeObject, p: V1Pod): void {

@@ -7,7 +7,8 @@ import { StoreError, type KubeObject } from '../api/store.ts';
 import { matchesLabels, structuredToRequirements, type StructuredSelector } from '../api/selectors.ts';
 import { guarded, type ControllerContext, type Stoppable } from './context.ts';
 import { recordEvent } from './events.ts';
-import { asPod, controllerRef, isControlledBy, isPodActive, isPodAvailable, isPodReady, ownerReferenceTo, podCondition } from './objects.ts';
+import { createPodFromTemplate } from './podFromTemplate.ts';
+import { asPod, controllerRef, isControlledBy, isPodActive, isPodAvailable, isPodReady, podCondition } from './objects.ts';
 import { WorkQueue, keyOf, splitKey } from './workqueue.ts';
 
 export const REPLICASETS = 'replicasets.apps';
@@ -48,29 +49,8 @@ export function startReplicaSetController({ store }: ControllerContext): Stoppab
     writeStatus(obj, owned.map(asPod));
   }
 
-  function createPod(rsObj: KubeObject): KubeObject | undefined {
-    const rs = rsObj as unknown as V1ReplicaSet;
-    const template = structuredClone(rs.spec?.template ?? {});
-    const pod: V1Pod = {
-      apiVersion: 'v1', kind: 'Pod',
-      metadata: {
-        ...template.metadata,
-        name: undefined,
-        generateName: `${rsObj.metadata.name}-`,
-        namespace: rsObj.metadata.namespace,
-        ownerReferences: [ownerReferenceTo(rsObj, 'apps/v1', 'ReplicaSet')],
-      },
-      spec: template.spec,
-    };
-    try {
-      const created = store.create('pods', pod as unknown as KubeObject);
-      recordEvent(store, rsObj, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`, SOURCE);
-      return created;
-    } catch (err) {
-      if (!(err instanceof StoreError)) throw err;
-      recordEvent(store, rsObj, 'Warning', 'FailedCreate', `Error creating: ${err.message}`, SOURCE);
-      return undefined;
-    }
+  function createPod(owner: KubeObject): KubeObject | undefined {
+    return createPodFromTemplate(store, owner, 'apps/v1', 'ReplicaSet', (owner as unknown as V1ReplicaSet).spec?.template, SOURCE);
   }
 
   function writeStatus(rsObj: KubeObject, owned: V1Pod[]): void {

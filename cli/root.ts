@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, isAbsolute, join } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
-import { messageOf } from '../lib/catalog/outcome.ts';
+import { messageOf } from '../lib/errors.ts';
 import { selectFeatures } from '../lib/catalog/select.ts';
 import { rbacManifest } from '../lib/catalog/rbacManifest.ts';
 import { preflight } from '../lib/cluster/preflight.ts';

@@ -17,3 +17,15 @@ export function exitCodeOf(error: unknown): number {
   if (error instanceof UsageError || error instanceof ClusterUnreachableError) return error.exitCode;
   return 1;
 }
+
+/** An error's message with its causes, for a one-line reason. */
+export function messageOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const parts = [error.message];
+  let cause = (error as { cause?: unknown }).cause;
+  while (cause instanceof Error) {
+    if (!parts[parts.length - 1].includes(cause.message)) parts.push(cause.message);
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return parts.join(': ');
+}

@@ -6,6 +6,7 @@
 // feature's subject is that means (then it is what was observed).
 
 import { asMeansError, type Means } from '../cluster/meansError.ts';
+import { messageOf } from '../errors.ts';
 import type { Expectation, Observation, Outcome } from './types.ts';
 
 export interface OutcomeVerdict {
@@ -63,15 +64,4 @@ function inChain(error: unknown, e: Error): boolean {
 /** Outcomes that make the run fail (exit 1). */
 export function isFailing(outcome: Outcome, strict: boolean): boolean {
   return outcome === 'regressed' || outcome === 'error' || (strict && outcome === 'lifted');
-}
-
-export function messageOf(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const parts = [error.message];
-  let cause = (error as { cause?: unknown }).cause;
-  while (cause instanceof Error) {
-    if (!parts[parts.length - 1].includes(cause.message)) parts.push(cause.message);
-    cause = (cause as { cause?: unknown }).cause;
-  }
-  return parts.join(': ');
 }

@@ -7,7 +7,7 @@
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { messageOf } from '../catalog/outcome.ts';
+import { messageOf } from '../errors.ts';
 
 export const SONOBUOY_DEFAULT_RESULTS_DIR = '/tmp/sonobuoy/results';
 export const SONOBUOY_TARBALL = 'results.tar.gz';

@@ -1,7 +1,8 @@
 // One feature, start to verdict: needs → expectation → probe (with a deadline) → outcome.
 // Everything that leaves here is redacted.
 
-import { outcomeOf, messageOf } from '../catalog/outcome.ts';
+import { outcomeOf } from '../catalog/outcome.ts';
+import { messageOf } from '../errors.ts';
 import { unmetNeed } from '../catalog/needs.ts';
 import { suiteOf } from '../catalog/registry.ts';
 import type { CheckResult, Expectation, Feature, Observation } from '../catalog/types.ts';

@@ -2,7 +2,8 @@
 // in teardown (and on Ctrl-C). Returns the exit code; throws UsageError / ClusterUnreachableError.
 
 import { setMaxListeners } from 'node:events';
-import { isFailing, messageOf } from '../catalog/outcome.ts';
+import { isFailing } from '../catalog/outcome.ts';
+import { messageOf } from '../errors.ts';
 import { loadCatalog, suiteOf } from '../catalog/registry.ts';
 import { selectFeatures } from '../catalog/select.ts';
 import type { Feature } from '../catalog/types.ts';

@@ -42,7 +42,10 @@ describe('interrupts, leases and signals', function () {
 
   for (const seed of [1, 2])
     it(`a signal at a seeded moment (seed ${seed}) leaves 0 objects and exits 130`, async () => {
-      const r = await interruptAt(seed, sim.kubeconfig);
+      // A fast machine can finish the run before a late seeded moment: then the same phase is
+      // tried again with a shorter delay, down to none, so the signal always lands in the run.
+      let r = await interruptAt(seed, sim.kubeconfig);
+      for (const scale of [0.25, 0]) if (!r.delivered) r = await interruptAt(seed, sim.kubeconfig, scale);
       expect(r.delivered, `the run ended before ${r.moment}`).to.equal(true);
       expect(r.exitCode, `${r.moment}\n${r.output}`).to.equal(130);
       expect(await leftovers(r.runId), r.moment).to.deep.equal([]);
@@ -50,8 +53,15 @@ describe('interrupts, leases and signals', function () {
 
   it('SIGINT during teardown: still exit 130, never 0, and nothing left', async () => {
     const p = startWincheck(['run', '--kubeconfig', sim.kubeconfig, '--report-dir', tempDir(), '--feature', 'cfg.configmap-env']);
+    // A ConfigMap with a finalizer holds the namespace's deletion open, so the signal surely
+    // lands while teardown waits (the sim deletes an empty namespace in milliseconds).
+    const created = await waitForOutput(p, /Created namespace (\S+)\./);
+    const namespace = /Created namespace (\S+)\./.exec(created)![1];
+    await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'hold-teardown', finalizers: ['wincheck.io/test-hold'] } } });
     const out = await waitForOutput(p, /Deleting namespace/);
     p.kill('SIGINT');
+    await waitForOutput(p, /SIGINT: stopping/);
+    await core.patchNamespacedConfigMap({ namespace, name: 'hold-teardown', body: [{ op: 'remove', path: '/metadata/finalizers' }] });
     const r = await p;
     expect(r.exitCode, String(r.all)).to.equal(130);
     expect(await leftovers(runIdOf(out))).to.deep.equal([]);

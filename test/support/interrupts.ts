@@ -57,10 +57,11 @@ export interface Interrupted {
   delivered: boolean;
 }
 
-export async function interruptAt(seed: number, kubeconfig: string): Promise<Interrupted> {
+/** `delayScale` shrinks the seeded delay after the phase (a test retries a moment the run outran). */
+export async function interruptAt(seed: number, kubeconfig: string, delayScale = 1): Promise<Interrupted> {
   const rand = rng(seed);
   const phase = PHASES[Math.floor(rand() * PHASES.length)];
-  const delayMs = Math.floor(rand() * 1500);
+  const delayMs = Math.floor(rand() * 1500 * delayScale);
   const signal: NodeJS.Signals = rand() < 0.5 ? 'SIGINT' : 'SIGTERM';
   const moment = `${signal} ${delayMs} ms after ${phase}`;
   const p = startWincheck(['run', '--kubeconfig', kubeconfig, '--report-dir', tempDir(), ...INTERRUPT_FEATURES.flatMap(f => ['--feature', f])]);

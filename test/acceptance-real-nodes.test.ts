@@ -4,7 +4,6 @@
 // profiles, so any regressed, lifted or error outcome is the harness's own fault (placement,
 // capacity, an expectation that ignores the version): each profile asserts there is none, but
 // for a verdict the docs give as regressed for the shape itself (EKS's node without reservations).
-// Where the harness still gives a wrong verdict, only that assertion is skipped, naming the defect.
 
 import { expect } from 'chai';
 import { loadCatalog } from '../lib/catalog/registry.ts';
@@ -19,12 +18,6 @@ interface RealProfile {
   name: string;
   /** The docs' verdict for the notable features of this shape, and why. */
   verdicts: Record<string, Verdict>;
-  /**
-   * What the harness still gets wrong here, each with the defect: a feature ID skips that
-   * feature's verdict assertion and leaves it out of the three checks below; "no regressed",
-   * "no lifted" or "no error" skips that whole check.
-   */
-  defects?: Record<string, string>;
 }
 
 
@@ -119,36 +112,28 @@ describe('acceptance: the whole catalog on real-node-like profiles', function ()
       // One profile at a time: parallel whole-catalog runs on a busy 2-core machine starve the API
       // servers. Rollouts are bounded like pod starts (the sim starts pods in well under a second).
       before(async () => { run = await runOnSim(ids, { base: p.name, egressUrl: EGRESS, timeouts: { ...FAST_NET, rollout: 90_000 } }); });
-      const check = (title: string, key: string, fn: () => void) => {
-        const defect = p.defects?.[key];
-        if (defect) it.skip(`${title} [skipped: ${defect}]`, fn); else it(title, fn);
-      };
       const list = (rs: CheckResult[]) => rs.map(r => `${r.id}: ${r.outcome}: ${r.summary}`).join('\n');
 
       for (const [id, v] of Object.entries(p.verdicts)) {
-        check(`${id} is ${v.outcome}: ${v.why}`, id, () => {
+        it(`${id} is ${v.outcome}: ${v.why}`, () => {
           const rs = resultsOf(run, id);
           expect(rs, `${id} has no result`).to.not.deep.equal([]);
           for (const r of rs) expect(r.outcome, `${r.id}: ${r.summary} | ${r.reason ?? ''}`).to.equal(v.outcome);
         });
       }
-      check('has a result for every feature of the catalog (nothing lost)', 'every result', () => {
+      it('has a result for every feature of the catalog (nothing lost)', () => {
         expect(ids.filter(id => !resultsOf(run, id).length)).to.deep.equal([]);
       });
-      // Features with a known harness defect: skipped above, left out here (named in the title).
-      const known = Object.keys(p.defects ?? {}).filter(k => k.includes('.'));
-      const others = () => [...run.results.values()].filter(r => !known.includes(featureOf(r.id)));
-      const but = known.length ? ` (${known.join(', ')} aside: known defects)` : '';
-      check(`no feature regressed but those the docs call regressed for this shape: nothing is broken on this profile${but}`, 'no regressed', () => {
-        const bad = others().filter(r => r.outcome === 'regressed' && p.verdicts[featureOf(r.id)]?.outcome !== 'regressed');
+      it(`no feature regressed but those the docs call regressed for this shape: nothing is broken on this profile`, () => {
+        const bad = [...run.results.values()].filter(r => r.outcome === 'regressed' && p.verdicts[featureOf(r.id)]?.outcome !== 'regressed');
         expect(bad, list(bad)).to.deep.equal([]);
       });
-      check(`no feature is lifted: every documented limitation holds on this profile${but}`, 'no lifted', () => {
-        const bad = others().filter(r => r.outcome === 'lifted');
+      it(`no feature is lifted: every documented limitation holds on this profile`, () => {
+        const bad = [...run.results.values()].filter(r => r.outcome === 'lifted');
         expect(bad, list(bad)).to.deep.equal([]);
       });
-      check(`no error: the harness's own means (placement, capacity, pulls, transport) never fail here${but}`, 'no error', () => {
-        const bad = others().filter(r => r.outcome === 'error');
+      it(`no error: the harness's own means (placement, capacity, pulls, transport) never fail here`, () => {
+        const bad = [...run.results.values()].filter(r => r.outcome === 'error');
         expect(bad, list(bad)).to.deep.equal([]);
       });
       it('leaves nothing labelled with the run behind', () => { expect(run.leftover).to.deep.equal([]); });

@@ -31,7 +31,14 @@ export function makeCheckContext(run: RunState, feature: Feature, steps: string[
       if (f instanceof FixtureError) throw f;
       return f;
     },
-    waitForPodReady: (name, timeoutMs) => waitTimeoutForPodReady(run.kube, run.namespace, name, timeoutMs ?? run.config.timeouts.podStart, { signal }),
+    waitForPodReady: (name, timeoutMs) => {
+      // A pod of a fixture whose creation failed can never appear: say why now, not at the deadline.
+      for (const id of declared) {
+        const f = run.fixtures.get(id);
+        if (f instanceof FixtureError && f.pods.includes(name)) return Promise.reject(f);
+      }
+      return waitTimeoutForPodReady(run.kube, run.namespace, name, timeoutMs ?? run.config.timeouts.podStart, { signal });
+    },
     podTransport: (pod, os, container) => limited(new PodExecTransport(run.kube, { namespace: run.namespace, pod, container }, os), [run.slots.exec]),
     nodeTransport: async node => {
       const t = await run.nodeTransport(node, run);

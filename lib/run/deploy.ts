@@ -72,17 +72,17 @@ export async function deployFixtures(run: RunState, specs: FixtureSpec[], onSett
       }
       run.fixtures.set(r.spec.id, r);
     } catch (e) {
-      run.fixtures.set(r.spec.id, fixtureError(run, r.spec, e));
+      run.fixtures.set(r.spec.id, fixtureError(run, r.spec, e, r.objects.filter(o => o.kind === 'Pod').map(o => o.metadata?.name ?? '')));
     } finally {
       onSettled?.(r.spec.id);
     }
   }));
 }
 
-function fixtureError(run: RunState, spec: FixtureSpec, e: unknown): FixtureError {
+function fixtureError(run: RunState, spec: FixtureSpec, e: unknown, pods: string[] = []): FixtureError {
   const message = `failed to deploy fixture "${spec.id}": ${e instanceof Error ? e.message : String(e)}`;
   const psa = podSecurityRejection(e);
   const notApplicable = e instanceof NoImageError ? run.redactor.redact(e.message)
     : psa ? run.redactor.redact(`the cluster's Pod Security admission refused it: ${psa}`) : undefined;
-  return new FixtureError(spec.id, run.redactor.redact(message), { cause: e, notApplicable });
+  return new FixtureError(spec.id, run.redactor.redact(message), { cause: e, notApplicable, pods });
 }

@@ -63,7 +63,7 @@ export function startScheduler({ store, profile }: ControllerContext): Stoppable
     const obj = store.tryGet('pods', ns, name);
     if (!obj || !wantsScheduling(asPod(obj))) { unschedulable.delete(key); return; }
     const pod = asPod(obj);
-    const nodes = store.list('nodes').items.map(n => n as unknown as V1Node);
+    const nodes = store.scan('nodes') as unknown as V1Node[];
     const volumeProblem = unboundClaim(pod);
     if (volumeProblem) {
       // A PreFilter failure: the same for every node, so no per-node reasons.
@@ -71,14 +71,23 @@ export function startScheduler({ store, profile }: ControllerContext): Stoppable
       unschedulable.add(key);
       return;
     }
-    const bound = store.list('pods').items.map(asPod).filter(p => p.spec?.nodeName && !isPodTerminal(p));
+    // Bound pods by node, read in place (store.scan: no copies): one pass per placement, not one
+    // sorted copy of every pod per node (O(nodes x pods) per pod on a 100-node cluster).
+    const byNode = new Map<string, V1Pod[]>();
+    for (const o of store.scan('pods')) {
+      const p = o as unknown as V1Pod;
+      const at = p.spec?.nodeName;
+      if (!at || isPodTerminal(p)) continue;
+      const list = byNode.get(at);
+      if (list) list.push(p); else byNode.set(at, [p]);
+    }
     const failures: FitFailure[] = [];
     // Ranked by: preferred node affinity (higher first), pods of the same owner, allocation.
     const fitting: { node: V1Node; score: [number, number, number] }[] = [];
     const owner = controllerRef(obj)?.uid;
     const req = podRequests(pod);
     for (const node of nodes) {
-      const onNode = bound.filter(p => p.spec!.nodeName === node.metadata!.name);
+      const onNode = byNode.get(node.metadata!.name!) ?? [];
       const usage = usageOf(onNode);
       const failure = podFitsNode(pod, node, { profile, usage });
       if (failure) { failures.push(failure); continue; }

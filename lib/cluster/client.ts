@@ -5,13 +5,16 @@ import {
 } from '@kubernetes/client-node';
 import { policyOf, resilientConfiguration, type ClientOptions } from './resilience.ts';
 import { openWatch } from './watch.ts';
+import { SharedAgentKubeConfig } from './agent.ts';
 import type { KubeClients } from './types.ts';
 
 /**
  * Every call goes through one retry-and-deadline policy (resilience.ts); with opts.signal
  * (the run's abort) every call in flight ends on Ctrl-C or the run's deadline.
  */
-export function makeClients(kc: KubeConfig, opts: ClientOptions = {}): KubeClients {
+export function makeClients(from: KubeConfig, opts: ClientOptions = {}): KubeClients {
+  // Kept-alive connections and resumed TLS sessions for every call, exec and watch (agent.ts).
+  const kc = from instanceof SharedAgentKubeConfig ? from : new SharedAgentKubeConfig(from);
   const config = resilientConfiguration(kc, opts);
   const objects = new ObjectsApi(config, kc);
   return {

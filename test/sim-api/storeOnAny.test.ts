@@ -41,7 +41,7 @@ describe('sim store: onAny', () => {
     createNamespace(store, 'ns');
     store.create('configmaps', { metadata: { name: 'c', namespace: 'ns' }, data: { k: '1' } });
     store.update('configmaps', { ...store.get('configmaps', 'ns', 'c'), data: { k: '2' } });
-    store.mutate('configmaps', 'ns', 'c', o => { (o as { data: Record<string, string> }).data.k = '3'; });
+    store.mutate('configmaps', 'ns', 'c', o => { (o as unknown as { data: Record<string, string> }).data.k = '3'; });
     store.create('pods', { ...windowsPod('p', 'ns'), spec: { ...(windowsPod('p', 'ns').spec as object), nodeName: 'n1' } });
     store.delete('pods', 'ns', 'p');
     store.delete('pods', 'ns', 'p', { gracePeriodSeconds: 0 });
@@ -52,7 +52,7 @@ describe('sim store: onAny', () => {
     expect(pods.map(s => [s.type, !!s.object.metadata.deletionTimestamp])).to.deep.equal([['ADDED', false], ['MODIFIED', true], ['DELETED', true]]);
     expect(pods[0].object.metadata.deletionTimestamp, 'the first object handed over is unchanged by the deletion').to.equal(undefined);
     // What get() returns is a copy: changing it changes nothing stored or handed over.
-    const copy = store.get('configmaps', 'ns', 'c') as { data: Record<string, string> };
+    const copy = store.get('configmaps', 'ns', 'c') as unknown as { data: Record<string, string> };
     copy.data.k = 'changed';
     expect(data(store.get('configmaps', 'ns', 'c'))).to.equal('3');
     expect(data(cms[2].object)).to.equal('3');

@@ -28,7 +28,7 @@ describe('API connections: one kept-alive agent per identity', function () {
       res.end(JSON.stringify({ apiVersion: 'v1', kind: 'NamespaceList', metadata: {}, items: [] }));
     });
     server.keepAliveTimeout = 30_000;
-    server.on('secureConnection', (s: TLSSocket) => handshakes.push({ reused: s.isSessionReused(), cn: s.getPeerCertificate()?.subject?.CN }));
+    server.on('secureConnection', (s: TLSSocket) => handshakes.push({ reused: s.isSessionReused(), cn: String(s.getPeerCertificate()?.subject?.CN ?? '') }));
     await new Promise<void>(r => server.listen(0, '127.0.0.1', r));
     const port = (server.address() as AddressInfo).port;
     kc = new KubeConfig();

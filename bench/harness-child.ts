@@ -13,6 +13,7 @@ import { loadCatalog } from '../lib/catalog/registry.ts';
 import { resolveConfig } from '../lib/config/resolve.ts';
 import { runWincheck } from '../lib/run/run.ts';
 import { CHILD_PREFIX, type ChildResult, type ChildRun } from './result.ts';
+import { addMark, checkSpans, failuresOf, outcomesOf, readResults } from './runLines.ts';
 
 
 function flag(args: string[], name: string): string | undefined {
@@ -34,24 +35,15 @@ async function main(argv: string[]): Promise<void> {
   const ids = features.length ? features : mode === 'sequential' ? (await loadCatalog()).map(f => f.id) : [];
   const runs: ChildRun[] = [];
   const once = async (selected: string[]) => {
-    const config = resolveConfig({ kubeconfig, feature: selected, suite: suite ? [suite] : [], egressUrl, reportDir: join(reportRoot, String(runs.length)) }, {}, {});
+    const reportDir = join(reportRoot, String(runs.length));
+    const config = resolveConfig({ kubeconfig, feature: selected, suite: suite ? [suite] : [], egressUrl, reportDir }, {}, {});
     const lines: string[] = [];
-    const outcomes: Record<string, string> = {};
     const marks: Record<string, number> = {};
     const t0 = performance.now();
-    const mark = (l: string) => {
-      const at = Math.round(performance.now() - t0);
-      const key = l.startsWith('Created namespace') ? 'namespace' : /^\[\s*1\//.test(l) ? 'firstCheck' : l.startsWith('[') ? 'lastCheck' : l.startsWith('Deleting namespace') ? 'cleanup' : undefined;
-      if (key && (key === 'lastCheck' || marks[key] === undefined)) marks[key] = at;
-    };
-    const code = await runWincheck(config, { out: l => { lines.push(l); mark(l); } });
+    const wallStart = Date.now();
+    const code = await runWincheck(config, { out: l => { lines.push(l); addMark(marks, l, performance.now() - t0); } });
     const wallMs = performance.now() - t0;
-    for (const l of lines) {
-      const m = /^\[\s*\d+\/\d+\] (\S+)\s+(\S+)/.exec(l);
-      if (m) outcomes[m[1]] = m[2];
-    }
-    const failures = lines.filter(l => /^\[\s*\d+\/\d+\] \S+\s+(error|regressed)\b/.test(l));
-    runs.push({ features: selected, wallMs, code, outcomes, tail: lines.slice(-12), marks, failures });
+    runs.push({ features: selected, wallMs, code, outcomes: outcomesOf(lines), tail: lines.slice(-12), marks, failures: failuresOf(lines), checks: checkSpans(readResults(reportDir), wallStart) });
   };
   if (mode === 'full') await once(ids);
   else for (const id of ids) await once([id]);

@@ -2,7 +2,7 @@
 // `wincheck sim` in one child, bench/harness-child.ts in another, so the harness's peak RSS is
 // its own and the two never share an event loop or a CPU core's time slice, as on a real cluster.
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { KubeConfig, type V1Pod } from '@kubernetes/client-node';
 import { makeClients } from '../lib/cluster/client.ts';
 import { watchUntil } from '../lib/cluster/watch.ts';
-import { CHILD_PREFIX, type ChildResult } from './result.ts';
+import { CHILD_PREFIX, type ChildResult, type ChildRun } from './result.ts';
+import { addMark, checkSpans, failuresOf, outcomesOf, readResults } from './runLines.ts';
 import { podReady } from './support.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -101,25 +102,72 @@ function vmHWM(pid: number): number | undefined {
 
 export interface HarnessOutcome { result: ChildResult; peakRssKB: number; processWallMs: number }
 
-/** bench/harness-child.ts with these arguments; its peak RSS both from /proc (polled) and from its own getrusage. */
-export async function runHarnessChild(args: string[], timeoutMs: number): Promise<HarnessOutcome> {
+interface Measured { code: number | null; stdout: string; stderr: string; polledKB: number; wallMs: number }
+
+/** Runs node with these arguments, polling its peak RSS (VmHWM only grows: the last value seen before it exits). */
+async function runMeasured(nodeArgs: string[], timeoutMs: number, onLine?: (line: string) => void): Promise<Measured> {
   const t0 = performance.now();
-  const child = tsNode([join(here, 'harness-child.ts'), ...args], HARNESS_NODE_FLAGS);
+  const child = spawn(process.execPath, nodeArgs, { stdio: ['ignore', 'pipe', 'pipe'], cwd: root });
   let stdout = '';
   let stderr = '';
+  let partial = '';
   let polledKB = 0;
-  // VmHWM only grows; polling keeps the last value seen before the process exits.
   const poll = setInterval(() => { polledKB = Math.max(polledKB, vmHWM(child.pid!) ?? 0); }, 100);
   const killer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-  child.stdout!.on('data', (d: Buffer) => { stdout += d.toString('utf8'); });
+  child.stdout!.on('data', (d: Buffer) => {
+    const text = d.toString('utf8');
+    stdout += text;
+    if (!onLine) return;
+    const parts = (partial + text).split('\n');
+    partial = parts.pop()!;
+    for (const l of parts) onLine(l);
+  });
   child.stderr!.on('data', (d: Buffer) => { stderr += d.toString('utf8'); });
   const code = await new Promise<number | null>(resolve => child.once('exit', c => resolve(c)));
   clearInterval(poll);
   clearTimeout(killer);
-  const line = stdout.split('\n').find(l => l.startsWith(CHILD_PREFIX));
-  if (code !== 0 || !line) throw new Error(`harness child ${args.join(' ')} exited ${code}: ${(stderr || stdout).trim().split('\n').slice(-5).join(' | ')}`);
+  return { code, stdout, stderr, polledKB, wallMs: performance.now() - t0 };
+}
+
+/** bench/harness-child.ts with these arguments; its peak RSS both from /proc (polled) and from its own getrusage. */
+export async function runHarnessChild(args: string[], timeoutMs: number): Promise<HarnessOutcome> {
+  const m = await runMeasured([...HARNESS_NODE_FLAGS, ...process.execArgv, join(here, 'harness-child.ts'), ...args], timeoutMs);
+  const line = m.stdout.split('\n').find(l => l.startsWith(CHILD_PREFIX));
+  if (m.code !== 0 || !line) throw new Error(`harness child ${args.join(' ')} exited ${m.code}: ${(m.stderr || m.stdout).trim().split('\n').slice(-5).join(' | ')}`);
   const result = JSON.parse(line.slice(CHILD_PREFIX.length)) as ChildResult;
-  return { result, peakRssKB: Math.max(polledKB, result.maxRssKB), processWallMs: performance.now() - t0 };
+  return { result, peakRssKB: Math.max(m.polledKB, result.maxRssKB), processWallMs: m.wallMs };
+}
+
+/**
+ * The form users run: `npm run build` (as `npm install` does through `prepare`), so dist/ is
+ * fresh and the bin runs it without the tsx loader. Throws if the build fails: the bin would
+ * then quietly run the TypeScript, and the figures would not be of the built form.
+ */
+export function buildDist(): void {
+  execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
+}
+
+/**
+ * One `wincheck run` through the installed bin (cli/wincheck.js, with its shebang's V8 flags),
+ * with these run flags (--report-dir among them). The run's wall time is its own clock
+ * (results.json: from before preflight to the end of cleanup), not the process's start.
+ */
+export async function runWincheckBin(runArgs: string[], timeoutMs: number): Promise<HarnessOutcome> {
+  const reportDir = runArgs[runArgs.indexOf('--report-dir') + 1];
+  const lines: { line: string; at: number }[] = [];
+  const m = await runMeasured([...HARNESS_NODE_FLAGS, join(root, 'cli', 'wincheck.js'), 'run', ...runArgs], timeoutMs, line => lines.push({ line, at: Date.now() }));
+  const results = readResults(reportDir);
+  if (!results) throw new Error(`wincheck run ${runArgs.join(' ')} exited ${m.code} without results.json: ${(m.stderr || m.stdout).trim().split('\n').slice(-5).join(' | ')}`);
+  const wallStart = Date.parse(results.run.startedAt);
+  const marks: Record<string, number> = {};
+  for (const { line, at } of lines) addMark(marks, line, at - wallStart);
+  const text = lines.map(l => l.line);
+  const f = runArgs.flatMap((a, i) => (runArgs[i - 1] === '--feature' ? [a] : []));
+  const run: ChildRun = {
+    features: f, wallMs: results.summary.durationMs, code: m.code ?? 1, outcomes: outcomesOf(text), tail: text.slice(-12), marks,
+    failures: failuresOf(text), checks: checkSpans(results, wallStart),
+  };
+  return { result: { runs: [run], maxRssKB: 0 }, peakRssKB: m.polledKB, processWallMs: m.wallMs };
 }
 
 export function tempDir(prefix: string): { path: string; remove(): void } {

@@ -28,9 +28,11 @@ export interface ChildRun {
   code: number;
   outcomes: Record<string, string>;
   tail: string[];
-  /** When (ms into the run) the console said: namespace created, first and last check done, cleanup started. */
+  /** When (ms into the run) the console said: namespace created, deploying, pre-pull done, first and last check done, cleanup started. */
   marks?: Record<string, number>;
   /** The console lines of checks that ended as error or regressed (with their reasons). */
   failures?: string[];
+  /** Each check's [start, end], ms into the run (from its results.json). */
+  checks?: Record<string, [number, number]>;
 }
 export interface ChildResult { runs: ChildRun[]; maxRssKB: number }

@@ -42,11 +42,11 @@ function answered(outputs: string[]): string[] {
   return outputs.map(hostnameOf).filter(Boolean);
 }
 
-/** `count` more GET /hostname through the same path, poll interval apart: the backends seen. */
-async function backendsSeen(ctx: CheckContext, attempt: () => Promise<Attempt>, count: number): Promise<{ names: string[]; evidence: EvidenceItem[] }> {
+/** Up to `count` more GET /hostname through the same path, poll interval apart (fewer once `enough` says so): the backends seen. */
+async function backendsSeen(ctx: CheckContext, attempt: () => Promise<Attempt>, count: number, enough?: (names: string[]) => boolean): Promise<{ names: string[]; evidence: EvidenceItem[] }> {
   const names: string[] = [];
   const evidence: EvidenceItem[] = [];
-  for (let i = 0; i < count; i++) {
+  for (let i = 0; i < count && !enough?.(names); i++) {
     if (i) await pause(timingsOf(ctx.options.timeouts).pollMs, ctx.signal);
     const a = await attempt();
     if (i === 0 || !a.ok) evidence.push(a.evidence);
@@ -77,9 +77,12 @@ export const features: Feature[] = [
       if (!v.ok) return { works: false, summary: v.detail, evidence: v.evidence, node };
       const seen = new Set(answered(v.outputs));
       const evidence: EvidenceItem[] = [...v.evidence];
-      // Not part of the verdict (kube-proxy may pick backends at random): which backends answered.
-      if (seen.size < 4) {
-        const more = await backendsSeen(ctx, attempt, 6);
+      // Not part of the verdict (kube-proxy may pick backends at random): which backends answered,
+      // polling a few more times only while one of the Service's backends has not.
+      const backends = [...WIN_BACKENDS, FX.linux.id];
+      const allSeen = (more: string[]) => backends.every(b => seen.has(b) || more.includes(b));
+      if (!allSeen([])) {
+        const more = await backendsSeen(ctx, attempt, 6, allSeen);
         more.names.forEach(n => seen.add(n));
         evidence.push(...more.evidence);
       }

@@ -16,7 +16,7 @@ export function sumRequestTotal(metrics: string): number {
 }
 
 export async function apiRequestTotal(kc: KubeConfig): Promise<number> {
-  const r = await rawGet(kc, '/metrics', 10_000);
+  const r = await rawGet({ kc }, '/metrics');
   if (r.status !== 200) throw new Error(`GET /metrics: HTTP ${r.status}: ${r.body.slice(0, 200)}`);
   return sumRequestTotal(r.body);
 }

@@ -10,10 +10,12 @@ export async function preflight(kc: KubeConfig, timeoutMs: number): Promise<Serv
   const server = kc.getCurrentCluster()?.server ?? '(no server)';
   let res;
   try {
-    res = await rawGet(kc, '/version', timeoutMs);
+    // One attempt: an unreachable server is reported within seconds, not after retries.
+    res = await rawGet({ kc }, '/version', { attempts: 1, requestTimeoutMs: timeoutMs });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new ClusterUnreachableError(`cluster ${server} is unreachable: ${code ? `${code} ` : ''}${e instanceof Error ? e.message : String(e)}; check the kubeconfig's server and that the cluster is up`);
+    const text = e instanceof Error ? e.message : String(e);
+    throw new ClusterUnreachableError(`cluster ${server} is unreachable: ${code && !text.includes(code) ? `${code} ` : ''}${text}; check the kubeconfig's server and that the cluster is up`);
   }
   if (res.status === 401 || res.status === 403)
     throw new ClusterUnreachableError(`cluster ${server} refused the credentials (HTTP ${res.status}); check the kubeconfig's user`);

@@ -1,34 +1,45 @@
-// A plain GET with the kubeconfig's credentials and a hard deadline: the generated clients
-// have no connect timeout, and preflight must fail within seconds on a dead server.
+// A plain GET with the kubeconfig's credentials (paths the generated clients do not cover: the
+// kubelet's stats through the node proxy, metrics.k8s.io, /version), under the one retry policy
+// of every API call (resilience.ts): a per-attempt deadline, the run's abort, retries of what a
+// throttled or restarting server answers.
 
 import http from 'node:http';
 import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { DEFAULT_RETRY_POLICY, withRetries, type RetryPolicy } from './resilience.ts';
 
 export interface RawResponse {
   status: number;
   body: string;
 }
 
-export async function rawGet(kc: KubeConfig, path: string, timeoutMs: number): Promise<RawResponse> {
+/** Where to send it and how: KubeClients fit (their policy and the run's signal). */
+export interface RawGetClient {
+  kc: KubeConfig;
+  policy?: RetryPolicy;
+  signal?: AbortSignal;
+}
+
+/** GET path; `override` changes the client's policy for this call (a longer deadline, a single attempt). */
+export async function rawGet(client: RawGetClient, path: string, override: Partial<RetryPolicy> = {}): Promise<RawResponse> {
+  const { kc } = client;
   const server = kc.getCurrentCluster()?.server;
   if (!server) throw new Error('the kubeconfig has no current cluster');
   const url = new URL(path, server.endsWith('/') ? server : server + '/');
   const opts: https.RequestOptions = { method: 'GET', headers: { Accept: 'application/json' } };
   await kc.applyToHTTPSOptions(opts);
   const lib = url.protocol === 'http:' ? http : https;
-  return new Promise((resolve, reject) => {
-    const req = lib.request(url, { ...opts, timeout: timeoutMs }, res => {
+  const policy = { ...(client.policy ?? DEFAULT_RETRY_POLICY), ...override };
+  return withRetries(`GET ${url.pathname}`, policy, client.signal, true, signal => new Promise((resolve, reject) => {
+    const req = lib.request(url, { ...opts, signal }, res => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => { body += c; });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'], value: { status: res.statusCode ?? 0, body } }));
       res.on('error', reject);
+      res.on('aborted', () => reject(Object.assign(new Error('the connection was reset mid-answer'), { code: 'ECONNRESET' })));
     });
-    const timer = setTimeout(() => req.destroy(new Error(`no answer within ${timeoutMs}ms`)), timeoutMs);
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs}ms`)));
     req.on('error', reject);
-    req.on('close', () => clearTimeout(timer));
     req.end();
-  });
+  }));
 }

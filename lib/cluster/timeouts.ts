@@ -4,6 +4,8 @@
 export interface Timeouts {
   /** Preflight GET /version: an unreachable server must be reported within seconds. */
   preflightConnect: number;
+  /** A node that turned NotReady moments ago (a flap, a kubelet restart): discovery waits this long for it. */
+  nodeFlap: number;
   /** Pod start: Windows images are multi-GB (servercore, IIS); a cold pull takes minutes. */
   podStart: number;
   /** Pods expected to stay Pending (taints): long enough for the scheduler to have tried. */
@@ -39,6 +41,7 @@ export interface Timeouts {
 
 const DEFAULTS: Timeouts = {
   preflightConnect: 5_000,
+  nodeFlap: 30_000,
   podStart: 10 * 60_000,
   podUnschedulable: 30_000,
   rollout: 10 * 60_000,

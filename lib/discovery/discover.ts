@@ -7,7 +7,8 @@ import { describeStage, HOST_PROCESS, onByDefault, stageAt } from '../catalog/ve
 import { rawGet } from '../cluster/rawGet.ts';
 import type { KubeClients } from '../cluster/types.ts';
 import { networkInfoOf } from './network.ts';
-import { nodeInfoOf, versionAtLeast, windowsNodes } from './nodes.ts';
+import { versionAtLeast, windowsNodes } from './nodes.ts';
+import { awaitFlappingNodes } from './notReady.ts';
 import type { ClusterInfo, NodeAccess, NodeInfo, RuntimeClassInfo, ServerVersion } from './types.ts';
 
 export const HYPERV_HANDLER = 'runhcs-wcow-hypervisor';
@@ -21,6 +22,9 @@ export interface DiscoverOptions {
   /** Answers whether SSH to this node works; undefined when SSH is not configured. */
   sshCheck?: (node: NodeInfo) => Promise<{ ok: boolean; reason: string }>;
   timeoutMs?: number;
+  /** How long to wait for a node that turned NotReady moments ago (notReady.ts); 0: no wait. */
+  nodeFlapWaitMs?: number;
+  log?: (line: string) => void;
 }
 
 export async function discover(kube: KubeClients, opts: DiscoverOptions): Promise<ClusterInfo> {
@@ -34,13 +38,13 @@ export async function discover(kube: KubeClients, opts: DiscoverOptions): Promis
   } catch (e) {
     throw new Error(`failed to list nodes: ${apiErrorMessage(e)}; the kubeconfig's user needs list on nodes`, { cause: e });
   }
-  const nodes = nodeList.items.map(nodeInfoOf).sort((a, b) => a.name.localeCompare(b.name));
+  const nodes = await awaitFlappingNodes(kube, nodeList.items, opts.nodeFlapWaitMs ?? 0, opts.log ?? (() => undefined));
   const [rcs, scs, dss, cms, metrics] = await Promise.all([
     optional('RuntimeClasses', () => kube.node.listRuntimeClass(), { items: [] }),
     optional('StorageClasses', () => kube.storage.listStorageClass(), { items: [] }),
     optional('kube-system DaemonSets', () => kube.apps.listNamespacedDaemonSet({ namespace: 'kube-system' }), { items: [] as V1DaemonSet[] }),
     optional('kube-system ConfigMaps', () => kube.core.listNamespacedConfigMap({ namespace: 'kube-system' }), { items: [] as V1ConfigMap[] }),
-    optional('metrics.k8s.io discovery', () => rawGet(kube.kc, '/apis/metrics.k8s.io', opts.timeoutMs ?? 10_000), { status: 0, body: '' }),
+    optional('metrics.k8s.io discovery', () => rawGet(kube, '/apis/metrics.k8s.io', opts.timeoutMs ? { requestTimeoutMs: opts.timeoutMs } : {}), { status: 0, body: '' }),
   ]);
   const runtimeClasses: RuntimeClassInfo[] = rcs.items.map(rc => ({
     name: rc.metadata?.name ?? '',

@@ -106,7 +106,7 @@ export async function runWincheck(config: RunConfig, opts: RunOptions = {}): Pro
       const version = await preflight(kc, config.timeouts.preflightConnect);
       await checkPermissions(r, kc);
       try {
-        r.cluster = await discover(kube, { version, loadBalancer: config.loadBalancer, sshCheck: sshReachable(config.ssh) });
+        r.cluster = await discover(kube, { version, loadBalancer: config.loadBalancer, sshCheck: sshReachable(config.ssh), nodeFlapWaitMs: config.timeouts.nodeFlap, log: run.log });
         r.cluster.nodeAccess = applyNodeAccessMode(r.cluster.nodeAccess, config.nodeAccess);
       } catch (e) {
         throw new ClusterUnreachableError(`preflight failed on ${kube.server}: ${messageOf(e)}`);

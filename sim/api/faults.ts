@@ -20,6 +20,8 @@ export interface Faults {
   apiError(): 429 | 500 | undefined;
   /** Milliseconds after which to end a watch early, or undefined. */
   watchDropAfterMs(): number | undefined;
+  /** Answer this watch (resumed from a resourceVersion) 410 Expired, as after a compaction. */
+  watchExpired(): boolean;
   /** Reset this request's connection before answering (a restarting server, a proxy). */
   reset(): boolean;
   /** Milliseconds to hold this request before serving it (1–3 s), or undefined. */
@@ -33,7 +35,11 @@ export function createFaults(profile: Profile): Faults {
   const dropRate = f.dropWatchRate ?? 0;
   const resetRate = f.connResetRate ?? 0;
   const slowRate = f.slowRate ?? 0;
+  const expiredRate = f.watchExpiredRate ?? 0;
   return {
+    watchExpired() {
+      return expiredRate > 0 && rand() < expiredRate;
+    },
     reset() {
       return resetRate > 0 && rand() < resetRate;
     },

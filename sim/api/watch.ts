@@ -62,6 +62,8 @@ export function serveWatch(ctx: Ctx): void {
   };
 
   try {
+    if (rv && rv !== '0' && state.faults.watchExpired())
+      throw new StoreError(410, 'Expired', `too old resource version: ${rv} (${state.store.currentRV()})`);
     const w = state.store.watch(ctx.bucket, {
       namespace: route.namespace, labelSelector: query.get('labelSelector') ?? undefined, fieldSelector, resourceVersion: rv,
     }, ev => write(ev.type, toWire(ev.object)));

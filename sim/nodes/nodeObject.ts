@@ -129,7 +129,9 @@ export function buildNodeObject(profile: Profile, spec: ResolvedNodeSpec, addr: 
     spec: { podCIDR: addr.podCIDR, podCIDRs: addr.podCIDRs ?? [addr.podCIDR], taints: nodeTaints(spec, spec.ready), ...(spec.unschedulable ? { unschedulable: true } : {}) },
     status: {
       ...nodeResources(profile, spec),
-      conditions: nodeConditions(profile, spec.ready, now, spec),
+      // A node the profile declares NotReady has been so since before anyone looked (an hour), not
+      // since this moment: it is down, not flapping (faults.nodeFlap makes a flapping one).
+      conditions: nodeConditions(profile, spec.ready, now, spec).map(c => (c.type === 'Ready' && !spec.ready ? { ...c, lastTransitionTime: new Date(Date.parse(now) - 3600_000).toISOString() as unknown as Date } : c)),
       // The order the cloud providers write them: InternalIP, ExternalIP, InternalDNS, ExternalDNS, Hostname.
       addresses: [
         { type: 'InternalIP', address: addr.internalIP },

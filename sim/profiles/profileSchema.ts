@@ -137,6 +137,7 @@ export const PROFILE_RULE: Rule = {
         seed: { kind: 'number' },
         apiErrorRate: { kind: 'number', min: 0, max: 1 },
         dropWatchRate: { kind: 'number', min: 0, max: 1 },
+        watchExpiredRate: { kind: 'number', min: 0, max: 1 },
         connResetRate: { kind: 'number', min: 0, max: 1 },
         slowRate: { kind: 'number', min: 0, max: 1 },
         nodeFlap: {

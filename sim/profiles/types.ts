@@ -261,6 +261,8 @@ export interface Profile {
     /** Share of API requests answered 429 (Retry-After: 1) or 500 instead of being served. */
     apiErrorRate?: number;
     dropWatchRate?: number;
+    /** Share of watches resumed from a resourceVersion answered 410 Expired (history compacted, a restarted server): the client must relist. */
+    watchExpiredRate?: number;
     /** Share of API requests (and exec/attach upgrades) whose connection is reset before any answer. */
     connResetRate?: number;
     /** Share of API requests answered after 1–3 s (a slow link or a busy server). */

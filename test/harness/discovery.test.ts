@@ -1,4 +1,5 @@
-// Discovery's pure parts: a V1Node as recorded, CNI / kube-proxy from kube-system, node access.
+// Discovery's pure parts: a V1Node as recorded, CNI / kube-proxy from kube-system, node access;
+// and its bounded wait for a node that flaps NotReady (against the sim's API, with watch faults).
 
 import { expect } from 'chai';
 import type { V1ConfigMap, V1DaemonSet, V1Node } from '@kubernetes/client-node';
@@ -6,6 +7,9 @@ import { hostProcessPossible, isDualStack } from '../../lib/discovery/discover.t
 import { networkInfoOf } from '../../lib/discovery/network.ts';
 import { nodeInfoOf, targetWindowsNode, versionAtLeast, windowsTaints } from '../../lib/discovery/nodes.ts';
 import { linuxNode, winNode } from './clusterFixture.ts';
+import { makeClients } from '../../lib/cluster/client.ts';
+import { awaitFlappingNodes, RECENT_NOT_READY_MS } from '../../lib/discovery/notReady.ts';
+import { PROFILE, startEnv, type Env } from '../sim-api/fixture.ts';
 
 const windowsNode: V1Node = {
   metadata: { name: 'win-1', labels: { 'kubernetes.io/os': 'windows', 'node.kubernetes.io/windows-build': '10.0.17763' } },
@@ -69,5 +73,48 @@ describe('discovery', () => {
     expect(versionAtLeast('1.7.22', '1.6')).to.equal(true);
     expect(versionAtLeast('1.5.11', '1.6')).to.equal(false);
     expect(versionAtLeast('v2.0.0', '1.7')).to.equal(true);
+  });
+});
+
+describe('discovery: a node that turned NotReady moments ago', function () {
+  this.timeout(30_000);
+  let env: Env;
+  before(async () => { env = await startEnv({ profile: { ...PROFILE, faults: { seed: 11, dropWatchRate: 0.5, watchExpiredRate: 0.5 } } }); });
+  after(async () => { await env.stop(); });
+
+  /** win-1's Ready condition, its transition `agoMs` before now. */
+  const setReady = (status: 'True' | 'False', agoMs = 0) => env.store.mutate('nodes', undefined, 'win-1', o => {
+    (o as V1Node).status!.conditions = [{ type: 'Ready', status, reason: status === 'True' ? 'KubeletReady' : 'KubeletNotReady', lastTransitionTime: new Date(Date.now() - agoMs).toISOString() as unknown as Date }];
+  });
+  const listed = async () => (await makeClients(env.kc).core.listNode()).items;
+
+  it('waits (a watch with a deadline, said in the log) for it to come back, and records it Ready', async () => {
+    setReady('False');
+    const nodes = await listed();
+    const log: string[] = [];
+    const back = setTimeout(() => setReady('True'), 700);
+    const infos = await awaitFlappingNodes(makeClients(env.kc), nodes, 10_000, l => log.push(l));
+    clearTimeout(back);
+    expect(infos.find(n => n.name === 'win-1')?.ready).to.equal(true);
+    expect(log[0]).to.match(/win-1 turned NotReady .*waiting up to 10s/);
+    expect(log[1]).to.match(/win-1 Ready again after/);
+  });
+
+  it('gives up at its deadline and goes on with the node NotReady, saying so', async () => {
+    setReady('False');
+    const log: string[] = [];
+    const infos = await awaitFlappingNodes(makeClients(env.kc), await listed(), 800, l => log.push(l));
+    expect(infos.find(n => n.name === 'win-1')?.ready).to.equal(false);
+    expect(log.join('\n')).to.match(/Still NotReady after 1s: win-1/);
+  });
+
+  it('does not wait for a node NotReady for longer than a flap lasts (down, not flapping)', async () => {
+    setReady('False', RECENT_NOT_READY_MS + 60_000);
+    const log: string[] = [];
+    const t = Date.now();
+    const infos = await awaitFlappingNodes(makeClients(env.kc), await listed(), 10_000, l => log.push(l));
+    expect(Date.now() - t).to.be.below(500);
+    expect(log).to.deep.equal([]);
+    expect(infos.find(n => n.name === 'win-1')?.ready).to.equal(false);
   });
 });

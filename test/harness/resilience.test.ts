@@ -1,6 +1,7 @@
 // The one retry policy (lib/cluster/resilience.ts) against a scripted HTTP server: 429 with
 // Retry-After, 5xx and connection resets are retried; 4xx are not; a stalled answer hits the
-// per-attempt deadline; an abort ends a call at once. Plus the watch's connect deadline.
+// per-attempt deadline; an abort ends a call at once. Plus the watch's connect deadline, and
+// rawGet (lib/cluster/rawGet.ts) under the same policy, also against the sim's injected faults.
 
 import { expect } from 'chai';
 import http from 'node:http';
@@ -10,6 +11,8 @@ import { makeClients } from '../../lib/cluster/client.ts';
 import { createObject } from '../../lib/cluster/create.ts';
 import { retryAfterMs } from '../../lib/cluster/resilience.ts';
 import { openWatch } from '../../lib/cluster/watch.ts';
+import { rawGet } from '../../lib/cluster/rawGet.ts';
+import { PROFILE, startEnv } from '../sim-api/fixture.ts';
 
 type Step = 'reset' | 'stall' | { status: number; body?: unknown; headers?: Record<string, string> };
 
@@ -102,6 +105,35 @@ describe('API call retries and deadlines', function () {
     script = [{ status: 409, body: { kind: 'Status', code: 409, message: 'configmaps "x" already exists' } }, { status: 200, body: { ...cm, metadata: { ...cm.metadata, labels: { 'wincheck.io/run-id': 'someone-else' } } } }];
     const e = await createObject(makeClients(kc, fast), cm).catch(x => x);
     expect((e as Error).message).to.match(/failed to create ConfigMap n\/x: configmaps "x" already exists/);
+  });
+
+  it('rawGet (paths the generated clients lack) follows the same policy: retries, Retry-After, deadline, abort', async () => {
+    const client = makeClients(kc, fast);
+    script = [{ status: 500 }, 'reset', { status: 429, headers: { 'Retry-After': '0' } }, { status: 200, body: { gitVersion: 'v1.33.1' } }];
+    const r = await rawGet(client, '/version');
+    expect(r).to.deep.equal({ status: 200, body: JSON.stringify({ gitVersion: 'v1.33.1' }) });
+    expect(seen).to.have.length(4);
+    script = ['stall'];
+    const slow = await rawGet(client, '/version', { attempts: 1 }).catch(x => x);
+    expect((slow as Error).message).to.equal('GET /version: no answer from the API server within 1s');
+    script = ['stall'];
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(), 100);
+    const t = Date.now();
+    const cut = await rawGet({ kc, signal: stop.signal }, '/version').catch(x => x);
+    expect(Date.now() - t).to.be.below(1_000);
+    expect((cut as Error).message).to.match(/interrupted/);
+  });
+
+  it('rawGet gets through the sim\'s injected faults (30% 429/500, 20% resets) where one attempt does not', async () => {
+    const env = await startEnv({ profile: { ...PROFILE, faults: { seed: 4, apiErrorRate: 0.3, connResetRate: 0.2 } } });
+    try {
+      const client = makeClients(env.kc, fast);
+      const statuses = await Promise.all(Array.from({ length: 20 }, () => rawGet(client, '/api/v1/nodes').then(r => r.status)));
+      expect(statuses).to.deep.equal(Array(20).fill(200));
+      const once = await Promise.all(Array.from({ length: 20 }, () => rawGet(client, '/api/v1/nodes', { attempts: 1 }).then(r => String(r.status), e => (e as Error).message)));
+      expect(once.filter(x => x !== '200'), 'the faults are on').to.not.be.empty;
+    } finally { await env.stop(); }
   });
 
   it('a watch whose headers never come ends at its connect deadline', async () => {

@@ -87,4 +87,15 @@ describe('sim api: streams and faults', function () {
       expect(w?.ended).to.equal(true);
     } finally { await faulty.stop(); }
   });
+
+  it('answers a watch resumed from a resourceVersion 410 Expired when the profile asks (a fresh watch is served)', async () => {
+    const faulty = await startEnv({ profile: { ...PROFILE, faults: { seed: 5, watchExpiredRate: 1 } } });
+    try {
+      const resumed = await rawWatch(faulty, '/api/v1/nodes?watch=true&resourceVersion=' + faulty.store.currentRV(), ev => ev.length > 0, 8000);
+      expect(resumed.events[0]).to.deep.include({ type: 'ERROR' });
+      expect(resumed.events[0].object).to.include({ code: 410, reason: 'Expired' });
+      const fresh = await rawWatch(faulty, '/api/v1/nodes?watch=true', ev => ev.length > 0, 8000);
+      expect(fresh.events[0].type).to.equal('ADDED');
+    } finally { await faulty.stop(); }
+  });
 });

@@ -5,9 +5,9 @@ import type { Profile } from '../../sim/profiles/types.ts';
 /** Deploy, watch, exec, Services and node access: the paths faults can break. */
 export const FAULT_FEATURES = ['sched.os-selector', 'work.iis-pod', 'work.deployment', 'cfg.secret-env', 'cfg.configmap-env', 'net.w2l'];
 
-/** 5% API errors and dropped watches, some resets and slow answers, one node flapping NotReady. */
+/** 5% API errors, dropped watches (a fifth of the resumed ones 410 Expired), some resets and slow answers, one node flapping NotReady. */
 export const faulty = (seed: number, f: Partial<NonNullable<Profile['faults']>> = {}) => (p: Profile) => {
-  p.faults = { seed, apiErrorRate: 0.05, dropWatchRate: 0.05, connResetRate: 0.02, slowRate: 0.02, nodeFlap: { afterMs: 4_000, forMs: 3_000 }, ...f };
+  p.faults = { seed, apiErrorRate: 0.05, dropWatchRate: 0.05, watchExpiredRate: 0.2, connResetRate: 0.02, slowRate: 0.02, nodeFlap: { afterMs: 4_000, forMs: 3_000 }, ...f };
 };
 
 /** What an error caused by a fault says (the harness must name it). */

@@ -45,7 +45,7 @@ export interface StatsSummary { node: { nodeName: string; cpu?: CpuStats; memory
 /** GET nodes/<node>/proxy/stats/summary through the API server (the kubelet's summary API). */
 export async function kubeletSummary(ctx: CheckContext, node: string): Promise<StatsSummary> {
   const path = `/api/v1/nodes/${encodeURIComponent(node)}/proxy/stats/summary`;
-  const r = await rawGet(ctx.kube.kc, path, 30_000);
+  const r = await rawGet(ctx.kube, path, { requestTimeoutMs: 30_000 });
   if (r.status !== 200) {
     const means = refusalMeans(r.status, r.body);
     const message = `GET ${path}: HTTP ${r.status}: ${r.body.slice(0, 200)}`;

@@ -266,7 +266,7 @@ async function runtimeProbe(ctx: CheckContext): Promise<Observation> {
 }
 
 async function serverVersion(ctx: CheckContext): Promise<{ v: ServerVersion; evidence: string }> {
-  const r = await rawGet(ctx.kube.kc, '/version', 10_000);
+  const r = await rawGet(ctx.kube, '/version');
   if (r.status !== 200) throw new Error(`GET /version: HTTP ${r.status}`);
   const body = JSON.parse(r.body) as { gitVersion: string; major: string; minor: string };
   const v = { gitVersion: body.gitVersion, major: Number(body.major), minor: parseInt(body.minor, 10) };

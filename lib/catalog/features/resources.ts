@@ -213,7 +213,7 @@ async function metricsProbe(ctx: CheckContext): Promise<Observation> {
   const deadline = Date.now() + within(ctx, METRICS_DEADLINE_MS);
   let p, n;
   for (;;) {
-    [n, p] = await Promise.all([rawGet(ctx.kube.kc, nodePath, 30_000), rawGet(ctx.kube.kc, podPath, 30_000)]);
+    [n, p] = await Promise.all([rawGet(ctx.kube, nodePath, { requestTimeoutMs: 30_000 }), rawGet(ctx.kube, podPath, { requestTimeoutMs: 30_000 })]);
     if ((n.status === 200 && p.status === 200) || Date.now() + SAMPLE_INTERVAL_MS * 2 > deadline) break;
     await pause(SAMPLE_INTERVAL_MS * 2, ctx.signal);
   }

@@ -54,6 +54,8 @@ export type PodOutcome = { ok: true; pod: V1Pod } | { ok: false; error: PodStart
 
 /** Waits for the pod to be scheduled (or Ready); feature-relevant failures come back as data. */
 export async function podSettles(ctx: CheckContext, name: string, until: 'scheduled' | 'ready', timeoutMs?: number): Promise<PodOutcome> {
+  const cannot = ctx.podsCannotAppear({ name });
+  if (cannot) throw cannot;
   try {
     const pod = until === 'ready'
       ? await ctx.waitForPodReady(name, timeoutMs)
@@ -124,6 +126,8 @@ export async function probeUntilPass(ctx: CheckContext, t: Transport, op: ProbeO
  * cannot be scheduled ends the wait early with its reason.
  */
 export async function podsScheduled(ctx: CheckContext, labelSelector: string, count: number, timeoutMs = ctx.options.timeouts.podStart): Promise<{ ok: true; pods: V1Pod[] } | { ok: false; reason: string; pods: V1Pod[] }> {
+  const cannot = ctx.podsCannotAppear({ labelSelector });
+  if (cannot) throw cannot;
   const seen = new Map<string, V1Pod>();
   const verdict = () => {
     const pods = [...seen.values()];

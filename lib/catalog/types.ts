@@ -106,6 +106,8 @@ export interface CheckContext {
   secrets: Readonly<Record<string, string>>;
   /** Waits by watch until the pod is Ready; fails fast on pull/crash/scheduling errors. */
   waitForPodReady(podName: string, timeoutMs?: number): Promise<V1Pod>;
+  /** The create error of a declared fixture that would have made this pod (or pods matching the selector): a wait for them can end now. */
+  podsCannotAppear(pods: { name: string } | { labelSelector: string }): Error | undefined;
   /** Exec into a pod (first container unless named). */
   podTransport(podName: string, os: ProbeOS, container?: string): Transport;
   /** HostProcess pod or SSH on the node; undefined when neither is available. */

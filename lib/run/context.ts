@@ -31,13 +31,18 @@ export function makeCheckContext(run: RunState, feature: Feature, steps: string[
       if (f instanceof FixtureError) throw f;
       return f;
     },
-    waitForPodReady: (name, timeoutMs) => {
+    waitForPodReady(name, timeoutMs) {
+      const failed = this.podsCannotAppear({ name });
+      if (failed) return Promise.reject(failed);
+      return waitTimeoutForPodReady(run.kube, run.namespace, name, timeoutMs ?? run.config.timeouts.podStart, { signal });
+    },
+    podsCannotAppear(pods) {
       // A pod of a fixture whose creation failed can never appear: say why now, not at the deadline.
       for (const id of declared) {
         const f = run.fixtures.get(id);
-        if (f instanceof FixtureError && f.pods.includes(name)) return Promise.reject(f);
+        if (f instanceof FixtureError && f.wouldMake(pods)) return f;
       }
-      return waitTimeoutForPodReady(run.kube, run.namespace, name, timeoutMs ?? run.config.timeouts.podStart, { signal });
+      return undefined;
     },
     podTransport: (pod, os, container) => limited(new PodExecTransport(run.kube, { namespace: run.namespace, pod, container }, os), [run.slots.exec]),
     nodeTransport: async node => {

@@ -12,6 +12,7 @@ import { FixtureError } from '../fixtures/errors.ts';
 import { NoImageError } from '../fixtures/images.ts';
 import { WINDOWS_BUILD_LABEL } from '../labels.ts';
 import { renderFixture } from '../fixtures/render.ts';
+import { podsOfObjects, type FixturePods } from '../fixtures/workloadPods.ts';
 import type { FixtureSpec, RenderContext, RenderedFixture } from '../fixtures/types.ts';
 import type { RunState } from './state.ts';
 
@@ -72,14 +73,14 @@ export async function deployFixtures(run: RunState, specs: FixtureSpec[], onSett
       }
       run.fixtures.set(r.spec.id, r);
     } catch (e) {
-      run.fixtures.set(r.spec.id, fixtureError(run, r.spec, e, r.objects.filter(o => o.kind === 'Pod').map(o => o.metadata?.name ?? '')));
+      run.fixtures.set(r.spec.id, fixtureError(run, r.spec, e, podsOfObjects(r.objects)));
     } finally {
       onSettled?.(r.spec.id);
     }
   }));
 }
 
-function fixtureError(run: RunState, spec: FixtureSpec, e: unknown, pods: string[] = []): FixtureError {
+function fixtureError(run: RunState, spec: FixtureSpec, e: unknown, pods?: FixturePods): FixtureError {
   const message = `failed to deploy fixture "${spec.id}": ${e instanceof Error ? e.message : String(e)}`;
   const psa = podSecurityRejection(e);
   const notApplicable = e instanceof NoImageError ? run.redactor.redact(e.message)

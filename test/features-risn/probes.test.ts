@@ -39,6 +39,7 @@ function fakeContext(o: { pod?: V1Pod; rejected?: FixtureError; startError?: Pod
     cluster: cluster(), namespace: 'ns', runId: 'r', labels: {}, secrets: {},
     fixture: (id: string) => { if (o.rejected) throw o.rejected; return { spec: { id, template: id, os: 'windows' }, objects: [] }; },
     waitForPodReady: async () => { if (o.startError) throw o.startError; return o.pod!; },
+    podsCannotAppear: () => undefined,
     podTransport: () => transport,
     probe: (t: Transport, op: Parameters<typeof runProbe>[1]) => runProbe(t, op, new Redactor([])),
     step: () => undefined,

@@ -119,6 +119,8 @@ export function settledOf(pod: V1Pod): PodSettled | undefined {
  * failed for good. Returns what each pod came to.
  */
 export function waitForPodSet(ctx: CheckContext, labelSelector: string, want: number, timeoutMs: number): Promise<PodSettled[]> {
+  const cannot = ctx.podsCannotAppear({ labelSelector });
+  if (cannot) return Promise.reject(cannot);
   const pods = new Map<string, V1Pod>();
   const evaluate = (): PodSettled[] | undefined => {
     const live = [...pods.values()].filter(p => !p.metadata?.deletionTimestamp);

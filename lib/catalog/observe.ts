@@ -34,7 +34,7 @@ export async function meansOfWorkload(ctx: CheckContext, labelSelector: string, 
     const why = failFastReason(pod);
     const text = describePod(pod);
     const means = why ? podStartMeans(why, text) : undefined;
-    if (means) return new MeansError(means, `${workload}: pod ${pod.metadata?.name} waits on ${why}: ${text}`);
+    if (means) return new MeansError(means, `${workload}: pod ${pod.metadata?.name} waits on ${why}: ${text}`, { pod: pod.metadata });
   }
   // A sandbox that keeps failing leaves the pod ContainerCreating: only its events say so.
   for (const pod of pods.filter(p => !failFastReason(p)).slice(0, 3)) {
@@ -47,7 +47,7 @@ export async function meansOfWorkload(ctx: CheckContext, labelSelector: string, 
 /** A pod start failure the harness's means caused (scheduling, pull, sandbox) as a MeansError, else undefined. */
 export function meansOfStart(name: string, e: PodStartError): MeansError | undefined {
   const means = podStartMeans(e.reason, e.message);
-  return means ? new MeansError(means, `pod ${name} did not start: ${e.message}`, { cause: e }) : undefined;
+  return means ? new MeansError(means, `pod ${name} did not start: ${e.message}`, { cause: e, pod: e.pod.metadata }) : undefined;
 }
 
 export type PodOutcome = { ok: true; pod: V1Pod } | { ok: false; error: PodStartError };

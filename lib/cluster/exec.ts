@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 import { Exec, type V1Status } from '@kubernetes/client-node';
 import type { CommandResult, ProbeOS, Transport } from '../probes/types.ts';
 import type { KubeClients } from './types.ts';
-import { DEFAULT_RETRY_POLICY, untilSettled, withRetries } from './resilience.ts';
+import { connectWithRetries, isTransportFailure } from './resilience.ts';
 import { asMeansError, MeansError } from './meansError.ts';
 import { defaultTimeouts } from './timeouts.ts';
 
@@ -27,9 +27,11 @@ export async function execInPod(kube: KubeClients, target: ExecTarget, argv: str
   let ws;
   try {
     // Connects are retried (resets, 429, 5xx on the upgrade): no command has run yet.
-    ws = await withRetries(`exec into ${where}`, kube.policy ?? DEFAULT_RETRY_POLICY, signal, true,
-      async s => ({ status: 101, value: await untilSettled(exec.exec(target.namespace, target.pod, container, argv, stdout.stream, stderr.stream, null, false, st => { status = st; }), s, w => w.close()) }));
+    ws = await connectWithRetries(`exec into ${where}`, kube.policy, signal,
+      () => exec.exec(target.namespace, target.pod, container, argv, stdout.stream, stderr.stream, null, false, st => { status = st; }), w => w.close());
   } catch (e) {
+    // No answer from the API server even after retries: the path to the cluster failed, not exec.
+    if (isTransportFailure(e)) throw e;
     throw asMeansError(e, 'exec', `could not exec into ${where}`)!;
   }
   await new Promise<void>((resolve, reject) => {

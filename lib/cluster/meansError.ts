@@ -9,6 +9,7 @@ import { apiErrorMessage } from './apiError.ts';
 
 export type Means =
   | 'scheduling'      // the pod found no node (FailedScheduling)
+  | 'capacity'        // no node had the room: Insufficient cpu/memory, Too many pods, the kubelet's OutOfcpu...
   | 'volume-binding'  // a claim stayed unbound, so its pod could not be scheduled
   | 'image-pull'
   | 'image-platform'  // the image has no manifest for the node's OS build (containerd's words)
@@ -23,11 +24,21 @@ export type Means =
   | 'fixture';        // a fixture could not be rendered or created for another reason
 
 export class MeansError extends Error {
-  constructor(readonly means: Means, message: string, options?: { cause?: unknown }) {
+  /** The pod that waited on the means, when one did (capacity errors add its numbers, lib/run/capacity.ts). */
+  readonly pod?: { namespace: string; name: string };
+  constructor(readonly means: Means, message: string, options?: { cause?: unknown; pod?: { namespace?: string; name?: string } }) {
     super(message, options);
     this.name = 'MeansError';
+    if (options?.pod?.namespace && options.pod.name) this.pod = { namespace: options.pod.namespace, name: options.pod.name };
   }
 }
+
+/**
+ * The scheduler's words for nodes without room (kube-scheduler's NodeResourcesFit: "Insufficient
+ * cpu", "Too many pods") and the kubelet's admission reasons (OutOfcpu, OutOfmemory, OutOfpods).
+ */
+const NO_ROOM = /\bInsufficient [\w./-]+|\bToo many pods\b/;
+const OUT_OF = /^OutOf[\w./-]+$/;
 
 /** What a refusal by the API server is, from its status code and words; undefined: not one of ours. */
 export function refusalMeans(code: number | undefined, message: string): Means | undefined {
@@ -75,7 +86,8 @@ export const PLATFORM_MISMATCH = /no match(?:ing)? (?:for )?(?:platform|manifest
 /** The means a pod's failed start points at (PodStartError reasons), or undefined: the pod's own failure. */
 export function podStartMeans(reason: string, message: string): Means | undefined {
   if (reason === 'FailedScheduling')
-    return /unbound .*PersistentVolumeClaim|volume node affinity|pod has unbound/i.test(message) ? 'volume-binding' : 'scheduling';
+    return /unbound .*PersistentVolumeClaim|volume node affinity|pod has unbound/i.test(message) ? 'volume-binding' : NO_ROOM.test(message) ? 'capacity' : 'scheduling';
+  if (OUT_OF.test(reason)) return 'capacity';
   if (reason === 'ErrImagePull' || reason === 'ImagePullBackOff' || reason === 'InvalidImageName')
     return PLATFORM_MISMATCH.test(message) ? 'image-platform' : 'image-pull';
   if (reason === 'FailedCreatePodSandBox') return 'sandbox';

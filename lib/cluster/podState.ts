@@ -20,6 +20,8 @@ export function failFastReason(pod: V1Pod): string | undefined {
   }
   const scheduled = pod.status?.conditions?.find(c => c.type === 'PodScheduled');
   if (scheduled?.status === 'False' && scheduled.reason === 'Unschedulable') return 'FailedScheduling';
+  // The kubelet refused a pod bound past the scheduler's view (OutOfcpu, OutOfpods...): no room, not the pod failing.
+  if (pod.status?.phase === 'Failed' && /^OutOf/.test(pod.status.reason ?? '')) return pod.status.reason;
   if (pod.status?.phase === 'Failed') return 'Failed';
   if (pod.status?.phase === 'Succeeded') return 'Succeeded';
   return undefined;
@@ -35,5 +37,6 @@ export function describePod(pod: V1Pod | undefined): string {
     return `${cs.name} ${st}${cs.ready ? ' ready' : ''} (restarts ${cs.restartCount})`;
   });
   const conds = (s?.conditions ?? []).filter(c => c.status !== 'True').map(c => `${c.type}=${c.status}${c.reason ? ` ${c.reason}` : ''}${c.message ? `: ${c.message}` : ''}`);
-  return [`phase ${s?.phase ?? 'unknown'}`, pod.spec?.nodeName ? `node ${pod.spec.nodeName}` : 'not scheduled', ...containers, ...conds].join('; ');
+  const refused = s?.reason ? [`${s.reason}${s.message ? `: ${s.message}` : ''}`] : [];
+  return [`phase ${s?.phase ?? 'unknown'}`, ...refused, pod.spec?.nodeName ? `node ${pod.spec.nodeName}` : 'not scheduled', ...containers, ...conds].join('; ');
 }

@@ -126,6 +126,24 @@ export async function withRetries<T>(
   }
 }
 
+/**
+ * A streaming connect (exec, port-forward: a websocket upgrade) under the policy: retried on
+ * resets, 429 and 5xx, as no command has run yet. What connect still yields after an attempt's
+ * deadline or an abort is handed to dispose.
+ */
+export function connectWithRetries<T>(what: string, policy: RetryPolicy | undefined, signal: AbortSignal | undefined, connect: () => Promise<T>, dispose: (t: T) => void): Promise<T> {
+  return withRetries(what, policy ?? DEFAULT_RETRY_POLICY, signal, true, async s => ({ status: 101, value: await untilSettled(connect(), s, dispose) }));
+}
+
+/**
+ * The API server could not be reached or did not answer (a reset, a refused connection, the
+ * per-attempt deadline), even after retries: a fault of the path to the cluster, which says
+ * nothing about a feature, not even about exec or port-forward themselves.
+ */
+export function isTransportFailure(e: unknown): e is ApiTransportError {
+  return e instanceof ApiTransportError && e.code !== undefined;
+}
+
 /** The generated clients' HTTP layer with the policy: deadlines, abort, retries. */
 export class ResilientHttpLibrary implements HttpLibrary {
   private readonly _inner = wrapHttpLibrary({ send: (r: RequestContext) => this._send(r) });

@@ -2,6 +2,7 @@
 // early (UnschedulableError) when one of their pods stays Unschedulable.
 
 import type { V1DaemonSet, V1Deployment, V1Pod } from '@kubernetes/client-node';
+import { MeansError, podStartMeans } from './meansError.ts';
 import type { KubeClients } from './types.ts';
 import { WaitTimeoutError, watchUntil } from './watch.ts';
 
@@ -26,8 +27,11 @@ export function describeDeployment(d: V1Deployment | undefined): string {
  * will not complete by waiting. Not a WaitTimeoutError: the harness could not place its pods,
  * which is an error of its own means, not an observation of the workload.
  */
-export class UnschedulableError extends Error {
-  constructor(message: string, readonly pod: string, readonly schedulerMessage: string) { super(message); }
+export class UnschedulableError extends MeansError {
+  constructor(message: string, readonly podName: string, readonly schedulerMessage: string, namespace: string) {
+    // "Insufficient cpu", "Too many pods": no room (capacity); anything else: placement (scheduling).
+    super(podStartMeans('FailedScheduling', schedulerMessage) ?? 'scheduling', message, { pod: { namespace, name: podName } });
+  }
 }
 
 /** How long a pod may stay Unschedulable before a rollout wait gives up (a surge pod waits for an old one to go). */
@@ -50,7 +54,7 @@ export function failWhenUnschedulable(kube: KubeClients, namespace: string, labe
       if (since.has(name)) return;
       const message = c?.message ?? 'Unschedulable';
       since.set(name, setTimeout(() => {
-        if (!signal.aborted) reject(new UnschedulableError(`${what}: pod ${namespace}/${name} stayed Unschedulable for ${Math.round(graceMs / 1000)}s: ${message}`, name, message));
+        if (!signal.aborted) reject(new UnschedulableError(`${what}: pod ${namespace}/${name} stayed Unschedulable for ${Math.round(graceMs / 1000)}s: ${message}`, name, message, namespace));
       }, graceMs));
     };
     watchUntil<V1Pod, never>({

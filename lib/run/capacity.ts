@@ -1,6 +1,7 @@
 // Capacity: what room each node has (allocatable minus what pods in all namespaces request), what
 // each fixture asks for (pods × requests, per candidate node), and waves of fixtures that fit.
-// Pure except readNodeRooms; a fixture that cannot fit even alone is n/a with the numbers.
+// Pure except readNodeRooms; a fixture that cannot fit even alone is n/a with the numbers. At
+// check time, a pod that found no room after all (others took it) is an error with the numbers.
 
 import type { KubernetesObject, V1Pod, V1PodSpec, V1Toleration } from '@kubernetes/client-node';
 import { parseQuantity } from '../catalog/features/_nodeProbes.ts';
@@ -9,6 +10,9 @@ import type { KubeClients } from '../cluster/types.ts';
 import { schedulableWindowsNodes, usableLinuxNodes } from '../discovery/nodes.ts';
 import type { NodeInfo } from '../discovery/types.ts';
 import type { RenderedFixture } from '../fixtures/types.ts';
+import { MeansError } from '../cluster/meansError.ts';
+import { RUN_LABEL } from '../labels.ts';
+import type { RunState } from './state.ts';
 
 export interface Room { cpu: number; memory: number; pods: number }
 
@@ -329,4 +333,46 @@ export function sizeToFit(fixture: RenderedFixture, nodes: NodeInfo[], rooms: No
   fixture.objects = sized.objects;
   const after = podSpecsOf(fixture).flatMap(s => s.containers.map(c => JSON.stringify(c.resources?.limits ?? c.resources?.requests ?? {})));
   return `fixture ${fixture.spec.id} sized to the nodes' free room: ${before.join(', ')} → ${after.join(', ')}`;
+}
+
+// ---- room taken by others, at check time ----------------------------------------------------
+
+const fmtCpu = (c: number) => `${Math.round(c * 1000)}m`;
+const fmtMi = (b: number) => `${Math.round(b / 2 ** 20)}Mi`;
+
+/**
+ * A capacity MeansError (a pod found no room after planning: FailedScheduling "Insufficient
+ * cpu", the kubelet's OutOfcpu) with its numbers: what the pod requests and, on each node it
+ * could use, allocatable, what this run's pods request and what other pods request. Other pods
+ * taking the room is an error of the harness's means, never an observation of the feature.
+ */
+export async function withCapacityNumbers(run: Pick<RunState, 'kube' | 'cluster' | 'labels'>, e: MeansError): Promise<MeansError> {
+  if (e.means !== 'capacity' || !e.pod) return e;
+  const { kube } = run;
+  const pod = await kube.core.readNamespacedPod(e.pod);
+  const nodes = pod.spec?.nodeName ? (run.cluster?.nodes ?? []).filter(n => n.name === pod.spec!.nodeName) : candidateNodes(pod.spec!, run.cluster?.nodes ?? []);
+  let pods: V1Pod[];
+  let scope = '';
+  try {
+    pods = (await kube.core.listPodForAllNamespaces()).items;
+  } catch (x) {
+    pods = (await kube.core.listNamespacedPod({ namespace: e.pod.namespace })).items;
+    scope = ` (could not list pods in all namespaces, ${apiErrorMessage(x)}: others' pods are not counted)`;
+  }
+  const runId = run.labels[RUN_LABEL];
+  const live = pods.filter(p => p.spec?.nodeName && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed' && p.metadata?.uid !== pod.metadata?.uid);
+  const sum = (ps: V1Pod[]) => ps.reduce((u, p) => { const r = podRequests(p.spec!); return { cpu: u.cpu + r.cpu, memory: u.memory + r.memory, pods: u.pods + 1 }; }, { cpu: 0, memory: 0, pods: 0 });
+  const req = podRequests(pod.spec!);
+  const perNode = nodes.map(n => {
+    const on = live.filter(p => p.spec!.nodeName === n.name);
+    const ours = sum(on.filter(p => runId && p.metadata?.labels?.[RUN_LABEL] === runId));
+    const othersPods = on.filter(p => !runId || p.metadata?.labels?.[RUN_LABEL] !== runId);
+    const others = sum(othersPods);
+    const a = roomOf(n.allocatable);
+    const most = othersPods.map(p => ({ p, r: podRequests(p.spec!) })).sort((x, y) => y.r.cpu - x.r.cpu || y.r.memory - x.r.memory).slice(0, 3)
+      .filter(x => x.r.cpu || x.r.memory).map(x => `${x.p.metadata?.namespace}/${x.p.metadata?.name} cpu ${fmtCpu(x.r.cpu)}, memory ${fmtMi(x.r.memory)}`);
+    return `${n.name}: allocatable cpu ${fmtCpu(a.cpu)}, memory ${fmtMi(a.memory)}, ${a.pods} pods; used by this run cpu ${fmtCpu(ours.cpu)}, memory ${fmtMi(ours.memory)}, ${ours.pods} pod(s); used by others cpu ${fmtCpu(others.cpu)}, memory ${fmtMi(others.memory)}, ${others.pods} pod(s)${most.length ? ` (largest: ${most.join('; ')})` : ''}`;
+  });
+  const numbers = `pod ${e.pod.namespace}/${e.pod.name} requests cpu ${fmtCpu(req.cpu)}, memory ${fmtMi(req.memory)}; ${perNode.join('; ') || 'no node it could use'}${scope}`;
+  return new MeansError('capacity', `${e.message}; no room on the nodes: ${numbers}`, { cause: e, pod: e.pod });
 }

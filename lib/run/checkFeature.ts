@@ -8,6 +8,8 @@ import { suiteOf } from '../catalog/registry.ts';
 import type { CheckResult, Expectation, Feature, Observation } from '../catalog/types.ts';
 import { FixtureError } from '../fixtures/errors.ts';
 import { podSecurityRejection } from '../cluster/apiError.ts';
+import { asMeansError } from '../cluster/meansError.ts';
+import { withCapacityNumbers } from './capacity.ts';
 import { makeCheckContext } from './context.ts';
 import type { RunState } from './state.ts';
 
@@ -47,7 +49,10 @@ export async function checkFeature(run: RunState, feature: Feature): Promise<Che
     // The cluster's Pod Security policy refused a pod the probe needed: it cannot check here.
     const psa = podSecurityRejection(e);
     if (psa) return finish(run, feature, { ...expectation, expected: 'n/a', reason: `the cluster's Pod Security admission refused a pod the check needs: ${psa}` }, undefined, undefined, steps, started);
-    return finish(run, feature, expectation, undefined, e, steps, started);
+    // A pod found no room (others took it after planning): the error names the numbers.
+    const means = asMeansError(e);
+    const error = means?.means === 'capacity' && !run.abort.signal.aborted ? await withCapacityNumbers(run, means).catch(() => e) : e;
+    return finish(run, feature, expectation, undefined, error, steps, started);
   } finally {
     clearTimeout(timer);
     run.abort.signal.removeEventListener('abort', onRunAbort);

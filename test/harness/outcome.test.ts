@@ -97,8 +97,10 @@ describe('means classification', () => {
     expect(refusalMeans(undefined, 'Unexpected server response: 403')).to.equal('forbidden');
   });
 
-  it('names a pod\'s failed start: scheduling, volume binding, pulls, the platform, the sandbox; not the pod\'s own failures', () => {
-    expect(podStartMeans('FailedScheduling', '0/3 nodes are available: 3 Too many pods')).to.equal('scheduling');
+  it('names a pod\'s failed start: scheduling, capacity, volume binding, pulls, the platform, the sandbox; not the pod\'s own failures', () => {
+    expect(podStartMeans('FailedScheduling', '0/3 nodes are available: 3 node(s) had untolerated taint {os: windows}')).to.equal('scheduling');
+    // No room (others may have taken it): capacity, whose error names the numbers (lib/run/capacity.ts).
+    expect(podStartMeans('FailedScheduling', '0/3 nodes are available: 3 Too many pods')).to.equal('capacity');
     expect(podStartMeans('FailedScheduling', 'pod has unbound immediate PersistentVolumeClaims')).to.equal('volume-binding');
     expect(podStartMeans('ErrImagePull', 'failed to resolve reference: not found')).to.equal('image-pull');
     expect(podStartMeans('ErrImagePull', 'no match for platform in manifest: not found')).to.equal('image-platform');

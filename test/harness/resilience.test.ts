@@ -9,7 +9,7 @@ import type { Socket } from 'node:net';
 import { ApiException, KubeConfig } from '@kubernetes/client-node';
 import { makeClients } from '../../lib/cluster/client.ts';
 import { createObject } from '../../lib/cluster/create.ts';
-import { retryAfterMs } from '../../lib/cluster/resilience.ts';
+import { connectWithRetries, DEFAULT_RETRY_POLICY, isTransportFailure, retryAfterMs } from '../../lib/cluster/resilience.ts';
 import { openWatch } from '../../lib/cluster/watch.ts';
 import { rawGet } from '../../lib/cluster/rawGet.ts';
 import { PROFILE, startEnv } from '../sim-api/fixture.ts';
@@ -44,7 +44,7 @@ describe('API call retries and deadlines', function () {
   beforeEach(() => { script = []; seen = []; });
   after(async () => { for (const s of sockets) s.destroy(); await new Promise(r => server.close(r)); });
 
-  const fast = { policy: { baseBackoffMs: 10, maxBackoffMs: 50, requestTimeoutMs: 1_000 } };
+  const fast = { policy: { ...DEFAULT_RETRY_POLICY, baseBackoffMs: 10, maxBackoffMs: 50, requestTimeoutMs: 1_000 } };
 
   it('retries 500, 503 and a connection reset, then succeeds', async () => {
     script = [{ status: 500 }, 'reset', { status: 503 }];
@@ -134,6 +134,23 @@ describe('API call retries and deadlines', function () {
       const once = await Promise.all(Array.from({ length: 20 }, () => rawGet(client, '/api/v1/nodes', { attempts: 1 }).then(r => String(r.status), e => (e as Error).message)));
       expect(once.filter(x => x !== '200'), 'the faults are on').to.not.be.empty;
     } finally { await env.stop(); }
+  });
+
+  it('a streaming connect (exec, port-forward) is retried on resets; after its attempts a reset is a transport failure, a refusal is not retried', async () => {
+    const reset = () => Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+    let calls = 0;
+    const closed: string[] = [];
+    const ws = await connectWithRetries('port-forward to ns/p:8080', fast.policy, undefined, async () => { if (++calls < 3) throw reset(); return 'socket'; }, w => closed.push(w));
+    expect([ws, calls, closed]).to.deep.equal(['socket', 3, []]);
+    calls = 0;
+    const e = await connectWithRetries('port-forward to ns/p:8080', { ...fast.policy, attempts: 3 }, undefined, async () => { calls++; throw reset(); }, () => undefined).catch(x => x);
+    expect(calls).to.equal(3);
+    expect(isTransportFailure(e)).to.equal(true);
+    expect((e as Error).message).to.equal('port-forward to ns/p:8080: ECONNRESET socket hang up (after 3 attempts)');
+    calls = 0;
+    const refused = await connectWithRetries('exec into ns/p', fast.policy, undefined, async () => { calls++; throw new Error('Unexpected server response: 403'); }, () => undefined).catch(x => x);
+    expect(calls).to.equal(1);
+    expect(isTransportFailure(refused)).to.equal(false);
   });
 
   it('a watch whose headers never come ends at its connect deadline', async () => {

@@ -2,8 +2,8 @@
 
 import type { Profile } from '../../sim/profiles/types.ts';
 
-/** Deploy, watch, exec, Services and node access: the paths faults can break. */
-export const FAULT_FEATURES = ['sched.os-selector', 'work.iis-pod', 'work.deployment', 'cfg.secret-env', 'cfg.configmap-env', 'net.w2l'];
+/** Deploy, watch, exec, port-forward, Services, node access and the kubelet's stats (rawGet): the paths faults can break. */
+export const FAULT_FEATURES = ['sched.os-selector', 'work.iis-pod', 'work.deployment', 'work.port-forward', 'cfg.secret-env', 'cfg.configmap-env', 'net.w2l', 'res.stats'];
 
 /** 5% API errors, dropped watches (a fifth of the resumed ones 410 Expired), some resets and slow answers, one node flapping NotReady. */
 export const faulty = (seed: number, f: Partial<NonNullable<Profile['faults']>> = {}) => (p: Profile) => {

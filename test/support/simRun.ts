@@ -50,6 +50,8 @@ export interface SimRunOptions {
   addons?: Partial<Profile['addons']>;
   /** Edits the profile after the overrides (kubelet versions, SSH off...). In-process only. */
   edit?: (p: Profile) => void;
+  /** Sees the started sim before the run (other tenants acting during it...). In-process only. */
+  onSim?: (sim: SimCluster) => void;
   nodeAccess?: NodeAccessMode;
   /** Give the harness the sim's SSH material (--ssh-user/--ssh-key/--ssh-known-hosts). */
   ssh?: boolean;
@@ -92,6 +94,7 @@ async function runInProcess(features: string[], o: SimRunOptions): Promise<SimRu
   const profile: Profile = { ...loaded, addons: { ...loaded.addons, ...o.addons } };
   o.edit?.(profile);
   const sim = await startSharedSim(profile, join(dir, 'kubeconfig'));
+  o.onSim?.(sim);
   const output: string[] = [];
   const podIPs = new Map<string, string>();
   const created: string[] = [];
@@ -184,7 +187,7 @@ export function simRunToJson(run: SimRun): SimRunJson {
 }
 
 async function runInChild(features: string[], o: SimRunOptions): Promise<SimRun> {
-  if (o.edit || o.knownHosts) throw new Error('runOnSim: edit and knownHosts are functions and need an in-process run (inChild: false)');
+  if (o.edit || o.knownHosts || o.onSim) throw new Error('runOnSim: edit, onSim and knownHosts are functions and need an in-process run (inChild: false)');
   const dir = mkdtempSync(join(tmpdir(), 'wincheck-simrun-req-'));
   try {
     const request = join(dir, 'request.json');

@@ -82,7 +82,7 @@ async function limitsProbe(ctx: CheckContext): Promise<Observation> {
   for (const f of failed) {
     // A pull that failed says nothing about limits: the harness's means.
     const means = f.state === 'failed' ? podStartMeans(f.reason.split(':')[0], f.reason) : undefined;
-    if (means) throw new MeansError(means, `pod ${f.pod.metadata?.name} of deploy-resource did not start: ${f.state === 'failed' ? f.reason : ''}`);
+    if (means) throw new MeansError(means, `pod ${f.pod.metadata?.name} of deploy-resource did not start: ${f.state === 'failed' ? f.reason : ''}`, { pod: f.pod.metadata });
   }
   if (failed.length) return { works: false, summary: `${failed.length} pod(s) with ${wantText} failed to start: ${failed.map(f => f.state === 'failed' ? f.reason : '').join('; ')}`, evidence, node };
   // Unschedulable for another reason than the limits' own CPU/memory: the harness's placement.

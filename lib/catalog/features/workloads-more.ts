@@ -13,7 +13,7 @@ import { createPodLike, describeSettled, readyOrEvent } from '../../probes/podSe
 import { k8sAtLeast, limited, notApplicable, supported } from '../expect.ts';
 import { control, fieldRejection, fixturePodReady, meansOfWorkload, notStarted, podSettles, probeUntilPass } from '../observe.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
-import { resilientConfiguration } from '../../cluster/resilience.ts';
+import { connectWithRetries, isTransportFailure, resilientConfiguration } from '../../cluster/resilience.ts';
 
 const STATEFULSET_REPLICAS = 2;
 
@@ -145,8 +145,11 @@ async function httpThroughPortForward(ctx: CheckContext, pod: string, port: numb
   output.on('data', (c: Buffer) => { response += c.toString('utf8'); });
   errors.on('data', (c: Buffer) => { error += c.toString('utf8'); });
   const pf = new PortForward(ctx.kube.kc, true);
-  const opened = await pf.portForward(ctx.namespace, pod, [port], output, errors, input);
-  const ws = typeof opened === 'function' ? opened() : opened;
+  const socket = (o: Awaited<ReturnType<PortForward['portForward']>>) => (typeof o === 'function' ? o() : o);
+  // The connect is retried as exec's is (resets, 429, 5xx on the upgrade): nothing was sent yet.
+  const opened = await connectWithRetries(`port-forward to ${ctx.namespace}/${pod}:${port}`, ctx.kube.policy, ctx.signal,
+    () => pf.portForward(ctx.namespace, pod, [port], output, errors, input), o => socket(o)?.close());
+  const ws = socket(opened);
   try {
     input.write(`GET ${path} HTTP/1.0\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
     const deadline = ctx.options.timeouts.exec;
@@ -181,6 +184,8 @@ async function portForwardProbe(ctx: CheckContext): Promise<Observation> {
   try {
     got = await httpThroughPortForward(ctx, name, 8080, '/hostname');
   } catch (e) {
+    // No answer from the API server even after retries: the path to the cluster failed, not port-forward.
+    if (isTransportFailure(e)) throw e;
     const failed = asMeansError(e, 'port-forward', `port-forward to ${name}:8080 failed`)!;
     if (failed.means !== 'port-forward') throw failed;
     return { works: false, summary: failed.message, evidence: [failed.message], node };

@@ -55,7 +55,7 @@ describe('API connections: one kept-alive agent per identity', function () {
     await kube.core.listNamespace();
     await kube.core.listNamespace();
     // A raw GET (as exec and watch sockets) builds its own request on the same agent.
-    const r = await rawGet(kube.kc, '/api/v1/namespaces', 5_000);
+    const r = await rawGet(kube, '/api/v1/namespaces', { requestTimeoutMs: 5_000 });
     expect(r.status).to.equal(200);
     expect(handshakes.map(h => h.reused)).to.deep.equal([false, true, true]);
     expect(handshakes.map(h => h.cn)).to.deep.equal(['wincheck-admin', 'wincheck-admin', 'wincheck-admin']);

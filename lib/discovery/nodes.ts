@@ -35,6 +35,7 @@ export function nodeInfoOf(node: V1Node): NodeInfo {
     schedulable: ready && !node.spec?.unschedulable && !taints.some(isLifecycleTaint),
     podCIDRs: node.spec?.podCIDRs ?? (node.spec?.podCIDR ? [node.spec.podCIDR] : []),
     internalIP: node.status?.addresses?.find(a => a.type === 'InternalIP')?.address,
+    images: (node.status?.images ?? []).flatMap(i => i.names ?? []),
   };
 }
 

@@ -31,6 +31,8 @@ export interface NodeInfo {
   schedulable: boolean;
   podCIDRs: string[];
   internalIP?: string;
+  /** Images the node reports present (status.images names, at most the kubelet's 50 largest). */
+  images?: string[];
 }
 
 export interface RuntimeClassInfo {

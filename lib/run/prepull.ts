@@ -10,6 +10,7 @@ import { WaitTimeoutError, watchUntil } from '../cluster/watch.ts';
 import { schedulableWindowsNodes } from '../discovery/nodes.ts';
 import type { NodeInfo } from '../discovery/types.ts';
 import { imagesOf } from '../fixtures/imageList.ts';
+import { canonicalImage } from '../fixtures/images.ts';
 import type { RenderedFixture } from '../fixtures/types.ts';
 import { FIXTURE_LABEL, RUN_LABEL } from '../labels.ts';
 import { perNodeName } from '../transports/hostProcess.ts';
@@ -17,15 +18,25 @@ import type { RunState } from './state.ts';
 
 export const PREPULL_FIXTURE = 'prepull';
 
-export interface PullTarget { image: string; node: string }
+export interface PullTarget {
+  image: string;
+  node: string;
+  /** The node already reports the image (status.images): no pull pod for it. */
+  present?: boolean;
+}
 
 /** Waiting reasons that mean the image is still being fetched (or the pod not yet started). */
 const PULLING = new Set(['ContainerCreating', 'PodInitializing']);
 const PULL_FAILED = new Set(['ErrImagePull', 'ImagePullBackOff', 'InvalidImageName', 'ErrImageNeverPull']);
 
-/** Windows images of the rendered fixtures, each on the nodes its pods may run on. */
+/**
+ * Windows images of the rendered fixtures, each on the nodes its pods may run on; `present` where
+ * the node already reports the image in status.images (the sandbox image on any node that ran a
+ * pod, images a provider pre-caches), which needs no pull pod.
+ */
 export function pullTargets(rendered: RenderedFixture[], nodes: NodeInfo[]): PullTarget[] {
   const windows = schedulableWindowsNodes(nodes);
+  const onNode = new Map(windows.map(n => [n.name, new Set((n.images ?? []).map(canonicalImage))]));
   const seen = new Map<string, PullTarget>();
   for (const r of rendered) {
     if (r.spec.os !== 'windows') continue;
@@ -33,7 +44,7 @@ export function pullTargets(rendered: RenderedFixture[], nodes: NodeInfo[]): Pul
       : r.spec.pin === 'none' || r.spec.everyBuild || !r.windowsBuild ? windows
       : windows.filter(n => n.windowsBuild === r.windowsBuild);
     for (const image of imagesOf(r.objects))
-      for (const n of on) seen.set(`${image}|${n.name}`, { image, node: n.name });
+      for (const n of on) seen.set(`${image}|${n.name}`, { image, node: n.name, ...(onNode.get(n.name)?.has(canonicalImage(image)) ? { present: true } : {}) });
   }
   return [...seen.values()];
 }
@@ -78,9 +89,12 @@ function pullPod(run: RunState, t: PullTarget, index: number): V1Pod {
 }
 
 /** Pulls every target, printing progress; returns the pulls that failed or did not finish in time. */
-export async function prepullImages(run: RunState, targets: PullTarget[]): Promise<{ failed: string[]; unfinished: string[] }> {
+export async function prepullImages(run: RunState, all: PullTarget[]): Promise<{ failed: string[]; unfinished: string[] }> {
   const { kube, namespace } = run;
   const deadline = run.config.timeouts.prepull;
+  const present = all.filter(t => t.present);
+  if (present.length) run.log(`Pre-pull: ${present.length} of ${all.length} image(s) already on their node(s) (the nodes' status.images): ${listSome([...new Set(present.map(t => t.image))])}; no pull pod for them.`);
+  const targets = all.filter(t => !t.present);
   if (!targets.length) return { failed: [], unfinished: [] };
   const started = Date.now();
   const byPod = new Map(targets.map((t, i) => [pullPod(run, t, i).metadata!.name!, { t, i }]));

@@ -33,7 +33,8 @@ export class ImageCache {
   private have = new Map<string, PulledImage>();
   private inflight = new Map<string, Promise<PulledImage>>();
 
-  constructor(private ctx: RuntimeContext) {}
+  /** onPulled: an image newly present (the node reports its images in status.images). */
+  constructor(private ctx: RuntimeContext, private onPulled?: () => void) {}
 
   /** Images present on the node (for nodes' status.images, if wanted). */
   list(): PulledImage[] { return [...this.have.values()]; }
@@ -60,7 +61,9 @@ export class ImageCache {
       this.inflight.set(key, p);
     }
     const got = await p;
+    const fresh = !this.have.has(key);
     this.have.set(key, { ...got, pulledInMs: undefined });
+    if (fresh) this.onPulled?.();
     return got;
   }
 

@@ -31,12 +31,36 @@ export class NodeRuntime {
     this.style = spec.os === 'windows' ? 'windows' : 'linux';
     this.build = spec.windowsBuild?.split('.').slice(0, 3).join('.');
     this.disk = new MemFS(this.os === 'windows');
-    this.images = new ImageCache(ctx);
+    this.images = new ImageCache(ctx, () => this.reportImages());
     this.recorder = new EventRecorder(ctx.store, spec.name);
     this.seedDisk();
   }
 
   get name(): string { return this.spec.name; }
+
+  private imagesDirty = false;
+  /**
+   * The node's status.images as the kubelet reports them: each image present, largest first, at
+   * most 50 (nodeStatusMaxImages), names `repo@sha256:...` and `repo:tag`. Pulls in one turn of
+   * the event loop make one write.
+   */
+  private reportImages(): void {
+    if (this.imagesDirty) return;
+    this.imagesDirty = true;
+    setImmediate(() => {
+      this.imagesDirty = false;
+      const byId = new Map<string, { names: string[]; sizeBytes: number }>();
+      for (const i of this.images.list()) {
+        const e = byId.get(i.imageID) ?? { names: [i.imageID], sizeBytes: i.manifest.size ?? 0 };
+        if (!e.names.includes(i.image)) e.names.push(i.image);
+        byId.set(i.imageID, e);
+      }
+      const images = [...byId.values()].sort((a, b) => b.sizeBytes - a.sizeBytes || a.names[0].localeCompare(b.names[0])).slice(0, 50);
+      try {
+        this.ctx.store.mutate('nodes', undefined, this.name, o => { (o.status as { images?: unknown }).images = images; }, { skipAdmission: true });
+      } catch { /* the node is gone (the sim is stopping) */ }
+    });
+  }
   /** What the profile's CNI set up on this node (sim/nodes/cni.ts). */
   cni(): CniNodeFacts {
     const addr = this.address();

@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import type { V1Pod } from '@kubernetes/client-node';
 import type { RenderedFixture } from '../../lib/fixtures/types.ts';
+import { canonicalImage } from '../../lib/fixtures/images.ts';
 import { formatElapsed, pullState, pullTargets } from '../../lib/run/prepull.ts';
 import { linuxNode, winNode } from '../harness/clusterFixture.ts';
 import { runOnSim } from '../support/simRun.ts';
@@ -29,6 +30,19 @@ describe('pre-pull', function () {
       fixture('helper', 'agnhost:2.52', { spec: { id: 'helper', template: 'linux-helper', os: 'linux' } }),
     ], nodes);
     expect(targets.map(t => `${t.image}@${t.node}`)).to.have.members(['iis:2022@a', 'iis:2022@b', 'pause:3.10@b', 'agnhost:2.52@a', 'agnhost:2.52@b', 'agnhost:2.52@c']);
+  });
+
+  it('marks as present what a node already reports in status.images (named by tag, registry or library/ implicit or not): no pull pod for it', () => {
+    const nodes = [
+      winNode('a', '10.0.20348', { images: ['docker.io/library/iis:2022', 'mcr.microsoft.com/oss/kubernetes/pause@sha256:0123', 'registry.k8s.io/pause:3.10'] }),
+      winNode('b', '10.0.20348', { images: [] }),
+    ];
+    const targets = pullTargets([fixture('iis', 'iis:2022'), fixture('ds', 'registry.k8s.io/pause:3.10', { pin: 'none' })], nodes);
+    expect(targets.map(t => `${t.image}@${t.node}${t.present ? ' present' : ''}`)).to.have.members(['iis:2022@a present', 'iis:2022@b', 'registry.k8s.io/pause:3.10@a present', 'registry.k8s.io/pause:3.10@b']);
+    expect(canonicalImage('redis')).to.equal('docker.io/library/redis:latest');
+    expect(canonicalImage('me/tool:1')).to.equal('docker.io/me/tool:1');
+    expect(canonicalImage('localhost:5000/x')).to.equal('localhost:5000/x:latest');
+    expect(canonicalImage('mcr.microsoft.com/windows/nanoserver@sha256:ab')).to.equal('mcr.microsoft.com/windows/nanoserver@sha256:ab');
   });
 
   it('reads a pull pod: present once the container was created or ran, failed on pull errors, else pulling', () => {

@@ -47,37 +47,49 @@ export async function waitForPodCondition(
       path: `/api/v1/namespaces/${namespace}/pods`,
       fieldSelector: `metadata.name=${name}`,
       list: () => kube.core.listNamespacedPod({ namespace, fieldSelector: `metadata.name=${name}` }),
-      check: (pod, type) => {
-        // Deleted (by someone, or with its namespace): it will not become anything now.
-        if (type === 'DELETED') throw new PodGoneError(`pod ${namespace}/${name} was deleted while waiting for it to be ${desc} (${describePod(pod)})`);
-        if (cond(pod)) return pod;
-        const reason = opts.failFast === false ? undefined : failFastReason(pod);
-        if (reason) throw new PodStartError(`expected pod ${namespace}/${name} to be ${desc}, got ${reason} instead: ${describePod(pod)}`, reason, pod, []);
-        return undefined;
-      },
+      check: (pod, type) => readySighting(pod, type, namespace, name, desc, cond, opts.failFast !== false),
       what: `pod ${namespace}/${name} to be ${desc}`,
       describe: describePod,
       timeoutMs,
       signal: opts.signal,
     });
   } catch (e) {
-    if (e instanceof WaitTimeoutError) {
-      // A pod that waits without a fail-fast reason (a sandbox that keeps failing, a volume
-      // that will not mount) is explained by its Warning events, not by its status.
-      const warnings = (await podEvents(kube, namespace, name).catch(() => [])).filter(ev => ev.startsWith('Warning '));
-      // A sandbox that never comes up is the node's means failing, not the pod's feature: the
-      // timeout carries a MeansError as its cause, which lib/catalog/outcome.ts names.
-      const text = `${e.message}; last warning events: ${warnings.slice(-2).join(' | ')}`;
-      if (warnings.some(ev => ev.includes('FailedCreatePodSandBox')))
-        throw new WaitTimeoutError(text, { cause: new MeansError('sandbox', `the pod sandbox never started: ${warnings.filter(ev => ev.includes('FailedCreatePodSandBox')).slice(-1)[0]}`, { cause: e }) });
-      throw warnings.length ? new WaitTimeoutError(text, { cause: e }) : e;
-    }
-    if (!(e instanceof PodStartError)) throw e;
-    const events = await podEvents(kube, namespace, name).catch(() => []);
-    const wanted = events.filter(ev => ev.includes(e.reason) || /Failed|BackOff|Error/.test(ev));
-    const text = wanted.length ? `${e.message}; events: ${wanted.slice(-3).join(' | ')}` : e.message;
-    throw new PodStartError(text, e.reason, e.pod, events);
+    throw await explainPodWaitFailure(kube, namespace, name, e);
   }
+}
+
+/**
+ * A pod wait's failure as the caller should see it: a timeout with the pod's last warning events
+ * (a sandbox that never started is the node's means failing: MeansError as its cause), a
+ * fail-fast state with the events that explain it; anything else as it is.
+ */
+export async function explainPodWaitFailure(kube: KubeClients, namespace: string, name: string, e: unknown): Promise<unknown> {
+  if (e instanceof WaitTimeoutError) {
+    // A pod that waits without a fail-fast reason (a sandbox that keeps failing, a volume
+    // that will not mount) is explained by its Warning events, not by its status.
+    const warnings = (await podEvents(kube, namespace, name).catch(() => [])).filter(ev => ev.startsWith('Warning '));
+    // A sandbox that never comes up is the node's means failing, not the pod's feature: the
+    // timeout carries a MeansError as its cause, which lib/catalog/outcome.ts names.
+    const text = `${e.message}; last warning events: ${warnings.slice(-2).join(' | ')}`;
+    if (warnings.some(ev => ev.includes('FailedCreatePodSandBox')))
+      return new WaitTimeoutError(text, { cause: new MeansError('sandbox', `the pod sandbox never started: ${warnings.filter(ev => ev.includes('FailedCreatePodSandBox')).slice(-1)[0]}`, { cause: e }) });
+    return warnings.length ? new WaitTimeoutError(text, { cause: e }) : e;
+  }
+  if (!(e instanceof PodStartError)) return e;
+  const events = await podEvents(kube, namespace, name).catch(() => []);
+  const wanted = events.filter(ev => ev.includes(e.reason) || /Failed|BackOff|Error/.test(ev));
+  const text = wanted.length ? `${e.message}; events: ${wanted.slice(-3).join(' | ')}` : e.message;
+  return new PodStartError(text, e.reason, e.pod, events);
+}
+
+/** What a Ready wait makes of one sighting of the pod: Ready (the pod), still waiting (undefined), or an error to fail with. */
+export function readySighting(pod: V1Pod, type: string, namespace: string, name: string, desc = 'Ready', cond: (p: V1Pod) => boolean = isPodReady, failFast = true): V1Pod | undefined {
+  // Deleted (by someone, or with its namespace): it will not become anything now.
+  if (type === 'DELETED') throw new PodGoneError(`pod ${namespace}/${name} was deleted while waiting for it to be ${desc} (${describePod(pod)})`);
+  if (cond(pod)) return pod;
+  const reason = failFast ? failFastReason(pod) : undefined;
+  if (reason) throw new PodStartError(`expected pod ${namespace}/${name} to be ${desc}, got ${reason} instead: ${describePod(pod)}`, reason, pod, []);
+  return undefined;
 }
 
 /** A wait in a namespace that is gone or going is a wait for something that can no longer appear. */

@@ -11,7 +11,8 @@ import { PodStartError, waitTimeoutForPodReady } from '../cluster/podWait.ts';
 import type { KubeClients } from '../cluster/types.ts';
 import { keepOffTaints } from '../discovery/nodes.ts';
 import type { NodeInfo } from '../discovery/types.ts';
-import { RUN_LABEL } from '../labels.ts';
+import { NODE_ACCESS_LABEL, RUN_LABEL } from '../labels.ts';
+import type { PodReadyHub } from '../cluster/podReadyHub.ts';
 import { renderFixture } from '../fixtures/render.ts';
 import type { RenderContext } from '../fixtures/types.ts';
 import type { CommandResult, Transport } from '../probes/types.ts';
@@ -77,7 +78,12 @@ export interface HostProcessOptions {
   signal?: AbortSignal;
   /** The run's exec slots: 100 nodes' pods must not all open their first exec at once. */
   execSlots?: Limiter;
+  /** One watch for every node's pod (NodeAccess's); without it, a watch of this pod alone. */
+  readyHub?: PodReadyHub;
 }
+
+/** The label selector of a run's node-access pods (what NodeAccess's one watch lists). */
+export const nodeAccessSelector = (runId: string) => `${RUN_LABEL}=${runId},${NODE_ACCESS_LABEL}=hostprocess`;
 
 /**
  * Creates (or reuses) the node's HostProcess pod, waits for it by watch, and checks that it
@@ -91,6 +97,7 @@ export async function startHostProcessTransport(node: NodeInfo, o: HostProcessOp
     { ...o.render, windowsNode: node.name, windowsTaints: nodeTaints(node) },
   );
   for (const obj of rendered.objects) {
+    obj.metadata = { ...obj.metadata, labels: { ...obj.metadata?.labels, [NODE_ACCESS_LABEL]: 'hostprocess' } };
     try {
       await createObject(o.kube, obj);
     } catch (e) {
@@ -101,7 +108,7 @@ export async function startHostProcessTransport(node: NodeInfo, o: HostProcessOp
     }
   }
   try {
-    await waitTimeoutForPodReady(o.kube, o.namespace, name, o.timeoutMs, { signal: o.signal });
+    await (o.readyHub ? o.readyHub.waitReady(name, o.timeoutMs, o.signal) : waitTimeoutForPodReady(o.kube, o.namespace, name, o.timeoutMs, { signal: o.signal }));
   } catch (e) {
     const why = e instanceof PodStartError ? e.message : (e as Error).message;
     throw new Error(`HostProcess pod ${o.namespace}/${name} on node ${node.name} did not start: ${why}`, { cause: e });

@@ -9,7 +9,8 @@ import type { NodeAccess as NodeAccess0, NodeInfo } from '../discovery/types.ts'
 import type { NodeAccessMode } from '../config/types.ts';
 import type { Transport } from '../probes/types.ts';
 import type { RunState } from '../run/state.ts';
-import { startHostProcessTransport } from './hostProcess.ts';
+import { PodReadyHub } from '../cluster/podReadyHub.ts';
+import { nodeAccessSelector, startHostProcessTransport } from './hostProcess.ts';
 import { parseKnownHosts } from './knownHosts.ts';
 import { SshTransport } from './ssh.ts';
 
@@ -51,6 +52,8 @@ export function planNodeAccess(run: Pick<RunState, 'config' | 'cluster'>, node: 
 export class NodeAccess {
   private readonly _byNode = new Map<string, Promise<Transport | undefined>>();
   private readonly _ssh: SshTransport[] = [];
+  /** One list+watch for every node's HostProcess pod, not one per node. */
+  private _hub?: PodReadyHub;
 
   /** The NodeTransportFactory the run uses. */
   readonly transportFor = (node: NodeInfo, run: RunState): Promise<Transport | undefined> => {
@@ -70,6 +73,7 @@ export class NodeAccess {
         const t = await startHostProcessTransport(node, {
           kube: run.kube, namespace: run.namespace, render: run.render!, timeoutMs: run.config.timeouts.podStart, signal: run.abort.signal,
           execSlots: run.slots.exec,
+          readyHub: (this._hub ??= new PodReadyHub(run.kube, run.namespace, nodeAccessSelector(run.runId), run.abort.signal)),
         });
         run.log(`Node access to ${node.name}: ${t.description}.`);
         return t;

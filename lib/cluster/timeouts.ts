@@ -33,6 +33,12 @@ export interface Timeouts {
   netConnect: number;
   /** A LoadBalancer Service getting an ingress address: cloud provisioners take 1-3 minutes. */
   netLoadBalancer: number;
+  /**
+   * Without a known provisioner: how long to wait for one to act on the Service (an ingress, an
+   * EnsuringLoadBalancer event, a finalizer) before concluding there is none. A cloud's service
+   * controller acts within seconds of the Service's creation; the address may take minutes.
+   */
+  netLoadBalancerActs: number;
   /** Pre-pulling every Windows image on its nodes: upstream Windows e2e jobs allow 30 minutes. */
   prepull: number;
   /** How often the pre-pull phase prints what it still waits for. */
@@ -54,6 +60,7 @@ const DEFAULTS: Timeouts = {
   netPoll: 1_000,
   netConnect: 10_000,
   netLoadBalancer: 3 * 60_000,
+  netLoadBalancerActs: 30_000,
   prepull: 30 * 60_000,
   prepullProgress: 15_000,
 };

@@ -9,7 +9,7 @@ import type { NodeInfo } from '../../discovery/types.ts';
 import { limited, supported } from '../expect.ts';
 import {
   AFFINITY_TIMEOUT_SECONDS, clusterIPOf, FX, httpAttempt, internalIP, nodeGetObservation, nodePortOf, nodeTransportOf, oneLine, podIP,
-  peersAnswer, readService, readyPods, SERVICE_PORT, urlOf, waitForIngress, NETEXEC_PORT,
+  peersAnswer, readService, readyPods, SERVICE_PORT, urlOf, waitForIngress, noIngressReason, NETEXEC_PORT,
 } from '../net/common.ts';
 import { affinityTimeoutExpectation, preserveClientIpExpectation, preserveDestinationExpectation, sessionAffinityExpectation } from '../net/expect.ts';
 import { httpGetFromHere, holdConnection, type ExternalAttempt } from '../net/external.ts';
@@ -31,6 +31,15 @@ function nodeOf(ctx: CheckContext, name: string | undefined): NodeInfo {
 async function linuxControlNodePort(ctx: CheckContext, linuxPod: V1Pod, path?: string): Promise<{ linux: NodeInfo; controlUrl: string }> {
   const linux = nodeOf(ctx, linuxPod.spec?.nodeName);
   return { linux, controlUrl: urlOf(internalIP(linux), nodePortOf(await readService(ctx, FX.svcLocalLinux.id)), path) };
+}
+
+/**
+ * How long to wait for a LoadBalancer address: the long deadline, cut to the short one when no
+ * provisioner acts on the Service (unless the config says the cluster has one).
+ */
+function lbWaits(ctx: CheckContext): { wait: number; quiet: number } {
+  const wait = ctx.options.timeouts.netLoadBalancer;
+  return { wait, quiet: ctx.cluster.loadBalancer === 'yes' ? wait : Math.min(wait, ctx.options.timeouts.netLoadBalancerActs) };
 }
 
 function fromHere(ctx: CheckContext, url: string): Promise<ExternalAttempt> {
@@ -175,14 +184,16 @@ export const features: Feature[] = [
       if (!ready.ok) return ready.observation;
       ctx.fixture(FX.svcLb.id);
       const node = ready.pods[FX.winPeer.id].spec?.nodeName;
-      const wait = ctx.options.timeouts.netLoadBalancer;
-      ctx.step(`waiting up to ${Math.round(wait / 1000)}s for a LoadBalancer address`);
-      const ingress = await waitForIngress(ctx, FX.svcLb.id, wait);
+      const { wait, quiet } = lbWaits(ctx);
+      ctx.step(`waiting up to ${Math.round(wait / 1000)}s for a LoadBalancer address${quiet < wait ? ` (${Math.round(quiet / 1000)}s unless a provisioner is seen acting on the Service)` : ''}`);
+      const lb = await waitForIngress(ctx, FX.svcLb.id, wait, quiet);
+      const ingress = lb.ingress;
       if (!ingress) {
-        const why = `service ${FX.svcLb.id} got no LoadBalancer address within ${Math.round(wait / 1000)}s`;
-        return ctx.cluster.loadBalancer === 'yes'
-          ? { works: false, summary: why, evidence: [why], node }
-          : { works: false, summary: why, evidence: [why], node, notApplicable: `no LoadBalancer provisioner: ${why}` };
+        const why = `service ${FX.svcLb.id} got no LoadBalancer address within ${Math.round(lb.waitedMs / 1000)}s${lb.acted ? ` (${lb.acted})` : ''}`;
+        if (ctx.cluster.loadBalancer === 'yes') return { works: false, summary: why, evidence: [why], node };
+        const none = noIngressReason(FX.svcLb.id, lb);
+        if (none.error) throw new Error(none.error);
+        return { works: false, summary: why, evidence: [why], node, notApplicable: none.notApplicable };
       }
       const url = urlOf(ingress, SERVICE_PORT);
       ctx.step(`GET ${url} from this host`);
@@ -335,9 +346,14 @@ export const features: Feature[] = [
       if (!ready.ok) return ready.observation;
       ctx.fixture(FX.svcLbPreserve.id);
       const node = ready.pods[FX.winPeer.id].spec?.nodeName;
-      const wait = ctx.options.timeouts.netLoadBalancer;
-      const ingress = await waitForIngress(ctx, FX.svcLbPreserve.id, wait);
-      if (!ingress) return { works: false, summary: 'no LoadBalancer address', evidence: [], node, notApplicable: `service ${FX.svcLbPreserve.id} got no LoadBalancer address within ${Math.round(wait / 1000)}s (no provisioner)` };
+      const { wait, quiet } = lbWaits(ctx);
+      const lb = await waitForIngress(ctx, FX.svcLbPreserve.id, wait, quiet);
+      const ingress = lb.ingress;
+      if (!ingress) {
+        const none = noIngressReason(FX.svcLbPreserve.id, lb);
+        if (none.error) throw new Error(none.error);
+        return { works: false, summary: 'no LoadBalancer address', evidence: [], node, notApplicable: none.notApplicable };
+      }
       const url = urlOf(ingress, SERVICE_PORT);
       const v = await warmupThenSteady(ctx, `outside → ${ingress}`, () => fromHere(ctx, url), { ...timingsOf(ctx.options.timeouts), steadyMs: 0 });
       if (!v.ok) return { works: false, summary: `the annotated LoadBalancer did not answer: ${v.detail}`, evidence: v.evidence, node, control: control(false, `the annotated LoadBalancer did not answer, so no connection could be looked at: ${v.detail}`) };

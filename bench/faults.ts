@@ -17,7 +17,7 @@ const out = (l: string) => process.stdout.write(l + '\n');
 
 const t0 = Date.now();
 const clean = await runOnSim(features, { timeouts: FAST_NET });
-out(`clean: ${features.length} features in ${((Date.now() - t0) / 1000).toFixed(1)}s`);
+out(`clean: ${features.length} features in ${((Date.now() - t0) / 1000).toFixed(1)}s${clean.leftoverObjects.length ? `; left behind: ${clean.leftoverObjects.join(', ')}` : ''}`);
 let differences = 0;
 let leftovers = 0;
 for (let seed = 1; seed <= seeds; seed++) {
@@ -25,8 +25,8 @@ for (let seed = 1; seed <= seeds; seed++) {
   const r = await runOnSim(features, { timeouts: FAST_NET, edit: faulty(seed) });
   const diff = features.filter(id => r.results.get(id)?.outcome !== clean.results.get(id)?.outcome);
   differences += diff.length;
-  leftovers += r.leftover.length;
-  out(`seed ${String(seed).padStart(2)}: ${diff.length ? `${diff.length} differ` : 'all equal'} in ${((Date.now() - t) / 1000).toFixed(1)}s${r.leftover.length ? `; left behind: ${r.leftover.join(', ')}` : ''}`);
+  leftovers += r.leftoverObjects.length;
+  out(`seed ${String(seed).padStart(2)}: ${diff.length ? `${diff.length} differ` : 'all equal'} in ${((Date.now() - t) / 1000).toFixed(1)}s${r.leftoverObjects.length ? `; left behind: ${r.leftoverObjects.join(', ')}` : ''}`);
   for (const id of diff) out(`  ${id}: clean ${clean.results.get(id)?.outcome}, faulty ${r.results.get(id)?.outcome}: ${r.results.get(id)?.reason.split('\n')[0]}`);
 }
 out(`faults: ${seeds} seed(s) x ${features.length} feature(s): ${differences} verdict(s) differ from the clean run, ${leftovers} object(s) left behind ${differences || leftovers ? 'FAIL' : 'OK'}`);

@@ -22,7 +22,7 @@ describe('the harness under injected faults', function () {
     it(`5% API errors, dropped watches, resets, slow answers and a flapping node (seed ${seed}): every verdict equals the clean run's, nothing left behind`, async () => {
       const r = await runOnSim(FAULT_FEATURES, { timeouts: FAST_NET, edit: faulty(seed) });
       expect(outcomes(r), r.output.join('\n')).to.deep.equal(outcomes(clean));
-      expect(r.leftover).to.deep.equal([]);
+      expect(r.leftoverObjects).to.deep.equal([]);
     });
 
   it('faults too heavy to get through: a check is the clean verdict or an error naming the fault, never another verdict', async () => {

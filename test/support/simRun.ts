@@ -12,7 +12,7 @@ import { parseAllDocuments } from 'yaml';
 import type { CheckResult } from '../../lib/catalog/types.ts';
 import { exitCodeOf } from '../../lib/errors.ts';
 import { RUN_LABEL } from '../../lib/labels.ts';
-import { bucketOf, resourceForKind } from '../../sim/api/resources.ts';
+import { bucketOf, RESOURCES, resourceForKind } from '../../sim/api/resources.ts';
 import type { KubeObject } from '../../sim/api/store.ts';
 import type { Timeouts } from '../../lib/cluster/timeouts.ts';
 import { resolveConfig, type RunFlags } from '../../lib/config/resolve.ts';
@@ -35,6 +35,8 @@ export interface SimRun {
   podIPs: Map<string, string>;
   /** Pods still carrying the run label after the run (cleanup left them behind). */
   leftover: string[];
+  /** Every object still carrying the run label after the run, of any kind, and the run's namespaces still there. */
+  leftoverObjects: string[];
   /** Namespaces and run-labelled objects the run created (whatever cleanup did later). */
   created: string[];
   /** With expectError: the error that stopped the run. */
@@ -123,15 +125,18 @@ async function runInProcess(features: string[], o: SimRunOptions): Promise<SimRu
       exitCode = await turn;
     } catch (e) {
       if (!o.expectError) throw e;
-      return { exitCode: exitCodeOf(e), error: (e as Error).message, results: new Map(), summaryMd: '', html: '', junit: {}, output, podIPs, leftover: [], created };
+      return { exitCode: exitCodeOf(e), error: (e as Error).message, results: new Map(), summaryMd: '', html: '', junit: {}, output, podIPs, leftover: [], leftoverObjects: [], created };
     }
     const json = JSON.parse(readFileSync(join(reports, 'results.json'), 'utf8')) as { summary: { results: CheckResult[] } };
     const junit: Record<string, string> = {};
     for (const f of readdirSync(reports)) if (f.startsWith('junit')) junit[f] = readFileSync(join(reports, f), 'utf8');
     const leftover = sim.store.list('pods').items.filter(p => p.metadata.labels?.['wincheck.io/run-id']).map(p => `${p.metadata.namespace}/${p.metadata.name}`);
+    const leftoverObjects = [...new Set(RESOURCES.map(bucketOf))].flatMap(b => sim.store.list(b).items
+      .filter(o => o.metadata.labels?.[RUN_LABEL] || (b === 'namespaces' && created.includes(`namespaces/${o.metadata.name}`) && o.metadata.name?.startsWith('wincheck-')))
+      .map(o => `${b}/${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`));
     return {
       exitCode, results: new Map(json.summary.results.map(r => [r.id, r])), summaryMd: readFileSync(join(reports, 'summary.md'), 'utf8'),
-      html: readFileSync(join(reports, 'report.html'), 'utf8'), junit, output, podIPs, leftover, created,
+      html: readFileSync(join(reports, 'report.html'), 'utf8'), junit, output, podIPs, leftover, leftoverObjects, created,
     };
   } finally {
     seen.stop();

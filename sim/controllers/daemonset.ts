@@ -8,7 +8,7 @@ import { StoreError, type KubeObject } from '../api/store.ts';
 import { isBroken } from '../profiles/load.ts';
 import { guarded, type ControllerContext, type Stoppable } from './context.ts';
 import { recordEvent } from './events.ts';
-import { podFitsNode } from './fit.ts';
+import { matchesNodeSelectorAndAffinity, podFitsNode, tolerates } from './fit.ts';
 import { controllerRef, isControlledBy, isPodActive, isPodAvailable, isPodReady, ownerReferenceTo, stableJSON, templateHash } from './objects.ts';
 import { WorkQueue, keyOf, splitKey } from './workqueue.ts';
 
@@ -76,6 +76,19 @@ export function startDaemonSetController({ store, profile }: ControllerContext):
     return !podFitsNode(templateFor(base, node.metadata!.name!), node, { profile });
   }
 
+  /**
+   * upstream NodeShouldRunDaemonPod's shouldContinueRunning: a pod already on a node that no
+   * longer takes new ones only for a NoSchedule taint (a node flapping NotReady: not-ready
+   * NoSchedule) stays; only an untolerated NoExecute taint, or a node it no longer selects, ends it.
+   */
+  function shouldContinueRunning(base: V1Pod, node: V1Node): boolean {
+    if (isBroken(profile, 'daemonset-controller', node.metadata?.name) && node.metadata?.labels?.['kubernetes.io/os'] === 'windows') return false;
+    const pinned = templateFor(base, node.metadata!.name!);
+    if (!matchesNodeSelectorAndAffinity(pinned, node, profile)) return false;
+    const tolerations = pinned.spec?.tolerations ?? [];
+    return !(node.spec?.taints ?? []).some(t => t.effect === 'NoExecute' && !tolerations.some(x => tolerates(x, t)));
+  }
+
   function sync(key: string): void {
     const [ns, name] = splitKey(key);
     const obj = store.tryGet(DAEMONSETS, ns, name);
@@ -95,9 +108,10 @@ export function startDaemonSetController({ store, profile }: ControllerContext):
     }
     const wanted = nodes.filter(n => shouldRun(base, n));
     const wantedNames = new Set(wanted.map(n => n.metadata!.name!));
-    // Pods where none should be (node gone, no longer fits), and duplicates.
+    const staying = new Set(nodes.filter(n => !wantedNames.has(n.metadata!.name!) && shouldContinueRunning(base, n)).map(n => n.metadata!.name!));
+    // Pods where none should be (node gone, no longer selected, an untolerated NoExecute taint), and duplicates.
     for (const [node, list] of byNode) {
-      const extra = wantedNames.has(node) ? list.slice(1) : list;
+      const extra = wantedNames.has(node) || staying.has(node) ? list.slice(1) : list;
       for (const p of extra) deletePod(obj, p);
     }
     // Rolling update: replace out-of-date pods while at most one node is unavailable.

@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import type { V1DaemonSet, V1Deployment, V1Pod, V1ReplicaSet, V1StatefulSet } from '@kubernetes/client-node';
 import type { KubeObject } from '../../sim/api/store.ts';
 import { loadProfile, withOverrides } from '../../sim/profiles/load.ts';
+import { setNodeReady } from '../../sim/nodes/index.ts';
 import { createNamespace, isReady, podsIn, startTestCluster, waitFor, type TestCluster } from './helpers.ts';
 
 const NS = 'work';
@@ -151,6 +152,20 @@ describe('sim workload controllers', () => {
     const tolerations = pods[0].spec!.tolerations!.map(t => `${t.key}:${t.effect}`);
     expect(tolerations).to.include.members(['node.kubernetes.io/not-ready:NoExecute', 'node.kubernetes.io/unreachable:NoExecute', 'node.kubernetes.io/unschedulable:NoSchedule']);
     expect(pods[0].spec!.affinity!.nodeAffinity!.requiredDuringSchedulingIgnoredDuringExecution!.nodeSelectorTerms[0].matchFields![0]).to.include({ key: 'metadata.name', operator: 'In' });
+  });
+
+  it('a node flapping NotReady keeps its DaemonSet pod (not-ready NoSchedule stops new pods only); an untolerated NoExecute taint evicts it', async () => {
+    c.store.create('daemonsets.apps', daemonSet('agent', 'windows'));
+    await waitFor(c.store, 'DaemonSet ready on 2 nodes', () => dsStatus('agent')?.numberReady === 2 && dsStatus('agent'));
+    const before = podsIn(c.store, NS, 'app=agent').find(p => p.spec!.nodeName === 'win-2022-1')!.metadata!.uid;
+    setNodeReady(c.store, c.profile, 'win-2022-1', false);
+    // upstream NodeShouldRunDaemonPod: shouldRun false (desired 1), shouldContinueRunning true (misscheduled, not deleted).
+    await waitFor(c.store, 'desired 1 while NotReady', () => dsStatus('agent')?.desiredNumberScheduled === 1 && dsStatus('agent'));
+    setNodeReady(c.store, c.profile, 'win-2022-1', true);
+    await waitFor(c.store, 'desired 2 again', () => dsStatus('agent')?.desiredNumberScheduled === 2 && dsStatus('agent')?.numberReady === 2);
+    expect(podsIn(c.store, NS, 'app=agent').find(p => p.spec!.nodeName === 'win-2022-1')?.metadata!.uid, 'the same pod').to.equal(before);
+    c.store.mutate('nodes', undefined, 'win-2022-1', n => { (n.spec as { taints?: unknown[] }).taints = [...((n.spec as { taints?: unknown[] }).taints ?? []), { key: 'drain', value: 'now', effect: 'NoExecute' }]; });
+    await waitFor(c.store, 'the pod on the NoExecute-tainted node gone', () => !podsIn(c.store, NS, 'app=agent').some(p => p.spec!.nodeName === 'win-2022-1' && !p.metadata!.deletionTimestamp) || undefined);
   });
 
   it('keeps a DaemonSet without the Windows toleration off tainted Windows nodes, and follows node changes', async () => {

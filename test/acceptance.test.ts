@@ -9,6 +9,8 @@ import { join, resolve } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { loadCatalog } from '../lib/catalog/registry.ts';
 import type { Feature } from '../lib/catalog/types.ts';
+import { defaultTimeouts } from '../lib/cluster/timeouts.ts';
+import { byPriority } from '../lib/run/priority.ts';
 import { LIMITATION_KEYS } from '../sim/profiles/limitations.ts';
 import type { Limitations } from '../sim/profiles/types.ts';
 import { FAST_NET, runOnSim, type SimRun } from './support/simRun.ts';
@@ -80,6 +82,15 @@ describe('acceptance: the whole catalog on the simulated cluster', function () {
 
     it('leaves nothing labelled with the run behind', () => {
       expect(run.leftover).to.deep.equal([]);
+    });
+
+    it('creates first the fixtures of the checks that wait longest by design (critical path first)', () => {
+      const line = run.output.find(l => l.startsWith('Deploying '));
+      const listed = line!.slice(line!.indexOf(': ') + 2, -1).split(', ');
+      const longest = byPriority(catalog, { ...defaultTimeouts(), ...FAST_NET })[0];
+      expect(longest.fixtures.map(s => s.id), line).to.include(listed[0]);
+      // The networking pods (steady periods) before the first fixture of the catalog (no designed wait).
+      expect(listed.indexOf('net-win'), line).to.be.within(0, listed.indexOf('os-selector'));
     });
   });
 

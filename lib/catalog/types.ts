@@ -150,6 +150,13 @@ export interface Feature {
   expect(cluster: ClusterInfo): Expectation;
   /** Observes the cluster. Throwing means the harness could not tell: outcome error. */
   probe(ctx: CheckContext): Promise<Observation>;
+  /**
+   * How long the probe waits by its own design once its pods are up, however fast the cluster:
+   * steady periods, idle rounds, a controller's sync period (from the run's timeouts). The run
+   * serves the longest first wherever it queues (lib/run/priority.ts), so a full run's longest
+   * check ends about when it would alone. Default 0.
+   */
+  designedWaitMs?(t: Timeouts): number;
 }
 
 /** One feature's verdict, as every reporter sees it. */

@@ -16,6 +16,8 @@ export function makeCheckContext(run: RunState, feature: Feature, steps: string[
   setMaxListeners(0, signal);
   const cluster = run.cluster!;
   const declared = new Set(feature.fixtures.map(f => f.id));
+  // Its place on the critical path (lib/run/priority.ts): queued commands are served by it.
+  const rank = run.ranks?.get(feature.id);
   return {
     cluster,
     kube: run.kube,
@@ -34,7 +36,8 @@ export function makeCheckContext(run: RunState, feature: Feature, steps: string[
     waitForPodReady(name, timeoutMs) {
       const failed = this.podsCannotAppear({ name });
       if (failed) return Promise.reject(failed);
-      return waitTimeoutForPodReady(run.kube, run.namespace, name, timeoutMs ?? run.config.timeouts.podStart, { signal });
+      const deadline = timeoutMs ?? run.config.timeouts.podStart;
+      return run.podWaits ? run.podWaits.wait(run.namespace, name, deadline, signal) : waitTimeoutForPodReady(run.kube, run.namespace, name, deadline, { signal });
     },
     podsCannotAppear(pods) {
       // A pod of a fixture whose creation failed can never appear: say why now, not at the deadline.
@@ -44,11 +47,11 @@ export function makeCheckContext(run: RunState, feature: Feature, steps: string[
       }
       return undefined;
     },
-    podTransport: (pod, os, container) => limited(new PodExecTransport(run.kube, { namespace: run.namespace, pod, container }, os), [run.slots.exec]),
+    podTransport: (pod, os, container) => limited(new PodExecTransport(run.kube, { namespace: run.namespace, pod, container }, os), [run.slots.exec], rank),
     nodeTransport: async node => {
       const t = await run.nodeTransport(node, run);
       // The node's own slot first: a command queued behind others on one node holds no exec slot.
-      return t && limited(t, [run.slots.perNode.for(node.name), run.slots.exec]);
+      return t && limited(t, [run.slots.perNode.for(node.name), run.slots.exec], rank);
     },
     probe: (t, op) => runProbe(t, op, run.redactor, { timeoutMs: run.config.probeTimeoutMs, signal }),
     step: text => { steps.push(run.redactor.redact(text)); },
@@ -57,12 +60,12 @@ export function makeCheckContext(run: RunState, feature: Feature, steps: string[
   };
 }
 
-/** The transport, each command holding one slot of every limiter (taken in order, released after). */
-function limited(t: Transport, limiters: Limiter[]): Transport {
+/** The transport, each command holding one slot of every limiter (taken in order, released after), queued by `rank`. */
+function limited(t: Transport, limiters: Limiter[], rank?: number): Transport {
   return {
     description: t.description,
     os: t.os,
     run: (command, opts) => limiters.reduceRight<() => ReturnType<Transport['run']>>(
-      (inner, l) => () => l.run(inner, opts?.signal), () => t.run(command, opts))(),
+      (inner, l) => () => l.run(inner, opts?.signal, rank), () => t.run(command, opts))(),
   };
 }

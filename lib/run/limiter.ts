@@ -1,11 +1,12 @@
 // Bounds what costs, not how many checks are in flight: a check that waits (a poll interval, a
 // pod start, a watch) holds no slot, so waiting never keeps work from running. Slots are taken
 // only around the costly step itself (an exec session, a command on one node) and given back at
-// once. First come, first served; a waiter whose signal aborts leaves the queue.
+// once. Waiters are served by rank (lower first: the critical path, lib/run/priority.ts), first
+// come, first served within a rank; a waiter whose signal aborts leaves the queue.
 
 export class Limiter {
   private _active = 0;
-  private readonly _queue: { grant: () => void; cancel: (e: unknown) => void }[] = [];
+  private readonly _queue: { rank: number; grant: () => void; cancel: (e: unknown) => void }[] = [];
 
   constructor(readonly limit: number) {
     if (!(limit >= 1)) throw new Error(`limiter: limit must be at least 1, got ${limit}`);
@@ -15,9 +16,9 @@ export class Limiter {
   get active(): number { return this._active; }
   get waiting(): number { return this._queue.length; }
 
-  /** Runs `fn` holding one slot. */
-  async run<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    await this._acquire(signal);
+  /** Runs `fn` holding one slot; while all are taken, waits behind waiters of a lower or equal rank. */
+  async run<T>(fn: () => Promise<T>, signal?: AbortSignal, rank = Number.MAX_SAFE_INTEGER): Promise<T> {
+    await this._acquire(signal, rank);
     try {
       return await fn();
     } finally {
@@ -25,7 +26,7 @@ export class Limiter {
     }
   }
 
-  private _acquire(signal?: AbortSignal): Promise<void> {
+  private _acquire(signal: AbortSignal | undefined, rank: number): Promise<void> {
     signal?.throwIfAborted();
     if (this._active < this.limit) {
       this._active++;
@@ -33,6 +34,7 @@ export class Limiter {
     }
     return new Promise<void>((resolve, reject) => {
       const entry = {
+        rank,
         grant: () => { signal?.removeEventListener('abort', onAbort); this._active++; resolve(); },
         cancel: (e: unknown) => reject(e),
       };
@@ -42,7 +44,8 @@ export class Limiter {
         entry.cancel(signal!.reason);
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      this._queue.push(entry);
+      const behind = this._queue.findIndex(e => e.rank > rank);
+      this._queue.splice(behind < 0 ? this._queue.length : behind, 0, entry);
     });
   }
 

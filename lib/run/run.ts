@@ -40,6 +40,9 @@ import { signalsReceived } from './signals.ts';
 import { TaskRunner } from './taskRunner.ts';
 import { checkPermissions } from './permissions.ts';
 import { KeyedLimiter, Limiter } from './limiter.ts';
+import { byPriority, fixturesByPriority, ranksOf } from './priority.ts';
+import { SharedPodWaits } from './podWaits.ts';
+import { waitTimeoutForPodReady } from '../cluster/podWait.ts';
 import { PER_NODE_COMMANDS } from '../config/resolve.ts';
 import { applyNodeAccessMode, NodeAccess } from '../transports/nodeAccess.ts';
 
@@ -80,6 +83,7 @@ export async function runWincheck(config: RunConfig, opts: RunOptions = {}): Pro
     fixtures: new Map(), secrets, redactor: new Redactor(Object.values(secrets)), reporter, results: [],
     abort, nodeTransport: opts.nodeTransport ?? nodeAccess!.transportFor, errors: [],
     slots: { exec: new Limiter(config.parallel), perNode: new KeyedLimiter(PER_NODE_COMMANDS) },
+    podWaits: new SharedPodWaits((namespace, name, timeoutMs) => waitTimeoutForPodReady(kube, namespace, name, timeoutMs, { signal: abort.signal })),
     log: line => reporter.onLog(line),
   };
   // Every check listens on the run's signal at once (they all run concurrently).
@@ -114,6 +118,7 @@ export async function runWincheck(config: RunConfig, opts: RunOptions = {}): Pro
       r.render = renderContextFor(r, r.cluster);
       // Several Windows builds: each build-specific feature runs once per build (lib/run/builds.ts).
       ({ features: r.features, scopes: r.buildScopes } = expandForBuilds(r, r.cluster));
+      r.ranks = ranksOf(byPriority(r.features, config.timeouts));
       await reporter.onBegin(runInfo(r, source, started));
       begun = true;
     },
@@ -155,7 +160,8 @@ export async function runWincheck(config: RunConfig, opts: RunOptions = {}): Pro
       // One deployment per Windows build's namespace (just the run's own on single-build clusters);
       // one pre-pull phase for all of them first (unless --no-prepull), so pod-start deadlines
       // count from images present.
-      const plans = deployPlans(r);
+      // The critical path's fixtures are created (and their pods started) first.
+      const plans = deployPlans(r).map(p => ({ ...p, specs: fixturesByPriority(p.specs, r.ranks!, r.features) }));
       for (const p of plans) p.run.log(`Deploying ${p.specs.length} fixture(s)${p.scope ? ` for ${p.scope.label} in ${p.scope.namespace}` : ''}: ${p.specs.map(s => s.id).join(', ') || 'none'}.`);
       const settle = new Map<string, () => void>();
       for (const p of plans)
@@ -173,8 +179,8 @@ export async function runWincheck(config: RunConfig, opts: RunOptions = {}): Pro
   tasks.add({
     title: 'checks',
     setup: async r => {
-      // Every check starts at once: what costs is bounded by r.slots, not by checks in flight.
-      const pool = new CheckPool(r.features, r.features.length, f => r.waves!.run(f, async () => {
+      // Every check starts at once, the critical path first: what costs is bounded by r.slots, not by checks in flight.
+      const pool = new CheckPool(byPriority(r.features, config.timeouts), r.features.length, f => r.waves!.run(f, async () => {
         const scoped = scopedRun(r, r.buildScopes?.get(f.id));
         await Promise.all(f.fixtures.map(s => fixturesSettled.get(`${scoped.namespace}/${s.id}`)));
         const scope = r.buildScopes?.get(f.id);

@@ -12,6 +12,7 @@ import type { RenderContext, RenderedFixture } from '../fixtures/types.ts';
 import type { Transport } from '../probes/types.ts';
 import type { Multiplexer } from '../report/multiplexer.ts';
 import type { KeyedLimiter, Limiter } from './limiter.ts';
+import type { SharedPodWaits } from './podWaits.ts';
 
 /** HostProcess pods and SSH plug in here (lib/node-access, another module). */
 export type NodeTransportFactory = (node: NodeInfo, run: RunState) => Promise<Transport | undefined>;
@@ -33,6 +34,10 @@ export interface RunState {
   /** Aborted on Ctrl-C, SIGTERM or the run deadline. */
   abort: AbortController;
   nodeTransport: NodeTransportFactory;
+  /** Pod-ready waits shared by the checks waiting for the same pod at once (podWaits.ts). */
+  podWaits?: SharedPodWaits;
+  /** Each feature's place on the critical path (priority.ts): 0 is served first where the run queues. */
+  ranks?: Map<string, number>;
   /** What costs, bounded (limiter.ts): exec sessions run-wide, and commands on each node. */
   slots: { exec: Limiter; perNode: KeyedLimiter };
   /** Features whose RBAC permissions are missing (--skip-unpermitted): feature id → why, they run as n/a. */

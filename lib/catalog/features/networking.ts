@@ -12,7 +12,7 @@ import {
 } from '../net/common.ts';
 import { dualStackExpectation, ipv6OnlyExpectation } from '../net/expect.ts';
 import { clusterDomainOf, curlFailureOf, dnsServersOf, parseIpconfig, pingReplies, pingUnresolved } from '../net/parse.ts';
-import { boundedNegative, controlPasses, warmupThenSteady, type Attempt } from '../net/steady.ts';
+import { boundedNegative, confirmWindow, controlPasses, steadyPeriod, warmupThenSteady, type Attempt } from '../net/steady.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
 import type { ProbeOS, Transport } from '../../probes/types.ts';
 
@@ -102,6 +102,7 @@ export const features: Feature[] = [
     title: 'Windows pod → Windows pod on the same node (pod IP, HTTP)',
     needs: ['windows-node'],
     fixtures: [FX.win, FX.winPeer],
+    designedWaitMs: steadyPeriod,
     expect: () => supported('Windows pods reach each other by pod IP', POD_PATH_SOURCE),
     probe: ctx => pathWithWinPod(ctx, 'from', { id: FX.winPeer.id, os: 'windows' }, 'W → W (same node)'),
   },
@@ -112,6 +113,7 @@ export const features: Feature[] = [
     title: 'Windows pod → Windows pod on another node (pod IP, HTTP)',
     needs: ['two-windows-nodes'],
     fixtures: [FX.win, FX.winPeer],
+    designedWaitMs: steadyPeriod,
     expect: () => supported('Windows pods on different nodes reach each other by pod IP', POD_PATH_SOURCE),
     probe: async ctx => {
       const ready = await readyPods(ctx, [FX.win.id]);
@@ -132,6 +134,7 @@ export const features: Feature[] = [
     title: 'Windows pod → Linux pod (pod IP, HTTP)',
     needs: ['windows-node', 'linux-node'],
     fixtures: [FX.win, FX.linux],
+    designedWaitMs: steadyPeriod,
     expect: () => supported('Windows pods reach Linux pods by pod IP', POD_PATH_SOURCE),
     probe: ctx => pathWithWinPod(ctx, 'from', { id: FX.linux.id, os: 'linux' }, 'W → L'),
   },
@@ -142,6 +145,7 @@ export const features: Feature[] = [
     title: 'Linux pod → Windows pod (pod IP, TCP then HTTP)',
     needs: ['windows-node', 'linux-node'],
     fixtures: [FX.win, FX.linux],
+    designedWaitMs: steadyPeriod,
     expect: () => supported('Linux pods reach Windows pods by pod IP', POD_PATH_SOURCE),
     probe: ctx => pathWithWinPod(ctx, 'to', { id: FX.linux.id, os: 'linux' }, 'L → W'),
   },
@@ -152,6 +156,7 @@ export const features: Feature[] = [
     title: 'Windows pod resolves Service names (short and FQDN)',
     needs: ['windows-node', 'linux-node'],
     fixtures: [FX.win, FX.winPeer, FX.winPeer2, FX.linux, FX.svcMixed],
+    designedWaitMs: steadyPeriod,
     expect: () => supported('Windows pods resolve Service names through cluster DNS, short and fully qualified', 'FEATURES.md; upstream test/e2e/windows/dns.go'),
     probe: async ctx => {
       const ready = await readyPods(ctx, [FX.win.id]);
@@ -182,6 +187,7 @@ export const features: Feature[] = [
     title: 'Windows pod resolves a partial dotted name (svc.namespace)',
     needs: ['windows-node', 'linux-node'],
     fixtures: [FX.win, FX.winPeer, FX.winPeer2, FX.linux, FX.svcMixed],
+    designedWaitMs: confirmWindow,
     expect: () => limited('Windows treats any dotted name as an FQDN and skips the search suffixes, so "svc.namespace" does not resolve', 'FEATURES.md; upstream doc dns-pod-service and windows-networking'),
     probe: async ctx => {
       const ready = await readyPods(ctx, [FX.win.id]);
@@ -213,6 +219,7 @@ export const features: Feature[] = [
     title: 'dnsPolicy ClusterFirstWithHostNet on a Windows host-network pod',
     needs: ['windows-node', 'linux-node', 'hostprocess'],
     fixtures: [FX.hostnetDns, FX.winPeer, FX.winPeer2, FX.linux, FX.svcMixed],
+    designedWaitMs: confirmWindow,
     expect: () => limited('ClusterFirstWithHostNet is not supported on Windows: a host-network pod uses the node\'s DNS, not cluster DNS', 'FEATURES.md; upstream doc dns-pod-service'),
     probe: async ctx => {
       const ready = await readyPods(ctx, [FX.hostnetDns.id]);
@@ -279,6 +286,7 @@ export const features: Feature[] = [
     title: 'Windows pod → outside the cluster (--egress-url)',
     needs: ['windows-node', 'egress-url'],
     fixtures: [FX.win],
+    designedWaitMs: steadyPeriod,
     expect: () => supported('Windows pods reach addresses outside the cluster through the node\'s outbound NAT', 'FEATURES.md; upstream test/e2e/windows/hybrid_network.go'),
     probe: async ctx => {
       const ready = await readyPods(ctx, [FX.win.id]);
@@ -300,6 +308,7 @@ export const features: Feature[] = [
     title: 'Windows pod → ping outside its network',
     needs: ['windows-node', 'egress-url'],
     fixtures: [FX.win],
+    designedWaitMs: confirmWindow,
     expect: () => limited('Windows pods have no outbound ICMP rules across networks: ping outside the pod network gets no reply', 'seed 003; upstream doc windows-networking'),
     probe: async ctx => {
       const ready = await readyPods(ctx, [FX.win.id]);
@@ -334,6 +343,7 @@ export const features: Feature[] = [
     title: 'Windows node → pod IP',
     needs: ['windows-node', 'node-access'],
     fixtures: [FX.winPeer],
+    designedWaitMs: steadyPeriod,
     expect: () => supported('a Windows node reaches pods by pod IP', 'FEATURES.md'),
     probe: async ctx => {
       const ready = await readyPods(ctx, [FX.winPeer.id]);
@@ -350,6 +360,7 @@ export const features: Feature[] = [
     title: 'Dual-stack: Windows pods get IPv4 and IPv6 and reach each other over IPv6',
     needs: ['windows-node', 'dual-stack'],
     fixtures: [FX.win, FX.winPeer],
+    designedWaitMs: steadyPeriod,
     expect: dualStackExpectation,
     probe: async ctx => {
       const ready = await readyPods(ctx, [FX.win.id, FX.winPeer.id]);
@@ -375,6 +386,7 @@ export const features: Feature[] = [
     title: 'IPv6-only: a single-stack IPv6 Service in front of Windows pods',
     needs: ['windows-node'],
     fixtures: [FX.win, FX.winPeer, FX.winPeer2, FX.svcIpv6],
+    designedWaitMs: steadyPeriod,
     expect: ipv6OnlyExpectation,
     probe: async ctx => {
       const ready = await readyPods(ctx, [FX.win.id, FX.winPeer.id, FX.winPeer2.id]);

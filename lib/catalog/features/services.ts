@@ -15,10 +15,13 @@ import { affinityTimeoutExpectation, preserveClientIpExpectation, preserveDestin
 import { httpGetFromHere, holdConnection, type ExternalAttempt } from '../net/external.ts';
 import { clientIpOf, destinationVerdict, hostnameOf, parseNetstat, unmapped } from '../net/parse.ts';
 import { control, pause } from '../observe.ts';
-import { boundedNegative, controlPasses, timingsOf, warmupThenSteady, type Attempt } from '../net/steady.ts';
+import { boundedNegative, confirmWindow, controlPasses, steadyPeriod, timingsOf, warmupThenSteady, type Attempt } from '../net/steady.ts';
 import type { CheckContext, EvidenceItem, Feature } from '../types.ts';
 
 const SUITE = 'services';
+/** net.session-affinity-timeout idles past the timeout this many times (a chance of 1/2^rounds that random picks never move). */
+const AFFINITY_ROUNDS = 4;
+const AFFINITY_IDLE_MS = (AFFINITY_TIMEOUT_SECONDS + 1) * 1000;
 const WIN_BACKENDS = [FX.winPeer.id, FX.winPeer2.id];
 
 function nodeOf(ctx: CheckContext, name: string | undefined): NodeInfo {
@@ -72,6 +75,7 @@ export const features: Feature[] = [
     title: 'Windows pod → ClusterIP Service with Windows and Linux backends',
     needs: ['windows-node', 'linux-node'],
     fixtures: [FX.win, FX.winPeer, FX.winPeer2, FX.linux, FX.svcMixed],
+    designedWaitMs: steadyPeriod,
     expect: () => supported('Windows pods reach ClusterIP Services whose backends run on Windows and Linux', 'FEATURES.md; upstream test/e2e/windows/service.go'),
     probe: async ctx => {
       const ready = await readyPods(ctx, [FX.win.id, ...WIN_BACKENDS, FX.linux.id]);
@@ -106,6 +110,7 @@ export const features: Feature[] = [
     title: 'Windows node → ClusterIP Service',
     needs: ['windows-node', 'linux-node', 'node-access'],
     fixtures: [FX.winPeer, FX.winPeer2, FX.linux, FX.svcMixed],
+    designedWaitMs: steadyPeriod,
     expect: () => supported('a Windows node reaches ClusterIP Services (kube-proxy programs the host too)', 'FEATURES.md'),
     probe: async ctx => {
       const ready = await readyPods(ctx, [...WIN_BACKENDS, FX.linux.id]);
@@ -121,6 +126,7 @@ export const features: Feature[] = [
     title: 'Client outside the cluster → NodePort on a Windows node',
     needs: ['windows-node', 'linux-node'],
     fixtures: [FX.winPeer, FX.winPeer2, FX.linux, FX.svcNodePort, FX.svcLocalLinux],
+    designedWaitMs: steadyPeriod,
     expect: () => supported('a NodePort Service answers on a Windows node\'s address from outside the cluster', 'FEATURES.md; upstream test/e2e/windows/service.go'),
     probe: async ctx => {
       const ready = await readyPods(ctx, [...WIN_BACKENDS, FX.linux.id]);
@@ -146,6 +152,7 @@ export const features: Feature[] = [
     title: 'A Windows node → its own NodePort',
     needs: ['windows-node', 'linux-node', 'node-access'],
     fixtures: [FX.winPeer, FX.winPeer2, FX.linuxHost, FX.svcNodePort],
+    designedWaitMs: confirmWindow,
     expect: () => limited('a Windows node cannot reach NodePort Services on its own address', 'seed 003; upstream doc windows-networking'),
     probe: async ctx => {
       const ready = await readyPods(ctx, [...WIN_BACKENDS, FX.linuxHost.id]);
@@ -178,6 +185,7 @@ export const features: Feature[] = [
     title: 'LoadBalancer Service gets an address and serves Windows backends',
     needs: ['windows-node', 'load-balancer'],
     fixtures: [FX.winPeer, FX.winPeer2, FX.svcLb],
+    designedWaitMs: steadyPeriod,
     expect: c => supported(c.loadBalancer === 'yes' ? 'the cluster has a LoadBalancer provisioner (config)' : 'a LoadBalancer provisioner may exist (not known before the probe: no address in time means n/a)', 'FEATURES.md'),
     probe: async ctx => {
       const ready = await readyPods(ctx, WIN_BACKENDS);
@@ -208,6 +216,7 @@ export const features: Feature[] = [
     title: 'sessionAffinity: ClientIP keeps one backend',
     needs: ['windows-node'],
     fixtures: [FX.win, FX.winPeer, FX.winPeer2, FX.svcAffinity],
+    designedWaitMs: steadyPeriod,
     expect: sessionAffinityExpectation,
     probe: async ctx => {
       const ready = await readyPods(ctx, [FX.win.id, ...WIN_BACKENDS]);
@@ -242,6 +251,8 @@ export const features: Feature[] = [
     title: 'sessionAffinityConfig.clientIP.timeoutSeconds expires the affinity',
     needs: ['windows-node'],
     fixtures: [FX.win, FX.winPeer, FX.winPeer2, FX.svcAffinityTimeout],
+    // Its idle rounds (all of them when the timeout is not honoured), after 3 quick tries a poll apart.
+    designedWaitMs: t => AFFINITY_ROUNDS * AFFINITY_IDLE_MS + 2 * timingsOf(t).pollMs,
     expect: affinityTimeoutExpectation,
     probe: async ctx => {
       const ready = await readyPods(ctx, [FX.win.id, ...WIN_BACKENDS]);
@@ -275,8 +286,8 @@ export const features: Feature[] = [
       const ctl = both.ok ? control(true, `the Service answered, affinity held within the timeout; ${both.summary}`, both.evidence) : both;
       // Then idle past the timeout: an honoured timeout lets the next connection pick anew.
       // Rounds bound the chance that random picks land on the same backend every time (1/2^rounds).
-      const rounds = 4;
-      const idleMs = (AFFINITY_TIMEOUT_SECONDS + 1) * 1000;
+      const rounds = AFFINITY_ROUNDS;
+      const idleMs = AFFINITY_IDLE_MS;
       const seen = [first];
       for (let i = 0; i < rounds; i++) {
         ctx.step(`idling ${idleMs / 1000}s (past timeoutSeconds ${AFFINITY_TIMEOUT_SECONDS}), then GET again`);
@@ -392,6 +403,7 @@ export const features: Feature[] = [
     title: 'A Windows pod reaches itself through its own Service (hairpin)',
     needs: ['windows-node'],
     fixtures: [FX.win, FX.svcHairpin],
+    designedWaitMs: steadyPeriod,
     expect: () => supported('a pod reaches itself through a Service it backs (hairpin)', 'FEATURES.md'),
     probe: async ctx => {
       const ready = await readyPods(ctx, [FX.win.id]);

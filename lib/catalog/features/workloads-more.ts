@@ -282,6 +282,11 @@ async function envColonProbe(ctx: CheckContext): Promise<Observation> {
 
 /** How long metrics-server may take to report a new pod (15-60 s scrapes), capped by the pod-start deadline. */
 const HPA_METRICS_WAIT_MS = 3 * 60_000;
+/**
+ * The HPA controller's sync period (kube-controller-manager --horizontal-pod-autoscaler-sync-period,
+ * 15 s by default): its first sync mostly comes before the pods run; the metrics come with the next.
+ */
+const HPA_SYNC_PERIOD_MS = 15_000;
 
 async function hpaProbe(ctx: CheckContext): Promise<Observation> {
   const name = 'hpa';
@@ -388,6 +393,7 @@ export const features: Feature[] = [
     title: 'HorizontalPodAutoscaler on a Windows Deployment reads metrics',
     needs: ['windows-node', 'metrics-server'],
     fixtures: [{ id: 'hpa', template: 'hpa', os: 'windows' }],
+    designedWaitMs: () => HPA_SYNC_PERIOD_MS,
     expect: c => (c.metricsServer
       ? supported('metrics-server serves metrics.k8s.io, which includes Windows pods', 'FEATURES.md; seed 000 (HPA not validated in v1.9)')
       : notApplicable('metrics.k8s.io is not served (no metrics-server): an HPA has nothing to read', 'FEATURES.md')),

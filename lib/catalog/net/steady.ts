@@ -104,6 +104,12 @@ export function boundedNegative(ctx: Pick<CheckContext, 'signal' | 'options'>, w
   return warmupThenSteady(ctx, what, attempt, controlPassed ? { ...timings, warmupMs: timings.confirmMs } : timings);
 }
 
+/** Feature.designedWaitMs of a check with a steady period (one, or several side by side). */
+export const steadyPeriod = (t: Timeouts): number => t.netSteady;
+
+/** Feature.designedWaitMs of a limitation's check: its negative's confirm window after the control. */
+export const confirmWindow = (t: Timeouts): number => timingsOf(t).confirmMs;
+
 function secs(ms: number): string {
   return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)}s`;
 }

@@ -3,15 +3,12 @@
 // end: Ready, failing fast with the pod's events, deleted, or at its own deadline.
 
 import { expect } from 'chai';
-import { join } from 'node:path';
-import { KubeConfig, type V1Pod } from '@kubernetes/client-node';
-import { makeClients } from '../../lib/cluster/client.ts';
+import type { V1Pod } from '@kubernetes/client-node';
 import { PodGoneError, PodStartError } from '../../lib/cluster/podWait.ts';
 import { PodReadyHub } from '../../lib/cluster/podReadyHub.ts';
 import type { KubeClients } from '../../lib/cluster/types.ts';
 import { WaitTimeoutError } from '../../lib/cluster/watch.ts';
-
-const ROOT = join(import.meta.dirname, '..', '..');
+import { simClients } from '../support/simClients.ts';
 
 describe('PodReadyHub: many Ready waits, one watch', function () {
   this.timeout(120_000);
@@ -20,15 +17,7 @@ describe('PodReadyHub: many Ready waits, one watch', function () {
   const ns = 'wincheck-hub';
   const sel = 'hub=yes';
 
-  before(async () => {
-    const sim = await import(join(ROOT, 'sim', 'index.ts')) as { startSim(o: object): Promise<{ kubeconfig: string; stop(): Promise<void> }> };
-    const s = await sim.startSim({});
-    stop = s.stop;
-    const kc = new KubeConfig();
-    kc.loadFromString(s.kubeconfig);
-    kube = makeClients(kc);
-    await kube.core.createNamespace({ body: { metadata: { name: ns } } });
-  });
+  before(async () => { ({ kube, stop } = await simClients(ns)); });
   after(async () => { await stop?.(); });
 
   const pod = (name: string, image = 'registry.k8s.io/e2e-test-images/agnhost:2.52'): V1Pod => ({

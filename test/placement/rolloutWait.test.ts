@@ -2,12 +2,11 @@
 // regression), when a pod stays Unschedulable; they still complete when pods fit.
 
 import { expect } from 'chai';
-import { KubeConfig, type V1Deployment } from '@kubernetes/client-node';
-import { makeClients } from '../../lib/cluster/client.ts';
+import type { V1Deployment } from '@kubernetes/client-node';
 import type { KubeClients } from '../../lib/cluster/types.ts';
 import { WaitTimeoutError } from '../../lib/cluster/watch.ts';
 import { UnschedulableError, waitForDeploymentComplete } from '../../lib/cluster/workloadWait.ts';
-import { startSim } from '../../sim/index.ts';
+import { simClients } from '../support/simClients.ts';
 
 describe('rollout waits and FailedScheduling (sim)', function () {
   this.timeout(120_000);
@@ -15,14 +14,7 @@ describe('rollout waits and FailedScheduling (sim)', function () {
   let stop: (() => Promise<void>) | undefined;
   const ns = 'wincheck-rollout';
 
-  before(async () => {
-    const s = await startSim({});
-    stop = () => s.stop();
-    const kc = new KubeConfig();
-    kc.loadFromString(s.kubeconfig);
-    kube = makeClients(kc);
-    await kube.core.createNamespace({ body: { metadata: { name: ns } } });
-  });
+  before(async () => { ({ kube, stop } = await simClients(ns)); });
   after(async () => { await stop?.(); });
 
   const deployment = (name: string, nodeSelector: Record<string, string>): V1Deployment => ({

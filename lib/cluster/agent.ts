@@ -6,6 +6,7 @@
 // handshake. Proxy agents (proxy-url in the kubeconfig) are left as the library makes them.
 
 import https from 'node:https';
+import tls from 'node:tls';
 import { createHash } from 'node:crypto';
 import { KubeConfig, type RequestContext } from '@kubernetes/client-node';
 
@@ -43,7 +44,8 @@ export class SharedAgentKubeConfig extends KubeConfig {
     if (!(made instanceof https.Agent) || made.constructor !== https.Agent) return agent;
     const key = identityKey(made.options);
     let a = this._agents.get(key);
-    if (!a) this._agents.set(key, (a = new https.Agent({ ...made.options, keepAlive: true })));
+    // One SecureContext too: without it every new connection parses the CA, certificate and key again.
+    if (!a) this._agents.set(key, (a = new https.Agent({ ...made.options, keepAlive: true, secureContext: tls.createSecureContext(made.options) })));
     return a;
   }
 

@@ -144,6 +144,16 @@ async function onEveryNode(ctx: CheckContext, perNode: (node: NodeInfo, t: Trans
     : { works: true, summary: `checked on ${nodes.map(n => n.name).join(', ')}`, evidence, node: nodes[0].name };
 }
 
+/** Runs the steps at once, each with its own evidence list, and appends those lists in the steps' order. */
+async function inOrder<T extends unknown[]>(evidence: EvidenceItem[], steps: { [K in keyof T]: (ev: EvidenceItem[]) => Promise<T[K]> }): Promise<T> {
+  const lists = steps.map(() => [] as EvidenceItem[]);
+  try {
+    return await Promise.all(steps.map((step, i) => step(lists[i]))) as T;
+  } finally {
+    for (const l of lists) evidence.push(...l);
+  }
+}
+
 /** kube-proxy's Windows service names: upstream and most providers, and AKS's. */
 export const KUBE_PROXY_SERVICES = ['kube-proxy', 'kubeproxy'];
 
@@ -170,16 +180,17 @@ async function servicesProbe(ctx: CheckContext): Promise<Observation> {
   const proxyDaemonSets = ctx.cluster.network.kubeProxyDaemonSets.filter(n => /win/i.test(n));
   const obs = await onEveryNode(ctx, async (node, t, evidence) => {
     const problems: string[] = [];
-    for (const svc of ['kubelet', 'containerd']) {
-      const { state, exitCode } = await queryService(ctx, node, t, svc, evidence);
-      if (state !== 'RUNNING') problems.push(`${svc} is ${describeState(state, exitCode)}`);
-    }
+    // The node's queries go out together (the per-node limit bounds them), not one after another;
+    // evidence stays in this order.
+    const query = (svc: string) => (ev: EvidenceItem[]) => queryService(ctx, node, t, svc, ev);
+    const [kubelet, containerd, first] = await inOrder(evidence, [query('kubelet'), query('containerd'), query(KUBE_PROXY_SERVICES[0])]);
+    for (const [svc, q] of [['kubelet', kubelet], ['containerd', containerd]] as const)
+      if (q.state !== 'RUNNING') problems.push(`${svc} is ${describeState(q.state, q.exitCode)}`);
     // kube-proxy: a service under either name (AKS: kubeproxy), else a HostProcess DaemonSet pod.
-    const proxy: { name: string; state: string | undefined; exitCode: number }[] = [];
-    for (const name of KUBE_PROXY_SERVICES) {
-      const q = await queryService(ctx, node, t, name, evidence);
-      proxy.push({ name, ...q });
-      if (q.state !== 'NOT_INSTALLED') break;
+    const proxy: { name: string; state: string | undefined; exitCode: number }[] = [{ name: KUBE_PROXY_SERVICES[0], ...first }];
+    for (const name of KUBE_PROXY_SERVICES.slice(1)) {
+      if (proxy[proxy.length - 1].state !== 'NOT_INSTALLED') break;
+      proxy.push({ name, ...await queryService(ctx, node, t, name, evidence) });
     }
     const installed = proxy.find(p => p.state !== 'NOT_INSTALLED');
     if (installed) {
@@ -233,11 +244,12 @@ async function hnsNetworksOf(ctx: CheckContext, node: NodeInfo, t: Transport, ev
 async function hnsProbe(ctx: CheckContext): Promise<Observation> {
   const wantType = ctx.cluster.network.networkMode ? HNS_TYPE_FOR_MODE[ctx.cluster.network.networkMode] : undefined;
   const obs = await onEveryNode(ctx, async (node, t, evidence) => {
-    const found = await hnsNetworksOf(ctx, node, t, evidence);
+    // ipconfig goes out with the HNS query, not after it (evidence in this order all the same).
+    const [found, ip] = await inOrder(evidence, [
+      (ev: EvidenceItem[]) => hnsNetworksOf(ctx, node, t, ev),
+      async (ev: EvidenceItem[]) => { ctx.step(`on ${node.name}: ipconfig`); const r = await ctx.probe(t, { kind: 'raw', argv: ['ipconfig'] }); ev.push(r.evidence); return r; },
+    ]);
     if ('couldNotTell' in found) return found;
-    ctx.step(`on ${node.name}: ipconfig`);
-    const ip = await ctx.probe(t, { kind: 'raw', argv: ['ipconfig'] });
-    evidence.push(ip.evidence);
     const { nets } = found;
     const cni = nets.filter(n => !/^(nat|ics)$/i.test(n.type));
     const adapters = vEthernetAdapters(ip.evidence.stdout);

@@ -17,6 +17,13 @@ describe('sim profiles: realistic latencies', () => {
     expect(l.windowsStartMs).to.be.greaterThan(l.linuxStartMs!);
   });
 
+  it('scale-100-realistic is scale-100 with the realistic latencies (bench/node-scale.ts compares it with realistic)', () => {
+    const p = loadProfile('scale-100-realistic');
+    expect(p.nodes.map(n => n.name)).to.deep.equal(loadProfile('scale-100').nodes.map(n => n.name));
+    expect(p.nodes.filter(n => n.os === 'windows')).to.have.length(100);
+    expect(p.latencies).to.deep.equal(loadProfile('realistic').latencies);
+  });
+
   it('a negative latency is refused, naming the field', () => {
     const dir = mkdtempSync(join(tmpdir(), 'wincheck-lat-'));
     const file = join(dir, 'p.yaml');

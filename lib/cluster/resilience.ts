@@ -7,6 +7,7 @@ import {
   createConfiguration, IsomorphicFetchHttpLibrary, ResponseContext, ServerConfiguration, wrapHttpLibrary,
   type Configuration, type HttpLibrary, type KubeConfig, type RequestContext,
 } from '@kubernetes/client-node';
+import { errorText } from './meansError.ts';
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */
@@ -119,7 +120,7 @@ export async function withRetries<T>(
       if (deadline.aborted) throw new ApiTransportError(`${what}: no answer from the API server within ${Math.round(policy.requestTimeoutMs / 1000)}s`, 'ETIMEDOUT', { cause: e });
       const code = (e as { code?: string; errno?: string }).code ?? (e as { errno?: string }).errno;
       if (!retryable || !isRetryableError(e) || n >= policy.attempts)
-        throw new ApiTransportError(`${what}: ${code ? `${code} ` : ''}${e instanceof Error ? e.message : String(e)}${n > 1 ? ` (after ${n} attempts)` : ''}`, code, { cause: e });
+        throw new ApiTransportError(`${what}: ${code ? `${code} ` : ''}${errorText(e)}${n > 1 ? ` (after ${n} attempts)` : ''}`, code, { cause: e });
       wait = backoffMs(policy, n);
     }
     await pause(wait, signal).catch(e => { throw new ApiInterruptedError(`${what}: interrupted`, { cause: e }); });
@@ -137,11 +138,12 @@ export function connectWithRetries<T>(what: string, policy: RetryPolicy | undefi
 
 /**
  * The API server could not be reached or did not answer (a reset, a refused connection, the
- * per-attempt deadline), even after retries: a fault of the path to the cluster, which says
- * nothing about a feature, not even about exec or port-forward themselves.
+ * per-attempt deadline), or kept answering a streaming upgrade 429/5xx, even after retries: a
+ * fault of the path to the cluster, which says nothing about a feature, not even about exec or
+ * port-forward themselves (their own failures come in the session, on the status channel).
  */
 export function isTransportFailure(e: unknown): e is ApiTransportError {
-  return e instanceof ApiTransportError && e.code !== undefined;
+  return e instanceof ApiTransportError && (e.code !== undefined || /Unexpected server response: (429|50[0234])/.test(e.message));
 }
 
 /** The generated clients' HTTP layer with the policy: deadlines, abort, retries. */

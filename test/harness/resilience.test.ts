@@ -147,6 +147,10 @@ describe('API call retries and deadlines', function () {
     expect(calls).to.equal(3);
     expect(isTransportFailure(e)).to.equal(true);
     expect((e as Error).message).to.equal('port-forward to ns/p:8080: ECONNRESET socket hang up (after 3 attempts)');
+    // The websocket library rejects with an ErrorEvent ({ message, error }), not an Error: its words still name the fault.
+    const event = await connectWithRetries('exec into ns/p', { ...fast.policy, attempts: 2 }, undefined, async () => { throw { message: 'Unexpected server response: 500', error: new Error('x') }; }, () => undefined).catch(x => x);
+    expect((event as Error).message).to.equal('exec into ns/p: Unexpected server response: 500 (after 2 attempts)');
+    expect(isTransportFailure(event), 'an upgrade the API server kept refusing 5xx is the path failing').to.equal(true);
     calls = 0;
     const refused = await connectWithRetries('exec into ns/p', fast.policy, undefined, async () => { calls++; throw new Error('Unexpected server response: 403'); }, () => undefined).catch(x => x);
     expect(calls).to.equal(1);

@@ -11,4 +11,4 @@ export const faulty = (seed: number, f: Partial<NonNullable<Profile['faults']>> 
 };
 
 /** What an error caused by a fault says (the harness must name it). */
-export const FAULT_WORDS = /injected fault|too many requests|ECONNRESET|socket hang up|reset|no answer|HTTP 5\d\d|HTTP 429/i;
+export const FAULT_WORDS = /injected fault|too many requests|ECONNRESET|socket hang up|reset|no answer|HTTP 5\d\d|HTTP 429|HTTP-Code: (429|5\d\d)|server response: (429|5\d\d)/i;

@@ -8,7 +8,6 @@ import { Command, CommanderError, Option } from 'commander';
 import { messageOf } from '../lib/errors.ts';
 import { selectFeatures } from '../lib/catalog/select.ts';
 import { rbacManifest } from '../lib/catalog/rbacManifest.ts';
-import { preflight } from '../lib/cluster/preflight.ts';
 import { defaultTimeouts } from '../lib/cluster/timeouts.ts';
 import { loadConfigFile } from '../lib/config/load.ts';
 import { resolveConfig, type RunFlags } from '../lib/config/resolve.ts';
@@ -28,10 +27,11 @@ import { simProfileNames, startSimulatedCluster, type StartedSim } from './simWi
 // Modules that load @kubernetes/client-node or the whole catalog (half a second or more) are
 // imported by the commands that need them, so `wincheck --help` and `wincheck list` answer at once.
 const clusterModules = async () => {
-  const [cleanup, client, kubeconfig, discovery] = await Promise.all([
+  const [cleanup, client, kubeconfig, discovery, preflight] = await Promise.all([
     import('../lib/cluster/cleanup.ts'), import('../lib/cluster/client.ts'), import('../lib/cluster/kubeconfig.ts'), import('../lib/discovery/discover.ts'),
+    import('../lib/cluster/preflight.ts'),
   ]);
-  return { ...cleanup, ...client, ...kubeconfig, ...discovery };
+  return { ...cleanup, ...client, ...kubeconfig, ...discovery, ...preflight };
 };
 const loadCatalog = async () => (await import('../lib/catalog/registry.ts')).loadCatalog();
 
@@ -150,7 +150,7 @@ function buildProgram(setCode: (c: number) => void): Command {
         if (!ssh.user && sim.ssh) ssh = { user: sim.ssh.user, key: sim.ssh.keyPath, knownHosts: sim.ssh.knownHostsPath };
       }
       try {
-        const { loadKubeConfig, discover, makeClients } = await clusterModules();
+        const { loadKubeConfig, discover, makeClients, preflight } = await clusterModules();
         const { kc } = loadKubeConfig(sim ? { kubeconfig: sim.kubeconfigPath } : { kubeconfig: o.kubeconfig ?? file.kubeconfig, context: o.context ?? file.context });
         const version = await preflight(kc, defaultTimeouts().preflightConnect);
         const info = await discover(makeClients(kc), { version, loadBalancer: file.loadBalancer, sshCheck: sshReachable(ssh) });
@@ -164,7 +164,7 @@ function buildProgram(setCode: (c: number) => void): Command {
     .option('--run-id <id>', 'only this run')
     .option('--force', 'delete runs that are still in progress too (by default their live lease protects them)')
     .action(async (o: { kubeconfig?: string; context?: string; runId?: string; force?: boolean }) => {
-      const { loadKubeConfig, makeClients, cleanupRuns, cleanupCommand } = await clusterModules();
+      const { loadKubeConfig, makeClients, cleanupRuns, cleanupCommand, preflight } = await clusterModules();
       const { kc } = loadKubeConfig(o);
       await preflight(kc, defaultTimeouts().preflightConnect);
       // Ctrl-C or SIGTERM ends every call and wait at once (exit 130; what is left stays listed).

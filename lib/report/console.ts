@@ -4,6 +4,7 @@
 // terminal a live status line at the bottom says the same, rewritten in place.
 
 import type { CheckResult } from '../catalog/types.ts';
+import type { NodeInfo } from '../discovery/types.ts';
 import { bannerOf } from './banner.ts';
 import { type Progress, type Reporter, type RunInfo, type RunSummary, type SelectedFeature, OUTCOMES } from './types.ts';
 
@@ -20,6 +21,8 @@ export interface ConsoleOptions {
 
 /** Names in a heartbeat or status line before "and N more". */
 const NAMED = 6;
+/** Clusters with more nodes than this get counts, not a name each, in the opening lines. */
+const NODES_NAMED = 8;
 const CLEAR_LINE = '\r\x1b[K';
 
 export default class ConsoleReporter implements Reporter {
@@ -41,7 +44,7 @@ export default class ConsoleReporter implements Reporter {
     const c = run.cluster;
     this._out(bannerOf(run));
     this._out(`Endpoint:   ${c.server} (context ${c.context ?? 'none'}, from ${run.kubeconfigSource})`);
-    this._out(`Kubernetes: ${c.version.gitVersion}; nodes: ${c.nodes.map(n => `${n.name} (${n.os}${n.windowsBuild ? ` ${n.windowsBuild}` : ''})`).join(', ')}`);
+    this._out(`Kubernetes: ${c.version.gitVersion}; nodes: ${nodesLine(c.nodes)}`);
     this._out(`Namespace:  ${run.namespace}`);
     this._out(`Reports:    ${run.reportDir}`);
     this._out(`Features:   ${run.selected.map(f => f.id).join(', ') || 'none'}`);
@@ -130,4 +133,14 @@ export default class ConsoleReporter implements Reporter {
     this._timer = undefined;
     if (this._opts.tty && this._status) { this._write(CLEAR_LINE); this._status = ''; }
   }
+}
+
+/** Nodes named one by one on small clusters; on large ones, counted per OS and build, the first few named (a 100-node line says nothing). */
+export function nodesLine(nodes: readonly Pick<NodeInfo, 'name' | 'os' | 'windowsBuild'>[], named = NODES_NAMED): string {
+  const kind = (n: Pick<NodeInfo, 'os' | 'windowsBuild'>) => `${n.os}${n.windowsBuild ? ` ${n.windowsBuild}` : ''}`;
+  if (nodes.length <= named) return nodes.map(n => `${n.name} (${kind(n)})`).join(', ');
+  const counts = new Map<string, number>();
+  for (const n of nodes) counts.set(kind(n), (counts.get(kind(n)) ?? 0) + 1);
+  const perKind = [...counts].map(([k, c]) => `${c} ${k}`).join(', ');
+  return `${nodes.length} (${perKind}): ${nodes.slice(0, named).map(n => n.name).join(', ')} and ${nodes.length - named} more ('wincheck discover' lists them)`;
 }

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import type { CheckResult, Feature } from '../../lib/catalog/types.ts';
 import { CheckPool } from '../../lib/run/checkPool.ts';
 import { KeyedLimiter, Limiter } from '../../lib/run/limiter.ts';
-import ConsoleReporter from '../../lib/report/console.ts';
+import ConsoleReporter, { nodesLine } from '../../lib/report/console.ts';
 import type { RunInfo, RunSummary } from '../../lib/report/types.ts';
 import { emptyCounts } from '../../lib/report/types.ts';
 import { cluster } from './clusterFixture.ts';
@@ -138,5 +138,18 @@ describe('console progress while checks run concurrently', () => {
     c.onEnd(summary());
     expect(raw.at(-1)).to.equal('\r\x1b[K');
     expect(lines.some(l => l.includes('running'))).to.equal(false);
+  });
+});
+
+describe('console: the nodes line', () => {
+  const node = (name: string, os: 'linux' | 'windows', windowsBuild?: string) => ({ name, os, windowsBuild });
+  it('names every node of a small cluster, with its OS and build', () => {
+    expect(nodesLine([node('l1', 'linux'), node('w1', 'windows', '20348')])).to.equal('l1 (linux), w1 (windows 20348)');
+  });
+  it('counts a large cluster per OS and build and names only the first few', () => {
+    const nodes = [node('l1', 'linux'), ...Array.from({ length: 100 }, (_, i) => node(`w${i + 1}`, 'windows', i < 60 ? '20348' : '17763'))];
+    const line = nodesLine(nodes);
+    expect(line).to.match(/^101 \(1 linux, 60 windows 20348, 40 windows 17763\): l1, w1, w2, w3, w4, w5, w6, w7 and 93 more/);
+    expect(line).not.to.include('w99');
   });
 });

@@ -29,3 +29,13 @@ export function messageOf(error: unknown): string {
   }
   return parts.join(': ');
 }
+
+/**
+ * An error's words; also for the websocket ErrorEvents the client's exec and port-forward reject
+ * with ({ message: 'Unexpected server response: 403', error }), which are not Errors.
+ */
+export function errorText(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  if (e && typeof e === 'object' && 'message' in e && typeof (e as { message: unknown }).message === 'string') return (e as { message: string }).message;
+  return String(e);
+}

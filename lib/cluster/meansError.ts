@@ -6,6 +6,9 @@
 
 import { ApiException } from '@kubernetes/client-node';
 import { apiErrorMessage } from './apiError.ts';
+import { errorText } from '../errors.ts';
+
+export { errorText };
 
 export type Means =
   | 'scheduling'      // the pod found no node (FailedScheduling)
@@ -64,15 +67,6 @@ export function asMeansError(e: unknown, fallback?: Means, context?: string): Me
   return new MeansError(means, context ? `${context}: ${text}` : text, { cause: e });
 }
 
-/**
- * An error's words; also for the websocket ErrorEvents the client's exec and port-forward reject
- * with ({ message: 'Unexpected server response: 403', error }), which are not Errors.
- */
-export function errorText(e: unknown): string {
-  if (e instanceof Error) return e.message;
-  if (e && typeof e === 'object' && 'message' in e && typeof (e as { message: unknown }).message === 'string') return (e as { message: string }).message;
-  return String(e);
-}
 
 export function apiExceptionIn(e: unknown): ApiException<unknown> | undefined {
   for (let c: unknown = e; c instanceof Error; c = (c as { cause?: unknown }).cause)

@@ -1,12 +1,12 @@
 // A plain GET with the kubeconfig's credentials (paths the generated clients do not cover: the
 // kubelet's stats through the node proxy, metrics.k8s.io, /version), under the one retry policy
-// of every API call (resilience.ts): a per-attempt deadline, the run's abort, retries of what a
+// of every API call (retry.ts): a per-attempt deadline, the run's abort, retries of what a
 // throttled or restarting server answers.
 
 import http from 'node:http';
 import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { DEFAULT_RETRY_POLICY, withRetries, type RetryPolicy } from './resilience.ts';
+import { DEFAULT_RETRY_POLICY, withRetries, type RetryPolicy } from './retry.ts';
 
 export interface RawResponse {
   status: number;

@@ -1,7 +1,10 @@
 // Capacity: what room each node has (allocatable minus what pods in all namespaces request), what
 // each fixture asks for (pods × requests, per candidate node), and waves of fixtures that fit.
-// Pure except readNodeRooms; a fixture that cannot fit even alone is n/a with the numbers. At
-// check time, a pod that found no room after all (others took it) is an error with the numbers.
+// Pure except readNodeRooms. A fixture that cannot fit even alone is n/a with the numbers when
+// the nodes' own pods (DaemonSets, static pods) leave no room for it: that is the cluster's
+// shape. When it would fit but other workloads hold the room, it is an error with the numbers
+// (the harness's means, capacity, failed). At check time, a pod that found no room after all
+// (others took it) is an error with the numbers too.
 
 import type { KubernetesObject, V1Pod, V1PodSpec, V1Toleration } from '@kubernetes/client-node';
 import { parseQuantity } from '../catalog/features/_nodeProbes.ts';
@@ -23,6 +26,8 @@ export interface NodeRoom {
   used: Room;
   /** cpu/memory as the scheduler scores them (pods without requests count the defaults); planning only. */
   scored?: { cpu: number; memory: number };
+  /** Part of `used` held by workloads: pods neither of a DaemonSet nor static (the node's own pods are its shape). */
+  others?: Room;
 }
 
 /** One kind of pod a fixture makes: `count` of them on `candidates`, or one on each when perNode. */
@@ -74,9 +79,24 @@ export async function readNodeRooms(kube: KubeClients, nodes: NodeInfo[], namesp
     const on = live.filter(p => p.spec!.nodeName === n.name);
     const used = on.reduce((u, p) => { const r = podRequests(p.spec!); return { cpu: u.cpu + r.cpu, memory: u.memory + r.memory, pods: u.pods + 1 }; }, { cpu: 0, memory: 0, pods: 0 });
     const scored = on.reduce((u, p) => { const r = podRequests(p.spec!); return { cpu: u.cpu + (r.cpu || DEFAULT_CPU), memory: u.memory + (r.memory || DEFAULT_MEMORY) }; }, { cpu: 0, memory: 0 });
-    return { name: n.name, allocatable: roomOf(n.allocatable), used, scored };
+    const others = on.filter(p => !isNodeOwnPod(p)).reduce((u, p) => { const r = podRequests(p.spec!); return { cpu: u.cpu + r.cpu, memory: u.memory + r.memory, pods: u.pods + 1 }; }, { cpu: 0, memory: 0, pods: 0 });
+    return { name: n.name, allocatable: roomOf(n.allocatable), used, scored, others };
   });
   return { rooms, note };
+}
+
+/** A pod that comes with the node: a DaemonSet's, or a static pod (its mirror carries kubernetes.io/config.mirror). */
+function isNodeOwnPod(p: V1Pod): boolean {
+  return (p.metadata?.ownerReferences ?? []).some(o => o.kind === 'DaemonSet' || o.kind === 'Node')
+    || p.metadata?.annotations?.['kubernetes.io/config.mirror'] !== undefined;
+}
+
+/** The rooms as they would be without other workloads' pods (the nodes' own pods still count). */
+function withoutOthers(rooms: NodeRoom[]): NodeRoom[] {
+  return rooms.map(r => {
+    const o = r.others ?? { cpu: 0, memory: 0, pods: 0 };
+    return { ...r, used: { cpu: r.used.cpu - o.cpu, memory: r.used.memory - o.memory, pods: r.used.pods - o.pods }, others: undefined, scored: undefined };
+  });
 }
 
 // ---- demand ---------------------------------------------------------------------------------
@@ -221,8 +241,10 @@ export interface Wave {
 
 export interface WavePlan {
   waves: Wave[];
-  /** Fixture id → why it cannot fit even alone, with the numbers. */
+  /** Fixture id → why it cannot fit even alone, with the numbers (the nodes' own pods leave no room: n/a). */
   unfit: Map<string, string>;
+  /** Fixture id → why it cannot fit now: it would, but other workloads hold the room (an error of the means). */
+  crowded: Map<string, string>;
 }
 
 /**
@@ -231,11 +253,15 @@ export interface WavePlan {
  */
 export function planWaves(features: { id: string; fixtures: string[] }[], demand: Map<string, PodDemand[]>, rooms: NodeRoom[]): WavePlan {
   const unfit = new Map<string, string>();
+  const crowded = new Map<string, string>();
+  const empty = withoutOthers(rooms);
   for (const [id, d] of demand) {
     const r = place(rooms, d);
-    if ('short' in r) unfit.set(id, r.short);
+    if (!('short' in r)) continue;
+    if ('short' in place(empty, d)) unfit.set(id, r.short);
+    else crowded.set(id, `${r.short}; ${othersLine(rooms, d)}`);
   }
-  let remaining = features.filter(f => f.fixtures.length && f.fixtures.every(x => demand.has(x) && !unfit.has(x)));
+  let remaining = features.filter(f => f.fixtures.length && f.fixtures.every(x => demand.has(x) && !unfit.has(x) && !crowded.has(x)));
   const waves: Wave[] = [];
   let live = new Set<string>();
   // Kept fixtures leave no room for any remaining feature: release them after the last wave; they are made again when needed.
@@ -273,7 +299,14 @@ export function planWaves(features: { id: string; fixtures: string[] }[], demand
     waves.push(wave);
     live = new Set([...live, ...used].filter(x => laterNeed.has(x)));
   }
-  return { waves, unfit };
+  return { waves, unfit, crowded };
+}
+
+/** What other workloads hold on the demand's candidate nodes. */
+function othersLine(rooms: NodeRoom[], demands: PodDemand[]): string {
+  const names = new Set(demands.flatMap(d => d.candidates));
+  const held = rooms.filter(r => names.has(r.name) && r.others?.pods).map(r => `${r.name}: ${r.others!.pods} pod(s), cpu ${+r.others!.cpu.toFixed(3)}, memory ${Math.round(r.others!.memory / 2 ** 20)}Mi`);
+  return `held by other workloads (not DaemonSet or static pods): ${held.join('; ') || 'none'}`;
 }
 
 /** Usable nodes the harness places on: schedulable Windows nodes and Linux nodes helpers can use. */

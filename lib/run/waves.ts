@@ -11,6 +11,8 @@ import { apiStatusCode } from '../cluster/apiError.ts';
 import { objectRef } from '../cluster/create.ts';
 import { watchUntil } from '../cluster/watch.ts';
 import { FixtureError } from '../fixtures/errors.ts';
+import { podsOfObjects } from '../fixtures/workloadPods.ts';
+import { MeansError } from '../cluster/meansError.ts';
 import { renderFixture } from '../fixtures/render.ts';
 import type { FixtureSpec, RenderedFixture } from '../fixtures/types.ts';
 import { FIXTURE_LABEL } from '../labels.ts';
@@ -59,8 +61,15 @@ export class WaveRunner {
       this._run.log(`Capacity: ${message}.`);
       this._settle(key);
     }
+    for (const [key, why] of this.plan.crowded) {
+      const p = this._fixtures.get(key)!;
+      const message = `fixture ${p.spec.id} does not fit: other workloads hold the room it needs: ${why}`;
+      p.plan.run.fixtures.set(p.spec.id, new FixtureError(p.spec.id, message, { cause: new MeansError('capacity', message), pods: p.rendered ? podsOfObjects(p.rendered.objects) : undefined }));
+      this._run.log(`Capacity: ${message}.`);
+      this._settle(key);
+    }
     const later = new Set(this.plan.waves.slice(1).flatMap(w => w.deploy));
-    const first = [...this._fixtures.keys()].filter(k => !later.has(k) && !this.plan.unfit.has(k));
+    const first = [...this._fixtures.keys()].filter(k => !later.has(k) && !this.plan.unfit.has(k) && !this.plan.crowded.has(k));
     const all = [...this._fixtures.values()].map(p => p.rendered).filter((r): r is RenderedFixture => r !== undefined);
     return this._track(this._deploy(0, first, beforeCreate && (() => beforeCreate(all))));
   }

@@ -3,7 +3,9 @@
 
 import { expect } from 'chai';
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { candidateNodes, demandOf, place, planWaves, podRequests, sizeToFit, withReserve, type NodeRoom, type PodDemand } from '../../lib/run/capacity.ts';
+import { candidateNodes, demandOf, place, planWaves, podRequests, readNodeRooms, sizeToFit, withReserve, type NodeRoom, type PodDemand } from '../../lib/run/capacity.ts';
+import type { KubeClients } from '../../lib/cluster/types.ts';
+import type { V1Pod } from '@kubernetes/client-node';
 import type { RenderedFixture } from '../../lib/fixtures/types.ts';
 import { linuxNode, winNode } from '../harness/clusterFixture.ts';
 
@@ -75,6 +77,41 @@ describe('capacity', () => {
     const plan = planWaves([{ id: 'f1', fixtures: ['huge'] }, { id: 'f2', fixtures: ['ok'] }], demand, [room('w', 30, 2)]);
     expect(plan.unfit.get('huge')).to.match(/cpu 4.*w: 30 pod slot\(s\), cpu 2, memory/);
     expect(plan.waves.map(w => w.features)).to.deep.equal([['f2']]);
+  });
+
+  it('room held by other workloads is crowded (an error of the means), room the node\'s own pods hold is unfit (n/a)', () => {
+    const demand = new Map<string, PodDemand[]>([['mid', [pods(1, ['w'], 1.5)]], ['ok', [pods(1, ['w'])]]]);
+    const features = [{ id: 'f1', fixtures: ['mid'] }, { id: 'f2', fixtures: ['ok'] }];
+    // 1 cpu used, all of it by another workload's pods: without them 'mid' fits.
+    const byOthers: NodeRoom = { ...room('w', 30, 2), used: { cpu: 1, memory: 0, pods: 3 }, others: { cpu: 1, memory: 0, pods: 2 } };
+    const crowded = planWaves(features, demand, [byOthers]);
+    expect(crowded.unfit.size).to.equal(0);
+    expect(crowded.crowded.get('mid')).to.match(/cpu 1\.5.*held by other workloads \(not DaemonSet or static pods\): w: 2 pod\(s\), cpu 1/);
+    expect(crowded.waves.map(w => w.features)).to.deep.equal([['f2']]);
+    // The same 1 cpu held by the node's own pods (DaemonSets): the cluster's shape, n/a.
+    const byNode: NodeRoom = { ...room('w', 30, 2), used: { cpu: 1, memory: 0, pods: 3 }, others: { cpu: 0, memory: 0, pods: 0 } };
+    const unfit = planWaves(features, demand, [byNode]);
+    expect(unfit.crowded.size).to.equal(0);
+    expect(unfit.unfit.get('mid')).to.match(/cpu 1\.5/);
+  });
+
+  it("readNodeRooms: DaemonSet and static pods are the node's own; other pods count as held by others", async () => {
+    const pod = (name: string, cpu: string, meta: Partial<NonNullable<V1Pod['metadata']>> = {}, phase = 'Running'): V1Pod => ({
+      metadata: { name, namespace: 'x', ...meta }, spec: { nodeName: 'w', containers: [{ name: 'c', resources: { requests: { cpu } } }] }, status: { phase },
+    });
+    const items = [
+      pod('ds', '100m', { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'kube-proxy', uid: '1' }] }),
+      pod('static', '200m', { annotations: { 'kubernetes.io/config.mirror': 'abc' } }),
+      pod('app', '300m', { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'app-1', uid: '2' }] }),
+      pod('bare', '400m'),
+      pod('done', '1', {}, 'Succeeded'),
+    ];
+    const kube = { core: { listPodForAllNamespaces: async () => ({ items }) } } as unknown as KubeClients;
+    const { rooms } = await readNodeRooms(kube, [winNode('w')], 'ns');
+    expect(rooms[0].used).to.deep.include({ pods: 4 });
+    expect(rooms[0].used.cpu).to.be.closeTo(1, 1e-9);
+    expect(rooms[0].others!.pods).to.equal(2);
+    expect(rooms[0].others!.cpu).to.be.closeTo(0.7, 1e-9);
   });
 
   it('sizes res.limits-like fixtures down to a 2-vCPU node, cpu first, memory untouched', () => {

@@ -25,13 +25,18 @@ try {
     const sel = { labelSelector: `wincheck.io/run-id=${r.runId}` };
     const [ns, pods, rcs] = await Promise.all([core.listNamespace(sel), core.listPodForAllNamespaces(sel), node.listRuntimeClass(sel)]);
     const left = ns.items.length + pods.items.length + rcs.items.length;
-    const ok = (r.exitCode === 130 || (!r.delivered && r.exitCode === 0)) && left === 0;
+    // Seen by the run: it must stop cleanly (130). Not seen: the run had ended (its reports
+    // written, exit 0), or the signal landed as it exited and its default action ended the
+    // process after the reports; anything else is wrong.
+    const ended = !r.seen && r.finished && (r.exitCode === 0 || r.killedBy === r.moment.split(' ')[0]);
+    const ok = ((r.seen && r.exitCode === 130) || ended) && left === 0;
     if (!ok) bad++;
-    if (!r.delivered) late++;
-    out(`seed ${String(seed).padStart(2)}: ${r.moment}: exit ${r.exitCode}${r.delivered ? '' : ' (ended before the signal)'}, ${left} object(s) left ${ok ? 'OK' : 'FAIL'}`);
+    if (!r.seen) late++;
+    const how = r.seen ? '' : r.killedBy ? ` (ended by ${r.killedBy} after its reports were written)` : ' (ended before the signal)';
+    out(`seed ${String(seed).padStart(2)}: ${r.moment}: exit ${r.exitCode ?? '-'}${how}, ${left} object(s) left ${ok ? 'OK' : 'FAIL'}`);
   }
 } finally {
   await sim.stop('SIGTERM');
 }
-out(`interrupts: ${seeds - bad}/${seeds} runs right (${seeds - late} interrupted: exit 130; ${late} ended before their moment: exit 0), 0 objects left in each ${bad ? 'FAIL' : 'OK'}`);
+out(`interrupts: ${seeds - bad}/${seeds} runs right (${seeds - late} interrupted: exit 130; ${late} ended before their moment, or with it as they exited), 0 objects left in each ${bad ? 'FAIL' : 'OK'}`);
 process.exit(bad ? 1 : 0);

@@ -281,6 +281,9 @@ async function runChecks(o: Record<string, unknown>): Promise<number> {
     // In a pod, absolute paths live in the container's root (a stand-in root in the sim: sim/runtime/hostProcess.ts).
     const root = inClusterRoot();
     if (inCluster && root && isAbsolute(config.reportDir)) config.reportDir = join(root, config.reportDir);
+    // Loaded before the run, not after: between the run's end (its signal handlers gone) and the
+    // exit nothing slow is left, so a late Ctrl-C has no window to land in.
+    await import('../lib/run/inCluster.ts');
     const code = await runWincheck(config, { handleSignals: true });
     return finishInCluster(config, code, { configMap: o.resultsConfigmap as string | undefined, printSummary: inCluster || o.printSummary === true });
   }

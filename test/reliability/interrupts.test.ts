@@ -45,8 +45,8 @@ describe('interrupts, leases and signals', function () {
       // A fast machine can finish the run before a late seeded moment: then the same phase is
       // tried again with a shorter delay, down to none, so the signal always lands in the run.
       let r = await interruptAt(seed, sim.kubeconfig);
-      for (const scale of [0.25, 0]) if (!r.delivered) r = await interruptAt(seed, sim.kubeconfig, scale);
-      expect(r.delivered, `the run ended before ${r.moment}`).to.equal(true);
+      for (const scale of [0.25, 0]) if (!r.seen) r = await interruptAt(seed, sim.kubeconfig, scale);
+      expect(r.seen, `the run ended before ${r.moment}`).to.equal(true);
       expect(r.exitCode, `${r.moment}\n${r.output}`).to.equal(130);
       expect(await leftovers(r.runId), r.moment).to.deep.equal([]);
     });

@@ -7,7 +7,11 @@ import { startWincheck, tempDir } from '../harness/cliSupport.ts';
 /** A few quick features with fixtures: pods, a Deployment, config objects. */
 export const INTERRUPT_FEATURES = ['sched.os-selector', 'work.iis-pod', 'work.deployment', 'cfg.secret-env', 'cfg.configmap-env'];
 
-const PHASES = [/Created namespace/, /Deploying \d+ fixture/, /\[\s*1\/\d+\]/, /Deleting namespace/] as const;
+/** Where a run may be interrupted, each with the longest seeded delay after its line that still falls inside the phase (measured: the run ends about 1 s after its first check line, cleanup in about 0.5 s). */
+const PHASES = [
+  { line: /Created namespace/, maxDelayMs: 1000 }, { line: /Deploying \d+ fixture/, maxDelayMs: 1000 },
+  { line: /\[\s*1\/\d+\]/, maxDelayMs: 400 }, { line: /Deleting namespace/, maxDelayMs: 150 },
+] as const;
 
 const outputs = new WeakMap<object, { text: string }>();
 
@@ -55,13 +59,19 @@ export interface Interrupted {
   exitCode: number | undefined; runId: string; moment: string; output: string;
   /** False when the run had already ended (a late moment): then exit 0 is right. */
   delivered: boolean;
+  /** The run said it was stopping: the signal reached it while it ran (a signal that lands as the process exits is delivered but never seen). */
+  seen: boolean;
+  /** The run's last words: it wrote its reports (so a signal after that found nothing left to stop). */
+  finished: boolean;
+  /** The signal that ended the process, when one did (the default action: it came after the run's own handlers were gone). */
+  killedBy?: string;
 }
 
 /** `delayScale` shrinks the seeded delay after the phase (a test retries a moment the run outran). */
 export async function interruptAt(seed: number, kubeconfig: string, delayScale = 1): Promise<Interrupted> {
   const rand = rng(seed);
-  const phase = PHASES[Math.floor(rand() * PHASES.length)];
-  const delayMs = Math.floor(rand() * 1500 * delayScale);
+  const { line: phase, maxDelayMs } = PHASES[Math.floor(rand() * PHASES.length)];
+  const delayMs = Math.floor(rand() * maxDelayMs * delayScale);
   const signal: NodeJS.Signals = rand() < 0.5 ? 'SIGINT' : 'SIGTERM';
   const moment = `${signal} ${delayMs} ms after ${phase}`;
   const p = startWincheck(['run', '--kubeconfig', kubeconfig, '--report-dir', tempDir(), ...INTERRUPT_FEATURES.flatMap(f => ['--feature', f])]);
@@ -70,5 +80,6 @@ export async function interruptAt(seed: number, kubeconfig: string, delayScale =
   const delivered = p.exitCode === null && p.kill(signal);
   const r = await p;
   const output = String(r.all);
-  return { exitCode: r.exitCode, runId: runIdOf(output), moment, output, delivered };
+  const seen = new RegExp(`${signal}: stopping`).test(output);
+  return { exitCode: r.exitCode, runId: runIdOf(output), moment, output, delivered, seen, finished: /Reports written to /.test(output), killedBy: r.signal ?? undefined };
 }

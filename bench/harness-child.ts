@@ -14,6 +14,7 @@ import { resolveConfig } from '../lib/config/resolve.ts';
 import { runWincheck } from '../lib/run/run.ts';
 import { CHILD_PREFIX, type ChildResult, type ChildRun } from './result.ts';
 import { addMark, checkSpans, failuresOf, outcomesOf, readResults } from './runLines.ts';
+import { createReporters } from '../lib/report/index.ts';
 
 
 function flag(args: string[], name: string): string | undefined {
@@ -41,7 +42,8 @@ async function main(argv: string[]): Promise<void> {
     const marks: Record<string, number> = {};
     const t0 = performance.now();
     const wallStart = Date.now();
-    const code = await runWincheck(config, { out: l => { lines.push(l); addMark(marks, l, performance.now() - t0); } });
+    const out = (l: string) => { lines.push(l); addMark(marks, l, performance.now() - t0); };
+    const code = await runWincheck(config, { out, events: createReporters({ reportDir: config.reportDir, out }) });
     const wallMs = performance.now() - t0;
     runs.push({ features: selected, wallMs, code, outcomes: outcomesOf(lines), tail: lines.slice(-12), marks, failures: failuresOf(lines), checks: checkSpans(readResults(reportDir), wallStart) });
   };

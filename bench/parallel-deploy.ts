@@ -19,6 +19,7 @@ import { runWincheck } from '../lib/run/run.ts';
 import { loadProfile } from '../sim/index.ts';
 import type { Profile } from '../sim/index.ts';
 import { fmtMs, median, report, simSettled, startSimRetrying } from './support.ts';
+import { createReporters } from '../lib/report/index.ts';
 
 const NAME = 'parallel-deploy';
 
@@ -57,7 +58,7 @@ async function main(): Promise<void> {
     config.simProfile = profile.name;
     const lines: string[] = [];
     const t0 = performance.now();
-    const code = await runWincheck(config, { out: l => lines.push(l) });
+    const code = await runWincheck(config, { out: l => lines.push(l), events: createReporters({ reportDir: config.reportDir, out: l => lines.push(l) }) });
     const ms = performance.now() - t0;
     // A run that regressed or errored is not the thing measured: its timing means nothing.
     if (code !== 0) throw new Error(`run of ${features.join(', ')} exited ${code}:\n${lines.slice(-15).join('\n')}`);

@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, isAbsolute, join } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
-import { messageOf } from '../lib/errors.ts';
+import { errorText } from '../util/errorText.ts';
 import { selectFeatures } from '../lib/catalog/select.ts';
 import { rbacManifest } from '../lib/catalog/rbacManifest.ts';
 import { defaultTimeouts } from '../lib/cluster/timeouts.ts';
@@ -51,7 +51,7 @@ export async function main(argv: string[]): Promise<number> {
       return e.exitCode === 0 || e.code === 'commander.helpDisplayed' || e.code === 'commander.version' ? 0 : 2;
     }
     // One line, except a list the user must read whole (missing permissions).
-    process.stderr.write(`Error: ${e instanceof MissingPermissionsError ? messageOf(e) : messageOf(e).split('\n')[0]}\n`);
+    process.stderr.write(`Error: ${e instanceof MissingPermissionsError ? errorText(e) : errorText(e).split('\n')[0]}\n`);
     return exitCodeOf(e);
   }
 }
@@ -284,7 +284,7 @@ async function runChecks(o: Record<string, unknown>): Promise<number> {
     // Loaded before the run, not after: between the run's end (its signal handlers gone) and the
     // exit nothing slow is left, so a late Ctrl-C has no window to land in.
     await import('../lib/run/inCluster.ts');
-    const code = await runWincheck(config, { handleSignals: true });
+    const code = await runWincheck(config, { handleSignals: true, events: await consoleAndFiles(config.reportDir) });
     return finishInCluster(config, code, { configMap: o.resultsConfigmap as string | undefined, printSummary: inCluster || o.printSummary === true });
   }
 
@@ -302,7 +302,7 @@ async function runChecks(o: Record<string, unknown>): Promise<number> {
       ssh: config.ssh.user ? config.ssh : sim.ssh ? { user: sim.ssh.user, key: sim.ssh.keyPath, knownHosts: sim.ssh.knownHostsPath } : config.ssh,
       // The simulated cluster has its own "outside" host; a given --egress-url still wins.
       egressUrl: config.egressUrl ?? sim.egressUrl,
-    }, { handleSignals: true });
+    }, { handleSignals: true, events: await consoleAndFiles(config.reportDir) });
   } finally {
     await sim.stop();
   }
@@ -355,4 +355,10 @@ function checkArgLengths(args: string[]): void {
     const flag = a.startsWith('--') ? a.split('=')[0] : args[i - 1]?.startsWith('-') ? args[i - 1] : 'an argument';
     throw new UsageError(`${flag}: a value of ${a.length} characters is too long (at most ${MAX_ARG_LENGTH})`);
   });
+}
+
+/** The reporters of a run from the command line: report files, and the console on stdout. */
+async function consoleAndFiles(reportDir: string) {
+  const { createReporters } = await import('../lib/report/index.ts');
+  return createReporters({ reportDir, tty: process.stdout.isTTY === true });
 }

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../lib/errors.ts';
-import { MODULE_EXT } from '../lib/moduleExt.ts';
+import { codeModule } from '../util/paths.ts';
 import { processExists } from '../lib/process.ts';
 
 export interface StartedSim {
@@ -21,7 +21,7 @@ export interface StartedSim {
   stop(): Promise<void>;
 }
 
-const simEntry = join(dirname(fileURLToPath(import.meta.url)), '..', 'sim', `index${MODULE_EXT}`);
+const simEntry = codeModule('sim/index.ts');
 const builtinProfiles = join(dirname(simEntry), 'profiles', 'builtin');
 
 /** Built-in sim profile names, for --help (read from the folder: loading sim/ costs seconds). */

@@ -27,7 +27,7 @@ function newestSource(dir) {
 function buildIsFresh() {
   if (!existsSync(stamp)) return false;
   const built = statSync(stamp).mtimeMs;
-  return ['cli', 'lib', 'suites', 'sim', 'fixtures'].every(d => !existsSync(join(root, d)) || newestSource(join(root, d)) <= built);
+  return ['cli', 'lib', 'sim', 'util'].every(d => !existsSync(join(root, d)) || newestSource(join(root, d)) <= built);
 }
 
 if (process.env.WINCHECK_FROM_SOURCE !== '1' && buildIsFresh()) {

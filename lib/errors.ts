@@ -17,25 +17,3 @@ export function exitCodeOf(error: unknown): number {
   if (error instanceof UsageError || error instanceof ClusterUnreachableError) return error.exitCode;
   return 1;
 }
-
-/** An error's message with its causes, for a one-line reason. */
-export function messageOf(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const parts = [error.message];
-  let cause = (error as { cause?: unknown }).cause;
-  while (cause instanceof Error) {
-    if (!parts[parts.length - 1].includes(cause.message)) parts.push(cause.message);
-    cause = (cause as { cause?: unknown }).cause;
-  }
-  return parts.join(': ');
-}
-
-/**
- * An error's words; also for the websocket ErrorEvents the client's exec and port-forward reject
- * with ({ message: 'Unexpected server response: 403', error }), which are not Errors.
- */
-export function errorText(e: unknown): string {
-  if (e instanceof Error) return e.message;
-  if (e && typeof e === 'object' && 'message' in e && typeof (e as { message: unknown }).message === 'string') return (e as { message: string }).message;
-  return String(e);
-}

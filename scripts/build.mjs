@@ -5,7 +5,7 @@
 // as new as the sources, else the TypeScript through tsx, so a stale build is never used.
 
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,8 +24,12 @@ try {
   console.error('note: the JS build failed; the wincheck bin will run the TypeScript through tsx (slower to start).');
   process.exit(0);
 }
+// Fixture templates sit beside the features that declare them (lib/catalog/<prefix>/fixtures/).
+const fixtureDirs = ['lib/fixtures/templates', ...readdirSync(join(root, 'lib/catalog'), { withFileTypes: true })
+  .filter(d => d.isDirectory() && existsSync(join(root, 'lib/catalog', d.name, 'fixtures')))
+  .map(d => `lib/catalog/${d.name}/fixtures`)];
 const assets = [
-  ['fixtures', 'fixtures'],
+  ...fixtureDirs.map(d => [d, d]),
   ['sim/profiles/builtin', 'sim/profiles/builtin'],
   ['sim/api/openapi/openapiv2.proto', 'sim/api/openapi/openapiv2.proto'],
 ];

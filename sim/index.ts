@@ -8,7 +8,7 @@ import { Store } from './api/store.ts';
 import { RESOURCES, bucketOf } from './api/resources.ts';
 import { startApiServer } from './api/server.ts';
 import { podSecurityAdmission } from './api/admission/podSecurity.ts';
-import { createAdmission } from './api/validation.ts';
+import { createAdmission } from './api/validation/index.ts';
 import { loadProfile } from './profiles/load.ts';
 import type { Profile } from './profiles/types.ts';
 import { startNetwork } from './network/index.ts';

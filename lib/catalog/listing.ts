@@ -5,9 +5,9 @@ import { stringify } from 'yaml';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MODULE_EXT } from '../moduleExt.ts';
+import { MODULE_EXT } from '../../util/paths.ts';
 import { suiteOf } from './registry.ts';
-import { UPSTREAM_DOCS } from './sources.ts';
+import { UPSTREAM_DOCS } from '../facts/sources.ts';
 import type { Feature } from './types.ts';
 
 export const LIST_FORMATS = ['text', 'json', 'yaml', 'markdown'] as const;

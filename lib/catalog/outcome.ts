@@ -6,7 +6,7 @@
 // feature's subject is that means (then it is what was observed).
 
 import { asMeansError, type Means } from '../cluster/meansError.ts';
-import { messageOf } from '../errors.ts';
+import { errorText } from '../../util/errorText.ts';
 import type { Expectation, Observation, Outcome } from './types.ts';
 
 export interface OutcomeVerdict {
@@ -25,10 +25,10 @@ export function outcomeOf(expectation: Expectation, observation?: Observation, e
     return { outcome: 'n/a', reason: expectation.reason };
   if (error !== undefined) {
     const means = asMeansError(error);
-    if (!means) return { outcome: 'error', reason: `the check could not tell: ${messageOf(error)}` };
+    if (!means) return { outcome: 'error', reason: `the check could not tell: ${errorText(error)}` };
     // A MeansError made here from an ApiException carries the server's words; the error's own
     // chain otherwise.
-    const text = inChain(error, means) ? messageOf(error) : means.message;
+    const text = inChain(error, means) ? errorText(error) : means.message;
     if (!subject.includes(means.means))
       return { outcome: 'error', reason: `the harness's own means failed (${means.means}), so the feature was not observed: ${text}` };
     // The feature is about this means: its failure is the observation.

@@ -1,32 +1,38 @@
-// The catalog: every file in ./features/ exports `features: Feature[]`. Loading the folder
-// (rather than importing each file here) keeps adding an area a one-file change.
+// The catalog: one folder per feature-ID prefix (sched/, work/, ...), whose index.ts exports
+// `features: Feature[]`. Loaded on demand, so `wincheck --help` and `wincheck list` stay fast.
 
-import { readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { MODULE_EXT } from '../moduleExt.ts';
+import { pathToFileURL } from 'node:url';
+import { codeModule } from '../../util/paths.ts';
 import type { Area, Feature } from './types.ts';
 
-const featuresDir = join(dirname(fileURLToPath(import.meta.url)), 'features');
-const AREA_ORDER: Area[] = ['scheduling', 'workloads', 'config', 'storage', 'resources', 'isolation', 'security', 'networking', 'node'];
+/** The areas in report order, each with the folder of its ID prefix. */
+export const AREAS: readonly { area: Area; prefix: string }[] = [
+  { area: 'scheduling', prefix: 'sched' },
+  { area: 'workloads', prefix: 'work' },
+  { area: 'config', prefix: 'cfg' },
+  { area: 'storage', prefix: 'stor' },
+  { area: 'resources', prefix: 'res' },
+  { area: 'isolation', prefix: 'iso' },
+  { area: 'security', prefix: 'sec' },
+  { area: 'networking', prefix: 'net' },
+  { area: 'node', prefix: 'node' },
+];
 const ID = /^[a-z]+\.[a-z0-9-]+$/;
 
 let cached: Feature[] | undefined;
 
-export async function loadCatalog(dir = featuresDir): Promise<Feature[]> {
-  if (cached && dir === featuresDir) return cached;
-  const files = readdirSync(dir).filter(f => f.endsWith(MODULE_EXT) && !f.endsWith('.d.ts') && !f.startsWith('_')).sort();
+export async function loadCatalog(): Promise<Feature[]> {
+  if (cached) return cached;
   const all: Feature[] = [];
-  for (const file of files) {
-    const mod = await import(pathToFileURL(join(dir, file)).href) as { features?: Feature[] };
-    if (!Array.isArray(mod.features))
-      throw new Error(`catalog file ${file} must export "features: Feature[]"`);
+  for (const { prefix } of AREAS) {
+    const mod = (await import(pathToFileURL(codeModule(`lib/catalog/${prefix}/index.ts`)).href)) as { features?: Feature[] };
+    if (!Array.isArray(mod.features)) throw new Error(`lib/catalog/${prefix}/index must export "features: Feature[]"`);
+    const stray = mod.features.find(f => !f.id.startsWith(`${prefix}.`));
+    if (stray) throw new Error(`feature ${stray.id} is declared in lib/catalog/${prefix}/, whose IDs start with "${prefix}."`);
     all.push(...mod.features);
   }
   checkCatalog(all);
-  // FEATURES.md order of areas, each area's features in file order.
-  all.sort((a, b) => AREA_ORDER.indexOf(a.area) - AREA_ORDER.indexOf(b.area));
-  if (dir === featuresDir) cached = all;
+  cached = all;
   return all;
 }
 

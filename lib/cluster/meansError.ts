@@ -6,7 +6,7 @@
 
 import { ApiException } from '@kubernetes/client-node';
 import { apiErrorMessage } from './apiError.ts';
-import { errorText } from '../errors.ts';
+import { errorText } from '../../util/errorText.ts';
 
 export { errorText };
 

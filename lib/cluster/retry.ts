@@ -3,7 +3,7 @@
 // per-attempt deadlines, the run's abort, capped backoff, Retry-After. resilience.ts applies it
 // to the generated clients' HTTP layer.
 
-import { errorText } from '../errors.ts';
+import { errorText } from '../../util/errorText.ts';
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */

@@ -6,7 +6,7 @@ import { basename } from 'node:path';
 import { parse } from 'yaml';
 import { defaultTimeouts } from '../cluster/timeouts.ts';
 import { UsageError } from '../errors.ts';
-import { parseDuration } from './duration.ts';
+import { parseDuration } from '../../util/duration.ts';
 import { problemWithDuration } from './validate.ts';
 import type { FileConfig } from './types.ts';
 

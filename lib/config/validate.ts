@@ -5,7 +5,7 @@
 import { accessSync, constants, mkdirSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { UsageError } from '../errors.ts';
-import { parseDuration } from './duration.ts';
+import { parseDuration } from '../../util/duration.ts';
 import type { FileConfig } from './types.ts';
 import type { RunFlags } from './resolve.ts';
 

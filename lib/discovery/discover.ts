@@ -3,7 +3,7 @@
 
 import type { V1ConfigMap, V1DaemonSet } from '@kubernetes/client-node';
 import { apiErrorMessage } from '../cluster/apiError.ts';
-import { describeStage, HOST_PROCESS, onByDefault, stageAt } from '../catalog/versions.ts';
+import { describeStage, HOST_PROCESS, onByDefault, stageAt } from '../facts/kubernetes.ts';
 import { rawGet } from '../cluster/rawGet.ts';
 import type { KubeClients } from '../cluster/types.ts';
 import { networkInfoOf } from './network.ts';

@@ -1,7 +1,7 @@
 // The line every report opens with: which cluster this is, and whether it was simulated.
 
 import { WINCHECK_VERSION } from '../version.ts';
-import type { RunInfo } from './types.ts';
+import type { RunInfo } from '../run/events.ts';
 
 export function bannerOf(run: RunInfo): string {
   const c = run.cluster;

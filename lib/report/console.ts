@@ -6,7 +6,7 @@
 import type { CheckResult } from '../catalog/types.ts';
 import type { NodeInfo } from '../discovery/types.ts';
 import { bannerOf } from './banner.ts';
-import { type Progress, type Reporter, type RunInfo, type RunSummary, type SelectedFeature, OUTCOMES } from './types.ts';
+import { type Progress, type Reporter, type RunInfo, type RunSummary, type SelectedFeature, OUTCOMES } from '../run/events.ts';
 
 export interface ConsoleOptions {
   /** A terminal: keep a live status line (raw writes through `write`) instead of heartbeat lines. */
@@ -30,8 +30,6 @@ export default class ConsoleReporter implements Reporter {
   private _reportDir = '';
   /** Running checks and when each began. */
   private readonly _running = new Map<string, number>();
-  /** Checks already printed (onCheckEnd), so their in-order onTestEnd is not printed twice. */
-  private readonly _printed = new Set<string>();
   private _timer: NodeJS.Timeout | undefined;
   private _status = '';
   private _progress: Progress = { done: 0, total: 0 };
@@ -60,15 +58,7 @@ export default class ConsoleReporter implements Reporter {
 
   onCheckEnd(r: CheckResult, p: Progress) {
     this._running.delete(r.id);
-    this._printed.add(r.id);
     this._progress = p;
-    this._line(this._resultLine(r, p));
-  }
-
-  /** In catalog order, after the fact: printed here only when no onCheckEnd came (a test that failed outside its check). */
-  onTestEnd(r: CheckResult, p: Progress) {
-    if (this._printed.has(r.id)) return;
-    this._printed.add(r.id);
     this._line(this._resultLine(r, p));
   }
 

@@ -2,7 +2,7 @@
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Reporter, RunInfo, RunSummary } from './types.ts';
+import type { Reporter, RunInfo, RunSummary } from '../run/events.ts';
 
 export class FileReporter implements Reporter {
   private _run?: RunInfo;

@@ -15,7 +15,7 @@ import { buildConnectivityMatrix, type CellWord } from './connectivityMatrix.ts'
 import { formatEvidence } from './evidence.ts';
 import { FileReporter } from './fileReporter.ts';
 import { cssName, esc, htmlPage, outcomeBadge, sourcesHtml } from './htmlPage.ts';
-import { OUTCOMES, type RunInfo, type RunSummary } from './types.ts';
+import { OUTCOMES, type RunInfo, type RunSummary } from '../run/events.ts';
 
 export default class HtmlReporter extends FileReporter {
   constructor(dir: string) { super(dir, 'report.html', renderHtml); }

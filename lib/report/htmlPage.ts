@@ -3,7 +3,7 @@
 // everywhere, with the word always written out (colour is never the only signal).
 
 import type { Outcome } from '../catalog/types.ts';
-import { citationsOf } from '../catalog/sources.ts';
+import { citationsOf } from '../facts/sources.ts';
 
 export function esc(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

@@ -4,7 +4,7 @@
 import { RESULTS_SCHEMA_VERSION, WINCHECK_VERSION } from '../version.ts';
 import { bannerOf } from './banner.ts';
 import { FileReporter } from './fileReporter.ts';
-import type { RunInfo, RunSummary } from './types.ts';
+import type { RunInfo, RunSummary } from '../run/events.ts';
 
 export default class JsonReporter extends FileReporter {
   constructor(dir: string) { super(dir, 'results.json', renderResultsJson); }

@@ -8,11 +8,11 @@
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CheckResult } from '../catalog/types.ts';
-import { formatSources } from '../catalog/sources.ts';
+import { formatSources } from '../facts/sources.ts';
 import { RESULTS_SCHEMA_VERSION, WINCHECK_VERSION } from '../version.ts';
 import { bannerOf } from './banner.ts';
 import { formatResultDetails, nodeOfResult } from './evidence.ts';
-import type { Reporter, RunInfo, RunSummary } from './types.ts';
+import type { Reporter, RunInfo, RunSummary } from '../run/events.ts';
 import { serializeXML, xmlComment, type XMLEntry } from './xml.ts';
 
 export function testcaseName(r: Pick<CheckResult, 'suite' | 'id' | 'title'>): string {

@@ -1,17 +1,15 @@
 // Fans each event out to every reporter; a reporter that throws is reported, never fatal.
 
 import type { CheckResult } from '../catalog/types.ts';
-import type { Progress, Reporter, RunInfo, RunSummary, SelectedFeature } from './types.ts';
+import type { Progress, Reporter, RunEvents, RunInfo, RunSummary, SelectedFeature } from '../run/events.ts';
 
-export class Multiplexer implements Reporter {
+export class Multiplexer implements RunEvents {
   /** Reporters whose onEnd failed: their output (a file) was lost. */
   readonly lost: string[] = [];
 
   constructor(private readonly _reporters: Reporter[], private readonly _warn: (line: string) => void = l => console.error(l)) {}
 
   async onBegin(run: RunInfo) { await this._each('onBegin', r => r.onBegin?.(run)); }
-  onTestBegin(feature: SelectedFeature) { void this._each('onTestBegin', r => r.onTestBegin?.(feature)); }
-  onTestEnd(result: CheckResult, progress: Progress) { void this._each('onTestEnd', r => r.onTestEnd?.(result, progress)); }
   onCheckBegin(feature: SelectedFeature) { void this._each('onCheckBegin', r => r.onCheckBegin?.(feature)); }
   onCheckEnd(result: CheckResult, progress: Progress) { void this._each('onCheckEnd', r => r.onCheckEnd?.(result, progress)); }
   onLog(line: string) { void this._each('onLog', r => r.onLog?.(line)); }

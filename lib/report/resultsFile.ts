@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.ts';
 import { RESULTS_SCHEMA_VERSION, WINCHECK_VERSION } from '../version.ts';
-import type { RunInfo, RunSummary } from './types.ts';
+import type { RunInfo, RunSummary } from '../run/events.ts';
 import { splitInstanceId } from './buildTable.ts';
 
 export interface LoadedRun {

@@ -7,7 +7,7 @@
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { messageOf } from '../errors.ts';
+import { errorText } from '../../util/errorText.ts';
 
 export const SONOBUOY_DEFAULT_RESULTS_DIR = '/tmp/sonobuoy/results';
 export const SONOBUOY_TARBALL = 'results.tar.gz';
@@ -25,7 +25,7 @@ export async function runAsSonobuoyPlugin(dir: string, run: () => Promise<number
   } catch (e) {
     failure = e;
     // What the aggregator shows when there is no JUnit: the reason.
-    writeFileSync(join(dir, 'error.txt'), `${messageOf(e)}\n`);
+    writeFileSync(join(dir, 'error.txt'), `${errorText(e)}\n`);
   }
   const files = readdirSync(dir).filter(f => f !== 'done' && f !== SONOBUOY_TARBALL);
   const tarball = join(dir, SONOBUOY_TARBALL);

@@ -1,12 +1,12 @@
 // summary.md: what a maintainer reads in ten seconds. Counts first, then one row per feature.
 
-import { formatSourcesMarkdown } from '../catalog/sources.ts';
+import { formatSourcesMarkdown } from '../facts/sources.ts';
 import { RESULTS_SCHEMA_VERSION, WINCHECK_VERSION } from '../version.ts';
 import { bannerOf } from './banner.ts';
 import { renderBuildTable } from './buildTable.ts';
 import { renderConnectivityMatrix } from './connectivityMatrix.ts';
 import { FileReporter } from './fileReporter.ts';
-import { type RunInfo, type RunSummary, OUTCOMES } from './types.ts';
+import { type RunInfo, type RunSummary, OUTCOMES } from '../run/events.ts';
 
 export default class SummaryReporter extends FileReporter {
   constructor(dir: string) { super(dir, 'summary.md', renderSummary); }

@@ -10,7 +10,7 @@ import type { FixtureError } from '../fixtures/errors.ts';
 import { buildNumberOf, LTSC_TAGS } from '../fixtures/images.ts';
 import type { FixtureSpec, RenderContext, RenderedFixture } from '../fixtures/types.ts';
 import { instanceId } from '../report/buildTable.ts';
-import { fixturesToDeploy, renderContextFor } from './deploy.ts';
+import { fixturesToDeploy, renderContextFor } from './createFixtures.ts';
 import type { RunState } from './state.ts';
 
 /** One Windows build's share of the run. The primary build uses the run's own namespace. */

@@ -2,7 +2,7 @@
 // Everything that leaves here is redacted.
 
 import { outcomeOf } from '../catalog/outcome.ts';
-import { messageOf } from '../errors.ts';
+import { errorText } from '../../util/errorText.ts';
 import { unmetNeed } from '../catalog/needs.ts';
 import { suiteOf } from '../catalog/registry.ts';
 import type { CheckResult, Expectation, Feature, Observation } from '../catalog/types.ts';
@@ -70,7 +70,7 @@ function noImageFor(run: RunState, feature: Feature): string | undefined {
 
 function finish(run: RunState, f: Feature, expectation: Expectation, probed: Observation | undefined, error: unknown, steps: string[], started: number): CheckResult {
   // An error after the run was stopped is the stop, not the feature (marked, never a finding).
-  if (error !== undefined && run.abort.signal.aborted) return { ...notRunResult(f, stopReason(run.abort.signal)), steps, durationMs: Date.now() - started, error: run.redactor.redact(messageOf(error)) };
+  if (error !== undefined && run.abort.signal.aborted) return { ...notRunResult(f, stopReason(run.abort.signal)), steps, durationMs: Date.now() - started, error: run.redactor.redact(errorText(error)) };
   const verdict = outcomeOf(expectation, probed, error, f.subject);
   const obs = verdict.observation ?? probed;
   const r = run.redactor;
@@ -86,14 +86,14 @@ function finish(run: RunState, f: Feature, expectation: Expectation, probed: Obs
     expectation,
     outcome: verdict.outcome,
     reason: r.redact(verdict.reason),
-    summary: r.redact(obs?.summary ?? (error !== undefined ? messageOf(error) : expectation.reason)),
+    summary: r.redact(obs?.summary ?? (error !== undefined ? errorText(error) : expectation.reason)),
     evidence: evidence.map(e => (typeof e === 'string' ? r.redact(e) : { ...e, stdout: r.redact(e.stdout), stderr: r.redact(e.stderr), command: r.redact(e.command) })),
     steps,
     node,
     windowsBuild,
     durationMs: Date.now() - started,
     startedAt: new Date(started).toISOString(),
-    error: error !== undefined && verdict.outcome === 'error' ? r.redact(messageOf(error)) : undefined,
+    error: error !== undefined && verdict.outcome === 'error' ? r.redact(errorText(error)) : undefined,
   };
 }
 

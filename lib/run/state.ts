@@ -10,7 +10,7 @@ import type { WaveRunner } from './waves.ts';
 import type { Redactor } from '../fixtures/secrets.ts';
 import type { RenderContext, RenderedFixture } from '../fixtures/types.ts';
 import type { Transport } from '../probes/types.ts';
-import type { Multiplexer } from '../report/multiplexer.ts';
+import type { RunEvents } from './events.ts';
 import type { KeyedLimiter, Limiter } from './limiter.ts';
 import type { SharedPodWaits } from './podWaits.ts';
 
@@ -29,7 +29,7 @@ export interface RunState {
   fixtures: Map<string, RenderedFixture | FixtureError>;
   secrets: Record<string, string>;
   redactor: Redactor;
-  reporter: Multiplexer;
+  reporter: RunEvents;
   results: CheckResult[];
   /** Aborted on Ctrl-C, SIGTERM or the run deadline. */
   abort: AbortController;

@@ -18,7 +18,7 @@ import type { FixtureSpec, RenderedFixture } from '../fixtures/types.ts';
 import { FIXTURE_LABEL } from '../labels.ts';
 import type { DeployPlan } from './builds.ts';
 import { demandOf, placeableNodes, planWaves, readNodeRooms, sizeToFit, withReserve, type PodDemand, type WavePlan } from './capacity.ts';
-import { deployFixtures } from './deploy.ts';
+import { deployFixtures } from './createFixtures.ts';
 import type { RunState } from './state.ts';
 
 /** A fixture in one namespace: "<namespace>/<fixture id>". */

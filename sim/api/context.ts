@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import type { Profile } from '../profiles/types.ts';
 import type { Store, KubeObject } from './store.ts';
-import type { SubresourceHandlers } from './subresources.ts';
+import type { SubresourceHandlers } from './runtimeContract.ts';
 import type { Faults } from './faults.ts';
 import type { ServiceAccountTokens } from './auth/tokens.ts';
 import type { ResourceRoute } from './router.ts';

@@ -9,7 +9,7 @@ import type { Duplex } from 'node:stream';
 import { randomBytes, timingSafeEqual, X509Certificate } from 'node:crypto';
 import type { Profile } from '../profiles/types.ts';
 import type { Store } from './store.ts';
-import type { SubresourceHandlers } from './subresources.ts';
+import type { SubresourceHandlers } from './runtimeContract.ts';
 import { RESOURCES } from './resources.ts';
 import { generateClusterCerts, type ClusterCerts } from './certs.ts';
 import { buildKubeconfig } from './kubeconfig.ts';
@@ -25,14 +25,14 @@ import { serveWatch } from './watch.ts';
 import * as crud from './handlers/crud.ts';
 import * as sub from './handlers/subresources.ts';
 import * as auth from './handlers/auth.ts';
-import { serveOpenAPI } from './openapi.ts';
+import { serveOpenAPI } from './openapi/index.ts';
 import { ADMIN, ANONYMOUS, certificateUser, type UserInfo } from './auth/identity.ts';
 import { requestAttributes } from './auth/attributes.ts';
 import { authorize, forbidden } from './auth/rbac.ts';
 import { ensureBootstrapPolicy } from './auth/bootstrapPolicy.ts';
 import { DEFAULT_EXPIRATION_SECONDS, ServiceAccountTokens } from './auth/tokens.ts';
 import { runInRequest } from './requestContext.ts';
-import { handleStreamingUpgrade } from './streaming.ts';
+import { handleStreamingUpgrade } from './streaming/index.ts';
 
 export interface ApiServer {
   url: string;

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { timingSafeEqual } from 'node:crypto';
 import ssh2 from 'ssh2';
 import type { Connection, ParsedKey, ServerChannel } from 'ssh2';
-import type { ExecStreams } from '../api/subresources.ts';
+import type { ExecStreams } from '../api/runtimeContract.ts';
 import type { Tracker } from './tracker.ts';
 
 const { Server, utils } = ssh2;

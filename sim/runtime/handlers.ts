@@ -4,7 +4,7 @@
 import type { Duplex, Writable } from 'node:stream';
 import type { V1Pod } from '@kubernetes/client-node';
 import { StoreError } from '../api/store.ts';
-import type { ExecRequest, ExecResult, ExecStreams, LogRequest, NodeProxyResponse, PortForwardRequest, SubresourceHandlers } from '../api/subresources.ts';
+import type { ExecRequest, ExecResult, ExecStreams, LogRequest, NodeProxyResponse, PortForwardRequest, SubresourceHandlers } from '../api/runtimeContract.ts';
 import type { RuntimeContext } from './context.ts';
 import type { NodeRuntime } from './nodeRuntime.ts';
 import type { PodWorker } from './podWorker.ts';

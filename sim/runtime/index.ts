@@ -3,7 +3,7 @@
 // exec handler of Windows nodes (cmd.exe is OpenSSH's default shell there).
 
 import type { Store } from '../api/store.ts';
-import type { SubresourceHandlers, ExecStreams } from '../api/subresources.ts';
+import type { SubresourceHandlers, ExecStreams } from '../api/runtimeContract.ts';
 import type { NetworkTwin } from '../network/types.ts';
 import type { Profile } from '../profiles/types.ts';
 import { RuntimeContext, type RuntimeOptions } from './context.ts';

@@ -2,7 +2,7 @@
 // a moment (after a phase of the run's output, plus a delay) and a signal, chosen by the seed.
 
 import type { ResultPromise } from 'execa';
-import { startWincheck, tempDir } from '../harness/cliSupport.ts';
+import { startWincheck, tempDir } from './cli.ts';
 
 /** A few quick features with fixtures: pods, a Deployment, config objects. */
 export const INTERRUPT_FEATURES = ['sched.os-selector', 'work.iis-pod', 'work.deployment', 'cfg.secret-env', 'cfg.configmap-env'];

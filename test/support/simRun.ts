@@ -21,6 +21,7 @@ import { runWincheck } from '../../lib/run/run.ts';
 import { startSim, type Profile, type SimCluster } from '../../sim/index.ts';
 import { loadProfile, withOverrides } from '../../sim/profiles/load.ts';
 import type { BreakKey, Limitations } from '../../sim/profiles/types.ts';
+import { createReporters } from '../../lib/report/index.ts';
 
 export interface SimRun {
   exitCode: number;
@@ -118,7 +119,7 @@ async function runInProcess(features: string[], o: SimRunOptions): Promise<SimRu
     Object.assign(config.timeouts, { podStart: 30_000 }, o.timeouts);
     config.simulated = true;
     config.simProfile = profile.name;
-    const turn = inProcessTurn.then(() => runWincheck(config, { out: l => output.push(l) }));
+    const turn = inProcessTurn.then(() => runWincheck(config, { out: l => output.push(l), events: createReporters({ reportDir: config.reportDir, out: l => output.push(l) }) }));
     inProcessTurn = turn.catch(() => undefined);
     let exitCode: number;
     try {

@@ -11,7 +11,7 @@ import { FIXTURE_LABEL } from '../../fixtures/render.ts';
 import type { FixtureSpec } from '../../fixtures/types.ts';
 import type { ProbeOp, ProbeOS, Transport } from '../../probes/types.ts';
 import { createPodLike } from '../../probes/podSettle.ts';
-import { control, notStarted, podSettles } from '../observe.ts';
+import { control, notStarted, podSettles } from '../kit/observe.ts';
 import type { CheckContext, Control, EvidenceItem, Observation } from '../types.ts';
 import { clientIpOf, curlFailureOf, hostnameOf } from './parse.ts';
 import { timingsOf, warmupThenSteady, type Attempt, type PathVerdict } from './steady.ts';

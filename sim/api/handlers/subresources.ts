@@ -3,7 +3,7 @@
 
 import type { V1Pod, V1Binding, V1Eviction } from '@kubernetes/client-node';
 import { StoreError, type KubeObject } from '../store.ts';
-import type { LogRequest, SubresourceHandlers } from '../subresources.ts';
+import type { LogRequest, SubresourceHandlers } from '../runtimeContract.ts';
 import { ApiError, sendJSON, sendStatus, statusOf, successStatus, toStatus } from '../status.ts';
 import { readObject, asKubeObject, type Ctx } from '../context.ts';
 import { deleteOne } from './crud.ts';

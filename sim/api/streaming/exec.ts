@@ -4,7 +4,7 @@
 
 import { PassThrough, type Writable } from 'node:stream';
 import type WebSocket from 'ws';
-import type { ExecResult, SubresourceHandlers } from '../subresources.ts';
+import type { ExecResult, SubresourceHandlers } from '../runtimeContract.ts';
 import { StoreError } from '../store.ts';
 import { CLOSE, ERROR, RESIZE, STDERR, STDIN, STDOUT, channelWriter, finish, frame, send } from './channels.ts';
 

@@ -5,7 +5,7 @@
 
 import type { Duplex } from 'node:stream';
 import type WebSocket from 'ws';
-import type { SubresourceHandlers } from '../subresources.ts';
+import type { SubresourceHandlers } from '../runtimeContract.ts';
 import { CLOSE, frame } from './channels.ts';
 
 function portHeader(port: number): Buffer {

@@ -1,0 +1,6 @@
+// Isolation (iso.*): the area's features, in catalog order. Fixture templates in ./fixtures/.
+
+import type { Feature } from '../types.ts';
+import { features as isolation } from './isolation.ts';
+
+export const features: Feature[] = [...isolation];

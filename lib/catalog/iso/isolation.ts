@@ -1,0 +1,215 @@
+// Isolation (FEATURES.md "Isolation and security", iso.*): process isolation, Hyper-V isolation
+// by RuntimeClass and by seed 000's removed annotation, HostProcess pods.
+
+import type { V1Pod } from '@kubernetes/client-node';
+import { HYPERV_HANDLER, hostProcessPossible } from '../../discovery/discover.ts';
+import { schedulableWindowsNodes, targetWindowsNode } from '../../discovery/nodes.ts';
+import type { ClusterInfo, NodeInfo } from '../../discovery/types.ts';
+import { buildNumberOf } from '../../fixtures/images.ts';
+import type { Transport } from '../../probes/types.ts';
+import { k8sAtLeast, limited, notApplicable, supported } from '../expect.ts';
+import { control, fixturePodReady, notStarted, podSettles, refusedFor } from '../kit/observe.ts';
+import type { CheckContext, Control, EvidenceItem, Expectation, Feature, Observation } from '../types.ts';
+import { HOST_PROCESS, HYPERV_CONTAINERD_MIN, hypervCapable } from '../../facts/kubernetes.ts';
+import { nodeTransportOf, podSettlesOrMismatch } from '../kit/nodeProbes.ts';
+
+/** The run's own RuntimeClass for the Hyper-V handler (fixtures/hyperv-runtimeclass.yaml). */
+const HYPERV_RC = 'wincheck-hyperv-{{runId}}';
+
+/**
+ * Utility VMs on the node, as upstream test/e2e/windows/hyperv.go counts them. Exit 2 when the
+ * HostComputeService module is missing (then nothing can be concluded).
+ */
+export const COUNT_UVMS = [
+  "if (-not (Get-Command Get-ComputeProcess -ErrorAction SilentlyContinue)) { Write-Output 'Get-ComputeProcess is not available'; exit 2 }",
+  "$vms = @(Get-ComputeProcess | Where-Object { ($_.Type -EQ 'VirtualMachine') -and ($_.Owner -EQ 'containerd-shim-runhcs-v1.exe') })",
+  "Write-Output ('utility VMs: ' + $vms.Count)",
+  '$vms | Format-Table Id, Owner, Type',
+].join('; ');
+
+async function countUtilityVMs(ctx: CheckContext, t: Transport, node: string, evidence: EvidenceItem[]): Promise<number> {
+  ctx.step(`on ${node}: Get-ComputeProcess (VirtualMachine, containerd-shim-runhcs-v1.exe)`);
+  const r = await ctx.probe(t, { kind: 'node-command', script: COUNT_UVMS });
+  evidence.push(r.evidence);
+  const m = /utility VMs: (\d+)/.exec(r.evidence.stdout);
+  if (r.evidence.exitCode !== 0 || !m)
+    throw new Error(`could not count utility VMs on ${node} (exit ${r.evidence.exitCode}): ${(r.evidence.stdout + r.evidence.stderr).trim().split(/\r?\n/).slice(0, 2).join(' | ').slice(0, 200) || r.detail}`);
+  return Number(m[1]);
+}
+
+/** Control for a utility-VM count: the node answered with a count (a count that failed throws above). */
+function countedControl(node: string, vms: number, pod: string): Control {
+  return control(true, `pod ${pod} is Ready on ${node} and Get-ComputeProcess on the node answered (${vms} utility VM(s))`);
+}
+
+/** Running pods on `node` whose RuntimeClass has the Hyper-V handler (all namespaces if allowed). */
+/**
+ * Hyper-V RuntimeClass pods on the node. `holdingVMs` also counts pods still starting or
+ * stopping: their utility VM exists before Running and after deletion starts, so a
+ * "one VM more than pods" verdict must count them (else a starting pod looks like a lift).
+ */
+async function hypervPodsOn(ctx: CheckContext, node: string, which: 'running' | 'holdingVMs' = 'running'): Promise<V1Pod[]> {
+  // For the annotation's "one VM more than pods": RuntimeClasses as they are now (another run's
+  // wincheck-hyperv-<id>, created after our discovery, has pods and VMs here too). The RuntimeClass
+  // probe ("a VM per pod") keeps the discovered ones: counting a pod of another run that is still
+  // getting its VM would make ours look VM-less.
+  const current = which === 'holdingVMs'
+    ? await ctx.kube.node.listRuntimeClass().then(l => l.items.map(rc => ({ name: rc.metadata?.name ?? '', handler: rc.handler })), () => ctx.cluster.runtimeClasses)
+    : ctx.cluster.runtimeClasses;
+  const names = new Set([...current.filter(rc => rc.handler === HYPERV_HANDLER).map(rc => rc.name), HYPERV_RC.replace('{{runId}}', ctx.runId)]);
+  const fieldSelector = `spec.nodeName=${node}`;
+  const list = await ctx.kube.core.listPodForAllNamespaces({ fieldSelector })
+    .catch(() => ctx.kube.core.listNamespacedPod({ namespace: ctx.namespace, fieldSelector }));
+  const counted = (p: V1Pod) => which === 'running' ? p.status?.phase === 'Running' : !['Succeeded', 'Failed'].includes(p.status?.phase ?? '');
+  // Pods of others with the isolation annotation may hold a utility VM too: counted, so only
+  // our own annotated pod can account for a VM beyond the count (never another run's).
+  const ours = (p: V1Pod) => p.metadata?.namespace === ctx.namespace && p.metadata?.name === 'hyperv-annotation';
+  const annotated = (p: V1Pod) => which === 'holdingVMs' && !ours(p) && p.metadata?.annotations?.[ISOLATION_ANNOTATION] === 'hyperv';
+  return list.items.filter(p => counted(p) && ((p.spec?.runtimeClassName && names.has(p.spec.runtimeClassName)) || annotated(p)));
+}
+
+const ISOLATION_ANNOTATION = 'experimental.windows.kubernetes.io/isolation-type';
+
+/**
+ * Judged on the nodes the fixture can land on (schedulable, of the target build): Hyper-V
+ * isolation needs containerd >= 1.7 (dockershim and older containerd have no such handler).
+ * Mixed nodes: which one the pod gets is not known beforehand, so n/a rather than a guess.
+ */
+export function hypervExpectation(c: ClusterInfo): Expectation {
+  if (!c.hypervRuntimeClass) return notApplicable(`no RuntimeClass has handler ${HYPERV_HANDLER}`, 'FEATURES.md; upstream doc windows/user-guide (Hyper-V isolation)');
+  const target = targetWindowsNode(c.nodes);
+  const nodes = schedulableWindowsNodes(c.nodes).filter(n => n.windowsBuild === target?.windowsBuild);
+  const capable = nodes.filter(hypervCapable);
+  const list = (ns: NodeInfo[]) => ns.map(n => `${n.name} (${n.runtimeName}://${n.runtimeVersion})`).join(', ');
+  if (nodes.length && capable.length === nodes.length)
+    return supported(`RuntimeClass ${c.hypervRuntimeClass} has handler ${HYPERV_HANDLER}; containerd >= ${HYPERV_CONTAINERD_MIN} on ${list(capable)}`, 'FEATURES.md; upstream test/e2e/windows/hyperv.go');
+  if (!capable.length)
+    return limited(`RuntimeClass ${c.hypervRuntimeClass} exists but Hyper-V isolation needs containerd >= ${HYPERV_CONTAINERD_MIN}, and the fixture's nodes run ${list(nodes) || 'none'}`, 'FEATURES.md');
+  return notApplicable(`could not tell which runtime the Hyper-V pod gets: only some of its nodes run containerd >= ${HYPERV_CONTAINERD_MIN} (${list(capable)}; not ${list(nodes.filter(n => !capable.includes(n)))})`, 'FEATURES.md');
+}
+
+async function processProbe(ctx: CheckContext): Promise<Observation> {
+  ctx.fixture('process-isolation');
+  ctx.step('waiting for pod process-isolation (servercore of the node\'s build) to be Ready');
+  const r = await podSettlesOrMismatch(ctx, 'process-isolation');
+  if (!r.ok) return notStarted('process-isolation', r.error);
+  const nodeName = r.pod.spec?.nodeName;
+  const node = ctx.cluster.nodes.find(n => n.name === nodeName);
+  ctx.step('cmd /c ver in the container');
+  const v = await ctx.probe(ctx.podTransport('process-isolation', 'windows'), { kind: 'raw', argv: ['cmd', '/c', 'ver'] });
+  const seen = /\[Version (10\.0\.\d+)(?:\.\d+)?\]/.exec(v.evidence.stdout)?.[1];
+  const evidence: EvidenceItem[] = [v.evidence, `node ${nodeName}: build ${node?.windowsBuild ?? 'unknown'} (${node?.kernelVersion ?? ''})`];
+  if (!seen) return { works: false, summary: `ver printed no Windows version (${v.detail})`, evidence, node: nodeName };
+  const same = node?.windowsBuild !== undefined && buildNumberOf(seen) === buildNumberOf(node.windowsBuild);
+  return { works: same, summary: same ? `the container runs on build ${seen}, the host's build` : `the container reports build ${seen}, the host has ${node?.windowsBuild}`, evidence, node: nodeName };
+}
+
+async function hypervRuntimeClassProbe(ctx: CheckContext): Promise<Observation> {
+  const r = await fixturePodReady(ctx, 'hyperv-pod', 'pod hyperv-pod (RuntimeClass with handler runhcs-wcow-hypervisor)');
+  if (!r.ok) return r.observation;
+  const node = r.pod.spec!.nodeName!;
+  const access = await nodeTransportOf(ctx, node);
+  if ('na' in access) return access.na;
+  const evidence: EvidenceItem[] = [`pod hyperv-pod on ${node}, runtimeClassName ${r.pod.spec?.runtimeClassName}`];
+  const vms = await countUtilityVMs(ctx, access.transport, node, evidence);
+  const pods = await hypervPodsOn(ctx, node);
+  evidence.push(`Hyper-V RuntimeClass pods running on ${node}: ${pods.map(p => `${p.metadata?.namespace}/${p.metadata?.name}`).join(', ') || 'none'}`);
+  const works = vms >= Math.max(pods.length, 1);
+  return { control: countedControl(node, vms, 'hyperv-pod'), works, summary: works ? `${vms} utility VM(s) on ${node} for ${pods.length} Hyper-V pod(s)` : `no utility VM for pod hyperv-pod on ${node} (${vms} VM(s), ${pods.length} Hyper-V pod(s)): it runs process-isolated`, evidence, node };
+}
+
+async function hypervAnnotationProbe(ctx: CheckContext): Promise<Observation> {
+  const r = await fixturePodReady(ctx, 'hyperv-annotation', 'pod hyperv-annotation (the v1.9 isolation-type annotation)');
+  if (!r.ok) return r.observation;
+  const node = r.pod.spec!.nodeName!;
+  const access = await nodeTransportOf(ctx, node);
+  if ('na' in access) return access.na;
+  const evidence: EvidenceItem[] = [`pod hyperv-annotation on ${node}, annotations ${JSON.stringify(r.pod.metadata?.annotations ?? {})}`];
+  // VMs first, pods second: a Hyper-V pod starting in between adds a pod, never a lone VM,
+  // so a race can only hide a lift, not invent one.
+  const vms = await countUtilityVMs(ctx, access.transport, node, evidence);
+  const pods = await hypervPodsOn(ctx, node, 'holdingVMs');
+  evidence.push(`Hyper-V pods of others on ${node} (RuntimeClass or annotation, not finished): ${pods.map(p => `${p.metadata?.namespace}/${p.metadata?.name}`).join(', ') || 'none'}`);
+  // Each RuntimeClass pod accounts for one utility VM; one more is the annotated pod's.
+  const works = vms > pods.length;
+  return { control: countedControl(node, vms, 'hyperv-annotation'), works, summary: works ? `a utility VM beyond the ${pods.length} RuntimeClass pod(s) on ${node}: the annotation was honoured` : `no utility VM for the annotated pod on ${node} (${vms} VM(s) for ${pods.length} RuntimeClass pod(s)): the annotation was ignored`, evidence, node };
+}
+
+async function hostProcessProbe(ctx: CheckContext): Promise<Observation> {
+  ctx.fixture('hostprocess');
+  ctx.step('waiting for HostProcess pod hostprocess to be Ready');
+  const settled = await podSettles(ctx, 'hostprocess', 'ready');
+  if (!settled.ok) {
+    // Documented to work: a pod that does not start is the regression. Documented as limited: only
+    // a refusal naming HostProcess shows the limitation (else no control, so error).
+    const named = refusedFor(settled.error, /hostProcess|HostProcess|host process/);
+    return { ...notStarted('hostprocess', settled.error), control: named.ok ? named : undefined };
+  }
+  const r = settled;
+  const nodeName = r.pod.spec?.nodeName;
+  const node = ctx.cluster.nodes.find(n => n.name === nodeName);
+  const t = ctx.podTransport('hostprocess', 'windows');
+  ctx.step('whoami in the HostProcess container');
+  const who = await ctx.probe(t, { kind: 'raw', argv: ['whoami'] });
+  const user = who.evidence.stdout.trim();
+  const system = who.ok && /^nt authority\\system$/i.test(user);
+  const podIP = r.pod.status?.podIP;
+  const hostIP = r.pod.status?.hostIP;
+  const onHostNetwork = podIP !== undefined && (podIP === node?.internalIP || podIP === hostIP);
+  const evidence: EvidenceItem[] = [who.evidence, `pod IP ${podIP ?? 'none'}, host IP ${hostIP ?? 'none'}, node ${nodeName} InternalIP ${node?.internalIP ?? 'unknown'}`];
+  const problems = [system ? '' : `runs as "${user || who.detail}", not NT AUTHORITY\\SYSTEM`, onHostNetwork ? '' : `pod IP ${podIP} is not the node's address`].filter(Boolean);
+  // Control: whoami answered in the container (an empty answer shows nothing about the user).
+  const answered = control(who.ok && user !== '', user ? `whoami in the container answered "${user}"` : `whoami gave no user (${who.detail})`);
+  return problems.length
+    ? { works: false, summary: `the HostProcess pod ${problems.join('; ')}`, evidence, node: nodeName, control: answered }
+    : { works: true, summary: `runs as ${user} with the node's address ${podIP}`, evidence, node: nodeName, control: answered };
+}
+
+export const features: Feature[] = [
+  {
+    id: 'iso.process',
+    area: 'isolation',
+    title: 'Default process isolation; container build equals host build',
+    needs: ['windows-node'],
+    subject: ['image-platform'],
+    fixtures: [{ id: 'process-isolation', template: 'servercore-pod', os: 'windows' }],
+    expect: () => supported('containers share the host kernel under process isolation; the image build must equal the host build', 'seed 000; seed 003; WINDOWS-COMMANDS.md §7'),
+    probe: processProbe,
+  },
+  {
+    id: 'iso.hyperv-runtimeclass',
+    area: 'isolation',
+    title: 'Pod with a runhcs-wcow-hypervisor RuntimeClass runs in a utility VM',
+    needs: ['windows-node', 'hyperv-runtimeclass', 'node-access'],
+    fixtures: [{ id: 'hyperv-pod', template: 'hyperv-runtimeclass', os: 'windows', params: { runtimeClass: HYPERV_RC } }],
+    expect: hypervExpectation,
+    probe: hypervRuntimeClassProbe,
+  },
+  {
+    id: 'iso.hyperv-annotation',
+    area: 'isolation',
+    title: 'The removed experimental.windows.kubernetes.io/isolation-type: hyperv annotation (v1.9 docs)',
+    needs: ['windows-node', 'node-access'],
+    fixtures: [{ id: 'hyperv-annotation', template: 'hyperv-annotation', os: 'windows' }],
+    expect: c => limited(k8sAtLeast(c.version, 1, 21)
+      ? `the annotation was removed in Kubernetes 1.21 (cluster ${c.version.gitVersion}): it is ignored`
+      : `the annotation needs the alpha HyperVContainer gate and dockershim (cluster ${c.version.gitVersion})`, 'seed 000 (Hyper-V containers); FEATURES.md'),
+    probe: hypervAnnotationProbe,
+  },
+  {
+    id: 'iso.hostprocess',
+    area: 'isolation',
+    title: 'HostProcess pod runs as SYSTEM on the host network',
+    needs: ['windows-node'],
+    fixtures: [{ id: 'hostprocess', template: 'hostprocess', os: 'windows', pin: 'node' }],
+    expect: c => {
+      // The fixture is pinned to the target node: judge that node's runtime.
+      const target = targetWindowsNode(c.nodes);
+      const hp = hostProcessPossible(c.version, target ? [target] : []);
+      return hp.ok
+        ? supported(`HostProcess containers run from beta (on by default) with containerd >= 1.6: ${hp.reason}`, `FEATURES.md; ${HOST_PROCESS.source}; upstream test/e2e/windows/host_process.go`)
+        : limited(`HostProcess containers need the feature on (beta 1.23, GA 1.26) and containerd >= 1.6: ${hp.reason}`, `FEATURES.md; ${HOST_PROCESS.source}`);
+    },
+    probe: hostProcessProbe,
+  },
+];

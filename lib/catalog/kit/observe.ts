@@ -1,0 +1,188 @@
+// Helpers feature probes share: where did a pod land, did it start, does a network path answer.
+
+import { setTimeout as delay } from 'node:timers/promises';
+import type { V1Pod } from '@kubernetes/client-node';
+import { apiErrorMessage, statusCausesOf } from '../../cluster/apiError.ts';
+import { apiExceptionIn, asMeansError, MeansError, podStartMeans } from '../../cluster/meansError.ts';
+import { describePod, failFastReason } from '../../cluster/podState.ts';
+import { podEvents, PodStartError, waitForPodCondition } from '../../cluster/podWait.ts';
+import { WaitTimeoutError, watchUntil } from '../../cluster/watch.ts';
+import type { ProbeOp, ProbeResult, Transport } from '../../probes/types.ts';
+import type { CheckContext, Control, EvidenceItem, Observation } from '../types.ts';
+
+/** Pull failures say nothing about the feature (mirror missing, air-gapped): the check errors. */
+export const CANNOT_TELL = new Set(['ImagePullBackOff', 'ErrImagePull', 'InvalidImageName']);
+
+/** A positive control's result (Observation.control). */
+export function control(ok: boolean, summary: string, evidence: EvidenceItem[] = []): Control {
+  return { ok, summary, evidence };
+}
+
+/** The control "pod <name> started": a fixture pod Ready on its node. */
+export function podStarted(pod: V1Pod, what = ''): Control {
+  return control(true, `pod ${pod.metadata?.name}${what ? ` (${what})` : ''} started on ${pod.spec?.nodeName ?? 'its node'}`);
+}
+
+/**
+ * After a workload wait timed out (a rollout, a StatefulSet, a pod set): a pod of it that waits
+ * on the harness's means (FailedScheduling, a pull, the image's platform) as a MeansError, so the
+ * timeout is not read as the feature failing. Undefined when no pod points at the means.
+ */
+export async function meansOfWorkload(ctx: CheckContext, labelSelector: string, workload: string): Promise<MeansError | undefined> {
+  const pods = (await ctx.kube.core.listNamespacedPod({ namespace: ctx.namespace, labelSelector })).items;
+  for (const pod of pods) {
+    const why = failFastReason(pod);
+    const text = describePod(pod);
+    const means = why ? podStartMeans(why, text) : undefined;
+    if (means) return new MeansError(means, `${workload}: pod ${pod.metadata?.name} waits on ${why}: ${text}`, { pod: pod.metadata });
+  }
+  // A sandbox that keeps failing leaves the pod ContainerCreating: only its events say so.
+  for (const pod of pods.filter(p => !failFastReason(p)).slice(0, 3)) {
+    const sandbox = (await podEvents(ctx.kube, ctx.namespace, pod.metadata!.name!).catch(() => [])).find(ev => ev.includes('FailedCreatePodSandBox'));
+    if (sandbox) return new MeansError('sandbox', `${workload}: pod ${pod.metadata?.name} has no sandbox: ${sandbox}`);
+  }
+  return undefined;
+}
+
+/** A pod start failure the harness's means caused (scheduling, pull, sandbox) as a MeansError, else undefined. */
+export function meansOfStart(name: string, e: PodStartError): MeansError | undefined {
+  const means = podStartMeans(e.reason, e.message);
+  return means ? new MeansError(means, `pod ${name} did not start: ${e.message}`, { cause: e, pod: e.pod.metadata }) : undefined;
+}
+
+export type PodOutcome = { ok: true; pod: V1Pod } | { ok: false; error: PodStartError };
+
+/** Waits for the pod to be scheduled (or Ready); feature-relevant failures come back as data. */
+export async function podSettles(ctx: CheckContext, name: string, until: 'scheduled' | 'ready', timeoutMs?: number): Promise<PodOutcome> {
+  const cannot = ctx.podsCannotAppear({ name });
+  if (cannot) throw cannot;
+  try {
+    const pod = until === 'ready'
+      ? await ctx.waitForPodReady(name, timeoutMs)
+      : await waitForPodCondition(ctx.kube, ctx.namespace, name, 'scheduled', p => Boolean(p.spec?.nodeName), timeoutMs ?? ctx.options.timeouts.podStart, { signal: ctx.signal });
+    // A pod that selected one OS and runs on a node of another shows nothing about that OS.
+    const wanted = pod.spec?.nodeSelector?.['kubernetes.io/os'];
+    const landed = nodeOsOf(ctx, pod.spec?.nodeName);
+    if (wanted && landed !== 'unknown' && landed !== wanted)
+      throw new MeansError('scheduling', `pod ${name} selects kubernetes.io/os=${wanted} but was scheduled to ${landed} node ${pod.spec?.nodeName}`);
+    return { ok: true, pod };
+  } catch (e) {
+    if (e instanceof PodStartError && !CANNOT_TELL.has(e.reason)) return { ok: false, error: e };
+    if (e instanceof PodStartError) throw meansOfStart(name, e) ?? e;
+    throw e;
+  }
+}
+
+export function nodeOsOf(ctx: CheckContext, nodeName: string | undefined): string {
+  return ctx.cluster.nodes.find(n => n.name === nodeName)?.os ?? 'unknown';
+}
+
+/**
+ * A failed start as an observation: the feature did not work, with the pod's events. A start
+ * that the harness's means failed (FailedScheduling, a pull, the sandbox) throws MeansError
+ * instead: error, unless the feature's subject is that means (outcomeOf).
+ */
+export function notStarted(name: string, e: PodStartError): Observation {
+  const means = meansOfStart(name, e);
+  if (means) throw means;
+  return { works: false, summary: `pod ${name} did not start: ${e.reason}`, evidence: [e.message, ...e.events.slice(-5)], node: e.pod.spec?.nodeName };
+}
+
+/**
+ * The fixture's pod once Ready (step "waiting for <described> to be Ready"); a pod that fails to
+ * start is the feature's observation (notStarted).
+ */
+export async function fixturePodReady(ctx: CheckContext, name: string, described = `pod ${name}`): Promise<{ ok: true; pod: V1Pod } | { ok: false; observation: Observation }> {
+  ctx.fixture(name);
+  ctx.step(`waiting for ${described} to be Ready`);
+  const r = await podSettles(ctx, name, 'ready');
+  return r.ok ? r : { ok: false, observation: notStarted(name, r.error) };
+}
+
+/**
+ * An abortable wait, for the bounded polling loops of things that have no state to watch
+ * (network paths, stats samples) and for idle periods that are the behaviour under test.
+ * Never a wait for the cluster: those watch (podSettles, watchUntil).
+ */
+export function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return delay(ms, undefined, { signal });
+}
+
+/**
+ * Network paths have no state to watch: poll like upstream (a pass within a 30 s warm-up,
+ * 1 s apart). Returns the first passing result, else the last one.
+ */
+export async function probeUntilPass(ctx: CheckContext, t: Transport, op: ProbeOp, windowMs = 30_000, intervalMs = 1_000): Promise<ProbeResult> {
+  const deadline = Date.now() + windowMs;
+  for (;;) {
+    const r = await ctx.probe(t, op);
+    if (r.ok || Date.now() + intervalMs > deadline || ctx.signal.aborted) return r;
+    await pause(intervalMs, ctx.signal);
+  }
+}
+
+/**
+ * Waits until `count` pods matching the selector are scheduled (nodeName set). A pod that
+ * cannot be scheduled ends the wait early with its reason.
+ */
+export async function podsScheduled(ctx: CheckContext, labelSelector: string, count: number, timeoutMs = ctx.options.timeouts.podStart): Promise<{ ok: true; pods: V1Pod[] } | { ok: false; reason: string; pods: V1Pod[] }> {
+  const cannot = ctx.podsCannotAppear({ labelSelector });
+  if (cannot) throw cannot;
+  const seen = new Map<string, V1Pod>();
+  const verdict = () => {
+    const pods = [...seen.values()];
+    const stuck = pods.map(p => ({ p, reason: failFastReason(p) })).find(x => x.reason === 'FailedScheduling');
+    if (stuck) return { ok: false as const, reason: `pod ${stuck.p.metadata?.name}: ${describePod(stuck.p)}`, pods };
+    const scheduled = pods.filter(p => p.spec?.nodeName);
+    return scheduled.length >= count ? { ok: true as const, pods: scheduled } : undefined;
+  };
+  try {
+    return await watchUntil<V1Pod, { ok: true; pods: V1Pod[] } | { ok: false; reason: string; pods: V1Pod[] }>({
+      kube: ctx.kube,
+      path: `/api/v1/namespaces/${ctx.namespace}/pods`,
+      labelSelector,
+      list: () => ctx.kube.core.listNamespacedPod({ namespace: ctx.namespace, labelSelector }),
+      onList: items => { seen.clear(); for (const p of items) seen.set(p.metadata!.name!, p); return verdict(); },
+      check: (p, type) => { if (type === 'DELETED') seen.delete(p.metadata!.name!); else seen.set(p.metadata!.name!, p); return verdict(); },
+      what: `${count} pods (${labelSelector}) to be scheduled`,
+      describe: () => [...seen.values()].map(p => `${p.metadata?.name}: ${describePod(p)}`).join(' | ') || 'no pods seen',
+      timeoutMs,
+      signal: ctx.signal,
+    });
+  } catch (e) {
+    if (e instanceof WaitTimeoutError) return { ok: false, reason: e.message, pods: [...seen.values()] };
+    throw e;
+  }
+}
+
+/** A file every Windows image has: reading it shows that exec and file reads work in the container. */
+const ALWAYS_THERE = 'C:\\Windows\\System32\\drivers\\etc\\hosts';
+
+/** Control "the file that is readable": the container reads a file every Windows image carries. */
+export async function readableFileControl(ctx: CheckContext, t: Transport): Promise<Control> {
+  const r = await ctx.probe(t, { kind: 'read-file', path: ALWAYS_THERE });
+  return control(r.ok, r.ok ? `${t.description} reads ${ALWAYS_THERE}` : `${t.description} could not read ${ALWAYS_THERE}: ${r.detail}`, [r.evidence]);
+}
+
+/**
+ * A fixture the API server refused, as the observation of a validation feature: only a 422 whose
+ * causes name `field` counts, and then the refusal is also its control (the API answered about
+ * that field). Anything else (a 403, a webhook, a quota, a render failure, a 422 about another
+ * field) is the harness's means failing: MeansError.
+ */
+export function fieldRejection(e: unknown, field: RegExp): { message: string; control: Control } {
+  const api = apiExceptionIn(e);
+  const causes = api ? statusCausesOf(api.body) : [];
+  const named = causes.find(c => field.test(c));
+  if (api?.code === 422 && named)
+    return { message: apiErrorMessage(api), control: control(true, `the API server answered 422 naming the field under test (${named})`) };
+  throw asMeansError(e, 'fixture', `the fixture was refused, but not by a 422 naming ${field.source}`)!;
+}
+
+/** Control for a start failure: the runtime's refusal names the field under test (else it says nothing about it). */
+export function refusedFor(e: PodStartError, field: RegExp): Control {
+  const text = [e.message, ...e.events].join(' | ');
+  return field.test(text)
+    ? control(true, `the runtime's refusal names the field under test (${e.reason})`)
+    : control(false, `pod ${e.pod.metadata?.name} did not start (${e.reason}) for a reason that does not name the field under test`, [text.slice(0, 500)]);
+}

@@ -1,0 +1,6 @@
+// The Windows node itself (node.*): the area's features, in catalog order. Fixture templates in ./fixtures/.
+
+import type { Feature } from '../types.ts';
+import { features as node } from './node.ts';
+
+export const features: Feature[] = [...node];

@@ -1,0 +1,6 @@
+// Resources and metrics (res.*): the area's features, in catalog order. Fixture templates in ./fixtures/.
+
+import type { Feature } from '../types.ts';
+import { features as resources } from './resources.ts';
+
+export const features: Feature[] = [...resources];

@@ -1,0 +1,101 @@
+// When a Kubernetes feature reached each stage, and what that means for a cluster's version:
+// the facts expectations cite (FEATURES.md, seed 003, the KEPs and upstream docs named in `source`).
+// Pure; tested without a cluster.
+
+import { versionAtLeast } from '../discovery/nodes.ts';
+import type { NodeInfo, ServerVersion } from '../discovery/types.ts';
+import { k8sAtLeast } from '../catalog/expect.ts';
+
+export type MinorVersion = [major: number, minor: number];
+
+export interface FeatureStages {
+  /** Human name, with the feature gate. */
+  name: string;
+  alpha: MinorVersion;
+  beta: MinorVersion;
+  ga: MinorVersion;
+  source: string;
+}
+
+export type Stage = 'absent' | 'alpha' | 'beta' | 'ga';
+
+/** spec.os (IdentifyPodOS): alpha 1.23 (off by default), beta 1.24 (on), GA 1.25. */
+export const POD_OS_FIELD: FeatureStages = {
+  name: 'the pod OS field spec.os (IdentifyPodOS)',
+  alpha: [1, 23], beta: [1, 24], ga: [1, 25],
+  source: 'KEP-2802; upstream doc concepts/workloads/pods (pod OS)',
+};
+
+/** HostProcess containers (WindowsHostProcessContainers): alpha 1.22, beta 1.23 (on by default), GA 1.26. */
+export const HOST_PROCESS: FeatureStages = {
+  name: 'HostProcess containers (WindowsHostProcessContainers)',
+  alpha: [1, 22], beta: [1, 23], ga: [1, 26],
+  source: 'KEP-1981; upstream doc tasks/configure-pod-container/create-hostprocess-pod',
+};
+
+/** dockershim was removed from the kubelet in 1.24. */
+export const DOCKERSHIM_REMOVED: MinorVersion = [1, 24];
+export const DOCKERSHIM_SOURCE = 'seed 003 (container runtimes: Docker EE-basic 19.03+ through dockershim); upstream doc dockershim-removal (1.24)';
+
+const fmt = (v: MinorVersion) => `${v[0]}.${v[1]}`;
+
+export function stageAt(f: FeatureStages, v: ServerVersion): Stage {
+  if (k8sAtLeast(v, ...f.ga)) return 'ga';
+  if (k8sAtLeast(v, ...f.beta)) return 'beta';
+  if (k8sAtLeast(v, ...f.alpha)) return 'alpha';
+  return 'absent';
+}
+
+/** Beta and GA gates are on by default; alpha ones are off, and before alpha the API has no such thing. */
+export function onByDefault(f: FeatureStages, v: ServerVersion): boolean {
+  const s = stageAt(f, v);
+  return s === 'beta' || s === 'ga';
+}
+
+/** "HostProcess containers (...) are beta in Kubernetes v1.24 (alpha 1.22, beta 1.23, GA 1.26), on by default". */
+export function describeStage(f: FeatureStages, v: ServerVersion): string {
+  const s = stageAt(f, v);
+  const history = `alpha ${fmt(f.alpha)}, beta ${fmt(f.beta)}, GA ${fmt(f.ga)}`;
+  const state = s === 'absent' ? `not in Kubernetes ${v.gitVersion}` : `${s === 'ga' ? 'GA' : s} in Kubernetes ${v.gitVersion}`;
+  const gate = s === 'alpha' ? ', off by default' : s === 'beta' ? ', on by default' : '';
+  return `${f.name}: ${state} (${history})${gate}`;
+}
+
+export interface RuntimeVerdict {
+  /** undefined: the runtime's version could not be read, so support cannot be told. */
+  ok: boolean | undefined;
+  why: string;
+}
+
+/**
+ * Whether the node's container runtime is one the control plane's version supports on Windows:
+ * before 1.24 Docker EE 19.03+ (dockershim) or containerd 1.4+ (seed 003); from 1.24 containerd
+ * 1.6+ (FEATURES.md node.runtime; dockershim removed).
+ */
+export function runtimeSupport(n: Pick<NodeInfo, 'name' | 'runtimeName' | 'runtimeVersion'>, v: ServerVersion): RuntimeVerdict {
+  const shim = k8sAtLeast(v, ...DOCKERSHIM_REMOVED) ? undefined : 'dockershim';
+  const readable = /^\d+(\.\d+)*/.test(n.runtimeVersion);
+  const what = `${n.name} runs ${n.runtimeName}://${n.runtimeVersion || '?'}`;
+  if (n.runtimeName === 'docker') {
+    if (!shim) return { ok: false, why: `${what}: dockershim was removed in Kubernetes ${fmt(DOCKERSHIM_REMOVED)} (cluster ${v.gitVersion})` };
+    if (!readable) return { ok: undefined, why: `could not tell the Docker version of ${n.name} ("${n.runtimeVersion}"): Kubernetes ${v.gitVersion} supports Docker EE 19.03+ through dockershim` };
+    return versionAtLeast(n.runtimeVersion, '19.3')
+      ? { ok: true, why: `${what}: Docker EE 19.03+ through dockershim is supported before Kubernetes ${fmt(DOCKERSHIM_REMOVED)} (cluster ${v.gitVersion})` }
+      : { ok: false, why: `${what}: Kubernetes ${v.gitVersion} supports Docker EE 19.03+ (dockershim)` };
+  }
+  if (n.runtimeName === 'containerd') {
+    const min = shim ? '1.4' : '1.6';
+    if (!readable) return { ok: undefined, why: `could not tell the containerd version of ${n.name} ("${n.runtimeVersion}"): Kubernetes ${v.gitVersion} needs containerd ${min}+` };
+    return versionAtLeast(n.runtimeVersion, min)
+      ? { ok: true, why: `${what}: containerd ${min}+ is supported with Kubernetes ${v.gitVersion}` }
+      : { ok: false, why: `${what}: Kubernetes ${v.gitVersion} needs containerd ${min}+ on Windows` };
+  }
+  return { ok: false, why: `${what}: Windows nodes run containerd${shim ? ' or Docker EE (dockershim)' : ''}` };
+}
+
+/** Hyper-V isolation: a runhcs-wcow-hypervisor RuntimeClass, which only containerd 1.7+ serves (FEATURES.md). */
+export const HYPERV_CONTAINERD_MIN = '1.7';
+
+export function hypervCapable(n: Pick<NodeInfo, 'runtimeName' | 'runtimeVersion'>): boolean {
+  return n.runtimeName === 'containerd' && /^\d/.test(n.runtimeVersion) && versionAtLeast(n.runtimeVersion, HYPERV_CONTAINERD_MIN);
+}

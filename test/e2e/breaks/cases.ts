@@ -1,0 +1,157 @@
+// Which features depend on each break of the sim profile (sim/profiles/types.ts BREAKABLE), on the
+// default profile with node access over SSH. `regressed`: the features whose named behaviour the
+// break takes away. `error`: the features whose means it takes away (they cannot observe; error
+// names the means or the failed control). `outcomes`: other documented changes. Everything else
+// keeps the outcome of the unbroken run. Breaks are grouped only where their dependents are apart.
+
+import type { Outcome } from '../../../lib/catalog/types.ts';
+import type { BreakKey } from '../../../sim/profiles/types.ts';
+
+export interface BreakCase {
+  name: string;
+  breaks: BreakKey[];
+  regressed: string[];
+  error: string[];
+  outcomes?: Record<string, Outcome>;
+  /**
+   * Set (to why) when the break's effect depends on chance (a scheduler that ignores the OS picks
+   * any node): `regressed` then lists the features that may regress, errors are not listed, and
+   * the rule (no limited or lifted without a control) is still checked.
+   */
+  random?: string;
+}
+
+/** Everything the harness does through exec into a Windows pod (probes, ipconfig, files...). */
+const EXECS_INTO_WINDOWS = [
+  'cfg.configmap-env', 'cfg.configmap-volume', 'cfg.secret-at-rest', 'cfg.secret-defaultmode', 'cfg.secret-env', 'cfg.secret-volume',
+  'iso.hostprocess', 'iso.process', 'net.dns-config', 'net.dns-dotted-name', 'net.dns-hostnet', 'net.dns-service',
+  'net.egress', 'net.hairpin', 'net.icmp-egress', 'net.pod-ip', 'net.pod-to-clusterip', 'net.preserve-destination',
+  'net.session-affinity', 'net.session-affinity-timeout', 'net.w2l', 'net.w2w-cross-node', 'net.w2w-same-node',
+  'res.memory-no-oomkill', 'sec.linux-fields-ignored', 'sec.privileged', 'sec.run-as-username', 'stor.emptydir',
+  'stor.hostpath', 'stor.mount-propagation', 'stor.pvc', 'stor.readonly-rootfs', 'stor.subpath', 'work.env-colon-name',
+  'work.multi-container', 'work.statefulset',
+];
+
+/** Every feature that starts a Windows pod (not HostProcess): none of them can observe without a pod sandbox. */
+const STARTS_WINDOWS_PODS = [
+  'cfg.configmap-env', 'cfg.configmap-volume', 'cfg.secret-at-rest', 'cfg.secret-defaultmode', 'cfg.secret-env', 'cfg.secret-volume',
+  'iso.hyperv-annotation', 'iso.hyperv-runtimeclass', 'iso.process', 'net.dns-config', 'net.dns-dotted-name', 'net.dns-hostnet',
+  'net.dns-service', 'net.egress', 'net.hairpin', 'net.icmp-egress', 'net.l2w', 'net.lb', 'net.node-to-pod', 'net.node-to-service',
+  'net.nodeport-external', 'net.nodeport-local', 'net.pod-ip', 'net.pod-to-clusterip', 'net.preserve-client-ip',
+  'net.preserve-destination', 'net.session-affinity', 'net.session-affinity-timeout', 'net.w2l', 'net.w2w-cross-node',
+  'net.w2w-same-node', 'res.cpu-limit-enforced', 'res.limits', 'res.memory-no-oomkill', 'res.metrics-api', 'res.stats',
+  'sec.linux-fields-ignored', 'sec.privileged', 'sec.run-as-username', 'stor.block', 'stor.emptydir', 'stor.emptydir-memory',
+  'stor.hostpath', 'stor.mount-propagation', 'stor.nfs', 'stor.pvc', 'stor.readonly-rootfs', 'stor.resize', 'stor.subpath',
+  'work.daemonset', 'work.deployment', 'work.env-colon-name', 'work.exec-logs', 'work.hpa', 'work.iis-pod',
+  'work.multi-container', 'work.os-mismatch', 'work.port-forward', 'work.statefulset',
+];
+
+export const BREAK_CASES: BreakCase[] = [
+  // Exec into Windows pods fails: only the feature about exec regresses; every probe that execs
+  // into a Windows pod cannot observe (error, with the runtime's own message).
+  { name: 'exec', breaks: ['exec'], regressed: ['work.exec-logs'], error: EXECS_INTO_WINDOWS },
+  // Cluster DNS drops Windows pods' queries: the DNS features and per-pod StatefulSet names
+  // regress; the dotted-name and host-network DNS limitations cannot be seen (their controls do
+  // not resolve either); egress and ICMP to a named host cannot be judged.
+  // PVC binding broken: stor.pvc regresses; raw block and resize (limited) cannot be seen.
+  // RBAC without pods/log, pods/portforward, metrics.k8s.io: 403s are errors, never regressions.
+  {
+    name: 'dns+pvc+rbac', breaks: ['dns', 'pvc-bind', 'rbac-subresources'],
+    regressed: ['net.dns-service', 'work.statefulset', 'stor.pvc'],
+    error: ['net.dns-dotted-name', 'net.dns-hostnet', 'net.egress', 'net.icmp-egress', 'stor.block', 'stor.resize', 'work.exec-logs', 'work.port-forward', 'res.metrics-api'],
+  },
+  // The Service path from Windows pods broken: the ClusterIP and hairpin paths regress; session
+  // affinity and its timeout cannot be seen without a Service that answers. Secret volumes empty:
+  // the secret volume regresses; defaultMode and at-rest cannot be seen. The DaemonSet
+  // controller skips Windows nodes: work.daemonset regresses; the pause-image DaemonSet made no pod.
+  {
+    name: 'service+secret+daemonset', breaks: ['clusterip', 'secret-volume', 'daemonset-controller'],
+    regressed: ['net.pod-to-clusterip', 'net.hairpin', 'cfg.secret-volume', 'work.daemonset'],
+    error: ['net.session-affinity', 'net.session-affinity-timeout', 'cfg.secret-defaultmode', 'cfg.secret-at-rest', 'node.pause-image'],
+  },
+  // ---- WINCHECK_BREAKS=all ------------------------------------------------------------------
+  {
+    // The beta label gone: discovery sees it, so the expectation itself turns limited.
+    name: 'scheduling', breaks: ['beta-os-label', 'pod-os-field', 'taint-enforcement', 'runtimeclass-scheduling'],
+    regressed: ['sched.pod-os-field', 'sched.taint-toleration', 'sched.runtimeclass-scheduling'],
+    error: ['sec.linux-fields-rejected'],
+    outcomes: { 'sched.os-selector-beta': 'limited' },
+  },
+  {
+    name: 'workloads', breaks: ['iis-serve', 'deployment-controller', 'statefulset-dns', 'shared-netns'],
+    regressed: ['work.iis-pod', 'work.deployment', 'work.statefulset', 'work.multi-container'],
+    error: ['work.hpa', 'res.limits'],
+  },
+  {
+    name: 'streams+env', breaks: ['logs', 'port-forward', 'hpa', 'secret-env', 'configmap-env'],
+    regressed: ['work.exec-logs', 'work.port-forward', 'work.hpa', 'cfg.secret-env', 'cfg.configmap-env'],
+    error: [],
+  },
+  {
+    name: 'volumes+limits', breaks: ['configmap-volume', 'hostpath', 'emptydir', 'resource-limits', 'cpu-limit'],
+    regressed: ['cfg.configmap-volume', 'stor.hostpath', 'stor.emptydir', 'res.limits', 'res.cpu-limit-enforced'],
+    error: ['work.hpa', 'stor.mount-propagation', 'res.memory-no-oomkill'],
+  },
+  {
+    name: 'node stats', breaks: ['stats', 'metrics-api', 'hyperv-runtimeclass', 'node-reserved'],
+    regressed: ['res.stats', 'res.metrics-api', 'work.hpa', 'iso.hyperv-runtimeclass', 'res.node-reserved'],
+    error: ['res.cpu-limit-enforced'],
+  },
+  {
+    name: 'node', breaks: ['hostprocess', 'run-as-username', 'node-services', 'hns-network'],
+    regressed: ['iso.hostprocess', 'sec.run-as-username', 'node.services', 'node.hns-network'],
+    error: [],
+  },
+  { name: 'pod-ip', breaks: ['pod-ip'], regressed: ['net.pod-ip'], error: [] },
+  {
+    name: 'w2w-same-node', breaks: ['w2w-same-node'],
+    regressed: ['net.w2w-same-node', 'net.pod-to-clusterip'],
+    error: ['net.session-affinity', 'net.session-affinity-timeout'],
+  },
+  // StatefulSet pods sit on both Windows nodes and reach each other across them.
+  { name: 'w2w-cross-node', breaks: ['w2w-cross-node'], regressed: ['net.w2w-cross-node', 'work.statefulset'], error: [] },
+  // The ClusterIP Service has a Linux backend.
+  { name: 'w2l', breaks: ['w2l'], regressed: ['net.w2l', 'net.pod-to-clusterip'], error: [] },
+  // The IIS check GETs the IIS pod from a Linux helper.
+  { name: 'l2w', breaks: ['l2w'], regressed: ['net.l2w', 'work.iis-pod'], error: [] },
+  {
+    name: 'dns-config+egress+hairpin', breaks: ['dns-config', 'egress', 'hairpin'],
+    regressed: ['net.dns-config', 'net.egress', 'net.hairpin'],
+    error: ['net.icmp-egress'],
+  },
+  {
+    name: 'node paths', breaks: ['node-to-pod', 'nodeport-external'],
+    regressed: ['net.node-to-pod', 'net.nodeport-external'],
+    error: ['net.preserve-client-ip'],
+  },
+  {
+    name: 'service features', breaks: ['node-to-service', 'loadbalancer', 'session-affinity'],
+    regressed: ['net.node-to-service', 'net.lb', 'net.session-affinity'],
+    error: ['net.session-affinity-timeout', 'net.preserve-destination'],
+  },
+  // DSR paths: the default profile runs kube-proxy with DSR. Dual-stack: n/a on an IPv4 cluster.
+  {
+    name: 'dsr', breaks: ['preserve-client-ip', 'preserve-destination', 'dual-stack'],
+    regressed: ['net.preserve-client-ip', 'net.preserve-destination'],
+    error: [],
+  },
+  // The image has no manifest for the node's build: every Windows pod fails to pull. Only the
+  // feature about process isolation (an image of the node's build runs) regresses; memory
+  // emptyDir and raw block still see the kubelet refuse their volume before the pull.
+  {
+    name: 'process-isolation', breaks: ['process-isolation'],
+    regressed: ['iso.process'],
+    error: STARTS_WINDOWS_PODS.filter(id => !['iso.process', 'stor.block', 'stor.emptydir-memory'].includes(id)),
+  },
+  // No sandbox for any Windows pod: only the feature about the pause image regresses.
+  { name: 'pause-image', breaks: ['pause-image'], regressed: ['node.pause-image'], error: STARTS_WINDOWS_PODS },
+  {
+    name: 'scheduler-os-selector', breaks: ['scheduler-os-selector'],
+    random: 'the scheduler then places pods on any node: which fixtures land on Linux differs per run',
+    regressed: ['sched.os-selector', 'sched.os-selector-beta', 'sched.pod-os-field', 'sched.linux-stays-linux', 'work.daemonset', 'work.deployment'],
+    error: [],
+  },
+];
+
+/** The cases `npm test` runs (the breaks issue 8 names). */
+export const DEFAULT_CASES = ['exec', 'dns+pvc+rbac', 'service+secret+daemonset'];

@@ -8,11 +8,12 @@ RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts ./scripts
 COPY cli ./cli
+COPY util ./util
 COPY lib ./lib
-COPY suites ./suites
 COPY sim ./sim
-COPY fixtures ./fixtures
 RUN node scripts/build.mjs
+# The image runs dist/ only: the build's and the tests' packages (devDependencies) stay behind.
+RUN npm prune --omit=dev --ignore-scripts
 
 FROM node:20-bookworm-slim
 WORKDIR /opt/wincheck

@@ -1,9 +1,9 @@
 // The wincheck version (package.json) and the version of the results.json schema: every report
 // carries both, so a merged or archived report says which harness and which format made it.
 
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../util/paths.ts';
 
 /**
  * Bumped when a field of results.json is renamed, removed or changes meaning (adding one is
@@ -11,18 +11,15 @@ import { fileURLToPath } from 'node:url';
  */
 export const RESULTS_SCHEMA_VERSION = '1';
 
-/** package.json's version, found by walking up from this module (source or built JS alike). */
+/** package.json's version, from the package root util/paths.ts finds (source or built JS alike). */
 export const WINCHECK_VERSION: string = readPackageVersion();
 
 function readPackageVersion(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 5; i++) {
-    const file = join(dir, 'package.json');
-    if (existsSync(file)) {
-      const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === 'wincheck' && pkg.version) return pkg.version;
-    }
-    dir = dirname(dir);
+  try {
+    const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { name?: string; version?: string };
+    if (pkg.name === 'wincheck' && pkg.version) return pkg.version;
+  } catch {
+    /* no package.json beside the code: an unpacked copy */
   }
   return 'unknown';
 }

@@ -11,13 +11,13 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Writable } from 'node:stream';
+import { PACKAGE_ROOT } from '../../util/paths.ts';
 import type { InClusterApi } from './context.ts';
 
 export const WINCHECK_ENTRYPOINT = '/opt/wincheck/dist/cli/main.js';
 const SERVICEACCOUNT_DIR = 'var/run/secrets/kubernetes.io/serviceaccount';
-const PROJECT_ROOT = resolve(import.meta.dirname, '../..');
 /** After SIGTERM, what the kubelet's default grace period would allow before SIGKILL (shortened). */
 const KILL_AFTER_MS = 10_000;
 
@@ -53,7 +53,7 @@ export async function runOnHost(r: HostRun): Promise<number> {
       // The host's PATH (node, kubectl are this machine's): the image's own PATH names nothing here.
       PATH: process.env.PATH ?? '/usr/bin:/bin',
     };
-    const child = spawn(process.execPath, [join(PROJECT_ROOT, 'cli/wincheck.js'), ...r.argv.slice(2)], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(PACKAGE_ROOT, 'cli/wincheck.js'), ...r.argv.slice(2)], { cwd: PACKAGE_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.pipe(r.stdout, { end: false });
     child.stderr.pipe(r.stderr, { end: false });
     let killTimer: NodeJS.Timeout | undefined;

@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   out(`${NAME}: list pods in ${NAMESPACE}: ${BATCHES} batches of ${API_PER_BATCH} API requests and ${STORE_PER_BATCH} store.list calls`);
   const api: number[] = [];
   const store: number[] = [];
-  let items = 0;
+  let items: number;
   const sim = await startSimRetrying('default', out);
   try {
     await simSettled(sim);

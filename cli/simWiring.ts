@@ -5,7 +5,6 @@ import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { UsageError } from '../lib/errors.ts';
 import { codeModule } from '../util/paths.ts';
 import { processExists } from '../lib/process.ts';

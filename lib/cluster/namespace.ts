@@ -27,7 +27,9 @@ export async function createRunNamespace(kube: KubeClients, name: string, labels
     if (code === 409) throw new Error(`namespace ${name} already exists; run "wincheck cleanup" first`, { cause: e });
     if ((code === 403 || code === 400 || code === 422) && apiErrorMessage(e).includes('pod-security.kubernetes.io')) {
       onLabelsRefused?.(`The cluster refused the Pod Security labels on namespace ${name} (${apiErrorMessage(e)}); created it without them: fixtures that need privilege will be refused and their features reported n/a.`);
-      try { await create(labels); return; } catch (e2) { e = e2; }
+      try { await create(labels); return; } catch (e2) {
+        throw new Error(`failed to create namespace ${name}: ${apiErrorMessage(e2)}`, { cause: e2 });
+      }
     }
     throw new Error(`failed to create namespace ${name}: ${apiErrorMessage(e)}`, { cause: e });
   }

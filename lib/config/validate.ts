@@ -14,6 +14,7 @@ export const MAX_ARG_LENGTH = 4096;
 /** NAME_MAX on Linux and most file systems. */
 const MAX_NAME_BYTES = 255;
 
+// eslint-disable-next-line no-control-regex -- control characters are what this rejects
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 export function problemWithText(v: string): string | undefined {

@@ -45,7 +45,11 @@ export default class JUnitReporter implements Reporter {
     if (stale.length) this._log(`Removed ${stale.length} junit_*.xml of an earlier run from ${this._dir}: ${stale.join(', ')}.`);
     const bySuite = new Map<string, CheckResult[]>();
     for (const s of new Set(run.selected.map(f => f.suite))) bySuite.set(s, []);
-    for (const r of summary.results) bySuite.get(r.suite)?.push(r) ?? bySuite.set(r.suite, [r]);
+    for (const r of summary.results) {
+      const list = bySuite.get(r.suite);
+      if (list) list.push(r);
+      else bySuite.set(r.suite, [r]);
+    }
     for (const [suite, results] of bySuite) {
       const file = join(this._dir, junitFileName(suite));
       // No XML declaration, so the first line can be the banner (a declaration must come first).

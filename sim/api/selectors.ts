@@ -28,7 +28,7 @@ export function parseLabelSelector(s: string | undefined): Requirement[] {
     if (m) return { key: m[2], op: m[1] ? 'notexists' : 'exists' } as Requirement;
     m = /^([A-Za-z0-9._\-/]+)\s*(notin|in)\s*\(([^)]*)\)$/.exec(term);
     if (m) return { key: m[1], op: m[2] as 'in' | 'notin', values: m[3].split(',').map(v => v.trim()).filter(v => v !== '') };
-    m = /^([A-Za-z0-9._\-/]+)\s*(==|=|!=)\s*([A-Za-z0-9._\-]*)$/.exec(term);
+    m = /^([A-Za-z0-9._\-/]+)\s*(==|=|!=)\s*([A-Za-z0-9._-]*)$/.exec(term);
     if (m) return { key: m[1], op: m[2] === '!=' ? 'neq' : 'eq', value: m[3] } as Requirement;
     throw new SelectorError(`unable to parse requirement: "${term}"`);
   });
@@ -54,7 +54,7 @@ export interface FieldRequirement { path: string; op: 'eq' | 'neq'; value: strin
 export function parseFieldSelector(s: string | undefined): FieldRequirement[] {
   if (!s) return [];
   return splitTerms(s).map(term => {
-    const m = /^([A-Za-z0-9._\-]+)\s*(==|=|!=)\s*(.*)$/.exec(term);
+    const m = /^([A-Za-z0-9._-]+)\s*(==|=|!=)\s*(.*)$/.exec(term);
     if (!m) throw new SelectorError(`invalid selector: '${term}'; can't understand '${term}'`);
     return { path: m[1], op: m[2] === '!=' ? 'neq' : 'eq', value: m[3] };
   });

@@ -99,8 +99,10 @@ export async function startNetwork(opts: StartNetworkOptions): Promise<SimNetwor
       const inUse = (e as { cause?: NodeJS.ErrnoException }).cause?.code === 'EADDRINUSE';
       if (!inUse) throw e;
       if (k >= last) {
+        // The bind error's own cause is passed on (the error itself is only reworded).
         throw new Error(opts.instance === undefined
           ? `network: all ${MAX_INSTANCES} address blocks are in use (other sims running on this machine?): ${(e as Error).message}`
+          // eslint-disable-next-line preserve-caught-error
           : (e as Error).message, { cause: (e as Error).cause });
       }
     }

@@ -246,7 +246,7 @@ export function containerMounts(c: V1Container, vols: Map<string, PodVolume>, ct
     if (!v) continue;
     const at = splitPath(vm.mountPath, ctx.style);
     let base = v.base;
-    let fs = v.fs;
+    const fs = v.fs;
     const sub = vm.subPath ?? vm.subPathExpr;
     if (sub && !ctx.limited('subPath')) {
       base = [...base, ...splitPath(sub, 'linux')];

@@ -5,7 +5,7 @@
 
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { loadCatalog } from '../../lib/catalog/registry.ts';
 import type { Feature } from '../../lib/catalog/types.ts';

@@ -78,12 +78,11 @@ describe('sim: real kubectl clients', function () {
       it('runs one DaemonSet pod per Windows node and none on Linux', async () => {
         const nodes = await k(['get', 'nodes', '-l', 'kubernetes.io/os=windows', '-o', 'jsonpath={.items[*].metadata.name}']);
         const winNodes = nodes.stdout.trim().split(/\s+/).sort();
-        let placed: string[] = [];
         // The DaemonSet controller works asynchronously: wait on kubectl's own watch-based wait.
         const r = await k(['wait', '-n', ns, '--for=condition=Ready', '--timeout=120s', 'pod', '-l', 'app=foo'], 150_000);
         expect(r.exitCode, r.stderr).to.equal(0);
         const pods = await k(['get', 'pods', '-n', ns, '-l', 'app=foo', '-o', 'jsonpath={.items[*].spec.nodeName}']);
-        placed = pods.stdout.trim().split(/\s+/).sort();
+        const placed = pods.stdout.trim().split(/\s+/).sort();
         expect(placed).to.deep.equal(winNodes);
       });
 

@@ -8,7 +8,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import type { NodeInfo } from '../../discovery/types.ts';
 import { limited, supported } from '../expect.ts';
 import {
-  AFFINITY_TIMEOUT_SECONDS, clusterIPOf, FX, httpAttempt, internalIP, nodeGetObservation, nodePortOf, nodeTransportOf, oneLine, podIP,
+  AFFINITY_TIMEOUT_SECONDS, clusterIPOf, FX, httpAttempt, internalIP, nodeGetObservation, nodePortOf, nodeTransportOf, oneLine,
   peersAnswer, readService, readyPods, SERVICE_PORT, urlOf, waitForIngress, noIngressReason, NETEXEC_PORT,
 } from './common.ts';
 import { affinityTimeoutExpectation, preserveClientIpExpectation, preserveDestinationExpectation, sessionAffinityExpectation } from './expect.ts';

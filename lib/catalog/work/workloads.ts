@@ -298,7 +298,7 @@ async function hpaProbe(ctx: CheckContext): Promise<Observation> {
     evidence.push(`deployment ${name}: ${describeDeployment(d)}`);
   } catch (e) {
     if (!(e instanceof WaitTimeoutError)) throw e;
-    throw new Error(`the deployment the HPA scales did not become ready, so metrics cannot be judged: ${e.message}`);
+    throw new Error(`the deployment the HPA scales did not become ready, so metrics cannot be judged: ${e.message}`, { cause: e });
   }
   const pods = (await ctx.kube.core.listNamespacedPod({ namespace: ctx.namespace, labelSelector: `app=${name}` })).items;
   const autoscaling = new AutoscalingV2Api(resilientConfiguration(ctx.kube.kc, { signal: ctx.kube.signal, policy: ctx.kube.policy }));

@@ -25,11 +25,11 @@ export async function runSh(ctx: ProgramCtx): Promise<number> {
   let i = 0;
   for (; i < args.length; i++) {
     const a = args[i]!;
-    if (a === '-c') { script = args[++i]; i++; break; }
+    if (a === '-c') { script = args[i + 1]; break; }
     if (/^-[a-z]+$/.test(a)) {
       if (a.includes('x')) trace = true;
       if (a.includes('e')) errexit = true;
-      if (a.includes('c')) { script = args[++i]; i++; break; }
+      if (a.includes('c')) { script = args[i + 1]; break; }
       continue;
     }
     break;

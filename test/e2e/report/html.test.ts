@@ -51,7 +51,6 @@ describe('report.html in headless Chromium (mixed-build sim, IIS broken)', funct
 
   /** A feature's results: one, or one per Windows build ("<id> [ltsc2022]") on this mixed-build cluster. */
   const resultsOf = (id: string) => [...run.results.values()].filter(r => splitInstanceId(r.id)[0] === id);
-  const outcomeOf = (id: string): Outcome => resultsOf(id)[0].outcome;
 
   it('loads nothing from the network: one self-contained file', () => {
     expect(external).to.deep.equal([]);

@@ -62,7 +62,7 @@ describe('connectivity matrix', () => {
   it('renders a markdown table naming the feature behind each cell', () => {
     const md = renderConnectivityMatrix(RESULTS).join('\n');
     expect(md).to.contain('## Connectivity matrix');
-    expect(md).to.match(/\| \*\*Windows pod\*\* \| ok <sub>w2w-same-node<\/sub> \|  \| \*\*failed\*\* <sub>w2l<\/sub> \|/);
+    expect(md).to.match(/\| \*\*Windows pod\*\* \| ok <sub>w2w-same-node<\/sub> \| {2}\| \*\*failed\*\* <sub>w2l<\/sub> \|/);
     expect(md).to.contain('**ok (lifted)** ⚑ <sub>nodeport-local</sub>');
     const header = md.split('\n').find(l => l.startsWith('| from'))!;
     const rows = md.split('\n').filter(l => l.startsWith('| **'));

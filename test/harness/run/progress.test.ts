@@ -124,6 +124,7 @@ describe('console progress while checks run concurrently', () => {
     const c = new ConsoleReporter(l => lines.push(l), { tty: true, write: s => raw.push(s), columns: 80 });
     c.onBegin(info);
     c.onCheckBegin({ id: 'net.a', suite: 'networking', area: 'networking', title: 'a' });
+    // eslint-disable-next-line no-control-regex -- the terminal's erase-line sequence
     expect(raw.at(-1)).to.match(/^\r\x1b\[K\[0\/3\] 1 running: net\.a 0s$/);
     c.onCheckBegin({ id: 'net.b', suite: 'networking', area: 'networking', title: 'b' });
     c.onCheckEnd(result('net.a'), { done: 1, total: 3 });

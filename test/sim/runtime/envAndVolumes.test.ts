@@ -4,7 +4,7 @@
 
 import { expect } from 'chai';
 import type { KubeObject } from '../../../sim/api/store.ts';
-import { createPod, events, exec, isReady, logs, NS, startFixture, testProfile, waitEvent, waitingReason, waitPod, WIN, type Fixture } from '../../support/runtime.ts';
+import { createPod, events, exec, isReady, logs, NS, startFixture, waitEvent, waitingReason, waitPod, WIN, type Fixture } from '../../support/runtime.ts';
 
 const SERVERCORE = 'mcr.microsoft.com/windows/servercore:ltsc2022';
 const USERNAME = 'admin';

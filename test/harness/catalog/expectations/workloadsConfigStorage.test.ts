@@ -1,8 +1,6 @@
 // Expectations of the Workloads/Configuration/Storage rows per discovered cluster.
 
 import { expect } from 'chai';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { unmetNeed } from '../../../../lib/catalog/needs.ts';
 import { loadCatalog } from '../../../../lib/catalog/registry.ts';
 import type { Expected, Feature } from '../../../../lib/catalog/types.ts';

@@ -79,7 +79,7 @@ describe('sim shell: cmd', () => {
     const r = await run(['cmd', '/c', 'dir C:\\data'], winHost());
     expect(r.stdout).to.match(/^ Volume in drive C has no label\.\r\n/);
     expect(r.stdout).to.include(' Directory of C:\\data\r\n');
-    expect(r.stdout).to.match(/11\/30\/2026  03:31 AM +14 hello\.txt\r\n/);
+    expect(r.stdout).to.match(/11\/30\/2026 {2}03:31 AM +14 hello\.txt\r\n/);
     expect(r.stdout).to.match(/ +1 File\(s\) +14 bytes\r\n/);
   });
 

@@ -10,10 +10,19 @@ export class ClusterUnreachableError extends Error {
   readonly exitCode = 3;
 }
 
-/** The RBAC preflight found permissions missing: exit 3, one line per permission. */
-export class MissingPermissionsError extends ClusterUnreachableError {}
+/**
+ * The RBAC preflight found permissions missing (a 403 is an answer, not an unreachable cluster):
+ * exit 3 like preflight failures, one line per permission.
+ */
+export class MissingPermissionsError extends Error {
+  readonly exitCode = 3;
+}
+
+/** The errors that decide the exit code themselves (2 or 3); anything else is a tool error (1). */
+export function hasExitCode(error: unknown): error is UsageError | ClusterUnreachableError | MissingPermissionsError {
+  return error instanceof UsageError || error instanceof ClusterUnreachableError || error instanceof MissingPermissionsError;
+}
 
 export function exitCodeOf(error: unknown): number {
-  if (error instanceof UsageError || error instanceof ClusterUnreachableError) return error.exitCode;
-  return 1;
+  return hasExitCode(error) ? error.exitCode : 1;
 }

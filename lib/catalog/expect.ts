@@ -5,8 +5,3 @@ import type { Expectation } from './types.ts';
 export const supported = (reason: string, source: string): Expectation => ({ expected: 'supported', reason, source });
 export const limited = (reason: string, source: string): Expectation => ({ expected: 'limited', reason, source });
 export const notApplicable = (reason: string, source: string): Expectation => ({ expected: 'n/a', reason, source });
-
-/** Kubernetes version >= major.minor. */
-export function k8sAtLeast(v: { major: number; minor: number }, major: number, minor: number): boolean {
-  return v.major > major || (v.major === major && v.minor >= minor);
-}

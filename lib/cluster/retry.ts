@@ -3,6 +3,7 @@
 // per-attempt deadlines, the run's abort, capped backoff, Retry-After. resilience.ts applies it
 // to the generated clients' HTTP layer.
 
+import { pause } from '../../util/pause.ts';
 import { errorText } from '../../util/errorText.ts';
 
 export interface RetryPolicy {
@@ -63,16 +64,6 @@ export function backoffMs(policy: RetryPolicy, attempt: number, retryAfter?: num
   if (retryAfter !== undefined) return retryAfter;
   const exp = Math.min(policy.maxBackoffMs, policy.baseBackoffMs * 2 ** (attempt - 1));
   return Math.round(exp / 2 + Math.random() * exp / 2);
-}
-
-/** An abortable pause between attempts (not a wait for cluster state). */
-export function pause(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new ApiInterruptedError('interrupted'));
-    const onAbort = () => { clearTimeout(t); reject(new ApiInterruptedError('interrupted')); };
-    const t = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /**

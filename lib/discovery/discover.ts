@@ -7,7 +7,8 @@ import { describeStage, HOST_PROCESS, onByDefault, stageAt } from '../facts/kube
 import { rawGet } from '../cluster/rawGet.ts';
 import type { KubeClients } from '../cluster/types.ts';
 import { networkInfoOf } from './network.ts';
-import { versionAtLeast, windowsNodes } from './nodes.ts';
+import { versionAtLeast } from '../../util/version.ts';
+import { windowsNodes } from './nodes.ts';
 import { awaitFlappingNodes } from './notReady.ts';
 import type { ClusterInfo, NodeAccess, NodeInfo, RuntimeClassInfo, ServerVersion } from './types.ts';
 

@@ -1,6 +1,7 @@
 // A V1Node as discovery records it. Pure: tested without a cluster.
 
 import type { V1Node } from '@kubernetes/client-node';
+import { buildOfRelease } from '../facts/windows.ts';
 import { WINDOWS_BUILD_LABEL } from '../labels.ts';
 import type { NodeInfo } from './types.ts';
 
@@ -40,25 +41,15 @@ export function nodeInfoOf(node: V1Node): NodeInfo {
 }
 
 /**
- * Windows Server release names as osImage gives them, per build: the fallback when neither the
- * windows-build label nor a "10.0.N" kernelVersion is there (FEATURES.md "Facts every probe needs").
+ * "10.0.20348" from kernelVersion "10.0.20348.2582", else from osImage "Windows Server 2022
+ * Datacenter" (the release name: the fallback when there is neither the windows-build label nor a
+ * "10.0.N" kernelVersion).
  */
-const BUILD_OF_RELEASE: [RegExp, string][] = [
-  [/\b2025\b/, '10.0.26100'], [/\b2022\b/, '10.0.20348'], [/\b2019\b/, '10.0.17763'], [/\b2016\b/, '10.0.14393'],
-];
-
-/** "Windows Server 2022" for "10.0.20348"; undefined for a build without a Server LTSC name. */
-export function releaseOfBuild(build: string): string | undefined {
-  const hit = BUILD_OF_RELEASE.find(([, b]) => b === build.split('.').slice(0, 3).join('.'));
-  return hit ? `Windows Server ${hit[0].source.replace(/\\b/g, '')}` : undefined;
-}
-
-/** "10.0.20348" from kernelVersion "10.0.20348.2582", else from osImage "Windows Server 2022 Datacenter". */
 export function buildOf(kernelVersion: string, osImage: string): string | undefined {
   const k = /^10\.0\.\d+/.exec(kernelVersion)?.[0];
   if (k) return k;
   if (!/windows/i.test(osImage)) return undefined;
-  return BUILD_OF_RELEASE.find(([re]) => re.test(osImage))?.[1];
+  return buildOfRelease(osImage);
 }
 
 /**
@@ -131,15 +122,4 @@ export function targetWindowsNode(nodes: NodeInfo[]): NodeInfo | undefined {
   for (const n of candidates) counts.set(n.windowsBuild!, (counts.get(n.windowsBuild!) ?? 0) + 1);
   const build = [...counts.entries()].sort((a, b) => b[1] - a[1] || (Number(b[0].split('.')[2]) - Number(a[0].split('.')[2])))[0][0];
   return candidates.find(n => n.windowsBuild === build);
-}
-
-/** "1.7.22" >= "1.6"? */
-export function versionAtLeast(version: string, min: string): boolean {
-  const a = version.replace(/^v/, '').split(/[.-]/).map(x => parseInt(x, 10));
-  const b = min.split('.').map(x => parseInt(x, 10));
-  for (let i = 0; i < b.length; i++) {
-    const x = Number.isNaN(a[i]) || a[i] === undefined ? 0 : a[i];
-    if (x !== b[i]) return x > b[i];
-  }
-  return true;
 }

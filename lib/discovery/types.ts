@@ -2,6 +2,9 @@
 // and every report records it, so a result can be traced to the cluster it came from.
 
 import type { V1Taint } from '@kubernetes/client-node';
+import type { ServerVersion } from '../facts/kubernetes.ts';
+
+export type { ServerVersion };
 
 export type NodeOS = 'windows' | 'linux';
 
@@ -65,11 +68,6 @@ export interface NodeAccess {
   sshReason: string;
 }
 
-export interface ServerVersion {
-  gitVersion: string;
-  major: number;
-  minor: number;
-}
 
 export interface ClusterInfo {
   server: string;

@@ -2,11 +2,28 @@
 // the facts expectations cite (FEATURES.md, seed 003, the KEPs and upstream docs named in `source`).
 // Pure; tested without a cluster.
 
-import { versionAtLeast } from '../discovery/nodes.ts';
-import type { NodeInfo, ServerVersion } from '../discovery/types.ts';
-import { k8sAtLeast } from '../catalog/expect.ts';
+import { versionAtLeast } from '../../util/version.ts';
 
 export type MinorVersion = [major: number, minor: number];
+
+/** The API server's version as GET /version gives it. */
+export interface ServerVersion {
+  gitVersion: string;
+  major: number;
+  minor: number;
+}
+
+/** A node's container runtime as its status names it ("containerd", "1.7.22"). */
+export interface NodeRuntime {
+  name: string;
+  runtimeName: string;
+  runtimeVersion: string;
+}
+
+/** Kubernetes version >= major.minor. */
+export function k8sAtLeast(v: { major: number; minor: number }, major: number, minor: number): boolean {
+  return v.major > major || (v.major === major && v.minor >= minor);
+}
 
 export interface FeatureStages {
   /** Human name, with the feature gate. */
@@ -72,7 +89,7 @@ export interface RuntimeVerdict {
  * before 1.24 Docker EE 19.03+ (dockershim) or containerd 1.4+ (seed 003); from 1.24 containerd
  * 1.6+ (FEATURES.md node.runtime; dockershim removed).
  */
-export function runtimeSupport(n: Pick<NodeInfo, 'name' | 'runtimeName' | 'runtimeVersion'>, v: ServerVersion): RuntimeVerdict {
+export function runtimeSupport(n: NodeRuntime, v: ServerVersion): RuntimeVerdict {
   const shim = k8sAtLeast(v, ...DOCKERSHIM_REMOVED) ? undefined : 'dockershim';
   const readable = /^\d+(\.\d+)*/.test(n.runtimeVersion);
   const what = `${n.name} runs ${n.runtimeName}://${n.runtimeVersion || '?'}`;
@@ -96,6 +113,6 @@ export function runtimeSupport(n: Pick<NodeInfo, 'name' | 'runtimeName' | 'runti
 /** Hyper-V isolation: a runhcs-wcow-hypervisor RuntimeClass, which only containerd 1.7+ serves (FEATURES.md). */
 export const HYPERV_CONTAINERD_MIN = '1.7';
 
-export function hypervCapable(n: Pick<NodeInfo, 'runtimeName' | 'runtimeVersion'>): boolean {
+export function hypervCapable(n: Omit<NodeRuntime, 'name'>): boolean {
   return n.runtimeName === 'containerd' && /^\d/.test(n.runtimeVersion) && versionAtLeast(n.runtimeVersion, HYPERV_CONTAINERD_MIN);
 }

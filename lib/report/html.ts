@@ -5,11 +5,10 @@
 
 import type { CheckResult } from '../catalog/types.ts';
 import { DESTINATION_LABELS, SOURCE_LABELS } from '../catalog/net/paths.ts';
-import { releaseOfBuild } from '../discovery/nodes.ts';
+import { buildLabel, releaseOfBuild } from '../facts/windows.ts';
 import type { ClusterInfo } from '../discovery/types.ts';
 import { RESULTS_SCHEMA_VERSION, WINCHECK_VERSION } from '../version.ts';
 import { bannerOf } from './banner.ts';
-import { buildLabel } from '../run/builds.ts';
 import { splitInstanceId } from './buildTable.ts';
 import { buildConnectivityMatrix, type CellWord } from './connectivityMatrix.ts';
 import { formatEvidence } from './evidence.ts';

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CheckResult, Outcome } from '../catalog/types.ts';
-import { releaseOfBuild } from '../discovery/nodes.ts';
+import { releaseOfBuild } from '../facts/windows.ts';
 import { UsageError } from '../errors.ts';
 import { RESULTS_SCHEMA_VERSION, WINCHECK_VERSION } from '../version.ts';
 import { splitInstanceId } from './buildTable.ts';

@@ -7,7 +7,7 @@ import type { Feature } from '../catalog/types.ts';
 import { schedulableWindowsNodes, targetWindowsNode } from '../discovery/nodes.ts';
 import type { ClusterInfo } from '../discovery/types.ts';
 import type { FixtureError } from '../fixtures/errors.ts';
-import { buildNumberOf, LTSC_TAGS } from '../fixtures/images.ts';
+import { buildLabel, buildNumberOf } from '../facts/windows.ts';
 import type { FixtureSpec, RenderContext, RenderedFixture } from '../fixtures/types.ts';
 import { instanceId } from '../report/buildTable.ts';
 import { fixturesToDeploy, renderContextFor } from './createFixtures.ts';
@@ -25,13 +25,6 @@ export interface BuildScope {
   cluster: ClusterInfo;
   render: RenderContext;
   fixtures: Map<string, RenderedFixture | FixtureError>;
-}
-
-/** The testcase label of a build: its LTSC name, 23H2, else the build itself. */
-export function buildLabel(build: string): string {
-  const n = buildNumberOf(build);
-  if (n === undefined) return build;
-  return LTSC_TAGS[n] ?? (n === 25398 ? '23H2' : build);
 }
 
 /**

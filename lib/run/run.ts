@@ -1,6 +1,6 @@
 // `wincheck run`: the run as tasks (lib/run/tasks/: preflight → namespace → deploy fixtures →
 // checks, teardowns in reverse: cleanup last), then the reports. Returns the exit code; throws
-// UsageError / ClusterUnreachableError before anything is reported.
+// UsageError / ClusterUnreachableError / MissingPermissionsError before anything is reported.
 
 import { setMaxListeners } from 'node:events';
 import { errorText } from '../../util/errorText.ts';
@@ -13,7 +13,7 @@ import { loadKubeConfig } from '../cluster/kubeconfig.ts';
 import { waitTimeoutForPodReady } from '../cluster/podWait.ts';
 import { PER_NODE_COMMANDS } from '../config/resolve.ts';
 import type { RunConfig } from '../config/types.ts';
-import { ClusterUnreachableError, UsageError } from '../errors.ts';
+import { hasExitCode, UsageError } from '../errors.ts';
 import { generateSecretValues, Redactor } from '../fixtures/secrets.ts';
 import { RUN_LABEL } from '../labels.ts';
 import { NodeAccess } from '../transports/nodeAccess.ts';
@@ -107,7 +107,7 @@ export async function runWincheck(config: RunConfig, opts: RunOptions): Promise<
       }
       // Nothing was reported: the failure is the answer (exit 2 or 3 via the error type).
       const e = result.firstError;
-      if (e instanceof UsageError || e instanceof ClusterUnreachableError) throw e;
+      if (hasExitCode(e)) throw e;
       throw new Error(`wincheck run failed before any check: ${errorText(e)}`, { cause: e });
     }
     return await reportRun(run, events, { status: result.status, started, cleanupFailed, cleanupHint, out });

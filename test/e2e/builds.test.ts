@@ -6,7 +6,8 @@ import { expect } from 'chai';
 import { loadCatalog } from '../../lib/catalog/registry.ts';
 import type { CheckResult, Feature } from '../../lib/catalog/types.ts';
 import { renderBuildTable, splitInstanceId } from '../../lib/report/buildTable.ts';
-import { buildLabel, clusterForBuild, isBuildSpecific, windowsBuilds } from '../../lib/run/builds.ts';
+import { buildLabel } from '../../lib/facts/windows.ts';
+import { clusterForBuild, isBuildSpecific, windowsBuilds } from '../../lib/run/builds.ts';
 import { cluster, linuxNode, winNode } from '../support/clusterFixture.ts';
 import { runOnSim, type SimRun } from '../support/simRun.ts';
 

@@ -1,6 +1,6 @@
 // Helpers feature probes share: where did a pod land, did it start, does a network path answer.
 
-import { setTimeout as delay } from 'node:timers/promises';
+import { pause } from '../../../util/pause.ts';
 import type { V1Pod } from '@kubernetes/client-node';
 import { apiErrorMessage, statusCausesOf } from '../../cluster/apiError.ts';
 import { apiExceptionIn, asMeansError, MeansError, podStartMeans } from '../../cluster/meansError.ts';
@@ -97,15 +97,6 @@ export async function fixturePodReady(ctx: CheckContext, name: string, described
   ctx.step(`waiting for ${described} to be Ready`);
   const r = await podSettles(ctx, name, 'ready');
   return r.ok ? r : { ok: false, observation: notStarted(name, r.error) };
-}
-
-/**
- * An abortable wait, for the bounded polling loops of things that have no state to watch
- * (network paths, stats samples) and for idle periods that are the behaviour under test.
- * Never a wait for the cluster: those watch (podSettles, watchUntil).
- */
-export function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return delay(ms, undefined, { signal });
 }
 
 /**

@@ -5,15 +5,9 @@ import { schedulableWindowsNodes, targetWindowsNode } from '../../discovery/node
 import type { ClusterInfo, NodeInfo } from '../../discovery/types.ts';
 import { limited, notApplicable, supported } from '../expect.ts';
 import type { Expectation } from '../types.ts';
+import { NETWORK_MIN_BUILD } from '../../facts/windows.ts';
 
-/** Session affinity needs Windows build >= 19551 (seed 003's table: 2022 and 2025, not 2019). */
-export const AFFINITY_MIN_BUILD = 19551;
-/** IPv6 dual-stack on Windows: build >= 19041 (FEATURES.md net.dual-stack). */
-export const DUAL_STACK_MIN_BUILD = 19041;
-/** preserve-destination: Windows Server 1903 (build 18362) or later, with DSR. */
-export const PRESERVE_DESTINATION_MIN_BUILD = 18362;
-/** DSR, and with it preserve-client-ip: Windows Server 2019 (build 17763) or later (seed 003 table). */
-export const DSR_MIN_BUILD = 17763;
+const { sessionAffinity: AFFINITY_MIN_BUILD, dualStack: DUAL_STACK_MIN_BUILD, preserveDestination: PRESERVE_DESTINATION_MIN_BUILD, dsr: DSR_MIN_BUILD } = NETWORK_MIN_BUILD;
 
 function target(c: ClusterInfo): NodeInfo | undefined {
   return targetWindowsNode(c.nodes);

@@ -14,7 +14,8 @@ import {
 import { affinityTimeoutExpectation, preserveClientIpExpectation, preserveDestinationExpectation, sessionAffinityExpectation } from './expect.ts';
 import { httpGetFromHere, holdConnection, type ExternalAttempt } from './external.ts';
 import { clientIpOf, destinationVerdict, hostnameOf, parseNetstat, unmapped } from './parse.ts';
-import { control, pause } from '../kit/observe.ts';
+import { pause } from '../../../util/pause.ts';
+import { control } from '../kit/observe.ts';
 import { boundedNegative, confirmWindow, controlPasses, steadyPeriod, timingsOf, warmupThenSteady, type Attempt } from './steady.ts';
 import type { CheckContext, EvidenceItem, Feature } from '../types.ts';
 

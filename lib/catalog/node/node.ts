@@ -6,40 +6,28 @@ import { rawGet } from '../../cluster/rawGet.ts';
 import { WaitTimeoutError } from '../../cluster/watch.ts';
 import { nodeInfoOf, schedulableWindowsNodes, windowsNodes } from '../../discovery/nodes.ts';
 import type { ClusterInfo, NodeInfo, ServerVersion } from '../../discovery/types.ts';
-import { buildNumberOf, checkImageForBuild, NoImageError } from '../../fixtures/images.ts';
+import { buildNumberOf, windowsBuildRow } from '../../facts/windows.ts';
+import { checkImageForBuild, NoImageError } from '../../fixtures/images.ts';
 import { FIXTURE_LABEL } from '../../fixtures/render.ts';
 import type { Transport } from '../../probes/types.ts';
-import { k8sAtLeast, supported } from '../expect.ts';
+import { supported } from '../expect.ts';
 import { control } from '../kit/observe.ts';
 import type { CheckContext, EvidenceItem, Expectation, Feature, Observation } from '../types.ts';
-import { DOCKERSHIM_REMOVED, DOCKERSHIM_SOURCE, runtimeSupport } from '../../facts/kubernetes.ts';
+import { DOCKERSHIM_REMOVED, DOCKERSHIM_SOURCE, k8sAtLeast, runtimeSupport } from '../../facts/kubernetes.ts';
 import { firstSandboxFailure, nodeTransportOf, PLATFORM_MISMATCH, readyWindowsNodes, selectedNodes, throwIfNoPodMade, waitForPodSet } from '../kit/nodeProbes.ts';
 
 // ---- pure rules (tested without a cluster) ------------------------------------------------
 
-/**
- * Windows builds each control-plane version supports: seed 003's table for v1.20-v1.22 (2019
- * and the SAC releases), the upstream windows/intro compatibility table after it (2022 from
- * v1.23; 2025 from v1.32, as we read that table).
- */
-export const SUPPORTED_BUILDS: { build: number; name: string; from: [number, number]; until?: [number, number] }[] = [
-  { build: 17763, name: 'Windows Server 2019', from: [1, 14] },
-  { build: 18363, name: 'Windows Server version 1909', from: [1, 17], until: [1, 20] },
-  { build: 19041, name: 'Windows Server version 2004', from: [1, 19], until: [1, 22] },
-  { build: 19042, name: 'Windows Server version 20H2', from: [1, 20], until: [1, 22] },
-  { build: 20348, name: 'Windows Server 2022', from: [1, 23] },
-  { build: 26100, name: 'Windows Server 2025', from: [1, 32] },
-];
-
+/** Whether the control plane's version supports the build (lib/facts/windows.ts WINDOWS_BUILDS). */
 export function buildSupport(build: string | undefined, v: ServerVersion): { ok: boolean; why: string } {
-  const n = build ? buildNumberOf(build) : undefined;
-  const row = SUPPORTED_BUILDS.find(r => r.build === n);
-  if (!row) return { ok: false, why: `build ${build ?? 'unknown'} is not a supported Windows Server release` };
-  const after = k8sAtLeast(v, ...row.from);
-  const before = !row.until || !k8sAtLeast(v, row.until[0], row.until[1] + 1);
+  const row = windowsBuildRow(build ? buildNumberOf(build) : undefined);
+  const range = row?.kubernetes;
+  if (!row || !range) return { ok: false, why: `build ${build ?? 'unknown'} is not a supported Windows Server release` };
+  const after = k8sAtLeast(v, ...range.from);
+  const before = !range.until || !k8sAtLeast(v, range.until[0], range.until[1] + 1);
   return after && before
-    ? { ok: true, why: `${row.name} (${build}) is supported by Kubernetes ${v.gitVersion}` }
-    : { ok: false, why: `${row.name} (${build}) is supported by Kubernetes v${row.from.join('.')}${row.until ? `-v${row.until.join('.')}` : '+'}, not ${v.gitVersion}` };
+    ? { ok: true, why: `${row.release} (${build}) is supported by Kubernetes ${v.gitVersion}` }
+    : { ok: false, why: `${row.release} (${build}) is supported by Kubernetes v${range.from.join('.')}${range.until ? `-v${range.until.join('.')}` : '+'}, not ${v.gitVersion}` };
 }
 
 /** Minor versions a kubelet may lag the API server: 3 from 1.28 (KEP-3935), 2 before. */

@@ -8,7 +8,8 @@ import type { RenderedFixture } from '../../fixtures/types.ts';
 import { WaitTimeoutError } from '../../cluster/watch.ts';
 import { windowsNodes } from '../../discovery/nodes.ts';
 import { limited, notApplicable, supported } from '../expect.ts';
-import { control, fixturePodReady, meansOfWorkload, pause } from '../kit/observe.ts';
+import { pause } from '../../../util/pause.ts';
+import { control, fixturePodReady, meansOfWorkload } from '../kit/observe.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
 import { formatBytes, kubeletSummary, parseQuantity, podStatsOf, type StatsSummary, throwIfNoPodMade, waitForPodSet } from '../kit/nodeProbes.ts';
 

@@ -4,7 +4,8 @@
 
 import { stringify } from 'yaml';
 import type { V1ClusterRole, V1ClusterRoleBinding, V1PolicyRule, V1ServiceAccount } from '@kubernetes/client-node';
-import { accessNeeds, type AccessNeed } from './access.ts';
+import type { AccessNeed } from '../cluster/accessReview.ts';
+import { accessNeeds } from './access.ts';
 import type { Feature } from './types.ts';
 
 const VERB_ORDER = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];

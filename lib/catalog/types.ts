@@ -6,6 +6,7 @@
 // (or create that file; every file in that folder is loaded). Nothing else to edit.
 
 import type { V1Pod } from '@kubernetes/client-node';
+import type { Permission } from '../cluster/accessReview.ts';
 import type { Means } from '../cluster/meansError.ts';
 import type { Timeouts } from '../cluster/timeouts.ts';
 import type { KubeClients } from '../cluster/types.ts';
@@ -141,6 +142,11 @@ export interface Feature {
    */
   subject?: Means[];
   fixtures: FixtureSpec[];
+  /**
+   * What the probe does in the API beyond creating its fixtures and exec (logs, port-forward,
+   * updates, the node proxy...): the RBAC preflight asks for it, `wincheck rbac` grants it.
+   */
+  access?: Permission[];
   /**
    * Runs once per Windows build on clusters with several builds (testcase "<id> [ltsc2022]").
    * Default: true when a Windows fixture is pinned to the target build or node (lib/run/builds.ts).

@@ -1,6 +1,7 @@
 // Isolation (FEATURES.md "Isolation and security", iso.*): process isolation, Hyper-V isolation
 // by RuntimeClass and by seed 000's removed annotation, HostProcess pods.
 
+import { permissions } from '../../cluster/accessReview.ts';
 import type { V1Pod } from '@kubernetes/client-node';
 import { HYPERV_HANDLER, hostProcessPossible } from '../../discovery/discover.ts';
 import { schedulableWindowsNodes, targetWindowsNode } from '../../discovery/nodes.ts';
@@ -181,6 +182,7 @@ export const features: Feature[] = [
     id: 'iso.hyperv-runtimeclass',
     area: 'isolation',
     title: 'Pod with a runhcs-wcow-hypervisor RuntimeClass runs in a utility VM',
+    access: permissions('', 'pods', ['list'], 'all-namespaces'),
     needs: ['windows-node', 'hyperv-runtimeclass', 'node-access'],
     fixtures: [{ id: 'hyperv-pod', template: 'hyperv-runtimeclass', os: 'windows', params: { runtimeClass: HYPERV_RC } }],
     expect: hypervExpectation,
@@ -190,6 +192,7 @@ export const features: Feature[] = [
     id: 'iso.hyperv-annotation',
     area: 'isolation',
     title: 'The removed experimental.windows.kubernetes.io/isolation-type: hyperv annotation (v1.9 docs)',
+    access: permissions('', 'pods', ['list'], 'all-namespaces'),
     needs: ['windows-node', 'node-access'],
     fixtures: [{ id: 'hyperv-annotation', template: 'hyperv-annotation', os: 'windows' }],
     expect: c => limited(k8sAtLeast(c.version, 1, 21)

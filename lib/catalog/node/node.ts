@@ -1,6 +1,7 @@
 // Node (FEATURES.md "Node"): services and HNS networks seen on the node itself (HostProcess pod or
 // SSH), runtime, OS build support, version skew, the pause image on every Windows build.
 
+import { permissions } from '../../cluster/accessReview.ts';
 import type { V1Node } from '@kubernetes/client-node';
 import { rawGet } from '../../cluster/rawGet.ts';
 import { WaitTimeoutError } from '../../cluster/watch.ts';
@@ -356,6 +357,8 @@ export const features: Feature[] = [
     id: 'node.services',
     area: 'node',
     title: 'kubelet and kube-proxy run as Windows services',
+    // kube-proxy as a HostProcess DaemonSet (no Windows service): its pod on the node, in kube-system.
+    access: permissions('', 'pods', ['list'], 'kube-system'),
     needs: ['windows-node', 'node-access'],
     fixtures: [],
     expect: () => supported('kubelet and containerd run as Windows services; kube-proxy as a service (kube-proxy, or kubeproxy on AKS) or as a HostProcess DaemonSet pod (sig-windows-tools)', 'seed 000 (kubelet and kube-proxy as Windows services); upstream doc windows/intro (HostProcess kube-proxy)'),

@@ -1,6 +1,8 @@
 // Resources and metrics (FEATURES.md "Resources and metrics"): limits, CPU enforcement in the
 // kubelet's stats, no OOM killer, node reservations, the summary API and metrics.k8s.io.
 
+import { permissions } from '../../cluster/accessReview.ts';
+import { NODE_SUMMARY_ACCESS } from '../access.ts';
 import type { V1Deployment } from '@kubernetes/client-node';
 import { MeansError, podStartMeans, refusalMeans } from '../../cluster/meansError.ts';
 import { rawGet } from '../../cluster/rawGet.ts';
@@ -234,6 +236,7 @@ export const features: Feature[] = [
     id: 'res.limits',
     area: 'resources',
     title: 'A Deployment with limits memory 128Mi, cpu 2 is accepted; its pods run',
+    access: NODE_SUMMARY_ACCESS,
     needs: ['windows-node'],
     fixtures: [{ id: 'deploy-resource', template: 'deploy-resource', os: 'windows', sizeToNode: true }],
     expect: () => supported('CPU and memory limits are supported for Windows containers since v1.10', 'seed 000 (deploy-resource); FEATURES.md'),
@@ -243,6 +246,7 @@ export const features: Feature[] = [
     id: 'res.cpu-limit-enforced',
     area: 'resources',
     title: 'A CPU burner stays under its limit in the kubelet stats',
+    access: NODE_SUMMARY_ACCESS,
     needs: ['windows-node'],
     fixtures: [{ id: 'cpu-burner', template: 'cpu-burner', os: 'windows' }],
     expect: () => supported('Windows job objects cap a container\'s CPU at its limit; the kubelet reports it in /stats/summary', 'FEATURES.md; seed 003 (resource management)'),
@@ -252,6 +256,7 @@ export const features: Feature[] = [
     id: 'res.memory-no-oomkill',
     area: 'resources',
     title: 'Going over a memory limit pages instead of being OOMKilled',
+    access: NODE_SUMMARY_ACCESS,
     needs: ['windows-node'],
     fixtures: [{ id: 'memory-hog', template: 'memory-hog', os: 'windows' }],
     expect: () => limited('Windows has no OOM killer: over-limit memory is paged to disk, the container is not killed', 'seed 003 (memory reservations); FEATURES.md'),
@@ -278,6 +283,7 @@ export const features: Feature[] = [
     id: 'res.stats',
     area: 'resources',
     title: 'Pod/container/node stats from the kubelet summary API',
+    access: NODE_SUMMARY_ACCESS,
     needs: ['windows-node'],
     fixtures: [{ id: 'stats-pod', template: 'windows-pause', os: 'windows', params: { selectorKey: 'kubernetes.io/os' } }],
     expect: () => supported('the Windows kubelet serves /stats/summary from CRI and winstats', 'seed 000 (metrics); FEATURES.md'),
@@ -287,6 +293,7 @@ export const features: Feature[] = [
     id: 'res.metrics-api',
     area: 'resources',
     title: 'metrics.k8s.io has Windows pods and nodes',
+    access: [...permissions('metrics.k8s.io', 'pods', ['get'], 'namespace'), ...permissions('metrics.k8s.io', 'nodes', ['get'], 'cluster')],
     needs: ['windows-node', 'metrics-server'],
     fixtures: [{ id: 'metrics-pod', template: 'windows-pause', os: 'windows', params: { selectorKey: 'kubernetes.io/os' } }],
     expect: c => c.metricsServer

@@ -3,6 +3,7 @@
 // PVCs from the default StorageClass. Every probe writes and reads real files in the container.
 // Paths given to cmd use backslashes: cmd reads "/" as a switch.
 
+import { permissions } from '../../cluster/accessReview.ts';
 import type { CoreV1Event, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
 import { apiStatusCode } from '../../cluster/apiError.ts';
 import { watchUntil, WaitTimeoutError } from '../../cluster/watch.ts';
@@ -443,6 +444,7 @@ export const features: Feature[] = [
     id: 'stor.resize',
     area: 'storage',
     title: 'Expanding a mounted volume',
+    access: [...permissions('', 'persistentvolumeclaims', ['update'], 'namespace'), ...permissions('storage.k8s.io', 'storageclasses', ['get'], 'cluster')],
     needs: ['windows-node', 'default-storageclass'],
     fixtures: [{ id: 'pvc-resize', template: 'pvc', os: 'windows' }],
     expect: c => defaultClassOr(c, () => limited('expanding a mounted volume is not supported on Windows nodes', STORAGE_DOCS)),

@@ -1,5 +1,6 @@
 // Workloads (FEATURES.md "Workloads"): the first three rows; the others are added here too.
 
+import { permissions } from '../../cluster/accessReview.ts';
 import type { V1Deployment } from '@kubernetes/client-node';
 import { apiStatusCode } from '../../cluster/apiError.ts';
 import { describeDaemonSet, describeDeployment, waitForDaemonSetReady, waitForDeploymentComplete } from '../../cluster/workloadWait.ts';
@@ -72,6 +73,7 @@ export const features: Feature[] = [
     id: 'work.deployment',
     area: 'workloads',
     title: 'Deployment with 3 replicas on Windows nodes: ready, scaled, rolled',
+    access: permissions('apps', 'deployments', ['update'], 'namespace'),
     needs: ['windows-node'],
     subject: ['workload-controller'],
     fixtures: [{ id: 'deployment', template: 'deployment', os: 'windows' }],

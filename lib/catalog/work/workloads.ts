@@ -2,6 +2,7 @@
 // StatefulSet, multi-container pods, exec/logs, port-forward, build mismatch, env names with ':',
 // HPA. The first three rows live in workloads.ts.
 
+import { permissions } from '../../cluster/accessReview.ts';
 import { PassThrough } from 'node:stream';
 import { AutoscalingV2Api, PortForward, type V1StatefulSet, type V2HorizontalPodAutoscaler } from '@kubernetes/client-node';
 import { asMeansError } from '../../cluster/meansError.ts';
@@ -352,6 +353,7 @@ export const features: Feature[] = [
     id: 'work.exec-logs',
     area: 'workloads',
     title: 'exec (cmd /c) and logs work on Windows pods',
+    access: permissions('', 'pods/log', ['get'], 'namespace'),
     needs: ['windows-node'],
     subject: ['exec', 'logs'],
     fixtures: [{ id: 'exec-logs', template: 'windows-pause', os: 'windows', params: { selectorKey: 'kubernetes.io/os' } }],
@@ -362,6 +364,7 @@ export const features: Feature[] = [
     id: 'work.port-forward',
     area: 'workloads',
     title: 'port-forward to a Windows pod',
+    access: permissions('', 'pods/portforward', ['get', 'create'], 'namespace'),
     needs: ['windows-node'],
     subject: ['port-forward'],
     fixtures: [{ id: 'port-forward', template: 'windows-netexec', os: 'windows' }],

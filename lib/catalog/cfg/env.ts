@@ -1,7 +1,7 @@
 // Configuration (FEATURES.md "Configuration"): env from Secrets and ConfigMaps.
 
 import { supported } from '../expect.ts';
-import { fixturePodReady } from '../kit/observe.ts';
+import { fixturePodReady } from '../kit/podWaits.ts';
 import type { CheckContext, Feature, Observation } from '../types.ts';
 
 /** Reads each env var in the pod and compares it here; secret values never reach the evidence. */

@@ -1,9 +1,10 @@
 // Configuration (FEATURES.md "Configuration"): Secrets and ConfigMaps as volumes, defaultMode,
 // and where Secret volume contents land on the node. Env vars are in config.ts.
 
-import { fileMatches } from '../../probes/fileCompare.ts';
+import { fileMatches } from '../kit/fileCompare.ts';
 import { limited, supported } from '../expect.ts';
-import { control, fixturePodReady } from '../kit/observe.ts';
+import { control } from '../kit/observe.ts';
+import { fixturePodReady } from '../kit/podWaits.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
 
 /** Where the kubelet (default --root-dir) keeps a pod's Secret volume on a Windows node. */

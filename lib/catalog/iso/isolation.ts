@@ -10,11 +10,11 @@ import { buildNumberOf } from '../../facts/windows.ts';
 import type { Transport } from '../../probes/types.ts';
 import { k8sAtLeast } from '../../facts/kubernetes.ts';
 import { limited, notApplicable, supported } from '../expect.ts';
-import { control, fixturePodReady, notStarted, podSettles, refusedFor } from '../kit/observe.ts';
+import { control, notStarted, refusedFor } from '../kit/observe.ts';
+import { fixturePodReady, podSettles, podSettlesOrMismatch } from '../kit/podWaits.ts';
 import type { CheckContext, Control, EvidenceItem, Expectation, Feature, Observation } from '../types.ts';
 import { HOST_PROCESS, HYPERV_CONTAINERD_MIN, hypervCapable } from '../../facts/kubernetes.ts';
-import { nodeTransportOf, podSettlesOrMismatch } from '../kit/nodeProbes.ts';
-
+import { nodeTransportOf } from '../kit/nodeAccess.ts';
 /** The run's own RuntimeClass for the Hyper-V handler (fixtures/hyperv-runtimeclass.yaml). */
 const HYPERV_RC = 'wincheck-hyperv-{{runId}}';
 

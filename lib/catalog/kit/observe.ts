@@ -1,12 +1,13 @@
-// Helpers feature probes share: where did a pod land, did it start, does a network path answer.
+// What probes share to read an observation: positive controls, a start or a workload that the
+// harness's means failed (MeansError), a refusal that names the field under test, and bounded
+// polling for things with no state to watch.
 
 import { pause } from '../../../util/pause.ts';
 import type { V1Pod } from '@kubernetes/client-node';
 import { apiErrorMessage, statusCausesOf } from '../../cluster/apiError.ts';
 import { apiExceptionIn, asMeansError, MeansError, podStartMeans } from '../../cluster/meansError.ts';
 import { describePod, failFastReason } from '../../cluster/podState.ts';
-import { podEvents, PodStartError, waitForPodCondition } from '../../cluster/podWait.ts';
-import { WaitTimeoutError, watchUntil } from '../../cluster/watch.ts';
+import { podEvents, PodStartError } from '../../cluster/podWait.ts';
 import type { ProbeOp, ProbeResult, Transport } from '../../probes/types.ts';
 import type { CheckContext, Control, EvidenceItem, Observation } from '../types.ts';
 
@@ -50,29 +51,6 @@ export function meansOfStart(name: string, e: PodStartError): MeansError | undef
   return means ? new MeansError(means, `pod ${name} did not start: ${e.message}`, { cause: e, pod: e.pod.metadata }) : undefined;
 }
 
-export type PodOutcome = { ok: true; pod: V1Pod } | { ok: false; error: PodStartError };
-
-/** Waits for the pod to be scheduled (or Ready); feature-relevant failures come back as data. */
-export async function podSettles(ctx: CheckContext, name: string, until: 'scheduled' | 'ready', timeoutMs?: number): Promise<PodOutcome> {
-  const cannot = ctx.podsCannotAppear({ name });
-  if (cannot) throw cannot;
-  try {
-    const pod = until === 'ready'
-      ? await ctx.waitForPodReady(name, timeoutMs)
-      : await waitForPodCondition(ctx.kube, ctx.namespace, name, 'scheduled', p => Boolean(p.spec?.nodeName), timeoutMs ?? ctx.options.timeouts.podStart, { signal: ctx.signal });
-    // A pod that selected one OS and runs on a node of another shows nothing about that OS.
-    const wanted = pod.spec?.nodeSelector?.['kubernetes.io/os'];
-    const landed = nodeOsOf(ctx, pod.spec?.nodeName);
-    if (wanted && landed !== 'unknown' && landed !== wanted)
-      throw new MeansError('scheduling', `pod ${name} selects kubernetes.io/os=${wanted} but was scheduled to ${landed} node ${pod.spec?.nodeName}`);
-    return { ok: true, pod };
-  } catch (e) {
-    if (e instanceof PodStartError && !CANNOT_TELL.has(e.reason)) return { ok: false, error: e };
-    if (e instanceof PodStartError) throw meansOfStart(name, e) ?? e;
-    throw e;
-  }
-}
-
 export function nodeOsOf(ctx: CheckContext, nodeName: string | undefined): string {
   return ctx.cluster.nodes.find(n => n.name === nodeName)?.os ?? 'unknown';
 }
@@ -89,14 +67,6 @@ export function notStarted(name: string, e: PodStartError): Observation {
 }
 
 /**
- * The fixture's pod once Ready (step "waiting for <described> to be Ready"); a pod that fails to
- * start is the feature's observation (notStarted).
- */
-export async function fixturePodReady(ctx: CheckContext, name: string, described = `pod ${name}`): Promise<{ ok: true; pod: V1Pod } | { ok: false; observation: Observation }> {
-  ctx.fixture(name);
-  ctx.step(`waiting for ${described} to be Ready`);
-  const r = await podSettles(ctx, name, 'ready');
-  return r.ok ? r : { ok: false, observation: notStarted(name, r.error) };
 }
 
 /**
@@ -109,40 +79,6 @@ export async function probeUntilPass(ctx: CheckContext, t: Transport, op: ProbeO
     const r = await ctx.probe(t, op);
     if (r.ok || Date.now() + intervalMs > deadline || ctx.signal.aborted) return r;
     await pause(intervalMs, ctx.signal);
-  }
-}
-
-/**
- * Waits until `count` pods matching the selector are scheduled (nodeName set). A pod that
- * cannot be scheduled ends the wait early with its reason.
- */
-export async function podsScheduled(ctx: CheckContext, labelSelector: string, count: number, timeoutMs = ctx.options.timeouts.podStart): Promise<{ ok: true; pods: V1Pod[] } | { ok: false; reason: string; pods: V1Pod[] }> {
-  const cannot = ctx.podsCannotAppear({ labelSelector });
-  if (cannot) throw cannot;
-  const seen = new Map<string, V1Pod>();
-  const verdict = () => {
-    const pods = [...seen.values()];
-    const stuck = pods.map(p => ({ p, reason: failFastReason(p) })).find(x => x.reason === 'FailedScheduling');
-    if (stuck) return { ok: false as const, reason: `pod ${stuck.p.metadata?.name}: ${describePod(stuck.p)}`, pods };
-    const scheduled = pods.filter(p => p.spec?.nodeName);
-    return scheduled.length >= count ? { ok: true as const, pods: scheduled } : undefined;
-  };
-  try {
-    return await watchUntil<V1Pod, { ok: true; pods: V1Pod[] } | { ok: false; reason: string; pods: V1Pod[] }>({
-      kube: ctx.kube,
-      path: `/api/v1/namespaces/${ctx.namespace}/pods`,
-      labelSelector,
-      list: () => ctx.kube.core.listNamespacedPod({ namespace: ctx.namespace, labelSelector }),
-      onList: items => { seen.clear(); for (const p of items) seen.set(p.metadata!.name!, p); return verdict(); },
-      check: (p, type) => { if (type === 'DELETED') seen.delete(p.metadata!.name!); else seen.set(p.metadata!.name!, p); return verdict(); },
-      what: `${count} pods (${labelSelector}) to be scheduled`,
-      describe: () => [...seen.values()].map(p => `${p.metadata?.name}: ${describePod(p)}`).join(' | ') || 'no pods seen',
-      timeoutMs,
-      signal: ctx.signal,
-    });
-  } catch (e) {
-    if (e instanceof WaitTimeoutError) return { ok: false, reason: e.message, pods: [...seen.values()] };
-    throw e;
   }
 }
 

@@ -6,10 +6,12 @@
 
 import { limited, supported } from '../expect.ts';
 import { control } from '../kit/observe.ts';
-import {
-  checkPodPath, clusterIPOf, ensureFarPod, FAR_POD, FX, httpAttempt, nodeGetObservation, pathObservation, peersAnswer, podIP, podIPs,
-  readService, readyPods, SERVICE_PORT, urlOf, NETEXEC_PORT,
-} from './common.ts';
+import { checkPodPath, nodeGetObservation, pathObservation, peersAnswer } from './pathChecks.ts';
+import { clusterIPOf, podIP, podIPs, readService, urlOf } from './addresses.ts';
+import { ensureFarPod } from './farPod.ts';
+import { FAR_POD, FX, SERVICE_PORT, NETEXEC_PORT } from './netexec.ts';
+import { httpAttempt } from './attempts.ts';
+import { readyPods } from '../kit/podWaits.ts';
 import { dualStackExpectation, ipv6OnlyExpectation } from './expect.ts';
 import { clusterDomainOf, curlFailureOf, dnsServersOf, parseIpconfig, pingReplies, pingUnresolved } from './parse.ts';
 import { boundedNegative, confirmWindow, controlPasses, steadyPeriod, warmupThenSteady, type Attempt } from './steady.ts';

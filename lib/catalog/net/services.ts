@@ -7,10 +7,12 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { NodeInfo } from '../../discovery/types.ts';
 import { limited, supported } from '../expect.ts';
-import {
-  AFFINITY_TIMEOUT_SECONDS, clusterIPOf, FX, httpAttempt, internalIP, nodeGetObservation, nodePortOf, nodeTransportOf, oneLine,
-  peersAnswer, readService, readyPods, SERVICE_PORT, urlOf, waitForIngress, noIngressReason, NETEXEC_PORT,
-} from './common.ts';
+import { AFFINITY_TIMEOUT_SECONDS, FX, SERVICE_PORT, NETEXEC_PORT } from './netexec.ts';
+import { clusterIPOf, internalIP, nodePortOf, readService, urlOf } from './addresses.ts';
+import { httpAttempt, oneLine } from './attempts.ts';
+import { nodeGetObservation, nodeTransportOf, peersAnswer } from './pathChecks.ts';
+import { readyPods } from '../kit/podWaits.ts';
+import { waitForIngress, noIngressReason } from './loadBalancer.ts';
 import { affinityTimeoutExpectation, preserveClientIpExpectation, preserveDestinationExpectation, sessionAffinityExpectation } from './expect.ts';
 import { httpGetFromHere, holdConnection, type ExternalAttempt } from './external.ts';
 import { clientIpOf, destinationVerdict, hostnameOf, parseNetstat, unmapped } from './parse.ts';

@@ -15,7 +15,9 @@ import { supported } from '../expect.ts';
 import { control } from '../kit/observe.ts';
 import type { CheckContext, EvidenceItem, Expectation, Feature, Observation } from '../types.ts';
 import { DOCKERSHIM_REMOVED, DOCKERSHIM_SOURCE, k8sAtLeast, runtimeSupport } from '../../facts/kubernetes.ts';
-import { firstSandboxFailure, nodeTransportOf, PLATFORM_MISMATCH, readyWindowsNodes, selectedNodes, throwIfNoPodMade, waitForPodSet } from '../kit/nodeProbes.ts';
+import { firstSandboxFailure, throwIfNoPodMade, waitForPodSet } from '../kit/podWaits.ts';
+import { nodeTransportOf, readyWindowsNodes, selectedNodes } from '../kit/nodeAccess.ts';
+import { PLATFORM_MISMATCH } from '../../cluster/meansError.ts';
 
 // ---- pure rules (tested without a cluster) ------------------------------------------------
 

@@ -11,10 +11,11 @@ import { WaitTimeoutError } from '../../cluster/watch.ts';
 import { windowsNodes } from '../../discovery/nodes.ts';
 import { limited, notApplicable, supported } from '../expect.ts';
 import { pause } from '../../../util/pause.ts';
-import { control, fixturePodReady, meansOfWorkload } from '../kit/observe.ts';
+import { control, meansOfWorkload } from '../kit/observe.ts';
+import { fixturePodReady, throwIfNoPodMade, waitForPodSet } from '../kit/podWaits.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
-import { formatBytes, kubeletSummary, parseQuantity, podStatsOf, type StatsSummary, throwIfNoPodMade, waitForPodSet } from '../kit/nodeProbes.ts';
-
+import { formatBytes, parseQuantity } from '../kit/quantity.ts';
+import { kubeletSummary, podStatsOf, type StatsSummary } from '../kit/kubeletStats.ts';
 /** Recommended system reservation on Windows nodes (seed 003: "at least 2GB"). */
 const RECOMMENDED_RESERVED = 2 * 2 ** 30;
 /** Kubelet stats come from periodic housekeeping (10-15 s): a new pod may take that long to show. */

@@ -5,8 +5,9 @@ import { schedulableWindowsNodes, windowsNodes } from '../../discovery/nodes.ts'
 import { FixtureError } from '../../fixtures/errors.ts';
 import { limited, notApplicable, supported } from '../expect.ts';
 import { MeansError } from '../../cluster/meansError.ts';
-import { createPodLike } from '../../probes/podSettle.ts';
-import { control, fieldRejection, nodeOsOf, notStarted, podSettles, podsScheduled } from '../kit/observe.ts';
+import { createPodLike } from '../kit/podCopy.ts';
+import { control, fieldRejection, nodeOsOf, notStarted } from '../kit/observe.ts';
+import { podSettles, podsScheduled } from '../kit/podWaits.ts';
 import { describeStage, onByDefault, POD_OS_FIELD } from '../../facts/kubernetes.ts';
 import type { CheckContext, Control, Feature, Observation } from '../types.ts';
 

@@ -7,11 +7,12 @@ import { permissions } from '../../cluster/accessReview.ts';
 import type { CoreV1Event, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
 import { apiStatusCode } from '../../cluster/apiError.ts';
 import { watchUntil, WaitTimeoutError } from '../../cluster/watch.ts';
-import { accessDenied } from '../../probes/fileCompare.ts';
-import { createPodLike, describeSettled, readyOrEvent, type Settled } from '../../probes/podSettle.ts';
+import { accessDenied } from '../kit/fileCompare.ts';
+import { createPodLike } from '../kit/podCopy.ts';
+import { describeSettled, fixturePodReady, podSettles, readyOrEvent, type Settled } from '../kit/podWaits.ts';
 import type { Transport } from '../../probes/types.ts';
 import { limited, notApplicable, supported } from '../expect.ts';
-import { control, fixturePodReady, meansOfStart, notStarted, podSettles, podStarted, readableFileControl } from '../kit/observe.ts';
+import { control, meansOfStart, notStarted, podStarted, readableFileControl } from '../kit/observe.ts';
 import type { ClusterInfo } from '../../discovery/types.ts';
 import type { CheckContext, Expectation, EvidenceItem, Feature, Observation } from '../types.ts';
 

@@ -7,7 +7,8 @@ import { describeDaemonSet, describeDeployment, waitForDaemonSetReady, waitForDe
 import { WaitTimeoutError } from '../../cluster/watch.ts';
 import { schedulableWindowsNodes } from '../../discovery/nodes.ts';
 import { supported } from '../expect.ts';
-import { meansOfWorkload, notStarted, podSettles, probeUntilPass } from '../kit/observe.ts';
+import { meansOfWorkload, notStarted, probeUntilPass } from '../kit/observe.ts';
+import { podSettles } from '../kit/podWaits.ts';
 import type { CheckContext, EvidenceItem, Feature } from '../types.ts';
 
 /** Read-modify-replace with one retry on a write conflict (the controller updates status too). */

@@ -10,10 +10,11 @@ import { watchUntil, WaitTimeoutError } from '../../cluster/watch.ts';
 import { describeDeployment, waitForDeploymentComplete } from '../../cluster/workloadWait.ts';
 import { FixtureError } from '../../fixtures/errors.ts';
 import { buildNumberOf, LTSC_TAGS } from '../../facts/windows.ts';
-import { createPodLike, describeSettled, readyOrEvent } from '../../probes/podSettle.ts';
+import { createPodLike } from '../kit/podCopy.ts';
+import { describeSettled, fixturePodReady, podSettles, readyOrEvent } from '../kit/podWaits.ts';
 import { k8sAtLeast } from '../../facts/kubernetes.ts';
 import { limited, notApplicable, supported } from '../expect.ts';
-import { control, fieldRejection, fixturePodReady, meansOfWorkload, notStarted, podSettles, probeUntilPass } from '../kit/observe.ts';
+import { control, fieldRejection, meansOfWorkload, notStarted, probeUntilPass } from '../kit/observe.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
 import { connectWithRetries, isTransportFailure, resilientConfiguration } from '../../cluster/resilience.ts';
 

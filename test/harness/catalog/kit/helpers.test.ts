@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { modeOf, secretVolumeDirOnNode } from '../../../../lib/catalog/cfg/volumes.ts';
 import { storageBytes } from '../../../../lib/catalog/stor/volumes.ts';
 import { dnsSuffixes, otherBuildTag } from '../../../../lib/catalog/work/workloads.ts';
-import { accessDenied, fileMatches } from '../../../../lib/probes/fileCompare.ts';
+import { accessDenied, fileMatches } from '../../../../lib/catalog/kit/fileCompare.ts';
 import type { CommandResult, ProbeResult, Transport } from '../../../../lib/probes/types.ts';
 
 // WINDOWS-COMMANDS.md §4 (ipconfig /all composite), CRLF as cmd writes it.

@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
-import { nodeTransportOf } from '../../../../lib/catalog/net/common.ts';
+import { nodeTransportOf } from '../../../../lib/catalog/net/pathChecks.ts';
 import { httpGetFromHere, HARNESS_TRANSPORT } from '../../../../lib/catalog/net/external.ts';
 import type { CheckContext } from '../../../../lib/catalog/types.ts';
 import { winNode } from '../../../support/clusterFixture.ts';

@@ -3,7 +3,7 @@
 
 import { expect } from 'chai';
 import type { V1Pod, V1Service } from '@kubernetes/client-node';
-import { FX } from '../../../../lib/catalog/net/common.ts';
+import { FX } from '../../../../lib/catalog/net/netexec.ts';
 import { loadCatalog } from '../../../../lib/catalog/registry.ts';
 import { RUN_LABEL, renderFixture } from '../../../../lib/fixtures/render.ts';
 import type { RenderContext } from '../../../../lib/fixtures/types.ts';

@@ -1,10 +1,10 @@
 // File checks that must not record what they read: a file's content is compared here, in the
 // harness, and the evidence keeps only "matches" / "does not match" (Secret volumes, Secret
-// files on a node's disk). Same rule as read-env with `expect` in run.ts.
+// files on a node's disk). Same rule as read-env with `expect` in lib/probes/run.ts.
 
-import type { CheckContext } from '../catalog/types.ts';
-import { commandLine, renderProbe } from './render.ts';
-import type { ProbeResult, Transport } from './types.ts';
+import type { CheckContext } from '../types.ts';
+import { commandLine, renderProbe } from '../../probes/render.ts';
+import type { ProbeResult, Transport } from '../../probes/types.ts';
 
 /** Reads `path` over `t` and compares its content (one trailing line ending ignored) with `expected`. */
 export async function fileMatches(ctx: Pick<CheckContext, 'options' | 'signal'>, t: Transport, path: string, expected: string): Promise<ProbeResult> {

@@ -1,0 +1,104 @@
+// Waiting for a LoadBalancer Service's address, bounded by evidence that a provisioner acts.
+
+import type { CoreV1Event, V1Service } from '@kubernetes/client-node';
+import type { CheckContext } from '../types.ts';
+import { WaitTimeoutError, watchUntil } from '../../cluster/watch.ts';
+
+/** Waits for a LoadBalancer ingress address (watch with a deadline); undefined on timeout. */
+/**
+ * Event reasons by which a LoadBalancer provisioner says it is acting on a Service. The cloud
+ * provider's service controller (kubernetes/cloud-provider controllers/service/controller.go,
+ * syncLoadBalancerIfNeeded and processServiceCreateOrUpdate) records Normal "EnsuringLoadBalancer"
+ * before it calls the cloud and "EnsuredLoadBalancer" after, Warning "SyncLoadBalancerFailed"
+ * ("Error syncing load balancer: ...") when that failed, "UnAvailableLoadBalancer" when no node
+ * can back it, and "UpdatedLoadBalancer"/"UpdateLoadBalancerFailed" on node changes. Provisioners
+ * outside it: MetalLB ("IPAllocated", "nodeAssigned", "AllocationFailed"), the AWS Load Balancer
+ * Controller ("SuccessfullyReconciled", "FailedDeployModel").
+ */
+export const LB_PROVISIONER_EVENTS = new Set([
+  'EnsuringLoadBalancer', 'EnsuredLoadBalancer', 'SyncLoadBalancerFailed', 'UnAvailableLoadBalancer', 'UpdatedLoadBalancer', 'UpdateLoadBalancerFailed',
+  'IPAllocated', 'nodeAssigned', 'AllocationFailed', 'SuccessfullyReconciled', 'FailedDeployModel',
+]);
+
+export interface LoadBalancerWait {
+  /** The first ingress IP or hostname, when one came. */
+  ingress?: string;
+  /** What showed a provisioner acting on the Service (an event, a finalizer), when anything did. */
+  acted?: string;
+  /** How long it waited (ms). */
+  waitedMs: number;
+}
+
+/**
+ * Waits for the Service's LoadBalancer address, bounded by evidence: when no provisioner acts
+ * on it (no ingress, no provisioner event, no finalizer: the service controller adds
+ * service.kubernetes.io/load-balancer-cleanup before it ensures) within quietMs, there is none
+ * and the wait ends; while one is seen acting it goes on up to timeoutMs.
+ */
+export async function waitForIngress(ctx: CheckContext, name: string, timeoutMs: number, quietMs = timeoutMs): Promise<LoadBalancerWait> {
+  const ns = ctx.namespace;
+  const started = Date.now();
+  const fieldSelector = `metadata.name=${name}`;
+  const eventSelector = `involvedObject.name=${name}`;
+  const ingressOf = (s: V1Service) => s.status?.loadBalancer?.ingress?.map(i => i.ip ?? i.hostname).find(Boolean);
+  let acted: string | undefined;
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  let quietTimer: NodeJS.Timeout | undefined;
+  const quietEnd = new Promise<void>(resolve => { if (quietMs < timeoutMs) quietTimer = setTimeout(resolve, quietMs); });
+  // The latest evidence wins (a SyncLoadBalancerFailed after an EnsuringLoadBalancer says more).
+  const sawActing = (what: string) => { acted = what; clearTimeout(quietTimer); };
+  const service = watchUntil<V1Service, string>({
+    kube: ctx.kube,
+    path: `/api/v1/namespaces/${ns}/services`,
+    fieldSelector,
+    list: () => ctx.kube.core.listNamespacedService({ namespace: ns, fieldSelector }),
+    check: s => {
+      if (s.metadata?.name !== name) return undefined;
+      if (s.metadata.finalizers?.length && !acted) sawActing(`finalizer ${s.metadata.finalizers.join(', ')}`);
+      return ingressOf(s);
+    },
+    what: `service ${ns}/${name} to get a LoadBalancer ingress address`,
+    describe: s => (s ? `status.loadBalancer ${JSON.stringify(s.status?.loadBalancer ?? {})}` : 'not seen'),
+    timeoutMs,
+    signal: stop.signal,
+  });
+  // Events only say a provisioner acted; the wait for them never ends a wait by itself.
+  const events = watchUntil<CoreV1Event, never>({
+    kube: ctx.kube,
+    path: `/api/v1/namespaces/${ns}/events`,
+    fieldSelector: eventSelector,
+    list: () => ctx.kube.core.listNamespacedEvent({ namespace: ns, fieldSelector: eventSelector }),
+    check: ev => {
+      if (ev.involvedObject?.kind === 'Service' && LB_PROVISIONER_EVENTS.has(ev.reason ?? '')) sawActing(`event ${ev.reason}${ev.source?.component ? ` from ${ev.source.component}` : ''}: ${ev.message ?? ''}`);
+      return undefined;
+    },
+    what: `events of service ${ns}/${name}`,
+    describe: () => acted ?? 'no provisioner event',
+    timeoutMs,
+    signal: stop.signal,
+  });
+  events.catch(() => undefined);
+  try {
+    const first = await Promise.race([service.then(ingress => ({ ingress })), quietEnd.then(() => ({ quiet: true as const }))]);
+    if ('ingress' in first) return { ingress: first.ingress, acted, waitedMs: Date.now() - started };
+    return { acted, waitedMs: Date.now() - started };
+  } catch (e) {
+    if (e instanceof WaitTimeoutError) return { acted, waitedMs: Date.now() - started };
+    throw e;
+  } finally {
+    clearTimeout(quietTimer);
+    ctx.signal.removeEventListener('abort', onAbort);
+    stop.abort();
+    service.catch(() => undefined);
+  }
+}
+
+/** Why there is no LoadBalancer address: no provisioner (n/a), or one that acted and gave none (the harness's means failed). */
+export function noIngressReason(name: string, w: LoadBalancerWait): { notApplicable?: string; error?: string } {
+  const secs = Math.round(w.waitedMs / 1000);
+  return w.acted
+    ? { error: `a LoadBalancer provisioner acted on service ${name} (${w.acted}) but gave it no address within ${secs}s` }
+    : { notApplicable: `no LoadBalancer provisioner acted on the Service within ${secs}s (service ${name}: no ingress address, no EnsuringLoadBalancer/EnsuredLoadBalancer event, no finalizer)` };
+}

@@ -2,9 +2,7 @@
 // redirections, a few built-ins, and launching other programs. Output is CRLF
 // (WINDOWS-COMMANDS §0, §1).
 
-import type { ProgramCtx } from './programs.ts';
-import { launchWindows } from './programs.ts';
-import type { ShellHost, ShellIO } from './types.ts';
+import type { ProgramCtx, ShellHost, ShellIO, Spawn } from './types.ts';
 import { FsError } from './types.ts';
 import { Capture, nullSink, readAll, stdinFrom, withStreams } from './io.ts';
 import { isNulDevice, resolveWin } from './paths.ts';
@@ -13,7 +11,7 @@ class CmdExit { constructor(readonly code: number) {} }
 
 export async function runCmd(ctx: ProgramCtx): Promise<number> {
   const { command, keep } = parseSwitches(ctx.cmdline);
-  const session = new CmdSession(ctx.host, ctx.io, ctx.env);
+  const session = new CmdSession(ctx.host, ctx.io, ctx.env, ctx.spawn);
   if (command !== undefined) {
     const code = await session.runTop(command);
     if (!keep) return code;
@@ -131,7 +129,7 @@ class CmdSession {
   errorlevel = 0;
   exited = false;
   private cwd: string;
-  constructor(private host: ShellHost, private io: ShellIO, private env: Record<string, string>) {
+  constructor(private host: ShellHost, private io: ShellIO, private env: Record<string, string>, private spawn: Spawn) {
     this.cwd = host.cwd ?? 'C:\\';
   }
 
@@ -260,7 +258,7 @@ class CmdSession {
     const word = (m?.[0] ?? '').toLowerCase();
     const rest = t.slice(word.length);
     if (BUILTINS.has(word)) return this.builtin(word, rest, io);
-    const code = await launchWindows(t, this.host, io, this.env);
+    const code = await this.spawn.windows(t, this.host, io, this.env);
     if (code === undefined) {
       const name = /^"([^"]*)"/.exec(t)?.[1] ?? t.split(/\s/)[0]!;
       io.stderr.write(`'${name}' is not recognized as an internal or external command,\r\noperable program or batch file.\r\n`);

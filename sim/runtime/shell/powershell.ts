@@ -3,7 +3,7 @@
 // (error records in NormalView); `pwsh` is PowerShell 7 (ConciseView). The busybox
 // image's powershell.exe is pwsh 6.2.7 (§0), whose errors also use NormalView.
 
-import type { ProgramCtx } from './programs.ts';
+import type { ProgramCtx } from './types.ts';
 import { readAll } from './io.ts';
 import { parseScript, PSParseError } from './ps/parser.ts';
 import { Interp } from './ps/interp.ts';
@@ -61,6 +61,6 @@ export async function runPowerShell(ctx: ProgramCtx): Promise<number> {
     io.stderr.write(`At line:${line} char:${col}\r\n+ ${text}\r\n+ ${' '.repeat(col - 1)}~\r\n${e.message}\r\n    + CategoryInfo          : ParserError: (:) [], ParentContainsErrorRecordException\r\n    + FullyQualifiedErrorId : UnexpectedToken\r\n \r\n`);
     return 1;
   }
-  const interp = new Interp(ctx.host, io, { ...ctx.env }, script, edition);
+  const interp = new Interp(ctx.host, io, { ...ctx.env }, script, edition, ctx.spawn);
   return interp.run(stmts);
 }

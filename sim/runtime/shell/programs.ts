@@ -1,9 +1,9 @@
 // The programs the simulated images can run, and how a name is resolved to one.
 // hasBinary (the image's file list) decides what exists; this table decides how
-// it behaves. Built lazily because the interpreters call back into it (cmd runs
-// powershell runs cmd...), and ESM cycles are only safe at call time.
+// it behaves. The interpreters call back into it (cmd runs powershell runs cmd...) through
+// the `spawn` of their ProgramCtx, so none of them imports this module.
 
-import type { ShellHost, ShellIO } from './types.ts';
+import type { Program, ShellHost, ShellIO, Spawn } from './types.ts';
 import { baseName } from './io.ts';
 import { splitProgram, splitWindowsCommandLine } from './quote.ts';
 import { runCmd } from './cmd.ts';
@@ -25,19 +25,6 @@ import { runWhere } from './tools/where.ts';
 import { runNetstat } from './tools/netstat.ts';
 import { runHnsdiag } from './tools/hnsdiag.ts';
 
-export interface ProgramCtx {
-  host: ShellHost;
-  io: ShellIO;
-  /** The name as invoked, lower-case basename without ".exe" ("powershell", "pwsh", "sh"). */
-  name: string;
-  args: string[];
-  /** Windows: the raw command-line tail after the program (cmd and powershell parse it themselves). */
-  cmdline: string;
-  /** Environment the program inherits (cmd `set` / PowerShell `$env:` changes flow to children). */
-  env: Record<string, string>;
-}
-
-export type Program = (ctx: ProgramCtx) => Promise<number>;
 
 let table: Record<string, Program> | undefined;
 function programs(): Record<string, Program> {
@@ -100,7 +87,7 @@ export async function launchWindows(
   const { program, rest } = splitProgram(line);
   const found = resolveProgram(host, program);
   if (!found) return undefined;
-  return found.run({ host, io, name: found.key, args: splitWindowsCommandLine(rest), cmdline: rest, env });
+  return found.run({ host, io, name: found.key, args: splitWindowsCommandLine(rest), cmdline: rest, env, spawn });
 }
 
 /** Runs argv on Linux (or busybox on Windows) as execve would. Undefined when not found. */
@@ -109,5 +96,8 @@ export async function launchArgv(
 ): Promise<number | undefined> {
   const found = resolveProgram(host, argv[0] ?? '');
   if (!found) return undefined;
-  return found.run({ host, io, name: found.key, args: argv.slice(1), cmdline: argv.slice(1).join(' '), env });
+  return found.run({ host, io, name: found.key, args: argv.slice(1), cmdline: argv.slice(1).join(' '), env, spawn });
 }
+
+/** What every program is given to start others. */
+const spawn: Spawn = { resolve: resolveProgram, windows: launchWindows, argv: launchArgv };

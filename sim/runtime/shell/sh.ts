@@ -3,9 +3,7 @@
 // $VAR / ${VAR} / $(cmd) expansion, quotes, if/while/until/for, busybox applets as
 // built-ins, other programs through hasBinary. Output uses LF.
 
-import type { ProgramCtx } from './programs.ts';
-import { launchArgv } from './programs.ts';
-import type { ShellHost, ShellIO } from './types.ts';
+import type { ProgramCtx, ShellHost, ShellIO, Spawn } from './types.ts';
 import { FsError } from './types.ts';
 import { ABORTED_EXIT, Capture, nullSink, readAll, sleep, stdinFrom, withStreams } from './io.ts';
 import { isNulDevice, resolvePosix } from './paths.ts';
@@ -35,14 +33,14 @@ export async function runSh(ctx: ProgramCtx): Promise<number> {
     break;
   }
   if (script === undefined) script = (await readAll(ctx.io.stdin, ctx.io.signal)).toString('utf8');
-  const session = new ShSession(ctx.host, ctx.env, trace, errexit);
+  const session = new ShSession(ctx.host, ctx.env, ctx.spawn, trace, errexit);
   return session.runScript(script, ctx.io);
 }
 
 export class ShSession {
   status = 0;
   private cwd: string;
-  constructor(private host: ShellHost, private env: Record<string, string>, private trace: boolean, private errexit: boolean) {
+  constructor(private host: ShellHost, private env: Record<string, string>, private spawn: Spawn, private trace: boolean, private errexit: boolean) {
     this.cwd = host.cwd ?? (host.os === 'windows' ? 'C:/' : '/');
   }
 
@@ -153,7 +151,7 @@ export class ShSession {
         else v = val ?? '';
       } else {
         const cap = new Capture();
-        const sub = new ShSession(this.host, { ...this.env }, false, false);
+        const sub = new ShSession(this.host, { ...this.env }, this.spawn, false, false);
         this.status = await sub.runScript(p.src, withStreams(io, { stdout: cap }));
         v = cap.text().replace(/\n+$/, '');
       }
@@ -310,8 +308,8 @@ export class ShSession {
         out(`uid=${uid}(${this.host.user}) gid=${uid}(${root ? 'root' : this.host.user}) groups=${uid}(${root ? 'root' : this.host.user})\n`);
         return 0;
       }
-      case 'whoami': return runWhoami({ host: this.host, io, name, args, cmdline: args.join(' '), env });
-      case 'hostname': return runHostname({ host: this.host, io, name, args, cmdline: args.join(' '), env });
+      case 'whoami': return runWhoami({ host: this.host, io, name, args, cmdline: args.join(' '), env, spawn: this.spawn });
+      case 'hostname': return runHostname({ host: this.host, io, name, args, cmdline: args.join(' '), env, spawn: this.spawn });
       case 'grep': return this.grep(args, io);
       case 'head': case 'tail': {
         const nArg = args.find((a) => /^-n?\d+$/.test(a));
@@ -347,7 +345,7 @@ export class ShSession {
         return 0;
       }
       default: {
-        const code = await launchArgv(argv, this.host, io, env);
+        const code = await this.spawn.argv(argv, this.host, io, env);
         if (code === undefined) { err(`sh: ${name}: not found\n`); return 127; }
         return code;
       }
@@ -490,7 +488,7 @@ export const BUSYBOX_BUILTINS = [
 
 /** A busybox applet run directly (not through sh). */
 export async function runApplet(ctx: ProgramCtx): Promise<number> {
-  const session = new ShSession(ctx.host, { ...ctx.env }, false, false);
+  const session = new ShSession(ctx.host, { ...ctx.env }, ctx.spawn, false, false);
   return session.applet([ctx.name, ...ctx.args], ctx.io, ctx.env);
 }
 

@@ -79,3 +79,29 @@ export interface ShellIO {
 
 /** Runs argv as the container runtime would (argv[0] resolved on the image's PATH). Returns the exit code. */
 export type RunCommand = (argv: string[], host: ShellHost, io: ShellIO) => Promise<number>;
+
+export interface ProgramCtx {
+  host: ShellHost;
+  io: ShellIO;
+  /** The name as invoked, lower-case basename without ".exe" ("powershell", "pwsh", "sh"). */
+  name: string;
+  args: string[];
+  /** Windows: the raw command-line tail after the program (cmd and powershell parse it themselves). */
+  cmdline: string;
+  /** Environment the program inherits (cmd `set` / PowerShell `$env:` changes flow to children). */
+  env: Record<string, string>;
+  /** Starts other programs of the image (passed in, so a shell never imports the program table that imports it). */
+  spawn: Spawn;
+}
+
+export type Program = (ctx: ProgramCtx) => Promise<number>;
+
+/** How a program starts another (programs.ts implements it over its table). */
+export interface Spawn {
+  /** Resolves a program name on the image: Windows tries "<name>.exe" first, as PATHEXT would. */
+  resolve(host: ShellHost, name: string): { key: string; run: Program } | undefined;
+  /** Runs a Windows command line (program + tail), as CreateProcess would. Undefined when not found. */
+  windows(line: string, host: ShellHost, io: ShellIO, env: Record<string, string>): Promise<number | undefined>;
+  /** Runs argv on Linux (or busybox on Windows) as execve would. Undefined when not found. */
+  argv(argv: string[], host: ShellHost, io: ShellIO, env: Record<string, string>): Promise<number | undefined>;
+}

@@ -458,8 +458,7 @@ const coreCommands: CmdletSpec[] = [
       for (const n of enumerate(c.bound['Name'] ?? null).map(toStr)) {
         const spec = findCmdlet(n, c.interp);
         if (spec) { out.push(new PSObject('CommandInfo', { CommandType: 'Cmdlet', Name: spec.name, Version: '3.0.0.0', Source: 'Microsoft.PowerShell.Management' })); continue; }
-        const { resolveProgram } = await import('../programs.ts');
-        const prog = resolveProgram(c.host, n);
+        const prog = c.interp.spawn.resolve(c.host, n);
         if (prog) { out.push(new PSObject('CommandInfo', { CommandType: 'Application', Name: `${prog.key}.exe`, Version: '10.0.0.0', Source: `C:\\Windows\\system32\\${prog.key}.exe` })); continue; }
         c.error({ message: `The term '${n}' is not recognized as the name of a cmdlet, function, script file, or operable program. Check the spelling of the name, or if a path was included, verify that the path is correct and try again.`, category: 'ObjectNotFound', target: n, reason: 'CommandNotFoundException', fqid: 'CommandNotFoundException,Microsoft.PowerShell.Commands.GetCommandCommand' });
       }

@@ -2,7 +2,7 @@
 // exit-code rules of WINDOWS-COMMANDS §5 (last statement's $? decides; an external
 // program's nonzero exit makes $? false; `throw` ends the script with 1).
 
-import type { ShellHost, ShellIO } from '../types.ts';
+import type { ShellHost, ShellIO, Spawn } from '../types.ts';
 import type { CmdArg, Element, Expr, Pipeline, Stmt } from './ast.ts';
 import {
   NativeOutput, PSObject, PSType, ScriptBlock, collapse, enumerate, isArray, lines, scalarCmp, scalarEq, toNum, toStr, truthy, typeOf, wildcard,
@@ -14,7 +14,6 @@ import { render } from './format.ts';
 import { findCmdlet, bindArgs } from './cmdlets.ts';
 import type { ArgToken, CmdletCall } from './cmdlets.ts';
 import { callMethod, getMember, staticCall, staticMember, setStaticMember } from './members.ts';
-import { resolveProgram } from '../programs.ts';
 import { joinWindowsArgv } from '../quote.ts';
 import { ABORTED_EXIT, Capture, stdinFrom, withStreams } from '../io.ts';
 import { burnWhile } from '../burn.ts';
@@ -43,6 +42,7 @@ export class Interp {
     readonly env: Record<string, string>,
     readonly src: string,
     readonly edition: Edition,
+    readonly spawn: Spawn,
   ) {
     this.cwd = host.cwd ?? 'C:\\';
     this.signal = AbortSignal.any([io.signal, this.scope.signal]);
@@ -420,13 +420,13 @@ export class Interp {
       };
       return cmdlet.run(call);
     }
-    const prog = resolveProgram(this.host, name);
+    const prog = this.spawn.resolve(this.host, name);
     if (prog) {
       const { raw } = await this.argTokens(el.args);
       const cap = new Capture();
       const errCap = this.errorSink === 'stderr' ? undefined : new Capture();
       const stdin = input !== undefined ? stdinFrom(Buffer.from(input.map((v) => `${toStr(v)}\r\n`).join(''))) : null;
-      const code = await prog.run({ host: this.host, io: withStreams(this.io, { stdout: cap, stdin, stderr: errCap ?? this.io.stderr }), name: prog.key, args: raw, cmdline: joinWindowsArgv(raw), env: { ...this.env } });
+      const code = await prog.run({ host: this.host, io: withStreams(this.io, { stdout: cap, stdin, stderr: errCap ?? this.io.stderr }), name: prog.key, args: raw, cmdline: joinWindowsArgv(raw), env: { ...this.env }, spawn: this.spawn });
       this.lastExitCode = code;
       if (code !== 0) this.failed = true;
       const out: PSValue[] = [new NativeOutput(cap.buffer())];

@@ -3,7 +3,7 @@
 // quirk where a refused TCP connection is reported as OTHER (syscall.ECONNREFUSED is
 // an invented constant on Windows). Servers are delegated to host.startServer.
 
-import type { ProgramCtx } from '../programs.ts';
+import type { ProgramCtx } from '../types.ts';
 import { ABORTED_EXIT, untilAborted } from '../io.ts';
 import { connectTo } from './net.ts';
 import { lookupWithSearch } from './dnsnames.ts';

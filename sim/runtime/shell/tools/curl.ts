@@ -2,7 +2,7 @@
 // stderr lines (WINDOWS-COMMANDS §2). One message style is used for every image:
 // curl 8.x ("... port P after N ms: ..."), the form the doc quotes.
 
-import type { ProgramCtx } from '../programs.ts';
+import type { ProgramCtx } from '../types.ts';
 import { httpRequest } from './http.ts';
 import type { HttpFailure, HttpResponse } from './http.ts';
 import { ABORTED_EXIT } from '../io.ts';

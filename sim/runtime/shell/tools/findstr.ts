@@ -1,7 +1,7 @@
 // findstr (cmd pipelines such as `ipconfig /all | findstr DNS`): literal or simple
 // regex match per line, /i, /v, /c:"literal", /r; exit 1 when nothing matched.
 
-import type { ProgramCtx } from '../programs.ts';
+import type { ProgramCtx } from '../types.ts';
 import { readAll } from '../io.ts';
 
 export async function runFindstr(ctx: ProgramCtx): Promise<number> {

@@ -2,7 +2,7 @@
 // the tool is inbox on Windows Server and used by Microsoft's troubleshooting guide; its exact
 // output layout is UNCONFIRMED, modelled as a header and one "id | name | type" row each).
 
-import type { ProgramCtx } from '../programs.ts';
+import type { ProgramCtx } from '../types.ts';
 
 export async function runHnsdiag(ctx: ProgramCtx): Promise<number> {
   const { host, io } = ctx;

@@ -3,7 +3,7 @@
 // image by listing the pseudo-binary "busybox-hostname" in hasBinary. Otherwise the
 // native tool prints the name and CRLF. Linux: name and LF.
 
-import type { ProgramCtx } from '../programs.ts';
+import type { ProgramCtx } from '../types.ts';
 
 export async function runHostname(ctx: ProgramCtx): Promise<number> {
   const { host, io } = ctx;

@@ -1,7 +1,7 @@
 // ipconfig and ipconfig /all, composed from host.interfaces and host.dns in the
 // layout of WINDOWS-COMMANDS §4 (e2e only checks that a DNS server address appears).
 
-import type { ProgramCtx } from '../programs.ts';
+import type { ProgramCtx } from '../types.ts';
 
 function mask(prefix: number): string {
   const bits = prefix <= 0 ? 0 : (0xffffffff << (32 - prefix)) >>> 0;

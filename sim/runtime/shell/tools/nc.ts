@@ -2,7 +2,7 @@
 // `nc -vz <addr> <port> -w 10` (FEATURES "Facts every probe needs"). Messages
 // follow busybox nc, on stderr.
 
-import type { ProgramCtx } from '../programs.ts';
+import type { ProgramCtx } from '../types.ts';
 import { connectTo, resolveName } from './net.ts';
 import { ABORTED_EXIT } from '../io.ts';
 

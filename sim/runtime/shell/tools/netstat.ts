@@ -8,7 +8,7 @@
 // Linux images: busybox netstat's layout (LF).
 
 import type { SocketEntry } from '../../../network/types.ts';
-import type { ProgramCtx } from '../programs.ts';
+import type { ProgramCtx } from '../types.ts';
 
 type Row = { proto: 'TCP' | 'TCPv6' | 'UDP' | 'UDPv6'; local: string; foreign: string; state: string; port: number; sortKey: string };
 

@@ -3,7 +3,7 @@
 // stderr, exit 0 even when the name does not exist. Linux images: busybox format.
 // (agnhost's BIND nslookup is not modelled; its format is UNCONFIRMED in the doc.)
 
-import type { ProgramCtx } from '../programs.ts';
+import type { ProgramCtx } from '../types.ts';
 import { lookupWithSearch } from './dnsnames.ts';
 import { ABORTED_EXIT, sleep } from '../io.ts';
 

@@ -2,7 +2,7 @@
 // WINDOWS-COMMANDS §4 (look for "TTL"; exit code unreliable, here 0 when any reply
 // came back); Linux output in busybox style.
 
-import type { ProgramCtx } from '../programs.ts';
+import type { ProgramCtx } from '../types.ts';
 import { ABORTED_EXIT, isIPv4, sleep } from '../io.ts';
 import { resolveName } from './net.ts';
 

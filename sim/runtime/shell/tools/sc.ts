@@ -1,7 +1,7 @@
 // sc.exe query / queryex <service> against the node's services (WINDOWS-COMMANDS §5).
 // A missing service prints the 1060 text and exits 1060.
 
-import type { ProgramCtx } from '../programs.ts';
+import type { ProgramCtx } from '../types.ts';
 
 export async function runSc(ctx: ProgramCtx): Promise<number> {
   const { host, io } = ctx;

@@ -4,7 +4,7 @@
 // Linux `timeout DURATION cmd...`: runs cmd with a deadline; 143 when it had to stop it
 // (busybox reports the child's SIGTERM status).
 
-import type { ProgramCtx } from '../programs.ts';
+import type { ProgramCtx } from '../types.ts';
 import { ShSession } from '../sh.ts';
 
 export async function runTimeout(ctx: ProgramCtx): Promise<number> {
@@ -24,7 +24,7 @@ export async function runTimeout(ctx: ProgramCtx): Promise<number> {
   const t = setTimeout(() => { timedOut = true; ac.abort('SIGTERM'); }, seconds * 1000);
   try {
     const quoted = args.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-    const code = await new ShSession(host, { ...ctx.env }, false, false).runScript(quoted, { ...io, signal: ac.signal });
+    const code = await new ShSession(host, { ...ctx.env }, ctx.spawn, false, false).runScript(quoted, { ...io, signal: ac.signal });
     return timedOut ? 143 : code;
   } finally {
     clearTimeout(t);

@@ -1,7 +1,7 @@
 // busybox wget (Linux images, and C:\bin on Windows agnhost images): -q, -O file|-,
 // -T seconds, --spider. Errors in busybox wording, exit 1.
 
-import type { ProgramCtx } from '../programs.ts';
+import type { ProgramCtx } from '../types.ts';
 import { httpRequest } from './http.ts';
 import { ABORTED_EXIT } from '../io.ts';
 import { resolvePosix, resolveWin } from '../paths.ts';

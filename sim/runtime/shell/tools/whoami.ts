@@ -1,7 +1,7 @@
 // whoami. Windows prints "domain\user" in lower case, e.g. "user manager\containeradministrator"
 // (WINDOWS-COMMANDS §1; container users live in the "User Manager" domain). Linux prints the user.
 
-import type { ProgramCtx } from '../programs.ts';
+import type { ProgramCtx } from '../types.ts';
 
 export function windowsAccount(user: string): string {
   return (user.includes('\\') ? user : `User Manager\\${user}`);

@@ -32,8 +32,6 @@ const ALLOWED_UPWARD: string[] = [
   'lib/cluster/preflight.ts → lib/discovery/types.ts',
   'lib/facts/sources.ts → lib/version.ts',
   'lib/fixtures/imageList.ts → lib/catalog/types.ts',
-  'lib/probes/fileCompare.ts → lib/catalog/types.ts',
-  'lib/probes/podSettle.ts → lib/catalog/types.ts',
   'lib/run/builds.ts → lib/report/buildTable.ts',
   'lib/transports/hostProcess.ts → lib/run/limiter.ts',
   'lib/transports/nodeAccess.ts → lib/run/state.ts',

@@ -12,6 +12,7 @@ import type { Timeouts } from '../cluster/timeouts.ts';
 import type { KubeClients } from '../cluster/types.ts';
 import type { ClusterInfo, NodeInfo } from '../discovery/types.ts';
 import type { FixtureSpec, RenderedFixture } from '../fixtures/types.ts';
+import type { NetPath } from './net/netPath.ts';
 import type { Evidence, ProbeOp, ProbeOS, ProbeResult, Transport } from '../probes/types.ts';
 
 /** Areas, one mocha suite file and one JUnit file each. IDs start with the area's prefix. */
@@ -147,6 +148,8 @@ export interface Feature {
    * updates, the node proxy...): the RBAC preflight asks for it, `wincheck rbac` grants it.
    */
   access?: Permission[];
+  /** The network path the feature exercises: its cell in the connectivity matrix. */
+  netPath?: NetPath;
   /**
    * Runs once per Windows build on clusters with several builds (testcase "<id> [ltsc2022]").
    * Default: true when a Windows fixture is pinned to the target build or node (lib/run/builds.ts).

@@ -1,10 +1,14 @@
 // The connectivity matrix of summary.md: source × destination → ok / limited / failed / n/a, built
 // from the networking features' own results (so it agrees with the JUnit testcases by
-// construction). Paths come from lib/catalog/net/paths.ts; a cell names the feature(s) behind it.
+// construction). Paths are the features' `netPath` fields; a cell names the feature(s) behind it.
 
-import { DESTINATION_LABELS, NET_PATHS, SOURCE_LABELS, type NetDestination, type NetSource } from '../catalog/net/paths.ts';
+import { features as NET_FEATURES } from '../catalog/net/index.ts';
+import { DESTINATION_LABELS, SOURCE_LABELS, type NetDestination, type NetPath, type NetSource } from '../catalog/net/netPath.ts';
 import type { CheckResult, Outcome } from '../catalog/types.ts';
 import { splitInstanceId } from './buildTable.ts';
+
+/** Feature id → the path it exercises, for every networking feature that exercises one. */
+export const NET_PATHS: ReadonlyMap<string, NetPath> = new Map(NET_FEATURES.flatMap(f => (f.netPath ? [[f.id, f.netPath] as const] : [])));
 
 /** What a network engineer reads in a cell. "error" = the harness could not tell. */
 export type CellWord = 'ok' | 'ok (lifted)' | 'limited' | 'failed' | 'error' | 'n/a';
@@ -37,7 +41,7 @@ export function buildConnectivityMatrix(results: CheckResult[]): ConnectivityMat
   const cells: ConnectivityMatrix['cells'] = {};
   for (const r of results) {
     // A per-build instance ("net.w2l [ltsc2022]") exercises its feature's path.
-    const path = NET_PATHS[splitInstanceId(r.id)[0]];
+    const path = NET_PATHS.get(splitInstanceId(r.id)[0]);
     if (!path) continue;
     const row = (cells[path.from] ??= {});
     const cell = (row[path.to] ??= { word: 'n/a', features: [] });

@@ -4,7 +4,7 @@
 // matrix; the cluster.
 
 import type { CheckResult } from '../catalog/types.ts';
-import { DESTINATION_LABELS, SOURCE_LABELS } from '../catalog/net/paths.ts';
+import { DESTINATION_LABELS, SOURCE_LABELS } from '../catalog/net/netPath.ts';
 import { buildLabel, releaseOfBuild } from '../facts/windows.ts';
 import type { ClusterInfo } from '../discovery/types.ts';
 import { RESULTS_SCHEMA_VERSION, WINCHECK_VERSION } from '../version.ts';

@@ -9,7 +9,7 @@
 import { expect } from 'chai';
 import { XMLParser } from 'fast-xml-parser';
 import { clientIpOf } from '../../../lib/catalog/net/parse.ts';
-import { NET_PATHS } from '../../../lib/catalog/net/paths.ts';
+import { NET_PATHS } from '../../../lib/report/connectivityMatrix.ts';
 import type { CheckResult, Outcome } from '../../../lib/catalog/types.ts';
 import type { Evidence } from '../../../lib/probes/types.ts';
 import { CELL_WORD } from '../../../lib/report/connectivityMatrix.ts';
@@ -195,7 +195,7 @@ describe('networking and services suites against the simulated cluster', functio
       }
       const cells = matrixCells(run.summaryMd);
       const inMatrix = cells.flatMap(c => c.ids).sort();
-      expect(inMatrix).to.deep.equal(Object.keys(NET_PATHS).filter(id => byId.has(id)).sort());
+      expect(inMatrix).to.deep.equal([...NET_PATHS.keys()].filter(id => byId.has(id)).sort());
       for (const cell of cells) for (const id of cell.ids) {
         const tc = byId.get(id)!;
         if (cell.ids.length === 1) expect(cell.word, id).to.equal(CELL_WORD[tc.outcome]);

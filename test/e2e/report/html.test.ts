@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { NET_PATHS } from '../../../lib/catalog/net/paths.ts';
+import { NET_PATHS } from '../../../lib/report/connectivityMatrix.ts';
 import type { Outcome } from '../../../lib/catalog/types.ts';
 import { splitInstanceId } from '../../../lib/report/buildTable.ts';
 import { CELL_WORD } from '../../../lib/report/connectivityMatrix.ts';
@@ -103,8 +103,8 @@ describe('report.html in headless Chromium (mixed-build sim, IIS broken)', funct
 
   it('the connectivity matrix shows each checked path with its word', async () => {
     const cell = (s: string, d: string) => page.locator(`#connectivity-matrix td[data-source="${s}"][data-destination="${d}"]`);
-    for (const id of FEATURES.filter(f => NET_PATHS[f])) {
-      const { from, to } = NET_PATHS[id];
+    for (const id of FEATURES.filter(f => NET_PATHS.has(f))) {
+      const { from, to } = NET_PATHS.get(id)!;
       const worst = resultsOf(id).map(r => CELL_WORD[r.outcome]).sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b))[0];
       expect(await cell(from, to).getAttribute('data-word'), id).to.equal(worst);
       expect(await cell(from, to).innerText(), id).to.contain(id.replace(/^net\./, ''));

@@ -3,7 +3,7 @@
 // of the harness and the sim shows) and `realistic` (scale-100-realistic vs realistic: per-OS
 // pull and container-start latencies time-scaled 1:30 from real clusters, where pod starts
 // dominate a real node suite). Node-level checks visit every Windows node; what costs is bounded
-// per node and run-wide (lib/run/limiter.ts) and nothing waits node after node, so 50x the nodes
+// per node and run-wide (util/limiter.ts) and nothing waits node after node, so 50x the nodes
 // must cost at most 2x the time.
 //
 // Each run on a fresh sim in its own process, the harness in another; the clock is the harness

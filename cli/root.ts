@@ -19,7 +19,7 @@ import { exitCodeOf, MissingPermissionsError, UsageError } from '../lib/errors.t
 import { formatCatalog, LIST_FORMATS, loadCatalogEntries, type ListFormat } from '../lib/catalog/listing.ts';
 import { rewriteImage } from '../lib/fixtures/images.ts';
 import { DEFAULT_LIST_BUILDS } from '../lib/facts/windows.ts';
-import { formatImageList, imagesNeeded } from '../lib/fixtures/imageList.ts';
+import { formatImageList, imagesNeeded } from '../lib/run/imageList.ts';
 import { failedFeatureIds, readResults } from '../lib/report/resultsFile.ts';
 import { WINCHECK_VERSION } from '../lib/version.ts';
 import { stringify as toYaml } from 'yaml';

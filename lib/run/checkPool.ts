@@ -1,7 +1,7 @@
 // Starts checks `limit` at a time, in catalog order, ahead of mocha: fixtures are already up and
 // most checks wait on the network (steady-state polls, rollouts), so running them one by one
 // would make a full run as long as the sum of its checks. The run starts them all at once and
-// bounds what costs instead (lib/run/limiter.ts). Mocha's tests await their feature's result in
+// bounds what costs instead (util/limiter.ts). Mocha's tests await their feature's result in
 // order, so reports keep the catalog order; `hooks` tell the console as checks begin and end.
 
 import type { CheckResult, Feature } from '../catalog/types.ts';

@@ -8,7 +8,7 @@ import { targetWindowsNode } from '../discovery/nodes.ts';
 import { FixtureError } from '../fixtures/errors.ts';
 import { runProbe } from '../probes/run.ts';
 import type { Transport } from '../probes/types.ts';
-import type { Limiter } from './limiter.ts';
+import type { Limiter } from '../../util/limiter.ts';
 import type { RunState } from './state.ts';
 
 export function makeCheckContext(run: RunState, feature: Feature, steps: string[], signal: AbortSignal): CheckContext {
@@ -49,7 +49,11 @@ export function makeCheckContext(run: RunState, feature: Feature, steps: string[
     },
     podTransport: (pod, os, container) => limited(new PodExecTransport(run.kube, { namespace: run.namespace, pod, container }, os), [run.slots.exec], rank),
     nodeTransport: async node => {
-      const t = await run.nodeTransport(node, run);
+      const t = await run.nodeTransport(node, {
+        mode: run.config.nodeAccess, ssh: run.config.ssh, version: cluster.version,
+        kube: run.kube, runId: run.runId, namespace: run.namespace, render: run.render!, podStartMs: run.config.timeouts.podStart,
+        signal: run.abort.signal, execSlots: run.slots.exec, log: run.log,
+      });
       // The node's own slot first: a command queued behind others on one node holds no exec slot.
       return t && limited(t, [run.slots.perNode.for(node.name), run.slots.exec], rank);
     },

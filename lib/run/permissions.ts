@@ -8,24 +8,36 @@ import { describePermission } from '../cluster/accessReview.ts';
 import { accessNeeds, RUN_ITSELF } from '../catalog/access.ts';
 import { deniedPermissions } from '../cluster/accessReview.ts';
 import { MissingPermissionsError } from '../errors.ts';
-import type { RunState } from './state.ts';
+import type { Feature } from '../catalog/types.ts';
 
-export async function checkPermissions(run: RunState, kc: KubeConfig): Promise<void> {
-  const denied = await deniedPermissions(kc, accessNeeds(run.features), run.namespace, run.abort.signal);
-  if (!denied.length) return;
-  const line = (d: (typeof denied)[number]) => `missing permission: ${describePermission(d, run.namespace)}, needed by ${d.neededBy.join(', ')}${d.reason ? ` (${d.reason})` : ''}`;
+export interface PermissionCheck {
+  features: Feature[];
+  /** The run's namespace: namespaced permissions are asked there. */
+  namespace: string;
+  /** The API server, for the message. */
+  server: string;
+  /** --skip-unpermitted. */
+  skipUnpermitted: boolean;
+  signal: AbortSignal;
+}
+
+/** Feature id → why it is not permitted (with --skip-unpermitted); undefined when nothing is missing. */
+export async function checkPermissions(kc: KubeConfig, o: PermissionCheck): Promise<Map<string, string> | undefined> {
+  const denied = await deniedPermissions(kc, accessNeeds(o.features), o.namespace, o.signal);
+  if (!denied.length) return undefined;
+  const line = (d: (typeof denied)[number]) => `missing permission: ${describePermission(d, o.namespace)}, needed by ${d.neededBy.join(', ')}${d.reason ? ` (${d.reason})` : ''}`;
   const blocksRun = denied.some(d => d.neededBy.includes(RUN_ITSELF));
-  if (!run.config.skipUnpermitted || blocksRun) {
+  if (!o.skipUnpermitted || blocksRun) {
     const hint = blocksRun ? 'the run itself needs them' : '--skip-unpermitted runs the other features';
     throw new MissingPermissionsError([
-      `RBAC preflight on ${run.kube.server}: ${denied.length} permission(s) missing; nothing was created (${hint}):`,
+      `RBAC preflight on ${o.server}: ${denied.length} permission(s) missing; nothing was created (${hint}):`,
       ...denied.map(line),
       '"wincheck rbac" prints the ClusterRole and binding a run needs.',
     ].join('\n'));
   }
   const unpermitted = new Map<string, string>();
   for (const d of denied) {
-    for (const id of d.neededBy) unpermitted.set(id, [unpermitted.get(id), `not permitted: ${describePermission(d, run.namespace)}`].filter(Boolean).join('; '));
+    for (const id of d.neededBy) unpermitted.set(id, [unpermitted.get(id), `not permitted: ${describePermission(d, o.namespace)}`].filter(Boolean).join('; '));
   }
-  run.unpermitted = unpermitted;
+  return unpermitted;
 }

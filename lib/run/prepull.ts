@@ -9,7 +9,7 @@ import { apiErrorMessage } from '../cluster/apiError.ts';
 import { WaitTimeoutError, watchUntil } from '../cluster/watch.ts';
 import { schedulableWindowsNodes } from '../discovery/nodes.ts';
 import type { NodeInfo } from '../discovery/types.ts';
-import { imagesOf } from '../fixtures/imageList.ts';
+import { imagesOf } from '../fixtures/workloadPods.ts';
 import { canonicalImage } from '../fixtures/images.ts';
 import type { RenderedFixture } from '../fixtures/types.ts';
 import { FIXTURE_LABEL, RUN_LABEL } from '../labels.ts';

@@ -1,7 +1,7 @@
 // Critical path first. A full run ends when its longest check does, and the longest checks are
 // the ones that wait longest by design (Feature.designedWaitMs: steady periods, idle rounds, a
 // controller's sync period). Wherever the run queues, they go first: their fixtures are created
-// first, their checks start first and their commands get exec slots first (limiter.ts), so they
+// first, their checks start first and their commands get exec slots first (util/limiter.ts), so they
 // start about as early as they would alone. The others have slack to wait. Ties keep the
 // catalog order; reports keep the catalog order regardless.
 

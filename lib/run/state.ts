@@ -4,18 +4,15 @@ import type { Feature, CheckResult } from '../catalog/types.ts';
 import type { BuildScope } from './builds.ts';
 import type { KubeClients } from '../cluster/types.ts';
 import type { RunConfig } from '../config/types.ts';
-import type { ClusterInfo, NodeInfo } from '../discovery/types.ts';
+import type { ClusterInfo } from '../discovery/types.ts';
 import type { FixtureError } from '../fixtures/errors.ts';
 import type { WaveRunner } from './waves.ts';
 import type { Redactor } from '../fixtures/secrets.ts';
 import type { RenderContext, RenderedFixture } from '../fixtures/types.ts';
-import type { Transport } from '../probes/types.ts';
 import type { RunEvents } from './events.ts';
-import type { KeyedLimiter, Limiter } from './limiter.ts';
+import type { KeyedLimiter, Limiter } from '../../util/limiter.ts';
 import type { SharedPodWaits } from './podWaits.ts';
-
-/** HostProcess pods and SSH plug in here (lib/node-access, another module). */
-export type NodeTransportFactory = (node: NodeInfo, run: RunState) => Promise<Transport | undefined>;
+import type { NodeTransportFactory } from '../transports/nodeAccess.ts';
 
 export interface RunState {
   config: RunConfig;
@@ -33,12 +30,13 @@ export interface RunState {
   results: CheckResult[];
   /** Aborted on Ctrl-C, SIGTERM or the run deadline. */
   abort: AbortController;
+  /** HostProcess pod or SSH per node (lib/transports/nodeAccess.ts). */
   nodeTransport: NodeTransportFactory;
   /** Pod-ready waits shared by the checks waiting for the same pod at once (podWaits.ts). */
   podWaits?: SharedPodWaits;
   /** Each feature's place on the critical path (priority.ts): 0 is served first where the run queues. */
   ranks?: Map<string, number>;
-  /** What costs, bounded (limiter.ts): exec sessions run-wide, and commands on each node. */
+  /** What costs, bounded (util/limiter.ts): exec sessions run-wide, and commands on each node. */
   slots: { exec: Limiter; perNode: KeyedLimiter };
   /** Features whose RBAC permissions are missing (--skip-unpermitted): feature id → why, they run as n/a. */
   unpermitted?: Map<string, string>;

@@ -16,7 +16,7 @@ import type { PodReadyHub } from '../cluster/podReadyHub.ts';
 import { renderFixture } from '../fixtures/render.ts';
 import type { RenderContext } from '../fixtures/types.ts';
 import type { CommandResult, Transport } from '../probes/types.ts';
-import type { Limiter } from '../run/limiter.ts';
+import type { Limiter } from '../../util/limiter.ts';
 
 export const HOSTPROCESS_TEMPLATE = 'hostprocess';
 

@@ -5,15 +5,40 @@
 
 import { readFileSync } from 'node:fs';
 import { hostProcessPossible } from '../discovery/discover.ts';
-import type { NodeAccess as NodeAccess0, NodeInfo } from '../discovery/types.ts';
-import type { NodeAccessMode } from '../config/types.ts';
+import type { Limiter } from '../../util/limiter.ts';
+import type { KubeClients } from '../cluster/types.ts';
+import type { NodeAccess as NodeAccess0, NodeInfo, ServerVersion } from '../discovery/types.ts';
+import type { NodeAccessMode, SshConfig } from '../config/types.ts';
+import type { RenderContext } from '../fixtures/types.ts';
 import type { Transport } from '../probes/types.ts';
-import type { RunState } from '../run/state.ts';
 import { PodReadyHub } from '../cluster/podReadyHub.ts';
 import { nodeAccessSelector, startHostProcessTransport } from './hostProcess.ts';
 import { parseKnownHosts } from './knownHosts.ts';
 import { SshTransport } from './ssh.ts';
 
+/** What choosing a node's transport reads: the mode asked for, the SSH settings, the server's version. */
+export interface NodeAccessSettings {
+  mode?: NodeAccessMode;
+  ssh: SshConfig;
+  version: ServerVersion;
+}
+
+/** What reaching a node takes: where its HostProcess pod goes, how long it may take to start, what bounds its first exec. */
+export interface NodeAccessOptions extends NodeAccessSettings {
+  kube: KubeClients;
+  runId: string;
+  namespace: string;
+  render: RenderContext;
+  /** The HostProcess pod's start deadline. */
+  podStartMs: number;
+  signal: AbortSignal;
+  /** The run's exec slots: 100 nodes' pods must not all open their first exec at once. */
+  execSlots?: Limiter;
+  log(line: string): void;
+}
+
+/** A transport to the node's host (HostProcess pod or SSH), or undefined when none is possible. */
+export type NodeTransportFactory = (node: NodeInfo, o: NodeAccessOptions) => Promise<Transport | undefined>;
 
 /**
  * Discovery's node access as the chosen mode leaves it: with --node-access ssh HostProcess is
@@ -33,14 +58,13 @@ export interface NodeAccessPlan {
 }
 
 /** Which transports may be tried for this node, and why not. Pure. */
-export function planNodeAccess(run: Pick<RunState, 'config' | 'cluster'>, node: NodeInfo): NodeAccessPlan {
-  const mode = run.config.nodeAccess ?? 'auto';
-  const cluster = run.cluster!;
+export function planNodeAccess(o: NodeAccessSettings, node: NodeInfo): NodeAccessPlan {
+  const mode = o.mode ?? 'auto';
   let hostProcess: NodeAccessPlan['hostProcess'];
   if (node.os !== 'windows') hostProcess = { ok: false, reason: `node ${node.name} is not a Windows node` };
   else if (mode === 'ssh') hostProcess = { ok: false, reason: 'node access is set to ssh' };
-  else hostProcess = hostProcessPossible(cluster.version, [node]);
-  const s = run.config.ssh;
+  else hostProcess = hostProcessPossible(o.version, [node]);
+  const s = o.ssh;
   let ssh: NodeAccessPlan['ssh'];
   if (mode === 'hostprocess') ssh = { ok: false, reason: 'node access is set to hostprocess' };
   else if (!s.user || !s.key || !s.knownHosts) ssh = { ok: false, reason: 'SSH not configured (--ssh-user, --ssh-key, --ssh-known-hosts)' };
@@ -56,34 +80,34 @@ export class NodeAccess {
   private _hub?: PodReadyHub;
 
   /** The NodeTransportFactory the run uses. */
-  readonly transportFor = (node: NodeInfo, run: RunState): Promise<Transport | undefined> => {
+  readonly transportFor: NodeTransportFactory = (node, o) => {
     let p = this._byNode.get(node.name);
     if (!p) {
-      p = this._make(node, run);
+      p = this._make(node, o);
       this._byNode.set(node.name, p);
     }
     return p;
   };
 
-  private async _make(node: NodeInfo, run: RunState): Promise<Transport | undefined> {
-    const plan = planNodeAccess(run, node);
+  private async _make(node: NodeInfo, o: NodeAccessOptions): Promise<Transport | undefined> {
+    const plan = planNodeAccess(o, node);
     const failures: string[] = [];
     if (plan.hostProcess.ok) {
       try {
         const t = await startHostProcessTransport(node, {
-          kube: run.kube, namespace: run.namespace, render: run.render!, timeoutMs: run.config.timeouts.podStart, signal: run.abort.signal,
-          execSlots: run.slots.exec,
-          readyHub: (this._hub ??= new PodReadyHub(run.kube, run.namespace, nodeAccessSelector(run.runId), run.abort.signal)),
+          kube: o.kube, namespace: o.namespace, render: o.render, timeoutMs: o.podStartMs, signal: o.signal,
+          execSlots: o.execSlots,
+          readyHub: (this._hub ??= new PodReadyHub(o.kube, o.namespace, nodeAccessSelector(o.runId), o.signal)),
         });
-        run.log(`Node access to ${node.name}: ${t.description}.`);
+        o.log(`Node access to ${node.name}: ${t.description}.`);
         return t;
       } catch (e) {
         failures.push(`HostProcess: ${(e as Error).message}`);
-        run.log(`Node access to ${node.name}: HostProcess failed (${(e as Error).message})${plan.ssh.ok ? '; trying SSH' : ''}.`);
+        o.log(`Node access to ${node.name}: HostProcess failed (${(e as Error).message})${plan.ssh.ok ? '; trying SSH' : ''}.`);
       }
     }
     if (plan.ssh.ok) {
-      const s = run.config.ssh;
+      const s = o.ssh;
       let key: Buffer;
       let known: string;
       try {
@@ -96,14 +120,14 @@ export class NodeAccess {
       this._ssh.push(t);
       try {
         await t.connect();
-        run.log(`Node access to ${node.name}: ${t.description}.`);
+        o.log(`Node access to ${node.name}: ${t.description}.`);
         return t;
       } catch (e) {
         failures.push(`SSH: ${(e as Error).message}`);
       }
     }
     if (failures.length) throw new Error(`no node access to ${node.name}: ${failures.join('; ')}`);
-    run.log(`No node access to ${node.name}: HostProcess ${plan.hostProcess.reason}; SSH ${plan.ssh.reason}.`);
+    o.log(`No node access to ${node.name}: HostProcess ${plan.hostProcess.reason}; SSH ${plan.ssh.reason}.`);
     return undefined;
   }
 

@@ -22,7 +22,7 @@ export function preflightTask(kc: KubeConfig, begin: (r: RunState) => Promise<vo
     setup: async r => {
       const { config, kube } = r;
       const version = await preflight(kc, config.timeouts.preflightConnect);
-      await checkPermissions(r, kc);
+      r.unpermitted = await checkPermissions(kc, { features: r.features, namespace: r.namespace, server: kube.server, skipUnpermitted: config.skipUnpermitted, signal: r.abort.signal });
       try {
         r.cluster = await discover(kube, { version, loadBalancer: config.loadBalancer, sshCheck: sshReachable(config.ssh), nodeFlapWaitMs: config.timeouts.nodeFlap, log: r.log });
         r.cluster.nodeAccess = applyNodeAccessMode(r.cluster.nodeAccess, config.nodeAccess);

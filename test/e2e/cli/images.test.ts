@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { loadCatalog } from '../../../lib/catalog/registry.ts';
 import { selectFeatures } from '../../../lib/catalog/select.ts';
-import { imagesNeeded } from '../../../lib/fixtures/imageList.ts';
+import { imagesNeeded } from '../../../lib/run/imageList.ts';
 import { wincheck } from '../../support/cli.ts';
 
 describe('wincheck images', function () {

@@ -8,7 +8,7 @@ import { loadCatalog } from '../../../lib/catalog/registry.ts';
 import type { Feature } from '../../../lib/catalog/types.ts';
 import { defaultTimeouts, type Timeouts } from '../../../lib/cluster/timeouts.ts';
 import type { FixtureSpec } from '../../../lib/fixtures/types.ts';
-import { Limiter } from '../../../lib/run/limiter.ts';
+import { Limiter } from '../../../util/limiter.ts';
 import { SharedPodWaits } from '../../../lib/run/podWaits.ts';
 import { byPriority, fixturesByPriority, ranksOf } from '../../../lib/run/priority.ts';
 

@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import type { CheckResult, Feature } from '../../../lib/catalog/types.ts';
 import { CheckPool } from '../../../lib/run/checkPool.ts';
-import { KeyedLimiter, Limiter } from '../../../lib/run/limiter.ts';
+import { KeyedLimiter, Limiter } from '../../../util/limiter.ts';
 import ConsoleReporter, { nodesLine } from '../../../lib/report/console.ts';
 import type { RunInfo, RunSummary } from '../../../lib/run/events.ts';
 import { emptyCounts } from '../../../lib/run/events.ts';

@@ -158,7 +158,7 @@ describe('features-risn: parsers of real Windows output', () => {
 describe('features-risn: node access choice', () => {
   const run = (nodeAccess: 'auto' | 'ssh' | 'hostprocess', ssh = true, c = cluster()) => {
     const config = resolveConfig({ nodeAccess, ...(ssh ? { sshUser: 'Administrator', sshKey: '/k', sshKnownHosts: '/kh' } : {}) }, {}, {});
-    return { config, cluster: c };
+    return { mode: config.nodeAccess, ssh: config.ssh, version: c.version };
   };
   it('auto: HostProcess where possible, SSH as the fallback', () => {
     const p = planNodeAccess(run('auto'), winNode('win-1'));

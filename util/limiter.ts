@@ -1,8 +1,8 @@
-// Bounds what costs, not how many checks are in flight: a check that waits (a poll interval, a
-// pod start, a watch) holds no slot, so waiting never keeps work from running. Slots are taken
-// only around the costly step itself (an exec session, a command on one node) and given back at
-// once. Waiters are served by rank (lower first: the critical path, lib/run/priority.ts), first
-// come, first served within a rank; a waiter whose signal aborts leaves the queue.
+// Bounds what costs, not how many tasks are in flight: a task that waits holds no slot, so
+// waiting never keeps work from running. Slots are taken only around the costly step itself and
+// given back at once. Waiters are served by rank (lower first), first come, first served within
+// a rank; a waiter whose signal aborts leaves the queue. (The run bounds exec sessions and
+// commands per node with it, ranked by the critical path: lib/run/priority.ts.)
 
 export class Limiter {
   private _active = 0;

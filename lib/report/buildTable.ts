@@ -4,9 +4,7 @@
 
 import type { CheckResult } from '../catalog/types.ts';
 
-export const instanceId = (id: string, label: string) => `${id} [${label}]`;
-
-/** "work.iis-pod [ltsc2022]" → ["work.iis-pod", "ltsc2022"]; a plain id → [id, undefined]. */
+/** "work.iis-pod [ltsc2022]" (lib/run/builds.ts instanceId) → ["work.iis-pod", "ltsc2022"]; a plain id → [id, undefined]. */
 export function splitInstanceId(id: string): [string, string | undefined] {
   const m = /^(\S+) \[(.+)\]$/.exec(id);
   return m ? [m[1], m[2]] : [id, undefined];

@@ -6,15 +6,12 @@
 import type { Feature } from '../catalog/types.ts';
 import { schedulableWindowsNodes, targetWindowsNode } from '../discovery/nodes.ts';
 import type { ClusterInfo } from '../discovery/types.ts';
-import type { FixtureError } from '../fixtures/errors.ts';
 import { buildLabel, buildNumberOf } from '../facts/windows.ts';
-import type { FixtureSpec, RenderContext, RenderedFixture } from '../fixtures/types.ts';
-import { instanceId } from '../report/buildTable.ts';
-import { fixturesToDeploy, renderContextFor } from './createFixtures.ts';
-import type { RunState } from './state.ts';
+import type { FixtureSpec, RenderedFixture } from '../fixtures/types.ts';
+import { fixturesToDeploy, renderContextFor, type FixtureTarget, type RenderInputs } from './createFixtures.ts';
 
 /** One Windows build's share of the run. The primary build uses the run's own namespace. */
-export interface BuildScope {
+export interface BuildScope extends FixtureTarget {
   /** "10.0.20348". */
   build: string;
   /** "ltsc2022": the testcase suffix. */
@@ -23,9 +20,10 @@ export interface BuildScope {
   namespace: string;
   /** The cluster as this build's checks see it: Linux nodes and this build's Windows nodes. */
   cluster: ClusterInfo;
-  render: RenderContext;
-  fixtures: Map<string, RenderedFixture | FixtureError>;
 }
+
+/** A per-build instance's id: "work.iis-pod [ltsc2022]" (lib/report/buildTable.ts splits it). */
+export const instanceId = (id: string, label: string) => `${id} [${label}]`;
 
 /**
  * A feature is build-specific when its Windows fixtures are pinned to the target build (or node):
@@ -48,66 +46,79 @@ export function clusterForBuild(cluster: ClusterInfo, build: string): ClusterInf
   return { ...cluster, nodes: cluster.nodes.filter(n => n.os !== 'windows' || n.windowsBuild === build) };
 }
 
+export interface ExpandOptions {
+  /** The run's own namespace, render context and fixtures: the primary build's. */
+  main: FixtureTarget;
+  /** What the other builds' render contexts are made of (each gets its own namespace). */
+  render: Omit<RenderInputs, 'namespace'>;
+  /** --skip-unpermitted: each instance is added, as unpermitted as its feature. */
+  unpermitted?: Map<string, string>;
+}
+
 /**
  * The features to run, with build-specific ones expanded per build, and the scope of each
  * instance (keyed by its id). Non-primary scopes get their own namespace and render context.
  */
-export function expandForBuilds(run: RunState, cluster: ClusterInfo): { features: Feature[]; scopes: Map<string, BuildScope> } {
+export function expandForBuilds(selected: Feature[], cluster: ClusterInfo, o: ExpandOptions): { features: Feature[]; scopes: Map<string, BuildScope> } {
   const builds = windowsBuilds(cluster);
   const scopes = new Map<string, BuildScope>();
-  if (builds.length < 2) return { features: run.features, scopes };
+  if (builds.length < 2) return { features: selected, scopes };
+  const { main } = o;
   const byBuild = builds.map((build, i): BuildScope => {
     const label = buildLabel(build);
     const view = clusterForBuild(cluster, build);
-    const namespace = i === 0 ? run.namespace : `${run.namespace}-${label.toLowerCase().replace(/[^a-z0-9-]/g, '-')}`;
+    const namespace = i === 0 ? main.namespace : `${main.namespace}-${label.toLowerCase().replace(/[^a-z0-9-]/g, '-')}`;
     // Pinned to the build (several builds in the cluster), targeting a node of this build.
-    const render = i === 0 ? run.render! : { ...renderContextFor({ ...run, namespace }, view), multipleBuilds: true };
-    return { build, label, primary: i === 0, namespace, cluster: view, render, fixtures: i === 0 ? run.fixtures : new Map() };
+    const render = i === 0 ? main.render : { ...renderContextFor({ ...o.render, namespace }, view), multipleBuilds: true };
+    return { build, label, primary: i === 0, namespace, cluster: view, render, fixtures: i === 0 ? main.fixtures : new Map() };
   });
-  const features = run.features.flatMap(f => {
+  const features = selected.flatMap(f => {
     if (!isBuildSpecific(f)) return [f];
-    const unpermitted = run.unpermitted?.get(f.id);
+    const unpermitted = o.unpermitted?.get(f.id);
     return byBuild.map(scope => {
       const id = instanceId(f.id, scope.label);
       scopes.set(id, scope);
       // --skip-unpermitted names features by id: each instance is as unpermitted as its feature.
-      if (unpermitted) run.unpermitted!.set(id, unpermitted);
+      if (unpermitted) o.unpermitted!.set(id, unpermitted);
       return { ...f, id };
     });
   });
   return { features, scopes };
 }
 
-/** The run as one instance's check sees it: its build's namespace, fixtures and cluster view. */
-export function scopedRun(run: RunState, scope: BuildScope | undefined): RunState {
-  return scope ? { ...run, namespace: scope.namespace, fixtures: scope.fixtures, render: scope.render, cluster: scope.cluster } : run;
+export function otherBuildScopes(scopes: Map<string, BuildScope> | undefined): BuildScope[] {
+  return [...new Set(scopes?.values() ?? [])].filter(s => !s.primary);
 }
 
-export function otherBuildScopes(run: RunState): BuildScope[] {
-  return [...new Set(run.buildScopes?.values() ?? [])].filter(s => !s.primary);
-}
+export interface DeployPlan { target: FixtureTarget; specs: FixtureSpec[]; scope?: BuildScope }
 
-export interface DeployPlan { run: RunState; specs: FixtureSpec[]; scope?: BuildScope }
+export interface DeployPlanInputs {
+  /** The run's features, per-build instances included. */
+  features: Feature[];
+  cluster: ClusterInfo;
+  /** The run's own namespace. */
+  main: FixtureTarget;
+  /** Each per-build instance's scope, by its id. */
+  scopes?: Map<string, BuildScope>;
+  unpermitted?: Map<string, string>;
+  egressUrl?: string;
+}
 
 /**
  * What to deploy where: the run's namespace gets the fixtures of the features without a scope and
  * of the primary build's instances; each other build's namespace those of its instances, judged
  * (needs, n/a) on that build's view of the cluster.
  */
-export function deployPlans(run: RunState): DeployPlan[] {
-  const cluster = run.cluster!;
-  const scopeOf = (f: Feature) => run.buildScopes?.get(f.id);
-  const primaryView = [...run.buildScopes?.values() ?? []].find(s => s.primary)?.cluster;
+export function deployPlans(o: DeployPlanInputs): DeployPlan[] {
+  const scopeOf = (f: Feature) => o.scopes?.get(f.id);
+  const primaryView = [...o.scopes?.values() ?? []].find(s => s.primary)?.cluster;
   const main = new Map<string, FixtureSpec>();
-  for (const spec of fixturesToDeploy({ ...run, features: run.features.filter(f => !scopeOf(f)) }, cluster)) main.set(spec.id, spec);
+  for (const spec of fixturesToDeploy(o.features.filter(f => !scopeOf(f)), o.cluster, o)) main.set(spec.id, spec);
   if (primaryView)
-    for (const spec of fixturesToDeploy({ ...run, features: run.features.filter(f => scopeOf(f)?.primary) }, primaryView)) if (!main.has(spec.id)) main.set(spec.id, spec);
+    for (const spec of fixturesToDeploy(o.features.filter(f => scopeOf(f)?.primary), primaryView, o)) if (!main.has(spec.id)) main.set(spec.id, spec);
   return [
-    { run, specs: [...main.values()] },
-    ...otherBuildScopes(run).map(scope => {
-      const scoped = scopedRun(run, scope);
-      return { run: scoped, scope, specs: fixturesToDeploy({ ...scoped, features: run.features.filter(f => scopeOf(f) === scope) }, scope.cluster) };
-    }),
+    { target: o.main, specs: [...main.values()] },
+    ...otherBuildScopes(o.scopes).map(scope => ({ target: scope, scope, specs: fixturesToDeploy(o.features.filter(f => scopeOf(f) === scope), scope.cluster, o) })),
   ];
 }
 

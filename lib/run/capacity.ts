@@ -15,7 +15,6 @@ import type { NodeInfo } from '../discovery/types.ts';
 import type { RenderedFixture } from '../fixtures/types.ts';
 import { MeansError } from '../cluster/meansError.ts';
 import { RUN_LABEL } from '../labels.ts';
-import type { RunState } from './state.ts';
 
 export interface Room { cpu: number; memory: number; pods: number }
 
@@ -379,11 +378,11 @@ const fmtMi = (b: number) => `${Math.round(b / 2 ** 20)}Mi`;
  * could use, allocatable, what this run's pods request and what other pods request. Other pods
  * taking the room is an error of the harness's means, never an observation of the feature.
  */
-export async function withCapacityNumbers(run: Pick<RunState, 'kube' | 'cluster' | 'labels'>, e: MeansError): Promise<MeansError> {
+export async function withCapacityNumbers(o: { kube: KubeClients; nodes: NodeInfo[]; runId: string }, e: MeansError): Promise<MeansError> {
   if (e.means !== 'capacity' || !e.pod) return e;
-  const { kube } = run;
+  const { kube } = o;
   const pod = await kube.core.readNamespacedPod(e.pod);
-  const nodes = pod.spec?.nodeName ? (run.cluster?.nodes ?? []).filter(n => n.name === pod.spec!.nodeName) : candidateNodes(pod.spec!, run.cluster?.nodes ?? []);
+  const nodes = pod.spec?.nodeName ? o.nodes.filter(n => n.name === pod.spec!.nodeName) : candidateNodes(pod.spec!, o.nodes);
   let pods: V1Pod[];
   let scope = '';
   try {
@@ -392,7 +391,7 @@ export async function withCapacityNumbers(run: Pick<RunState, 'kube' | 'cluster'
     pods = (await kube.core.listNamespacedPod({ namespace: e.pod.namespace })).items;
     scope = ` (could not list pods in all namespaces, ${apiErrorMessage(x)}: others' pods are not counted)`;
   }
-  const runId = run.labels[RUN_LABEL];
+  const { runId } = o;
   const live = pods.filter(p => p.spec?.nodeName && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed' && p.metadata?.uid !== pod.metadata?.uid);
   const sum = (ps: V1Pod[]) => ps.reduce((u, p) => { const r = podRequests(p.spec!); return { cpu: u.cpu + r.cpu, memory: u.memory + r.memory, pods: u.pods + 1 }; }, { cpu: 0, memory: 0, pods: 0 });
   const req = podRequests(pod.spec!);

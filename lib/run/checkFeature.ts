@@ -10,74 +10,73 @@ import { FixtureError } from '../fixtures/errors.ts';
 import { podSecurityRejection } from '../cluster/apiError.ts';
 import { asMeansError } from '../cluster/meansError.ts';
 import { withCapacityNumbers } from './capacity.ts';
-import { makeCheckContext } from './context.ts';
-import type { RunState } from './state.ts';
+import { makeCheckContext, type CheckInputs } from './context.ts';
 
-export async function checkFeature(run: RunState, feature: Feature): Promise<CheckResult> {
+export async function checkFeature(inputs: CheckInputs, feature: Feature): Promise<CheckResult> {
   const started = Date.now();
-  const cluster = run.cluster!;
+  const { cluster } = inputs;
   const steps: string[] = [];
   let expectation: Expectation;
   try {
     expectation = feature.expect(cluster);
   } catch (e) {
     expectation = { expected: 'supported', reason: 'expectation could not be computed', source: 'wincheck' };
-    return finish(run, feature, expectation, undefined, new Error(`expect() of ${feature.id} failed`, { cause: e }), steps, started);
+    return finish(inputs, feature, expectation, undefined, new Error(`expect() of ${feature.id} failed`, { cause: e }), steps, started);
   }
-  const unmet = run.unpermitted?.get(feature.id) ?? feature.needs?.map(n => unmetNeed(n, cluster, { egressUrl: run.config.egressUrl })).find(Boolean);
+  const unmet = inputs.unpermitted ?? feature.needs?.map(n => unmetNeed(n, cluster, { egressUrl: inputs.config.egressUrl })).find(Boolean);
   if (unmet) expectation = { ...expectation, expected: 'n/a', reason: unmet };
-  const noImage = unmet ? undefined : noImageFor(run, feature);
+  const noImage = unmet ? undefined : noImageFor(inputs, feature);
   if (noImage) expectation = { ...expectation, expected: 'n/a', reason: noImage };
-  if (expectation.expected === 'n/a') return finish(run, feature, expectation, undefined, undefined, steps, started);
+  if (expectation.expected === 'n/a') return finish(inputs, feature, expectation, undefined, undefined, steps, started);
 
   // The probe's signal aborts on the check deadline or when the run is interrupted; the race
   // makes a probe that ignores its signal still end the check on time.
   const controller = new AbortController();
-  const timeoutMs = run.config.timeouts.check;
+  const timeoutMs = inputs.config.timeouts.check;
   let timer: NodeJS.Timeout | undefined;
   let onRunAbort = () => controller.abort();
   try {
     const stopped = new Promise<never>((_, reject) => {
       timer = setTimeout(() => { controller.abort(); reject(new Error(`check did not finish within ${Math.round(timeoutMs / 1000)}s`)); }, timeoutMs);
       onRunAbort = () => { controller.abort(); reject(new Error('run interrupted')); };
-      if (run.abort.signal.aborted) onRunAbort();
-      run.abort.signal.addEventListener('abort', onRunAbort, { once: true });
+      if (inputs.runSignal.aborted) onRunAbort();
+      inputs.runSignal.addEventListener('abort', onRunAbort, { once: true });
     });
-    const observation = await Promise.race([feature.probe(makeCheckContext(run, feature, steps, controller.signal)), stopped]);
-    return finish(run, feature, expectation, observation, undefined, steps, started);
+    const observation = await Promise.race([feature.probe(makeCheckContext(inputs, feature, steps, controller.signal)), stopped]);
+    return finish(inputs, feature, expectation, observation, undefined, steps, started);
   } catch (e) {
     // The cluster's Pod Security policy refused a pod the probe needed: it cannot check here.
     const psa = podSecurityRejection(e);
-    if (psa) return finish(run, feature, { ...expectation, expected: 'n/a', reason: `the cluster's Pod Security admission refused a pod the check needs: ${psa}` }, undefined, undefined, steps, started);
+    if (psa) return finish(inputs, feature, { ...expectation, expected: 'n/a', reason: `the cluster's Pod Security admission refused a pod the check needs: ${psa}` }, undefined, undefined, steps, started);
     // A pod found no room (others took it after planning): the error names the numbers.
     const means = asMeansError(e);
-    const error = means?.means === 'capacity' && !run.abort.signal.aborted ? await withCapacityNumbers(run, means).catch(() => e) : e;
-    return finish(run, feature, expectation, undefined, error, steps, started);
+    const error = means?.means === 'capacity' && !inputs.runSignal.aborted ? await withCapacityNumbers({ kube: inputs.kube, nodes: cluster.nodes, runId: inputs.runId }, means).catch(() => e) : e;
+    return finish(inputs, feature, expectation, undefined, error, steps, started);
   } finally {
     clearTimeout(timer);
-    run.abort.signal.removeEventListener('abort', onRunAbort);
+    inputs.runSignal.removeEventListener('abort', onRunAbort);
   }
 }
 
 /** A declared fixture that has no image for the target build: the feature cannot run there. */
-function noImageFor(run: RunState, feature: Feature): string | undefined {
+function noImageFor(inputs: CheckInputs, feature: Feature): string | undefined {
   for (const spec of feature.fixtures) {
-    const f = run.fixtures.get(spec.id);
+    const f = inputs.fixtures.get(spec.id);
     if (f instanceof FixtureError && f.notApplicable) return `fixture ${spec.id}: ${f.notApplicable}`;
   }
   return undefined;
 }
 
-function finish(run: RunState, f: Feature, expectation: Expectation, probed: Observation | undefined, error: unknown, steps: string[], started: number): CheckResult {
+function finish(inputs: CheckInputs, f: Feature, expectation: Expectation, probed: Observation | undefined, error: unknown, steps: string[], started: number): CheckResult {
   // An error after the run was stopped is the stop, not the feature (marked, never a finding).
-  if (error !== undefined && run.abort.signal.aborted) return { ...notRunResult(f, stopReason(run.abort.signal)), steps, durationMs: Date.now() - started, error: run.redactor.redact(errorText(error)) };
+  if (error !== undefined && inputs.runSignal.aborted) return { ...notRunResult(f, stopReason(inputs.runSignal)), steps, durationMs: Date.now() - started, error: inputs.redactor.redact(errorText(error)) };
   const verdict = outcomeOf(expectation, probed, error, f.subject);
   const obs = verdict.observation ?? probed;
-  const r = run.redactor;
+  const r = inputs.redactor;
   const node = obs?.node;
   const control = obs?.control;
   const evidence = [...(obs?.evidence ?? []), ...(control ? [`control ${control.ok ? 'passed' : 'FAILED'}: ${control.summary}`, ...(control.evidence ?? [])] : [])];
-  const windowsBuild = run.cluster?.nodes.find(n => n.name === node)?.windowsBuild;
+  const windowsBuild = inputs.cluster.nodes.find(n => n.name === node)?.windowsBuild;
   return {
     id: f.id,
     area: f.area,

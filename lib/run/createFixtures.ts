@@ -14,76 +14,103 @@ import { WINDOWS_BUILD_LABEL } from '../labels.ts';
 import { renderFixture } from '../fixtures/render.ts';
 import { podsOfObjects, type FixturePods } from '../fixtures/workloadPods.ts';
 import type { FixtureSpec, RenderContext, RenderedFixture } from '../fixtures/types.ts';
-import type { RunState } from './state.ts';
+import type { Redactor } from '../fixtures/secrets.ts';
+import type { Feature } from '../catalog/types.ts';
+import type { KubeClients } from '../cluster/types.ts';
 
-export function renderContextFor(run: Pick<RunState, 'runId' | 'namespace' | 'secrets' | 'config'>, cluster: ClusterInfo): RenderContext {
+/** A namespace fixtures are created in: the run's own, or one Windows build's (lib/run/builds.ts). */
+export interface FixtureTarget {
+  namespace: string;
+  render: RenderContext;
+  /** Each fixture as created, or why it failed: what the checks of this namespace read. */
+  fixtures: Map<string, RenderedFixture | FixtureError>;
+}
+
+/** What a render context is made of besides the cluster. */
+export interface RenderInputs {
+  runId: string;
+  namespace: string;
+  secrets: Record<string, string>;
+  imageRegistry?: string;
+}
+
+export function renderContextFor(o: RenderInputs, cluster: ClusterInfo): RenderContext {
   const target = targetWindowsNode(cluster.nodes);
   const usable = schedulableWindowsNodes(cluster.nodes);
   const builds = new Set(usable.map(n => n.windowsBuild).filter(Boolean));
   const ofBuild = usable.filter(n => target && n.windowsBuild === target.windowsBuild);
   return {
-    runId: run.runId,
-    namespace: run.namespace,
+    runId: o.runId,
+    namespace: o.namespace,
     windowsBuild: target?.windowsBuild,
     windowsNode: target?.name,
     multipleBuilds: builds.size > 1,
     windowsBuildNodes: ofBuild.every(n => n.labels[WINDOWS_BUILD_LABEL] === n.windowsBuild) ? undefined : ofBuild.map(n => n.name),
     windowsTaints: windowsTaints(cluster.nodes),
-    imageRegistry: run.config.imageRegistry,
-    secrets: run.secrets,
+    imageRegistry: o.imageRegistry,
+    secrets: o.secrets,
   };
 }
 
 /** Fixtures of the features that will probe (needs met, not n/a), deduplicated by id. */
-export function fixturesToDeploy(run: RunState, cluster: ClusterInfo): FixtureSpec[] {
+export function fixturesToDeploy(features: Feature[], cluster: ClusterInfo, o: { unpermitted?: Map<string, string>; egressUrl?: string }): FixtureSpec[] {
   const byId = new Map<string, FixtureSpec>();
-  for (const f of run.features) {
-    if (run.unpermitted?.has(f.id)) continue;
-    if (f.needs?.some(n => unmetNeed(n, cluster, { egressUrl: run.config.egressUrl }))) continue;
+  for (const f of features) {
+    if (o.unpermitted?.has(f.id)) continue;
+    if (f.needs?.some(n => unmetNeed(n, cluster, { egressUrl: o.egressUrl }))) continue;
     if (f.expect(cluster).expected === 'n/a') continue;
     for (const spec of f.fixtures) if (!byId.has(spec.id)) byId.set(spec.id, spec);
   }
   return [...byId.values()];
 }
 
+export interface DeployFixturesOptions {
+  kube: KubeClients;
+  redactor: Redactor;
+  /** That fixture's objects are created, or its failure recorded (its checks may start). */
+  onSettled?(id: string): void;
+  /** Sees every rendered fixture before any is created (the pre-pull phase). */
+  beforeCreate?(rendered: RenderedFixture[]): Promise<void>;
+  /** Already rendered (and sized to the nodes) by the capacity plan, lib/run/waves.ts. */
+  prerendered?(spec: FixtureSpec): RenderedFixture | undefined;
+}
+
 /**
  * Renders every fixture, lets `beforeCreate` see them (the pre-pull phase pulls their images
- * first, so pod-start deadlines count from images present), then creates their objects.
- * `onSettled(id)`: that fixture's objects are created, or its failure recorded (its checks may start).
+ * first, so pod-start deadlines count from images present), then creates their objects in the
+ * target's namespace, recording each in `target.fixtures`.
  */
-export async function deployFixtures(run: RunState, specs: FixtureSpec[], onSettled?: (id: string) => void, beforeCreate?: (rendered: RenderedFixture[]) => Promise<void>,
-  /** Already rendered (and sized to the nodes) by the capacity plan, lib/run/waves.ts. */
-  prerendered?: (spec: FixtureSpec) => RenderedFixture | undefined): Promise<void> {
-  const render = run.render!;
+export async function deployFixtures(target: FixtureTarget, specs: FixtureSpec[], o: DeployFixturesOptions): Promise<void> {
+  const { kube, redactor } = o;
   const rendered: RenderedFixture[] = [];
   for (const spec of specs) {
     try {
-      rendered.push(prerendered?.(spec) ?? renderFixture(spec, render));
+      rendered.push(o.prerendered?.(spec) ?? renderFixture(spec, target.render));
     } catch (e) {
-      run.fixtures.set(spec.id, fixtureError(run, spec, e));
-      onSettled?.(spec.id);
+      target.fixtures.set(spec.id, fixtureError(redactor, spec, e));
+      o.onSettled?.(spec.id);
     }
   }
-  await beforeCreate?.(rendered);
+  await o.beforeCreate?.(rendered);
   await Promise.all(rendered.map(async r => {
     try {
       for (const obj of r.objects) {
-        await dryRunPodTemplate(run.kube, obj);
-        await createObject(run.kube, obj);
+        await dryRunPodTemplate(kube, obj);
+        await createObject(kube, obj);
       }
-      run.fixtures.set(r.spec.id, r);
+      target.fixtures.set(r.spec.id, r);
     } catch (e) {
-      run.fixtures.set(r.spec.id, fixtureError(run, r.spec, e, podsOfObjects(r.objects)));
+      target.fixtures.set(r.spec.id, fixtureError(redactor, r.spec, e, podsOfObjects(r.objects)));
     } finally {
-      onSettled?.(r.spec.id);
+      o.onSettled?.(r.spec.id);
     }
   }));
 }
 
-function fixtureError(run: RunState, spec: FixtureSpec, e: unknown, pods?: FixturePods): FixtureError {
+function fixtureError(redactor: Redactor, spec: FixtureSpec, e: unknown, pods?: FixturePods): FixtureError {
   const message = `failed to deploy fixture "${spec.id}": ${e instanceof Error ? e.message : String(e)}`;
   const psa = podSecurityRejection(e);
-  const notApplicable = e instanceof NoImageError ? run.redactor.redact(e.message)
-    : psa ? run.redactor.redact(`the cluster's Pod Security admission refused it: ${psa}`) : undefined;
-  return new FixtureError(spec.id, run.redactor.redact(message), { cause: e, notApplicable, pods });
+  const notApplicable = e instanceof NoImageError ? redactor.redact(e.message)
+    : psa ? redactor.redact(`the cluster's Pod Security admission refused it: ${psa}`) : undefined;
+  return new FixtureError(spec.id, redactor.redact(message), { cause: e, notApplicable, pods });
 }

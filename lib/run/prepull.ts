@@ -13,8 +13,23 @@ import { imagesOf } from '../fixtures/workloadPods.ts';
 import { canonicalImage } from '../fixtures/images.ts';
 import type { RenderedFixture } from '../fixtures/types.ts';
 import { FIXTURE_LABEL, RUN_LABEL } from '../labels.ts';
+import type { KubeClients } from '../cluster/types.ts';
+import type { Redactor } from '../fixtures/secrets.ts';
 import { perNodeName } from '../transports/hostProcess.ts';
-import type { RunState } from './state.ts';
+
+export interface PrepullOptions {
+  kube: KubeClients;
+  runId: string;
+  /** The run's namespace and labels: the pull pods carry them. */
+  namespace: string;
+  labels: Record<string, string>;
+  /** The phase's deadline (timeouts.prepull), and how often it says what it still waits for. */
+  deadlineMs: number;
+  progressMs: number;
+  redactor: Redactor;
+  signal: AbortSignal;
+  log(line: string): void;
+}
 
 export const PREPULL_FIXTURE = 'prepull';
 
@@ -72,11 +87,11 @@ export function formatElapsed(ms: number): string {
   return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
 }
 
-function pullPod(run: RunState, t: PullTarget, index: number): V1Pod {
+function pullPod(o: Pick<PrepullOptions, 'namespace' | 'labels'>, t: PullTarget, index: number): V1Pod {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name: perNodeName(`prepull-${index}`, t.node), namespace: run.namespace, labels: { ...run.labels, [FIXTURE_LABEL]: PREPULL_FIXTURE } },
+    metadata: { name: perNodeName(`prepull-${index}`, t.node), namespace: o.namespace, labels: { ...o.labels, [FIXTURE_LABEL]: PREPULL_FIXTURE } },
     spec: {
       nodeName: t.node,
       restartPolicy: 'Never',
@@ -89,25 +104,25 @@ function pullPod(run: RunState, t: PullTarget, index: number): V1Pod {
 }
 
 /** Pulls every target, printing progress; returns the pulls that failed or did not finish in time. */
-export async function prepullImages(run: RunState, all: PullTarget[]): Promise<{ failed: string[]; unfinished: string[] }> {
-  const { kube, namespace } = run;
-  const deadline = run.config.timeouts.prepull;
+export async function prepullImages(o: PrepullOptions, all: PullTarget[]): Promise<{ failed: string[]; unfinished: string[] }> {
+  const { kube, namespace, redactor } = o;
+  const deadline = o.deadlineMs;
   const present = all.filter(t => t.present);
-  if (present.length) run.log(`Pre-pull: ${present.length} of ${all.length} image(s) already on their node(s) (the nodes' status.images): ${listSome([...new Set(present.map(t => t.image))])}; no pull pod for them.`);
+  if (present.length) o.log(`Pre-pull: ${present.length} of ${all.length} image(s) already on their node(s) (the nodes' status.images): ${listSome([...new Set(present.map(t => t.image))])}; no pull pod for them.`);
   const targets = all.filter(t => !t.present);
   if (!targets.length) return { failed: [], unfinished: [] };
   const started = Date.now();
-  const byPod = new Map(targets.map((t, i) => [pullPod(run, t, i).metadata!.name!, { t, i }]));
+  const byPod = new Map(targets.map((t, i) => [pullPod(o, t, i).metadata!.name!, { t, i }]));
   const done = new Map<string, { state: 'present' | 'failed'; message?: string }>();
   const nodes = new Set(targets.map(t => t.node));
-  run.log(`Pre-pulling ${new Set(targets.map(t => t.image)).size} Windows image(s) on ${nodes.size} node(s) (deadline ${formatElapsed(deadline)}).`);
-  const labelSelector = `${RUN_LABEL}=${run.runId},${FIXTURE_LABEL}=${PREPULL_FIXTURE}`;
+  o.log(`Pre-pulling ${new Set(targets.map(t => t.image)).size} Windows image(s) on ${nodes.size} node(s) (deadline ${formatElapsed(deadline)}).`);
+  const labelSelector = `${RUN_LABEL}=${o.runId},${FIXTURE_LABEL}=${PREPULL_FIXTURE}`;
   const remove = (name: string) => kube.core.deleteNamespacedPod({ name, namespace, gracePeriodSeconds: 0 }).catch(() => undefined);
   const waiting = () => [...byPod].filter(([name]) => !done.has(name)).map(([, v]) => v.t);
   const progress = setInterval(() => {
     const left = waiting();
-    run.log(`Pre-pull: ${targets.length - left.length}/${targets.length} present after ${formatElapsed(Date.now() - started)}; waiting for ${listSome(left.map(t => `${t.image} on ${t.node}`))}`);
-  }, run.config.timeouts.prepullProgress);
+    o.log(`Pre-pull: ${targets.length - left.length}/${targets.length} present after ${formatElapsed(Date.now() - started)}; waiting for ${listSome(left.map(t => `${t.image} on ${t.node}`))}`);
+  }, o.progressMs);
   const allDone = (): true | undefined => (done.size === byPod.size ? true : undefined);
   const settle = (pod: V1Pod): void => {
     const name = pod.metadata?.name ?? '';
@@ -116,23 +131,23 @@ export async function prepullImages(run: RunState, all: PullTarget[]): Promise<{
     const s = pullState(pod);
     if (s.state !== 'pulling') {
       done.set(name, s.state === 'failed' ? { state: 'failed', message: s.message } : { state: 'present' });
-      run.log(s.state === 'failed'
-        ? `Pre-pull: ${entry.t.image} on ${entry.t.node} failed after ${formatElapsed(Date.now() - started)}: ${run.redactor.redact(s.message)}`
+      o.log(s.state === 'failed'
+        ? `Pre-pull: ${entry.t.image} on ${entry.t.node} failed after ${formatElapsed(Date.now() - started)}: ${redactor.redact(s.message)}`
         : `Pre-pull: ${entry.t.image} present on ${entry.t.node} after ${formatElapsed(Date.now() - started)}.`);
       void remove(name);
     }
   };
   try {
-    await Promise.all([...byPod].map(([name, { t, i }]) => kube.core.createNamespacedPod({ namespace, body: pullPod(run, t, i) }).catch(e => {
+    await Promise.all([...byPod].map(([name, { t, i }]) => kube.core.createNamespacedPod({ namespace, body: pullPod(o, t, i) }).catch(e => {
       done.set(name, { state: 'failed', message: apiErrorMessage(e) });
-      run.log(`Pre-pull: could not create the pull pod for ${t.image} on ${t.node}: ${run.redactor.redact(apiErrorMessage(e))}`);
+      o.log(`Pre-pull: could not create the pull pod for ${t.image} on ${t.node}: ${redactor.redact(apiErrorMessage(e))}`);
     })));
     if (done.size < byPod.size) {
       // A pod sandbox that cannot start (the node's pause image, its network) leaves the pod
       // ContainerCreating for good: only its FailedCreatePodSandBox event says so. Two watches,
       // pods and events; the first to see every pull settled ends both.
       const stop = new AbortController();
-      const signal = AbortSignal.any([run.abort.signal, stop.signal]);
+      const signal = AbortSignal.any([o.signal, stop.signal]);
       const timeoutMs = Math.max(deadline - (Date.now() - started), 1);
       const pods = watchUntil<V1Pod, true>({
         kube, path: `/api/v1/namespaces/${namespace}/pods`, labelSelector,
@@ -151,7 +166,7 @@ export async function prepullImages(run: RunState, all: PullTarget[]): Promise<{
           const entry = byPod.get(name);
           if (entry && !done.has(name) && ev.reason === 'FailedCreatePodSandBox') {
             done.set(name, { state: 'failed', message: `FailedCreatePodSandBox: ${ev.message ?? ''}` });
-            run.log(`Pre-pull: ${entry.t.image} on ${entry.t.node} failed: the pod sandbox could not start: ${run.redactor.redact(ev.message ?? '')}`);
+            o.log(`Pre-pull: ${entry.t.image} on ${entry.t.node} failed: the pod sandbox could not start: ${redactor.redact(ev.message ?? '')}`);
             void remove(name);
           }
           return allDone();
@@ -179,7 +194,7 @@ export async function prepullImages(run: RunState, all: PullTarget[]): Promise<{
   const failed = [...done].filter(([, d]) => d.state === 'failed').map(([n, d]) => `${byPod.get(n)!.t.image} on ${byPod.get(n)!.t.node}: ${d.message}`);
   const unfinished = waiting().map(t => `${t.image} on ${t.node}`);
   if (unfinished.length)
-    run.log(`Pre-pull stopped at its deadline of ${formatElapsed(deadline)} with ${unfinished.length} pull(s) still running: ${listSome(unfinished)}; their checks wait with their own pod-start deadline.`);
-  else run.log(`Pre-pulled ${targets.length - failed.length}/${targets.length} image(s) in ${formatElapsed(Date.now() - started)}.`);
+    o.log(`Pre-pull stopped at its deadline of ${formatElapsed(deadline)} with ${unfinished.length} pull(s) still running: ${listSome(unfinished)}; their checks wait with their own pod-start deadline.`);
+  else o.log(`Pre-pulled ${targets.length - failed.length}/${targets.length} image(s) in ${formatElapsed(Date.now() - started)}.`);
   return { failed, unfinished };
 }

@@ -1,4 +1,5 @@
-// Everything one run carries between its tasks.
+// Everything one run carries between its tasks (lib/run/tasks/); what they hand to the planners,
+// the transports and the checks is an option object naming what each uses, never this.
 
 import type { Feature, CheckResult } from '../catalog/types.ts';
 import type { BuildScope } from './builds.ts';
@@ -13,6 +14,7 @@ import type { RunEvents } from './events.ts';
 import type { KeyedLimiter, Limiter } from '../../util/limiter.ts';
 import type { SharedPodWaits } from './podWaits.ts';
 import type { NodeTransportFactory } from '../transports/nodeAccess.ts';
+import type { FixtureTarget } from './createFixtures.ts';
 
 export interface RunState {
   config: RunConfig;
@@ -47,4 +49,9 @@ export interface RunState {
   /** Fixture waves that fit the nodes' capacity (lib/run/waves.ts); set by the deploy task. */
   waves?: WaveRunner;
   log(line: string): void;
+}
+
+/** The run's own namespace as a place fixtures are created in (once preflight has rendered it). */
+export function mainTarget(r: RunState): FixtureTarget {
+  return { namespace: r.namespace, render: r.render!, fixtures: r.fixtures };
 }

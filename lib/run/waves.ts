@@ -16,13 +16,28 @@ import { MeansError } from '../cluster/meansError.ts';
 import { renderFixture } from '../fixtures/render.ts';
 import type { FixtureSpec, RenderedFixture } from '../fixtures/types.ts';
 import { FIXTURE_LABEL } from '../labels.ts';
-import type { DeployPlan } from './builds.ts';
+import type { KubeClients } from '../cluster/types.ts';
+import type { ClusterInfo } from '../discovery/types.ts';
+import type { Redactor } from '../fixtures/secrets.ts';
+import type { BuildScope, DeployPlan } from './builds.ts';
 import { demandOf, placeableNodes, planWaves, readNodeRooms, sizeToFit, withReserve, type PodDemand, type WavePlan } from './capacity.ts';
-import { deployFixtures } from './createFixtures.ts';
-import type { RunState } from './state.ts';
+import { deployFixtures, type FixtureTarget } from './createFixtures.ts';
 
 /** A fixture in one namespace: "<namespace>/<fixture id>". */
-const keyOf = (run: RunState, id: string) => `${run.namespace}/${id}`;
+const keyOf = (target: FixtureTarget, id: string) => `${target.namespace}/${id}`;
+
+/** What creating and releasing waves takes from the run. */
+export interface WaveOptions {
+  kube: KubeClients;
+  redactor: Redactor;
+  /** The run's signal: an interrupt settles every waiting check and starts no further wave. */
+  signal: AbortSignal;
+  /** How long the pods of released fixtures may take to be gone. */
+  releaseTimeoutMs: number;
+  /** Problems outside any check (a release that failed), redacted. */
+  errors: string[];
+  log(line: string): void;
+}
 
 interface Planned { plan: DeployPlan; spec: FixtureSpec; rendered?: RenderedFixture }
 
@@ -32,7 +47,7 @@ export class WaveRunner {
   private _busy: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly _run: RunState,
+    private readonly _o: WaveOptions,
     readonly plan: WavePlan,
     private readonly _fixtures: Map<string, Planned>,
     private readonly _plans: DeployPlan[],
@@ -42,7 +57,7 @@ export class WaveRunner {
     plan.waves.forEach((w, i) => { for (const f of w.features) this._waveOf.set(f, i); });
     this._pending = plan.waves.map(w => w.features.length);
     // An interrupted run lets every waiting check go on (and end at once on the aborted signal).
-    _run.abort.signal.addEventListener('abort', () => { for (const k of _fixtures.keys()) _settle(k); }, { once: true });
+    _o.signal.addEventListener('abort', () => { for (const k of _fixtures.keys()) _settle(k); }, { once: true });
   }
 
   /** Settles when no wave is being created or released (teardown waits for it). */
@@ -57,15 +72,15 @@ export class WaveRunner {
     for (const [key, why] of this.plan.unfit) {
       const p = this._fixtures.get(key)!;
       const message = `fixture ${p.spec.id} does not fit the nodes even alone: ${why}`;
-      p.plan.run.fixtures.set(p.spec.id, new FixtureError(p.spec.id, message, { notApplicable: message }));
-      this._run.log(`Capacity: ${message}.`);
+      p.plan.target.fixtures.set(p.spec.id, new FixtureError(p.spec.id, message, { notApplicable: message }));
+      this._o.log(`Capacity: ${message}.`);
       this._settle(key);
     }
     for (const [key, why] of this.plan.crowded) {
       const p = this._fixtures.get(key)!;
       const message = `fixture ${p.spec.id} does not fit: other workloads hold the room it needs: ${why}`;
-      p.plan.run.fixtures.set(p.spec.id, new FixtureError(p.spec.id, message, { cause: new MeansError('capacity', message), pods: p.rendered ? podsOfObjects(p.rendered.objects) : undefined }));
-      this._run.log(`Capacity: ${message}.`);
+      p.plan.target.fixtures.set(p.spec.id, new FixtureError(p.spec.id, message, { cause: new MeansError('capacity', message), pods: p.rendered ? podsOfObjects(p.rendered.objects) : undefined }));
+      this._o.log(`Capacity: ${message}.`);
       this._settle(key);
     }
     const later = new Set(this.plan.waves.slice(1).flatMap(w => w.deploy));
@@ -91,39 +106,43 @@ export class WaveRunner {
 
   private async _deploy(i: number, keys: string[], beforeCreate?: () => Promise<void>): Promise<void> {
     const n = this.plan.waves.length;
-    if (n > 1) this._run.log(`Capacity: wave ${i + 1}/${n}: ${this.plan.waves[i]?.features.length ?? 0} check(s); creating ${keys.length} fixture(s).`);
+    if (n > 1) this._o.log(`Capacity: wave ${i + 1}/${n}: ${this.plan.waves[i]?.features.length ?? 0} check(s); creating ${keys.length} fixture(s).`);
     // The pre-pull runs once, before any plan creates anything; every plan waits for it.
     const pulled = beforeCreate?.();
     await Promise.all(this._plans.map(plan => {
       const specs = keys.map(k => this._fixtures.get(k)!).filter(p => p.plan === plan).map(p => p.spec);
-      return deployFixtures(plan.run, specs, id => this._settle(keyOf(plan.run, id)), pulled ? () => pulled : undefined,
-        spec => this._fixtures.get(keyOf(plan.run, spec.id))?.rendered);
+      return deployFixtures(plan.target, specs, {
+        kube: this._o.kube, redactor: this._o.redactor,
+        onSettled: id => this._settle(keyOf(plan.target, id)),
+        beforeCreate: pulled ? () => pulled : undefined,
+        prerendered: spec => this._fixtures.get(keyOf(plan.target, spec.id))?.rendered,
+      });
     }));
     // After the last wave nothing more is coming: no check may wait on a fixture forever.
     if (i >= n - 1) for (const k of this._fixtures.keys()) this._settle(k);
   }
 
   private async _advance(i: number): Promise<void> {
-    if (i + 1 >= this.plan.waves.length || this._run.abort.signal.aborted) return;
+    if (i + 1 >= this.plan.waves.length || this._o.signal.aborted) return;
     try {
       await this._release(this.plan.waves[i].release);
     } catch (e) {
       // The next wave still goes: the scheduler, and the waits' FailedScheduling errors, say the rest.
       const message = `capacity: releasing the fixtures of wave ${i + 1} failed: ${(e as Error).message}`;
-      this._run.errors.push(this._run.redactor.redact(message));
-      this._run.log(message);
+      this._o.errors.push(this._o.redactor.redact(message));
+      this._o.log(message);
     }
-    if (this._run.abort.signal.aborted) return;
+    if (this._o.signal.aborted) return;
     await this._deploy(i + 1, this.plan.waves[i + 1].deploy);
   }
 
   /** Deletes the fixtures' objects and their pods, and watches until the pods are gone (their room is free). */
   private async _release(keys: string[]): Promise<void> {
-    const { kube } = this._run;
+    const { kube } = this._o;
     const byNamespace = new Map<string, string[]>();
     for (const key of keys) {
       const p = this._fixtures.get(key)!;
-      const rendered = p.plan.run.fixtures.get(p.spec.id);
+      const rendered = p.plan.target.fixtures.get(p.spec.id);
       for (const obj of rendered instanceof FixtureError || !rendered ? [] : [...rendered.objects].reverse()) {
         try {
           await kube.objects.delete(obj as KubernetesObject, undefined, undefined, 0, undefined, 'Background');
@@ -131,8 +150,8 @@ export class WaveRunner {
           if (apiStatusCode(e) !== 404) throw new Error(`deleting ${objectRef(obj)}: ${(e as Error).message}`, { cause: e });
         }
       }
-      p.plan.run.fixtures.delete(p.spec.id);
-      byNamespace.set(p.plan.run.namespace, [...byNamespace.get(p.plan.run.namespace) ?? [], p.spec.id]);
+      p.plan.target.fixtures.delete(p.spec.id);
+      byNamespace.set(p.plan.target.namespace, [...byNamespace.get(p.plan.target.namespace) ?? [], p.spec.id]);
     }
     for (const [namespace, ids] of byNamespace) {
       // Pods probes made from these fixtures (copies carrying the fixture label) go too.
@@ -151,8 +170,8 @@ export class WaveRunner {
         },
         what: `the pods of fixtures ${ids.join(', ')} in ${namespace} to be gone`,
         describe: () => [...left].join(', ') || 'none',
-        timeoutMs: this._run.config.timeouts.namespaceDelete,
-        signal: this._run.abort.signal,
+        timeoutMs: this._o.releaseTimeoutMs,
+        signal: this._o.signal,
       });
     }
   }
@@ -163,36 +182,45 @@ export class WaveRunner {
  * those whose resources are the subject, and plans the waves over all namespaces together (they
  * share the nodes).
  */
-export async function planDeployment(run: RunState, plans: DeployPlan[], settle: (key: string) => void): Promise<WaveRunner> {
-  const cluster = run.cluster!;
+export interface PlanDeploymentInputs extends WaveOptions {
+  cluster: ClusterInfo;
+  /** The run's features (per-build instances included), in catalog order. */
+  features: Feature[];
+  /** The run's own namespace (the features without a build scope deploy there). */
+  namespace: string;
+  scopes?: Map<string, BuildScope>;
+}
+
+export async function planDeployment(o: PlanDeploymentInputs, plans: DeployPlan[], settle: (key: string) => void): Promise<WaveRunner> {
+  const { cluster } = o;
   const nodes = placeableNodes(cluster.nodes);
-  const { rooms, note } = await readNodeRooms(run.kube, nodes, run.namespace);
-  if (note) run.log(`Capacity: ${note}.`);
+  const { rooms, note } = await readNodeRooms(o.kube, nodes, o.namespace);
+  if (note) o.log(`Capacity: ${note}.`);
   const reserved = withReserve(rooms);
   const fixtures = new Map<string, Planned>();
   const demand = new Map<string, PodDemand[]>();
   for (const plan of plans) {
     for (const spec of plan.specs) {
-      const key = keyOf(plan.run, spec.id);
+      const key = keyOf(plan.target, spec.id);
       let rendered: RenderedFixture | undefined;
       try {
-        rendered = renderFixture(spec, plan.run.render!);
+        rendered = renderFixture(spec, plan.target.render);
       } catch {
         // deployFixtures renders it again and records the failure.
       }
       if (rendered && spec.sizeToNode) {
         const sized = sizeToFit(rendered, cluster.nodes, reserved);
-        if (sized) run.log(`Capacity: ${sized}.`);
+        if (sized) o.log(`Capacity: ${sized}.`);
       }
       fixtures.set(key, { plan, spec, rendered });
       if (rendered) demand.set(key, demandOf(rendered, cluster.nodes));
     }
   }
-  const features = run.features.map(f => {
-    const plan = plans.find(p => p.run.namespace === (run.buildScopes?.get(f.id)?.namespace ?? run.namespace));
-    return { id: f.id, fixtures: plan ? f.fixtures.map(s => keyOf(plan.run, s.id)).filter(k => demand.has(k)) : [] };
+  const features = o.features.map(f => {
+    const plan = plans.find(p => p.target.namespace === (o.scopes?.get(f.id)?.namespace ?? o.namespace));
+    return { id: f.id, fixtures: plan ? f.fixtures.map(s => keyOf(plan.target, s.id)).filter(k => demand.has(k)) : [] };
   }).filter(f => f.fixtures.length);
   const plan = planWaves(features, demand, reserved);
-  if (plan.waves.length > 1) run.log(`Capacity: the fixtures do not fit the nodes at once; deploying in ${plan.waves.length} waves.`);
-  return new WaveRunner(run, plan, fixtures, plans, settle);
+  if (plan.waves.length > 1) o.log(`Capacity: the fixtures do not fit the nodes at once; deploying in ${plan.waves.length} waves.`);
+  return new WaveRunner(o, plan, fixtures, plans, settle);
 }

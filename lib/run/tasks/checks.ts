@@ -4,8 +4,9 @@
 
 import { suiteOf } from '../../catalog/registry.ts';
 import type { Feature } from '../../catalog/types.ts';
-import { scopedRun } from '../builds.ts';
+import type { BuildScope } from '../builds.ts';
 import { checkFeature, notRunResult, stopReason } from '../checkFeature.ts';
+import type { CheckInputs } from '../context.ts';
 import { CheckPool } from '../checkPool.ts';
 import type { RunEvents, SelectedFeature } from '../events.ts';
 import { byPriority } from '../priority.ts';
@@ -19,10 +20,10 @@ export function checksTask(deployment: Deployment, events: RunEvents): Task<RunS
     setup: async r => {
       const pool = new CheckPool(byPriority(r.features, r.config.timeouts), r.features.length, f => r.waves!.run(f, async () => {
         const scope = r.buildScopes?.get(f.id);
-        const scoped = scopedRun(r, scope);
-        await Promise.all(f.fixtures.map(s => deployment.settled(scoped.namespace, s.id)));
+        const inputs = checkInputs(r, f, scope);
+        await Promise.all(f.fixtures.map(s => deployment.settled(inputs.namespace, s.id)));
         // A per-build instance speaks for its build even when no node was named (n/a, error).
-        return checkFeature(scoped, f).then(res => (scope && !res.windowsBuild ? { ...res, windowsBuild: scope.build } : res));
+        return checkFeature(inputs, f).then(res => (scope && !res.windowsBuild ? { ...res, windowsBuild: scope.build } : res));
       }), f => notRunResult(f, stopReason(r.abort.signal)), r.abort.signal, {
         onBegin: f => events.onCheckBegin(selectedOf(f)),
         onEnd: (res, done) => events.onCheckEnd(res, { done, total: r.features.length }),
@@ -30,6 +31,23 @@ export function checksTask(deployment: Deployment, events: RunEvents): Task<RunS
       pool.start();
       r.results = await Promise.all(reportOrder(r.features).map(f => pool.result(f)));
     },
+  };
+}
+
+/** What one check reads: the run's clients and bounds; its build's namespace, fixtures and cluster view. */
+function checkInputs(r: RunState, f: Feature, scope: BuildScope | undefined): CheckInputs {
+  const where = scope ?? { namespace: r.namespace, fixtures: r.fixtures, render: r.render!, cluster: r.cluster! };
+  const { config } = r;
+  return {
+    cluster: where.cluster, kube: r.kube, runId: r.runId, namespace: where.namespace, labels: r.labels, secrets: r.secrets,
+    fixtures: where.fixtures, redactor: r.redactor, runSignal: r.abort.signal, rank: r.ranks?.get(f.id), slots: r.slots,
+    podWaits: r.podWaits, unpermitted: r.unpermitted?.get(f.id), config,
+    // The first check to reach a node makes its transport, in that check's namespace.
+    nodeTransport: node => r.nodeTransport(node, {
+      mode: config.nodeAccess, ssh: config.ssh, version: where.cluster.version,
+      kube: r.kube, runId: r.runId, namespace: where.namespace, render: where.render, podStartMs: config.timeouts.podStart,
+      signal: r.abort.signal, execSlots: r.slots.exec, log: r.log,
+    }),
   };
 }
 

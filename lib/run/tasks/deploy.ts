@@ -6,7 +6,7 @@ import type { RenderedFixture } from '../../fixtures/types.ts';
 import { deployPlans } from '../builds.ts';
 import { prepullImages, pullTargets } from '../prepull.ts';
 import { fixturesByPriority } from '../priority.ts';
-import type { RunState } from '../state.ts';
+import { mainTarget, type RunState } from '../state.ts';
 import type { Task } from '../taskRunner.ts';
 import { planDeployment } from '../waves.ts';
 
@@ -23,13 +23,21 @@ export function deployTask(): Deployment {
     title: 'deploy fixtures',
     setup: async r => {
       // One deployment per Windows build's namespace (just the run's own on single-build clusters).
-      const plans = deployPlans(r).map(p => ({ ...p, specs: fixturesByPriority(p.specs, r.ranks!, r.features) }));
-      for (const p of plans) p.run.log(`Deploying ${p.specs.length} fixture(s)${p.scope ? ` for ${p.scope.label} in ${p.scope.namespace}` : ''}: ${p.specs.map(s => s.id).join(', ') || 'none'}.`);
+      const { config, kube, redactor, log } = r;
+      const cluster = r.cluster!;
+      const signal = r.abort.signal;
+      const plans = deployPlans({ features: r.features, cluster, main: mainTarget(r), scopes: r.buildScopes, unpermitted: r.unpermitted, egressUrl: config.egressUrl })
+        .map(p => ({ ...p, specs: fixturesByPriority(p.specs, r.ranks!, r.features) }));
+      for (const p of plans) log(`Deploying ${p.specs.length} fixture(s)${p.scope ? ` for ${p.scope.label} in ${p.scope.namespace}` : ''}: ${p.specs.map(s => s.id).join(', ') || 'none'}.`);
       const settle = new Map<string, () => void>();
       for (const p of plans)
-        for (const s of p.specs) settledByKey.set(`${p.run.namespace}/${s.id}`, new Promise(resolve => settle.set(`${p.run.namespace}/${s.id}`, resolve)));
-      const prepull = r.config.prepull === false ? undefined : async (rendered: RenderedFixture[]) => { await prepullImages(r, pullTargets(rendered, r.cluster!.nodes)); };
-      r.waves = await planDeployment(r, plans, key => settle.get(key)?.());
+        for (const s of p.specs) settledByKey.set(`${p.target.namespace}/${s.id}`, new Promise(resolve => settle.set(`${p.target.namespace}/${s.id}`, resolve)));
+      const pulls = { kube, runId: r.runId, namespace: r.namespace, labels: r.labels, deadlineMs: config.timeouts.prepull, progressMs: config.timeouts.prepullProgress, redactor, signal, log };
+      const prepull = config.prepull === false ? undefined : async (rendered: RenderedFixture[]) => { await prepullImages(pulls, pullTargets(rendered, cluster.nodes)); };
+      r.waves = await planDeployment({
+        kube, redactor, signal, releaseTimeoutMs: config.timeouts.namespaceDelete, errors: r.errors, log,
+        cluster, features: r.features, namespace: r.namespace, scopes: r.buildScopes,
+      }, plans, key => settle.get(key)?.());
       deploying = r.waves.start(prepull);
       deploying.catch(() => undefined);
     },

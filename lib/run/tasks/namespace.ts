@@ -28,7 +28,7 @@ export function namespaceTask(o: NamespaceTaskOptions): Task<RunState> {
       await createRunNamespace(r.kube, r.namespace, r.labels, heartbeatAnnotations(), refused => r.log(refused));
       heartbeat = startHeartbeat(r.kube, r.namespace, line => r.log(`Warning: ${line}`));
       r.log(`Created namespace ${r.namespace}.`);
-      for (const scope of otherBuildScopes(r)) {
+      for (const scope of otherBuildScopes(r.buildScopes)) {
         await createRunNamespace(r.kube, scope.namespace, r.labels, {}, refused => r.log(refused));
         r.log(`Created namespace ${scope.namespace} for Windows build ${scope.build} (${scope.label}).`);
       }

@@ -13,7 +13,7 @@ import { expandForBuilds } from '../builds.ts';
 import { renderContextFor } from '../createFixtures.ts';
 import { checkPermissions } from '../permissions.ts';
 import { byPriority, ranksOf } from '../priority.ts';
-import type { RunState } from '../state.ts';
+import { mainTarget, type RunState } from '../state.ts';
 import type { Task } from '../taskRunner.ts';
 
 export function preflightTask(kc: KubeConfig, begin: (r: RunState) => Promise<void>): Task<RunState> {
@@ -29,9 +29,11 @@ export function preflightTask(kc: KubeConfig, begin: (r: RunState) => Promise<vo
       } catch (e) {
         throw new ClusterUnreachableError(`preflight failed on ${kube.server}: ${errorText(e)}`);
       }
-      r.render = renderContextFor(r, r.cluster);
+      r.render = renderContextFor({ runId: r.runId, namespace: r.namespace, secrets: r.secrets, imageRegistry: config.imageRegistry }, r.cluster);
       // Several Windows builds: each build-specific feature runs once per build (lib/run/builds.ts).
-      ({ features: r.features, scopes: r.buildScopes } = expandForBuilds(r, r.cluster));
+      ({ features: r.features, scopes: r.buildScopes } = expandForBuilds(r.features, r.cluster, {
+        main: mainTarget(r), render: { runId: r.runId, secrets: r.secrets, imageRegistry: config.imageRegistry }, unpermitted: r.unpermitted,
+      }));
       r.ranks = ranksOf(byPriority(r.features, config.timeouts));
       await begin(r);
     },

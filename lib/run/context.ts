@@ -14,7 +14,7 @@ import type { RunConfig } from '../config/types.ts';
 import type { ClusterInfo, NodeInfo } from '../discovery/types.ts';
 import type { Redactor } from '../fixtures/secrets.ts';
 import type { RenderedFixture } from '../fixtures/types.ts';
-import type { SharedPodWaits } from './podWaits.ts';
+import type { SharedPodWaits } from '../cluster/sharedPodWaits.ts';
 
 /** What one check reads from its run: the cluster as its build sees it, its namespace's fixtures, the run's bounds. */
 export interface CheckInputs {

@@ -19,7 +19,7 @@ import { RUN_LABEL } from '../labels.ts';
 import { NodeAccess, type NodeTransportFactory } from '../transports/nodeAccess.ts';
 import type { RunEvents, RunInfo } from './events.ts';
 import { KeyedLimiter, Limiter } from '../../util/limiter.ts';
-import { SharedPodWaits } from './podWaits.ts';
+import { SharedPodWaits } from '../cluster/sharedPodWaits.ts';
 import { namespaceFor, newRunId } from './runId.ts';
 import { signalsReceived } from './signals.ts';
 import type { RunState } from './state.ts';

@@ -12,7 +12,7 @@ import type { Redactor } from '../fixtures/secrets.ts';
 import type { RenderContext, RenderedFixture } from '../fixtures/types.ts';
 import type { RunEvents } from './events.ts';
 import type { KeyedLimiter, Limiter } from '../../util/limiter.ts';
-import type { SharedPodWaits } from './podWaits.ts';
+import type { SharedPodWaits } from '../cluster/sharedPodWaits.ts';
 import type { NodeTransportFactory } from '../transports/nodeAccess.ts';
 import type { FixtureTarget } from './createFixtures.ts';
 
@@ -34,7 +34,7 @@ export interface RunState {
   abort: AbortController;
   /** HostProcess pod or SSH per node (lib/transports/nodeAccess.ts). */
   nodeTransport: NodeTransportFactory;
-  /** Pod-ready waits shared by the checks waiting for the same pod at once (podWaits.ts). */
+  /** Pod-ready waits shared by the checks waiting for the same pod at once (lib/cluster/sharedPodWaits.ts). */
   podWaits?: SharedPodWaits;
   /** Each feature's place on the critical path (priority.ts): 0 is served first where the run queues. */
   ranks?: Map<string, number>;

@@ -12,7 +12,7 @@ import type { KubeClients } from '../cluster/types.ts';
 import { keepOffTaints } from '../discovery/nodes.ts';
 import type { NodeInfo } from '../discovery/types.ts';
 import { NODE_ACCESS_LABEL, RUN_LABEL } from '../labels.ts';
-import type { PodReadyHub } from '../cluster/podReadyHub.ts';
+import type { PodReadyHub } from '../cluster/sharedPodWaits.ts';
 import { renderFixture } from '../fixtures/render.ts';
 import type { RenderContext } from '../fixtures/types.ts';
 import type { CommandResult, Transport } from '../probes/types.ts';

@@ -11,7 +11,7 @@ import type { NodeAccess as NodeAccess0, NodeInfo, ServerVersion } from '../disc
 import type { NodeAccessMode, SshConfig } from '../config/types.ts';
 import type { RenderContext } from '../fixtures/types.ts';
 import type { Transport } from '../probes/types.ts';
-import { PodReadyHub } from '../cluster/podReadyHub.ts';
+import { PodReadyHub } from '../cluster/sharedPodWaits.ts';
 import { nodeAccessSelector, startHostProcessTransport } from './hostProcess.ts';
 import { parseKnownHosts } from './knownHosts.ts';
 import { SshTransport } from './ssh.ts';

@@ -2,7 +2,7 @@
 // scheduled), several at once, a pod or an event, a set of pods by label. Feature-relevant
 // failures (a pod that did not start) come back as data; the harness's own means failing
 // (scheduling, pulls, a sandbox) as MeansError. The waits themselves are lib/cluster/podWait.ts
-// (one pod) and the run's shared waits behind ctx.waitForPodReady.
+// (one pod) and lib/cluster/sharedPodWaits.ts (the run's shared waits behind ctx.waitForPodReady).
 
 import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
 import { CANNOT_TELL, meansOfStart, nodeOsOf, notStarted } from './observe.ts';

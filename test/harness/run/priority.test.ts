@@ -1,6 +1,6 @@
 // Critical path first (lib/run/priority.ts): the checks that wait longest by design are served
 // first wherever the run queues (fixture creation, check start, exec slots); pod-ready waits
-// of many checks for one pod share one watch (lib/run/podWaits.ts). No timings: orders only.
+// of many checks for one pod share one watch (lib/cluster/sharedPodWaits.ts). No timings: orders only.
 
 import { expect } from 'chai';
 import type { V1Pod } from '@kubernetes/client-node';
@@ -9,7 +9,7 @@ import type { Feature } from '../../../lib/catalog/types.ts';
 import { defaultTimeouts, type Timeouts } from '../../../lib/cluster/timeouts.ts';
 import type { FixtureSpec } from '../../../lib/fixtures/types.ts';
 import { Limiter } from '../../../util/limiter.ts';
-import { SharedPodWaits } from '../../../lib/run/podWaits.ts';
+import { SharedPodWaits } from '../../../lib/cluster/sharedPodWaits.ts';
 import { byPriority, fixturesByPriority, ranksOf } from '../../../lib/run/priority.ts';
 
 const spec = (id: string) => ({ id, template: id, os: 'windows' } as FixtureSpec);

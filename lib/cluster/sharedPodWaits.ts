@@ -1,12 +1,20 @@
-// Ready waits for many pods of one kind (the run's per-node HostProcess pods) over ONE list and
-// watch, instead of a list, a watch and a namespace read per pod: on a 100-node cluster that was
-// 300 requests and 100 watch streams open at once. Each wait keeps the semantics of
-// waitTimeoutForPodReady (lib/cluster/podWait.ts): Ready resolves; a fail-fast state, a deletion
-// or its own deadline rejects, explained the same way. The watch runs while someone waits.
+// Pod waits shared by many callers, so a run does not open a watch per check and pod:
+// - SharedPodWaits: checks that share fixtures wait for the same pods at the same moment (the
+//   networking checks, some forty of them, all wait for net-win and its peers as the run starts).
+//   A wait already in flight for a pod is joined, each caller still ending on its own signal,
+//   with waitTimeoutForPodReady's semantics (a namespace that is gone, fail-fast states, events
+//   on timeout). Nothing is kept once a wait settles: a later wait looks at the pod anew.
+// - PodReadyHub: Ready waits for many pods of one kind (the run's per-node HostProcess pods) over
+//   ONE list and watch by label, instead of a list, a watch and a namespace read per pod: on a
+//   100-node cluster that was 300 requests and 100 watch streams open at once. Each wait keeps
+//   the semantics of waitTimeoutForPodReady (lib/cluster/podWait.ts): Ready resolves; a
+//   fail-fast state, a deletion or its own deadline rejects, explained the same way. The watch
+//   runs while someone waits.
 
 import type { V1Pod } from '@kubernetes/client-node';
 import { describePod } from './podState.ts';
 import { explainPodWaitFailure, readySighting } from './podWait.ts';
+import { untilSettled } from './resilience.ts';
 import type { KubeClients } from './types.ts';
 import { WaitTimeoutError, watchUntil } from './watch.ts';
 
@@ -105,5 +113,29 @@ export class PodReadyHub {
     this._watch?.abort();
     this._watch = undefined;
     this._last.clear();
+  }
+}
+
+export type PodWait = (namespace: string, name: string, timeoutMs: number) => Promise<V1Pod>;
+
+export class SharedPodWaits {
+  private readonly _inFlight = new Map<string, Promise<V1Pod>>();
+
+  /** `start` runs one wait (on the run's signal, not a caller's: others may still be waiting). */
+  constructor(private readonly _start: PodWait) {}
+
+  /** How many pods are being waited for (tests). */
+  get inFlight(): number { return this._inFlight.size; }
+
+  wait(namespace: string, name: string, timeoutMs: number, signal: AbortSignal): Promise<V1Pod> {
+    const key = `${namespace}/${name}/${timeoutMs}`;
+    let p = this._inFlight.get(key);
+    if (!p) {
+      const started = this._start(namespace, name, timeoutMs);
+      p = started.finally(() => this._inFlight.delete(key));
+      p.catch(() => undefined);
+      this._inFlight.set(key, p);
+    }
+    return untilSettled(p, signal, () => undefined);
   }
 }

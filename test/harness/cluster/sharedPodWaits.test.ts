@@ -1,11 +1,11 @@
-// PodReadyHub (lib/cluster/podReadyHub.ts): Ready waits for many pods over one list and watch
+// PodReadyHub (lib/cluster/sharedPodWaits.ts): Ready waits for many pods over one list and watch
 // (the per-node HostProcess pods of a 100-node run), each wait as waitTimeoutForPodReady would
 // end: Ready, failing fast with the pod's events, deleted, or at its own deadline.
 
 import { expect } from 'chai';
 import type { V1Pod } from '@kubernetes/client-node';
 import { PodGoneError, PodStartError } from '../../../lib/cluster/podWait.ts';
-import { PodReadyHub } from '../../../lib/cluster/podReadyHub.ts';
+import { PodReadyHub } from '../../../lib/cluster/sharedPodWaits.ts';
 import type { KubeClients } from '../../../lib/cluster/types.ts';
 import { WaitTimeoutError } from '../../../lib/cluster/watch.ts';
 import { simClients } from '../../support/simClients.ts';

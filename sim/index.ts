@@ -14,7 +14,7 @@ import type { Profile } from './profiles/types.ts';
 import { startNetwork } from './network/index.ts';
 import { startControllers, metricsSourceFromPodMetrics } from './controllers/index.ts';
 import { advertiseSimulation } from './controllers/addons/index.ts';
-import { parseQuantity } from './nodes/index.ts';
+import { parseQuantity } from '../util/quantity.ts';
 import { startRuntime } from './runtime/index.ts';
 
 export { ProfileError, loadProfile, withOverrides, builtinProfileNames } from './profiles/load.ts';
@@ -93,7 +93,7 @@ export async function startSim(opts: SimOptions = {}): Promise<SimCluster> {
     api.setHandlers(runtime.handlers);
     // The HPA reads pod usage from the runtime, which starts after the controllers.
     const podMetrics = runtime.handlers.podMetrics;
-    if (podMetrics) controllers.setMetricsSource(metricsSourceFromPodMetrics(ns => podMetrics(ns), parseQuantity));
+    if (podMetrics) controllers.setMetricsSource(metricsSourceFromPodMetrics(ns => podMetrics(ns), q => parseQuantity(q) ?? 0));
 
     const kubeconfig = api.kubeconfig({ auth: opts.auth ?? 'token', context: `wincheck-sim-${profile.name}` });
     let kubeconfigPath: string | undefined;

@@ -7,7 +7,7 @@
 // (others took it) is an error with the numbers too.
 
 import type { KubernetesObject, V1Pod, V1PodSpec, V1Toleration } from '@kubernetes/client-node';
-import { parseQuantity } from '../catalog/kit/quantity.ts';
+import { parseQuantity } from '../../util/quantity.ts';
 import { apiErrorMessage } from '../cluster/apiError.ts';
 import type { KubeClients } from '../cluster/types.ts';
 import { schedulableWindowsNodes, usableLinuxNodes } from '../discovery/nodes.ts';

@@ -5,7 +5,7 @@
 import type { V1NodeSelectorRequirement, V1NodeSelectorTerm, V1Node, V1Pod, V1Taint, V1Toleration } from '@kubernetes/client-node';
 import type { Profile } from '../profiles/types.ts';
 import { isBroken } from '../profiles/load.ts';
-import { parseQuantity } from '../nodes/quantity.ts';
+import { parseQuantity } from '../../util/quantity.ts';
 import { UNSCHEDULABLE_TAINT } from '../nodes/nodeObject.ts';
 
 export interface NodeUsage {
@@ -164,8 +164,8 @@ function insufficientResources(pod: V1Pod, node: V1Node, usage: NodeUsage): stri
   const req = podRequests(pod);
   const reasons: string[] = [];
   if (usage.pods + 1 > (parseQuantity(alloc.pods) || 0)) reasons.push('Too many pods');
-  if (req.cpu > 0 && usage.cpu + req.cpu > parseQuantity(alloc.cpu) + 1e-9) reasons.push('Insufficient cpu');
-  if (req.memory > 0 && usage.memory + req.memory > parseQuantity(alloc.memory)) reasons.push('Insufficient memory');
+  if (req.cpu > 0 && usage.cpu + req.cpu > (parseQuantity(alloc.cpu) ?? 0) + 1e-9) reasons.push('Insufficient cpu');
+  if (req.memory > 0 && usage.memory + req.memory > (parseQuantity(alloc.memory) ?? 0)) reasons.push('Insufficient memory');
   for (const [name, wanted] of Object.entries(podOtherRequests(pod)).sort())
     if (wanted > 0 && (usage.other?.[name] ?? 0) + wanted > (parseQuantity(alloc[name]) || 0)) reasons.push(`Insufficient ${name}`);
   return reasons;

@@ -5,7 +5,7 @@
 
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import type { KubeObject } from '../api/store.ts';
-import { parseQuantity } from '../nodes/quantity.ts';
+import { parseQuantity } from '../../util/quantity.ts';
 import { guarded, type ControllerContext, type Stoppable } from './context.ts';
 import { recordEvent } from './events.ts';
 import { addUsage, failedSchedulingMessage, podFitsNode, podRequests, preferredAffinityScore, type FitFailure, type NodeUsage } from './fit.ts';

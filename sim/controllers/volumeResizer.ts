@@ -7,7 +7,7 @@
 // Shrinking is rejected by the API server in a real cluster; here it is simply ignored.
 
 import type { V1PersistentVolume, V1PersistentVolumeClaim, V1StorageClass } from '@kubernetes/client-node';
-import { parseQuantity } from '../nodes/quantity.ts';
+import { parseQuantity } from '../../util/quantity.ts';
 import { guarded, type ControllerContext, type Stoppable } from './context.ts';
 import { recordEvent } from './events.ts';
 import { STORAGE_CLASSES } from './volumeProvisioner.ts';
@@ -34,13 +34,13 @@ export function startVolumeResizer({ store }: ControllerContext): Stoppable {
     const pvc = obj as unknown as V1PersistentVolumeClaim | undefined;
     if (!obj || !pvc || obj.metadata.deletionTimestamp || pvc.status?.phase !== 'Bound' || !pvc.spec?.volumeName) return;
     const want = pvc.spec.resources?.requests?.storage;
-    const wantBytes = parseQuantity(want);
-    if (!want || !(wantBytes > parseQuantity(pvc.status.capacity?.storage))) return;
+    const wantBytes = parseQuantity(want) ?? 0;
+    if (!want || !(wantBytes > (parseQuantity(pvc.status.capacity?.storage) ?? 0))) return;
     const pvName = pvc.spec.volumeName;
     const pv = store.tryGet(PVS, undefined, pvName) as unknown as V1PersistentVolume | undefined;
     if (!pv) return;
     // Already grown and waiting for the node: nothing to do.
-    if (parseQuantity(pv.spec?.capacity?.storage) >= wantBytes && pvc.status.conditions?.some(c => c.type === FS_RESIZE_PENDING)) return;
+    if ((parseQuantity(pv.spec?.capacity?.storage) ?? 0) >= wantBytes && pvc.status.conditions?.some(c => c.type === FS_RESIZE_PENDING)) return;
     // The API server's PersistentVolumeClaimResize admission only lets a claim grow when its
     // class allows expansion; a class that does not is never resized.
     const sc = pvc.spec.storageClassName ? store.tryGet(STORAGE_CLASSES, undefined, pvc.spec.storageClassName) as unknown as V1StorageClass | undefined : undefined;

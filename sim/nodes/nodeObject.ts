@@ -6,7 +6,8 @@ import type { V1Node, V1NodeCondition, V1Taint } from '@kubernetes/client-node';
 import type { KubeObject } from '../api/store.ts';
 import type { Profile } from '../profiles/types.ts';
 import { isBroken } from '../profiles/load.ts';
-import { formatCpu, formatMemory, parseQuantity } from './quantity.ts';
+import { parseQuantity } from '../../util/quantity.ts';
+import { formatCpu, formatMemory } from './quantity.ts';
 import { windowsBuildLabel, type ResolvedNodeSpec } from './nodeSpec.ts';
 import { kernelVersionOf, osImageOf } from './osInfo.ts';
 import { cniNodeFacts } from './cni.ts';
@@ -64,8 +65,8 @@ export function nodeTaints(spec: ResolvedNodeSpec, ready: boolean): V1Taint[] {
 }
 
 export function nodeResources(profile: Profile, spec: ResolvedNodeSpec): { capacity: Record<string, string>; allocatable: Record<string, string> } {
-  const cpu = parseQuantity(spec.capacity.cpu);
-  const memory = parseQuantity(spec.capacity.memory);
+  const cpu = parseQuantity(spec.capacity.cpu) ?? 0;
+  const memory = parseQuantity(spec.capacity.memory) ?? 0;
   // "0" is what EKS's 2019 Windows nodes report (real-nodes/09b): kept as given.
   const storage = spec.capacity['ephemeral-storage'];
   const extended = spec.extendedResources ?? {};
@@ -74,9 +75,9 @@ export function nodeResources(profile: Profile, spec: ResolvedNodeSpec): { capac
   return {
     capacity,
     allocatable: {
-      cpu: formatCpu(cpu - parseQuantity(spec.reservedCpu)),
+      cpu: formatCpu(cpu - (parseQuantity(spec.reservedCpu) ?? 0)),
       'ephemeral-storage': storage ?? formatMemory(EPHEMERAL_STORAGE * 0.9),
-      memory: formatMemory(memory - parseQuantity(spec.reservedMemory)),
+      memory: formatMemory(memory - (parseQuantity(spec.reservedMemory) ?? 0)),
       pods: spec.capacity.pods,
       ...extended,
       ...spec.allocatable,

@@ -16,7 +16,7 @@ import { builtinFor, containerArgv, goFlags } from './process.ts';
 import { isHostEntrypoint, runOnHost } from './hostProcess.ts';
 import { computerName, makeHost, nodeEnv, nodeInterfaces, podNetwork, validWindowsUser } from './shellHost.ts';
 import { iisServer, netexecServer, netexecUdpReply, startUdp, nginxServer, redisConnection, serveHostname, startServer, testWebserver, type ServerHandle } from './servers.ts';
-import { parseQuantity, toMillicores } from './quantity.ts';
+import { parseQuantity } from '../../util/quantity.ts';
 
 /** The runtime refused to create the container: waiting reason CreateContainerError, retried. */
 export class CreateContainerError extends Error {}
@@ -60,7 +60,7 @@ export class ContainerRunner {
   get running(): boolean { return !!this.state.running; }
   get windows(): boolean { return this.w.windows; }
 
-  limitMillicores(): number | undefined { return toMillicores(this.spec.resources?.limits?.cpu as string | undefined); }
+  limitMillicores(): number | undefined { const cpu = parseQuantity(this.spec.resources?.limits?.cpu as string | undefined); return cpu === undefined ? undefined : Math.round(cpu * 1000); }
   limitMemory(): number | undefined { return parseQuantity(this.spec.resources?.limits?.memory as string | undefined); }
 
   /** Current CPU rate in millicores: idle + burners, capped at the limit (unless breaks: cpu-limit). */

@@ -4,7 +4,7 @@
 
 import type { V1ConfigMap, V1Container, V1Pod, V1Secret, V1Service } from '@kubernetes/client-node';
 import type { Store } from '../api/store.ts';
-import { parseQuantity } from './quantity.ts';
+import { parseQuantity } from '../../util/quantity.ts';
 
 /** A container config error: the container waits with reason CreateContainerConfigError. */
 export class ContainerConfigError extends Error {}

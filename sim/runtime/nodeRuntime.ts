@@ -11,7 +11,7 @@ import { cniNodeFacts, type CniNodeFacts } from '../nodes/cni.ts';
 import { MemFS, splitPath, type PathStyle } from './fs.ts';
 import { ImageCache } from './imagePull.ts';
 import { EventRecorder } from './events.ts';
-import { parseQuantity } from './quantity.ts';
+import { parseQuantity } from '../../util/quantity.ts';
 
 export class NodeRuntime {
   readonly os: 'linux' | 'windows';

@@ -3,7 +3,7 @@
 
 import type { V1ContainerStatus, V1Pod, V1PodCondition, V1PodStatus } from '@kubernetes/client-node';
 import type { ContainerRunner } from './container.ts';
-import { parseQuantity } from './quantity.ts';
+import { parseQuantity } from '../../util/quantity.ts';
 
 export type Phase = 'Pending' | 'Running' | 'Succeeded' | 'Failed';
 

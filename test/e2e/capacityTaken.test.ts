@@ -9,7 +9,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { failFastReason } from '../../lib/cluster/podState.ts';
 import { podStartMeans } from '../../lib/cluster/meansError.ts';
 import { podRequests } from '../../sim/controllers/fit.ts';
-import { parseQuantity } from '../../sim/nodes/index.ts';
+import { parseQuantity } from '../../util/quantity.ts';
 import type { SimCluster } from '../../sim/index.ts';
 import { FAST_NET, runOnSim } from '../support/simRun.ts';
 
@@ -27,7 +27,7 @@ function otherTeamTakesTheCpu(sim: SimCluster): void {
     for (const node of sim.store.list('nodes').items.filter(n => n.metadata.labels?.['kubernetes.io/os'] === 'windows')) {
       const name = node.metadata.name!;
       const used = sim.store.list('pods').items.filter(p => (p as V1Pod).spec?.nodeName === name).reduce((s, p) => s + podRequests(p as V1Pod).cpu, 0);
-      const left = parseQuantity(String((node.status as { allocatable: Record<string, string> }).allocatable.cpu)) - used;
+      const left = parseQuantity(String((node.status as { allocatable: Record<string, string> }).allocatable.cpu))! - used;
       sim.store.create('pods', {
         apiVersion: 'v1', kind: 'Pod', metadata: { name: `batch-${name}`, namespace: 'other-team' },
         spec: { nodeName: name, nodeSelector: { 'kubernetes.io/os': 'windows' }, tolerations: [{ operator: 'Exists' }], containers: [{ name: 'c', image: 'mcr.microsoft.com/oss/kubernetes/pause:3.9', resources: { requests: { cpu: `${Math.floor((left - 0.1) * 1000)}m` } } }] },

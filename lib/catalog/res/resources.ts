@@ -14,7 +14,8 @@ import { pause } from '../../../util/pause.ts';
 import { control, meansOfWorkload } from '../kit/observe.ts';
 import { fixturePodReady, throwIfNoPodMade, waitForPodSet } from '../kit/podWaits.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
-import { formatBytes, parseQuantity } from '../kit/quantity.ts';
+import { parseQuantity } from '../../../util/quantity.ts';
+import { formatBytes } from '../kit/quantity.ts';
 import { kubeletSummary, podStatsOf, type StatsSummary } from '../kit/kubeletStats.ts';
 /** Recommended system reservation on Windows nodes (seed 003: "at least 2GB"). */
 const RECOMMENDED_RESERVED = 2 * 2 ** 30;

@@ -5,7 +5,7 @@ import type { CoreV1Event, V1ConfigMap, V1DaemonSet, V1Namespace, V1PersistentVo
 import type { KubeObject } from '../../../sim/api/store.ts';
 import { loadProfile, withOverrides } from '../../../sim/profiles/load.ts';
 import { metricsSourceFromPodMetrics } from '../../../sim/controllers/index.ts';
-import { parseQuantity } from '../../../sim/nodes/index.ts';
+import { parseQuantity } from '../../../util/quantity.ts';
 import { createNamespace, podsIn, startTestCluster, waitFor, windowsPod, type TestCluster } from '../../support/simControllers.ts';
 
 const NS = 'life';
@@ -203,7 +203,7 @@ describe('sim volumes and autoscaling', () => {
     c.controllers.setMetricsSource(metricsSourceFromPodMetrics(async ns => podsIn(c.store, ns).map(p => ({
       metadata: { name: p.metadata!.name, namespace: ns },
       containers: [{ name: 'c', usage: { cpu: '125m', memory: '20Mi' } }, { name: 'd', usage: { cpu: '125m', memory: '1Mi' } }],
-    })), parseQuantity));
+    })), q => parseQuantity(q) ?? 0));
     c.store.create('horizontalpodautoscalers.autoscaling', hpa('web'));
     const status = await waitFor(c.store, 'HPA status with metrics', () => (hpaStatus(c)?.currentMetrics?.length ? hpaStatus(c) : undefined));
     expect(status.currentMetrics![0].resource!.current).to.deep.equal({ averageUtilization: 50, averageValue: '250m' });

@@ -3,7 +3,8 @@
 import { expect } from 'chai';
 import type { V1Lease, V1Node } from '@kubernetes/client-node';
 import { loadProfile, withOverrides } from '../../../sim/profiles/load.ts';
-import { nodeSpecOf, parseQuantity, setNodeReady, startNodes } from '../../../sim/nodes/index.ts';
+import { nodeSpecOf, setNodeReady, startNodes } from '../../../sim/nodes/index.ts';
+import { parseQuantity } from '../../../util/quantity.ts';
 import { newStore, waitFor } from '../../support/simControllers.ts';
 
 function nodesOf(profileName: string, edit?: Parameters<typeof withOverrides>[1]) {
@@ -65,7 +66,7 @@ describe('sim nodes', () => {
   it('reserves memory: allocatable = capacity - reserved (2Gi on Windows)', async () => {
     const { get, nodes } = nodesOf('default');
     const n = get('win-2022-1');
-    const reserved = parseQuantity(n.status!.capacity!.memory) - parseQuantity(n.status!.allocatable!.memory);
+    const reserved = parseQuantity(n.status!.capacity!.memory)! - parseQuantity(n.status!.allocatable!.memory)!;
     expect(reserved).to.equal(2 * 2 ** 30);
     expect(n.status!.allocatable!.cpu).to.equal('7500m');
     expect(n.status!.capacity!.pods).to.equal('110');

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { findImage, parseImageRef, processIsolationCompatible, selectManifest, BUILD_2019, BUILD_2022 } from '../../../sim/runtime/images.ts';
 import { MemFS, ContainerFS, splitPath } from '../../../sim/runtime/fs.ts';
 import { expandVars } from '../../../sim/runtime/env.ts';
-import { parseQuantity } from '../../../sim/runtime/quantity.ts';
+import { parseQuantity } from '../../../util/quantity.ts';
 import { containerArgv } from '../../../sim/runtime/process.ts';
 
 describe('sim runtime: units', () => {

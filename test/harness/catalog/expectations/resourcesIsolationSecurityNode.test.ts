@@ -6,7 +6,7 @@ import { ApiException } from '@kubernetes/client-node';
 import { unmetNeed } from '../../../../lib/catalog/needs.ts';
 import { loadCatalog } from '../../../../lib/catalog/registry.ts';
 import type { Feature } from '../../../../lib/catalog/types.ts';
-import { parseQuantity } from '../../../../lib/catalog/kit/quantity.ts';
+import { parseQuantity } from '../../../../util/quantity.ts';
 import { allowedSkew, buildSupport, parseHnsNetworks, serviceState, skewOf, vEthernetAdapters } from '../../../../lib/catalog/node/node.ts';
 import { fieldVerdict, LINUX_ONLY_FIELDS, valueAt } from '../../../../lib/catalog/sec/security.ts';
 import { resolveConfig } from '../../../../lib/config/resolve.ts';

@@ -72,7 +72,7 @@ async function secretDefaultModeProbe(ctx: CheckContext): Promise<Observation> {
   // busybox ls (C:\bin in the e2e images) shows the mode Go-style; -L follows the kubelet's
   // ..data symlinks to the files themselves.
   ctx.step('ls -lL C:/etc/secret-mode');
-  const res = await ctx.probe(ctx.podTransport(name, 'windows'), { kind: 'raw', argv: ['ls', '-lL', 'C:/etc/secret-mode'] });
+  const res = await ctx.probe(ctx.podTransport(name, 'windows'), { kind: 'file-modes', path: 'C:/etc/secret-mode' });
   const mode = modeOf(res.evidence.stdout, 'data');
   if (!res.ok || !mode) throw new Error(`could not read the mode of C:/etc/secret-mode/data: ${res.detail}; stdout ${JSON.stringify(res.evidence.stdout.slice(0, 200))}`);
   // Control: the mode was read from a listing of the mounted file itself.
@@ -100,7 +100,7 @@ async function secretAtRestProbe(ctx: CheckContext): Promise<Observation> {
   ctx.step(`looking for the pod directory ${podDir} on ${node.name}`);
   // No quotes inside cmd /c: the argv is joined into one command line with \" escapes, which cmd
   // does not undo (WINDOWS-COMMANDS.md §0). These paths have no spaces.
-  const dir = await ctx.probe(t, { kind: 'raw', argv: ['cmd', '/c', `dir /b ${podDir}`] });
+  const dir = await ctx.probe(t, { kind: 'list-dir', path: podDir });
   evidence.push(dir.evidence);
   if (!dir.ok)
     return { works: false, summary: `no ${podDir} on the node`, evidence, node: nodeName, notApplicable: `the kubelet's pod directory ${podDir} is not on ${node.name} (a --root-dir other than C:\\var\\lib\\kubelet?)` };
@@ -110,8 +110,8 @@ async function secretAtRestProbe(ctx: CheckContext): Promise<Observation> {
   // probe looks where the kubelet keeps it. A file listed there but unreadable shows nothing.
   const pluginDir = volumeDir.slice(0, volumeDir.lastIndexOf('\\'));
   ctx.step(`listing ${pluginDir} and ${volumeDir} on ${node.name}`);
-  const plugin = await ctx.probe(t, { kind: 'raw', argv: ['cmd', '/c', `dir /b ${pluginDir}`] });
-  const listed = await ctx.probe(t, { kind: 'raw', argv: ['cmd', '/c', `dir /b ${volumeDir}`] });
+  const plugin = await ctx.probe(t, { kind: 'list-dir', path: pluginDir });
+  const listed = await ctx.probe(t, { kind: 'list-dir', path: volumeDir });
   evidence.push(plugin.evidence, listed.evidence);
   const linesOf = (out: string) => out.split(/\r?\n/).map(l => l.trim()).filter(l => l && !/^File Not Found$/i.test(l));
   const names = listed.evidence.exitCode === 0 ? linesOf(listed.evidence.stdout) : [];

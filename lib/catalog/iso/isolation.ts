@@ -98,7 +98,7 @@ async function processProbe(ctx: CheckContext): Promise<Observation> {
   const nodeName = r.pod.spec?.nodeName;
   const node = ctx.cluster.nodes.find(n => n.name === nodeName);
   ctx.step('cmd /c ver in the container');
-  const v = await ctx.probe(ctx.podTransport('process-isolation', 'windows'), { kind: 'raw', argv: ['cmd', '/c', 'ver'] });
+  const v = await ctx.probe(ctx.podTransport('process-isolation', 'windows'), { kind: 'os-version' });
   const seen = /\[Version (10\.0\.\d+)(?:\.\d+)?\]/.exec(v.evidence.stdout)?.[1];
   const evidence: EvidenceItem[] = [v.evidence, `node ${nodeName}: build ${node?.windowsBuild ?? 'unknown'} (${node?.kernelVersion ?? ''})`];
   if (!seen) return { works: false, summary: `ver printed no Windows version (${v.detail})`, evidence, node: nodeName };
@@ -152,7 +152,7 @@ async function hostProcessProbe(ctx: CheckContext): Promise<Observation> {
   const node = ctx.cluster.nodes.find(n => n.name === nodeName);
   const t = ctx.podTransport('hostprocess', 'windows');
   ctx.step('whoami in the HostProcess container');
-  const who = await ctx.probe(t, { kind: 'raw', argv: ['whoami'] });
+  const who = await ctx.probe(t, { kind: 'whoami' });
   const user = who.evidence.stdout.trim();
   const system = who.ok && /^nt authority\\system$/i.test(user);
   const podIP = r.pod.status?.podIP;

@@ -7,11 +7,7 @@ import type { ProbeOp, Transport } from '../../probes/types.ts';
 
 /** One HTTP GET through a pod or node transport (curl.exe on Windows, curl on Linux). */
 export async function httpAttempt(ctx: CheckContext, t: Transport, url: string): Promise<Attempt> {
-  const op: ProbeOp = url.includes('[')
-    ? { kind: 'raw', argv: t.os === 'windows'
-      ? ['cmd', '/c', `curl.exe --globoff ${url} --connect-timeout ${timingsOf(ctx.options.timeouts).connectTimeoutSec} --fail`]
-      : ['/bin/sh', '-c', `curl -sS --globoff --fail --connect-timeout ${timingsOf(ctx.options.timeouts).connectTimeoutSec} '${url}'`] }
-    : { kind: 'http-get', url, connectTimeoutSec: timingsOf(ctx.options.timeouts).connectTimeoutSec };
+  const op: ProbeOp = { kind: 'http-get', url, connectTimeoutSec: timingsOf(ctx.options.timeouts).connectTimeoutSec };
   const r = await ctx.probe(t, op);
   const detail = r.ok ? `GET ${url}: ${oneLine(r.evidence.stdout) || 'ok'}` : `GET ${url} failed: ${curlFailureOf(r.evidence.exitCode, r.evidence.stderr).message}`;
   return { ok: r.ok, detail, evidence: r.evidence };

@@ -23,7 +23,7 @@ const POD_PATH_SOURCE = 'FEATURES.md; upstream test/e2e/windows/hybrid_network.g
 
 /** `ipconfig /all` in a Windows pod: evidence plus the parsed view. */
 async function ipconfigOf(ctx: CheckContext, t: Transport) {
-  const r = await ctx.probe(t, { kind: 'raw', argv: ['cmd', '/c', 'ipconfig /all'] });
+  const r = await ctx.probe(t, { kind: 'ip-config', all: true });
   return { r, cfg: parseIpconfig(r.evidence.stdout) };
 }
 

@@ -387,7 +387,7 @@ export const features: Feature[] = [
       const established: string[] = [];
       try {
         for (const name of WIN_BACKENDS) {
-          const r = await ctx.probe(ctx.podTransport(name, 'windows'), { kind: 'raw', argv: ['cmd', '/c', 'netstat -an -p TCP'] });
+          const r = await ctx.probe(ctx.podTransport(name, 'windows'), { kind: 'tcp-connections' });
           evidence.push(r.evidence);
           if (r.evidence.exitCode === 9009 || /is not recognized as an internal or external command/i.test(r.evidence.stderr))
             return { works: false, summary: 'no netstat in the backend image', evidence, node, notApplicable: `the backend image has no netstat (${name}: exit ${r.evidence.exitCode}), so the destination address a connection arrived at cannot be read` };

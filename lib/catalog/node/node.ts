@@ -151,7 +151,7 @@ export const KUBE_PROXY_SERVICES = ['kube-proxy', 'kubeproxy'];
 /** `sc.exe queryex <svc>` on the node: its state (RUNNING, STOPPED, NOT_INSTALLED...) or undefined. */
 async function queryService(ctx: CheckContext, node: NodeInfo, t: Transport, svc: string, evidence: EvidenceItem[]): Promise<{ state: string | undefined; exitCode: number }> {
   ctx.step(`on ${node.name}: sc.exe queryex ${svc}`);
-  const r = await ctx.probe(t, { kind: 'raw', argv: ['sc.exe', 'queryex', svc] });
+  const r = await ctx.probe(t, { kind: 'service-query', name: svc });
   evidence.push(r.evidence);
   return { state: serviceState(r.evidence.stdout + r.evidence.stderr, r.evidence.exitCode), exitCode: r.evidence.exitCode };
 }
@@ -223,7 +223,7 @@ async function hnsNetworksOf(ctx: CheckContext, node: NodeInfo, t: Transport, ev
     return { nets, source: 'Get-HnsNetwork', failed: !hns.ok && !nets.length ? `Get-HnsNetwork failed (${hns.detail})` : undefined };
   }
   ctx.step(`on ${node.name}: Get-HnsNetwork is not installed (no hns.psm1); hnsdiag list networks`);
-  const diag = await ctx.probe(t, { kind: 'raw', argv: ['hnsdiag.exe', 'list', 'networks'] });
+  const diag = await ctx.probe(t, { kind: 'host-networks' });
   evidence.push(diag.evidence);
   const nets = parseHnsdiagNetworks(diag.evidence.stdout);
   const why = `could not tell the HNS networks of ${node.name}: Get-HnsNetwork is not installed there (its hns.psm1 module is not imported; AKS downloads it)`;
@@ -238,7 +238,7 @@ async function hnsProbe(ctx: CheckContext): Promise<Observation> {
     // ipconfig goes out with the HNS query, not after it (evidence in this order all the same).
     const [found, ip] = await inOrder(evidence, [
       (ev: EvidenceItem[]) => hnsNetworksOf(ctx, node, t, ev),
-      async (ev: EvidenceItem[]) => { ctx.step(`on ${node.name}: ipconfig`); const r = await ctx.probe(t, { kind: 'raw', argv: ['ipconfig'] }); ev.push(r.evidence); return r; },
+      async (ev: EvidenceItem[]) => { ctx.step(`on ${node.name}: ipconfig`); const r = await ctx.probe(t, { kind: 'ip-config' }); ev.push(r.evidence); return r; },
     ]);
     if ('couldNotTell' in found) return found;
     const { nets } = found;

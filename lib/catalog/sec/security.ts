@@ -13,11 +13,8 @@ import { describeStage, onByDefault, POD_OS_FIELD } from '../../facts/kubernetes
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
 import { statusCausesOf } from '../../cluster/apiError.ts';
 
-/** upstream test/e2e/windows/security_context.go reads the user this way. */
-const ECHO_USERNAME = ['cmd', '/S', '/C', 'echo %username%'];
-
 async function userOf(ctx: CheckContext, pod: string): Promise<{ user: string; evidence: EvidenceItem }> {
-  const r = await ctx.probe(ctx.podTransport(pod, 'windows'), { kind: 'raw', argv: ECHO_USERNAME });
+  const r = await ctx.probe(ctx.podTransport(pod, 'windows'), { kind: 'user-name' });
   return { user: r.ok ? r.evidence.stdout.trim() : '', evidence: r.evidence };
 }
 

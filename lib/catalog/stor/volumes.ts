@@ -79,7 +79,7 @@ async function hostPathProbe(ctx: CheckContext): Promise<Observation> {
   ctx.step('writing through the readOnly mount C:\\etc\\foo-ro: expect "Access is denied."');
   if (!await writeRefused(ctx, t, `C:\\etc\\foo-ro\\denied-${file}`, 'x', evidence)) problems.push('a write through the readOnly hostPath mount succeeded');
   // Leave the node's C:\etc\foo as it was (best effort).
-  await ctx.probe(t, { kind: 'raw', argv: ['cmd', '/c', `del /q C:\\etc\\foo\\${file} C:\\etc\\foo\\denied-${file}`] }).catch(() => undefined);
+  await ctx.probe(t, { kind: 'delete-files', paths: [`C:\\etc\\foo\\${file}`, `C:\\etc\\foo\\denied-${file}`] }).catch(() => undefined);
   return problems.length
     ? { works: false, summary: problems.join('; '), evidence, node: r.pod.spec?.nodeName }
     : { works: true, summary: 'both path styles mount the same host directory; the readOnly mount refuses writes ("Access is denied.")', evidence, node: r.pod.spec?.nodeName };
@@ -190,7 +190,7 @@ async function mountPropagationProbe(ctx: CheckContext): Promise<Observation> {
   // Windows has no shared mounts; a junction added under the hostPath after the container started
   // is the nearest host-side change a propagating mount would carry into the container.
   ctx.step(`on ${node.name}: junction ${hostDir}\\mnt → ${target} holding marker.txt`);
-  const made = await ctx.probe(host, { kind: 'raw', argv: ['cmd', '/c', `mkdir ${target} & echo ${m}> ${target}\\marker.txt & mklink /J ${hostDir}\\mnt ${target}`] });
+  const made = await ctx.probe(host, { kind: 'make-junction', dir: target, link: `${hostDir}\\mnt`, marker: m });
   evidence.push(made.evidence);
   try {
     if (!made.ok) throw new Error(`could not create the junction on ${node.name}: ${made.detail}`);
@@ -201,7 +201,7 @@ async function mountPropagationProbe(ctx: CheckContext): Promise<Observation> {
     const readable = seen ? control(true, 'the container read the marker through the junction') : await readableFileControl(ctx, ctx.podTransport(name, 'windows'));
     return { control: readable, works: seen, summary: seen ? 'a mount added on the node after the container started is visible in the container' : 'a mount added on the node after the container started is not visible in the container', evidence, node: nodeName };
   } finally {
-    await ctx.probe(host, { kind: 'raw', argv: ['cmd', '/c', `rmdir ${hostDir}\\mnt & rmdir /s /q ${target}`] }).catch(() => undefined);
+    await ctx.probe(host, { kind: 'remove-junction', dir: target, link: `${hostDir}\\mnt` }).catch(() => undefined);
   }
 }
 

@@ -37,7 +37,7 @@ export function dnsSuffixes(ipconfig: string): string[] {
 
 /** The pod's "<namespace>.svc.<domain>" search suffix; cluster.local when ipconfig does not show one. */
 async function serviceSuffix(ctx: CheckContext, pod: string, evidence: EvidenceItem[]): Promise<string> {
-  const r = await ctx.probe(ctx.podTransport(pod, 'windows'), { kind: 'raw', argv: ['cmd', '/c', 'ipconfig /all'] });
+  const r = await ctx.probe(ctx.podTransport(pod, 'windows'), { kind: 'ip-config', all: true });
   const suffix = dnsSuffixes(r.evidence.stdout).find(s => s.toLowerCase().startsWith(`${ctx.namespace}.svc.`));
   evidence.push(suffix ? `search suffix from ipconfig /all in ${pod}: ${suffix}` : `no ${ctx.namespace}.svc.* search suffix in ipconfig /all of ${pod}; assuming cluster.local`);
   return suffix ?? `${ctx.namespace}.svc.cluster.local`;
@@ -116,7 +116,7 @@ async function execLogsProbe(ctx: CheckContext): Promise<Observation> {
   const problems: string[] = [];
   const marker = `wincheck-exec-${ctx.runId}`;
   ctx.step(`exec cmd /c echo ${marker}`);
-  const ex = await ctx.probe(ctx.podTransport(name, 'windows'), { kind: 'raw', argv: ['cmd', '/c', `echo ${marker}`] });
+  const ex = await ctx.probe(ctx.podTransport(name, 'windows'), { kind: 'echo', text: marker });
   evidence.push(ex.evidence);
   if (!ex.ok || ex.evidence.stdout.trim() !== marker)
     problems.push(`exec: expected "${marker}" on stdout, got exit ${ex.evidence.exitCode} and "${ex.evidence.stdout.trim().slice(0, 100)}"`);
@@ -267,7 +267,7 @@ async function envColonProbe(ctx: CheckContext): Promise<Observation> {
   const node = r.pod.spec?.nodeName;
   // `echo %A:B%` would be read by cmd as a substitution; `set <prefix>` lists names as they are.
   ctx.step('listing Logging* variables with cmd /c set Logging');
-  const res = await ctx.probe(ctx.podTransport(name, 'windows'), { kind: 'raw', argv: ['cmd', '/c', 'set Logging'] });
+  const res = await ctx.probe(ctx.podTransport(name, 'windows'), { kind: 'list-env', prefix: 'Logging' });
   const lines = res.evidence.stdout.split(/\r?\n/).map(l => l.trim());
   const colon = lines.includes(`${COLON_ENV}=Debug`);
   const underscore = lines.includes(`${UNDERSCORE_ENV}=Debug`);

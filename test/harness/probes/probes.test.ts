@@ -37,6 +37,35 @@ describe('probe rendering', () => {
     expect(renderProbe({ kind: 'ping', host: '8.8.8.8' }, 'windows')).to.deep.equal(['ping', '-n', '1', '8.8.8.8']);
   });
 
+  it('turns curl globbing off for an IPv6 literal, as the features sent it before the typed op', () => {
+    const url = 'http://[fd00::1]:8080/hostname';
+    expect(renderProbe({ kind: 'http-get', url, connectTimeoutSec: 5 }, 'windows')).to.deep.equal(['cmd', '/c', `curl.exe --globoff ${url} --connect-timeout 5 --fail`]);
+    expect(renderProbe({ kind: 'http-get', url, connectTimeoutSec: 5 }, 'linux')).to.deep.equal(['/bin/sh', '-c', `curl -sS --globoff --fail --connect-timeout 5 '${url}'`]);
+  });
+
+  it('renders the node and container queries as the features sent them (the Windows command lines did not change)', () => {
+    const win: [Parameters<typeof renderProbe>[0], string[]][] = [
+      [{ kind: 'service-query', name: 'kubelet' }, ['sc.exe', 'queryex', 'kubelet']],
+      [{ kind: 'host-networks' }, ['hnsdiag.exe', 'list', 'networks']],
+      [{ kind: 'ip-config' }, ['ipconfig']],
+      [{ kind: 'ip-config', all: true }, ['cmd', '/c', 'ipconfig /all']],
+      [{ kind: 'tcp-connections' }, ['cmd', '/c', 'netstat -an -p TCP']],
+      [{ kind: 'os-version' }, ['cmd', '/c', 'ver']],
+      [{ kind: 'whoami' }, ['whoami']],
+      [{ kind: 'user-name' }, ['cmd', '/S', '/C', 'echo %username%']],
+      [{ kind: 'echo', text: 'wincheck-x1' }, ['cmd', '/c', 'echo wincheck-x1']],
+      [{ kind: 'list-env', prefix: 'Logging' }, ['cmd', '/c', 'set Logging']],
+      [{ kind: 'list-dir', path: 'C:\\var\\lib' }, ['cmd', '/c', 'dir /b C:\\var\\lib']],
+      [{ kind: 'file-modes', path: 'C:/etc/secret-mode' }, ['ls', '-lL', 'C:/etc/secret-mode']],
+      [{ kind: 'delete-files', paths: ['C:\\a.txt', 'C:\\b.txt'] }, ['cmd', '/c', 'del /q C:\\a.txt C:\\b.txt']],
+      [{ kind: 'make-junction', dir: 'C:\\t', link: 'C:\\h\\mnt', marker: 'm1' }, ['cmd', '/c', 'mkdir C:\\t & echo m1> C:\\t\\marker.txt & mklink /J C:\\h\\mnt C:\\t']],
+      [{ kind: 'remove-junction', dir: 'C:\\t', link: 'C:\\h\\mnt' }, ['cmd', '/c', 'rmdir C:\\h\\mnt & rmdir /s /q C:\\t']],
+    ];
+    for (const [op, argv] of win) expect(renderProbe(op, 'windows'), op.kind).to.deep.equal(argv);
+    expect(renderProbe({ kind: 'list-env', prefix: 'Log' }, 'linux')).to.deep.equal(['/bin/sh', '-c', "env | grep '^Log'"]);
+    expect(renderProbe({ kind: 'delete-files', paths: ['/tmp/a b'] }, 'linux')).to.deep.equal(['/bin/sh', '-c', "rm -f '/tmp/a b'"]);
+  });
+
   it('quotes Linux arguments that need it', () => {
     expect(renderProbe({ kind: 'read-file', path: "/tmp/a b'c" }, 'linux')).to.deep.equal(['/bin/sh', '-c', `cat '/tmp/a b'\\''c'`]);
   });

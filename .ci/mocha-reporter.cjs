@@ -7,10 +7,18 @@ class CiReporter extends Mocha.reporters.Spec {
   constructor(runner, options) {
     super(runner, options);
     const file = options.reporterOptions && options.reporterOptions.json;
-    let passes = 0, failures = 0, pending = 0;
-    runner.on(Mocha.Runner.constants.EVENT_TEST_PASS, () => { passes++; });
-    runner.on(Mocha.Runner.constants.EVENT_TEST_FAIL, () => { failures++; });
-    runner.on(Mocha.Runner.constants.EVENT_TEST_PENDING, () => { pending++; });
+    let passes = 0,
+      failures = 0,
+      pending = 0;
+    runner.on(Mocha.Runner.constants.EVENT_TEST_PASS, () => {
+      passes++;
+    });
+    runner.on(Mocha.Runner.constants.EVENT_TEST_FAIL, () => {
+      failures++;
+    });
+    runner.on(Mocha.Runner.constants.EVENT_TEST_PENDING, () => {
+      pending++;
+    });
     runner.once(Mocha.Runner.constants.EVENT_RUN_END, () => {
       if (file) fs.writeFileSync(file, JSON.stringify({ passes, failures, pending }));
     });

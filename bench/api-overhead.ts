@@ -62,15 +62,18 @@ async function main(): Promise<void> {
   const a = median(api);
   const s = median(store);
   out(`  median: API ${fmtMs(a)} ms, store.list ${fmtMs(s)} ms (${items} pods per list)`);
-  await report({
-    name: NAME,
-    ratioOf: 'API list latency / store.list latency (median of pairs)',
-    ratio: median(api.map((x, i) => x / store[i])),
-    threshold: THRESHOLD,
-    measurements: { apiList: a, storeList: s },
-    repeats: BATCHES,
-    notes: ['informational: the store is the floor; a generous threshold only catches a regression of the API layer'],
-  }, started);
+  await report(
+    {
+      name: NAME,
+      ratioOf: 'API list latency / store.list latency (median of pairs)',
+      ratio: median(api.map((x, i) => x / store[i])),
+      threshold: THRESHOLD,
+      measurements: { apiList: a, storeList: s },
+      repeats: BATCHES,
+      notes: ['informational: the store is the floor; a generous threshold only catches a regression of the API layer'],
+    },
+    started,
+  );
 }
 
 await main();

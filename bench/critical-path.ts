@@ -21,7 +21,17 @@
 
 import { apiRequestTotal } from './apiRequests.ts';
 import type { ChildRun } from './result.ts';
-import { buildDist, clusterSettled, kubeConfigOf, runHarnessChild, runWincheckBin, startSimProcess, tempDir, type HarnessOutcome, type SimProcess } from './processes.ts';
+import {
+  buildDist,
+  clusterSettled,
+  kubeConfigOf,
+  runHarnessChild,
+  runWincheckBin,
+  startSimProcess,
+  tempDir,
+  type HarnessOutcome,
+  type SimProcess,
+} from './processes.ts';
 import { fmtMs, report } from './support.ts';
 
 const NAME = 'critical-path';
@@ -75,7 +85,9 @@ function timedRun(form: HarnessForm, sim: SimProcess, reports: string, features:
 }
 
 function failedRun(r: ChildRun): string | undefined {
-  return r.code === 0 ? undefined : `run of ${r.features.length === 1 ? r.features[0] : `${r.features.length} features`} exited ${r.code}: ${r.tail.join(' | ')}`;
+  return r.code === 0
+    ? undefined
+    : `run of ${r.features.length === 1 ? r.features[0] : `${r.features.length} features`} exited ${r.code}: ${r.tail.join(' | ')}`;
 }
 
 async function measure(profile: string, form: HarnessForm, named?: string[]): Promise<ProfileFigures> {
@@ -90,7 +102,12 @@ async function measure(profile: string, form: HarnessForm, named?: string[]): Pr
       const seqFailed = seq.runs.map(failedRun).filter(Boolean);
       if (seqFailed.length) throw new Error(seqFailed[0]);
       const bySlowness = [...seq.runs].sort((a, b) => b.wallMs - a.wallMs);
-      out(`    ${seq.runs.length} runs, ${fmtMs(seq.runs.reduce((a, r) => a + r.wallMs, 0))} ms; slowest: ${bySlowness.slice(0, 5).map(r => `${r.features[0]} ${fmtMs(r.wallMs)}`).join(', ')}`);
+      out(
+        `    ${seq.runs.length} runs, ${fmtMs(seq.runs.reduce((a, r) => a + r.wallMs, 0))} ms; slowest: ${bySlowness
+          .slice(0, 5)
+          .map(r => `${r.features[0]} ${fmtMs(r.wallMs)}`)
+          .join(', ')}`,
+      );
       ids = bySlowness.slice(0, CANDIDATES).map(r => r.features[0]);
     } else out(`  ${profile}: no sequential baseline (--candidates ${named.join(',')})`);
     const sequentialMs = seq ? seq.runs.reduce((a, r) => a + r.wallMs, 0) : NaN;
@@ -102,7 +119,11 @@ async function measure(profile: string, form: HarnessForm, named?: string[]): Pr
       const failed = failedRun(alone);
       if (failed) throw new Error(failed);
       candidates.push({ id, ms: alone.wallMs, span: alone.checks?.[id] });
-      out(`    alone on a fresh sim: ${id} ${fmtMs(alone.wallMs)} ms (its check ${spanText(alone.checks?.[id])}; ${Object.entries(alone.marks ?? {}).map(([k, v]) => `${k} ${v}`).join(', ')})`);
+      out(
+        `    alone on a fresh sim: ${id} ${fmtMs(alone.wallMs)} ms (its check ${spanText(alone.checks?.[id])}; ${Object.entries(alone.marks ?? {})
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')})`,
+      );
     }
     const slowest = candidates.reduce((a, b) => (b.ms > a.ms ? b : a));
 
@@ -117,16 +138,35 @@ async function measure(profile: string, form: HarnessForm, named?: string[]): Pr
     const failed = failedRun(full.run);
     if (failed) throw new Error(failed);
     // The same verdicts either way: speed must not change what is seen.
-    const mismatches = (seq?.runs ?? []).flatMap(r => Object.entries(r.outcomes).filter(([id, o]) => full.run.outcomes[id] !== o).map(([id, o]) => `${id}: alone ${o}, full run ${full.run.outcomes[id] ?? 'missing'}`));
+    const mismatches = (seq?.runs ?? []).flatMap(r =>
+      Object.entries(r.outcomes)
+        .filter(([id, o]) => full.run.outcomes[id] !== o)
+        .map(([id, o]) => `${id}: alone ${o}, full run ${full.run.outcomes[id] ?? 'missing'}`),
+    );
     out(`    full run: ${fmtMs(full.run.wallMs)} ms, ${full.requests} API requests, harness peak RSS ${(full.rssKB / 1024).toFixed(0)} MB`);
-    out(`    full run timeline (ms): ${Object.entries(full.run.marks ?? {}).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+    out(
+      `    full run timeline (ms): ${Object.entries(full.run.marks ?? {})
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}`,
+    );
     // Where a candidate lost time in the full run: a later start (fixtures, pulls) or a longer check (contention).
     for (const c of candidates) out(`    ${c.id}: its check alone ${spanText(c.span)}, in the full run ${spanText(full.run.checks?.[c.id])}`);
-    const last = Object.entries(full.run.checks ?? {}).sort((a, b) => b[1][1] - a[1][1]).slice(0, 5);
+    const last = Object.entries(full.run.checks ?? {})
+      .sort((a, b) => b[1][1] - a[1][1])
+      .slice(0, 5);
     out(`    last checks to end in the full run: ${last.map(([id, sp]) => `${id} ${spanText(sp)}`).join(', ')}`);
     return {
-      profile, fullMs: full.run.wallMs, slowestAloneMs: slowest.ms, slowestFeature: slowest.id, ratio: full.run.wallMs / slowest.ms,
-      sequentialMs, speedup: sequentialMs / full.run.wallMs, apiRequests: full.requests, rssMB: full.rssKB / 1024, candidates, mismatches,
+      profile,
+      fullMs: full.run.wallMs,
+      slowestAloneMs: slowest.ms,
+      slowestFeature: slowest.id,
+      ratio: full.run.wallMs / slowest.ms,
+      sequentialMs,
+      speedup: sequentialMs / full.run.wallMs,
+      apiRequests: full.requests,
+      rssMB: full.rssKB / 1024,
+      candidates,
+      mismatches,
     };
   } finally {
     reports.remove();
@@ -135,7 +175,12 @@ async function measure(profile: string, form: HarnessForm, named?: string[]): Pr
 
 function table(rows: string[][]): string[] {
   const widths = rows[0].map((_, i) => Math.max(...rows.map(r => r[i].length)));
-  return rows.map(r => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd());
+  return rows.map(r =>
+    r
+      .map((c, i) => c.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -150,7 +195,9 @@ async function main(argv: string[]): Promise<void> {
   if (form !== 'bin' && form !== 'tsx') throw new Error(`--harness is bin or tsx, not ${String(form)}`);
   // The bin runs dist/ only when it is at least as new as the sources: build it, as npm install does.
   if (form === 'bin') buildDist();
-  out(`${NAME}: full run vs its slowest feature alone vs the sequential baseline; profiles ${profiles.join(', ')}; sim and harness in separate processes; runs timed ${form === 'bin' ? 'through the installed bin (cli/wincheck.js running dist/)' : 'in bench/harness-child.ts under the tsx loader'}`);
+  out(
+    `${NAME}: full run vs its slowest feature alone vs the sequential baseline; profiles ${profiles.join(', ')}; sim and harness in separate processes; runs timed ${form === 'bin' ? 'through the installed bin (cli/wincheck.js running dist/)' : 'in bench/harness-child.ts under the tsx loader'}`,
+  );
   const figures: ProfileFigures[] = [];
   for (const p of profiles) figures.push(await measure(p, form, named));
 
@@ -158,9 +205,19 @@ async function main(argv: string[]): Promise<void> {
   out('');
   for (const l of table([
     ['profile', 'full run', 'slowest feature alone', 'ratio', 'sequential baseline', 'speed-up', 'API requests', 'harness peak RSS'],
-    ...figures.map(f => [f.profile, s(f.fullMs), `${s(f.slowestAloneMs)} (${f.slowestFeature})`, f.ratio.toFixed(2), named ? 'skipped' : s(f.sequentialMs), named ? '-' : `${f.speedup.toFixed(1)}x`, String(f.apiRequests), `${f.rssMB.toFixed(0)} MB`]),
+    ...figures.map(f => [
+      f.profile,
+      s(f.fullMs),
+      `${s(f.slowestAloneMs)} (${f.slowestFeature})`,
+      f.ratio.toFixed(2),
+      named ? 'skipped' : s(f.sequentialMs),
+      named ? '-' : `${f.speedup.toFixed(1)}x`,
+      String(f.apiRequests),
+      `${f.rssMB.toFixed(0)} MB`,
+    ]),
     ['goal', '', '', `<= ${RATIO_GOAL}`, '', `>= ${SPEEDUP_GOAL}x`, '', `<= ${RSS_GOAL_MB} MB`],
-  ])) out(l);
+  ]))
+    out(l);
 
   const notes: string[] = [];
   if (named) notes.push('partial (--candidates): no sequential baseline, so no speed-up and no verdict comparison; the full mode is the verdict');
@@ -170,18 +227,30 @@ async function main(argv: string[]): Promise<void> {
     for (const m of f.mismatches) notes.push(`${f.profile}: verdict differs between the full run and the feature alone: ${m}`);
   }
   const measurements: Record<string, number> = {};
-  for (const f of figures) Object.assign(measurements, {
-    [`${f.profile}.full`]: f.fullMs, [`${f.profile}.slowestAlone`]: f.slowestAloneMs,
-    ...(named ? {} : { [`${f.profile}.sequential`]: f.sequentialMs, [`${f.profile}.speedup`]: f.speedup }),
-    [`${f.profile}.apiRequests`]: f.apiRequests, [`${f.profile}.rssMB`]: f.rssMB,
-  });
-  await report({
-    name: NAME, ratioOf: 'full run / slowest feature alone (worst profile)', ratio: Math.max(...figures.map(f => f.ratio)),
-    threshold: RATIO_GOAL, measurements, repeats: 1, notes, failures: notes,
-  }, started);
+  for (const f of figures)
+    Object.assign(measurements, {
+      [`${f.profile}.full`]: f.fullMs,
+      [`${f.profile}.slowestAlone`]: f.slowestAloneMs,
+      ...(named ? {} : { [`${f.profile}.sequential`]: f.sequentialMs, [`${f.profile}.speedup`]: f.speedup }),
+      [`${f.profile}.apiRequests`]: f.apiRequests,
+      [`${f.profile}.rssMB`]: f.rssMB,
+    });
+  await report(
+    {
+      name: NAME,
+      ratioOf: 'full run / slowest feature alone (worst profile)',
+      ratio: Math.max(...figures.map(f => f.ratio)),
+      threshold: RATIO_GOAL,
+      measurements,
+      repeats: 1,
+      notes,
+      failures: notes,
+    },
+    started,
+  );
 }
 
 main(process.argv.slice(2)).catch(e => {
-  process.stderr.write(`${NAME}: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+  process.stderr.write(`${NAME}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
   process.exit(1);
 });

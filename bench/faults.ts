@@ -17,7 +17,10 @@ import { FAULT_WORDS, faulty } from '../test/support/faults.ts';
 import { FAST_NET, runOnSim } from '../test/support/simRun.ts';
 
 const args = process.argv.slice(2);
-const option = (name: string) => { const i = args.indexOf(name); return i < 0 ? undefined : args.splice(i, name === '--heavy' ? 1 : 2)[1] ?? name; };
+const option = (name: string) => {
+  const i = args.indexOf(name);
+  return i < 0 ? undefined : (args.splice(i, name === '--heavy' ? 1 : 2)[1] ?? name);
+};
 const first = Number(option('--first') ?? 1);
 const heavy = option('--heavy') !== undefined;
 const seeds = Number(args[0] ?? 10);
@@ -27,7 +30,9 @@ const out = (l: string) => process.stdout.write(l + '\n');
 
 const t0 = Date.now();
 const clean = await runOnSim(features, { timeouts: FAST_NET });
-out(`clean: ${features.length} features in ${((Date.now() - t0) / 1000).toFixed(1)}s${clean.leftoverObjects.length ? `; left behind: ${clean.leftoverObjects.join(', ')}` : ''}`);
+out(
+  `clean: ${features.length} features in ${((Date.now() - t0) / 1000).toFixed(1)}s${clean.leftoverObjects.length ? `; left behind: ${clean.leftoverObjects.join(', ')}` : ''}`,
+);
 let differences = 0;
 let namedErrors = 0;
 let leftovers = 0;
@@ -42,14 +47,21 @@ for (let seed = first; seed < first + seeds; seed++) {
     continue;
   }
   const other = features.filter(id => r.results.get(id)?.outcome !== clean.results.get(id)?.outcome);
-  const faultErrors = heavy ? other.filter(id => r.results.get(id)?.outcome === 'error' && FAULT_WORDS.test(`${r.results.get(id)?.reason} ${r.results.get(id)?.error ?? ''}`)) : [];
+  const faultErrors = heavy
+    ? other.filter(id => r.results.get(id)?.outcome === 'error' && FAULT_WORDS.test(`${r.results.get(id)?.reason} ${r.results.get(id)?.error ?? ''}`))
+    : [];
   const diff = other.filter(id => !faultErrors.includes(id));
   differences += diff.length;
   namedErrors += faultErrors.length;
   leftovers += r.leftoverObjects.length;
-  out(`seed ${String(seed).padStart(2)}: ${diff.length ? `${diff.length} differ` : 'all equal'}${faultErrors.length ? ` (${faultErrors.length} error(s) naming the fault)` : ''} in ${((Date.now() - t) / 1000).toFixed(1)}s${r.leftoverObjects.length ? `; left behind: ${r.leftoverObjects.join(', ')}` : ''}`);
-  for (const id of diff) out(`  ${id}: clean ${clean.results.get(id)?.outcome}, faulty ${r.results.get(id)?.outcome}: ${r.results.get(id)?.reason.split('\n')[0]}`);
+  out(
+    `seed ${String(seed).padStart(2)}: ${diff.length ? `${diff.length} differ` : 'all equal'}${faultErrors.length ? ` (${faultErrors.length} error(s) naming the fault)` : ''} in ${((Date.now() - t) / 1000).toFixed(1)}s${r.leftoverObjects.length ? `; left behind: ${r.leftoverObjects.join(', ')}` : ''}`,
+  );
+  for (const id of diff)
+    out(`  ${id}: clean ${clean.results.get(id)?.outcome}, faulty ${r.results.get(id)?.outcome}: ${r.results.get(id)?.reason.split('\n')[0]}`);
   for (const id of faultErrors) out(`  ${id}: error: ${r.results.get(id)?.reason.split('\n')[0].slice(0, 200)}`);
 }
-out(`faults${heavy ? ' (heavy)' : ''}: seeds ${first}-${first + seeds - 1} x ${features.length} feature(s): ${differences} verdict(s) differ from the clean run${heavy ? ` (${namedErrors} error(s) naming the fault allowed)` : ''}, ${leftovers} object(s) left behind ${differences || leftovers ? 'FAIL' : 'OK'}`);
+out(
+  `faults${heavy ? ' (heavy)' : ''}: seeds ${first}-${first + seeds - 1} x ${features.length} feature(s): ${differences} verdict(s) differ from the clean run${heavy ? ` (${namedErrors} error(s) naming the fault allowed)` : ''}, ${leftovers} object(s) left behind ${differences || leftovers ? 'FAIL' : 'OK'}`,
+);
 process.exit(differences || leftovers ? 1 : 0);

@@ -16,7 +16,6 @@ import { CHILD_PREFIX, type ChildResult, type ChildRun } from './result.ts';
 import { addMark, checkSpans, failuresOf, outcomesOf, readResults } from './runLines.ts';
 import { createReporters } from '../lib/report/index.ts';
 
-
 function flag(args: string[], name: string): string | undefined {
   const i = args.indexOf(name);
   if (i < 0) return undefined;
@@ -32,7 +31,8 @@ async function main(argv: string[]): Promise<void> {
   const egressUrl = flag(args, '--egress-url');
   const suite = flag(args, '--suite');
   const [mode, ...features] = args;
-  if (!kubeconfig || !reportRoot || (mode !== 'full' && mode !== 'sequential')) throw new Error('usage: harness-child.ts --kubeconfig F --report-dir D [--egress-url U] [--suite S] full|sequential [feature ...]');
+  if (!kubeconfig || !reportRoot || (mode !== 'full' && mode !== 'sequential'))
+    throw new Error('usage: harness-child.ts --kubeconfig F --report-dir D [--egress-url U] [--suite S] full|sequential [feature ...]');
   const ids = features.length ? features : mode === 'sequential' ? (await loadCatalog()).map(f => f.id) : [];
   const runs: ChildRun[] = [];
   const once = async (selected: string[]) => {
@@ -42,10 +42,22 @@ async function main(argv: string[]): Promise<void> {
     const marks: Record<string, number> = {};
     const t0 = performance.now();
     const wallStart = Date.now();
-    const out = (l: string) => { lines.push(l); addMark(marks, l, performance.now() - t0); };
+    const out = (l: string) => {
+      lines.push(l);
+      addMark(marks, l, performance.now() - t0);
+    };
     const code = await runWincheck(config, { out, events: createReporters({ reportDir: config.reportDir, out }) });
     const wallMs = performance.now() - t0;
-    runs.push({ features: selected, wallMs, code, outcomes: outcomesOf(lines), tail: lines.slice(-12), marks, failures: failuresOf(lines), checks: checkSpans(readResults(reportDir), wallStart) });
+    runs.push({
+      features: selected,
+      wallMs,
+      code,
+      outcomes: outcomesOf(lines),
+      tail: lines.slice(-12),
+      marks,
+      failures: failuresOf(lines),
+      checks: checkSpans(readResults(reportDir), wallStart),
+    });
   };
   if (mode === 'full') await once(ids);
   else for (const id of ids) await once([id]);
@@ -53,7 +65,10 @@ async function main(argv: string[]): Promise<void> {
   process.stdout.write(CHILD_PREFIX + JSON.stringify(result) + '\n');
 }
 
-main(process.argv.slice(2)).then(() => process.exit(0), e => {
-  process.stderr.write(`harness-child: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
-  process.exit(1);
-});
+main(process.argv.slice(2)).then(
+  () => process.exit(0),
+  e => {
+    process.stderr.write(`harness-child: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exit(1);
+  },
+);

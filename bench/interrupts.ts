@@ -38,5 +38,7 @@ try {
 } finally {
   await sim.stop('SIGTERM');
 }
-out(`interrupts: ${seeds - bad}/${seeds} runs right (${seeds - late} interrupted: exit 130; ${late} ended before their moment, or with it as they exited), 0 objects left in each ${bad ? 'FAIL' : 'OK'}`);
+out(
+  `interrupts: ${seeds - bad}/${seeds} runs right (${seeds - late} interrupted: exit 130; ${late} ended before their moment, or with it as they exited), 0 objects left in each ${bad ? 'FAIL' : 'OK'}`,
+);
 process.exit(bad ? 1 : 0);

@@ -37,14 +37,23 @@ const MANY_WINDOWS = 100;
 const FEW_WINDOWS = 2;
 
 const out = (l: string) => process.stdout.write(l + '\n');
-const load = () => loadavg().map(x => x.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map(x => x.toFixed(1))
+    .join(' ');
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-interface SuiteRun { run: ChildRun; rssMB: number; requests: number; startMs: number; settleMs: number }
+interface SuiteRun {
+  run: ChildRun;
+  rssMB: number;
+  requests: number;
+  startMs: number;
+  settleMs: number;
+}
 
 async function nodeSuite(profile: string, reports: string): Promise<SuiteRun> {
   const t0 = performance.now();
@@ -64,7 +73,7 @@ async function nodeSuite(profile: string, reports: string): Promise<SuiteRun> {
       ...(await kube.core.listNamespace({ labelSelector: RUN_LABEL })).items.map(n => `namespace ${n.metadata?.name}`),
       ...(await kube.core.listPodForAllNamespaces({ labelSelector: RUN_LABEL })).items.map(p => `pod ${p.metadata?.namespace}/${p.metadata?.name}`),
     ];
-    if (left.length) run.failures = [...run.failures ?? [], `left behind after cleanup: ${left.length} object(s): ${left.slice(0, 5).join(', ')}`];
+    if (left.length) run.failures = [...(run.failures ?? []), `left behind after cleanup: ${left.length} object(s): ${left.slice(0, 5).join(', ')}`];
     // Checks that ended as error are named (a note, and the verdict fails) but the time still counts.
     if (run.code !== 0 && !run.failures?.length) throw new Error(`node suite on ${profile} exited ${run.code}: ${run.tail.join(' | ')}`);
     return { run, rssMB: h.peakRssKB / 1024, requests, startMs, settleMs };
@@ -80,7 +89,9 @@ async function main(): Promise<void> {
   const repeats = Number(arg('--repeats') ?? 3);
   const modes = (arg('--modes') ?? 'zero,realistic').split(',') as Mode[];
   for (const m of modes) if (!(m in MODES)) throw new Error(`--modes: unknown mode "${m}" (zero, realistic)`);
-  out(`${NAME}: --suite node on ${MANY_WINDOWS} Windows nodes vs ${FEW_WINDOWS}; modes ${modes.join(', ')}; ${repeats} repeats each, alternating order; sim and harness in separate processes; load average ${load()}`);
+  out(
+    `${NAME}: --suite node on ${MANY_WINDOWS} Windows nodes vs ${FEW_WINDOWS}; modes ${modes.join(', ')}; ${repeats} repeats each, alternating order; sim and harness in separate processes; load average ${load()}`,
+  );
   const reports = tempDir('wincheck-bench-ns-');
   const failures: string[] = [];
   const notes: string[] = [];
@@ -97,39 +108,57 @@ async function main(): Promise<void> {
           got[p] = await nodeSuite(p, `${reports.path}/${mode}-${i}-${p}`);
           for (const f of got[p].run.failures ?? []) failures.push(`${mode} ${p} #${i + 1}: ${f}`);
         }
-        const a = got[many], b = got[few];
+        const a = got[many],
+          b = got[few];
         per.many.push(a);
         per.few.push(b);
         const ratio = a.run.wallMs / b.run.wallMs;
         per.ratios.push(ratio);
         // The same verdict on 100 nodes as on 2, feature by feature.
         for (const [id, outcome] of Object.entries(b.run.outcomes))
-          if (a.run.outcomes[id] !== outcome) failures.push(`${mode} #${i + 1}: ${id} is ${a.run.outcomes[id] ?? 'missing'} on ${MANY_WINDOWS} nodes, ${outcome} on ${FEW_WINDOWS}`);
-        out(`  ${mode} #${i + 1} (${order.join(' then ')}): ${MANY_WINDOWS} nodes ${fmtMs(a.run.wallMs)} ms, ${FEW_WINDOWS} nodes ${fmtMs(b.run.wallMs)} ms, ratio ${ratio.toFixed(2)}; API requests ${a.requests} vs ${b.requests}; load average ${load()}`);
+          if (a.run.outcomes[id] !== outcome)
+            failures.push(`${mode} #${i + 1}: ${id} is ${a.run.outcomes[id] ?? 'missing'} on ${MANY_WINDOWS} nodes, ${outcome} on ${FEW_WINDOWS}`);
+        out(
+          `  ${mode} #${i + 1} (${order.join(' then ')}): ${MANY_WINDOWS} nodes ${fmtMs(a.run.wallMs)} ms, ${FEW_WINDOWS} nodes ${fmtMs(b.run.wallMs)} ms, ratio ${ratio.toFixed(2)}; API requests ${a.requests} vs ${b.requests}; load average ${load()}`,
+        );
       }
       const m = median(per.ratios);
       ratios[mode] = m;
       const perNode = median(per.many.map((r, i) => (r.requests - per.few[i].requests) / (MANY_WINDOWS - FEW_WINDOWS)));
-      out(`  ${mode}: ratio median ${m.toFixed(2)} (per repeat ${per.ratios.map(r => r.toFixed(2)).join(', ')}); ${MANY_WINDOWS} nodes ${fmtMs(median(per.many.map(r => r.run.wallMs)))} ms (${spread(per.many.map(r => r.run.wallMs))}), ${FEW_WINDOWS} nodes ${fmtMs(median(per.few.map(r => r.run.wallMs)))} ms (${spread(per.few.map(r => r.run.wallMs))}); API requests per extra Windows node ${perNode.toFixed(1)}; ${many} sim start ${fmtMs(median(per.many.map(r => r.startMs)))} ms, start+settle ${fmtMs(median(per.many.map(r => r.settleMs)))} ms; harness peak RSS on ${MANY_WINDOWS} nodes ${Math.max(...per.many.map(r => r.rssMB)).toFixed(0)} MB`);
+      out(
+        `  ${mode}: ratio median ${m.toFixed(2)} (per repeat ${per.ratios.map(r => r.toFixed(2)).join(', ')}); ${MANY_WINDOWS} nodes ${fmtMs(median(per.many.map(r => r.run.wallMs)))} ms (${spread(per.many.map(r => r.run.wallMs))}), ${FEW_WINDOWS} nodes ${fmtMs(median(per.few.map(r => r.run.wallMs)))} ms (${spread(per.few.map(r => r.run.wallMs))}); API requests per extra Windows node ${perNode.toFixed(1)}; ${many} sim start ${fmtMs(median(per.many.map(r => r.startMs)))} ms, start+settle ${fmtMs(median(per.many.map(r => r.settleMs)))} ms; harness peak RSS on ${MANY_WINDOWS} nodes ${Math.max(...per.many.map(r => r.rssMB)).toFixed(0)} MB`,
+      );
       Object.assign(measurements, {
-        [`${mode}Nodes100`]: median(per.many.map(r => r.run.wallMs)), [`${mode}Nodes2`]: median(per.few.map(r => r.run.wallMs)),
-        [`${mode}Ratio`]: m, [`${mode}RequestsPerNode`]: perNode,
-        [`${mode}Start100`]: median(per.many.map(r => r.settleMs)), [`${mode}HarnessRssMB100`]: Math.max(...per.many.map(r => r.rssMB)),
+        [`${mode}Nodes100`]: median(per.many.map(r => r.run.wallMs)),
+        [`${mode}Nodes2`]: median(per.few.map(r => r.run.wallMs)),
+        [`${mode}Ratio`]: m,
+        [`${mode}RequestsPerNode`]: perNode,
+        [`${mode}Start100`]: median(per.many.map(r => r.settleMs)),
+        [`${mode}HarnessRssMB100`]: Math.max(...per.many.map(r => r.rssMB)),
       });
-      if (mode !== VERDICT_MODE && m >= THRESHOLD) notes.push(`${mode} latencies: ratio ${m.toFixed(2)} (not the verdict's mode; shown so harness costs are not hidden behind latencies)`);
+      if (mode !== VERDICT_MODE && m >= THRESHOLD)
+        notes.push(`${mode} latencies: ratio ${m.toFixed(2)} (not the verdict's mode; shown so harness costs are not hidden behind latencies)`);
     }
   } finally {
     reports.remove();
   }
   const verdictMode = ratios[VERDICT_MODE] !== undefined ? VERDICT_MODE : modes[0];
-  await report({
-    name: NAME, ratioOf: `node suite on ${MANY_WINDOWS} Windows nodes / on ${FEW_WINDOWS} (${verdictMode} latencies, median)`, ratio: ratios[verdictMode]!, threshold: THRESHOLD,
-    measurements, repeats,
-    notes: [...notes, ...failures], failures,
-  }, started);
+  await report(
+    {
+      name: NAME,
+      ratioOf: `node suite on ${MANY_WINDOWS} Windows nodes / on ${FEW_WINDOWS} (${verdictMode} latencies, median)`,
+      ratio: ratios[verdictMode]!,
+      threshold: THRESHOLD,
+      measurements,
+      repeats,
+      notes: [...notes, ...failures],
+      failures,
+    },
+    started,
+  );
 }
 
 main().catch(e => {
-  process.stderr.write(`${NAME}: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+  process.stderr.write(`${NAME}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
   process.exit(1);
 });

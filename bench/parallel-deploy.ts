@@ -47,7 +47,9 @@ const out = (l: string) => process.stdout.write(l + '\n');
 async function main(): Promise<void> {
   const started = performance.now();
   const profile: Profile = { ...loadProfile('default'), imagePullLatencyMs: PULL_LATENCY_MS };
-  out(`${NAME}: ${FEATURES.length} features (${FEATURES.join(', ')}); profile default, imagePullLatencyMs ${PULL_LATENCY_MS}; ${COLD_REPEATS} cold + ${WARM_REPEATS} warm repeats`);
+  out(
+    `${NAME}: ${FEATURES.length} features (${FEATURES.join(', ')}); profile default, imagePullLatencyMs ${PULL_LATENCY_MS}; ${COLD_REPEATS} cold + ${WARM_REPEATS} warm repeats`,
+  );
 
   const reportRoot = mkdtempSync(join(tmpdir(), 'wincheck-bench-reports-'));
   let runs = 0;
@@ -119,15 +121,18 @@ async function main(): Promise<void> {
     const ratio = median(wholes.map((w, i) => w / sums[i]));
     const warmRatio = median(warmWholes.map((w, i) => w / warmSums[i]));
     out(`  median: whole ${fmtMs(whole)} ms, sum of singles ${fmtMs(sum)} ms`);
-    await report({
-      name: NAME,
-      ratioOf: 'whole / sum-of-singles (cold, median)',
-      ratio,
-      threshold: THRESHOLD,
-      measurements: { whole, sumOfSingles: sum, warmWhole: median(warmWholes), warmSumOfSingles: median(warmSums) },
-      repeats: COLD_REPEATS,
-      notes: [`warm shared-sim ratio (informational, no threshold): ${warmRatio.toFixed(3)}`],
-    }, started);
+    await report(
+      {
+        name: NAME,
+        ratioOf: 'whole / sum-of-singles (cold, median)',
+        ratio,
+        threshold: THRESHOLD,
+        measurements: { whole, sumOfSingles: sum, warmWhole: median(warmWholes), warmSumOfSingles: median(warmSums) },
+        repeats: COLD_REPEATS,
+        notes: [`warm shared-sim ratio (informational, no threshold): ${warmRatio.toFixed(3)}`],
+      },
+      started,
+    );
   } finally {
     rmSync(reportRoot, { recursive: true, force: true });
   }

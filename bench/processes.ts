@@ -25,7 +25,12 @@ function tsNode(args: string[], nodeFlags: string[] = []): ChildProcess {
 /** The V8 flags the installed `wincheck` bin runs with (its shebang, cli/wincheck.js). */
 export const HARNESS_NODE_FLAGS = ['--max-semi-space-size=2'];
 
-export interface SimProcess { kubeconfig: string; egressUrl?: string; pid: number; stop(): Promise<void> }
+export interface SimProcess {
+  kubeconfig: string;
+  egressUrl?: string;
+  pid: number;
+  stop(): Promise<void>;
+}
 
 const ADDRESS_BUSY = /EADDRINUSE|address blocks are in use/;
 
@@ -51,12 +56,15 @@ export async function startSimProcess(profile: string, log: (l: string) => void,
         stdout += d.toString('utf8');
         if (/Press Ctrl-C to stop/.test(stdout)) resolve({ egressUrl: /Egress URL[^:]*: (\S+)/.exec(stdout)?.[1] });
       });
-      child.stderr!.on('data', (d: Buffer) => { stderr += d.toString('utf8'); });
+      child.stderr!.on('data', (d: Buffer) => {
+        stderr += d.toString('utf8');
+      });
       void exited.then(() => resolve(undefined));
     });
     if (ready) return { kubeconfig, egressUrl: ready.egressUrl, pid: child.pid!, stop };
     await stop();
-    if (!ADDRESS_BUSY.test(stderr + stdout) || Date.now() > deadline) throw new Error(`wincheck sim --profile ${profile} did not start: ${(stderr || stdout).trim().split('\n').slice(-3).join(' | ')}`);
+    if (!ADDRESS_BUSY.test(stderr + stdout) || Date.now() > deadline)
+      throw new Error(`wincheck sim --profile ${profile} did not start: ${(stderr || stdout).trim().split('\n').slice(-3).join(' | ')}`);
     if (attempt === 1) log('  (sim address blocks busy: other sims are running; retrying)');
     // A pause before retrying the start, not a wait on cluster state.
     await new Promise(r => setTimeout(r, 2_000 + Math.random() * 2_000));
@@ -78,14 +86,23 @@ export async function clusterSettled(kubeconfig: string, timeoutMs = 120_000): P
     kube,
     path: '/api/v1/pods',
     list: () => kube.core.listPodForAllNamespaces(),
-    onList: items => { pods.clear(); for (const p of items) pods.set(`${p.metadata?.namespace}/${p.metadata?.name}`, p); return settled() || undefined; },
+    onList: items => {
+      pods.clear();
+      for (const p of items) pods.set(`${p.metadata?.namespace}/${p.metadata?.name}`, p);
+      return settled() || undefined;
+    },
     check: (p, type) => {
       const key = `${p.metadata?.namespace}/${p.metadata?.name}`;
-      if (type === 'DELETED') pods.delete(key); else pods.set(key, p);
+      if (type === 'DELETED') pods.delete(key);
+      else pods.set(key, p);
       return settled() || undefined;
     },
     what: 'every add-on pod to be Ready',
-    describe: () => [...pods.values()].filter(p => !podReady(p)).map(p => `${p.metadata?.namespace}/${p.metadata?.name} ${p.status?.phase}`).join(', ') || 'no pods',
+    describe: () =>
+      [...pods.values()]
+        .filter(p => !podReady(p))
+        .map(p => `${p.metadata?.namespace}/${p.metadata?.name} ${p.status?.phase}`)
+        .join(', ') || 'no pods',
     timeoutMs,
   });
 }
@@ -100,9 +117,19 @@ function vmHWM(pid: number): number | undefined {
   }
 }
 
-export interface HarnessOutcome { result: ChildResult; peakRssKB: number; processWallMs: number }
+export interface HarnessOutcome {
+  result: ChildResult;
+  peakRssKB: number;
+  processWallMs: number;
+}
 
-interface Measured { code: number | null; stdout: string; stderr: string; polledKB: number; wallMs: number }
+interface Measured {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  polledKB: number;
+  wallMs: number;
+}
 
 /** Runs node with these arguments, polling its peak RSS (VmHWM only grows: the last value seen before it exits). */
 async function runMeasured(nodeArgs: string[], timeoutMs: number, onLine?: (line: string) => void): Promise<Measured> {
@@ -112,7 +139,9 @@ async function runMeasured(nodeArgs: string[], timeoutMs: number, onLine?: (line
   let stderr = '';
   let partial = '';
   let polledKB = 0;
-  const poll = setInterval(() => { polledKB = Math.max(polledKB, vmHWM(child.pid!) ?? 0); }, 100);
+  const poll = setInterval(() => {
+    polledKB = Math.max(polledKB, vmHWM(child.pid!) ?? 0);
+  }, 100);
   const killer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   child.stdout!.on('data', (d: Buffer) => {
     const text = d.toString('utf8');
@@ -122,7 +151,9 @@ async function runMeasured(nodeArgs: string[], timeoutMs: number, onLine?: (line
     partial = parts.pop()!;
     for (const l of parts) onLine(l);
   });
-  child.stderr!.on('data', (d: Buffer) => { stderr += d.toString('utf8'); });
+  child.stderr!.on('data', (d: Buffer) => {
+    stderr += d.toString('utf8');
+  });
   const code = await new Promise<number | null>(resolve => child.once('exit', c => resolve(c)));
   clearInterval(poll);
   clearTimeout(killer);
@@ -133,7 +164,8 @@ async function runMeasured(nodeArgs: string[], timeoutMs: number, onLine?: (line
 export async function runHarnessChild(args: string[], timeoutMs: number): Promise<HarnessOutcome> {
   const m = await runMeasured([...HARNESS_NODE_FLAGS, ...process.execArgv, join(here, 'harness-child.ts'), ...args], timeoutMs);
   const line = m.stdout.split('\n').find(l => l.startsWith(CHILD_PREFIX));
-  if (m.code !== 0 || !line) throw new Error(`harness child ${args.join(' ')} exited ${m.code}: ${(m.stderr || m.stdout).trim().split('\n').slice(-5).join(' | ')}`);
+  if (m.code !== 0 || !line)
+    throw new Error(`harness child ${args.join(' ')} exited ${m.code}: ${(m.stderr || m.stdout).trim().split('\n').slice(-5).join(' | ')}`);
   const result = JSON.parse(line.slice(CHILD_PREFIX.length)) as ChildResult;
   return { result, peakRssKB: Math.max(m.polledKB, result.maxRssKB), processWallMs: m.wallMs };
 }
@@ -155,17 +187,28 @@ export function buildDist(): void {
 export async function runWincheckBin(runArgs: string[], timeoutMs: number): Promise<HarnessOutcome> {
   const reportDir = runArgs[runArgs.indexOf('--report-dir') + 1];
   const lines: { line: string; at: number }[] = [];
-  const m = await runMeasured([...HARNESS_NODE_FLAGS, join(root, 'cli', 'wincheck.js'), 'run', ...runArgs], timeoutMs, line => lines.push({ line, at: Date.now() }));
+  const m = await runMeasured([...HARNESS_NODE_FLAGS, join(root, 'cli', 'wincheck.js'), 'run', ...runArgs], timeoutMs, line =>
+    lines.push({ line, at: Date.now() }),
+  );
   const results = readResults(reportDir);
-  if (!results) throw new Error(`wincheck run ${runArgs.join(' ')} exited ${m.code} without results.json: ${(m.stderr || m.stdout).trim().split('\n').slice(-5).join(' | ')}`);
+  if (!results)
+    throw new Error(
+      `wincheck run ${runArgs.join(' ')} exited ${m.code} without results.json: ${(m.stderr || m.stdout).trim().split('\n').slice(-5).join(' | ')}`,
+    );
   const wallStart = Date.parse(results.run.startedAt);
   const marks: Record<string, number> = {};
   for (const { line, at } of lines) addMark(marks, line, at - wallStart);
   const text = lines.map(l => l.line);
   const f = runArgs.flatMap((a, i) => (runArgs[i - 1] === '--feature' ? [a] : []));
   const run: ChildRun = {
-    features: f, wallMs: results.summary.durationMs, code: m.code ?? 1, outcomes: outcomesOf(text), tail: text.slice(-12), marks,
-    failures: failuresOf(text), checks: checkSpans(results, wallStart),
+    features: f,
+    wallMs: results.summary.durationMs,
+    code: m.code ?? 1,
+    outcomes: outcomesOf(text),
+    tail: text.slice(-12),
+    marks,
+    failures: failuresOf(text),
+    checks: checkSpans(results, wallStart),
   };
   return { result: { runs: [run], maxRssKB: 0 }, peakRssKB: m.polledKB, processWallMs: m.wallMs };
 }

@@ -35,4 +35,7 @@ export interface ChildRun {
   /** Each check's [start, end], ms into the run (from its results.json). */
   checks?: Record<string, [number, number]>;
 }
-export interface ChildResult { runs: ChildRun[]; maxRssKB: number }
+export interface ChildResult {
+  runs: ChildRun[];
+  maxRssKB: number;
+}

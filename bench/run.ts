@@ -26,7 +26,13 @@ const PER_BENCH_TIMEOUT_MS = 180_000;
 const here = dirname(fileURLToPath(import.meta.url));
 const out = (l: string) => process.stdout.write(l + '\n');
 
-interface Outcome { name: string; result?: BenchResult; exitCode: number | null; error?: string; wallMs: number }
+interface Outcome {
+  name: string;
+  result?: BenchResult;
+  exitCode: number | null;
+  error?: string;
+  wallMs: number;
+}
 
 function runOne(name: string): Promise<Outcome> {
   const t0 = performance.now();
@@ -52,12 +58,18 @@ function runOne(name: string): Promise<Outcome> {
         else out(line);
       }
     });
-    child.stderr.on('data', (d: Buffer) => { stderr += d.toString('utf8'); process.stderr.write(d); });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString('utf8');
+      process.stderr.write(d);
+    });
     child.on('close', code => {
       clearTimeout(timer);
       const wallMs = performance.now() - t0;
-      const error = timedOut ? `killed after ${timeoutMs / 1000}s (hung: a leaked listener or watch?)`
-        : !result ? `exited ${code} without a result${stderr ? `: ${stderr.trim().split('\n').slice(-1)[0]}` : ''}` : undefined;
+      const error = timedOut
+        ? `killed after ${timeoutMs / 1000}s (hung: a leaked listener or watch?)`
+        : !result
+          ? `exited ${code} without a result${stderr ? `: ${stderr.trim().split('\n').slice(-1)[0]}` : ''}`
+          : undefined;
       resolve({ name, result, exitCode: code, error, wallMs });
     });
   });
@@ -65,7 +77,12 @@ function runOne(name: string): Promise<Outcome> {
 
 function table(rows: string[][]): string[] {
   const widths = rows[0].map((_, i) => Math.max(...rows.map(r => r[i].length)));
-  return rows.map(r => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd());
+  return rows.map(r =>
+    r
+      .map((c, i) => c.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 const fmt = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms >= 1 ? ms.toFixed(1) : ms.toFixed(3));
@@ -93,7 +110,11 @@ async function main(argv: string[]): Promise<number> {
     const ok = !!r?.ok && o.exitCode === 0;
     rows.push([
       o.name,
-      r ? Object.entries(r.measurements).map(([k, v]) => `${k} ${fmt(v)}`).join(', ') : (o.error ?? ''),
+      r
+        ? Object.entries(r.measurements)
+            .map(([k, v]) => `${k} ${fmt(v)}`)
+            .join(', ')
+        : (o.error ?? ''),
       r ? r.ratio.toFixed(3) : '-',
       r ? `< ${r.threshold}` : '-',
       ok ? 'ok' : 'FAIL',

@@ -31,7 +31,11 @@ const ADDRESS_BUSY = /EADDRINUSE|address blocks are in use/;
  * startSim, retried while the loopback address blocks are taken by other sims (other engineers'
  * tests): a back-off between attempts to start, not a wait for cluster state.
  */
-export async function startSimRetrying(profile: string | Profile, log: (l: string) => void, deadlineMs = 5 * 60_000): Promise<SimCluster & { kubeconfigFile: string; cleanupDir(): void }> {
+export async function startSimRetrying(
+  profile: string | Profile,
+  log: (l: string) => void,
+  deadlineMs = 5 * 60_000,
+): Promise<SimCluster & { kubeconfigFile: string; cleanupDir(): void }> {
   const dir = mkdtempSync(join(tmpdir(), 'wincheck-bench-'));
   const kubeconfigFile = join(dir, 'kubeconfig');
   const deadline = Date.now() + deadlineMs;
@@ -69,14 +73,24 @@ export function simSettled(sim: SimCluster, timeoutMs = 60_000): Promise<void> {
   const isSettled = () => {
     const nodes = sim.store.list('nodes').items as V1Node[];
     const pods = sim.store.list('pods').items as V1Pod[];
-    return nodes.length > 0 && pods.length > 0
-      && nodes.every(n => n.status?.conditions?.some(c => c.type === 'Ready' && c.status === 'True'))
-      && pods.every(p => podReady(p) || p.status?.phase === 'Succeeded');
+    return (
+      nodes.length > 0 &&
+      pods.length > 0 &&
+      nodes.every(n => n.status?.conditions?.some(c => c.type === 'Ready' && c.status === 'True')) &&
+      pods.every(p => podReady(p) || p.status?.phase === 'Succeeded')
+    );
   };
   return new Promise((resolve, reject) => {
     if (isSettled()) return resolve();
-    const done = (err?: Error) => { clearTimeout(timer); sub.stop(); if (err) reject(err); else resolve(); };
-    const sub = sim.store.onAny(bucket => { if ((bucket === 'pods' || bucket === 'nodes') && isSettled()) done(); });
+    const done = (err?: Error) => {
+      clearTimeout(timer);
+      sub.stop();
+      if (err) reject(err);
+      else resolve();
+    };
+    const sub = sim.store.onAny(bucket => {
+      if ((bucket === 'pods' || bucket === 'nodes') && isSettled()) done();
+    });
     const timer = setTimeout(() => done(new Error(`the sim did not settle within ${timeoutMs / 1000}s`)), timeoutMs);
   });
 }

@@ -99,14 +99,17 @@ async function main(): Promise<void> {
   const w = median(watch);
   const p = median(poll);
   out(`  median: watch ${fmtMs(w)} ms, poll ${fmtMs(p)} ms`);
-  await report({
-    name: NAME,
-    ratioOf: 'watch latency / poll latency (median)',
-    ratio: w / p,
-    threshold: THRESHOLD,
-    measurements: { watchLatency: w, pollLatency: p },
-    repeats: SAMPLES,
-  }, started);
+  await report(
+    {
+      name: NAME,
+      ratioOf: 'watch latency / poll latency (median)',
+      ratio: w / p,
+      threshold: THRESHOLD,
+      measurements: { watchLatency: w, pollLatency: p },
+      repeats: SAMPLES,
+    },
+    started,
+  );
 }
 
 await main();

@@ -31,7 +31,6 @@ export function launcherChain(startPid = process.ppid, maxDepth = 5): number[] {
   return [];
 }
 
-
 /**
  * When started by npm, sends ourselves SIGTERM (the run's own handler cleans up) as soon as a
  * process between us and npm is gone. Returns a stop function; does nothing elsewhere.

@@ -29,7 +29,10 @@ import { simProfileNames, startSimulatedCluster, type StartedSim } from './simWi
 // imported by the commands that need them, so `wincheck --help` and `wincheck list` answer at once.
 const clusterModules = async () => {
   const [cleanup, client, kubeconfig, discovery, preflight] = await Promise.all([
-    import('../lib/cluster/cleanup.ts'), import('../lib/cluster/client.ts'), import('../lib/cluster/kubeconfig.ts'), import('../lib/discovery/discover.ts'),
+    import('../lib/cluster/cleanup.ts'),
+    import('../lib/cluster/client.ts'),
+    import('../lib/cluster/kubeconfig.ts'),
+    import('../lib/discovery/discover.ts'),
     import('../lib/cluster/preflight.ts'),
   ]);
   return { ...cleanup, ...client, ...kubeconfig, ...discovery, ...preflight };
@@ -41,7 +44,9 @@ const out = (l: string) => process.stdout.write(l + '\n');
 
 export async function main(argv: string[]): Promise<number> {
   let code = 0;
-  const program = buildProgram(c => { code = c; });
+  const program = buildProgram(c => {
+    code = c;
+  });
   try {
     checkArgLengths(argv.slice(2));
     await program.parseAsync(argv);
@@ -64,15 +69,21 @@ function buildProgram(setCode: (c: number) => void): Command {
     // Before the subcommands are added, so they inherit it: usage errors must exit 2, not 1.
     .exitOverride();
 
-  const clusterFlags = (cmd: Command) => cmd
-    .option('--kubeconfig <file>', 'kubeconfig (default: $KUBECONFIG, then ~/.kube/config, then in-cluster)')
-    .option('--context <name>', 'kubeconfig context (default: its current context)');
+  const clusterFlags = (cmd: Command) =>
+    cmd
+      .option('--kubeconfig <file>', 'kubeconfig (default: $KUBECONFIG, then ~/.kube/config, then in-cluster)')
+      .option('--context <name>', 'kubeconfig context (default: its current context)');
   const profiles = simProfileNames();
-  const simOption = (what: string) => new Option('--sim [profile]', `start the simulated cluster and ${what}; profile: ${profiles.length ? `${profiles.join(', ')} (default: default)` : 'a built-in name'} or a YAML file`).conflicts(['kubeconfig', 'context']);
-  const sshFlags = (cmd: Command) => cmd
-    .option('--ssh-user <user>', 'SSH user on the Windows nodes (node features)')
-    .option('--ssh-key <file>', 'SSH private key')
-    .option('--ssh-known-hosts <file>', 'known_hosts with the nodes\' host keys (unknown keys are refused)');
+  const simOption = (what: string) =>
+    new Option(
+      '--sim [profile]',
+      `start the simulated cluster and ${what}; profile: ${profiles.length ? `${profiles.join(', ')} (default: default)` : 'a built-in name'} or a YAML file`,
+    ).conflicts(['kubeconfig', 'context']);
+  const sshFlags = (cmd: Command) =>
+    cmd
+      .option('--ssh-user <user>', 'SSH user on the Windows nodes (node features)')
+      .option('--ssh-key <file>', 'SSH private key')
+      .option('--ssh-known-hosts <file>', "known_hosts with the nodes' host keys (unknown keys are refused)");
 
   const runCmd = clusterFlags(program.command('run').description('run the checks and write JUnit, summary.md and results.json'))
     .addOption(simOption('run against it'))
@@ -90,16 +101,27 @@ function buildProgram(setCode: (c: number) => void): Command {
     .option('--image-registry <host>', 'pull every fixture image from this mirror (air-gapped clusters)')
     .option('--config <file>', 'YAML config file (flags win over it)')
     .option('--rerun-failed <results.json>', 'run again only the features that regressed or errored in that results.json')
-    .option('--results-configmap <name>', 'also store summary.md, results.json and the JUnit files in this ConfigMap of the pod\'s (in-cluster) or the context\'s namespace; kept after the run')
+    .option(
+      '--results-configmap <name>',
+      "also store summary.md, results.json and the JUnit files in this ConfigMap of the pod's (in-cluster) or the context's namespace; kept after the run",
+    )
     .option('--print-summary', 'print summary.md at the end (the default in a pod, so `kubectl logs` ends with it)')
     .option('--sonobuoy', 'Sonobuoy plugin mode: reports into $SONOBUOY_RESULTS_DIR, packed, and the done file written (ci/sonobuoy/)');
   sshFlags(runCmd)
-    .addOption(new Option('--node-access <mode>', 'how node checks reach Windows nodes: auto (HostProcess pod, else SSH), hostprocess or ssh').choices(['auto', 'hostprocess', 'ssh']))
+    .addOption(
+      new Option('--node-access <mode>', 'how node checks reach Windows nodes: auto (HostProcess pod, else SSH), hostprocess or ssh').choices([
+        'auto',
+        'hostprocess',
+        'ssh',
+      ]),
+    )
     .option('--egress-url <url>', 'an address outside the cluster for egress checks')
     .option('--nodes <glob>', 'Windows nodes the node-level checks visit (repeatable; default: every Ready Windows node)', collect, [])
     .action(async (o: Record<string, unknown>) => setCode(await runAction(o)));
 
-  program.command('list').description('list the catalog: suites and feature ids')
+  program
+    .command('list')
+    .description('list the catalog: suites and feature ids')
     .option('--suite <glob>', 'only matching suites (repeatable)', collect, [])
     .option('--feature <glob>', 'only matching feature ids (repeatable)', collect, [])
     .addOption(new Option('-o, --output <format>', 'output format').choices(LIST_FORMATS).default('text'))
@@ -107,7 +129,9 @@ function buildProgram(setCode: (c: number) => void): Command {
       out(formatCatalog(selectFeatures(await loadCatalogEntries(), { suites: o.suite, features: o.feature }), o.output));
     });
 
-  program.command('rbac').description('print the least-privilege ClusterRole, ServiceAccount and binding a run of the selection needs')
+  program
+    .command('rbac')
+    .description('print the least-privilege ClusterRole, ServiceAccount and binding a run of the selection needs')
     .option('--suite <glob>', 'only matching suites (repeatable)', collect, [])
     .option('--feature <glob>', 'only matching feature ids (repeatable)', collect, [])
     .option('--skip <glob>', 'skip matching feature ids or suites (repeatable)', collect, [])
@@ -120,7 +144,9 @@ function buildProgram(setCode: (c: number) => void): Command {
       process.stdout.write(rbacManifest(features, { name: o.name, serviceAccount: { namespace: m[1], name: m[2] } }));
     });
 
-  program.command('images').description('list every image a selection of features pulls, per Windows build (for air-gapped mirrors)')
+  program
+    .command('images')
+    .description('list every image a selection of features pulls, per Windows build (for air-gapped mirrors)')
     .option('--suite <glob>', 'only matching suites (repeatable)', collect, [])
     .option('--feature <glob>', 'only matching feature ids (repeatable)', collect, [])
     .option('--skip <glob>', 'skip matching feature ids or suites (repeatable)', collect, [])
@@ -133,7 +159,14 @@ function buildProgram(setCode: (c: number) => void): Command {
       if (registryProblem) throw new UsageError(`--image-registry: ${registryProblem}`);
       const features = selectFeatures(await loadCatalog(), { suites: o.suite, features: o.feature, skip: o.skip });
       const list = imagesNeeded(features, o.build.length ? o.build.map(b => b.split('.').slice(0, 3).join('.')) : DEFAULT_LIST_BUILDS);
-      if (o.output === 'json') out(JSON.stringify(list.map(b => ({ ...b, ...(o.imageRegistry ? { mirror: b.images.map(i => rewriteImage(i, o.imageRegistry)) } : {}) })), null, 2));
+      if (o.output === 'json')
+        out(
+          JSON.stringify(
+            list.map(b => ({ ...b, ...(o.imageRegistry ? { mirror: b.images.map(i => rewriteImage(i, o.imageRegistry)) } : {}) })),
+            null,
+            2,
+          ),
+        );
       else out(formatImageList(list, o.imageRegistry));
     });
 
@@ -141,8 +174,17 @@ function buildProgram(setCode: (c: number) => void): Command {
     .addOption(simOption('discover it'))
     .option('--config <file>', 'YAML config file: its kubeconfig, context and ssh settings (flags win over it)')
     .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json', 'yaml']).default('text'));
-  sshFlags(discoverCmd)
-    .action(async (o: { kubeconfig?: string; context?: string; sim?: string | true; config?: string; output: string; sshUser?: string; sshKey?: string; sshKnownHosts?: string }) => {
+  sshFlags(discoverCmd).action(
+    async (o: {
+      kubeconfig?: string;
+      context?: string;
+      sim?: string | true;
+      config?: string;
+      output: string;
+      sshUser?: string;
+      sshKey?: string;
+      sshKnownHosts?: string;
+    }) => {
       const file: FileConfig = o.config ? loadConfigFile(o.config) : {};
       let ssh = { user: o.sshUser ?? file.ssh?.user, key: o.sshKey ?? file.ssh?.key, knownHosts: o.sshKnownHosts ?? file.ssh?.knownHosts };
       let sim: StartedSim | undefined;
@@ -152,14 +194,17 @@ function buildProgram(setCode: (c: number) => void): Command {
       }
       try {
         const { loadKubeConfig, discover, makeClients, preflight } = await clusterModules();
-        const { kc } = loadKubeConfig(sim ? { kubeconfig: sim.kubeconfigPath } : { kubeconfig: o.kubeconfig ?? file.kubeconfig, context: o.context ?? file.context });
+        const { kc } = loadKubeConfig(
+          sim ? { kubeconfig: sim.kubeconfigPath } : { kubeconfig: o.kubeconfig ?? file.kubeconfig, context: o.context ?? file.context },
+        );
         const version = await preflight(kc, defaultTimeouts().preflightConnect);
         const info = await discover(makeClients(kc), { version, loadBalancer: file.loadBalancer, sshCheck: sshReachable(ssh) });
         out(o.output === 'json' ? JSON.stringify(info, null, 2) : o.output === 'yaml' ? toYaml(info).trimEnd() : formatClusterInfo(info));
       } finally {
         await sim?.stop();
       }
-    });
+    },
+  );
 
   clusterFlags(program.command('cleanup').description('delete every namespace and object carrying the wincheck run label'))
     .option('--run-id <id>', 'only this run')
@@ -178,16 +223,22 @@ function buildProgram(setCode: (c: number) => void): Command {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
       out(`Deleted ${report.namespaces.length} namespace(s) and ${report.clusterObjects.length} cluster-scoped object(s).`);
-      if (report.skipped.length) out(`Skipped ${report.skipped.length} run(s) still in progress: ${report.skipped.join(', ')} (use --force to delete them anyway).`);
+      if (report.skipped.length)
+        out(`Skipped ${report.skipped.length} run(s) still in progress: ${report.skipped.join(', ')} (use --force to delete them anyway).`);
       if (report.errors.length) {
         for (const e of report.errors) process.stderr.write(`Error: ${e}\n`);
-        if (report.leftovers.length) process.stderr.write(`Left behind: ${report.leftovers.join(', ')}; run "${cleanupCommand(kube, { kubeconfig: o.kubeconfig, runId: o.runId })}" again.\n`);
+        if (report.leftovers.length)
+          process.stderr.write(
+            `Left behind: ${report.leftovers.join(', ')}; run "${cleanupCommand(kube, { kubeconfig: o.kubeconfig, runId: o.runId })}" again.\n`,
+          );
         setCode(1);
       }
     });
 
   const report = program.command('report').description('work with the reports of earlier runs');
-  report.command('merge').description('one matrix across runs: feature × Kubernetes version × Windows build, with the cluster of each')
+  report
+    .command('merge')
+    .description('one matrix across runs: feature × Kubernetes version × Windows build, with the cluster of each')
     .argument('<dir...>', 'report directories (each holding results.json), or folders of them')
     .option('--baseline <dir...>', 'earlier report directories: mark every cell that changed since')
     .option('--out <dir>', 'where merged.md, merged.html and merged.json go', join('reports', 'merged'))
@@ -198,12 +249,26 @@ function buildProgram(setCode: (c: number) => void): Command {
       writeFileSync(join(o.out, 'merged.md'), renderMergedMarkdown(merged));
       writeFileSync(join(o.out, 'merged.html'), renderMergedHtml(merged));
       writeFileSync(join(o.out, 'merged.json'), JSON.stringify(merged, null, 2) + '\n');
-      out(`Merged ${merged.features.length} features × ${merged.columns.length} columns (Kubernetes version × Windows build) from ${new Set(merged.columns.map(c => c.file)).size} runs.`);
-      if (merged.changes) out(`${merged.changes.length} cell(s) changed since the baseline${merged.changes.length ? `: ${merged.changes.slice(0, 5).map(ch => `${ch.feature} ${ch.from} → ${ch.to}`).join(', ')}${merged.changes.length > 5 ? ', …' : ''}` : ''}.`);
+      out(
+        `Merged ${merged.features.length} features × ${merged.columns.length} columns (Kubernetes version × Windows build) from ${new Set(merged.columns.map(c => c.file)).size} runs.`,
+      );
+      if (merged.changes)
+        out(
+          `${merged.changes.length} cell(s) changed since the baseline${
+            merged.changes.length
+              ? `: ${merged.changes
+                  .slice(0, 5)
+                  .map(ch => `${ch.feature} ${ch.from} → ${ch.to}`)
+                  .join(', ')}${merged.changes.length > 5 ? ', …' : ''}`
+              : ''
+          }.`,
+        );
       out(`Written to ${join(o.out, 'merged.md')}, merged.html and merged.json.`);
     });
 
-  program.command('sim').description('serve the simulated mixed cluster until Ctrl-C')
+  program
+    .command('sim')
+    .description('serve the simulated mixed cluster until Ctrl-C')
     .option('--profile <name|file>', 'built-in profile name or YAML file', 'default')
     .requiredOption('--kubeconfig-out <file>', 'where to write the kubeconfig')
     .option('--port <n>', 'API server port (default: any free port)')
@@ -240,7 +305,8 @@ async function runAction(o: Record<string, unknown>): Promise<number> {
 async function runChecks(o: Record<string, unknown>): Promise<number> {
   const file: FileConfig = typeof o.config === 'string' ? loadConfigFile(o.config) : {};
   if (typeof o.rerunFailed === 'string') {
-    if ((o.feature as string[]).length || (o.suite as string[]).length) throw new UsageError('--rerun-failed picks the features itself: drop --feature/--suite');
+    if ((o.feature as string[]).length || (o.suite as string[]).length)
+      throw new UsageError('--rerun-failed picks the features itself: drop --feature/--suite');
     const ids = failedFeatureIds(readResults(o.rerunFailed));
     if (!ids.length) {
       out(`Nothing to rerun: nothing regressed or errored in ${o.rerunFailed}.`);
@@ -294,16 +360,19 @@ async function runChecks(o: Record<string, unknown>): Promise<number> {
   const profile = typeof o.sim === 'string' ? o.sim : undefined;
   const sim = await startSimulatedCluster({ profile });
   try {
-    return await runWincheck({
-      ...config,
-      kubeconfig: sim.kubeconfigPath,
-      context: undefined,
-      simulated: true,
-      simProfile: sim.profileName,
-      ssh: config.ssh.user ? config.ssh : sim.ssh ? { user: sim.ssh.user, key: sim.ssh.keyPath, knownHosts: sim.ssh.knownHostsPath } : config.ssh,
-      // The simulated cluster has its own "outside" host; a given --egress-url still wins.
-      egressUrl: config.egressUrl ?? sim.egressUrl,
-    }, { handleSignals: true, events: await consoleAndFiles(config.reportDir) });
+    return await runWincheck(
+      {
+        ...config,
+        kubeconfig: sim.kubeconfigPath,
+        context: undefined,
+        simulated: true,
+        simProfile: sim.profileName,
+        ssh: config.ssh.user ? config.ssh : sim.ssh ? { user: sim.ssh.user, key: sim.ssh.keyPath, knownHosts: sim.ssh.knownHostsPath } : config.ssh,
+        // The simulated cluster has its own "outside" host; a given --egress-url still wins.
+        egressUrl: config.egressUrl ?? sim.egressUrl,
+      },
+      { handleSignals: true, events: await consoleAndFiles(config.reportDir) },
+    );
   } finally {
     await sim.stop();
   }
@@ -318,7 +387,9 @@ async function finishInCluster(config: RunConfig, code: number, o: { configMap?:
     const namespace = inClusterNamespace() ?? kc.getContextObject(kc.getCurrentContext())?.namespace ?? 'default';
     try {
       const omitted = await storeResultsConfigMap(kc, config.reportDir, namespace, o.configMap);
-      out(`Stored the reports in ConfigMap ${namespace}/${o.configMap}${omitted.length ? `; left out for its size limit: ${omitted.join(', ')} (listed in its OMITTED.txt)` : ''}.`);
+      out(
+        `Stored the reports in ConfigMap ${namespace}/${o.configMap}${omitted.length ? `; left out for its size limit: ${omitted.join(', ')} (listed in its OMITTED.txt)` : ''}.`,
+      );
     } catch (e) {
       out(`Error: could not store the reports in ConfigMap ${namespace}/${o.configMap}: ${e instanceof Error ? e.message : String(e)}`);
       code = code === 0 ? 1 : code;
@@ -331,7 +402,9 @@ async function finishInCluster(config: RunConfig, code: number, o: { configMap?:
 
 /** The exact `wincheck run` line that tests this sim, egress target and node SSH included. */
 export function nextRunCommand(sim: StartedSim): string {
-  return ['wincheck run', `--kubeconfig ${sim.kubeconfigPath}`,
+  return [
+    'wincheck run',
+    `--kubeconfig ${sim.kubeconfigPath}`,
     ...(sim.egressUrl ? [`--egress-url ${sim.egressUrl}`] : []),
     ...(sim.ssh ? [`--ssh-user ${sim.ssh.user}`, `--ssh-key ${sim.ssh.keyPath}`, `--ssh-known-hosts ${sim.ssh.knownHostsPath}`] : []),
   ].join(' ');
@@ -345,7 +418,7 @@ function positiveIntFlag(flag: string, v: string): number {
 
 function reportDirSource(flags: RunFlags, file: FileConfig): string {
   if (flags.reportDir !== undefined) return '--report-dir';
-  if (file.reportDir !== undefined) return 'the config file\'s reportDir';
+  if (file.reportDir !== undefined) return "the config file's reportDir";
   return process.env.ARTIFACTS ? '$ARTIFACTS' : 'the default report directory';
 }
 

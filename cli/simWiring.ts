@@ -26,12 +26,18 @@ const builtinProfiles = join(dirname(simEntry), 'profiles', 'builtin');
 /** Built-in sim profile names, for --help (read from the folder: loading sim/ costs seconds). */
 export function simProfileNames(): string[] {
   if (!existsSync(builtinProfiles)) return [];
-  return readdirSync(builtinProfiles).filter(f => f.endsWith('.yaml')).map(f => f.slice(0, -'.yaml'.length)).sort();
+  return readdirSync(builtinProfiles)
+    .filter(f => f.endsWith('.yaml'))
+    .map(f => f.slice(0, -'.yaml'.length))
+    .sort();
 }
 
 interface SimModule {
   startSim(opts: { profile?: string; port?: number; kubeconfigOut?: string }): Promise<{
-    kubeconfigPath?: string; kubeconfig: string; server: string; profileName: string;
+    kubeconfigPath?: string;
+    kubeconfig: string;
+    server: string;
+    profileName: string;
     ssh?: { knownHosts: string; user: string; privateKey: string };
     egressUrl?: string;
     stop(): Promise<void>;
@@ -41,7 +47,7 @@ interface SimModule {
 
 export async function startSimulatedCluster(opts: { profile?: string; port?: number; kubeconfigOut?: string }): Promise<StartedSim> {
   if (!existsSync(simEntry)) throw new UsageError('the simulated cluster is not available in this checkout (sim/index.ts is missing)');
-  const sim = await import(simEntry) as SimModule;
+  const sim = (await import(simEntry)) as SimModule;
   removeStaleSimDirs();
   const dir = await mkdtemp(join(tmpdir(), `${DIR_PREFIX}${process.pid}-`));
   // The dir holds the admin kubeconfig and the nodes' SSH key: removed however the process ends
@@ -88,7 +94,11 @@ const DIR_PREFIX = 'wincheck-sim-';
 export function removeStaleSimDirs(root = tmpdir()): string[] {
   const removed: string[] = [];
   let names: string[];
-  try { names = readdirSync(root); } catch { return removed; }
+  try {
+    names = readdirSync(root);
+  } catch {
+    return removed;
+  }
   for (const name of names) {
     const pid = new RegExp(`^${DIR_PREFIX}(\\d+)-`).exec(name)?.[1];
     if (!pid || processExists(Number(pid))) continue;
@@ -97,4 +107,3 @@ export function removeStaleSimDirs(root = tmpdir()): string[] {
   }
   return removed;
 }
-

@@ -25,9 +25,12 @@ try {
   process.exit(0);
 }
 // Fixture templates sit beside the features that declare them (lib/catalog/<prefix>/fixtures/).
-const fixtureDirs = ['lib/fixtures/templates', ...readdirSync(join(root, 'lib/catalog'), { withFileTypes: true })
-  .filter(d => d.isDirectory() && existsSync(join(root, 'lib/catalog', d.name, 'fixtures')))
-  .map(d => `lib/catalog/${d.name}/fixtures`)];
+const fixtureDirs = [
+  'lib/fixtures/templates',
+  ...readdirSync(join(root, 'lib/catalog'), { withFileTypes: true })
+    .filter(d => d.isDirectory() && existsSync(join(root, 'lib/catalog', d.name, 'fixtures')))
+    .map(d => `lib/catalog/${d.name}/fixtures`),
+];
 const assets = [
   ...fixtureDirs.map(d => [d, d]),
   ['sim/profiles/builtin', 'sim/profiles/builtin'],

@@ -68,7 +68,11 @@ export async function startSim(opts: SimOptions = {}): Promise<SimCluster> {
   const stops: (() => Promise<void> | void)[] = [];
   const stop = async () => {
     for (const s of stops.reverse()) {
-      try { await s(); } catch (err) { console.error('sim: stop failed:', err); }
+      try {
+        await s();
+      } catch (err) {
+        console.error('sim: stop failed:', err);
+      }
     }
     stops.length = 0;
   };
@@ -79,21 +83,33 @@ export async function startSim(opts: SimOptions = {}): Promise<SimCluster> {
     stops.push(() => api.close());
     const apiUrl = new URL(api.url);
     const network = await startNetwork({
-      store, profile,
+      store,
+      profile,
       apiServer: { host: apiUrl.hostname, port: Number(apiUrl.port) },
     });
     stops.push(() => network.stop());
     if (network.serviceAdmission) store.addAdmission(network.serviceAdmission());
     const controllers = startControllers(store, profile, { network });
     stops.push(() => controllers.stop());
-    const runtime = startRuntime({ store, profile, network, options: {
-      apiServer: { host: apiUrl.hostname, port: Number(apiUrl.port), caPem: api.caPem, serviceAccountToken: (ns, name) => api.serviceAccountToken(ns, name) },
-    } });
+    const runtime = startRuntime({
+      store,
+      profile,
+      network,
+      options: {
+        apiServer: { host: apiUrl.hostname, port: Number(apiUrl.port), caPem: api.caPem, serviceAccountToken: (ns, name) => api.serviceAccountToken(ns, name) },
+      },
+    });
     stops.push(() => runtime.stop());
     api.setHandlers(runtime.handlers);
     // The HPA reads pod usage from the runtime, which starts after the controllers.
     const podMetrics = runtime.handlers.podMetrics;
-    if (podMetrics) controllers.setMetricsSource(metricsSourceFromPodMetrics(ns => podMetrics(ns), q => parseQuantity(q) ?? 0));
+    if (podMetrics)
+      controllers.setMetricsSource(
+        metricsSourceFromPodMetrics(
+          ns => podMetrics(ns),
+          q => parseQuantity(q) ?? 0,
+        ),
+      );
 
     const kubeconfig = api.kubeconfig({ auth: opts.auth ?? 'token', context: `wincheck-sim-${profile.name}` });
     let kubeconfigPath: string | undefined;
@@ -106,7 +122,12 @@ export async function startSim(opts: SimOptions = {}): Promise<SimCluster> {
     const egressUrl = `http://${network.externalHost().name}/`;
     advertiseSimulation(store, profile, egressUrl);
     return {
-      kubeconfigPath, kubeconfig, server: api.url, profileName: profile.name, profile, store,
+      kubeconfigPath,
+      kubeconfig,
+      server: api.url,
+      profileName: profile.name,
+      profile,
+      store,
       egressUrl,
       ssh: sshKey ? { knownHosts: network.knownHosts(), user: network.sshUser ?? 'Administrator', privateKey: sshKey.privateKey } : undefined,
       stop,

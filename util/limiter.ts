@@ -13,8 +13,12 @@ export class Limiter {
   }
 
   /** How many holders are inside right now (for tests and the progress line). */
-  get active(): number { return this._active; }
-  get waiting(): number { return this._queue.length; }
+  get active(): number {
+    return this._active;
+  }
+  get waiting(): number {
+    return this._queue.length;
+  }
 
   /** Runs `fn` holding one slot; while all are taken, waits behind waiters of a lower or equal rank. */
   async run<T>(fn: () => Promise<T>, signal?: AbortSignal, rank = Number.MAX_SAFE_INTEGER): Promise<T> {
@@ -35,7 +39,11 @@ export class Limiter {
     return new Promise<void>((resolve, reject) => {
       const entry = {
         rank,
-        grant: () => { signal?.removeEventListener('abort', onAbort); this._active++; resolve(); },
+        grant: () => {
+          signal?.removeEventListener('abort', onAbort);
+          this._active++;
+          resolve();
+        },
         cancel: (e: unknown) => reject(e),
       };
       const onAbort = () => {

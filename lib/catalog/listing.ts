@@ -11,7 +11,7 @@ import { UPSTREAM_DOCS } from '../facts/sources.ts';
 import type { Feature } from './types.ts';
 
 export const LIST_FORMATS = ['text', 'json', 'yaml', 'markdown'] as const;
-export type ListFormat = typeof LIST_FORMATS[number];
+export type ListFormat = (typeof LIST_FORMATS)[number];
 
 /** What `list` shows of a feature: no probe, no expectation, so no cluster code to load. */
 export type CatalogEntry = Pick<Feature, 'id' | 'suite' | 'area' | 'title' | 'needs'>;
@@ -36,10 +36,16 @@ export function catalogEntries(features: CatalogEntry[]): Required<CatalogEntry>
 
 export function formatCatalog(features: CatalogEntry[], format: ListFormat): string {
   switch (format) {
-    case 'json': return JSON.stringify(catalogEntries(features), null, 2);
-    case 'yaml': return stringify(catalogEntries(features)).trimEnd();
-    case 'markdown': return catalogMarkdown(catalogEntries(features));
-    case 'text': return catalogEntries(features).map(f => `${f.suite.padEnd(11)} ${f.id.padEnd(32)} ${f.title}`).join('\n');
+    case 'json':
+      return JSON.stringify(catalogEntries(features), null, 2);
+    case 'yaml':
+      return stringify(catalogEntries(features)).trimEnd();
+    case 'markdown':
+      return catalogMarkdown(catalogEntries(features));
+    case 'text':
+      return catalogEntries(features)
+        .map(f => `${f.suite.padEnd(11)} ${f.id.padEnd(32)} ${f.title}`)
+        .join('\n');
   }
 }
 

@@ -21,8 +21,7 @@ export interface OutcomeVerdict {
  * `subject`: the means the feature is about (Feature.subject).
  */
 export function outcomeOf(expectation: Expectation, observation?: Observation, error?: unknown, subject: readonly Means[] = []): OutcomeVerdict {
-  if (expectation.expected === 'n/a')
-    return { outcome: 'n/a', reason: expectation.reason };
+  if (expectation.expected === 'n/a') return { outcome: 'n/a', reason: expectation.reason };
   if (error !== undefined) {
     const means = asMeansError(error);
     if (!means) return { outcome: 'error', reason: `the check could not tell: ${errorText(error)}` };
@@ -34,23 +33,24 @@ export function outcomeOf(expectation: Expectation, observation?: Observation, e
     // The feature is about this means: its failure is the observation.
     observation = { works: false, summary: `${means.means} failed: ${text}`, evidence: [text] };
   }
-  if (!observation)
-    return { outcome: 'error', reason: 'the probe returned no observation' };
-  if (observation.notApplicable)
-    return { outcome: 'n/a', reason: observation.notApplicable, observation };
+  if (!observation) return { outcome: 'error', reason: 'the probe returned no observation' };
+  if (observation.notApplicable) return { outcome: 'n/a', reason: observation.notApplicable, observation };
   if (!observation.evidence.length && !observation.control?.evidence?.length)
     return { outcome: 'error', reason: `the probe recorded no evidence of the behaviour (it said: ${observation.summary})`, observation };
   const control = observation.control;
   // A control that ran and failed voids the observation, whatever was expected.
   if (control && !control.ok)
-    return { outcome: 'error', reason: `the positive control failed (${control.summary}), so "${observation.summary}" says nothing about the feature`, observation };
+    return {
+      outcome: 'error',
+      reason: `the positive control failed (${control.summary}), so "${observation.summary}" says nothing about the feature`,
+      observation,
+    };
   if (expectation.expected === 'supported') {
     return observation.works
       ? { outcome: 'supported', reason: expectation.reason, observation }
       : { outcome: 'regressed', reason: `documented to work (${expectation.reason}), but ${observation.summary}`, observation };
   }
-  if (!control)
-    return { outcome: 'error', reason: `no positive control ran, so "${observation.summary}" cannot tell limited from not observed`, observation };
+  if (!control) return { outcome: 'error', reason: `no positive control ran, so "${observation.summary}" cannot tell limited from not observed`, observation };
   return observation.works
     ? { outcome: 'lifted', reason: `documented as limited (${expectation.reason}), but it worked: ${observation.summary}`, observation }
     : { outcome: 'limited', reason: expectation.reason, observation };

@@ -23,15 +23,25 @@ export function clusterRoleRules(needs: AccessNeed[]): V1PolicyRule[] {
     .map(e => ({ apiGroups: [e.group], resources: [e.resource], verbs: [...e.verbs].sort((a, b) => VERB_ORDER.indexOf(a) - VERB_ORDER.indexOf(b)) }));
 }
 
-export interface RbacOptions { name?: string; serviceAccount?: { namespace: string; name: string } }
+export interface RbacOptions {
+  name?: string;
+  serviceAccount?: { namespace: string; name: string };
+}
 
 export function rbacManifest(features: Feature[], o: RbacOptions = {}): string {
   const name = o.name ?? 'wincheck';
   const sa = o.serviceAccount ?? { namespace: 'default', name: 'wincheck' };
   const serviceAccount: V1ServiceAccount = { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: sa.name, namespace: sa.namespace } };
-  const role: V1ClusterRole = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name }, rules: clusterRoleRules(accessNeeds(features)) };
+  const role: V1ClusterRole = {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRole',
+    metadata: { name },
+    rules: clusterRoleRules(accessNeeds(features)),
+  };
   const binding: V1ClusterRoleBinding = {
-    apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name },
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRoleBinding',
+    metadata: { name },
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name },
     subjects: [{ kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace }],
   };

@@ -32,7 +32,6 @@ export function selectFeatures<T extends Pick<Feature, 'id' | 'suite' | 'area'>>
 function checkPatterns(flag: string, patterns: string[] | undefined, valid: string[]): void {
   for (const p of patterns ?? []) {
     const match = picomatch(p);
-    if (!valid.some(v => match(v)))
-      throw new UsageError(`${flag} ${p} matches nothing; valid names: ${valid.join(', ')}`);
+    if (!valid.some(v => match(v))) throw new UsageError(`${flag} ${p} matches nothing; valid names: ${valid.join(', ')}`);
   }
 }

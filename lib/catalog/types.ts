@@ -17,23 +17,23 @@ import type { Evidence, ProbeOp, ProbeOS, ProbeResult, Transport } from '../prob
 
 /** Areas, one mocha suite file and one JUnit file each. IDs start with the area's prefix. */
 export type Area =
-  | 'scheduling'   // sched.*
-  | 'workloads'    // work.*
-  | 'config'       // cfg.*
-  | 'storage'      // stor.*
-  | 'resources'    // res.*
-  | 'isolation'    // iso.*
-  | 'security'     // sec.*
-  | 'networking'   // net.*
-  | 'node';        // node.*
+  | 'scheduling' // sched.*
+  | 'workloads' // work.*
+  | 'config' // cfg.*
+  | 'storage' // stor.*
+  | 'resources' // res.*
+  | 'isolation' // iso.*
+  | 'security' // sec.*
+  | 'networking' // net.*
+  | 'node'; // node.*
 
 /** Preconditions checked before a probe runs; unmet → n/a with the reason, never a silent drop. */
 export type Need =
-  | 'windows-node'          // a Ready, schedulable Windows node
-  | 'linux-node'            // a Ready, schedulable Linux node (helper pods)
-  | 'two-windows-nodes'     // cross-node checks
-  | 'tainted-windows-node'  // a Windows node with a NoSchedule/NoExecute taint
-  | 'node-access'           // HostProcess or SSH
+  | 'windows-node' // a Ready, schedulable Windows node
+  | 'linux-node' // a Ready, schedulable Linux node (helper pods)
+  | 'two-windows-nodes' // cross-node checks
+  | 'tainted-windows-node' // a Windows node with a NoSchedule/NoExecute taint
+  | 'node-access' // HostProcess or SSH
   | 'hostprocess'
   | 'ssh'
   | 'hyperv-runtimeclass'
@@ -41,7 +41,7 @@ export type Need =
   | 'metrics-server'
   | 'load-balancer'
   | 'dual-stack'
-  | 'egress-url';           // --egress-url given (air-gapped clusters have none)
+  | 'egress-url'; // --egress-url given (air-gapped clusters have none)
 
 export type Expected = 'supported' | 'limited' | 'n/a';
 

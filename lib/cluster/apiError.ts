@@ -16,7 +16,11 @@ export function apiErrorMessage(e: unknown): string {
 }
 
 function safeJson(s: string): unknown {
-  try { return JSON.parse(s); } catch { return s; }
+  try {
+    return JSON.parse(s);
+  } catch {
+    return s;
+  }
 }
 
 /**

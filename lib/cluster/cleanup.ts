@@ -56,29 +56,35 @@ export async function cleanupRuns(kube: KubeClients, opts: CleanupOptions): Prom
   for (const id of report.skipped) opts.log?.(`Skipped run ${id}: it is still in progress (its lease is live); use --force to delete it anyway.`);
 
   await Promise.all([
-    ...kinds.flatMap((k, i) => found[i].filter(o => !live.has(o.runId)).map(async ({ name }) => {
-      try {
-        await k.remove(name);
-        report.clusterObjects.push(`${k.kind} ${name}`);
-        opts.log?.(`Deleted ${k.kind} ${name}.`);
-      } catch (e) {
-        if (apiStatusCode(e) === 404) return;
-        report.errors.push(`failed to delete ${k.kind} ${name}: ${apiErrorMessage(e)}`);
-        report.leftovers.push(`${k.kind} ${name}`);
-      }
-    })),
-    ...nss.filter(ns => !live.has(ns.metadata?.labels?.[RUN_LABEL_KEY] ?? '')).map(async ns => {
-      const name = ns.metadata!.name!;
-      try {
-        opts.log?.(`Deleting namespace ${name}...`);
-        await deleteNamespaceAndWait(kube, name, opts.timeoutMs);
-        report.namespaces.push(name);
-        opts.log?.(`Deleted namespace ${name}.`);
-      } catch (e) {
-        report.errors.push(e instanceof Error ? e.message : String(e));
-        report.leftovers.push(`Namespace ${name}`);
-      }
-    }),
+    ...kinds.flatMap((k, i) =>
+      found[i]
+        .filter(o => !live.has(o.runId))
+        .map(async ({ name }) => {
+          try {
+            await k.remove(name);
+            report.clusterObjects.push(`${k.kind} ${name}`);
+            opts.log?.(`Deleted ${k.kind} ${name}.`);
+          } catch (e) {
+            if (apiStatusCode(e) === 404) return;
+            report.errors.push(`failed to delete ${k.kind} ${name}: ${apiErrorMessage(e)}`);
+            report.leftovers.push(`${k.kind} ${name}`);
+          }
+        }),
+    ),
+    ...nss
+      .filter(ns => !live.has(ns.metadata?.labels?.[RUN_LABEL_KEY] ?? ''))
+      .map(async ns => {
+        const name = ns.metadata!.name!;
+        try {
+          opts.log?.(`Deleting namespace ${name}...`);
+          await deleteNamespaceAndWait(kube, name, opts.timeoutMs);
+          report.namespaces.push(name);
+          opts.log?.(`Deleted namespace ${name}.`);
+        } catch (e) {
+          report.errors.push(e instanceof Error ? e.message : String(e));
+          report.leftovers.push(`Namespace ${name}`);
+        }
+      }),
   ]);
   return report;
 }
@@ -86,7 +92,8 @@ export async function cleanupRuns(kube: KubeClients, opts: CleanupOptions): Prom
 /** `wincheck cleanup` with the flags that reach the same cluster, for messages that say what is left. */
 export function cleanupCommand(kube: Pick<KubeClients, 'context'>, o: { kubeconfig?: string; runId?: string }): string {
   const quote = (s: string) => (/^[\w./:@%+=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
-  return ['wincheck cleanup',
+  return [
+    'wincheck cleanup',
     ...(o.kubeconfig ? ['--kubeconfig', quote(o.kubeconfig)] : []),
     ...(kube.context ? ['--context', quote(kube.context)] : []),
     ...(o.runId ? ['--run-id', quote(o.runId)] : []),
@@ -96,12 +103,22 @@ export function cleanupCommand(kube: Pick<KubeClients, 'context'>, o: { kubeconf
 /** Cluster-scoped kinds a run may create (a namespace's deletion does not remove them). */
 function clusterScopedKinds(kube: KubeClients) {
   type Listed = { items: { metadata?: { name?: string; labels?: Record<string, string> } }[] };
-  const names = (list: Listed) => list.items
-    .map(o => ({ name: o.metadata?.name ?? '', runId: o.metadata?.labels?.[RUN_LABEL_KEY] ?? '' }))
-    .filter(o => o.name);
+  const names = (list: Listed) => list.items.map(o => ({ name: o.metadata?.name ?? '', runId: o.metadata?.labels?.[RUN_LABEL_KEY] ?? '' })).filter(o => o.name);
   return [
-    { kind: 'RuntimeClass', list: async (labelSelector: string) => names(await kube.node.listRuntimeClass({ labelSelector })), remove: (name: string) => kube.node.deleteRuntimeClass({ name }) },
-    { kind: 'StorageClass', list: async (labelSelector: string) => names(await kube.storage.listStorageClass({ labelSelector })), remove: (name: string) => kube.storage.deleteStorageClass({ name }) },
-    { kind: 'PersistentVolume', list: async (labelSelector: string) => names(await kube.core.listPersistentVolume({ labelSelector })), remove: (name: string) => kube.core.deletePersistentVolume({ name }) },
+    {
+      kind: 'RuntimeClass',
+      list: async (labelSelector: string) => names(await kube.node.listRuntimeClass({ labelSelector })),
+      remove: (name: string) => kube.node.deleteRuntimeClass({ name }),
+    },
+    {
+      kind: 'StorageClass',
+      list: async (labelSelector: string) => names(await kube.storage.listStorageClass({ labelSelector })),
+      remove: (name: string) => kube.storage.deleteStorageClass({ name }),
+    },
+    {
+      kind: 'PersistentVolume',
+      list: async (labelSelector: string) => names(await kube.core.listPersistentVolume({ labelSelector })),
+      remove: (name: string) => kube.core.deletePersistentVolume({ name }),
+    },
   ];
 }

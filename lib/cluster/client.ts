@@ -1,8 +1,6 @@
 // Builds the shared clients once from a KubeConfig; everything else gets them injected.
 
-import {
-  AppsV1Api, CoreV1Api, KubeConfig, KubernetesObjectApi, NodeV1Api, StorageV1Api,
-} from '@kubernetes/client-node';
+import { AppsV1Api, CoreV1Api, KubeConfig, KubernetesObjectApi, NodeV1Api, StorageV1Api } from '@kubernetes/client-node';
 import { policyOf, resilientConfiguration, type ClientOptions } from './resilience.ts';
 import { openWatch } from './watch.ts';
 import { SharedAgentKubeConfig } from './agent.ts';

@@ -25,7 +25,7 @@ async function ownExisting<T extends KubernetesObject>(kube: KubeClients, obj: T
   const runId = obj.metadata?.labels?.[RUN_LABEL];
   if (!runId || !obj.metadata?.name) return undefined;
   try {
-    const existing = await kube.objects.read(obj as T & { metadata: { name: string } }) as T;
+    const existing = (await kube.objects.read(obj as T & { metadata: { name: string } })) as T;
     return existing.metadata?.labels?.[RUN_LABEL] === runId ? existing : undefined;
   } catch {
     return undefined;

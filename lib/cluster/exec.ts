@@ -17,8 +17,14 @@ export interface ExecTarget {
   container?: string;
 }
 
-export async function execInPod(kube: KubeClients, target: ExecTarget, argv: string[], timeoutMs = defaultTimeouts().exec, signal = kube.signal): Promise<CommandResult> {
-  const container = target.container ?? await firstContainer(kube, target);
+export async function execInPod(
+  kube: KubeClients,
+  target: ExecTarget,
+  argv: string[],
+  timeoutMs = defaultTimeouts().exec,
+  signal = kube.signal,
+): Promise<CommandResult> {
+  const container = target.container ?? (await firstContainer(kube, target));
   const stdout = collector();
   const stderr = collector();
   let status: V1Status | undefined;
@@ -27,20 +33,41 @@ export async function execInPod(kube: KubeClients, target: ExecTarget, argv: str
   let ws;
   try {
     // Connects are retried (resets, 429, 5xx on the upgrade): no command has run yet.
-    ws = await connectWithRetries(`exec into ${where}`, kube.policy, signal,
-      () => exec.exec(target.namespace, target.pod, container, argv, stdout.stream, stderr.stream, null, false, st => { status = st; }), w => w.close());
+    ws = await connectWithRetries(
+      `exec into ${where}`,
+      kube.policy,
+      signal,
+      () =>
+        exec.exec(target.namespace, target.pod, container, argv, stdout.stream, stderr.stream, null, false, st => {
+          status = st;
+        }),
+      w => w.close(),
+    );
   } catch (e) {
     // No answer from the API server even after retries: the path to the cluster failed, not exec.
     if (isTransportFailure(e)) throw e;
     throw asMeansError(e, 'exec', `could not exec into ${where}`)!;
   }
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => { ws.close(); reject(new MeansError('exec', `exec in ${where} did not finish within ${Math.round(timeoutMs / 1000)}s`)); }, timeoutMs);
-    const onAbort = () => { ws.close(); reject(new Error(`exec in ${where} interrupted`)); };
+    const timer = setTimeout(() => {
+      ws.close();
+      reject(new MeansError('exec', `exec in ${where} did not finish within ${Math.round(timeoutMs / 1000)}s`));
+    }, timeoutMs);
+    const onAbort = () => {
+      ws.close();
+      reject(new Error(`exec in ${where} interrupted`));
+    };
     if (signal?.aborted) return onAbort();
     signal?.addEventListener('abort', onAbort, { once: true });
-    ws.on('close', () => { clearTimeout(timer); signal?.removeEventListener('abort', onAbort); resolve(); });
-    ws.on('error', (e: Error) => { clearTimeout(timer); reject(new MeansError('exec', `exec in ${where} failed: ${e.message}`, { cause: e })); });
+    ws.on('close', () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    });
+    ws.on('error', (e: Error) => {
+      clearTimeout(timer);
+      reject(new MeansError('exec', `exec in ${where} failed: ${e.message}`, { cause: e }));
+    });
   });
   const result = { stdout: stdout.text(), stderr: stderr.text(), exitCode: exitCodeOf(status) };
   const failure = execFailure(status, result);
@@ -69,14 +96,16 @@ export function exitCodeOf(status: V1Status | undefined): number {
 
 export class PodExecTransport implements Transport {
   readonly description: string;
-  constructor(private readonly _kube: KubeClients, private readonly _target: ExecTarget, readonly os: ProbeOS) {
+  constructor(
+    private readonly _kube: KubeClients,
+    private readonly _target: ExecTarget,
+    readonly os: ProbeOS,
+  ) {
     this.description = `exec ${_target.namespace}/${_target.pod}${_target.container ? ` [${_target.container}]` : ''}`;
   }
 
   run(command: string[] | string, opts: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<CommandResult> {
-    const argv = typeof command === 'string'
-      ? (this.os === 'windows' ? ['cmd', '/c', command] : ['/bin/sh', '-c', command])
-      : command;
+    const argv = typeof command === 'string' ? (this.os === 'windows' ? ['cmd', '/c', command] : ['/bin/sh', '-c', command]) : command;
     return execInPod(this._kube, this._target, argv, opts.timeoutMs, opts.signal);
   }
 }
@@ -90,6 +119,11 @@ async function firstContainer(kube: KubeClients, t: ExecTarget): Promise<string>
 
 function collector() {
   const chunks: Buffer[] = [];
-  const stream = new Writable({ write(chunk, _enc, cb) { chunks.push(Buffer.from(chunk)); cb(); } });
+  const stream = new Writable({
+    write(chunk, _enc, cb) {
+      chunks.push(Buffer.from(chunk));
+      cb();
+    },
+  });
   return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
 }

@@ -41,7 +41,14 @@ export function loadKubeConfig(choice: KubeconfigChoice, env: NodeJS.ProcessEnv 
   }
   if (choice.context) {
     if (!kc.getContextObject(choice.context))
-      throw new UsageError(`context ${choice.context} is not in ${source}; contexts there: ${kc.getContexts().map(c => c.name).join(', ') || 'none'}`);
+      throw new UsageError(
+        `context ${choice.context} is not in ${source}; contexts there: ${
+          kc
+            .getContexts()
+            .map(c => c.name)
+            .join(', ') || 'none'
+        }`,
+      );
     kc.setCurrentContext(choice.context);
   }
   if (!kc.getCurrentCluster()) throw new UsageError(`${source} has no current cluster; pass --context NAME`);
@@ -71,7 +78,11 @@ export function usesInClusterConfig(choice: KubeconfigChoice, env: NodeJS.Proces
 export function inClusterNamespace(env: NodeJS.ProcessEnv = process.env): string | undefined {
   const root = inClusterRoot(env);
   if (root === undefined) return undefined;
-  try { return readFileSync(join(root || '/', SERVICEACCOUNT_DIR, 'namespace'), 'utf8').trim() || undefined; } catch { return undefined; }
+  try {
+    return readFileSync(join(root || '/', SERVICEACCOUNT_DIR, 'namespace'), 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function load(kc: KubeConfig, file: string): void {

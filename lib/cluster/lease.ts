@@ -34,7 +34,6 @@ export function isLive(ns: V1Namespace, now = Date.now()): boolean {
   return host !== hostname() || !Number(pid) || processExists(Number(pid));
 }
 
-
 /** Renews the heartbeat until stopped; the stop function removes it too when asked (--keep). */
 export function startHeartbeat(kube: KubeClients, namespace: string, onError: (message: string) => void): { stop(): void } {
   let warned = false;

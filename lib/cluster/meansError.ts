@@ -11,25 +11,32 @@ import { errorText } from '../../util/errorText.ts';
 export { errorText };
 
 export type Means =
-  | 'scheduling'      // the pod found no node (FailedScheduling)
-  | 'capacity'        // no node had the room: Insufficient cpu/memory, Too many pods, the kubelet's OutOfcpu...
-  | 'volume-binding'  // a claim stayed unbound, so its pod could not be scheduled
+  | 'scheduling' // the pod found no node (FailedScheduling)
+  | 'capacity' // no node had the room: Insufficient cpu/memory, Too many pods, the kubelet's OutOfcpu...
+  | 'volume-binding' // a claim stayed unbound, so its pod could not be scheduled
   | 'image-pull'
-  | 'image-platform'  // the image has no manifest for the node's OS build (containerd's words)
-  | 'sandbox'         // FailedCreatePodSandBox
+  | 'image-platform' // the image has no manifest for the node's OS build (containerd's words)
+  | 'sandbox' // FailedCreatePodSandBox
   | 'workload-controller' // a Deployment or DaemonSet fixture made no pod at all
-  | 'exec' | 'attach' | 'logs' | 'port-forward'
-  | 'node-access'     // HostProcess pod or SSH to the node
-  | 'forbidden'       // 403 from RBAC or Pod Security admission
-  | 'webhook'         // an admission webhook refused or failed
-  | 'quota'           // a ResourceQuota or LimitRange refused
-  | 'kubelet'         // the API server could not reach the node's kubelet
-  | 'fixture';        // a fixture could not be rendered or created for another reason
+  | 'exec'
+  | 'attach'
+  | 'logs'
+  | 'port-forward'
+  | 'node-access' // HostProcess pod or SSH to the node
+  | 'forbidden' // 403 from RBAC or Pod Security admission
+  | 'webhook' // an admission webhook refused or failed
+  | 'quota' // a ResourceQuota or LimitRange refused
+  | 'kubelet' // the API server could not reach the node's kubelet
+  | 'fixture'; // a fixture could not be rendered or created for another reason
 
 export class MeansError extends Error {
   /** The pod that waited on the means, when one did (capacity errors add its numbers, lib/run/capacity.ts). */
   readonly pod?: { namespace: string; name: string };
-  constructor(readonly means: Means, message: string, options?: { cause?: unknown; pod?: { namespace?: string; name?: string } }) {
+  constructor(
+    readonly means: Means,
+    message: string,
+    options?: { cause?: unknown; pod?: { namespace?: string; name?: string } },
+  ) {
     super(message, options);
     this.name = 'MeansError';
     if (options?.pod?.namespace && options.pod.name) this.pod = { namespace: options.pod.namespace, name: options.pod.name };
@@ -49,7 +56,8 @@ export function refusalMeans(code: number | undefined, message: string): Means |
   if (/exceeded quota|forbidden: exceeded|maximum .* usage|LimitRange|must specify limits/i.test(message)) return 'quota';
   if (code === 403 || /Unexpected server response: 403|\(HTTP 403\)|\bis forbidden: User\b/i.test(message)) return 'forbidden';
   if (/violates PodSecurity/i.test(message)) return 'forbidden';
-  if ((code === 500 || code === 502 || code === 503) && /kubelet|:10250|dial tcp|no route to host|connection refused|i\/o timeout/i.test(message)) return 'kubelet';
+  if ((code === 500 || code === 502 || code === 503) && /kubelet|:10250|dial tcp|no route to host|connection refused|i\/o timeout/i.test(message))
+    return 'kubelet';
   return undefined;
 }
 
@@ -58,8 +66,7 @@ export function refusalMeans(code: number | undefined, message: string): Means |
  * refusalMeans; `fallback` names the means for anything else (the transport that failed).
  */
 export function asMeansError(e: unknown, fallback?: Means, context?: string): MeansError | undefined {
-  for (let c: unknown = e; c instanceof Error; c = (c as { cause?: unknown }).cause)
-    if (c instanceof MeansError) return c;
+  for (let c: unknown = e; c instanceof Error; c = (c as { cause?: unknown }).cause) if (c instanceof MeansError) return c;
   const api = apiExceptionIn(e);
   const text = api ? apiErrorMessage(api) : errorText(e);
   const means = refusalMeans(api?.code, text) ?? fallback;
@@ -67,10 +74,8 @@ export function asMeansError(e: unknown, fallback?: Means, context?: string): Me
   return new MeansError(means, context ? `${context}: ${text}` : text, { cause: e });
 }
 
-
 export function apiExceptionIn(e: unknown): ApiException<unknown> | undefined {
-  for (let c: unknown = e; c instanceof Error; c = (c as { cause?: unknown }).cause)
-    if (c instanceof ApiException) return c;
+  for (let c: unknown = e; c instanceof Error; c = (c as { cause?: unknown }).cause) if (c instanceof ApiException) return c;
   return undefined;
 }
 
@@ -80,7 +85,11 @@ export const PLATFORM_MISMATCH = /no match(?:ing)? (?:for )?(?:platform|manifest
 /** The means a pod's failed start points at (PodStartError reasons), or undefined: the pod's own failure. */
 export function podStartMeans(reason: string, message: string): Means | undefined {
   if (reason === 'FailedScheduling')
-    return /unbound .*PersistentVolumeClaim|volume node affinity|pod has unbound/i.test(message) ? 'volume-binding' : NO_ROOM.test(message) ? 'capacity' : 'scheduling';
+    return /unbound .*PersistentVolumeClaim|volume node affinity|pod has unbound/i.test(message)
+      ? 'volume-binding'
+      : NO_ROOM.test(message)
+        ? 'capacity'
+        : 'scheduling';
   if (OUT_OF.test(reason)) return 'capacity';
   if (reason === 'ErrImagePull' || reason === 'ImagePullBackOff' || reason === 'InvalidImageName')
     return PLATFORM_MISMATCH.test(message) ? 'image-platform' : 'image-pull';

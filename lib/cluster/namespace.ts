@@ -14,20 +14,38 @@ import { POD_SECURITY_PRIVILEGED } from './podSecurity.ts';
  * those labels gets the namespace without them (told through `onLabelsRefused`): its
  * fixtures that need privilege are then refused one by one, and their features are n/a.
  */
-export async function createRunNamespace(kube: KubeClients, name: string, labels: Record<string, string>, annotations: Record<string, string> = {},
-  onLabelsRefused?: (message: string) => void): Promise<void> {
+export async function createRunNamespace(
+  kube: KubeClients,
+  name: string,
+  labels: Record<string, string>,
+  annotations: Record<string, string> = {},
+  onLabelsRefused?: (message: string) => void,
+): Promise<void> {
   const create = (l: Record<string, string>) => kube.core.createNamespace({ body: { metadata: { name, labels: l, annotations } } });
   try {
     await create({ ...labels, ...POD_SECURITY_PRIVILEGED });
   } catch (e) {
     // Retried after a reset, the create may have landed the first time: ours if it has our label.
     const runLabel = Object.entries(labels)[0];
-    if (apiStatusCode(e) === 409 && runLabel && await kube.core.readNamespace({ name }).then(ns => ns.metadata?.labels?.[runLabel[0]] === runLabel[1], () => false)) return;
+    if (
+      apiStatusCode(e) === 409 &&
+      runLabel &&
+      (await kube.core.readNamespace({ name }).then(
+        ns => ns.metadata?.labels?.[runLabel[0]] === runLabel[1],
+        () => false,
+      ))
+    )
+      return;
     const code = apiStatusCode(e);
     if (code === 409) throw new Error(`namespace ${name} already exists; run "wincheck cleanup" first`, { cause: e });
     if ((code === 403 || code === 400 || code === 422) && apiErrorMessage(e).includes('pod-security.kubernetes.io')) {
-      onLabelsRefused?.(`The cluster refused the Pod Security labels on namespace ${name} (${apiErrorMessage(e)}); created it without them: fixtures that need privilege will be refused and their features reported n/a.`);
-      try { await create(labels); return; } catch (e2) {
+      onLabelsRefused?.(
+        `The cluster refused the Pod Security labels on namespace ${name} (${apiErrorMessage(e)}); created it without them: fixtures that need privilege will be refused and their features reported n/a.`,
+      );
+      try {
+        await create(labels);
+        return;
+      } catch (e2) {
         throw new Error(`failed to create namespace ${name}: ${apiErrorMessage(e2)}`, { cause: e2 });
       }
     }

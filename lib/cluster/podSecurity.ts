@@ -22,6 +22,11 @@ export async function dryRunPodTemplate(kube: KubeClients, obj: KubernetesObject
   const template = (obj as { spec?: { template?: V1PodTemplateSpec } }).spec?.template;
   const namespace = obj.metadata?.namespace;
   if (!template?.spec || !namespace) return;
-  const pod: V1Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: `${obj.metadata?.name}-template`, namespace, labels: template.metadata?.labels }, spec: template.spec };
+  const pod: V1Pod = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: `${obj.metadata?.name}-template`, namespace, labels: template.metadata?.labels },
+    spec: template.spec,
+  };
   await kube.core.createNamespacedPod({ namespace, body: pod, dryRun: 'All' });
 }

@@ -4,8 +4,13 @@ import type { V1Pod } from '@kubernetes/client-node';
 
 /** Waiting reasons that will not fix themselves within a run. */
 export const FAIL_FAST_REASONS = new Set([
-  'ImagePullBackOff', 'ErrImagePull', 'CrashLoopBackOff', 'CreateContainerConfigError',
-  'InvalidImageName', 'CreateContainerError', 'RunContainerError',
+  'ImagePullBackOff',
+  'ErrImagePull',
+  'CrashLoopBackOff',
+  'CreateContainerConfigError',
+  'InvalidImageName',
+  'CreateContainerError',
+  'RunContainerError',
 ]);
 
 export function isPodReady(pod: V1Pod): boolean {
@@ -31,12 +36,18 @@ export function describePod(pod: V1Pod | undefined): string {
   if (!pod) return 'pod not seen';
   const s = pod.status;
   const containers = (s?.containerStatuses ?? []).map(cs => {
-    const st = cs.state?.waiting ? `waiting ${cs.state.waiting.reason ?? ''}${cs.state.waiting.message ? `: ${cs.state.waiting.message}` : ''}`
-      : cs.state?.terminated ? `terminated ${cs.state.terminated.reason ?? ''} exit ${cs.state.terminated.exitCode}`
-      : cs.state?.running ? 'running' : 'unknown';
+    const st = cs.state?.waiting
+      ? `waiting ${cs.state.waiting.reason ?? ''}${cs.state.waiting.message ? `: ${cs.state.waiting.message}` : ''}`
+      : cs.state?.terminated
+        ? `terminated ${cs.state.terminated.reason ?? ''} exit ${cs.state.terminated.exitCode}`
+        : cs.state?.running
+          ? 'running'
+          : 'unknown';
     return `${cs.name} ${st}${cs.ready ? ' ready' : ''} (restarts ${cs.restartCount})`;
   });
-  const conds = (s?.conditions ?? []).filter(c => c.status !== 'True').map(c => `${c.type}=${c.status}${c.reason ? ` ${c.reason}` : ''}${c.message ? `: ${c.message}` : ''}`);
+  const conds = (s?.conditions ?? [])
+    .filter(c => c.status !== 'True')
+    .map(c => `${c.type}=${c.status}${c.reason ? ` ${c.reason}` : ''}${c.message ? `: ${c.message}` : ''}`);
   const refused = s?.reason ? [`${s.reason}${s.message ? `: ${s.message}` : ''}`] : [];
   return [`phase ${s?.phase ?? 'unknown'}`, ...refused, pod.spec?.nodeName ? `node ${pod.spec.nodeName}` : 'not scheduled', ...containers, ...conds].join('; ');
 }

@@ -10,7 +10,12 @@ import { apiStatusCode } from './apiError.ts';
 import { WaitTimeoutError, watchUntil } from './watch.ts';
 
 export class PodStartError extends Error {
-  constructor(message: string, readonly reason: string, readonly pod: V1Pod, readonly events: string[]) {
+  constructor(
+    message: string,
+    readonly reason: string,
+    readonly pod: V1Pod,
+    readonly events: string[],
+  ) {
     super(message);
   }
 }
@@ -37,8 +42,13 @@ export function waitTimeoutForPodReady(kube: KubeClients, namespace: string, nam
 
 /** Waits until cond(pod) holds. desc reads as "expected pod to be <desc>". */
 export async function waitForPodCondition(
-  kube: KubeClients, namespace: string, name: string, desc: string,
-  cond: (pod: V1Pod) => boolean, timeoutMs: number, opts: PodWaitOptions = {},
+  kube: KubeClients,
+  namespace: string,
+  name: string,
+  desc: string,
+  cond: (pod: V1Pod) => boolean,
+  timeoutMs: number,
+  opts: PodWaitOptions = {},
 ): Promise<V1Pod> {
   try {
     await namespaceCanHoldPods(kube, namespace, `pod ${namespace}/${name}`);
@@ -72,7 +82,11 @@ export async function explainPodWaitFailure(kube: KubeClients, namespace: string
     // timeout carries a MeansError as its cause, which lib/catalog/outcome.ts names.
     const text = `${e.message}; last warning events: ${warnings.slice(-2).join(' | ')}`;
     if (warnings.some(ev => ev.includes('FailedCreatePodSandBox')))
-      return new WaitTimeoutError(text, { cause: new MeansError('sandbox', `the pod sandbox never started: ${warnings.filter(ev => ev.includes('FailedCreatePodSandBox')).slice(-1)[0]}`, { cause: e }) });
+      return new WaitTimeoutError(text, {
+        cause: new MeansError('sandbox', `the pod sandbox never started: ${warnings.filter(ev => ev.includes('FailedCreatePodSandBox')).slice(-1)[0]}`, {
+          cause: e,
+        }),
+      });
     return warnings.length ? new WaitTimeoutError(text, { cause: e }) : e;
   }
   if (!(e instanceof PodStartError)) return e;
@@ -83,7 +97,15 @@ export async function explainPodWaitFailure(kube: KubeClients, namespace: string
 }
 
 /** What a Ready wait makes of one sighting of the pod: Ready (the pod), still waiting (undefined), or an error to fail with. */
-export function readySighting(pod: V1Pod, type: string, namespace: string, name: string, desc = 'Ready', cond: (p: V1Pod) => boolean = isPodReady, failFast = true): V1Pod | undefined {
+export function readySighting(
+  pod: V1Pod,
+  type: string,
+  namespace: string,
+  name: string,
+  desc = 'Ready',
+  cond: (p: V1Pod) => boolean = isPodReady,
+  failFast = true,
+): V1Pod | undefined {
   // Deleted (by someone, or with its namespace): it will not become anything now.
   if (type === 'DELETED') throw new PodGoneError(`pod ${namespace}/${name} was deleted while waiting for it to be ${desc} (${describePod(pod)})`);
   if (cond(pod)) return pod;

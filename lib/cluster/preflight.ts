@@ -15,18 +15,21 @@ export async function preflight(kc: KubeConfig, timeoutMs: number): Promise<Serv
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const text = e instanceof Error ? e.message : String(e);
-    throw new ClusterUnreachableError(`cluster ${server} is unreachable: ${code && !text.includes(code) ? `${code} ` : ''}${text}; check the kubeconfig's server and that the cluster is up`);
+    throw new ClusterUnreachableError(
+      `cluster ${server} is unreachable: ${code && !text.includes(code) ? `${code} ` : ''}${text}; check the kubeconfig's server and that the cluster is up`,
+    );
   }
   if (res.status === 401 || res.status === 403)
     throw new ClusterUnreachableError(`cluster ${server} refused the credentials (HTTP ${res.status}); check the kubeconfig's user`);
-  if (res.status !== 200)
-    throw new ClusterUnreachableError(`cluster ${server} answered GET /version with HTTP ${res.status}`);
+  if (res.status !== 200) throw new ClusterUnreachableError(`cluster ${server} answered GET /version with HTTP ${res.status}`);
   return parseVersion(res.body, server);
 }
 
 export function parseVersion(body: string, server = ''): ServerVersion {
   let v: { gitVersion?: string; major?: string; minor?: string };
-  try { v = JSON.parse(body); } catch {
+  try {
+    v = JSON.parse(body);
+  } catch {
     throw new ClusterUnreachableError(`cluster ${server} answered GET /version with something that is not JSON`);
   }
   const m = /^v?(\d+)\.(\d+)/.exec(v.gitVersion ?? '');

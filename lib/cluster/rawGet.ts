@@ -30,16 +30,25 @@ export async function rawGet(client: RawGetClient, path: string, override: Parti
   await kc.applyToHTTPSOptions(opts);
   const lib = url.protocol === 'http:' ? http : https;
   const policy = { ...(client.policy ?? DEFAULT_RETRY_POLICY), ...override };
-  return withRetries(`GET ${url.pathname}`, policy, client.signal, true, signal => new Promise((resolve, reject) => {
-    const req = lib.request(url, { ...opts, signal }, res => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => { body += c; });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'], value: { status: res.statusCode ?? 0, body } }));
-      res.on('error', reject);
-      res.on('aborted', () => reject(Object.assign(new Error('the connection was reset mid-answer'), { code: 'ECONNRESET' })));
-    });
-    req.on('error', reject);
-    req.end();
-  }));
+  return withRetries(
+    `GET ${url.pathname}`,
+    policy,
+    client.signal,
+    true,
+    signal =>
+      new Promise((resolve, reject) => {
+        const req = lib.request(url, { ...opts, signal }, res => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => {
+            body += c;
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'], value: { status: res.statusCode ?? 0, body } }));
+          res.on('error', reject);
+          res.on('aborted', () => reject(Object.assign(new Error('the connection was reset mid-answer'), { code: 'ECONNRESET' })));
+        });
+        req.on('error', reject);
+        req.end();
+      }),
+  );
 }

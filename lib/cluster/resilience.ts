@@ -4,8 +4,15 @@
 // with capped backoff. Creates that come back 409 after a retry are resolved by create.ts.
 
 import {
-  createConfiguration, IsomorphicFetchHttpLibrary, ResponseContext, ServerConfiguration, wrapHttpLibrary,
-  type Configuration, type HttpLibrary, type KubeConfig, type RequestContext,
+  createConfiguration,
+  IsomorphicFetchHttpLibrary,
+  ResponseContext,
+  ServerConfiguration,
+  wrapHttpLibrary,
+  type Configuration,
+  type HttpLibrary,
+  type KubeConfig,
+  type RequestContext,
 } from '@kubernetes/client-node';
 
 export * from './retry.ts';
@@ -15,7 +22,10 @@ import { DEFAULT_RETRY_POLICY, withRetries, type RetryPolicy } from './retry.ts'
 export class ResilientHttpLibrary implements HttpLibrary {
   private readonly _inner = wrapHttpLibrary({ send: (r: RequestContext) => this._send(r) });
   private readonly _fetch = new IsomorphicFetchHttpLibrary();
-  constructor(private readonly _policy: RetryPolicy, private readonly _signal?: AbortSignal) {}
+  constructor(
+    private readonly _policy: RetryPolicy,
+    private readonly _signal?: AbortSignal,
+  ) {}
 
   send(request: RequestContext) {
     return this._inner.send(request);

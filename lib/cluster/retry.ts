@@ -32,7 +32,13 @@ const RETRY_STATUS = new Set([429, 500, 502, 503, 504]);
 const RETRY_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ECONNABORTED', 'EAI_AGAIN', 'ETIMEDOUT', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_SOCKET']);
 
 export class ApiTransportError extends Error {
-  constructor(message: string, readonly code?: string, options?: ErrorOptions) { super(message, options); }
+  constructor(
+    message: string,
+    readonly code?: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
 }
 
 export class ApiInterruptedError extends Error {}
@@ -48,7 +54,8 @@ export function isRetryableError(e: unknown): boolean {
   if (err.code && RETRY_CODES.has(err.code)) return true;
   if (err.errno && RETRY_CODES.has(err.errno)) return true;
   // node-fetch wraps socket errors as FetchError type 'system' with the errno; "socket hang up" has none.
-  if (typeof err.message === 'string' && /socket hang up|ECONNRESET|other side closed|Unexpected server response: (429|50[0234])/.test(err.message)) return true;
+  if (typeof err.message === 'string' && /socket hang up|ECONNRESET|other side closed|Unexpected server response: (429|50[0234])/.test(err.message))
+    return true;
   return err.cause ? isRetryableError(err.cause) : false;
 }
 
@@ -63,7 +70,7 @@ export function retryAfterMs(value: string | undefined, now = Date.now()): numbe
 export function backoffMs(policy: RetryPolicy, attempt: number, retryAfter?: number): number {
   if (retryAfter !== undefined) return retryAfter;
   const exp = Math.min(policy.maxBackoffMs, policy.baseBackoffMs * 2 ** (attempt - 1));
-  return Math.round(exp / 2 + Math.random() * exp / 2);
+  return Math.round(exp / 2 + (Math.random() * exp) / 2);
 }
 
 /**
@@ -78,7 +85,16 @@ export function untilSettled<T>(p: Promise<T>, signal: AbortSignal, dispose: (v:
     };
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
-    p.then(v => { signal.removeEventListener('abort', onAbort); resolve(v); }, e => { signal.removeEventListener('abort', onAbort); reject(e); });
+    p.then(
+      v => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      e => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
   });
 }
 
@@ -87,7 +103,10 @@ export function untilSettled<T>(p: Promise<T>, signal: AbortSignal, dispose: (v:
  * per-attempt deadline or on abort; it returns a status to judge, or throws a transport error.
  */
 export async function withRetries<T>(
-  what: string, policy: RetryPolicy, signal: AbortSignal | undefined, retryable: boolean,
+  what: string,
+  policy: RetryPolicy,
+  signal: AbortSignal | undefined,
+  retryable: boolean,
   attempt: (signal: AbortSignal) => Promise<{ status: number; retryAfter?: string; value: T }>,
 ): Promise<T> {
   for (let n = 1; ; n++) {
@@ -104,13 +123,16 @@ export async function withRetries<T>(
       wait = backoffMs(policy, n, after);
     } catch (e) {
       if (signal?.aborted) throw new ApiInterruptedError(`${what}: interrupted`, { cause: e });
-      if (deadline.aborted) throw new ApiTransportError(`${what}: no answer from the API server within ${Math.round(policy.requestTimeoutMs / 1000)}s`, 'ETIMEDOUT', { cause: e });
+      if (deadline.aborted)
+        throw new ApiTransportError(`${what}: no answer from the API server within ${Math.round(policy.requestTimeoutMs / 1000)}s`, 'ETIMEDOUT', { cause: e });
       const code = (e as { code?: string; errno?: string }).code ?? (e as { errno?: string }).errno;
       if (!retryable || !isRetryableError(e) || n >= policy.attempts)
         throw new ApiTransportError(`${what}: ${code ? `${code} ` : ''}${errorText(e)}${n > 1 ? ` (after ${n} attempts)` : ''}`, code, { cause: e });
       wait = backoffMs(policy, n);
     }
-    await pause(wait, signal).catch(e => { throw new ApiInterruptedError(`${what}: interrupted`, { cause: e }); });
+    await pause(wait, signal).catch(e => {
+      throw new ApiInterruptedError(`${what}: interrupted`, { cause: e });
+    });
   }
 }
 
@@ -119,7 +141,13 @@ export async function withRetries<T>(
  * resets, 429 and 5xx, as no command has run yet. What connect still yields after an attempt's
  * deadline or an abort is handed to dispose.
  */
-export function connectWithRetries<T>(what: string, policy: RetryPolicy | undefined, signal: AbortSignal | undefined, connect: () => Promise<T>, dispose: (t: T) => void): Promise<T> {
+export function connectWithRetries<T>(
+  what: string,
+  policy: RetryPolicy | undefined,
+  signal: AbortSignal | undefined,
+  connect: () => Promise<T>,
+  dispose: (t: T) => void,
+): Promise<T> {
   return withRetries(what, policy ?? DEFAULT_RETRY_POLICY, signal, true, async s => ({ status: 101, value: await untilSettled(connect(), s, dispose) }));
 }
 
@@ -132,4 +160,3 @@ export function connectWithRetries<T>(what: string, policy: RetryPolicy | undefi
 export function isTransportFailure(e: unknown): e is ApiTransportError {
   return e instanceof ApiTransportError && (e.code !== undefined || /Unexpected server response: (429|50[0234])/.test(e.message));
 }
-

@@ -18,14 +18,22 @@ import { untilSettled } from './resilience.ts';
 import type { KubeClients } from './types.ts';
 import { WaitTimeoutError, watchUntil } from './watch.ts';
 
-interface Waiter { name: string; settle(err: unknown, pod?: V1Pod): void }
+interface Waiter {
+  name: string;
+  settle(err: unknown, pod?: V1Pod): void;
+}
 
 export class PodReadyHub {
   private readonly _waiters = new Map<string, Set<Waiter>>();
   private readonly _last = new Map<string, V1Pod>();
   private _watch?: AbortController;
 
-  constructor(private readonly _kube: KubeClients, readonly namespace: string, readonly labelSelector: string, private readonly _signal?: AbortSignal) {}
+  constructor(
+    private readonly _kube: KubeClients,
+    readonly namespace: string,
+    readonly labelSelector: string,
+    private readonly _signal?: AbortSignal,
+  ) {}
 
   /** How many watches this hub has opened (one while any wait is pending). */
   watchesOpened = 0;
@@ -40,11 +48,24 @@ export class PodReadyHub {
         set?.delete(w);
         if (set && !set.size) this._waiters.delete(name);
         if (!this._waiters.size) this._stopWatch();
-        if (err) void explainPodWaitFailure(this._kube, this.namespace, name, err).then(reject); else resolve(pod!);
+        if (err) void explainPodWaitFailure(this._kube, this.namespace, name, err).then(reject);
+        else resolve(pod!);
       };
       const w: Waiter = { name, settle: done };
-      const timer = setTimeout(() => w.settle(new WaitTimeoutError(`timed out after ${Math.round(timeoutMs / 1000)}s waiting for pod ${this.namespace}/${name} to be Ready; last state seen: ${describePod(this._last.get(name))}`)), timeoutMs);
-      const onAbort = () => { clearTimeout(timer); this._drop(w); reject(new Error(`interrupted while waiting for pod ${this.namespace}/${name} to be Ready`)); };
+      const timer = setTimeout(
+        () =>
+          w.settle(
+            new WaitTimeoutError(
+              `timed out after ${Math.round(timeoutMs / 1000)}s waiting for pod ${this.namespace}/${name} to be Ready; last state seen: ${describePod(this._last.get(name))}`,
+            ),
+          ),
+        timeoutMs,
+      );
+      const onAbort = () => {
+        clearTimeout(timer);
+        this._drop(w);
+        reject(new Error(`interrupted while waiting for pod ${this.namespace}/${name} to be Ready`));
+      };
       if (abort?.aborted) return onAbort();
       abort?.addEventListener('abort', onAbort, { once: true });
       let set = this._waiters.get(name);
@@ -65,7 +86,8 @@ export class PodReadyHub {
 
   private _sighting(pod: V1Pod, type: string): void {
     const name = pod.metadata?.name ?? '';
-    if (type === 'DELETED') this._last.delete(name); else this._last.set(name, pod);
+    if (type === 'DELETED') this._last.delete(name);
+    else this._last.set(name, pod);
     const set = this._waiters.get(name);
     if (!set) return;
     let ready: V1Pod | undefined;
@@ -96,7 +118,10 @@ export class PodReadyHub {
         for (const p of items) this._sighting(p, 'MODIFIED');
         return undefined;
       },
-      check: (p, type) => { this._sighting(p, type); return undefined; },
+      check: (p, type) => {
+        this._sighting(p, type);
+        return undefined;
+      },
       what: `pods ${this.labelSelector} to be Ready`,
       describe: () => [...this._waiters.keys()].map(n => `${n}: ${describePod(this._last.get(n))}`).join(' | ') || 'none waited for',
       timeoutMs: 24 * 3600_000,
@@ -125,7 +150,9 @@ export class SharedPodWaits {
   constructor(private readonly _start: PodWait) {}
 
   /** How many pods are being waited for (tests). */
-  get inFlight(): number { return this._inFlight.size; }
+  get inFlight(): number {
+    return this._inFlight.size;
+  }
 
   wait(namespace: string, name: string, timeoutMs: number, signal: AbortSignal): Promise<V1Pod> {
     const key = `${namespace}/${name}/${timeoutMs}`;

@@ -1,15 +1,18 @@
 // The cluster client the whole harness shares: built once from a kubeconfig and injected.
 
-import type {
-  AppsV1Api, CoreV1Api, KubeConfig, KubernetesObjectApi, NodeV1Api, StorageV1Api,
-} from '@kubernetes/client-node';
+import type { AppsV1Api, CoreV1Api, KubeConfig, KubernetesObjectApi, NodeV1Api, StorageV1Api } from '@kubernetes/client-node';
 
 import type { RetryPolicy } from './resilience.ts';
 
 /** client-node's Watch.watch signature; ours (openWatch) adds a connect deadline and a real cancel. */
 export interface WatchClient {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Watch's own callback type
-  watch(path: string, query: Record<string, string | boolean | undefined>, callback: (type: string, obj: any) => void, done: (err: unknown) => void): Promise<AbortController>;
+  watch(
+    path: string,
+    query: Record<string, string | boolean | undefined>,
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Watch's own callback type
+    callback: (type: string, obj: any) => void,
+    done: (err: unknown) => void,
+  ): Promise<AbortController>;
 }
 
 export interface KubeClients {

@@ -49,9 +49,13 @@ export function watchUntil<T extends KubernetesObject, R>(o: WatchUntilOptions<T
       clearTimeout(timer);
       controller?.abort();
       signal?.removeEventListener('abort', onAbort);
-      if (err) reject(err); else resolve(value as R);
+      if (err) reject(err);
+      else resolve(value as R);
     };
-    const timer = setTimeout(() => finish(new WaitTimeoutError(`timed out after ${Math.round(o.timeoutMs / 1000)}s waiting for ${o.what}; last state seen: ${o.describe(last)}`)), o.timeoutMs);
+    const timer = setTimeout(
+      () => finish(new WaitTimeoutError(`timed out after ${Math.round(o.timeoutMs / 1000)}s waiting for ${o.what}; last state seen: ${o.describe(last)}`)),
+      o.timeoutMs,
+    );
     const onAbort = () => finish(new Error(`interrupted while waiting for ${o.what}`));
     if (signal?.aborted) return onAbort();
     signal?.addEventListener('abort', onAbort);
@@ -71,7 +75,7 @@ export function watchUntil<T extends KubernetesObject, R>(o: WatchUntilOptions<T
         const list = await o.list();
         resourceVersion = list.metadata?.resourceVersion;
         if (list.items.length) last = list.items[list.items.length - 1];
-        tryCheck(() => o.onList ? o.onList(list.items) : firstResult(list.items, i => o.check(i, 'LISTED')));
+        tryCheck(() => (o.onList ? o.onList(list.items) : firstResult(list.items, i => o.check(i, 'LISTED'))));
         if (!finished) void startWatch();
       } catch (e) {
         finish(new Error(`could not list ${o.path} while waiting for ${o.what}: ${apiErrorMessage(e)}`, { cause: e }));
@@ -81,32 +85,40 @@ export function watchUntil<T extends KubernetesObject, R>(o: WatchUntilOptions<T
     const startWatch = async () => {
       if (finished) return;
       const query: Record<string, string | boolean | undefined> = {
-        resourceVersion, allowWatchBookmarks: true, fieldSelector: o.fieldSelector, labelSelector: o.labelSelector,
+        resourceVersion,
+        allowWatchBookmarks: true,
+        fieldSelector: o.fieldSelector,
+        labelSelector: o.labelSelector,
       };
-      controller = await o.kube.watch.watch(o.path, query, (type: string, obj: T & { code?: number }) => {
-        if (finished) return;
-        if (type === 'ERROR') {
-          if (obj?.code === 410) gone = true;
-          return;
-        }
-        resourceVersion = obj?.metadata?.resourceVersion ?? resourceVersion;
-        if (type === 'BOOKMARK') return;
-        last = obj;
-        tryCheck(() => o.check(obj, type));
-      }, (err: unknown) => {
-        if (finished) return;
-        const status = (err as { statusCode?: number } | null)?.statusCode;
-        if (gone || status === 410) {
-          gone = false;
-          void relist();
-        } else if (status === 401 || status === 403 || status === 404) {
-          finish(new Error(`the API server refused the watch of ${o.path} (HTTP ${status}) while waiting for ${o.what}`));
-        } else if (err) {
-          setTimeout(() => void startWatch(), RECONNECT_MS);
-        } else {
-          void startWatch();
-        }
-      });
+      controller = await o.kube.watch.watch(
+        o.path,
+        query,
+        (type: string, obj: T & { code?: number }) => {
+          if (finished) return;
+          if (type === 'ERROR') {
+            if (obj?.code === 410) gone = true;
+            return;
+          }
+          resourceVersion = obj?.metadata?.resourceVersion ?? resourceVersion;
+          if (type === 'BOOKMARK') return;
+          last = obj;
+          tryCheck(() => o.check(obj, type));
+        },
+        (err: unknown) => {
+          if (finished) return;
+          const status = (err as { statusCode?: number } | null)?.statusCode;
+          if (gone || status === 410) {
+            gone = false;
+            void relist();
+          } else if (status === 401 || status === 403 || status === 404) {
+            finish(new Error(`the API server refused the watch of ${o.path} (HTTP ${status}) while waiting for ${o.what}`));
+          } else if (err) {
+            setTimeout(() => void startWatch(), RECONNECT_MS);
+          } else {
+            void startWatch();
+          }
+        },
+      );
       if (finished) controller.abort();
     };
 
@@ -128,8 +140,11 @@ function firstResult<T, R>(items: T[], fn: (t: T) => R | undefined): R | undefin
  * The returned controller ends it.
  */
 export async function openWatch<T>(
-  kc: KubeConfig, path: string, query: Record<string, string | boolean | undefined>,
-  onEvent: (type: string, obj: T) => void, done: (err: unknown) => void,
+  kc: KubeConfig,
+  path: string,
+  query: Record<string, string | boolean | undefined>,
+  onEvent: (type: string, obj: T) => void,
+  done: (err: unknown) => void,
   connectTimeoutMs = DEFAULT_RETRY_POLICY.requestTimeoutMs,
 ): Promise<AbortController> {
   const cluster = kc.getCurrentCluster();
@@ -141,7 +156,10 @@ export async function openWatch<T>(
     controller.abort();
     done(err);
   };
-  if (!cluster) { doneOnce(new Error('the kubeconfig has no current cluster')); return controller; }
+  if (!cluster) {
+    doneOnce(new Error('the kubeconfig has no current cluster'));
+    return controller;
+  }
   const url = new URL(cluster.server + path);
   url.searchParams.set('watch', 'true');
   for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, String(v));
@@ -161,14 +179,31 @@ export async function openWatch<T>(
     res.on('aborted', () => doneOnce(Object.assign(new Error('the watch connection was reset'), { code: 'ECONNRESET' })));
     lines.on('line', line => {
       let ev: { type: string; object: T };
-      try { ev = JSON.parse(line); } catch { return; }
+      try {
+        ev = JSON.parse(line);
+      } catch {
+        return;
+      }
       if (!called) onEvent(ev.type, ev.object);
     });
     lines.on('close', () => doneOnce(null));
   });
-  const connect = setTimeout(() => doneOnce(Object.assign(new Error(`no answer to the watch of ${path} within ${Math.round(connectTimeoutMs / 1000)}s`), { code: 'ETIMEDOUT' })), connectTimeoutMs);
-  req.on('error', e => { clearTimeout(connect); doneOnce(e); });
-  controller.signal.addEventListener('abort', () => { clearTimeout(connect); req.destroy(); }, { once: true });
+  const connect = setTimeout(
+    () => doneOnce(Object.assign(new Error(`no answer to the watch of ${path} within ${Math.round(connectTimeoutMs / 1000)}s`), { code: 'ETIMEDOUT' })),
+    connectTimeoutMs,
+  );
+  req.on('error', e => {
+    clearTimeout(connect);
+    doneOnce(e);
+  });
+  controller.signal.addEventListener(
+    'abort',
+    () => {
+      clearTimeout(connect);
+      req.destroy();
+    },
+    { once: true },
+  );
   req.end();
   return controller;
 }

@@ -10,16 +10,30 @@ import { WaitTimeoutError, watchUntil } from './watch.ts';
 export function deploymentComplete(d: V1Deployment): boolean {
   const want = d.spec?.replicas ?? 1;
   const s = d.status ?? {};
-  return (s.observedGeneration ?? 0) >= (d.metadata?.generation ?? 0)
-    && (s.updatedReplicas ?? 0) === want && (s.readyReplicas ?? 0) === want
-    && (s.availableReplicas ?? 0) === want && (s.replicas ?? 0) === want;
+  return (
+    (s.observedGeneration ?? 0) >= (d.metadata?.generation ?? 0) &&
+    (s.updatedReplicas ?? 0) === want &&
+    (s.readyReplicas ?? 0) === want &&
+    (s.availableReplicas ?? 0) === want &&
+    (s.replicas ?? 0) === want
+  );
 }
 
 export function describeDeployment(d: V1Deployment | undefined): string {
   if (!d) return 'deployment not seen';
   const s = d.status ?? {};
-  const cond = (s.conditions ?? []).filter(c => c.status !== 'True' || c.type === 'Progressing').map(c => `${c.type}=${c.status} ${c.reason ?? ''}${c.message ? `: ${c.message}` : ''}`);
-  return [`want ${d.spec?.replicas ?? 1}`, `replicas ${s.replicas ?? 0}`, `updated ${s.updatedReplicas ?? 0}`, `ready ${s.readyReplicas ?? 0}`, `available ${s.availableReplicas ?? 0}`, `generation ${d.metadata?.generation}/${s.observedGeneration ?? 0}`, ...cond].join(', ');
+  const cond = (s.conditions ?? [])
+    .filter(c => c.status !== 'True' || c.type === 'Progressing')
+    .map(c => `${c.type}=${c.status} ${c.reason ?? ''}${c.message ? `: ${c.message}` : ''}`);
+  return [
+    `want ${d.spec?.replicas ?? 1}`,
+    `replicas ${s.replicas ?? 0}`,
+    `updated ${s.updatedReplicas ?? 0}`,
+    `ready ${s.readyReplicas ?? 0}`,
+    `available ${s.availableReplicas ?? 0}`,
+    `generation ${d.metadata?.generation}/${s.observedGeneration ?? 0}`,
+    ...cond,
+  ].join(', ');
 }
 
 /**
@@ -28,7 +42,12 @@ export function describeDeployment(d: V1Deployment | undefined): string {
  * which is an error of its own means, not an observation of the workload.
  */
 export class UnschedulableError extends MeansError {
-  constructor(message: string, readonly podName: string, readonly schedulerMessage: string, namespace: string) {
+  constructor(
+    message: string,
+    readonly podName: string,
+    readonly schedulerMessage: string,
+    namespace: string,
+  ) {
     // "Insufficient cpu", "Too many pods": no room (capacity); anything else: placement (scheduling).
     super(podStartMeans('FailedScheduling', schedulerMessage) ?? 'scheduling', message, { pod: { namespace, name: podName } });
   }
@@ -41,11 +60,27 @@ export const UNSCHEDULABLE_GRACE_MS = 30_000;
  * Rejects with UnschedulableError once a pod matching the selector has stayed Unschedulable for
  * graceMs; never resolves. Stop it with `signal` when the wait it guards ends.
  */
-export function failWhenUnschedulable(kube: KubeClients, namespace: string, labelSelector: string, what: string, graceMs: number, signal: AbortSignal): Promise<never> {
+export function failWhenUnschedulable(
+  kube: KubeClients,
+  namespace: string,
+  labelSelector: string,
+  what: string,
+  graceMs: number,
+  signal: AbortSignal,
+): Promise<never> {
   return new Promise<never>((_, reject) => {
     const since = new Map<string, NodeJS.Timeout>();
-    const clear = (name: string) => { clearTimeout(since.get(name)); since.delete(name); };
-    signal.addEventListener('abort', () => { for (const name of [...since.keys()]) clear(name); }, { once: true });
+    const clear = (name: string) => {
+      clearTimeout(since.get(name));
+      since.delete(name);
+    };
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const name of [...since.keys()]) clear(name);
+      },
+      { once: true },
+    );
     const seen = (pod: V1Pod, type: string) => {
       const name = pod.metadata?.name ?? '';
       const c = pod.status?.conditions?.find(x => x.type === 'PodScheduled');
@@ -53,26 +88,50 @@ export function failWhenUnschedulable(kube: KubeClients, namespace: string, labe
       if (!stuck) return clear(name);
       if (since.has(name)) return;
       const message = c?.message ?? 'Unschedulable';
-      since.set(name, setTimeout(() => {
-        if (!signal.aborted) reject(new UnschedulableError(`${what}: pod ${namespace}/${name} stayed Unschedulable for ${Math.round(graceMs / 1000)}s: ${message}`, name, message, namespace));
-      }, graceMs));
+      since.set(
+        name,
+        setTimeout(() => {
+          if (!signal.aborted)
+            reject(
+              new UnschedulableError(
+                `${what}: pod ${namespace}/${name} stayed Unschedulable for ${Math.round(graceMs / 1000)}s: ${message}`,
+                name,
+                message,
+                namespace,
+              ),
+            );
+        }, graceMs),
+      );
     };
     watchUntil<V1Pod, never>({
       kube,
       path: `/api/v1/namespaces/${namespace}/pods`,
       labelSelector,
       list: () => kube.core.listNamespacedPod({ namespace, labelSelector }),
-      check: (pod, type) => { seen(pod, type); return undefined; },
+      check: (pod, type) => {
+        seen(pod, type);
+        return undefined;
+      },
       what: `pods ${labelSelector} to stay schedulable`,
       describe: () => '',
       timeoutMs: 24 * 3600_000,
       signal,
-    }).catch((e: unknown) => { if (!signal.aborted) reject(e); });
+    }).catch((e: unknown) => {
+      if (!signal.aborted) reject(e);
+    });
   });
 }
 
 /** Runs `wait`, failing early when a pod of the selector stays Unschedulable (see failWhenUnschedulable). */
-async function withSchedulingGuard<T>(kube: KubeClients, namespace: string, selector: string | undefined, what: string, graceMs: number, signal: AbortSignal | undefined, wait: () => Promise<T>): Promise<T> {
+async function withSchedulingGuard<T>(
+  kube: KubeClients,
+  namespace: string,
+  selector: string | undefined,
+  what: string,
+  graceMs: number,
+  signal: AbortSignal | undefined,
+  wait: () => Promise<T>,
+): Promise<T> {
   if (!selector) return wait();
   const stop = new AbortController();
   const onAbort = () => stop.abort();
@@ -95,9 +154,24 @@ export interface RolloutWaitOptions {
   unschedulableGraceMs?: number;
 }
 
-export async function waitForDeploymentComplete(kube: KubeClients, namespace: string, name: string, timeoutMs: number, signal?: AbortSignal, opts: RolloutWaitOptions = {}): Promise<V1Deployment> {
+export async function waitForDeploymentComplete(
+  kube: KubeClients,
+  namespace: string,
+  name: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+  opts: RolloutWaitOptions = {},
+): Promise<V1Deployment> {
   const d = await kube.apps.readNamespacedDeployment({ namespace, name });
-  return withSchedulingGuard(kube, namespace, selectorOf(d.spec?.selector.matchLabels), `deployment ${namespace}/${name}`, opts.unschedulableGraceMs ?? UNSCHEDULABLE_GRACE_MS, signal, () => watchDeploymentComplete(kube, namespace, name, timeoutMs, signal));
+  return withSchedulingGuard(
+    kube,
+    namespace,
+    selectorOf(d.spec?.selector.matchLabels),
+    `deployment ${namespace}/${name}`,
+    opts.unschedulableGraceMs ?? UNSCHEDULABLE_GRACE_MS,
+    signal,
+    () => watchDeploymentComplete(kube, namespace, name, timeoutMs, signal),
+  );
 }
 
 function watchDeploymentComplete(kube: KubeClients, namespace: string, name: string, timeoutMs: number, signal?: AbortSignal): Promise<V1Deployment> {
@@ -128,12 +202,35 @@ export function describeDaemonSet(d: V1DaemonSet | undefined): string {
 }
 
 /** Ready = every pod the controller wants is ready, and it wants at least `minDesired`. */
-export async function waitForDaemonSetReady(kube: KubeClients, namespace: string, name: string, minDesired: number, timeoutMs: number, signal?: AbortSignal, opts: RolloutWaitOptions = {}): Promise<V1DaemonSet> {
+export async function waitForDaemonSetReady(
+  kube: KubeClients,
+  namespace: string,
+  name: string,
+  minDesired: number,
+  timeoutMs: number,
+  signal?: AbortSignal,
+  opts: RolloutWaitOptions = {},
+): Promise<V1DaemonSet> {
   const d = await kube.apps.readNamespacedDaemonSet({ namespace, name });
-  return withSchedulingGuard(kube, namespace, selectorOf(d.spec?.selector.matchLabels), `daemonset ${namespace}/${name}`, opts.unschedulableGraceMs ?? UNSCHEDULABLE_GRACE_MS, signal, () => watchDaemonSetReady(kube, namespace, name, minDesired, timeoutMs, signal));
+  return withSchedulingGuard(
+    kube,
+    namespace,
+    selectorOf(d.spec?.selector.matchLabels),
+    `daemonset ${namespace}/${name}`,
+    opts.unschedulableGraceMs ?? UNSCHEDULABLE_GRACE_MS,
+    signal,
+    () => watchDaemonSetReady(kube, namespace, name, minDesired, timeoutMs, signal),
+  );
 }
 
-function watchDaemonSetReady(kube: KubeClients, namespace: string, name: string, minDesired: number, timeoutMs: number, signal?: AbortSignal): Promise<V1DaemonSet> {
+function watchDaemonSetReady(
+  kube: KubeClients,
+  namespace: string,
+  name: string,
+  minDesired: number,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<V1DaemonSet> {
   return watchUntil<V1DaemonSet, V1DaemonSet>({
     kube,
     path: `/apis/apps/v1/namespaces/${namespace}/daemonsets`,
@@ -141,8 +238,11 @@ function watchDaemonSetReady(kube: KubeClients, namespace: string, name: string,
     list: () => kube.apps.listNamespacedDaemonSet({ namespace, fieldSelector: `metadata.name=${name}` }),
     check: d => {
       const s = d.status;
-      const ok = s && (s.observedGeneration ?? 0) >= (d.metadata?.generation ?? 0)
-        && s.desiredNumberScheduled >= minDesired && s.numberReady === s.desiredNumberScheduled;
+      const ok =
+        s &&
+        (s.observedGeneration ?? 0) >= (d.metadata?.generation ?? 0) &&
+        s.desiredNumberScheduled >= minDesired &&
+        s.numberReady === s.desiredNumberScheduled;
       return ok ? d : undefined;
     },
     what: `daemonset ${namespace}/${name} to have ${minDesired} ready pod(s)`,

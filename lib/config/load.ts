@@ -28,10 +28,22 @@ export function loadConfigFile(file: string): FileConfig {
 
 type Check = (v: unknown, path: string) => unknown;
 
-const str: Check = (v, p) => { if (typeof v !== 'string' || !v) throw `${p} must be a non-empty string`; return v; };
-const bool: Check = (v, p) => { if (typeof v !== 'boolean') throw `${p} must be true or false`; return v; };
-const nonNegative: Check = (v, p) => { if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw `${p} must be a non-negative number`; return v; };
-const positiveInt: Check = (v, p) => { if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw `${p} must be a positive integer`; return v; };
+const str: Check = (v, p) => {
+  if (typeof v !== 'string' || !v) throw `${p} must be a non-empty string`;
+  return v;
+};
+const bool: Check = (v, p) => {
+  if (typeof v !== 'boolean') throw `${p} must be true or false`;
+  return v;
+};
+const nonNegative: Check = (v, p) => {
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw `${p} must be a non-negative number`;
+  return v;
+};
+const positiveInt: Check = (v, p) => {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw `${p} must be a positive integer`;
+  return v;
+};
 const strList: Check = (v, p) => {
   if (typeof v === 'string') return [v];
   if (!Array.isArray(v)) throw `${p} must be a list of strings`;
@@ -44,17 +56,19 @@ const duration: Check = (v, p) => {
   if (problem) throw `${p} ${problem}`;
   return parseDuration(v);
 };
-const object = (fields: Record<string, Check>): Check => (v, p) => {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw `${p || 'the file'} must be a mapping`;
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) {
-    const path = p ? `${p}.${k}` : k;
-    const check = fields[k];
-    if (!check) throw `${path} is not a known field (known: ${Object.keys(fields).join(', ')})`;
-    if (x !== null && x !== undefined) out[k] = check(x, path);
-  }
-  return out;
-};
+const object =
+  (fields: Record<string, Check>): Check =>
+  (v, p) => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) throw `${p || 'the file'} must be a mapping`;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) {
+      const path = p ? `${p}.${k}` : k;
+      const check = fields[k];
+      if (!check) throw `${path} is not a known field (known: ${Object.keys(fields).join(', ')})`;
+      if (x !== null && x !== undefined) out[k] = check(x, path);
+    }
+    return out;
+  };
 
 const SCHEMA = object({
   kubeconfig: str,
@@ -72,7 +86,10 @@ const SCHEMA = object({
   egressUrl: str,
   nodes: strList,
   ssh: object({ user: str, key: str, knownHosts: str }),
-  nodeAccess: (v, p) => { if (v !== 'auto' && v !== 'hostprocess' && v !== 'ssh') throw `${p} must be one of auto, hostprocess, ssh`; return v; },
+  nodeAccess: (v, p) => {
+    if (v !== 'auto' && v !== 'hostprocess' && v !== 'ssh') throw `${p} must be one of auto, hostprocess, ssh`;
+    return v;
+  },
   loadBalancer: bool,
   probes: object({ timeoutMs: nonNegative }),
   timeouts: object(Object.fromEntries(Object.keys(defaultTimeouts()).map(k => [k, nonNegative]))),

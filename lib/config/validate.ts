@@ -27,7 +27,11 @@ export function problemWithUrl(v: string): string | undefined {
   const t = problemWithText(v);
   if (t) return t;
   let u: URL;
-  try { u = new URL(v); } catch { return `${JSON.stringify(v)} is not a URL (e.g. http://example.com/)`; }
+  try {
+    u = new URL(v);
+  } catch {
+    return `${JSON.stringify(v)} is not a URL (e.g. http://example.com/)`;
+  }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') return `${JSON.stringify(v)} is not an http:// or https:// URL`;
   if (!u.hostname) return `${JSON.stringify(v)} has no host`;
   return undefined;
@@ -102,12 +106,20 @@ export function problemWithReportDir(dir: string): string | undefined {
   const created: string[] = [];
   const probe = join(abs, `.wincheck-write-test-${process.pid}`);
   try {
-    for (const d of missing) { mkdirSync(d); created.push(d); }
+    for (const d of missing) {
+      mkdirSync(d);
+      created.push(d);
+    }
     writeFileSync(probe, '');
     unlinkSync(probe);
     return undefined;
   } catch (e) {
-    for (const d of created.reverse()) try { rmdirSync(d); } catch { /* leave what we cannot remove */ }
+    for (const d of created.reverse())
+      try {
+        rmdirSync(d);
+      } catch {
+        /* leave what we cannot remove */
+      }
     const code = (e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e));
     return `${dir} cannot be written (${code})`;
   }
@@ -119,7 +131,12 @@ type Problem = (v: string) => string | undefined;
  * Every run input from flags (named --flag) or the config file (named "<file>: field"), checked
  * before anything starts. The report directory is checked last: it is created by the check.
  */
-export function validateRunInputs(flags: RunFlags & { timeout?: string }, file: FileConfig, fileName = 'config file', reportDir?: { dir: string; from: string }): void {
+export function validateRunInputs(
+  flags: RunFlags & { timeout?: string },
+  file: FileConfig,
+  fileName = 'config file',
+  reportDir?: { dir: string; from: string },
+): void {
   const check = (flag: string, field: string, flagValue: string | string[] | undefined, fileValue: string | string[] | undefined, problem: Problem) => {
     const [name, value] = flagValue !== undefined && (!Array.isArray(flagValue) || flagValue.length) ? [flag, flagValue] : [`${fileName}: ${field}`, fileValue];
     for (const v of value === undefined ? [] : Array.isArray(value) ? value : [value]) {

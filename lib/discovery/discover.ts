@@ -31,7 +31,12 @@ export interface DiscoverOptions {
 export async function discover(kube: KubeClients, opts: DiscoverOptions): Promise<ClusterInfo> {
   const notes: string[] = [];
   const optional = async <T>(what: string, fn: () => Promise<T>, fallback: T): Promise<T> => {
-    try { return await fn(); } catch (e) { notes.push(`could not read ${what}: ${apiErrorMessage(e)}`); return fallback; }
+    try {
+      return await fn();
+    } catch (e) {
+      notes.push(`could not read ${what}: ${apiErrorMessage(e)}`);
+      return fallback;
+    }
   };
   let nodeList;
   try {
@@ -45,7 +50,10 @@ export async function discover(kube: KubeClients, opts: DiscoverOptions): Promis
     optional('StorageClasses', () => kube.storage.listStorageClass(), { items: [] }),
     optional('kube-system DaemonSets', () => kube.apps.listNamespacedDaemonSet({ namespace: 'kube-system' }), { items: [] as V1DaemonSet[] }),
     optional('kube-system ConfigMaps', () => kube.core.listNamespacedConfigMap({ namespace: 'kube-system' }), { items: [] as V1ConfigMap[] }),
-    optional('metrics.k8s.io discovery', () => rawGet(kube, '/apis/metrics.k8s.io', opts.timeoutMs ? { requestTimeoutMs: opts.timeoutMs } : {}), { status: 0, body: '' }),
+    optional('metrics.k8s.io discovery', () => rawGet(kube, '/apis/metrics.k8s.io', opts.timeoutMs ? { requestTimeoutMs: opts.timeoutMs } : {}), {
+      status: 0,
+      body: '',
+    }),
   ]);
   const runtimeClasses: RuntimeClassInfo[] = rcs.items.map(rc => ({
     name: rc.metadata?.name ?? '',
@@ -53,9 +61,11 @@ export async function discover(kube: KubeClients, opts: DiscoverOptions): Promis
     nodeSelector: rc.scheduling?.nodeSelector,
     tolerations: rc.scheduling?.tolerations?.map(t => ({ key: t.key ?? '', value: t.value, effect: t.effect ?? '' })),
   }));
-  const defaultStorageClass = scs.items.find(sc =>
-    sc.metadata?.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true'
-    || sc.metadata?.annotations?.['storageclass.beta.kubernetes.io/is-default-class'] === 'true')?.metadata?.name;
+  const defaultStorageClass = scs.items.find(
+    sc =>
+      sc.metadata?.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true' ||
+      sc.metadata?.annotations?.['storageclass.beta.kubernetes.io/is-default-class'] === 'true',
+  )?.metadata?.name;
   const network = networkInfoOf(dss.items, cms.items);
   network.notes.push(...notes);
   const cluster: ClusterInfo = {
@@ -92,7 +102,8 @@ export async function nodeAccessOf(cluster: ClusterInfo, sshCheck?: DiscoverOpti
   const win = windowsNodes(cluster.nodes).filter(n => n.ready);
   const hp = hostProcessPossible(cluster.version, win);
   let ssh = { ok: false, reason: 'SSH not configured (--ssh-user, --ssh-key, --ssh-known-hosts)' };
-  if (sshCheck && win.length) ssh = await sshCheck(win[0]).catch(e => ({ ok: false, reason: `SSH check failed: ${e instanceof Error ? e.message : String(e)}` }));
+  if (sshCheck && win.length)
+    ssh = await sshCheck(win[0]).catch(e => ({ ok: false, reason: `SSH check failed: ${e instanceof Error ? e.message : String(e)}` }));
   else if (sshCheck) ssh = { ok: false, reason: 'no Ready Windows node to reach over SSH' };
   return { hostProcess: hp.ok, hostProcessReason: hp.reason, ssh: ssh.ok, sshReason: ssh.reason };
 }
@@ -106,6 +117,9 @@ export function hostProcessPossible(version: ServerVersion, win: NodeInfo[]): { 
   if (!win.length) return { ok: false, reason: 'no Ready Windows node' };
   const ok = win.find(n => n.runtimeName === 'containerd' && versionAtLeast(n.runtimeVersion, '1.6'));
   return ok
-    ? { ok: true, reason: `Kubernetes ${version.gitVersion} >= ${HOST_PROCESS.beta.join('.')} (HostProcess ${stageAt(HOST_PROCESS, version) === 'ga' ? 'GA' : 'beta, on by default'}) and containerd ${ok.runtimeVersion} >= 1.6 on ${ok.name}` }
+    ? {
+        ok: true,
+        reason: `Kubernetes ${version.gitVersion} >= ${HOST_PROCESS.beta.join('.')} (HostProcess ${stageAt(HOST_PROCESS, version) === 'ga' ? 'GA' : 'beta, on by default'}) and containerd ${ok.runtimeVersion} >= 1.6 on ${ok.name}`,
+      }
     : { ok: false, reason: `no Windows node runs containerd >= 1.6 (${win.map(n => `${n.name}: ${n.runtimeName} ${n.runtimeVersion}`).join(', ')})` };
 }

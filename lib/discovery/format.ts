@@ -12,8 +12,12 @@ export function formatClusterInfo(c: ClusterInfo): string {
   ];
   for (const n of c.nodes) {
     lines.push(`  ${n.name}: ${n.os}${n.windowsBuild ? ` build ${n.windowsBuild}` : ''}, kernel ${n.kernelVersion}, ${n.osImage}`);
-    lines.push(`    runtime ${n.runtimeName}://${n.runtimeVersion}, kubelet ${n.kubeletVersion}, ${n.ready ? 'Ready' : 'NotReady'}${n.schedulable ? '' : ', unschedulable'}`);
-    lines.push(`    allocatable cpu ${n.allocatable.cpu ?? '?'} memory ${n.allocatable.memory ?? '?'} (capacity cpu ${n.capacity.cpu ?? '?'} memory ${n.capacity.memory ?? '?'})`);
+    lines.push(
+      `    runtime ${n.runtimeName}://${n.runtimeVersion}, kubelet ${n.kubeletVersion}, ${n.ready ? 'Ready' : 'NotReady'}${n.schedulable ? '' : ', unschedulable'}`,
+    );
+    lines.push(
+      `    allocatable cpu ${n.allocatable.cpu ?? '?'} memory ${n.allocatable.memory ?? '?'} (capacity cpu ${n.capacity.cpu ?? '?'} memory ${n.capacity.memory ?? '?'})`,
+    );
     if (n.taints.length) lines.push(`    taints ${n.taints.map(t => `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`).join(', ')}`);
   }
   lines.push(

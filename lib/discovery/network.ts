@@ -19,7 +19,10 @@ export function networkInfoOf(daemonSets: V1DaemonSet[], configMaps: V1ConfigMap
     for (const c of ds.spec?.template.spec?.containers ?? []) {
       const text = [...(c.command ?? []), ...(c.args ?? []), ...(c.env ?? []).map(e => `${e.name}=${e.value ?? ''}`)].join(' ');
       const found = readDsr(text);
-      if (found !== undefined) { dsr = found; notes.push(`DSR ${found ? 'on' : 'off'}: flags of DaemonSet ${ds.metadata?.name}`); }
+      if (found !== undefined) {
+        dsr = found;
+        notes.push(`DSR ${found ? 'on' : 'off'}: flags of DaemonSet ${ds.metadata?.name}`);
+      }
     }
   }
   for (const cm of configMaps) {
@@ -27,15 +30,24 @@ export function networkInfoOf(daemonSets: V1DaemonSet[], configMaps: V1ConfigMap
     const data = Object.values(cm.data ?? {}).join('\n');
     if (dsr === undefined && name.includes('kube-proxy')) {
       const found = readDsr(data);
-      if (found !== undefined) { dsr = found; notes.push(`DSR ${found ? 'on' : 'off'}: ConfigMap ${name}`); }
+      if (found !== undefined) {
+        dsr = found;
+        notes.push(`DSR ${found ? 'on' : 'off'}: ConfigMap ${name}`);
+      }
     }
     if (!networkMode && name.includes('flannel')) {
       const backend = /"Type"\s*:\s*"([\w-]+)"/i.exec(cm.data?.['net-conf.json'] ?? '')?.[1]?.toLowerCase();
-      if (backend) { networkMode = backend === 'vxlan' ? 'overlay' : backend === 'host-gw' ? 'l2bridge' : backend; notes.push(`network mode ${networkMode}: flannel backend ${backend} (ConfigMap ${name})`); }
+      if (backend) {
+        networkMode = backend === 'vxlan' ? 'overlay' : backend === 'host-gw' ? 'l2bridge' : backend;
+        notes.push(`network mode ${networkMode}: flannel backend ${backend} (ConfigMap ${name})`);
+      }
     }
     if (!networkMode) {
       const mode = /"type"\s*:\s*"(win-overlay|win-bridge|sdnbridge|sdnoverlay|l2bridge|overlay)"/i.exec(data)?.[1]?.toLowerCase();
-      if (mode) { networkMode = /overlay/.test(mode) ? 'overlay' : 'l2bridge'; notes.push(`network mode ${networkMode}: CNI config "${mode}" in ConfigMap ${name}`); }
+      if (mode) {
+        networkMode = /overlay/.test(mode) ? 'overlay' : 'l2bridge';
+        notes.push(`network mode ${networkMode}: CNI config "${mode}" in ConfigMap ${name}`);
+      }
     }
   }
   if (dsr === undefined) notes.push('DSR: not discoverable from kube-system (no --enable-dsr flag or kube-proxy config seen)');

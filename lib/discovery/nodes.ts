@@ -5,7 +5,6 @@ import { buildOfRelease } from '../facts/windows.ts';
 import { WINDOWS_BUILD_LABEL } from '../labels.ts';
 import type { NodeInfo } from './types.ts';
 
-
 export function nodeInfoOf(node: V1Node): NodeInfo {
   const labels = node.metadata?.labels ?? {};
   const info = node.status?.nodeInfo;
@@ -65,9 +64,14 @@ export function isLifecycleTaint(t: { key: string; effect: string }): boolean {
 // node.kubernetes.io/* key: GKE taints its Windows pools node.kubernetes.io/os=windows, a taint
 // fixtures must tolerate.
 const LIFECYCLE_TAINT_KEYS = new Set([
-  'node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable', 'node.kubernetes.io/unschedulable',
-  'node.kubernetes.io/memory-pressure', 'node.kubernetes.io/disk-pressure', 'node.kubernetes.io/pid-pressure',
-  'node.kubernetes.io/network-unavailable', 'node.kubernetes.io/out-of-service',
+  'node.kubernetes.io/not-ready',
+  'node.kubernetes.io/unreachable',
+  'node.kubernetes.io/unschedulable',
+  'node.kubernetes.io/memory-pressure',
+  'node.kubernetes.io/disk-pressure',
+  'node.kubernetes.io/pid-pressure',
+  'node.kubernetes.io/network-unavailable',
+  'node.kubernetes.io/out-of-service',
   'node.cloudprovider.kubernetes.io/uninitialized',
 ]);
 
@@ -106,8 +110,7 @@ export function usableLinuxNodes(nodes: NodeInfo[]): NodeInfo[] {
 export function windowsTaints(nodes: NodeInfo[]): { key: string; value?: string; effect: string }[] {
   const seen = new Map<string, { key: string; value?: string; effect: string }>();
   for (const n of windowsNodes(nodes))
-    for (const t of keepOffTaints(n))
-      seen.set(`${t.key}=${t.value ?? ''}:${t.effect}`, { key: t.key, value: t.value, effect: t.effect });
+    for (const t of keepOffTaints(n)) seen.set(`${t.key}=${t.value ?? ''}:${t.effect}`, { key: t.key, value: t.value, effect: t.effect });
   return [...seen.values()];
 }
 
@@ -116,10 +119,12 @@ export function windowsTaints(nodes: NodeInfo[]): { key: string; value?: string;
  * (ties: the newest), then the first node of it by name.
  */
 export function targetWindowsNode(nodes: NodeInfo[]): NodeInfo | undefined {
-  const candidates = schedulableWindowsNodes(nodes).filter(n => n.windowsBuild).sort((a, b) => a.name.localeCompare(b.name));
+  const candidates = schedulableWindowsNodes(nodes)
+    .filter(n => n.windowsBuild)
+    .sort((a, b) => a.name.localeCompare(b.name));
   if (!candidates.length) return undefined;
   const counts = new Map<string, number>();
   for (const n of candidates) counts.set(n.windowsBuild!, (counts.get(n.windowsBuild!) ?? 0) + 1);
-  const build = [...counts.entries()].sort((a, b) => b[1] - a[1] || (Number(b[0].split('.')[2]) - Number(a[0].split('.')[2])))[0][0];
+  const build = [...counts.entries()].sort((a, b) => b[1] - a[1] || Number(b[0].split('.')[2]) - Number(a[0].split('.')[2]))[0][0];
   return candidates.find(n => n.windowsBuild === build);
 }

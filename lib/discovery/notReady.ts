@@ -15,12 +15,14 @@ export const RECENT_NOT_READY_MS = 2 * 60_000;
 
 /** NotReady nodes whose Ready condition changed within RECENT_NOT_READY_MS of now, not cordoned. */
 export function recentlyNotReady(nodes: V1Node[], now = Date.now()): string[] {
-  return nodes.filter(n => {
-    const ready = n.status?.conditions?.find(c => c.type === 'Ready');
-    if (!ready || ready.status === 'True' || n.spec?.unschedulable) return false;
-    const since = Date.parse(String(ready.lastTransitionTime ?? ''));
-    return Number.isFinite(since) && now - since < RECENT_NOT_READY_MS;
-  }).map(n => n.metadata?.name ?? '');
+  return nodes
+    .filter(n => {
+      const ready = n.status?.conditions?.find(c => c.type === 'Ready');
+      if (!ready || ready.status === 'True' || n.spec?.unschedulable) return false;
+      const since = Date.parse(String(ready.lastTransitionTime ?? ''));
+      return Number.isFinite(since) && now - since < RECENT_NOT_READY_MS;
+    })
+    .map(n => n.metadata?.name ?? '');
 }
 
 /**
@@ -34,16 +36,32 @@ export async function awaitFlappingNodes(kube: KubeClients, nodes: V1Node[], tim
   const infos = () => [...latest.values()].map(nodeInfoOf).sort((a, b) => a.name.localeCompare(b.name));
   if (!waiting.length || timeoutMs <= 0) return infos();
   const start = Date.now();
-  log(`Node${waiting.length > 1 ? 's' : ''} ${waiting.join(', ')} turned NotReady within the last ${RECENT_NOT_READY_MS / 60_000} minutes: waiting up to ${Math.round(timeoutMs / 1000)}s for ${waiting.length > 1 ? 'them' : 'it'} to be Ready again.`);
+  log(
+    `Node${waiting.length > 1 ? 's' : ''} ${waiting.join(', ')} turned NotReady within the last ${RECENT_NOT_READY_MS / 60_000} minutes: waiting up to ${Math.round(timeoutMs / 1000)}s for ${waiting.length > 1 ? 'them' : 'it'} to be Ready again.`,
+  );
   const notBack = () => waiting.filter(name => !nodeInfoOf(latest.get(name) ?? {}).ready);
-  const record = (n: V1Node) => { if (n.metadata?.name && waiting.includes(n.metadata.name)) latest.set(n.metadata.name, n); };
+  const record = (n: V1Node) => {
+    if (n.metadata?.name && waiting.includes(n.metadata.name)) latest.set(n.metadata.name, n);
+  };
   try {
     await watchUntil<V1Node, true>({
-      kube, path: '/api/v1/nodes', timeoutMs, what: `node${waiting.length > 1 ? 's' : ''} ${waiting.join(', ')} to be Ready`,
+      kube,
+      path: '/api/v1/nodes',
+      timeoutMs,
+      what: `node${waiting.length > 1 ? 's' : ''} ${waiting.join(', ')} to be Ready`,
       list: () => kube.core.listNode(),
-      onList: items => { items.forEach(record); return notBack().length ? undefined : true; },
-      check: (n, type) => { if (type !== 'DELETED') record(n); return notBack().length ? undefined : true; },
-      describe: () => notBack().map(n => `${n} NotReady`).join(', ') || 'all Ready',
+      onList: items => {
+        items.forEach(record);
+        return notBack().length ? undefined : true;
+      },
+      check: (n, type) => {
+        if (type !== 'DELETED') record(n);
+        return notBack().length ? undefined : true;
+      },
+      describe: () =>
+        notBack()
+          .map(n => `${n} NotReady`)
+          .join(', ') || 'all Ready',
     });
     log(`Node${waiting.length > 1 ? 's' : ''} ${waiting.join(', ')} Ready again after ${((Date.now() - start) / 1000).toFixed(1)}s.`);
   } catch (e) {

@@ -68,7 +68,6 @@ export interface NodeAccess {
   sshReason: string;
 }
 
-
 export interface ClusterInfo {
   server: string;
   context?: string;

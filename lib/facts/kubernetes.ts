@@ -39,14 +39,18 @@ export type Stage = 'absent' | 'alpha' | 'beta' | 'ga';
 /** spec.os (IdentifyPodOS): alpha 1.23 (off by default), beta 1.24 (on), GA 1.25. */
 export const POD_OS_FIELD: FeatureStages = {
   name: 'the pod OS field spec.os (IdentifyPodOS)',
-  alpha: [1, 23], beta: [1, 24], ga: [1, 25],
+  alpha: [1, 23],
+  beta: [1, 24],
+  ga: [1, 25],
   source: 'KEP-2802; upstream doc concepts/workloads/pods (pod OS)',
 };
 
 /** HostProcess containers (WindowsHostProcessContainers): alpha 1.22, beta 1.23 (on by default), GA 1.26. */
 export const HOST_PROCESS: FeatureStages = {
   name: 'HostProcess containers (WindowsHostProcessContainers)',
-  alpha: [1, 22], beta: [1, 23], ga: [1, 26],
+  alpha: [1, 22],
+  beta: [1, 23],
+  ga: [1, 26],
   source: 'KEP-1981; upstream doc tasks/configure-pod-container/create-hostprocess-pod',
 };
 
@@ -95,14 +99,22 @@ export function runtimeSupport(n: NodeRuntime, v: ServerVersion): RuntimeVerdict
   const what = `${n.name} runs ${n.runtimeName}://${n.runtimeVersion || '?'}`;
   if (n.runtimeName === 'docker') {
     if (!shim) return { ok: false, why: `${what}: dockershim was removed in Kubernetes ${fmt(DOCKERSHIM_REMOVED)} (cluster ${v.gitVersion})` };
-    if (!readable) return { ok: undefined, why: `could not tell the Docker version of ${n.name} ("${n.runtimeVersion}"): Kubernetes ${v.gitVersion} supports Docker EE 19.03+ through dockershim` };
+    if (!readable)
+      return {
+        ok: undefined,
+        why: `could not tell the Docker version of ${n.name} ("${n.runtimeVersion}"): Kubernetes ${v.gitVersion} supports Docker EE 19.03+ through dockershim`,
+      };
     return versionAtLeast(n.runtimeVersion, '19.3')
       ? { ok: true, why: `${what}: Docker EE 19.03+ through dockershim is supported before Kubernetes ${fmt(DOCKERSHIM_REMOVED)} (cluster ${v.gitVersion})` }
       : { ok: false, why: `${what}: Kubernetes ${v.gitVersion} supports Docker EE 19.03+ (dockershim)` };
   }
   if (n.runtimeName === 'containerd') {
     const min = shim ? '1.4' : '1.6';
-    if (!readable) return { ok: undefined, why: `could not tell the containerd version of ${n.name} ("${n.runtimeVersion}"): Kubernetes ${v.gitVersion} needs containerd ${min}+` };
+    if (!readable)
+      return {
+        ok: undefined,
+        why: `could not tell the containerd version of ${n.name} ("${n.runtimeVersion}"): Kubernetes ${v.gitVersion} needs containerd ${min}+`,
+      };
     return versionAtLeast(n.runtimeVersion, min)
       ? { ok: true, why: `${what}: containerd ${min}+ is supported with Kubernetes ${v.gitVersion}` }
       : { ok: false, why: `${what}: Kubernetes ${v.gitVersion} needs containerd ${min}+ on Windows` };

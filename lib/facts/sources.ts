@@ -28,19 +28,29 @@ const E2E_BRANCH = 'release-1.33';
 
 export const UPSTREAM_DOCS = {
   v19Guide: {
-    title: 'Using Windows Server Containers in Kubernetes', version: 'v1.9',
+    title: 'Using Windows Server Containers in Kubernetes',
+    version: 'v1.9',
     url: 'https://github.com/kubernetes/website/blob/release-1.9/docs/getting-started-guides/windows/index.md',
   },
   v122Intro: {
-    title: 'Intro to Windows support in Kubernetes', version: 'v1.22',
+    title: 'Intro to Windows support in Kubernetes',
+    version: 'v1.22',
     url: 'https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/',
   },
   intro: { title: 'Windows containers in Kubernetes', version: CURRENT_DOCS, url: 'https://kubernetes.io/docs/concepts/windows/intro/' },
-  userGuide: { title: 'Guide for Running Windows Containers in Kubernetes', version: CURRENT_DOCS, url: 'https://kubernetes.io/docs/concepts/windows/user-guide/' },
+  userGuide: {
+    title: 'Guide for Running Windows Containers in Kubernetes',
+    version: CURRENT_DOCS,
+    url: 'https://kubernetes.io/docs/concepts/windows/user-guide/',
+  },
   networking: { title: 'Networking on Windows', version: CURRENT_DOCS, url: 'https://kubernetes.io/docs/concepts/services-networking/windows-networking/' },
   dns: { title: 'DNS for Services and Pods', version: CURRENT_DOCS, url: 'https://kubernetes.io/docs/concepts/services-networking/dns-pod-service/' },
   versionSkew: { title: 'Version Skew Policy', version: CURRENT_DOCS, url: 'https://kubernetes.io/releases/version-skew-policy/' },
-  e2e: { title: 'Kubernetes Windows end-to-end tests (test/e2e/windows)', version: CURRENT_DOCS, url: `https://github.com/kubernetes/kubernetes/tree/${E2E_BRANCH}/test/e2e/windows` },
+  e2e: {
+    title: 'Kubernetes Windows end-to-end tests (test/e2e/windows)',
+    version: CURRENT_DOCS,
+    url: `https://github.com/kubernetes/kubernetes/tree/${E2E_BRANCH}/test/e2e/windows`,
+  },
 } satisfies Record<string, UpstreamDoc>;
 
 /** "upstream doc <name>" keys. */
@@ -50,16 +60,25 @@ const NAMED_DOCS: Record<string, UpstreamDoc> = {
   'windows-networking': UPSTREAM_DOCS.networking,
   'dns-pod-service': UPSTREAM_DOCS.dns,
   'version-skew-policy': UPSTREAM_DOCS.versionSkew,
-  'dockershim-removal': { title: 'Migrating from dockershim', version: CURRENT_DOCS, url: 'https://kubernetes.io/docs/tasks/administer-cluster/migrating-from-dockershim/' },
+  'dockershim-removal': {
+    title: 'Migrating from dockershim',
+    version: CURRENT_DOCS,
+    url: 'https://kubernetes.io/docs/tasks/administer-cluster/migrating-from-dockershim/',
+  },
   'concepts/workloads/pods': { title: 'Pods', version: CURRENT_DOCS, url: 'https://kubernetes.io/docs/concepts/workloads/pods/' },
-  'tasks/configure-pod-container/create-hostprocess-pod': { title: 'Create a Windows HostProcess Pod', version: CURRENT_DOCS, url: 'https://kubernetes.io/docs/tasks/configure-pod-container/create-hostprocess-pod/' },
+  'tasks/configure-pod-container/create-hostprocess-pod': {
+    title: 'Create a Windows HostProcess Pod',
+    version: CURRENT_DOCS,
+    url: 'https://kubernetes.io/docs/tasks/configure-pod-container/create-hostprocess-pod/',
+  },
 };
 
 /** "upstream doc concepts/x/y": any page of kubernetes.io/docs by its path, titled by the path when not listed above. */
 function namedDoc(name: string): UpstreamDoc | undefined {
   const n = name.trim();
   if (NAMED_DOCS[n]) return NAMED_DOCS[n];
-  if (/^(concepts|tasks|reference|setup|tutorials)\/[\w/-]+$/.test(n)) return { title: `Kubernetes docs ${n}`, version: CURRENT_DOCS, url: `https://kubernetes.io/docs/${n}/` };
+  if (/^(concepts|tasks|reference|setup|tutorials)\/[\w/-]+$/.test(n))
+    return { title: `Kubernetes docs ${n}`, version: CURRENT_DOCS, url: `https://kubernetes.io/docs/${n}/` };
   return undefined;
 }
 
@@ -75,15 +94,40 @@ function resolveKey(key: string): Citation[] | undefined {
   if (/^WINDOWS-COMMANDS\.md\b/.test(head)) return [cite(UPSTREAM_DOCS.e2e, paren)];
   // "k8s build/pause/Makefile": a file in kubernetes/kubernetes, as WINDOWS-COMMANDS.md cites them.
   const k8s = /^k8s ([\w./-]+)$/.exec(head);
-  if (k8s) return [cite({ title: `Kubernetes source ${k8s[1]}`, version: CURRENT_DOCS, url: `https://github.com/kubernetes/kubernetes/blob/${E2E_BRANCH}/${k8s[1]}` }, paren)];
-  if (head === 'containerd/platforms') return [cite({ title: 'containerd/platforms (OS version matching)', version: 'v1.0', url: 'https://github.com/containerd/platforms' }, paren)];
+  if (k8s)
+    return [
+      cite(
+        { title: `Kubernetes source ${k8s[1]}`, version: CURRENT_DOCS, url: `https://github.com/kubernetes/kubernetes/blob/${E2E_BRANCH}/${k8s[1]}` },
+        paren,
+      ),
+    ];
+  if (head === 'containerd/platforms')
+    return [cite({ title: 'containerd/platforms (OS version matching)', version: 'v1.0', url: 'https://github.com/containerd/platforms' }, paren)];
   // wincheck's own checked-in docs (docs/images.md): in the user's checkout, cited by path.
   const ours = /^(docs\/[\w.-]+\.md)$/.exec(head);
   if (ours) return [cite({ title: `wincheck ${ours[1]}`, version: `wincheck ${WINCHECK_VERSION}`, url: ours[1] }, paren)];
   const kep = /^KEP-(\d+)$/.exec(head);
-  if (kep) return [{ title: `KEP-${kep[1]}`, version: CURRENT_DOCS, url: `https://github.com/kubernetes/enhancements/issues/${kep[1]}`, ...(paren ? { detail: paren } : {}) }];
+  if (kep)
+    return [
+      {
+        title: `KEP-${kep[1]}`,
+        version: CURRENT_DOCS,
+        url: `https://github.com/kubernetes/enhancements/issues/${kep[1]}`,
+        ...(paren ? { detail: paren } : {}),
+      },
+    ];
   const test = /^upstream (?:test )?(test\/e2e\/windows(?:\/[\w.-]+)?)$/.exec(head);
-  if (test) return [cite({ ...UPSTREAM_DOCS.e2e, title: `Kubernetes e2e test ${test[1]}`, url: `https://github.com/kubernetes/kubernetes/${test[1].endsWith('.go') ? 'blob' : 'tree'}/${E2E_BRANCH}/${test[1]}` }, paren)];
+  if (test)
+    return [
+      cite(
+        {
+          ...UPSTREAM_DOCS.e2e,
+          title: `Kubernetes e2e test ${test[1]}`,
+          url: `https://github.com/kubernetes/kubernetes/${test[1].endsWith('.go') ? 'blob' : 'tree'}/${E2E_BRANCH}/${test[1]}`,
+        },
+        paren,
+      ),
+    ];
   const doc = /^upstream doc (.+)$/.exec(head);
   if (doc) {
     const docs = doc[1].split(/\s+and\s+/).map(namedDoc);
@@ -104,7 +148,10 @@ export function citationsOf(source: string): Citation[] {
   for (const key of splitKeys(source)) {
     for (const c of resolveKey(key) ?? []) {
       const id = `${c.url}#${c.detail ?? ''}`;
-      if (!seen.has(id)) { seen.add(id); out.push(c); }
+      if (!seen.has(id)) {
+        seen.add(id);
+        out.push(c);
+      }
     }
   }
   return out;
@@ -132,7 +179,10 @@ function splitKeys(source: string): string[] {
   for (const ch of source) {
     if (ch === '(') depth++;
     if (ch === ')') depth = Math.max(0, depth - 1);
-    if (ch === ';' && depth === 0) { keys.push(cur); cur = ''; } else cur += ch;
+    if (ch === ';' && depth === 0) {
+      keys.push(cur);
+      cur = '';
+    } else cur += ch;
   }
   keys.push(cur);
   return keys.map(k => k.trim()).filter(Boolean);

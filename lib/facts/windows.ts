@@ -30,7 +30,15 @@ export interface WindowsBuild {
 /** Ascending by build. */
 export const WINDOWS_BUILDS: readonly WindowsBuild[] = [
   { build: 14393, release: 'Windows Server 2016', serverYear: 2016 },
-  { build: 17763, release: 'Windows Server 2019', serverYear: 2019, ltscTag: 'ltsc2019', label: 'ltsc2019', versionName: '1809', kubernetes: { from: [1, 14] } },
+  {
+    build: 17763,
+    release: 'Windows Server 2019',
+    serverYear: 2019,
+    ltscTag: 'ltsc2019',
+    label: 'ltsc2019',
+    versionName: '1809',
+    kubernetes: { from: [1, 14] },
+  },
   { build: 18363, release: 'Windows Server version 1909', kubernetes: { from: [1, 17], until: [1, 20] } },
   { build: 19041, release: 'Windows Server version 2004', kubernetes: { from: [1, 19], until: [1, 22] } },
   { build: 19042, release: 'Windows Server version 20H2', kubernetes: { from: [1, 20], until: [1, 22] } },

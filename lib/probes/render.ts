@@ -14,8 +14,12 @@ function renderWindows(op: ProbeOp): string[] {
       // upstream hybrid_network.go: cmd /c curl.exe <addr> --connect-timeout 10 --fail
       return ['cmd', '/c', `curl.exe ${globoff(op.url)}${op.url} --connect-timeout ${op.connectTimeoutSec ?? 10} --fail`];
     case 'tcp-connect':
-      return ['powershell', '-NoProfile', '-Command',
-        `$c = New-Object Net.Sockets.TcpClient; $t = $c.ConnectAsync('${psQuote(op.host)}', ${op.port}); if (-not $t.Wait(${(op.timeoutSec ?? 10) * 1000})) { Write-Error 'TIMEOUT'; exit 1 }; if ($t.IsFaulted) { Write-Error $t.Exception.InnerException.Message; exit 1 }; exit 0`];
+      return [
+        'powershell',
+        '-NoProfile',
+        '-Command',
+        `$c = New-Object Net.Sockets.TcpClient; $t = $c.ConnectAsync('${psQuote(op.host)}', ${op.port}); if (-not $t.Wait(${(op.timeoutSec ?? 10) * 1000})) { Write-Error 'TIMEOUT'; exit 1 }; if ($t.IsFaulted) { Write-Error $t.Exception.InnerException.Message; exit 1 }; exit 0`,
+      ];
     case 'dns-lookup':
       // nslookup may exit 0 on a failed lookup: the verdict also reads stderr (see interpret).
       return ['cmd', '/c', `nslookup ${op.name}`];
@@ -102,7 +106,9 @@ function renderLinux(op: ProbeOp): string[] {
     case 'delete-files':
       return sh(`rm -f ${op.paths.map(shQuote).join(' ')}`);
     case 'make-junction':
-      return sh(`mkdir -p ${shQuote(op.dir)} && printf '%s\\n' ${shQuote(op.marker)} > ${shQuote(`${op.dir}/marker.txt`)} && ln -s ${shQuote(op.dir)} ${shQuote(op.link)}`);
+      return sh(
+        `mkdir -p ${shQuote(op.dir)} && printf '%s\\n' ${shQuote(op.marker)} > ${shQuote(`${op.dir}/marker.txt`)} && ln -s ${shQuote(op.dir)} ${shQuote(op.link)}`,
+      );
     case 'remove-junction':
       return sh(`rm -f ${shQuote(op.link)}; rm -rf ${shQuote(op.dir)}`);
     case 'ip-config':

@@ -6,7 +6,12 @@ import { interpret } from './interpret.ts';
 import { commandLine, renderProbe } from './render.ts';
 import type { ProbeOp, ProbeResult, Transport } from './types.ts';
 
-export async function runProbe(transport: Transport, op: ProbeOp, redactor: Redactor, opts: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<ProbeResult> {
+export async function runProbe(
+  transport: Transport,
+  op: ProbeOp,
+  redactor: Redactor,
+  opts: { timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<ProbeResult> {
   const argv = renderProbe(op, transport.os);
   const started = Date.now();
   const result = await transport.run(argv, opts);

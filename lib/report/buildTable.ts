@@ -21,7 +21,8 @@ export function renderBuildTable(results: CheckResult[]): string[] {
     rows.get(id)!.set(label, r);
   }
   if (!labels.length) return [];
-  const cell = (r: CheckResult | undefined) => !r ? '' : r.outcome === 'regressed' || r.outcome === 'error' ? `**${r.outcome}**` : r.outcome === 'lifted' ? '**lifted** ⚑' : r.outcome;
+  const cell = (r: CheckResult | undefined) =>
+    !r ? '' : r.outcome === 'regressed' || r.outcome === 'error' ? `**${r.outcome}**` : r.outcome === 'lifted' ? '**lifted** ⚑' : r.outcome;
   return [
     '## Per Windows build',
     '',

@@ -70,7 +70,7 @@ export function renderConnectivityMatrix(results: CheckResult[]): string[] {
   return [
     '## Connectivity matrix',
     '',
-    'Source (row) → destination (column), from the networking checks above: ok = supported path working, limited = documented limitation seen, failed = regression, n/a = not checked here (see the feature\'s reason).',
+    "Source (row) → destination (column), from the networking checks above: ok = supported path working, limited = documented limitation seen, failed = regression, n/a = not checked here (see the feature's reason).",
     '',
     `| from \\ to | ${m.destinations.map(d => DESTINATION_LABELS[d]).join(' | ')} |`,
     `| --- | ${m.destinations.map(() => '---').join(' | ')} |`,

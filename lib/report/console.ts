@@ -34,7 +34,10 @@ export default class ConsoleReporter implements Reporter {
   private _status = '';
   private _progress: Progress = { done: 0, total: 0 };
 
-  constructor(private readonly _out: (line: string) => void = l => process.stdout.write(l + '\n'), private readonly _opts: ConsoleOptions = {}) {}
+  constructor(
+    private readonly _out: (line: string) => void = l => process.stdout.write(l + '\n'),
+    private readonly _opts: ConsoleOptions = {},
+  ) {}
 
   onBegin(run: RunInfo) {
     this._reportDir = run.reportDir;
@@ -62,12 +65,22 @@ export default class ConsoleReporter implements Reporter {
     this._line(this._resultLine(r, p));
   }
 
-  onLog(line: string) { this._line(line); }
-  onError(message: string) { this._line(`Error: ${message}`); }
+  onLog(line: string) {
+    this._line(line);
+  }
+  onError(message: string) {
+    this._line(`Error: ${message}`);
+  }
 
   onEnd(s: RunSummary) {
     this._stopTicking();
-    this._out(`${s.status === 'passed' ? 'Passed' : s.status === 'failed' ? 'Failed' : s.status === 'timedout' ? 'Timed out' : 'Interrupted'}: ${OUTCOMES.filter(o => s.counts[o]).map(o => `${s.counts[o]} ${o}`).join(', ') || 'no checks ran'} in ${(s.durationMs / 1000).toFixed(1)}s.`);
+    this._out(
+      `${s.status === 'passed' ? 'Passed' : s.status === 'failed' ? 'Failed' : s.status === 'timedout' ? 'Timed out' : 'Interrupted'}: ${
+        OUTCOMES.filter(o => s.counts[o])
+          .map(o => `${s.counts[o]} ${o}`)
+          .join(', ') || 'no checks ran'
+      } in ${(s.durationMs / 1000).toFixed(1)}s.`,
+    );
     if (s.reportsLost?.length) this._out(`Error: reports NOT written to ${this._reportDir}: ${s.reportsLost.join('; ')}`);
     else if (this._reportDir) this._out(`Reports written to ${this._reportDir}.`);
   }
@@ -91,7 +104,10 @@ export default class ConsoleReporter implements Reporter {
   private _line(text: string): void {
     if (this._opts.tty && this._status) this._write(CLEAR_LINE);
     this._out(text);
-    if (this._opts.tty) { this._status = ''; this._redraw(); }
+    if (this._opts.tty) {
+      this._status = '';
+      this._redraw();
+    }
     if (!this._running.size) this._stopTicking();
   }
 
@@ -105,7 +121,9 @@ export default class ConsoleReporter implements Reporter {
     this._status = text;
   }
 
-  private _write(s: string): void { (this._opts.write ?? (x => process.stdout.write(x)))(s); }
+  private _write(s: string): void {
+    (this._opts.write ?? (x => process.stdout.write(x)))(s);
+  }
 
   private _startTicking(): void {
     if (this._timer) return;
@@ -121,7 +139,10 @@ export default class ConsoleReporter implements Reporter {
   private _stopTicking(): void {
     clearInterval(this._timer);
     this._timer = undefined;
-    if (this._opts.tty && this._status) { this._write(CLEAR_LINE); this._status = ''; }
+    if (this._opts.tty && this._status) {
+      this._write(CLEAR_LINE);
+      this._status = '';
+    }
   }
 }
 
@@ -132,5 +153,8 @@ export function nodesLine(nodes: readonly Pick<NodeInfo, 'name' | 'os' | 'window
   const counts = new Map<string, number>();
   for (const n of nodes) counts.set(kind(n), (counts.get(kind(n)) ?? 0) + 1);
   const perKind = [...counts].map(([k, c]) => `${c} ${k}`).join(', ');
-  return `${nodes.length} (${perKind}): ${nodes.slice(0, named).map(n => n.name).join(', ')} and ${nodes.length - named} more ('wincheck discover' lists them)`;
+  return `${nodes.length} (${perKind}): ${nodes
+    .slice(0, named)
+    .map(n => n.name)
+    .join(', ')} and ${nodes.length - named} more ('wincheck discover' lists them)`;
 }

@@ -6,13 +6,15 @@ import type { ClusterInfo, NodeInfo } from '../discovery/types.ts';
 const MAX_STREAM = 2000;
 
 export function formatEvidence(items: EvidenceItem[]): string {
-  return items.map(item => {
-    if (typeof item === 'string') return `- ${item}`;
-    const lines = [`- ${item.transport}: ${item.command} → exit ${item.exitCode} (${item.durationMs}ms)`];
-    if (item.stdout.trim()) lines.push(`  stdout: ${clip(item.stdout.trim())}`);
-    if (item.stderr.trim()) lines.push(`  stderr: ${clip(item.stderr.trim())}`);
-    return lines.join('\n');
-  }).join('\n');
+  return items
+    .map(item => {
+      if (typeof item === 'string') return `- ${item}`;
+      const lines = [`- ${item.transport}: ${item.command} → exit ${item.exitCode} (${item.durationMs}ms)`];
+      if (item.stdout.trim()) lines.push(`  stdout: ${clip(item.stdout.trim())}`);
+      if (item.stderr.trim()) lines.push(`  stderr: ${clip(item.stderr.trim())}`);
+      return lines.join('\n');
+    })
+    .join('\n');
 }
 
 export function formatResultDetails(r: CheckResult): string {

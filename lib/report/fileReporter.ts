@@ -7,9 +7,15 @@ import type { Reporter, RunInfo, RunSummary } from '../run/events.ts';
 export class FileReporter implements Reporter {
   private _run?: RunInfo;
 
-  constructor(private readonly _dir: string, private readonly _file: string, private readonly _render: (run: RunInfo, summary: RunSummary) => string) {}
+  constructor(
+    private readonly _dir: string,
+    private readonly _file: string,
+    private readonly _render: (run: RunInfo, summary: RunSummary) => string,
+  ) {}
 
-  onBegin(run: RunInfo) { this._run = run; }
+  onBegin(run: RunInfo) {
+    this._run = run;
+  }
 
   onEnd(summary: RunSummary) {
     if (!this._run) return;

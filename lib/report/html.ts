@@ -17,7 +17,9 @@ import { cssName, esc, htmlPage, outcomeBadge, sourcesHtml } from './htmlPage.ts
 import { OUTCOMES, type RunInfo, type RunSummary } from '../run/events.ts';
 
 export default class HtmlReporter extends FileReporter {
-  constructor(dir: string) { super(dir, 'report.html', renderHtml); }
+  constructor(dir: string) {
+    super(dir, 'report.html', renderHtml);
+  }
 }
 
 /** A column of the support matrix: one Windows build (its node pool), or results tied to none. */
@@ -48,18 +50,30 @@ export function renderHtml(run: RunInfo, summary: RunSummary): string {
     connectivityMatrix(summary.results),
     clusterSection(run),
     `<footer>wincheck ${esc(WINCHECK_VERSION)}; results.json schema ${esc(RESULTS_SCHEMA_VERSION)}; run ${esc(run.runId)} started ${esc(run.startedAt)}. The same run: summary.md, results.json, junit_*.xml.</footer>`,
-  ].filter(Boolean).join('\n');
+  ]
+    .filter(Boolean)
+    .join('\n');
   return htmlPage(`wincheck ${summary.status}: ${run.cluster.server}`, body);
 }
 
 /** Columns: every Windows build among the nodes, then "no build" when some result is tied to none. */
 export function buildColumns(results: CheckResult[], cluster: ClusterInfo): BuildColumn[] {
   const builds = new Map<string, string[]>();
-  for (const n of cluster.nodes.filter(n => n.os === 'windows')) builds.set(n.windowsBuild ?? '?', [...builds.get(n.windowsBuild ?? '?') ?? [], n.name]);
+  for (const n of cluster.nodes.filter(n => n.os === 'windows')) builds.set(n.windowsBuild ?? '?', [...(builds.get(n.windowsBuild ?? '?') ?? []), n.name]);
   for (const r of results) if (r.windowsBuild && !builds.has(r.windowsBuild)) builds.set(r.windowsBuild, []);
-  const cols: BuildColumn[] = [...builds].sort(([a], [b]) => a.localeCompare(b, undefined, { numeric: true }))
+  const cols: BuildColumn[] = [...builds]
+    .sort(([a], [b]) => a.localeCompare(b, undefined, { numeric: true }))
     .map(([key, nodes]) => ({ key, label: `${releaseOfBuild(key) ?? 'Windows'} (${key})`, nodes }));
-  if (results.some(r => buildOfResult(r, cols.map(c => c.key)) === '')) cols.push({ key: '', label: 'no single build', nodes: ['cluster-level, Linux, or no node named'] });
+  if (
+    results.some(
+      r =>
+        buildOfResult(
+          r,
+          cols.map(c => c.key),
+        ) === '',
+    )
+  )
+    cols.push({ key: '', label: 'no single build', nodes: ['cluster-level, Linux, or no node named'] });
   return cols;
 }
 
@@ -67,7 +81,10 @@ function supportMatrix(results: CheckResult[], cluster: ClusterInfo): string {
   const cols = buildColumns(results, cluster);
   const byFeature = new Map<string, CheckResult[]>();
   // One row per feature: its per-build instances ("<id> [ltsc2022]") fill their builds' columns.
-  for (const r of results) { const id = splitInstanceId(r.id)[0]; byFeature.set(id, [...byFeature.get(id) ?? [], r]); }
+  for (const r of results) {
+    const id = splitInstanceId(r.id)[0];
+    byFeature.set(id, [...(byFeature.get(id) ?? []), r]);
+  }
   const suites = [...new Set(results.map(r => r.suite))];
   const head = `<tr><th>Feature</th><th>Expected</th>${cols.map(c => `<th>${esc(c.label)}${c.nodes.length ? `<br><span class="sub">${esc(c.nodes.join(', '))}</span>` : ''}</th>`).join('')}<th>Why</th></tr>`;
   const rows: string[] = [];
@@ -76,13 +93,23 @@ function supportMatrix(results: CheckResult[], cluster: ClusterInfo): string {
     for (const [id, rs] of [...byFeature].filter(([, rs]) => rs[0].suite === suite)) {
       const first = rs[0];
       const bad = rs.some(r => r.outcome === 'regressed' || r.outcome === 'error');
-      const cells = cols.map(c => {
-        const r = rs.find(x => buildOfResult(x, cols.map(k => k.key)) === c.key);
-        if (!r) return '<td class="c"><span class="sub" title="not checked on this build">–</span></td>';
-        const badge = outcomeBadge(r.outcome, `${r.node ? `${r.node}: ` : ''}${r.reason}`);
-        return `<td class="c" data-build="${esc(c.key)}" data-outcome="${esc(r.outcome)}">${ATTENTION.has(r.outcome) ? `<a href="#${anchorOf(r.id)}">${badge}</a>` : badge}</td>`;
-      }).join('');
-      rows.push(`<tr data-feature="${esc(id)}"${bad ? ' class="bad"' : ''}><td><span class="fid">${esc(id)}</span><br>${esc(first.title)}</td><td>${esc(first.expectation.expected)}</td>${cells}<td class="sub">${esc(clip(first.reason, 220))}</td></tr>`);
+      const cells = cols
+        .map(c => {
+          const r = rs.find(
+            x =>
+              buildOfResult(
+                x,
+                cols.map(k => k.key),
+              ) === c.key,
+          );
+          if (!r) return '<td class="c"><span class="sub" title="not checked on this build">–</span></td>';
+          const badge = outcomeBadge(r.outcome, `${r.node ? `${r.node}: ` : ''}${r.reason}`);
+          return `<td class="c" data-build="${esc(c.key)}" data-outcome="${esc(r.outcome)}">${ATTENTION.has(r.outcome) ? `<a href="#${anchorOf(r.id)}">${badge}</a>` : badge}</td>`;
+        })
+        .join('');
+      rows.push(
+        `<tr data-feature="${esc(id)}"${bad ? ' class="bad"' : ''}><td><span class="fid">${esc(id)}</span><br>${esc(first.title)}</td><td>${esc(first.expectation.expected)}</td>${cells}<td class="sub">${esc(clip(first.reason, 220))}</td></tr>`,
+      );
     }
   }
   return `<p class="legend">One row per feature, one column per Windows build (its node pool). Hover a cell for the node and the reason; a failing cell links to its evidence above.</p>
@@ -93,12 +120,17 @@ function connectivityMatrix(results: CheckResult[]): string {
   const m = buildConnectivityMatrix(results);
   if (!m.sources.length) return '';
   const word: Record<CellWord, string> = { ok: 'supported', 'ok (lifted)': 'lifted', limited: 'limited', failed: 'regressed', error: 'error', 'n/a': 'n/a' };
-  const rows = m.sources.map(s => `<tr><th>${esc(SOURCE_LABELS[s])}</th>${m.destinations.map(d => {
-    const c = m.cells[s]?.[d];
-    if (!c) return '<td></td>';
-    const ids = c.features.map(f => f.id).join(', ');
-    return `<td class="c" data-source="${esc(s)}" data-destination="${esc(d)}" data-word="${esc(c.word)}"><span class="o o-${cssName(word[c.word])}" title="${esc(c.features.map(f => `${f.id}: ${f.outcome}`).join('\n'))}">${esc(c.word)}</span><br><span class="sub">${esc(ids.replace(/net\./g, ''))}</span></td>`;
-  }).join('')}</tr>`);
+  const rows = m.sources.map(
+    s =>
+      `<tr><th>${esc(SOURCE_LABELS[s])}</th>${m.destinations
+        .map(d => {
+          const c = m.cells[s]?.[d];
+          if (!c) return '<td></td>';
+          const ids = c.features.map(f => f.id).join(', ');
+          return `<td class="c" data-source="${esc(s)}" data-destination="${esc(d)}" data-word="${esc(c.word)}"><span class="o o-${cssName(word[c.word])}" title="${esc(c.features.map(f => `${f.id}: ${f.outcome}`).join('\n'))}">${esc(c.word)}</span><br><span class="sub">${esc(ids.replace(/net\./g, ''))}</span></td>`;
+        })
+        .join('')}</tr>`,
+  );
   return `<h2>Connectivity matrix</h2>
 <p class="legend">Source (row) → destination (column), from the networking checks: ok = supported path working, limited = documented limitation seen, failed = regression.</p>
 <table id="connectivity-matrix"><tr><th>from \\ to</th>${m.destinations.map(d => `<th>${esc(DESTINATION_LABELS[d])}</th>`).join('')}</tr>${rows.join('')}</table>`;
@@ -124,7 +156,12 @@ ${r.steps.length ? `<p><b>Steps</b></p><pre>${esc(r.steps.join('\n'))}</pre>` : 
 
 function clusterSection(run: RunInfo): string {
   const c = run.cluster;
-  const nodes = c.nodes.map(n => `<tr><td>${esc(n.name)}</td><td>${esc(n.os)}</td><td>${esc(n.windowsBuild ?? '')}</td><td>${esc(`${n.runtimeName}://${n.runtimeVersion}`)}</td><td>${esc(n.kubeletVersion)}</td><td>${n.ready ? 'Ready' : 'NotReady'}${n.schedulable ? '' : ', unschedulable'}</td></tr>`).join('');
+  const nodes = c.nodes
+    .map(
+      n =>
+        `<tr><td>${esc(n.name)}</td><td>${esc(n.os)}</td><td>${esc(n.windowsBuild ?? '')}</td><td>${esc(`${n.runtimeName}://${n.runtimeVersion}`)}</td><td>${esc(n.kubeletVersion)}</td><td>${n.ready ? 'Ready' : 'NotReady'}${n.schedulable ? '' : ', unschedulable'}</td></tr>`,
+    )
+    .join('');
   return `<h2>Cluster</h2>
 <dl><dt>Server</dt><dd>${esc(c.server)}${c.context ? ` (context ${esc(c.context)})` : ''}</dd><dt>Kubernetes</dt><dd>${esc(c.version.gitVersion)}</dd>
 <dt>Namespace</dt><dd>${esc(run.namespace)}</dd><dt>CNI</dt><dd>${esc(c.network.cni ?? 'unknown')}${c.network.networkMode ? `, ${esc(c.network.networkMode)}` : ''}</dd>

@@ -21,11 +21,14 @@ export interface ReporterOptions {
 
 export function createReporters(o: ReporterOptions): Multiplexer {
   const out = o.out ?? ((l: string) => process.stdout.write(l + '\n'));
-  return new Multiplexer(o.reporters ?? [
-    new JUnitReporter(o.reportDir, out),
-    new SummaryReporter(o.reportDir),
-    new JsonReporter(o.reportDir),
-    new HtmlReporter(o.reportDir),
-    new ConsoleReporter(out, { tty: o.tty === true }),
-  ], out);
+  return new Multiplexer(
+    o.reporters ?? [
+      new JUnitReporter(o.reportDir, out),
+      new SummaryReporter(o.reportDir),
+      new JsonReporter(o.reportDir),
+      new HtmlReporter(o.reportDir),
+      new ConsoleReporter(out, { tty: o.tty === true }),
+    ],
+    out,
+  );
 }

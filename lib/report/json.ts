@@ -7,7 +7,9 @@ import { FileReporter } from './fileReporter.ts';
 import type { RunInfo, RunSummary } from '../run/events.ts';
 
 export default class JsonReporter extends FileReporter {
-  constructor(dir: string) { super(dir, 'results.json', renderResultsJson); }
+  constructor(dir: string) {
+    super(dir, 'results.json', renderResultsJson);
+  }
 }
 
 export function renderResultsJson(run: RunInfo, summary: RunSummary): string {

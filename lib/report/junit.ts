@@ -31,9 +31,14 @@ export default class JUnitReporter implements Reporter {
   readonly written: string[] = [];
 
   /** `log` hears which junit_*.xml of an earlier run were removed. */
-  constructor(private readonly _dir: string, private readonly _log: (line: string) => void = () => undefined) {}
+  constructor(
+    private readonly _dir: string,
+    private readonly _log: (line: string) => void = () => undefined,
+  ) {}
 
-  onBegin(run: RunInfo) { this._run = run; }
+  onBegin(run: RunInfo) {
+    this._run = run;
+  }
 
   onEnd(summary: RunSummary) {
     const run = this._run;
@@ -98,12 +103,22 @@ function suiteProperties(run: RunInfo): [string, string][] {
 /** A testcase's own context back from its <system-out>: the "key: value" lines before the first blank line. */
 export function testcaseContext(systemOut: string): Record<string, string> {
   const head = systemOut.split('\n\n')[0];
-  return Object.fromEntries(head.split('\n').filter(l => l.includes(': ')).map(l => [l.slice(0, l.indexOf(': ')), l.slice(l.indexOf(': ') + 2)]));
+  return Object.fromEntries(
+    head
+      .split('\n')
+      .filter(l => l.includes(': '))
+      .map(l => [l.slice(0, l.indexOf(': ')), l.slice(l.indexOf(': ') + 2)]),
+  );
 }
 
 /** From the first check's start to the last one's end: checks run in parallel, so not their sum. */
 export function wallTimeMs(results: CheckResult[]): number {
-  const spans = results.filter(r => r.startedAt).map(r => { const t = Date.parse(r.startedAt!); return [t, t + r.durationMs]; });
+  const spans = results
+    .filter(r => r.startedAt)
+    .map(r => {
+      const t = Date.parse(r.startedAt!);
+      return [t, t + r.durationMs];
+    });
   const span = spans.length ? Math.max(...spans.map(s => s[1])) - Math.min(...spans.map(s => s[0])) : 0;
   // A result without a start time (one the run stopped) still took its own time.
   return Math.max(span, ...results.map(r => r.durationMs));
@@ -127,7 +142,8 @@ function testcaseEntry(run: RunInfo, r: CheckResult): XMLEntry {
   const children: XMLEntry[] = [];
   const details = formatResultDetails(r);
   if (r.outcome === 'regressed') children.push({ name: 'failure', attributes: { message: r.reason, type: 'regressed' }, text: details });
-  else if (r.outcome === 'lifted' && run.strict) children.push({ name: 'failure', attributes: { message: `lifted (fails under --strict): ${r.reason}`, type: 'lifted' }, text: details });
+  else if (r.outcome === 'lifted' && run.strict)
+    children.push({ name: 'failure', attributes: { message: `lifted (fails under --strict): ${r.reason}`, type: 'lifted' }, text: details });
   else if (r.outcome === 'error') children.push({ name: 'error', attributes: { message: r.reason, type: 'error' }, text: details });
   else if (r.outcome === 'n/a') children.push({ name: 'skipped', attributes: { message: r.reason } });
   children.push({ name: 'system-out', text: `${props.map(([k, v]) => `${k}: ${v.replace(/\n/g, ' ')}`).join('\n')}\n\n${details}` });

@@ -15,7 +15,6 @@ import { readResults, type LoadedRun } from './resultsFile.ts';
 
 export type { LoadedRun };
 
-
 /** A column: one Windows build of one run (a cluster at a Kubernetes version). */
 export interface MergeColumn {
   /** Kubernetes version × build: what a baseline column is matched by. */
@@ -55,8 +54,12 @@ export function loadRuns(dirs: string[]): LoadedRun[] {
   for (const dir of dirs) {
     if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a directory of wincheck reports`);
     const direct = join(dir, 'results.json');
-    const files = existsSync(direct) ? [direct]
-      : readdirSync(dir).map(d => join(dir, d, 'results.json')).filter(f => existsSync(f)).sort();
+    const files = existsSync(direct)
+      ? [direct]
+      : readdirSync(dir)
+          .map(d => join(dir, d, 'results.json'))
+          .filter(f => existsSync(f))
+          .sort();
     if (!files.length) throw new UsageError(`${dir} holds no results.json (nor do its subdirectories)`);
     for (const f of files) runs.push(readResults(f));
   }
@@ -68,9 +71,13 @@ function columnsOf(r: LoadedRun): { col: MergeColumn; results: CheckResult[] }[]
   const builds = [...new Set(c.nodes.filter(n => n.os === 'windows').map(n => n.windowsBuild ?? '?'))].sort();
   for (const res of r.summary.results) if (res.windowsBuild && !builds.includes(res.windowsBuild)) builds.push(res.windowsBuild);
   const col = (build: string): MergeColumn => ({
-    key: `${c.version.gitVersion}|${build}`, k8sVersion: c.version.gitVersion, build,
-    cluster: `${c.server}${c.context ? ` (${c.context})` : ''}`, runId: r.run.runId,
-    ...(r.run.simulated ? { simulated: r.run.simProfile ?? 'default' } : {}), file: r.file,
+    key: `${c.version.gitVersion}|${build}`,
+    k8sVersion: c.version.gitVersion,
+    build,
+    cluster: `${c.server}${c.context ? ` (${c.context})` : ''}`,
+    runId: r.run.runId,
+    ...(r.run.simulated ? { simulated: r.run.simProfile ?? 'default' } : {}),
+    file: r.file,
   });
   // A single-build cluster: every result speaks for that build. Else results without a build get their own column.
   if (builds.length <= 1) return [{ col: col(builds[0] ?? ''), results: r.summary.results }];
@@ -88,18 +95,31 @@ export function mergeRuns(runs: LoadedRun[], baseline?: LoadedRun[]): MergedMatr
   const parts = runs.flatMap(columnsOf).sort((a, b) => {
     const [ka, ba] = rankOf(a.col);
     const [kb, bb] = rankOf(b.col);
-    return ka.localeCompare(kb, undefined, { numeric: true }) || ba.localeCompare(bb, undefined, { numeric: true }) || a.col.cluster.localeCompare(b.col.cluster);
+    return (
+      ka.localeCompare(kb, undefined, { numeric: true }) || ba.localeCompare(bb, undefined, { numeric: true }) || a.col.cluster.localeCompare(b.col.cluster)
+    );
   });
   const features = new Map<string, { id: string; suite: string; title: string }>();
   // Rows are features: a per-build instance ("<id> [ltsc2022]") is its feature in its build's column.
-  for (const p of parts) for (const r of p.results) { const id = baseId(r.id); if (!features.has(id)) features.set(id, { id, suite: r.suite, title: r.title }); }
+  for (const p of parts)
+    for (const r of p.results) {
+      const id = baseId(r.id);
+      if (!features.has(id)) features.set(id, { id, suite: r.suite, title: r.title });
+    }
   const ordered = [...features.values()].sort((a, b) => a.suite.localeCompare(b.suite) || a.id.localeCompare(b.id));
   const cells: MergedMatrix['cells'] = {};
-  for (const f of ordered) cells[f.id] = parts.map(p => {
-    const r = p.results.find(x => baseId(x.id) === f.id);
-    return r ? { outcome: r.outcome, reason: r.reason } : undefined;
-  });
-  const merged: MergedMatrix = { wincheckVersion: WINCHECK_VERSION, schemaVersion: RESULTS_SCHEMA_VERSION, columns: parts.map(p => p.col), features: ordered, cells };
+  for (const f of ordered)
+    cells[f.id] = parts.map(p => {
+      const r = p.results.find(x => baseId(x.id) === f.id);
+      return r ? { outcome: r.outcome, reason: r.reason } : undefined;
+    });
+  const merged: MergedMatrix = {
+    wincheckVersion: WINCHECK_VERSION,
+    schemaVersion: RESULTS_SCHEMA_VERSION,
+    columns: parts.map(p => p.col),
+    features: ordered,
+    cells,
+  };
   if (baseline) markChanges(merged, baseline);
   return merged;
 }
@@ -155,7 +175,11 @@ export function renderMergedMarkdown(m: MergedMatrix): string {
   ];
   if (m.changes) {
     lines.push(`## Changes since the baseline (${m.changes.length})`, '');
-    lines.push(...(m.changes.length ? m.changes.map(ch => `- \`${ch.feature}\` in ${m.columns[ch.column].key.replace('|', ' × ')}: ${ch.from} → **${ch.to}**`) : ['None.']));
+    lines.push(
+      ...(m.changes.length
+        ? m.changes.map(ch => `- \`${ch.feature}\` in ${m.columns[ch.column].key.replace('|', ' × ')}: ${ch.from} → **${ch.to}**`)
+        : ['None.']),
+    );
     if (m.baselineOnly?.length) lines.push('', `Baseline columns no run covers now: ${m.baselineOnly.join(', ')}.`);
     lines.push('');
   }
@@ -178,16 +202,24 @@ export function renderMergedHtml(m: MergedMatrix): string {
   for (const suite of [...new Set(m.features.map(f => f.suite))]) {
     rows.push(`<tr class="suite"><th colspan="${m.columns.length + 1}">${esc(suite)}</th></tr>`);
     for (const f of m.features.filter(x => x.suite === suite)) {
-      rows.push(`<tr data-feature="${esc(f.id)}"><td><span class="fid">${esc(f.id)}</span><br>${esc(f.title)}</td>${m.cells[f.id].map((cell, i) => {
-        if (!cell) return `<td class="c" data-column="${i}"><span class="sub" title="not checked">–</span></td>`;
-        const changed = cell.was ? `<br><span class="o o-changed" title="since the baseline">was ${esc(cell.was)}</span>` : '';
-        return `<td class="c" data-column="${i}" data-outcome="${esc(cell.outcome)}"${cell.was ? ` data-was="${esc(cell.was)}"` : ''}>${outcomeBadge(cell.outcome, cell.reason)}${changed}</td>`;
-      }).join('')}</tr>`);
+      rows.push(
+        `<tr data-feature="${esc(f.id)}"><td><span class="fid">${esc(f.id)}</span><br>${esc(f.title)}</td>${m.cells[f.id]
+          .map((cell, i) => {
+            if (!cell) return `<td class="c" data-column="${i}"><span class="sub" title="not checked">–</span></td>`;
+            const changed = cell.was ? `<br><span class="o o-changed" title="since the baseline">was ${esc(cell.was)}</span>` : '';
+            return `<td class="c" data-column="${i}" data-outcome="${esc(cell.outcome)}"${cell.was ? ` data-was="${esc(cell.was)}"` : ''}>${outcomeBadge(cell.outcome, cell.reason)}${changed}</td>`;
+          })
+          .join('')}</tr>`,
+      );
     }
   }
-  const changes = m.changes ? `<h2>Changes since the baseline (${m.changes.length})</h2>${m.changes.length
-    ? `<ul id="changes">${m.changes.map(ch => `<li><span class="fid">${esc(ch.feature)}</span> in ${esc(columnLabel(m.columns[ch.column]))}: ${esc(ch.from)} → ${outcomeBadge(ch.to)}</li>`).join('')}</ul>`
-    : '<p>None.</p>'}${m.baselineOnly?.length ? `<p class="sub">Baseline columns no run covers now: ${esc(m.baselineOnly.join(', '))}.</p>` : ''}` : '';
+  const changes = m.changes
+    ? `<h2>Changes since the baseline (${m.changes.length})</h2>${
+        m.changes.length
+          ? `<ul id="changes">${m.changes.map(ch => `<li><span class="fid">${esc(ch.feature)}</span> in ${esc(columnLabel(m.columns[ch.column]))}: ${esc(ch.from)} → ${outcomeBadge(ch.to)}</li>`).join('')}</ul>`
+          : '<p>None.</p>'
+      }${m.baselineOnly?.length ? `<p class="sub">Baseline columns no run covers now: ${esc(m.baselineOnly.join(', '))}.</p>` : ''}`
+    : '';
   const body = `<h1>wincheck merged matrix</h1>
 <p class="meta">${m.features.length} features × ${m.columns.length} columns (Kubernetes version × Windows build) from ${new Set(m.columns.map(c => c.file)).size} runs. Hover a cell for the reason.</p>
 ${changes}

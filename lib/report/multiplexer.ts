@@ -7,17 +7,34 @@ export class Multiplexer implements RunEvents {
   /** Reporters whose onEnd failed: their output (a file) was lost. */
   readonly lost: string[] = [];
 
-  constructor(private readonly _reporters: Reporter[], private readonly _warn: (line: string) => void = l => console.error(l)) {}
+  constructor(
+    private readonly _reporters: Reporter[],
+    private readonly _warn: (line: string) => void = l => console.error(l),
+  ) {}
 
-  async onBegin(run: RunInfo) { await this._each('onBegin', r => r.onBegin?.(run)); }
-  onCheckBegin(feature: SelectedFeature) { void this._each('onCheckBegin', r => r.onCheckBegin?.(feature)); }
-  onCheckEnd(result: CheckResult, progress: Progress) { void this._each('onCheckEnd', r => r.onCheckEnd?.(result, progress)); }
-  onLog(line: string) { void this._each('onLog', r => r.onLog?.(line)); }
-  onError(message: string) { void this._each('onError', r => r.onError?.(message)); }
+  async onBegin(run: RunInfo) {
+    await this._each('onBegin', r => r.onBegin?.(run));
+  }
+  onCheckBegin(feature: SelectedFeature) {
+    void this._each('onCheckBegin', r => r.onCheckBegin?.(feature));
+  }
+  onCheckEnd(result: CheckResult, progress: Progress) {
+    void this._each('onCheckEnd', r => r.onCheckEnd?.(result, progress));
+  }
+  onLog(line: string) {
+    void this._each('onLog', r => r.onLog?.(line));
+  }
+  onError(message: string) {
+    void this._each('onError', r => r.onError?.(message));
+  }
   /** Reporters after a failed one see it in summary.reportsLost (the console must not say "written"). */
   async onEnd(summary: RunSummary) {
     const s = { ...summary, reportsLost: this.lost };
-    await this._each('onEnd', r => r.onEnd?.(s), (r, e) => this.lost.push(`${r.constructor.name}: ${e instanceof Error ? e.message : String(e)}`));
+    await this._each(
+      'onEnd',
+      r => r.onEnd?.(s),
+      (r, e) => this.lost.push(`${r.constructor.name}: ${e instanceof Error ? e.message : String(e)}`),
+    );
   }
 
   private async _each(hook: string, call: (r: Reporter) => void | Promise<void>, onFail?: (r: Reporter, e: unknown) => void): Promise<void> {

@@ -9,7 +9,9 @@ import { FileReporter } from './fileReporter.ts';
 import { type RunInfo, type RunSummary, OUTCOMES } from '../run/events.ts';
 
 export default class SummaryReporter extends FileReporter {
-  constructor(dir: string) { super(dir, 'summary.md', renderSummary); }
+  constructor(dir: string) {
+    super(dir, 'summary.md', renderSummary);
+  }
 }
 
 export function renderSummary(run: RunInfo, summary: RunSummary): string {
@@ -29,8 +31,10 @@ export function renderSummary(run: RunInfo, summary: RunSummary): string {
   lines.push(
     '| Feature | Outcome | Expected | Node | Why |',
     '| --- | --- | --- | --- | --- |',
-    ...summary.results.map(r =>
-      `| \`${r.id}\` ${cell(r.title)} | ${r.outcome === 'lifted' ? '**lifted** ⚑' : r.outcome === 'regressed' || r.outcome === 'error' ? `**${r.outcome}**` : r.outcome} | ${r.expectation.expected} | ${r.node ?? ''} | ${cell(r.reason)} (${cell(formatSourcesMarkdown(r.expectation.source))}) |`),
+    ...summary.results.map(
+      r =>
+        `| \`${r.id}\` ${cell(r.title)} | ${r.outcome === 'lifted' ? '**lifted** ⚑' : r.outcome === 'regressed' || r.outcome === 'error' ? `**${r.outcome}**` : r.outcome} | ${r.expectation.expected} | ${r.node ?? ''} | ${cell(r.reason)} (${cell(formatSourcesMarkdown(r.expectation.source))}) |`,
+    ),
     '',
     ...renderBuildTable(summary.results),
     ...renderConnectivityMatrix(summary.results),
@@ -41,7 +45,10 @@ export function renderSummary(run: RunInfo, summary: RunSummary): string {
     '',
     `- Server: ${c.server}${c.context ? `, context ${c.context}` : ''}; Kubernetes ${c.version.gitVersion}`,
     `- Namespace: ${run.namespace}`,
-    ...c.nodes.map(n => `- Node ${n.name}: ${n.os}${n.windowsBuild ? ` ${n.windowsBuild}` : ''}, ${n.runtimeName}://${n.runtimeVersion}, kubelet ${n.kubeletVersion}${n.ready ? '' : ', NotReady'}`),
+    ...c.nodes.map(
+      n =>
+        `- Node ${n.name}: ${n.os}${n.windowsBuild ? ` ${n.windowsBuild}` : ''}, ${n.runtimeName}://${n.runtimeVersion}, kubelet ${n.kubeletVersion}${n.ready ? '' : ', NotReady'}`,
+    ),
     `- CNI: ${c.network.cni ?? 'unknown'}; kube-proxy: ${c.network.kubeProxyDaemonSets.join(', ') || 'unknown'}`,
     '',
     `wincheck ${WINCHECK_VERSION}; results.json schema ${RESULTS_SCHEMA_VERSION}.`,

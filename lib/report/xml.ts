@@ -9,7 +9,9 @@ export interface XMLEntry {
 }
 
 export function serializeXML(entry: XMLEntry, indent = ''): string {
-  const attrs = Object.entries(entry.attributes ?? {}).map(([k, v]) => ` ${k}="${escapeAttr(String(v))}"`).join('');
+  const attrs = Object.entries(entry.attributes ?? {})
+    .map(([k, v]) => ` ${k}="${escapeAttr(String(v))}"`)
+    .join('');
   const children = entry.children ?? [];
   if (!children.length && entry.text === undefined) return `${indent}<${entry.name}${attrs}/>`;
   if (!children.length) return `${indent}<${entry.name}${attrs}>${cdata(entry.text ?? '')}</${entry.name}>`;

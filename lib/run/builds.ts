@@ -38,7 +38,13 @@ export function isBuildSpecific(f: Feature): boolean {
 /** Schedulable Windows builds, the target's first (it stays the run's main namespace), then ascending. */
 export function windowsBuilds(cluster: ClusterInfo): string[] {
   const target = targetWindowsNode(cluster.nodes)?.windowsBuild;
-  const all = [...new Set(schedulableWindowsNodes(cluster.nodes).map(n => n.windowsBuild).filter((b): b is string => !!b))];
+  const all = [
+    ...new Set(
+      schedulableWindowsNodes(cluster.nodes)
+        .map(n => n.windowsBuild)
+        .filter((b): b is string => !!b),
+    ),
+  ];
   return all.sort((a, b) => (a === target ? -1 : b === target ? 1 : (buildNumberOf(a) ?? 0) - (buildNumberOf(b) ?? 0)));
 }
 
@@ -90,7 +96,11 @@ export function otherBuildScopes(scopes: Map<string, BuildScope> | undefined): B
   return [...new Set(scopes?.values() ?? [])].filter(s => !s.primary);
 }
 
-export interface DeployPlan { target: FixtureTarget; specs: FixtureSpec[]; scope?: BuildScope }
+export interface DeployPlan {
+  target: FixtureTarget;
+  specs: FixtureSpec[];
+  scope?: BuildScope;
+}
 
 export interface DeployPlanInputs {
   /** The run's features, per-build instances included. */
@@ -111,14 +121,32 @@ export interface DeployPlanInputs {
  */
 export function deployPlans(o: DeployPlanInputs): DeployPlan[] {
   const scopeOf = (f: Feature) => o.scopes?.get(f.id);
-  const primaryView = [...o.scopes?.values() ?? []].find(s => s.primary)?.cluster;
+  const primaryView = [...(o.scopes?.values() ?? [])].find(s => s.primary)?.cluster;
   const main = new Map<string, FixtureSpec>();
-  for (const spec of fixturesToDeploy(o.features.filter(f => !scopeOf(f)), o.cluster, o)) main.set(spec.id, spec);
+  for (const spec of fixturesToDeploy(
+    o.features.filter(f => !scopeOf(f)),
+    o.cluster,
+    o,
+  ))
+    main.set(spec.id, spec);
   if (primaryView)
-    for (const spec of fixturesToDeploy(o.features.filter(f => scopeOf(f)?.primary), primaryView, o)) if (!main.has(spec.id)) main.set(spec.id, spec);
+    for (const spec of fixturesToDeploy(
+      o.features.filter(f => scopeOf(f)?.primary),
+      primaryView,
+      o,
+    ))
+      if (!main.has(spec.id)) main.set(spec.id, spec);
   return [
     { target: o.main, specs: [...main.values()] },
-    ...otherBuildScopes(o.scopes).map(scope => ({ target: scope, scope, specs: fixturesToDeploy(o.features.filter(f => scopeOf(f) === scope), scope.cluster, o) })),
+    ...otherBuildScopes(o.scopes).map(scope => ({
+      target: scope,
+      scope,
+      specs: fixturesToDeploy(
+        o.features.filter(f => scopeOf(f) === scope),
+        scope.cluster,
+        o,
+      ),
+    })),
   ];
 }
 
@@ -130,7 +158,9 @@ export function afterAll(count: number, fn: (rendered: RenderedFixture[]) => Pro
   const all: RenderedFixture[] = [];
   let arrived = 0;
   let release!: () => void;
-  const gate = new Promise<void>(resolve => { release = resolve; });
+  const gate = new Promise<void>(resolve => {
+    release = resolve;
+  });
   return async rendered => {
     all.push(...rendered);
     if (++arrived < count) return gate;

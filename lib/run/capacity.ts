@@ -16,7 +16,11 @@ import type { RenderedFixture } from '../fixtures/types.ts';
 import { MeansError } from '../cluster/meansError.ts';
 import { RUN_LABEL } from '../labels.ts';
 
-export interface Room { cpu: number; memory: number; pods: number }
+export interface Room {
+  cpu: number;
+  memory: number;
+  pods: number;
+}
 
 export interface NodeRoom {
   name: string;
@@ -76,9 +80,29 @@ export async function readNodeRooms(kube: KubeClients, nodes: NodeInfo[], namesp
   const live = pods.filter(p => p.spec?.nodeName && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
   const rooms = nodes.map(n => {
     const on = live.filter(p => p.spec!.nodeName === n.name);
-    const used = on.reduce((u, p) => { const r = podRequests(p.spec!); return { cpu: u.cpu + r.cpu, memory: u.memory + r.memory, pods: u.pods + 1 }; }, { cpu: 0, memory: 0, pods: 0 });
-    const scored = on.reduce((u, p) => { const r = podRequests(p.spec!); return { cpu: u.cpu + (r.cpu || DEFAULT_CPU), memory: u.memory + (r.memory || DEFAULT_MEMORY) }; }, { cpu: 0, memory: 0 });
-    const others = on.filter(p => !isNodeOwnPod(p)).reduce((u, p) => { const r = podRequests(p.spec!); return { cpu: u.cpu + r.cpu, memory: u.memory + r.memory, pods: u.pods + 1 }; }, { cpu: 0, memory: 0, pods: 0 });
+    const used = on.reduce(
+      (u, p) => {
+        const r = podRequests(p.spec!);
+        return { cpu: u.cpu + r.cpu, memory: u.memory + r.memory, pods: u.pods + 1 };
+      },
+      { cpu: 0, memory: 0, pods: 0 },
+    );
+    const scored = on.reduce(
+      (u, p) => {
+        const r = podRequests(p.spec!);
+        return { cpu: u.cpu + (r.cpu || DEFAULT_CPU), memory: u.memory + (r.memory || DEFAULT_MEMORY) };
+      },
+      { cpu: 0, memory: 0 },
+    );
+    const others = on
+      .filter(p => !isNodeOwnPod(p))
+      .reduce(
+        (u, p) => {
+          const r = podRequests(p.spec!);
+          return { cpu: u.cpu + r.cpu, memory: u.memory + r.memory, pods: u.pods + 1 };
+        },
+        { cpu: 0, memory: 0, pods: 0 },
+      );
     return { name: n.name, allocatable: roomOf(n.allocatable), used, scored, others };
   });
   return { rooms, note };
@@ -86,8 +110,10 @@ export async function readNodeRooms(kube: KubeClients, nodes: NodeInfo[], namesp
 
 /** A pod that comes with the node: a DaemonSet's, or a static pod (its mirror carries kubernetes.io/config.mirror). */
 function isNodeOwnPod(p: V1Pod): boolean {
-  return (p.metadata?.ownerReferences ?? []).some(o => o.kind === 'DaemonSet' || o.kind === 'Node')
-    || p.metadata?.annotations?.['kubernetes.io/config.mirror'] !== undefined;
+  return (
+    (p.metadata?.ownerReferences ?? []).some(o => o.kind === 'DaemonSet' || o.kind === 'Node') ||
+    p.metadata?.annotations?.['kubernetes.io/config.mirror'] !== undefined
+  );
 }
 
 /** The rooms as they would be without other workloads' pods (the nodes' own pods still count). */
@@ -100,8 +126,10 @@ function withoutOthers(rooms: NodeRoom[]): NodeRoom[] {
 
 // ---- demand ---------------------------------------------------------------------------------
 
-const tolerated = (tolerations: V1Toleration[], t: { key: string; value?: string; effect: string }) => tolerations.some(x =>
-  (!x.effect || x.effect === t.effect) && (x.operator === 'Exists' ? (!x.key || x.key === t.key) : x.key === t.key && (x.value ?? '') === (t.value ?? '')));
+const tolerated = (tolerations: V1Toleration[], t: { key: string; value?: string; effect: string }) =>
+  tolerations.some(
+    x => (!x.effect || x.effect === t.effect) && (x.operator === 'Exists' ? !x.key || x.key === t.key : x.key === t.key && (x.value ?? '') === (t.value ?? '')),
+  );
 
 /** Usable nodes the pod may land on, by the scheduler's filters (nodeName, selector, required affinity, taints). */
 export function candidateNodes(pod: V1PodSpec, nodes: NodeInfo[]): NodeInfo[] {
@@ -115,19 +143,29 @@ export function candidateNodes(pod: V1PodSpec, nodes: NodeInfo[]): NodeInfo[] {
   });
 }
 
-function termMatches(term: { matchExpressions?: { key: string; operator: string; values?: string[] }[]; matchFields?: { key: string; operator: string; values?: string[] }[] }, n: NodeInfo): boolean {
+function termMatches(
+  term: { matchExpressions?: { key: string; operator: string; values?: string[] }[]; matchFields?: { key: string; operator: string; values?: string[] }[] },
+  n: NodeInfo,
+): boolean {
   const req = (r: { operator: string; values?: string[] }, v: string | undefined) => {
     switch (r.operator) {
-      case 'In': return v !== undefined && (r.values ?? []).includes(v);
-      case 'NotIn': return v === undefined || !(r.values ?? []).includes(v);
-      case 'Exists': return v !== undefined;
-      case 'DoesNotExist': return v === undefined;
-      default: return true;
+      case 'In':
+        return v !== undefined && (r.values ?? []).includes(v);
+      case 'NotIn':
+        return v === undefined || !(r.values ?? []).includes(v);
+      case 'Exists':
+        return v !== undefined;
+      case 'DoesNotExist':
+        return v === undefined;
+      default:
+        return true;
     }
   };
   if (!term.matchExpressions?.length && !term.matchFields?.length) return false;
-  return (term.matchExpressions ?? []).every(e => req(e, n.labels[e.key]))
-    && (term.matchFields ?? []).every(f => req(f, f.key === 'metadata.name' ? n.name : undefined));
+  return (
+    (term.matchExpressions ?? []).every(e => req(e, n.labels[e.key])) &&
+    (term.matchFields ?? []).every(f => req(f, f.key === 'metadata.name' ? n.name : undefined))
+  );
 }
 
 type Workload = KubernetesObject & { spec?: { replicas?: number; parallelism?: number; template?: { spec?: V1PodSpec } } & V1PodSpec };
@@ -141,7 +179,7 @@ export function demandOf(fixture: RenderedFixture, nodes: NodeInfo[]): PodDemand
   const out: PodDemand[] = [];
   for (const obj of fixture.objects as Workload[]) {
     const kind = obj.kind ?? '';
-    const spec = kind === 'Pod' ? obj.spec as V1PodSpec | undefined : obj.spec?.template?.spec;
+    const spec = kind === 'Pod' ? (obj.spec as V1PodSpec | undefined) : obj.spec?.template?.spec;
     if (!spec?.containers) continue;
     const r = podRequests(spec);
     const candidates = candidateNodes(spec, nodes).map(n => n.name);
@@ -157,7 +195,11 @@ export function demandOf(fixture: RenderedFixture, nodes: NodeInfo[]): PodDemand
 
 // ---- fitting --------------------------------------------------------------------------------
 
-const free = (n: NodeRoom): Room => ({ cpu: n.allocatable.cpu - n.used.cpu, memory: n.allocatable.memory - n.used.memory, pods: n.allocatable.pods - n.used.pods });
+const free = (n: NodeRoom): Room => ({
+  cpu: n.allocatable.cpu - n.used.cpu,
+  memory: n.allocatable.memory - n.used.memory,
+  pods: n.allocatable.pods - n.used.pods,
+});
 const EPS = 1e-9;
 
 function fitsOn(n: NodeRoom, d: PodDemand): boolean {
@@ -167,7 +209,7 @@ function fitsOn(n: NodeRoom, d: PodDemand): boolean {
 
 function take(n: NodeRoom, d: PodDemand): void {
   n.used = { cpu: n.used.cpu + d.cpu, memory: n.used.memory + d.memory, pods: n.used.pods + 1 };
-  n.scored = (n.scored ?? { cpu: n.used.cpu - d.cpu, memory: n.used.memory - d.memory });
+  n.scored = n.scored ?? { cpu: n.used.cpu - d.cpu, memory: n.used.memory - d.memory };
   n.scored = { cpu: n.scored.cpu + (d.cpu || DEFAULT_CPU), memory: n.scored.memory + (d.memory || DEFAULT_MEMORY) };
 }
 
@@ -207,7 +249,8 @@ export function place(rooms: NodeRoom[], demands: PodDemand[]): { rooms: NodeRoo
     // Replicas of one owner spread first (default topology spreading), then least allocated.
     const mine = new Map<string, number>();
     for (let i = 0; i < d.count; i++) {
-      const fitting = candidates.filter(n => fitsOn(n, d))
+      const fitting = candidates
+        .filter(n => fitsOn(n, d))
         .sort((a, b) => (mine.get(a.name) ?? 0) - (mine.get(b.name) ?? 0) || allocatedShare(a, d) - allocatedShare(b, d) || a.name.localeCompare(b.name));
       if (!fitting.length) return { short: shortage(d, candidates, i) };
       take(fitting[0], d);
@@ -220,7 +263,10 @@ export function place(rooms: NodeRoom[], demands: PodDemand[]): { rooms: NodeRoo
 function shortage(d: PodDemand, nodes: NodeRoom[], placed?: number): string {
   const fmtMem = (b: number) => `${Math.round(b / 2 ** 20)}Mi`;
   const need = `${d.what} needs ${d.perNode ? 'one pod per node' : `${d.count} pod(s)`} of cpu ${+d.cpu.toFixed(3)}, memory ${fmtMem(d.memory)}${placed !== undefined ? ` (${placed} placed)` : ''}`;
-  const have = nodes.map(n => { const f = free(n); return `${n.name}: ${Math.max(0, f.pods)} pod slot(s), cpu ${+Math.max(0, f.cpu).toFixed(3)}, memory ${fmtMem(Math.max(0, f.memory))} free of allocatable pods ${n.allocatable.pods}, cpu ${+n.allocatable.cpu.toFixed(3)}, memory ${fmtMem(n.allocatable.memory)}`; });
+  const have = nodes.map(n => {
+    const f = free(n);
+    return `${n.name}: ${Math.max(0, f.pods)} pod slot(s), cpu ${+Math.max(0, f.cpu).toFixed(3)}, memory ${fmtMem(Math.max(0, f.memory))} free of allocatable pods ${n.allocatable.pods}, cpu ${+n.allocatable.cpu.toFixed(3)}, memory ${fmtMem(n.allocatable.memory)}`;
+  });
   return `${need}; ${have.join('; ') || 'no candidate node'}`;
 }
 
@@ -264,25 +310,40 @@ export function planWaves(features: { id: string; fixtures: string[] }[], demand
   const waves: Wave[] = [];
   let live = new Set<string>();
   // Kept fixtures leave no room for any remaining feature: release them after the last wave; they are made again when needed.
-  const dropLive = () => { waves[waves.length - 1].release.push(...live); live = new Set(); };
+  const dropLive = () => {
+    waves[waves.length - 1].release.push(...live);
+    live = new Set();
+  };
   while (remaining.length) {
     let usage = rooms;
     const kept = [...live];
-    const afterKept = place(usage, kept.flatMap(x => demand.get(x)!));
-    if ('short' in afterKept) { dropLive(); continue; }
+    const afterKept = place(
+      usage,
+      kept.flatMap(x => demand.get(x)!),
+    );
+    if ('short' in afterKept) {
+      dropLive();
+      continue;
+    }
     usage = afterKept.rooms;
     const inWave = new Set(kept);
     const taken: typeof remaining = [];
     for (const f of remaining) {
       const fresh = f.fixtures.filter(x => !inWave.has(x));
-      const r = place(usage, fresh.flatMap(x => demand.get(x)!));
+      const r = place(
+        usage,
+        fresh.flatMap(x => demand.get(x)!),
+      );
       if ('short' in r) continue;
       usage = r.rooms;
       for (const x of fresh) inWave.add(x);
       taken.push(f);
     }
     if (!taken.length) {
-      if (live.size) { dropLive(); continue; }
+      if (live.size) {
+        dropLive();
+        continue;
+      }
       // Each fixture fits alone but this feature's together do not: its own wave, the scheduler decides.
       taken.push(remaining[0]);
       for (const x of remaining[0].fixtures) inWave.add(x);
@@ -304,7 +365,9 @@ export function planWaves(features: { id: string; fixtures: string[] }[], demand
 /** What other workloads hold on the demand's candidate nodes. */
 function othersLine(rooms: NodeRoom[], demands: PodDemand[]): string {
   const names = new Set(demands.flatMap(d => d.candidates));
-  const held = rooms.filter(r => names.has(r.name) && r.others?.pods).map(r => `${r.name}: ${r.others!.pods} pod(s), cpu ${+r.others!.cpu.toFixed(3)}, memory ${Math.round(r.others!.memory / 2 ** 20)}Mi`);
+  const held = rooms
+    .filter(r => names.has(r.name) && r.others?.pods)
+    .map(r => `${r.name}: ${r.others!.pods} pod(s), cpu ${+r.others!.cpu.toFixed(3)}, memory ${Math.round(r.others!.memory / 2 ** 20)}Mi`);
   return `held by other workloads (not DaemonSet or static pods): ${held.join('; ') || 'none'}`;
 }
 
@@ -332,7 +395,9 @@ function scalePodSpec(spec: V1PodSpec, scale: number, kinds: ('cpu' | 'memory')[
 }
 
 function podSpecsOf(fixture: RenderedFixture): V1PodSpec[] {
-  return (fixture.objects as Workload[]).map(o => (o.kind === 'Pod' ? o.spec as V1PodSpec | undefined : o.spec?.template?.spec)).filter((s): s is V1PodSpec => !!s?.containers);
+  return (fixture.objects as Workload[])
+    .map(o => (o.kind === 'Pod' ? (o.spec as V1PodSpec | undefined) : o.spec?.template?.spec))
+    .filter((s): s is V1PodSpec => !!s?.containers);
 }
 
 /**
@@ -356,9 +421,13 @@ export function sizeToFit(fixture: RenderedFixture, nodes: NodeInfo[], rooms: No
     let hi = 1;
     for (let i = 0; i < 12; i++) {
       const mid = (lo + hi) / 2;
-      if (fits(trial(mid))) lo = mid; else hi = mid;
+      if (fits(trial(mid))) lo = mid;
+      else hi = mid;
     }
-    if (lo > 0 && fits(trial(lo))) { sized = trial(lo); break; }
+    if (lo > 0 && fits(trial(lo))) {
+      sized = trial(lo);
+      break;
+    }
   }
   if (!sized) return undefined;
   const before = podSpecsOf(fixture).flatMap(s => s.containers.map(c => JSON.stringify(c.resources?.limits ?? c.resources?.requests ?? {})));
@@ -393,7 +462,14 @@ export async function withCapacityNumbers(o: { kube: KubeClients; nodes: NodeInf
   }
   const { runId } = o;
   const live = pods.filter(p => p.spec?.nodeName && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed' && p.metadata?.uid !== pod.metadata?.uid);
-  const sum = (ps: V1Pod[]) => ps.reduce((u, p) => { const r = podRequests(p.spec!); return { cpu: u.cpu + r.cpu, memory: u.memory + r.memory, pods: u.pods + 1 }; }, { cpu: 0, memory: 0, pods: 0 });
+  const sum = (ps: V1Pod[]) =>
+    ps.reduce(
+      (u, p) => {
+        const r = podRequests(p.spec!);
+        return { cpu: u.cpu + r.cpu, memory: u.memory + r.memory, pods: u.pods + 1 };
+      },
+      { cpu: 0, memory: 0, pods: 0 },
+    );
   const req = podRequests(pod.spec!);
   const perNode = nodes.map(n => {
     const on = live.filter(p => p.spec!.nodeName === n.name);
@@ -401,8 +477,12 @@ export async function withCapacityNumbers(o: { kube: KubeClients; nodes: NodeInf
     const othersPods = on.filter(p => !runId || p.metadata?.labels?.[RUN_LABEL] !== runId);
     const others = sum(othersPods);
     const a = roomOf(n.allocatable);
-    const most = othersPods.map(p => ({ p, r: podRequests(p.spec!) })).sort((x, y) => y.r.cpu - x.r.cpu || y.r.memory - x.r.memory).slice(0, 3)
-      .filter(x => x.r.cpu || x.r.memory).map(x => `${x.p.metadata?.namespace}/${x.p.metadata?.name} cpu ${fmtCpu(x.r.cpu)}, memory ${fmtMi(x.r.memory)}`);
+    const most = othersPods
+      .map(p => ({ p, r: podRequests(p.spec!) }))
+      .sort((x, y) => y.r.cpu - x.r.cpu || y.r.memory - x.r.memory)
+      .slice(0, 3)
+      .filter(x => x.r.cpu || x.r.memory)
+      .map(x => `${x.p.metadata?.namespace}/${x.p.metadata?.name} cpu ${fmtCpu(x.r.cpu)}, memory ${fmtMi(x.r.memory)}`);
     return `${n.name}: allocatable cpu ${fmtCpu(a.cpu)}, memory ${fmtMi(a.memory)}, ${a.pods} pods; used by this run cpu ${fmtCpu(ours.cpu)}, memory ${fmtMi(ours.memory)}, ${ours.pods} pod(s); used by others cpu ${fmtCpu(others.cpu)}, memory ${fmtMi(others.memory)}, ${others.pods} pod(s)${most.length ? ` (largest: ${most.join('; ')})` : ''}`;
   });
   const numbers = `pod ${e.pod.namespace}/${e.pod.name} requests cpu ${fmtCpu(req.cpu)}, memory ${fmtMi(req.memory)}; ${perNode.join('; ') || 'no node it could use'}${scope}`;

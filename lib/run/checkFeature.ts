@@ -37,8 +37,14 @@ export async function checkFeature(inputs: CheckInputs, feature: Feature): Promi
   let onRunAbort = () => controller.abort();
   try {
     const stopped = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => { controller.abort(); reject(new Error(`check did not finish within ${Math.round(timeoutMs / 1000)}s`)); }, timeoutMs);
-      onRunAbort = () => { controller.abort(); reject(new Error('run interrupted')); };
+      timer = setTimeout(() => {
+        controller.abort();
+        reject(new Error(`check did not finish within ${Math.round(timeoutMs / 1000)}s`));
+      }, timeoutMs);
+      onRunAbort = () => {
+        controller.abort();
+        reject(new Error('run interrupted'));
+      };
       if (inputs.runSignal.aborted) onRunAbort();
       inputs.runSignal.addEventListener('abort', onRunAbort, { once: true });
     });
@@ -47,10 +53,22 @@ export async function checkFeature(inputs: CheckInputs, feature: Feature): Promi
   } catch (e) {
     // The cluster's Pod Security policy refused a pod the probe needed: it cannot check here.
     const psa = podSecurityRejection(e);
-    if (psa) return finish(inputs, feature, { ...expectation, expected: 'n/a', reason: `the cluster's Pod Security admission refused a pod the check needs: ${psa}` }, undefined, undefined, steps, started);
+    if (psa)
+      return finish(
+        inputs,
+        feature,
+        { ...expectation, expected: 'n/a', reason: `the cluster's Pod Security admission refused a pod the check needs: ${psa}` },
+        undefined,
+        undefined,
+        steps,
+        started,
+      );
     // A pod found no room (others took it after planning): the error names the numbers.
     const means = asMeansError(e);
-    const error = means?.means === 'capacity' && !inputs.runSignal.aborted ? await withCapacityNumbers({ kube: inputs.kube, nodes: cluster.nodes, runId: inputs.runId }, means).catch(() => e) : e;
+    const error =
+      means?.means === 'capacity' && !inputs.runSignal.aborted
+        ? await withCapacityNumbers({ kube: inputs.kube, nodes: cluster.nodes, runId: inputs.runId }, means).catch(() => e)
+        : e;
     return finish(inputs, feature, expectation, undefined, error, steps, started);
   } finally {
     clearTimeout(timer);
@@ -67,15 +85,27 @@ function noImageFor(inputs: CheckInputs, feature: Feature): string | undefined {
   return undefined;
 }
 
-function finish(inputs: CheckInputs, f: Feature, expectation: Expectation, probed: Observation | undefined, error: unknown, steps: string[], started: number): CheckResult {
+function finish(
+  inputs: CheckInputs,
+  f: Feature,
+  expectation: Expectation,
+  probed: Observation | undefined,
+  error: unknown,
+  steps: string[],
+  started: number,
+): CheckResult {
   // An error after the run was stopped is the stop, not the feature (marked, never a finding).
-  if (error !== undefined && inputs.runSignal.aborted) return { ...notRunResult(f, stopReason(inputs.runSignal)), steps, durationMs: Date.now() - started, error: inputs.redactor.redact(errorText(error)) };
+  if (error !== undefined && inputs.runSignal.aborted)
+    return { ...notRunResult(f, stopReason(inputs.runSignal)), steps, durationMs: Date.now() - started, error: inputs.redactor.redact(errorText(error)) };
   const verdict = outcomeOf(expectation, probed, error, f.subject);
   const obs = verdict.observation ?? probed;
   const r = inputs.redactor;
   const node = obs?.node;
   const control = obs?.control;
-  const evidence = [...(obs?.evidence ?? []), ...(control ? [`control ${control.ok ? 'passed' : 'FAILED'}: ${control.summary}`, ...(control.evidence ?? [])] : [])];
+  const evidence = [
+    ...(obs?.evidence ?? []),
+    ...(control ? [`control ${control.ok ? 'passed' : 'FAILED'}: ${control.summary}`, ...(control.evidence ?? [])] : []),
+  ];
   const windowsBuild = inputs.cluster.nodes.find(n => n.name === node)?.windowsBuild;
   return {
     id: f.id,
@@ -86,7 +116,9 @@ function finish(inputs: CheckInputs, f: Feature, expectation: Expectation, probe
     outcome: verdict.outcome,
     reason: r.redact(verdict.reason),
     summary: r.redact(obs?.summary ?? (error !== undefined ? errorText(error) : expectation.reason)),
-    evidence: evidence.map(e => (typeof e === 'string' ? r.redact(e) : { ...e, stdout: r.redact(e.stdout), stderr: r.redact(e.stderr), command: r.redact(e.command) })),
+    evidence: evidence.map(e =>
+      typeof e === 'string' ? r.redact(e) : { ...e, stdout: r.redact(e.stdout), stderr: r.redact(e.stderr), command: r.redact(e.command) },
+    ),
     steps,
     node,
     windowsBuild,
@@ -100,9 +132,17 @@ function finish(inputs: CheckInputs, f: Feature, expectation: Expectation, probe
 export function notRunResult(f: Feature, why: string, interrupted = /interrupted|--timeout|timed out/.test(why)): CheckResult {
   const reason = interrupted ? `interrupted: ${why}; the check was cut short, so this says nothing about the feature` : `not run: ${why}`;
   return {
-    id: f.id, area: f.area, suite: suiteOf(f), title: f.title,
+    id: f.id,
+    area: f.area,
+    suite: suiteOf(f),
+    title: f.title,
     expectation: { expected: 'supported', reason: 'not computed: the check did not run', source: 'wincheck' },
-    outcome: 'error', reason, summary: reason, evidence: [], steps: [], durationMs: 0,
+    outcome: 'error',
+    reason,
+    summary: reason,
+    evidence: [],
+    steps: [],
+    durationMs: 0,
     ...(interrupted ? { interrupted: true } : {}),
   };
 }

@@ -28,8 +28,7 @@ export class CheckPool {
     private readonly _signal: AbortSignal,
     private readonly _hooks: PoolHooks = {},
   ) {
-    for (const f of _features)
-      this._results.set(f.id, new Promise(resolve => this._resolvers.set(f.id, resolve)));
+    for (const f of _features) this._results.set(f.id, new Promise(resolve => this._resolvers.set(f.id, resolve)));
   }
 
   start(): void {
@@ -53,11 +52,13 @@ export class CheckPool {
     this._running++;
     this._hooks.onBegin?.(f);
     // checkFeature turns probe errors into outcome "error"; this catch is for a crash of its own.
-    this._check(f).catch((e: unknown): CheckResult => ({ ...this._skipped(f), reason: `the check crashed: ${String(e)}` })).then(r => {
-      this._hooks.onEnd?.(r, ++this._done);
-      resolve(r);
-      this._running--;
-      this.start();
-    });
+    this._check(f)
+      .catch((e: unknown): CheckResult => ({ ...this._skipped(f), reason: `the check crashed: ${String(e)}` }))
+      .then(r => {
+        this._hooks.onEnd?.(r, ++this._done);
+        resolve(r);
+        this._running--;
+        this.start();
+      });
   }
 }

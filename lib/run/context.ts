@@ -66,7 +66,9 @@ export function makeCheckContext(inputs: CheckInputs, feature: Feature, steps: s
       const failed = this.podsCannotAppear({ name });
       if (failed) return Promise.reject(failed);
       const deadline = timeoutMs ?? inputs.config.timeouts.podStart;
-      return inputs.podWaits ? inputs.podWaits.wait(inputs.namespace, name, deadline, signal) : waitTimeoutForPodReady(inputs.kube, inputs.namespace, name, deadline, { signal });
+      return inputs.podWaits
+        ? inputs.podWaits.wait(inputs.namespace, name, deadline, signal)
+        : waitTimeoutForPodReady(inputs.kube, inputs.namespace, name, deadline, { signal });
     },
     podsCannotAppear(pods) {
       // A pod of a fixture whose creation failed can never appear: say why now, not at the deadline.
@@ -76,14 +78,17 @@ export function makeCheckContext(inputs: CheckInputs, feature: Feature, steps: s
       }
       return undefined;
     },
-    podTransport: (pod, os, container) => limited(new PodExecTransport(inputs.kube, { namespace: inputs.namespace, pod, container }, os), [inputs.slots.exec], rank),
+    podTransport: (pod, os, container) =>
+      limited(new PodExecTransport(inputs.kube, { namespace: inputs.namespace, pod, container }, os), [inputs.slots.exec], rank),
     nodeTransport: async node => {
       const t = await inputs.nodeTransport(node);
       // The node's own slot first: a command queued behind others on one node holds no exec slot.
       return t && limited(t, [inputs.slots.perNode.for(node.name), inputs.slots.exec], rank);
     },
     probe: (t, op) => runProbe(t, op, inputs.redactor, { timeoutMs: inputs.config.probeTimeoutMs, signal }),
-    step: text => { steps.push(inputs.redactor.redact(text)); },
+    step: text => {
+      steps.push(inputs.redactor.redact(text));
+    },
     signal,
     options: { egressUrl: inputs.config.egressUrl, timeouts: inputs.config.timeouts, nodes: inputs.config.nodes },
   };
@@ -94,7 +99,10 @@ function limited(t: Transport, limiters: Limiter[], rank?: number): Transport {
   return {
     description: t.description,
     os: t.os,
-    run: (command, opts) => limiters.reduceRight<() => ReturnType<Transport['run']>>(
-      (inner, l) => () => l.run(inner, opts?.signal, rank), () => t.run(command, opts))(),
+    run: (command, opts) =>
+      limiters.reduceRight<() => ReturnType<Transport['run']>>(
+        (inner, l) => () => l.run(inner, opts?.signal, rank),
+        () => t.run(command, opts),
+      )(),
   };
 }

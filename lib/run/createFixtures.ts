@@ -92,25 +92,27 @@ export async function deployFixtures(target: FixtureTarget, specs: FixtureSpec[]
     }
   }
   await o.beforeCreate?.(rendered);
-  await Promise.all(rendered.map(async r => {
-    try {
-      for (const obj of r.objects) {
-        await dryRunPodTemplate(kube, obj);
-        await createObject(kube, obj);
+  await Promise.all(
+    rendered.map(async r => {
+      try {
+        for (const obj of r.objects) {
+          await dryRunPodTemplate(kube, obj);
+          await createObject(kube, obj);
+        }
+        target.fixtures.set(r.spec.id, r);
+      } catch (e) {
+        target.fixtures.set(r.spec.id, fixtureError(redactor, r.spec, e, podsOfObjects(r.objects)));
+      } finally {
+        o.onSettled?.(r.spec.id);
       }
-      target.fixtures.set(r.spec.id, r);
-    } catch (e) {
-      target.fixtures.set(r.spec.id, fixtureError(redactor, r.spec, e, podsOfObjects(r.objects)));
-    } finally {
-      o.onSettled?.(r.spec.id);
-    }
-  }));
+    }),
+  );
 }
 
 function fixtureError(redactor: Redactor, spec: FixtureSpec, e: unknown, pods?: FixturePods): FixtureError {
   const message = `failed to deploy fixture "${spec.id}": ${e instanceof Error ? e.message : String(e)}`;
   const psa = podSecurityRejection(e);
-  const notApplicable = e instanceof NoImageError ? redactor.redact(e.message)
-    : psa ? redactor.redact(`the cluster's Pod Security admission refused it: ${psa}`) : undefined;
+  const notApplicable =
+    e instanceof NoImageError ? redactor.redact(e.message) : psa ? redactor.redact(`the cluster's Pod Security admission refused it: ${psa}`) : undefined;
   return new FixtureError(spec.id, redactor.redact(message), { cause: e, notApplicable, pods });
 }

@@ -22,7 +22,11 @@ export function checkConfigMapName(name: string): void {
 
 /** The report files, most useful first: what does not fit the budget is left out from the end. */
 export function resultsData(reportDir: string, budget = CONFIGMAP_DATA_BUDGET): { data: Record<string, string>; omitted: string[] } {
-  const junit = existsSync(reportDir) ? readdirSync(reportDir).filter(f => /^junit_.*\.xml$/.test(f)).sort() : [];
+  const junit = existsSync(reportDir)
+    ? readdirSync(reportDir)
+        .filter(f => /^junit_.*\.xml$/.test(f))
+        .sort()
+    : [];
   const data: Record<string, string> = {};
   const omitted: string[] = [];
   let used = 0;
@@ -31,11 +35,15 @@ export function resultsData(reportDir: string, budget = CONFIGMAP_DATA_BUDGET): 
     if (!existsSync(path)) continue;
     const text = readFileSync(path, 'utf8');
     const size = Buffer.byteLength(text) + file.length;
-    if (used + size > budget) { omitted.push(`${file} (${Buffer.byteLength(text)} bytes)`); continue; }
+    if (used + size > budget) {
+      omitted.push(`${file} (${Buffer.byteLength(text)} bytes)`);
+      continue;
+    }
     data[file] = text;
     used += size;
   }
-  if (omitted.length) data['OMITTED.txt'] = `Left out (the ConfigMap's ${budget}-byte budget): ${omitted.join(', ')}. They are in the report directory ${reportDir}.\n`;
+  if (omitted.length)
+    data['OMITTED.txt'] = `Left out (the ConfigMap's ${budget}-byte budget): ${omitted.join(', ')}. They are in the report directory ${reportDir}.\n`;
   return { data, omitted };
 }
 
@@ -44,7 +52,8 @@ export async function storeResultsConfigMap(kc: KubeConfig, reportDir: string, n
   const { core } = makeClients(kc);
   const { data, omitted } = resultsData(reportDir);
   const body: V1ConfigMap = {
-    apiVersion: 'v1', kind: 'ConfigMap',
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
     metadata: { name, namespace, labels: RESULTS_LABELS, annotations: { 'wincheck.io/written-at': new Date().toISOString() } },
     data,
   };

@@ -25,15 +25,18 @@ export interface PermissionCheck {
 export async function checkPermissions(kc: KubeConfig, o: PermissionCheck): Promise<Map<string, string> | undefined> {
   const denied = await deniedPermissions(kc, accessNeeds(o.features), o.namespace, o.signal);
   if (!denied.length) return undefined;
-  const line = (d: (typeof denied)[number]) => `missing permission: ${describePermission(d, o.namespace)}, needed by ${d.neededBy.join(', ')}${d.reason ? ` (${d.reason})` : ''}`;
+  const line = (d: (typeof denied)[number]) =>
+    `missing permission: ${describePermission(d, o.namespace)}, needed by ${d.neededBy.join(', ')}${d.reason ? ` (${d.reason})` : ''}`;
   const blocksRun = denied.some(d => d.neededBy.includes(RUN_ITSELF));
   if (!o.skipUnpermitted || blocksRun) {
     const hint = blocksRun ? 'the run itself needs them' : '--skip-unpermitted runs the other features';
-    throw new MissingPermissionsError([
-      `RBAC preflight on ${o.server}: ${denied.length} permission(s) missing; nothing was created (${hint}):`,
-      ...denied.map(line),
-      '"wincheck rbac" prints the ClusterRole and binding a run needs.',
-    ].join('\n'));
+    throw new MissingPermissionsError(
+      [
+        `RBAC preflight on ${o.server}: ${denied.length} permission(s) missing; nothing was created (${hint}):`,
+        ...denied.map(line),
+        '"wincheck rbac" prints the ClusterRole and binding a run needs.',
+      ].join('\n'),
+    );
   }
   const unpermitted = new Map<string, string>();
   for (const d of denied) {

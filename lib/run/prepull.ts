@@ -55,9 +55,11 @@ export function pullTargets(rendered: RenderedFixture[], nodes: NodeInfo[]): Pul
   const seen = new Map<string, PullTarget>();
   for (const r of rendered) {
     if (r.spec.os !== 'windows') continue;
-    const on = r.node ? windows.filter(n => n.name === r.node)
-      : r.spec.pin === 'none' || r.spec.everyBuild || !r.windowsBuild ? windows
-      : windows.filter(n => n.windowsBuild === r.windowsBuild);
+    const on = r.node
+      ? windows.filter(n => n.name === r.node)
+      : r.spec.pin === 'none' || r.spec.everyBuild || !r.windowsBuild
+        ? windows
+        : windows.filter(n => n.windowsBuild === r.windowsBuild);
     for (const image of imagesOf(r.objects))
       for (const n of on) seen.set(`${image}|${n.name}`, { image, node: n.name, ...(onNode.get(n.name)?.has(canonicalImage(image)) ? { present: true } : {}) });
   }
@@ -108,7 +110,10 @@ export async function prepullImages(o: PrepullOptions, all: PullTarget[]): Promi
   const { kube, namespace, redactor } = o;
   const deadline = o.deadlineMs;
   const present = all.filter(t => t.present);
-  if (present.length) o.log(`Pre-pull: ${present.length} of ${all.length} image(s) already on their node(s) (the nodes' status.images): ${listSome([...new Set(present.map(t => t.image))])}; no pull pod for them.`);
+  if (present.length)
+    o.log(
+      `Pre-pull: ${present.length} of ${all.length} image(s) already on their node(s) (the nodes' status.images): ${listSome([...new Set(present.map(t => t.image))])}; no pull pod for them.`,
+    );
   const targets = all.filter(t => !t.present);
   if (!targets.length) return { failed: [], unfinished: [] };
   const started = Date.now();
@@ -121,7 +126,9 @@ export async function prepullImages(o: PrepullOptions, all: PullTarget[]): Promi
   const waiting = () => [...byPod].filter(([name]) => !done.has(name)).map(([, v]) => v.t);
   const progress = setInterval(() => {
     const left = waiting();
-    o.log(`Pre-pull: ${targets.length - left.length}/${targets.length} present after ${formatElapsed(Date.now() - started)}; waiting for ${listSome(left.map(t => `${t.image} on ${t.node}`))}`);
+    o.log(
+      `Pre-pull: ${targets.length - left.length}/${targets.length} present after ${formatElapsed(Date.now() - started)}; waiting for ${listSome(left.map(t => `${t.image} on ${t.node}`))}`,
+    );
   }, o.progressMs);
   const allDone = (): true | undefined => (done.size === byPod.size ? true : undefined);
   const settle = (pod: V1Pod): void => {
@@ -131,17 +138,23 @@ export async function prepullImages(o: PrepullOptions, all: PullTarget[]): Promi
     const s = pullState(pod);
     if (s.state !== 'pulling') {
       done.set(name, s.state === 'failed' ? { state: 'failed', message: s.message } : { state: 'present' });
-      o.log(s.state === 'failed'
-        ? `Pre-pull: ${entry.t.image} on ${entry.t.node} failed after ${formatElapsed(Date.now() - started)}: ${redactor.redact(s.message)}`
-        : `Pre-pull: ${entry.t.image} present on ${entry.t.node} after ${formatElapsed(Date.now() - started)}.`);
+      o.log(
+        s.state === 'failed'
+          ? `Pre-pull: ${entry.t.image} on ${entry.t.node} failed after ${formatElapsed(Date.now() - started)}: ${redactor.redact(s.message)}`
+          : `Pre-pull: ${entry.t.image} present on ${entry.t.node} after ${formatElapsed(Date.now() - started)}.`,
+      );
       void remove(name);
     }
   };
   try {
-    await Promise.all([...byPod].map(([name, { t, i }]) => kube.core.createNamespacedPod({ namespace, body: pullPod(o, t, i) }).catch(e => {
-      done.set(name, { state: 'failed', message: apiErrorMessage(e) });
-      o.log(`Pre-pull: could not create the pull pod for ${t.image} on ${t.node}: ${redactor.redact(apiErrorMessage(e))}`);
-    })));
+    await Promise.all(
+      [...byPod].map(([name, { t, i }]) =>
+        kube.core.createNamespacedPod({ namespace, body: pullPod(o, t, i) }).catch(e => {
+          done.set(name, { state: 'failed', message: apiErrorMessage(e) });
+          o.log(`Pre-pull: could not create the pull pod for ${t.image} on ${t.node}: ${redactor.redact(apiErrorMessage(e))}`);
+        }),
+      ),
+    );
     if (done.size < byPod.size) {
       // A pod sandbox that cannot start (the node's pause image, its network) leaves the pod
       // ContainerCreating for good: only its FailedCreatePodSandBox event says so. Two watches,
@@ -150,16 +163,29 @@ export async function prepullImages(o: PrepullOptions, all: PullTarget[]): Promi
       const signal = AbortSignal.any([o.signal, stop.signal]);
       const timeoutMs = Math.max(deadline - (Date.now() - started), 1);
       const pods = watchUntil<V1Pod, true>({
-        kube, path: `/api/v1/namespaces/${namespace}/pods`, labelSelector,
+        kube,
+        path: `/api/v1/namespaces/${namespace}/pods`,
+        labelSelector,
         list: () => kube.core.listNamespacedPod({ namespace, labelSelector }),
-        onList: items => { for (const p of items) settle(p); return allDone(); },
-        check: p => { settle(p); return allDone(); },
+        onList: items => {
+          for (const p of items) settle(p);
+          return allDone();
+        },
+        check: p => {
+          settle(p);
+          return allDone();
+        },
         what: 'the pre-pull pods to have their images',
-        describe: () => waiting().map(t => `${t.image} on ${t.node}`).join(', '),
-        timeoutMs, signal,
+        describe: () =>
+          waiting()
+            .map(t => `${t.image} on ${t.node}`)
+            .join(', '),
+        timeoutMs,
+        signal,
       });
       const sandboxes = watchUntil<CoreV1Event, true>({
-        kube, path: `/api/v1/namespaces/${namespace}/events`,
+        kube,
+        path: `/api/v1/namespaces/${namespace}/events`,
         list: () => kube.core.listNamespacedEvent({ namespace }),
         check: ev => {
           const name = ev.involvedObject?.name ?? '';
@@ -171,8 +197,10 @@ export async function prepullImages(o: PrepullOptions, all: PullTarget[]): Promi
           }
           return allDone();
         },
-        what: 'sandbox failures of the pre-pull pods', describe: () => 'none',
-        timeoutMs, signal,
+        what: 'sandbox failures of the pre-pull pods',
+        describe: () => 'none',
+        timeoutMs,
+        signal,
       });
       pods.catch(() => undefined);
       sandboxes.catch(() => undefined);
@@ -194,7 +222,9 @@ export async function prepullImages(o: PrepullOptions, all: PullTarget[]): Promi
   const failed = [...done].filter(([, d]) => d.state === 'failed').map(([n, d]) => `${byPod.get(n)!.t.image} on ${byPod.get(n)!.t.node}: ${d.message}`);
   const unfinished = waiting().map(t => `${t.image} on ${t.node}`);
   if (unfinished.length)
-    o.log(`Pre-pull stopped at its deadline of ${formatElapsed(deadline)} with ${unfinished.length} pull(s) still running: ${listSome(unfinished)}; their checks wait with their own pod-start deadline.`);
+    o.log(
+      `Pre-pull stopped at its deadline of ${formatElapsed(deadline)} with ${unfinished.length} pull(s) still running: ${listSome(unfinished)}; their checks wait with their own pod-start deadline.`,
+    );
   else o.log(`Pre-pulled ${targets.length - failed.length}/${targets.length} image(s) in ${formatElapsed(Date.now() - started)}.`);
   return { failed, unfinished };
 }

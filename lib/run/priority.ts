@@ -12,7 +12,10 @@ import type { FixtureSpec } from '../fixtures/types.ts';
 /** The features, longest designed wait first (a copy; ties in their given order). */
 export function byPriority(features: Feature[], t: Timeouts): Feature[] {
   const wait = new Map(features.map(f => [f.id, Math.max(0, f.designedWaitMs?.(t) ?? 0)]));
-  return features.map((f, i) => ({ f, i })).sort((a, b) => wait.get(b.f.id)! - wait.get(a.f.id)! || a.i - b.i).map(x => x.f);
+  return features
+    .map((f, i) => ({ f, i }))
+    .sort((a, b) => wait.get(b.f.id)! - wait.get(a.f.id)! || a.i - b.i)
+    .map(x => x.f);
 }
 
 /** Each feature's rank in that order (0 = first served). */
@@ -28,5 +31,8 @@ export function fixturesByPriority(specs: FixtureSpec[], ranks: Map<string, numb
     const r = ranks.get(f.id) ?? last;
     for (const s of f.fixtures) best.set(s.id, Math.min(best.get(s.id) ?? last, r));
   }
-  return specs.map((s, i) => ({ s, i })).sort((a, b) => (best.get(a.s.id) ?? last) - (best.get(b.s.id) ?? last) || a.i - b.i).map(x => x.s);
+  return specs
+    .map((s, i) => ({ s, i }))
+    .sort((a, b) => (best.get(a.s.id) ?? last) - (best.get(b.s.id) ?? last) || a.i - b.i)
+    .map(x => x.s);
 }

@@ -46,7 +46,7 @@ export interface RunOptions {
 export async function runWincheck(config: RunConfig, opts: RunOptions): Promise<number> {
   const out = opts.out ?? ((l: string) => process.stdout.write(l + '\n'));
   // 1. What to run: name errors are usage errors, found before touching any cluster.
-  const features = selectFeatures(opts.catalog ?? await loadCatalog(), { suites: config.suites, features: config.features, skip: config.skip });
+  const features = selectFeatures(opts.catalog ?? (await loadCatalog()), { suites: config.suites, features: config.features, skip: config.skip });
   if (!features.length) throw new UsageError('no feature selected: --skip excluded everything');
   // 2. Which cluster.
   const { kc, source } = loadKubeConfig({ kubeconfig: config.kubeconfig, context: config.context });
@@ -61,9 +61,20 @@ export async function runWincheck(config: RunConfig, opts: RunOptions): Promise<
   // HostProcess pod or SSH per node (lib/transports); SSH connections are closed after the run.
   const nodeAccess = opts.nodeTransport ? undefined : new NodeAccess();
   const run: RunState = {
-    config, kube, runId, namespace: namespaceFor(runId), labels: { [RUN_LABEL]: runId }, features,
-    fixtures: new Map(), secrets, redactor: new Redactor(Object.values(secrets)), reporter: events, results: [],
-    abort, nodeTransport: opts.nodeTransport ?? nodeAccess!.transportFor, errors: [],
+    config,
+    kube,
+    runId,
+    namespace: namespaceFor(runId),
+    labels: { [RUN_LABEL]: runId },
+    features,
+    fixtures: new Map(),
+    secrets,
+    redactor: new Redactor(Object.values(secrets)),
+    reporter: events,
+    results: [],
+    abort,
+    nodeTransport: opts.nodeTransport ?? nodeAccess!.transportFor,
+    errors: [],
     slots: { exec: new Limiter(config.parallel), perNode: new KeyedLimiter(PER_NODE_COMMANDS) },
     podWaits: new SharedPodWaits((namespace, name, timeoutMs) => waitTimeoutForPodReady(kube, namespace, name, timeoutMs, { signal: abort.signal })),
     log: line => events.onLog(line),
@@ -87,8 +98,21 @@ export async function runWincheck(config: RunConfig, opts: RunOptions): Promise<
   });
   const deployment = deployTask();
   tasks
-    .add(preflightTask(kc, async r => { await events.onBegin(runInfo(r, source, started)); begun = true; }))
-    .add(namespaceTask({ teardownKube, cleanupHint, onCleanupFailed: () => { cleanupFailed = true; } }))
+    .add(
+      preflightTask(kc, async r => {
+        await events.onBegin(runInfo(r, source, started));
+        begun = true;
+      }),
+    )
+    .add(
+      namespaceTask({
+        teardownKube,
+        cleanupHint,
+        onCleanupFailed: () => {
+          cleanupFailed = true;
+        },
+      }),
+    )
     .add(deployment.task)
     .add(checksTask(deployment, events));
 
@@ -102,7 +126,9 @@ export async function runWincheck(config: RunConfig, opts: RunOptions): Promise<
   try {
     if (!begun) {
       if (result.status === 'interrupted' || result.status === 'timedout') {
-        out(`${result.status === 'timedout' ? 'Timed out' : 'Interrupted'} before any check ran${cleanupFailed ? `; the cleanup failed: run "${cleanupHint}"` : ''}.`);
+        out(
+          `${result.status === 'timedout' ? 'Timed out' : 'Interrupted'} before any check ran${cleanupFailed ? `; the cleanup failed: run "${cleanupHint}"` : ''}.`,
+        );
         return result.status === 'interrupted' && !cleanupFailed ? EXIT_INTERRUPTED : 1;
       }
       // Nothing was reported: the failure is the answer (exit 2 or 3 via the error type).
@@ -133,7 +159,6 @@ function runInfo(r: RunState, source: string, started: number): RunInfo {
   };
 }
 
-
 /** First signal: stop and clean up. Second: leave now, saying what was left behind and how to remove it. */
 function installSignalHandlers(run: RunState, out: (l: string) => void, cleanupHint: string): () => void {
   let count = 0;
@@ -145,11 +170,16 @@ function installSignalHandlers(run: RunState, out: (l: string) => void, cleanupH
       run.abort.abort(new Error(`interrupted by ${sig}`));
     } else {
       // Exit 1, not 130: the cleanup did not finish.
-      out(`${sig} again: exiting now without finishing the cleanup; namespace ${run.namespace} and other objects of run ${run.runId} may remain. Remove them with:\n  ${cleanupHint}`);
+      out(
+        `${sig} again: exiting now without finishing the cleanup; namespace ${run.namespace} and other objects of run ${run.runId} may remain. Remove them with:\n  ${cleanupHint}`,
+      );
       process.exit(1);
     }
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  return () => { process.off('SIGINT', onSignal); process.off('SIGTERM', onSignal); };
+  return () => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
 }

@@ -29,7 +29,12 @@ export class TaskRunner<C> {
   async run(ctx: C): Promise<{ status: TaskStatus; firstError?: unknown }> {
     const { abort } = this._opts;
     let timedOut = false;
-    const timer = this._opts.timeoutMs ? setTimeout(() => { timedOut = true; abort.abort(new Error('run timed out')); }, this._opts.timeoutMs) : undefined;
+    const timer = this._opts.timeoutMs
+      ? setTimeout(() => {
+          timedOut = true;
+          abort.abort(new Error('run timed out'));
+        }, this._opts.timeoutMs)
+      : undefined;
     const started: Task<C>[] = [];
     let status: TaskStatus = 'passed';
     let firstError: unknown;

@@ -39,7 +39,11 @@ export interface WaveOptions {
   log(line: string): void;
 }
 
-interface Planned { plan: DeployPlan; spec: FixtureSpec; rendered?: RenderedFixture }
+interface Planned {
+  plan: DeployPlan;
+  spec: FixtureSpec;
+  rendered?: RenderedFixture;
+}
 
 export class WaveRunner {
   private readonly _waveOf = new Map<string, number>();
@@ -54,14 +58,24 @@ export class WaveRunner {
     /** Marks a fixture settled (created, failed or n/a): checks waiting on it may start. */
     private readonly _settle: (key: string) => void,
   ) {
-    plan.waves.forEach((w, i) => { for (const f of w.features) this._waveOf.set(f, i); });
+    plan.waves.forEach((w, i) => {
+      for (const f of w.features) this._waveOf.set(f, i);
+    });
     this._pending = plan.waves.map(w => w.features.length);
     // An interrupted run lets every waiting check go on (and end at once on the aborted signal).
-    _o.signal.addEventListener('abort', () => { for (const k of _fixtures.keys()) _settle(k); }, { once: true });
+    _o.signal.addEventListener(
+      'abort',
+      () => {
+        for (const k of _fixtures.keys()) _settle(k);
+      },
+      { once: true },
+    );
   }
 
   /** Settles when no wave is being created or released (teardown waits for it). */
-  idle(): Promise<void> { return this._busy; }
+  idle(): Promise<void> {
+    return this._busy;
+  }
 
   /**
    * Creates the first wave, with every fixture no wave holds (a render failure records itself);
@@ -79,7 +93,10 @@ export class WaveRunner {
     for (const [key, why] of this.plan.crowded) {
       const p = this._fixtures.get(key)!;
       const message = `fixture ${p.spec.id} does not fit: other workloads hold the room it needs: ${why}`;
-      p.plan.target.fixtures.set(p.spec.id, new FixtureError(p.spec.id, message, { cause: new MeansError('capacity', message), pods: p.rendered ? podsOfObjects(p.rendered.objects) : undefined }));
+      p.plan.target.fixtures.set(
+        p.spec.id,
+        new FixtureError(p.spec.id, message, { cause: new MeansError('capacity', message), pods: p.rendered ? podsOfObjects(p.rendered.objects) : undefined }),
+      );
       this._o.log(`Capacity: ${message}.`);
       this._settle(key);
     }
@@ -100,7 +117,10 @@ export class WaveRunner {
   }
 
   private _track(p: Promise<void>): Promise<void> {
-    this._busy = this._busy.then(() => p, () => p);
+    this._busy = this._busy.then(
+      () => p,
+      () => p,
+    );
     return p;
   }
 
@@ -109,15 +129,21 @@ export class WaveRunner {
     if (n > 1) this._o.log(`Capacity: wave ${i + 1}/${n}: ${this.plan.waves[i]?.features.length ?? 0} check(s); creating ${keys.length} fixture(s).`);
     // The pre-pull runs once, before any plan creates anything; every plan waits for it.
     const pulled = beforeCreate?.();
-    await Promise.all(this._plans.map(plan => {
-      const specs = keys.map(k => this._fixtures.get(k)!).filter(p => p.plan === plan).map(p => p.spec);
-      return deployFixtures(plan.target, specs, {
-        kube: this._o.kube, redactor: this._o.redactor,
-        onSettled: id => this._settle(keyOf(plan.target, id)),
-        beforeCreate: pulled ? () => pulled : undefined,
-        prerendered: spec => this._fixtures.get(keyOf(plan.target, spec.id))?.rendered,
-      });
-    }));
+    await Promise.all(
+      this._plans.map(plan => {
+        const specs = keys
+          .map(k => this._fixtures.get(k)!)
+          .filter(p => p.plan === plan)
+          .map(p => p.spec);
+        return deployFixtures(plan.target, specs, {
+          kube: this._o.kube,
+          redactor: this._o.redactor,
+          onSettled: id => this._settle(keyOf(plan.target, id)),
+          beforeCreate: pulled ? () => pulled : undefined,
+          prerendered: spec => this._fixtures.get(keyOf(plan.target, spec.id))?.rendered,
+        });
+      }),
+    );
     // After the last wave nothing more is coming: no check may wait on a fixture forever.
     if (i >= n - 1) for (const k of this._fixtures.keys()) this._settle(k);
   }
@@ -151,7 +177,7 @@ export class WaveRunner {
         }
       }
       p.plan.target.fixtures.delete(p.spec.id);
-      byNamespace.set(p.plan.target.namespace, [...byNamespace.get(p.plan.target.namespace) ?? [], p.spec.id]);
+      byNamespace.set(p.plan.target.namespace, [...(byNamespace.get(p.plan.target.namespace) ?? []), p.spec.id]);
     }
     for (const [namespace, ids] of byNamespace) {
       // Pods probes made from these fixtures (copies carrying the fixture label) go too.
@@ -163,9 +189,14 @@ export class WaveRunner {
         path: `/api/v1/namespaces/${namespace}/pods`,
         labelSelector,
         list: () => kube.core.listNamespacedPod({ namespace, labelSelector }),
-        onList: items => { left.clear(); for (const p of items) left.add(p.metadata!.name!); return left.size ? undefined : true; },
+        onList: items => {
+          left.clear();
+          for (const p of items) left.add(p.metadata!.name!);
+          return left.size ? undefined : true;
+        },
         check: (p, type) => {
-          if (type === 'DELETED') left.delete(p.metadata!.name!); else left.add(p.metadata!.name!);
+          if (type === 'DELETED') left.delete(p.metadata!.name!);
+          else left.add(p.metadata!.name!);
           return left.size ? undefined : true;
         },
         what: `the pods of fixtures ${ids.join(', ')} in ${namespace} to be gone`,
@@ -216,10 +247,12 @@ export async function planDeployment(o: PlanDeploymentInputs, plans: DeployPlan[
       if (rendered) demand.set(key, demandOf(rendered, cluster.nodes));
     }
   }
-  const features = o.features.map(f => {
-    const plan = plans.find(p => p.target.namespace === (o.scopes?.get(f.id)?.namespace ?? o.namespace));
-    return { id: f.id, fixtures: plan ? f.fixtures.map(s => keyOf(plan.target, s.id)).filter(k => demand.has(k)) : [] };
-  }).filter(f => f.fixtures.length);
+  const features = o.features
+    .map(f => {
+      const plan = plans.find(p => p.target.namespace === (o.scopes?.get(f.id)?.namespace ?? o.namespace));
+      return { id: f.id, fixtures: plan ? f.fixtures.map(s => keyOf(plan.target, s.id)).filter(k => demand.has(k)) : [] };
+    })
+    .filter(f => f.fixtures.length);
   const plan = planWaves(features, demand, reserved);
   if (plan.waves.length > 1) o.log(`Capacity: the fixtures do not fit the nodes at once; deploying in ${plan.waves.length} waves.`);
   return new WaveRunner(o, plan, fixtures, plans, settle);

@@ -11,8 +11,15 @@ export function quoteWindowsArg(arg: string): string {
   let out = '"';
   let backslashes = 0;
   for (const ch of arg) {
-    if (ch === '\\') { backslashes++; continue; }
-    if (ch === '"') { out += '\\'.repeat(backslashes * 2 + 1) + '"'; backslashes = 0; continue; }
+    if (ch === '\\') {
+      backslashes++;
+      continue;
+    }
+    if (ch === '"') {
+      out += '\\'.repeat(backslashes * 2 + 1) + '"';
+      backslashes = 0;
+      continue;
+    }
     out += '\\'.repeat(backslashes) + ch;
     backslashes = 0;
   }

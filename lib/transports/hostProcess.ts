@@ -33,7 +33,11 @@ export function hostProcessPodName(node: string): string {
 export function perNodeName(prefix: string, node: string): string {
   const hash = createHash('sha256').update(node).digest('hex').slice(0, 8);
   const room = 63 - prefix.length - hash.length - 2;
-  const readable = node.toLowerCase().replace(/[^a-z0-9-]/g, '-').slice(0, Math.max(0, room)).replace(/^-+|-+$/g, '');
+  const readable = node
+    .toLowerCase()
+    .replace(/[^a-z0-9-]/g, '-')
+    .slice(0, Math.max(0, room))
+    .replace(/^-+|-+$/g, '');
   return readable ? `${prefix}-${readable}-${hash}` : `${prefix}-${hash}`;
 }
 
@@ -60,7 +64,12 @@ export class HostProcessTransport implements Transport {
   readonly description: string;
   private readonly _exec: PodExecTransport;
 
-  constructor(kube: KubeClients, readonly namespace: string, readonly pod: string, readonly node: string) {
+  constructor(
+    kube: KubeClients,
+    readonly namespace: string,
+    readonly pod: string,
+    readonly node: string,
+  ) {
     this._exec = new PodExecTransport(kube, { namespace, pod, container: 'host' }, 'windows');
     this.description = `hostprocess ${namespace}/${pod} on node ${node}`;
   }
@@ -108,7 +117,9 @@ export async function startHostProcessTransport(node: NodeInfo, o: HostProcessOp
     }
   }
   try {
-    await (o.readyHub ? o.readyHub.waitReady(name, o.timeoutMs, o.signal) : waitTimeoutForPodReady(o.kube, o.namespace, name, o.timeoutMs, { signal: o.signal }));
+    await (o.readyHub
+      ? o.readyHub.waitReady(name, o.timeoutMs, o.signal)
+      : waitTimeoutForPodReady(o.kube, o.namespace, name, o.timeoutMs, { signal: o.signal }));
   } catch (e) {
     const why = e instanceof PodStartError ? e.message : (e as Error).message;
     throw new Error(`HostProcess pod ${o.namespace}/${name} on node ${node.name} did not start: ${why}`, { cause: e });
@@ -118,6 +129,8 @@ export async function startHostProcessTransport(node: NodeInfo, o: HostProcessOp
   const who = await (o.execSlots ? o.execSlots.run(whoami, o.signal) : whoami());
   const user = who.stdout.trim();
   if (who.exitCode !== 0 || !/^nt authority\\system$/i.test(user))
-    throw new Error(`pod ${o.namespace}/${name} on node ${node.name} is not running as a HostProcess container: whoami gave "${user || who.stderr.trim()}" (exit ${who.exitCode}), not nt authority\\system`);
+    throw new Error(
+      `pod ${o.namespace}/${name} on node ${node.name} is not running as a HostProcess container: whoami gave "${user || who.stderr.trim()}" (exit ${who.exitCode}), not nt authority\\system`,
+    );
   return t;
 }

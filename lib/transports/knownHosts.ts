@@ -37,7 +37,10 @@ export function lookupName(host: string, port: number): string {
 }
 
 function wildcard(pattern: string): RegExp {
-  const re = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const re = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${re}$`, 'i');
 }
 
@@ -63,9 +66,7 @@ export function entryMatches(entry: KnownHostEntry, names: string[]): boolean {
   return hit;
 }
 
-export type HostKeyVerdict =
-  | { ok: true; line: number }
-  | { ok: false; reason: 'unknown' | 'mismatch' | 'revoked' };
+export type HostKeyVerdict = { ok: true; line: number } | { ok: false; reason: 'unknown' | 'mismatch' | 'revoked' };
 
 /**
  * Is `presented` a known key for this host? Names are tried as given (node name, address),

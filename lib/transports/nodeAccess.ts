@@ -46,7 +46,8 @@ export type NodeTransportFactory = (node: NodeInfo, o: NodeAccessOptions) => Pro
  * allowed transport is not available.
  */
 export function applyNodeAccessMode(access: NodeAccess0, mode: NodeAccessMode = 'auto'): NodeAccess0 {
-  if (mode === 'ssh' && access.hostProcess) return { ...access, hostProcess: false, hostProcessReason: `not used: node access is set to ssh (${access.hostProcessReason})` };
+  if (mode === 'ssh' && access.hostProcess)
+    return { ...access, hostProcess: false, hostProcessReason: `not used: node access is set to ssh (${access.hostProcessReason})` };
   if (mode === 'hostprocess' && access.ssh) return { ...access, ssh: false, sshReason: `not used: node access is set to hostprocess (${access.sshReason})` };
   if (mode === 'ssh' && !access.hostProcess) return { ...access, hostProcessReason: `node access is set to ssh; ${access.hostProcessReason}` };
   return access;
@@ -95,7 +96,11 @@ export class NodeAccess {
     if (plan.hostProcess.ok) {
       try {
         const t = await startHostProcessTransport(node, {
-          kube: o.kube, namespace: o.namespace, render: o.render, timeoutMs: o.podStartMs, signal: o.signal,
+          kube: o.kube,
+          namespace: o.namespace,
+          render: o.render,
+          timeoutMs: o.podStartMs,
+          signal: o.signal,
           execSlots: o.execSlots,
           readyHub: (this._hub ??= new PodReadyHub(o.kube, o.namespace, nodeAccessSelector(o.runId), o.signal)),
         });
@@ -116,7 +121,14 @@ export class NodeAccess {
       } catch (e) {
         throw new Error(`cannot read the SSH key or known_hosts for node ${node.name}: ${(e as Error).message}`, { cause: e });
       }
-      const t = new SshTransport({ node: node.name, host: node.internalIP!, user: s.user!, privateKey: key, knownHosts: parseKnownHosts(known), knownHostsSource: s.knownHosts! });
+      const t = new SshTransport({
+        node: node.name,
+        host: node.internalIP!,
+        user: s.user!,
+        privateKey: key,
+        knownHosts: parseKnownHosts(known),
+        knownHostsSource: s.knownHosts!,
+      });
       this._ssh.push(t);
       try {
         await t.connect();

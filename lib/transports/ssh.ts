@@ -8,7 +8,6 @@ import type { CommandResult, Transport } from '../probes/types.ts';
 import { windowsCommandLine } from './commandLine.ts';
 import { checkHostKey, type KnownHostEntry } from './knownHosts.ts';
 
-
 /** SSH handshake and authentication: a node that does not answer in this time is down. */
 const READY_TIMEOUT_MS = 20_000;
 /** One command, when the caller gives no deadline. */
@@ -43,7 +42,10 @@ export class SshTransport implements Transport {
 
   /** Connects (once; again after a drop) and verifies the host key. */
   connect(): Promise<Conn> {
-    this._conn ??= this._open().catch(e => { this._conn = undefined; throw e; });
+    this._conn ??= this._open().catch(e => {
+      this._conn = undefined;
+      throw e;
+    });
     return this._conn;
   }
 
@@ -52,12 +54,17 @@ export class SshTransport implements Transport {
     const port = t.port ?? 22;
     // Loaded on first use: ssh2 (and its WebAssembly crypto) costs ~14 MB of RSS, and most runs
     // reach their nodes through HostProcess pods.
-    const { default: { Client: SshClient } } = await import('ssh2');
+    const {
+      default: { Client: SshClient },
+    } = await import('ssh2');
     return new Promise<Conn>((resolve, reject) => {
       const conn = new SshClient();
       let refused: string | undefined;
       let settled = false;
-      conn.on('ready', () => { settled = true; resolve(conn); });
+      conn.on('ready', () => {
+        settled = true;
+        resolve(conn);
+      });
       conn.on('error', (e: Error) => {
         if (settled) return;
         settled = true;
@@ -66,7 +73,10 @@ export class SshTransport implements Transport {
       });
       conn.on('close', () => {
         this._conn = undefined;
-        if (!settled) { settled = true; reject(new Error(refused ?? `ssh to node ${t.node} (${t.host}:${port}) closed before it was ready`)); }
+        if (!settled) {
+          settled = true;
+          reject(new Error(refused ?? `ssh to node ${t.node} (${t.host}:${port}) closed before it was ready`));
+        }
       });
       conn.connect({
         host: t.host,
@@ -77,11 +87,12 @@ export class SshTransport implements Transport {
         hostVerifier: (key: Buffer) => {
           const v = checkHostKey(t.knownHosts, [t.node, t.host], port, key);
           if (v.ok) return true;
-          refused = v.reason === 'mismatch'
-            ? `host key of node ${t.node} (${t.host}) does not match known_hosts: refusing to connect`
-            : v.reason === 'revoked'
-              ? `host key of node ${t.node} (${t.host}) is marked @revoked in known_hosts: refusing to connect`
-              : `host key of node ${t.node} (${t.host}) is not in known_hosts (${t.knownHostsSource}): refusing to connect`;
+          refused =
+            v.reason === 'mismatch'
+              ? `host key of node ${t.node} (${t.host}) does not match known_hosts: refusing to connect`
+              : v.reason === 'revoked'
+                ? `host key of node ${t.node} (${t.host}) is marked @revoked in known_hosts: refusing to connect`
+                : `host key of node ${t.node} (${t.host}) is not in known_hosts (${t.knownHostsSource}): refusing to connect`;
           return false;
         },
       });
@@ -101,8 +112,15 @@ export class SshTransport implements Transport {
     // exit-status and close from one packet batch before any awaiting code resumes.
     await new Promise<void>((resolve, reject) => {
       let stream: ClientChannel | undefined;
-      const timer = setTimeout(() => { stream?.close(); reject(new MeansError('node-access', `${where}: command did not finish within ${Math.round(timeoutMs / 1000)}s`)); }, timeoutMs);
-      const onAbort = () => { clearTimeout(timer); stream?.close(); reject(new Error(`${where}: interrupted`)); };
+      const timer = setTimeout(() => {
+        stream?.close();
+        reject(new MeansError('node-access', `${where}: command did not finish within ${Math.round(timeoutMs / 1000)}s`));
+      }, timeoutMs);
+      const onAbort = () => {
+        clearTimeout(timer);
+        stream?.close();
+        reject(new Error(`${where}: interrupted`));
+      };
       if (opts.signal?.aborted) return onAbort();
       opts.signal?.addEventListener('abort', onAbort, { once: true });
       conn.exec(line, { pty: false }, (e, s) => {
@@ -114,9 +132,19 @@ export class SshTransport implements Transport {
         stream = s;
         s.on('data', (c: Buffer) => out.push(c));
         s.stderr.on('data', (c: Buffer) => err.push(c));
-        s.on('exit', (code: number | null, signal?: string) => { if (typeof code === 'number') exitCode = code; else exitSignal = signal ?? 'unknown'; });
-        s.on('close', () => { clearTimeout(timer); opts.signal?.removeEventListener('abort', onAbort); resolve(); });
-        s.on('error', (x: Error) => { clearTimeout(timer); reject(new MeansError('node-access', `${where}: ${x.message}`, { cause: x })); });
+        s.on('exit', (code: number | null, signal?: string) => {
+          if (typeof code === 'number') exitCode = code;
+          else exitSignal = signal ?? 'unknown';
+        });
+        s.on('close', () => {
+          clearTimeout(timer);
+          opts.signal?.removeEventListener('abort', onAbort);
+          resolve();
+        });
+        s.on('error', (x: Error) => {
+          clearTimeout(timer);
+          reject(new MeansError('node-access', `${where}: ${x.message}`, { cause: x }));
+        });
       });
     });
     if (exitCode === undefined)

@@ -17,14 +17,22 @@ export interface ClusterCerts {
 export const ADMIN_USER = 'wincheck-admin';
 export const ADMIN_GROUP = 'system:masters';
 
-export interface KeyPair { pub: forge.pki.rsa.PublicKey; priv: forge.pki.rsa.PrivateKey; privPem: string }
+export interface KeyPair {
+  pub: forge.pki.rsa.PublicKey;
+  priv: forge.pki.rsa.PrivateKey;
+  privPem: string;
+}
 
 // RSA keys from node:crypto (native, fast) rather than forge's pure-JS generator.
 export function rsaKeys(modulusLength = 2048): KeyPair {
   const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength });
   const privPem = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
   const pubPem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
-  return { pub: forge.pki.publicKeyFromPem(pubPem) as forge.pki.rsa.PublicKey, priv: forge.pki.privateKeyFromPem(privPem) as forge.pki.rsa.PrivateKey, privPem };
+  return {
+    pub: forge.pki.publicKeyFromPem(pubPem) as forge.pki.rsa.PublicKey,
+    priv: forge.pki.privateKeyFromPem(privPem) as forge.pki.rsa.PrivateKey,
+    privPem,
+  };
 }
 
 function newCert(pub: forge.pki.PublicKey, subject: forge.pki.CertificateField[], issuer: forge.pki.CertificateField[], days: number): forge.pki.Certificate {
@@ -45,7 +53,7 @@ function newCert(pub: forge.pki.PublicKey, subject: forge.pki.CertificateField[]
  */
 export function certSerial(bytes: Buffer = randomBytes(16)): string {
   const b = Buffer.from(bytes);
-  b[0] = (b[0] & 0x7f) || 0x01;
+  b[0] = b[0] & 0x7f || 0x01;
   return b.toString('hex');
 }
 
@@ -67,15 +75,29 @@ export function generateClusterCerts(keys?: { ca: KeyPair; server: KeyPair; clie
     { name: 'basicConstraints', cA: false },
     { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
     { name: 'extKeyUsage', serverAuth: true },
-    { name: 'subjectAltName', altNames: [
-      { type: 2, value: 'localhost' }, { type: 2, value: 'kubernetes' }, { type: 2, value: 'kubernetes.default' },
-      { type: 2, value: 'kubernetes.default.svc' }, { type: 7, ip: '127.0.0.1' },
-    ] },
+    {
+      name: 'subjectAltName',
+      altNames: [
+        { type: 2, value: 'localhost' },
+        { type: 2, value: 'kubernetes' },
+        { type: 2, value: 'kubernetes.default' },
+        { type: 2, value: 'kubernetes.default.svc' },
+        { type: 7, ip: '127.0.0.1' },
+      ],
+    },
   ]);
   srvCert.sign(ca.priv, forge.md.sha256.create());
 
   const cli = keys?.client ?? rsaKeys();
-  const cliCert = newCert(cli.pub, [{ name: 'commonName', value: ADMIN_USER }, { name: 'organizationName', value: ADMIN_GROUP }], caSubject, 365);
+  const cliCert = newCert(
+    cli.pub,
+    [
+      { name: 'commonName', value: ADMIN_USER },
+      { name: 'organizationName', value: ADMIN_GROUP },
+    ],
+    caSubject,
+    365,
+  );
   cliCert.setExtensions([
     { name: 'basicConstraints', cA: false },
     { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
@@ -84,8 +106,11 @@ export function generateClusterCerts(keys?: { ca: KeyPair; server: KeyPair; clie
   cliCert.sign(ca.priv, forge.md.sha256.create());
 
   return {
-    caPem: forge.pki.certificateToPem(caCert), caKeyPem: ca.privPem,
-    serverCertPem: forge.pki.certificateToPem(srvCert), serverKeyPem: srv.privPem,
-    clientCertPem: forge.pki.certificateToPem(cliCert), clientKeyPem: cli.privPem,
+    caPem: forge.pki.certificateToPem(caCert),
+    caKeyPem: ca.privPem,
+    serverCertPem: forge.pki.certificateToPem(srvCert),
+    serverKeyPem: srv.privPem,
+    clientCertPem: forge.pki.certificateToPem(cliCert),
+    clientKeyPem: cli.privPem,
   };
 }

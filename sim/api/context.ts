@@ -58,7 +58,12 @@ export async function readObject(req: IncomingMessage): Promise<unknown> {
   const ct = (req.headers['content-type'] ?? '').toLowerCase();
   // kubectl 1.32+ sends typed creates as protobuf (no JSON fallback): decoded for the kinds it creates.
   if (ct.startsWith('application/vnd.kubernetes.protobuf')) return decodeProtobufObject(buf);
-  if (ct.includes('cbor')) throw new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf`);
+  if (ct.includes('cbor'))
+    throw new ApiError(
+      415,
+      'UnsupportedMediaType',
+      `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf`,
+    );
   try {
     if (ct.includes('yaml')) return parseYaml(text);
     return JSON.parse(text);

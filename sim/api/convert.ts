@@ -37,11 +37,21 @@ function coreToEventsV1(o: KubeObject): KubeObject {
   if (o.apiVersion === 'events.k8s.io/v1') return o;
   const e = o as Obj;
   const out: Obj = { metadata: o.metadata };
-  const copy = (from: string, to: string) => { if (e[from] !== undefined && e[from] !== null) out[to] = e[from]; };
-  copy('involvedObject', 'regarding'); copy('message', 'note'); copy('type', 'type'); copy('reason', 'reason');
-  copy('action', 'action'); copy('related', 'related'); copy('series', 'series'); copy('eventTime', 'eventTime');
-  copy('source', 'deprecatedSource'); copy('firstTimestamp', 'deprecatedFirstTimestamp');
-  copy('lastTimestamp', 'deprecatedLastTimestamp'); copy('count', 'deprecatedCount');
+  const copy = (from: string, to: string) => {
+    if (e[from] !== undefined && e[from] !== null) out[to] = e[from];
+  };
+  copy('involvedObject', 'regarding');
+  copy('message', 'note');
+  copy('type', 'type');
+  copy('reason', 'reason');
+  copy('action', 'action');
+  copy('related', 'related');
+  copy('series', 'series');
+  copy('eventTime', 'eventTime');
+  copy('source', 'deprecatedSource');
+  copy('firstTimestamp', 'deprecatedFirstTimestamp');
+  copy('lastTimestamp', 'deprecatedLastTimestamp');
+  copy('count', 'deprecatedCount');
   const src = (e.source ?? {}) as { component?: string; host?: string };
   const rc = (e.reportingComponent as string | undefined) || src.component;
   const ri = (e.reportingInstance as string | undefined) || src.host;
@@ -54,17 +64,31 @@ function eventsV1ToCore(o: KubeObject): KubeObject {
   if (o.apiVersion !== 'events.k8s.io/v1') return o;
   const e = o as Obj;
   const out: Obj = { metadata: o.metadata };
-  const copy = (from: string, to: string) => { if (e[from] !== undefined && e[from] !== null) out[to] = e[from]; };
-  copy('regarding', 'involvedObject'); copy('note', 'message'); copy('type', 'type'); copy('reason', 'reason');
-  copy('action', 'action'); copy('related', 'related'); copy('series', 'series'); copy('eventTime', 'eventTime');
-  copy('deprecatedSource', 'source'); copy('deprecatedFirstTimestamp', 'firstTimestamp');
-  copy('deprecatedLastTimestamp', 'lastTimestamp'); copy('deprecatedCount', 'count');
-  copy('reportingController', 'reportingComponent'); copy('reportingInstance', 'reportingInstance');
+  const copy = (from: string, to: string) => {
+    if (e[from] !== undefined && e[from] !== null) out[to] = e[from];
+  };
+  copy('regarding', 'involvedObject');
+  copy('note', 'message');
+  copy('type', 'type');
+  copy('reason', 'reason');
+  copy('action', 'action');
+  copy('related', 'related');
+  copy('series', 'series');
+  copy('eventTime', 'eventTime');
+  copy('deprecatedSource', 'source');
+  copy('deprecatedFirstTimestamp', 'firstTimestamp');
+  copy('deprecatedLastTimestamp', 'lastTimestamp');
+  copy('deprecatedCount', 'count');
+  copy('reportingController', 'reportingComponent');
+  copy('reportingInstance', 'reportingInstance');
   if (!out.involvedObject) out.involvedObject = {};
   return { apiVersion: 'v1', kind: 'Event', ...out } as KubeObject;
 }
 
-interface MetricV2 { type?: string; resource?: { name?: string; target?: { type?: string; averageUtilization?: number }; current?: { averageUtilization?: number } } }
+interface MetricV2 {
+  type?: string;
+  resource?: { name?: string; target?: { type?: string; averageUtilization?: number }; current?: { averageUtilization?: number } };
+}
 
 function hpaV1ToV2(o: KubeObject): KubeObject {
   if (o.apiVersion !== 'autoscaling/v1') return o;
@@ -87,10 +111,12 @@ function hpaV2ToV1(o: KubeObject): KubeObject {
   const status = { ...(o.status as Obj | undefined) };
   const cpuOf = (ms: unknown) => (Array.isArray(ms) ? (ms as MetricV2[]).find(m => m.type === 'Resource' && m.resource?.name === 'cpu') : undefined);
   const t = cpuOf(spec.metrics)?.resource?.target?.averageUtilization;
-  delete spec.metrics; delete spec.behavior;
+  delete spec.metrics;
+  delete spec.behavior;
   if (t !== undefined) spec.targetCPUUtilizationPercentage = t;
   const c = cpuOf(status.currentMetrics)?.resource?.current?.averageUtilization;
-  delete status.currentMetrics; delete status.conditions;
+  delete status.currentMetrics;
+  delete status.conditions;
   if (c !== undefined) status.currentCPUUtilizationPercentage = c;
   const out: KubeObject = { ...o, apiVersion: 'autoscaling/v1', spec };
   if (o.status) out.status = status;

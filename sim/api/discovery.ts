@@ -6,22 +6,39 @@ import type { Profile } from '../profiles/types.ts';
 import { RESOURCES, type ResourceType } from './resources.ts';
 import { servedGroupVersions } from './router.ts';
 
-interface SubInfo { kind: string; group?: string; version?: string; verbs: string[] }
+interface SubInfo {
+  kind: string;
+  group?: string;
+  version?: string;
+  verbs: string[];
+}
 
 function subInfo(r: ResourceType, sub: string): SubInfo {
   switch (sub) {
-    case 'status': return { kind: r.kind, verbs: ['get', 'patch', 'update'] };
-    case 'scale': return { kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: ['get', 'patch', 'update'] };
-    case 'exec': return { kind: 'PodExecOptions', verbs: ['create', 'get'] };
-    case 'attach': return { kind: 'PodAttachOptions', verbs: ['create', 'get'] };
-    case 'portforward': return { kind: 'PodPortForwardOptions', verbs: ['create', 'get'] };
-    case 'log': return { kind: 'Pod', verbs: ['get'] };
-    case 'binding': return { kind: 'Binding', verbs: ['create'] };
-    case 'eviction': return { kind: 'Eviction', group: 'policy', version: 'v1', verbs: ['create'] };
-    case 'ephemeralcontainers': return { kind: 'Pod', verbs: ['get', 'patch', 'update'] };
-    case 'finalize': return { kind: 'Namespace', verbs: ['update'] };
-    case 'proxy': return { kind: r.kind === 'Node' ? 'NodeProxyOptions' : `${r.kind}ProxyOptions`, verbs: ['create', 'delete', 'get', 'patch', 'update'] };
-    default: return { kind: r.kind, verbs: ['get'] };
+    case 'status':
+      return { kind: r.kind, verbs: ['get', 'patch', 'update'] };
+    case 'scale':
+      return { kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: ['get', 'patch', 'update'] };
+    case 'exec':
+      return { kind: 'PodExecOptions', verbs: ['create', 'get'] };
+    case 'attach':
+      return { kind: 'PodAttachOptions', verbs: ['create', 'get'] };
+    case 'portforward':
+      return { kind: 'PodPortForwardOptions', verbs: ['create', 'get'] };
+    case 'log':
+      return { kind: 'Pod', verbs: ['get'] };
+    case 'binding':
+      return { kind: 'Binding', verbs: ['create'] };
+    case 'eviction':
+      return { kind: 'Eviction', group: 'policy', version: 'v1', verbs: ['create'] };
+    case 'ephemeralcontainers':
+      return { kind: 'Pod', verbs: ['get', 'patch', 'update'] };
+    case 'finalize':
+      return { kind: 'Namespace', verbs: ['update'] };
+    case 'proxy':
+      return { kind: r.kind === 'Node' ? 'NodeProxyOptions' : `${r.kind}ProxyOptions`, verbs: ['create', 'delete', 'get', 'patch', 'update'] };
+    default:
+      return { kind: r.kind, verbs: ['get'] };
   }
 }
 
@@ -32,16 +49,22 @@ function resourcesOf(group: string, version: string): ResourceType[] {
 export function versionInfo(profile: Profile): object {
   const m = /^v?(\d+)\.(\d+)/.exec(profile.kubernetesVersion);
   return {
-    major: m?.[1] ?? '1', minor: m?.[2] ?? '0',
+    major: m?.[1] ?? '1',
+    minor: m?.[2] ?? '0',
     gitVersion: profile.kubernetesVersion.startsWith('v') ? profile.kubernetesVersion : `v${profile.kubernetesVersion}`,
-    gitCommit: '0000000000000000000000000000000000000000', gitTreeState: 'clean',
-    buildDate: '2025-01-01T00:00:00Z', goVersion: 'go1.24.0', compiler: 'gc', platform: 'linux/amd64',
+    gitCommit: '0000000000000000000000000000000000000000',
+    gitTreeState: 'clean',
+    buildDate: '2025-01-01T00:00:00Z',
+    goVersion: 'go1.24.0',
+    compiler: 'gc',
+    platform: 'linux/amd64',
   };
 }
 
 export function apiVersions(serverAddress: string): object {
   return {
-    kind: 'APIVersions', versions: ['v1'],
+    kind: 'APIVersions',
+    versions: ['v1'],
     serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }],
   };
 }
@@ -53,8 +76,11 @@ function groupEntry(g: { group: string; versions: string[] }) {
 
 export function apiGroupList(metricsServer: boolean): object {
   return {
-    kind: 'APIGroupList', apiVersion: 'v1',
-    groups: servedGroupVersions(metricsServer).filter(g => g.group !== '').map(groupEntry),
+    kind: 'APIGroupList',
+    apiVersion: 'v1',
+    groups: servedGroupVersions(metricsServer)
+      .filter(g => g.group !== '')
+      .map(groupEntry),
   };
 }
 
@@ -73,7 +99,10 @@ export function apiResourceList(group: string, version: string): object {
     for (const s of r.subresources ?? []) {
       const i = subInfo(r, s);
       const se: Record<string, unknown> = { name: `${r.resource}/${s}`, singularName: '', namespaced: r.namespaced, kind: i.kind, verbs: i.verbs };
-      if (i.group) { se.group = i.group; se.version = i.version; }
+      if (i.group) {
+        se.group = i.group;
+        se.version = i.version;
+      }
       resources.push(se);
     }
   }
@@ -102,7 +131,9 @@ export function aggregatedContentType(v: AggregatedVersion): string {
 export function aggregatedDiscovery(core: boolean, v: AggregatedVersion, metricsServer: boolean): object {
   const groups = servedGroupVersions(metricsServer).filter(g => (g.group === '') === core);
   return {
-    kind: 'APIGroupDiscoveryList', apiVersion: `apidiscovery.k8s.io/${v}`, metadata: {},
+    kind: 'APIGroupDiscoveryList',
+    apiVersion: `apidiscovery.k8s.io/${v}`,
+    metadata: {},
     items: groups.map(g => ({
       metadata: core ? { creationTimestamp: null } : { name: g.group, creationTimestamp: null },
       versions: g.versions.map(ver => ({
@@ -118,10 +149,11 @@ export function aggregatedDiscovery(core: boolean, v: AggregatedVersion, metrics
           };
           if (r.shortNames) e.shortNames = r.shortNames;
           if (r.categories) e.categories = r.categories;
-          if (r.subresources?.length) e.subresources = r.subresources.map(s => {
-            const i = subInfo(r, s);
-            return { subresource: s, responseKind: { group: i.group ?? r.group, version: i.version ?? r.version, kind: i.kind }, verbs: i.verbs };
-          });
+          if (r.subresources?.length)
+            e.subresources = r.subresources.map(s => {
+              const i = subInfo(r, s);
+              return { subresource: s, responseKind: { group: i.group ?? r.group, version: i.version ?? r.version, kind: i.kind }, verbs: i.verbs };
+            });
           return e;
         }),
       })),

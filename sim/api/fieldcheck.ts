@@ -4,8 +4,14 @@
 
 import * as k8s from '@kubernetes/client-node';
 
-interface Attr { name: string; baseName: string; type: string }
-interface ModelClass { getAttributeTypeMap(): Attr[] }
+interface Attr {
+  name: string;
+  baseName: string;
+  type: string;
+}
+interface ModelClass {
+  getAttributeTypeMap(): Attr[];
+}
 
 const models = k8s as unknown as Record<string, ModelClass | undefined>;
 
@@ -46,9 +52,15 @@ function walkModel(m: ModelClass, v: unknown, path: string, out: string[]): void
 
 function walkType(type: string, v: unknown, path: string, out: string[]): void {
   const arr = /^Array<(.+)>$/.exec(type);
-  if (arr) { if (Array.isArray(v)) v.forEach((x, i) => walkType(arr[1], x, `${path}[${i}]`, out)); return; }
+  if (arr) {
+    if (Array.isArray(v)) v.forEach((x, i) => walkType(arr[1], x, `${path}[${i}]`, out));
+    return;
+  }
   const map = /^\{ \[key: string\]: (.+); \}$/.exec(type);
-  if (map) { if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walkType(map[1], x, `${path}.${k}`, out); return; }
+  if (map) {
+    if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walkType(map[1], x, `${path}.${k}`, out);
+    return;
+  }
   const m = models[type];
   if (m && typeof m.getAttributeTypeMap === 'function') walkModel(m, v, path, out);
 }

@@ -16,9 +16,8 @@ const b64 = (s: string) => Buffer.from(s).toString('base64');
 
 export function buildKubeconfig(k: KubeconfigInput): string {
   const ctx = k.context ?? 'wincheck-sim';
-  const user: Record<string, string> = k.auth === 'cert'
-    ? { 'client-certificate-data': b64(k.clientCertPem ?? ''), 'client-key-data': b64(k.clientKeyPem ?? '') }
-    : { token: k.token ?? '' };
+  const user: Record<string, string> =
+    k.auth === 'cert' ? { 'client-certificate-data': b64(k.clientCertPem ?? ''), 'client-key-data': b64(k.clientKeyPem ?? '') } : { token: k.token ?? '' };
   return stringify({
     apiVersion: 'v1',
     kind: 'Config',

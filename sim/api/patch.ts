@@ -39,10 +39,20 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
  * in containers, port in Services.
  */
 const MERGE_KEYS: Record<string, string | ((items: JsonObject[]) => string)> = {
-  containers: 'name', initContainers: 'name', ephemeralContainers: 'name',
-  env: 'name', volumes: 'name', volumeMounts: 'mountPath', volumeDevices: 'devicePath',
-  imagePullSecrets: 'name', hostAliases: 'ip', topologySpreadConstraints: 'topologyKey',
-  resourceClaims: 'name', conditions: 'type', addresses: 'type', ownerReferences: 'uid',
+  containers: 'name',
+  initContainers: 'name',
+  ephemeralContainers: 'name',
+  env: 'name',
+  volumes: 'name',
+  volumeMounts: 'mountPath',
+  volumeDevices: 'devicePath',
+  imagePullSecrets: 'name',
+  hostAliases: 'ip',
+  topologySpreadConstraints: 'topologyKey',
+  resourceClaims: 'name',
+  conditions: 'type',
+  addresses: 'type',
+  ownerReferences: 'uid',
   ports: items => (items.some(i => 'containerPort' in i) ? 'containerPort' : 'port'),
   secrets: 'name', // ServiceAccount.secrets
 };
@@ -56,7 +66,12 @@ function mergeKeyFor(field: string, items: JsonObject[]): string | undefined {
 }
 
 export function strategicMergePatch(target: unknown, patch: unknown): unknown {
-  if (!isObj(patch)) throw new ApiError(400, 'BadRequest', 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml');
+  if (!isObj(patch))
+    throw new ApiError(
+      400,
+      'BadRequest',
+      'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml',
+    );
   return smpMap(isObj(target) ? target : {}, patch);
 }
 
@@ -64,7 +79,8 @@ function smpMap(target: JsonObject, patch: JsonObject): Json {
   const directive = patch.$patch;
   if (directive === 'delete') return null;
   if (directive === 'replace') {
-    const rest = { ...patch }; delete rest.$patch;
+    const rest = { ...patch };
+    delete rest.$patch;
     return stripDirectives(rest);
   }
   const out: JsonObject = structuredClone(target);
@@ -74,15 +90,20 @@ function smpMap(target: JsonObject, patch: JsonObject): Json {
     if (k.startsWith('$setElementOrder/')) continue; // order hints: ignored safely
     if (k.startsWith('$deleteFromPrimitiveList/')) {
       const field = k.slice('$deleteFromPrimitiveList/'.length);
-      if (Array.isArray(out[field]) && Array.isArray(v)) out[field] = (out[field] as Json[]).filter(x => !(v as Json[]).some(d => JSON.stringify(d) === JSON.stringify(x)));
+      if (Array.isArray(out[field]) && Array.isArray(v))
+        out[field] = (out[field] as Json[]).filter(x => !(v as Json[]).some(d => JSON.stringify(d) === JSON.stringify(x)));
       continue;
     }
-    if (v === null) { delete out[k]; continue; }
+    if (v === null) {
+      delete out[k];
+      continue;
+    }
     if (isObj(v)) {
-      const merged = smpMap(isObj(out[k]) ? out[k] as JsonObject : {}, v);
-      if (merged === null) delete out[k]; else out[k] = merged;
+      const merged = smpMap(isObj(out[k]) ? (out[k] as JsonObject) : {}, v);
+      if (merged === null) delete out[k];
+      else out[k] = merged;
     } else if (Array.isArray(v)) {
-      out[k] = smpList(k, Array.isArray(out[k]) ? out[k] as Json[] : [], v);
+      out[k] = smpList(k, Array.isArray(out[k]) ? (out[k] as Json[]) : [], v);
     } else out[k] = v;
   }
   if (retain) for (const k of Object.keys(out)) if (!retain.includes(k)) delete out[k];
@@ -103,7 +124,10 @@ function smpList(field: string, target: Json[], patch: Json[]): Json[] {
   const out: Json[] = structuredClone(target);
   for (const p of objs) {
     const idx = out.findIndex(t => isObj(t) && t[key] !== undefined && JSON.stringify(t[key]) === JSON.stringify(p[key]));
-    if (p.$patch === 'delete') { if (idx >= 0) out.splice(idx, 1); continue; }
+    if (p.$patch === 'delete') {
+      if (idx >= 0) out.splice(idx, 1);
+      continue;
+    }
     if (idx >= 0) out[idx] = smpMap(out[idx] as JsonObject, p) ?? out[idx];
     else out.push(stripDirectives(p));
   }
@@ -127,19 +151,29 @@ export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 export function patchTypeOf(contentType: string | undefined): PatchType | undefined {
   const ct = (contentType ?? '').split(';')[0].trim().toLowerCase();
   switch (ct) {
-    case 'application/json-patch+json': return 'json';
-    case 'application/merge-patch+json': return 'merge';
-    case 'application/strategic-merge-patch+json': return 'strategic';
-    case 'application/apply-patch+yaml': case 'application/apply-patch+cbor': return 'apply';
-    default: return undefined;
+    case 'application/json-patch+json':
+      return 'json';
+    case 'application/merge-patch+json':
+      return 'merge';
+    case 'application/strategic-merge-patch+json':
+      return 'strategic';
+    case 'application/apply-patch+yaml':
+    case 'application/apply-patch+cbor':
+      return 'apply';
+    default:
+      return undefined;
   }
 }
 
 /** Applies a patch of the given type to an object (apply = server-side apply, approximated by a strategic merge). */
 export function applyPatch<T>(type: PatchType, current: T, body: unknown): T {
   switch (type) {
-    case 'json': return applyJsonPatch(current, body);
-    case 'merge': return mergePatch(current, body) as T;
-    case 'strategic': case 'apply': return strategicMergePatch(current, body) as T;
+    case 'json':
+      return applyJsonPatch(current, body);
+    case 'merge':
+      return mergePatch(current, body) as T;
+    case 'strategic':
+    case 'apply':
+      return strategicMergePatch(current, body) as T;
   }
 }

@@ -2,9 +2,9 @@
 // discovery (/api, /apis) and of every URL the server routes.
 
 export interface ResourceType {
-  group: string;            // '' for the core group
+  group: string; // '' for the core group
   version: string;
-  resource: string;         // plural, as in the URL
+  resource: string; // plural, as in the URL
   kind: string;
   listKind: string;
   namespaced: boolean;
@@ -18,11 +18,17 @@ export interface ResourceType {
 
 const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
-function row(group: string, version: string, resource: string, kind: string, namespaced: boolean,
-  extra: Partial<ResourceType> = {}): ResourceType {
+function row(group: string, version: string, resource: string, kind: string, namespaced: boolean, extra: Partial<ResourceType> = {}): ResourceType {
   return {
-    group, version, resource, kind, listKind: `${kind}List`, namespaced,
-    singular: kind.toLowerCase(), verbs: VERBS, ...extra,
+    group,
+    version,
+    resource,
+    kind,
+    listKind: `${kind}List`,
+    namespaced,
+    singular: kind.toLowerCase(),
+    verbs: VERBS,
+    ...extra,
   };
 }
 
@@ -30,7 +36,8 @@ export const RESOURCES: ResourceType[] = [
   row('', 'v1', 'namespaces', 'Namespace', false, { shortNames: ['ns'], subresources: ['status', 'finalize'] }),
   row('', 'v1', 'nodes', 'Node', false, { shortNames: ['no'], subresources: ['status', 'proxy'] }),
   row('', 'v1', 'pods', 'Pod', true, {
-    shortNames: ['po'], categories: ['all'],
+    shortNames: ['po'],
+    categories: ['all'],
     subresources: ['status', 'exec', 'attach', 'log', 'portforward', 'binding', 'eviction', 'ephemeralcontainers'],
   }),
   row('', 'v1', 'services', 'Service', true, { shortNames: ['svc'], categories: ['all'], subresources: ['status', 'proxy'] }),

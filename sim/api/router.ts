@@ -8,12 +8,12 @@ export type Route =
   | { kind: 'root' }
   | { kind: 'version' }
   | { kind: 'health'; which: string }
-  | { kind: 'metrics' }                                     // /metrics (apiserver_request_total)
+  | { kind: 'metrics' } // /metrics (apiserver_request_total)
   | { kind: 'openapi' }
-  | { kind: 'coreGroups' }                                   // /api
-  | { kind: 'groups' }                                       // /apis
-  | { kind: 'group'; group: string }                         // /apis/<g>
-  | { kind: 'resources'; group: string; version: string }    // /api/v1, /apis/<g>/<v>
+  | { kind: 'coreGroups' } // /api
+  | { kind: 'groups' } // /apis
+  | { kind: 'group'; group: string } // /apis/<g>
+  | { kind: 'resources'; group: string; version: string } // /api/v1, /apis/<g>/<v>
   | ResourceRoute
   | { kind: 'notFound' };
 
@@ -35,7 +35,10 @@ export function servedGroupVersions(metricsServer: boolean): { group: string; ve
   for (const r of RESOURCES) {
     if (r.group === 'metrics.k8s.io' && !metricsServer) continue;
     let g = out.find(x => x.group === r.group);
-    if (!g) { g = { group: r.group, versions: [] }; out.push(g); }
+    if (!g) {
+      g = { group: r.group, versions: [] };
+      out.push(g);
+    }
     if (!g.versions.includes(r.version)) g.versions.push(r.version);
   }
   // Preferred version is the newest (autoscaling/v2 before v1).
@@ -51,7 +54,10 @@ function rank(v: string): number {
 }
 
 export function route(pathname: string, metricsServer: boolean): Route {
-  const segs = pathname.split('/').filter(s => s !== '').map(decodeURIComponent);
+  const segs = pathname
+    .split('/')
+    .filter(s => s !== '')
+    .map(decodeURIComponent);
   if (segs.length === 0) return { kind: 'root' };
   if (segs[0] === 'version' && segs.length === 1) return { kind: 'version' };
   if (['healthz', 'readyz', 'livez'].includes(segs[0])) return { kind: 'health', which: segs[0] };
@@ -60,20 +66,26 @@ export function route(pathname: string, metricsServer: boolean): Route {
   let group: string, version: string | undefined, rest: string[];
   if (segs[0] === 'api') {
     if (segs.length === 1) return { kind: 'coreGroups' };
-    group = ''; version = segs[1]; rest = segs.slice(2);
+    group = '';
+    version = segs[1];
+    rest = segs.slice(2);
   } else if (segs[0] === 'apis') {
     if (segs.length === 1) return { kind: 'groups' };
     group = segs[1];
     if (!servedGroupVersions(metricsServer).some(g => g.group === group)) return { kind: 'notFound' };
     if (segs.length === 2) return { kind: 'group', group };
-    version = segs[2]; rest = segs.slice(3);
+    version = segs[2];
+    rest = segs.slice(3);
   } else return { kind: 'notFound' };
   const gv = servedGroupVersions(metricsServer).find(g => g.group === group);
   if (!gv || !gv.versions.includes(version)) return { kind: 'notFound' };
   if (rest.length === 0) return { kind: 'resources', group, version };
 
   let watchPath = false;
-  if (rest[0] === 'watch') { watchPath = true; rest = rest.slice(1); }
+  if (rest[0] === 'watch') {
+    watchPath = true;
+    rest = rest.slice(1);
+  }
   const find = (resource: string) => RESOURCES.find(r => r.group === group && r.version === version && r.resource === resource);
 
   // /namespaces/{ns}/{resource}/... unless it is the namespace's own subresource.
@@ -92,7 +104,10 @@ function withSub(r: ResourceRoute, rest: string[]): Route {
   r.name = rest[0];
   if (rest.length === 1) return r;
   r.subresource = rest[1];
-  if (r.subresource === 'proxy') { r.subpath = rest.slice(2).join('/'); return r; }
+  if (r.subresource === 'proxy') {
+    r.subpath = rest.slice(2).join('/');
+    return r;
+  }
   if (rest.length > 2) return { kind: 'notFound' };
   if (!(r.rt.subresources ?? []).includes(r.subresource)) return { kind: 'notFound' };
   return r;

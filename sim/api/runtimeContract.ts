@@ -39,9 +39,17 @@ export interface LogRequest {
   limitBytes?: number;
 }
 
-export interface PortForwardRequest { namespace: string; pod: string; port: number }
+export interface PortForwardRequest {
+  namespace: string;
+  pod: string;
+  port: number;
+}
 
-export interface NodeProxyResponse { status: number; contentType: string; body: string | Buffer }
+export interface NodeProxyResponse {
+  status: number;
+  contentType: string;
+  body: string | Buffer;
+}
 
 /** Implemented by sim/runtime. Errors are StoreErrors (404 pod not found, 400 container not running...). */
 export interface SubresourceHandlers {

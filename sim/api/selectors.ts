@@ -1,20 +1,23 @@
 // Label and field selectors as the API server parses them (the string forms kubectl sends).
 
 export type Requirement =
-  | { key: string; op: 'eq' | 'neq'; value: string }
-  | { key: string; op: 'in' | 'notin'; values: string[] }
-  | { key: string; op: 'exists' | 'notexists' };
+  { key: string; op: 'eq' | 'neq'; value: string } | { key: string; op: 'in' | 'notin'; values: string[] } | { key: string; op: 'exists' | 'notexists' };
 
 export class SelectorError extends Error {}
 
 /** Splits on commas that are not inside parentheses. */
 function splitTerms(s: string): string[] {
   const out: string[] = [];
-  let depth = 0, cur = '';
+  let depth = 0,
+    cur = '';
   for (const ch of s) {
     if (ch === '(') depth++;
     if (ch === ')') depth--;
-    if (ch === ',' && depth === 0) { out.push(cur); cur = ''; continue; }
+    if (ch === ',' && depth === 0) {
+      out.push(cur);
+      cur = '';
+      continue;
+    }
     cur += ch;
   }
   if (cur.trim() !== '') out.push(cur);
@@ -27,7 +30,15 @@ export function parseLabelSelector(s: string | undefined): Requirement[] {
     let m = /^(!)?\s*([A-Za-z0-9._\-/]+)$/.exec(term);
     if (m) return { key: m[2], op: m[1] ? 'notexists' : 'exists' } as Requirement;
     m = /^([A-Za-z0-9._\-/]+)\s*(notin|in)\s*\(([^)]*)\)$/.exec(term);
-    if (m) return { key: m[1], op: m[2] as 'in' | 'notin', values: m[3].split(',').map(v => v.trim()).filter(v => v !== '') };
+    if (m)
+      return {
+        key: m[1],
+        op: m[2] as 'in' | 'notin',
+        values: m[3]
+          .split(',')
+          .map(v => v.trim())
+          .filter(v => v !== ''),
+      };
     m = /^([A-Za-z0-9._\-/]+)\s*(==|=|!=)\s*([A-Za-z0-9._-]*)$/.exec(term);
     if (m) return { key: m[1], op: m[2] === '!=' ? 'neq' : 'eq', value: m[3] } as Requirement;
     throw new SelectorError(`unable to parse requirement: "${term}"`);
@@ -39,17 +50,27 @@ export function matchesLabels(reqs: Requirement[], labels: Record<string, string
   return reqs.every(r => {
     const has = Object.prototype.hasOwnProperty.call(l, r.key);
     switch (r.op) {
-      case 'exists': return has;
-      case 'notexists': return !has;
-      case 'eq': return has && l[r.key] === r.value;
-      case 'neq': return !has || l[r.key] !== r.value;
-      case 'in': return has && r.values.includes(l[r.key]);
-      case 'notin': return !has || !r.values.includes(l[r.key]);
+      case 'exists':
+        return has;
+      case 'notexists':
+        return !has;
+      case 'eq':
+        return has && l[r.key] === r.value;
+      case 'neq':
+        return !has || l[r.key] !== r.value;
+      case 'in':
+        return has && r.values.includes(l[r.key]);
+      case 'notin':
+        return !has || !r.values.includes(l[r.key]);
     }
   });
 }
 
-export interface FieldRequirement { path: string; op: 'eq' | 'neq'; value: string }
+export interface FieldRequirement {
+  path: string;
+  op: 'eq' | 'neq';
+  value: string;
+}
 
 export function parseFieldSelector(s: string | undefined): FieldRequirement[] {
   if (!s) return [];

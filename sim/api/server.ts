@@ -18,7 +18,14 @@ import { storageBucket } from './convert.ts';
 import { createFaults } from './faults.ts';
 import { ApiError, methodNotAllowed, notFoundPath, sendJSON, sendStatus, statusOf, toStatus } from './status.ts';
 import {
-  aggregatedAccept, aggregatedContentType, aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo,
+  aggregatedAccept,
+  aggregatedContentType,
+  aggregatedDiscovery,
+  apiGroup,
+  apiGroupList,
+  apiResourceList,
+  apiVersions,
+  versionInfo,
 } from './discovery.ts';
 import { isWatch, type Ctx, type ServerState } from './context.ts';
 import { serveWatch } from './watch.ts';
@@ -73,8 +80,14 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
 
   const minor = Number(/^v?\d+\.(\d+)/.exec(opts.profile.kubernetesVersion)?.[1] ?? '33');
   const state: ServerState = {
-    store: opts.store, profile: opts.profile, handlers: opts.handlers, faults: createFaults(opts.profile),
-    k8sMinor: minor, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 5000, closers: new Set(), closing: false,
+    store: opts.store,
+    profile: opts.profile,
+    handlers: opts.handlers,
+    faults: createFaults(opts.profile),
+    k8sMinor: minor,
+    bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 5000,
+    closers: new Set(),
+    closing: false,
     tokens: new ServiceAccountTokens(opts.store),
   };
   ensureBootstrapPolicy(opts.store);
@@ -125,13 +138,25 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     const key = `verb="${method}",code="${code}"`;
     requestTotals.set(key, (requestTotals.get(key) ?? 0) + 1);
   };
-  const metricsText = () => ['# HELP apiserver_request_total Counter of apiserver requests broken out for each verb and HTTP response code.',
-    '# TYPE apiserver_request_total counter', ...[...requestTotals].sort().map(([k, n]) => `apiserver_request_total{${k}} ${n}`)].join('\n') + '\n';
+  const metricsText = () =>
+    [
+      '# HELP apiserver_request_total Counter of apiserver requests broken out for each verb and HTTP response code.',
+      '# TYPE apiserver_request_total counter',
+      ...[...requestTotals].sort().map(([k, n]) => `apiserver_request_total{${k}} ${n}`),
+    ].join('\n') + '\n';
 
-  const server: Server = createServer({
-    key: certs.serverKeyPem, cert: certs.serverCertPem, ca: certs.caPem,
-    requestCert: true, rejectUnauthorized: false,
-  }, (req, res) => { void handle(req, res); });
+  const server: Server = createServer(
+    {
+      key: certs.serverKeyPem,
+      cert: certs.serverCertPem,
+      ca: certs.caPem,
+      requestCert: true,
+      rejectUnauthorized: false,
+    },
+    (req, res) => {
+      void handle(req, res);
+    },
+  );
   server.keepAliveTimeout = 30_000;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -144,7 +169,8 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     } catch (e) {
       const s = toStatus(e);
       if (s.code >= 500 && !(e instanceof ApiError)) console.error('sim api: internal error:', e);
-      if (!res.headersSent) sendStatus(res, s); else res.end();
+      if (!res.headersSent) sendStatus(res, s);
+      else res.end();
     }
   }
 
@@ -153,8 +179,24 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     const accept = req.headers.accept;
     switch (r.kind) {
       case 'root':
-        return sendJSON(res, 200, { paths: ['/api', '/api/v1', '/apis', ...RESOURCES.filter(x => x.group).map(x => `/apis/${x.group}/${x.version}`).filter((v, i, a) => a.indexOf(v) === i), '/healthz', '/livez', '/readyz', '/version', '/openapi/v2', '/openapi/v3'] });
-      case 'version': return sendJSON(res, 200, versionInfo(opts.profile));
+        return sendJSON(res, 200, {
+          paths: [
+            '/api',
+            '/api/v1',
+            '/apis',
+            ...RESOURCES.filter(x => x.group)
+              .map(x => `/apis/${x.group}/${x.version}`)
+              .filter((v, i, a) => a.indexOf(v) === i),
+            '/healthz',
+            '/livez',
+            '/readyz',
+            '/version',
+            '/openapi/v2',
+            '/openapi/v3',
+          ],
+        });
+      case 'version':
+        return sendJSON(res, 200, versionInfo(opts.profile));
       case 'metrics':
         res.writeHead(200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' });
         res.end(metricsText());
@@ -182,14 +224,24 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
         if (!g) throw notFoundPath();
         return sendJSON(res, 200, g);
       }
-      case 'resources': return sendJSON(res, 200, apiResourceList(r.group, r.version));
-      case 'notFound': throw notFoundPath();
+      case 'resources':
+        return sendJSON(res, 200, apiResourceList(r.group, r.version));
+      case 'notFound':
+        throw notFoundPath();
       case 'resource': {
-        if (state.faults.reset()) { req.socket.destroy(); return; }
+        if (state.faults.reset()) {
+          req.socket.destroy();
+          return;
+        }
         const slow = state.faults.slowMs();
         if (slow !== undefined) await new Promise(r => setTimeout(r, slow));
         const fault = state.faults.apiError();
-        if (fault === 429) return sendStatus(res, statusOf(429, 'TooManyRequests', 'the server has received too many requests and has asked us to try again later', { retryAfterSeconds: 1 }), { 'Retry-After': '1' });
+        if (fault === 429)
+          return sendStatus(
+            res,
+            statusOf(429, 'TooManyRequests', 'the server has received too many requests and has asked us to try again later', { retryAfterSeconds: 1 }),
+            { 'Retry-After': '1' },
+          );
         if (fault === 500) return sendStatus(res, statusOf(500, 'InternalError', 'Internal error occurred: injected fault'));
         const ctx: Ctx = { req, res, state, query: url.searchParams, route: r, bucket: storageBucket(r.rt) };
         return resource(ctx, method);
@@ -200,7 +252,10 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   function resource(ctx: Ctx, method: string): Promise<void> | void {
     const { route: r } = ctx;
     const rt = r.rt;
-    if (rt.group === 'metrics.k8s.io') { refuseRead(`${rt.resource}.metrics.k8s.io`, rt.resource, 'metrics.k8s.io', r.namespace); return sub.metrics(ctx); }
+    if (rt.group === 'metrics.k8s.io') {
+      refuseRead(`${rt.resource}.metrics.k8s.io`, rt.resource, 'metrics.k8s.io', r.namespace);
+      return sub.metrics(ctx);
+    }
     if (rt.resource === 'selfsubjectaccessreviews') return auth.selfSubjectAccessReview(ctx);
     if (rt.resource === 'selfsubjectrulesreviews') return auth.selfSubjectRulesReview(ctx);
     if (rt.resource === 'selfsubjectreviews') return auth.selfSubjectReview(ctx);
@@ -212,14 +267,22 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     if (!verb || !(rt.verbs ?? []).includes(verb)) throw methodNotAllowed(method);
     if (verb === 'create' && rt.namespaced && !r.namespace) throw methodNotAllowed(method);
     switch (verb) {
-      case 'watch': return serveWatch(ctx);
-      case 'get': return crud.get(ctx);
-      case 'list': return crud.list(ctx);
-      case 'create': return crud.create(ctx);
-      case 'update': return crud.update(ctx);
-      case 'patch': return crud.patch(ctx);
-      case 'delete': return crud.remove(ctx);
-      case 'deletecollection': return crud.removeCollection(ctx);
+      case 'watch':
+        return serveWatch(ctx);
+      case 'get':
+        return crud.get(ctx);
+      case 'list':
+        return crud.list(ctx);
+      case 'create':
+        return crud.create(ctx);
+      case 'update':
+        return crud.update(ctx);
+      case 'patch':
+        return crud.patch(ctx);
+      case 'delete':
+        return crud.remove(ctx);
+      case 'deletecollection':
+        return crud.removeCollection(ctx);
     }
   }
 
@@ -229,25 +292,35 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
    */
   function refuseRead(what: string, resource: string, group: string, namespace: string | undefined, verb = 'get'): void {
     if (!opts.profile.breaks?.includes('rbac-subresources')) return;
-    throw new ApiError(403, 'Forbidden', `${what} is forbidden: User "wincheck" cannot ${verb} resource "${resource}" in API group "${group}"${namespace ? ` in the namespace "${namespace}"` : ' at the cluster scope'}`);
+    throw new ApiError(
+      403,
+      'Forbidden',
+      `${what} is forbidden: User "wincheck" cannot ${verb} resource "${resource}" in API group "${group}"${namespace ? ` in the namespace "${namespace}"` : ' at the cluster scope'}`,
+    );
   }
 
   function subresource(ctx: Ctx, method: string, r: ResourceRoute): Promise<void> | void {
     switch (r.subresource) {
-      case 'status': case 'finalize': case 'ephemeralcontainers':
+      case 'status':
+      case 'finalize':
+      case 'ephemeralcontainers':
         if (method === 'GET' && r.subresource !== 'finalize') return crud.get(ctx);
         if (method === 'PUT') return crud.update(ctx);
         if (method === 'PATCH' && r.subresource !== 'finalize') return crud.patch(ctx);
         throw methodNotAllowed(method);
-      case 'scale': return crud.scale(ctx);
+      case 'scale':
+        return crud.scale(ctx);
       case 'log':
         if (method !== 'GET') throw methodNotAllowed(method);
         refuseRead(`pods "${r.name}"`, 'pods/log', '', r.namespace);
         return sub.podLog(ctx);
-      case 'exec': case 'attach': case 'portforward':
+      case 'exec':
+      case 'attach':
+      case 'portforward':
         if (method !== 'GET' && method !== 'POST') throw methodNotAllowed(method);
         return sub.upgradeRequired(ctx);
-      case 'token': return auth.serviceAccountToken(ctx);
+      case 'token':
+        return auth.serviceAccountToken(ctx);
       case 'binding':
         if (method !== 'POST') throw methodNotAllowed(method);
         return sub.binding(ctx);
@@ -257,7 +330,8 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
       case 'proxy':
         if (r.rt.resource === 'nodes') return sub.nodeProxy(ctx);
         throw new ApiError(503, 'ServiceUnavailable', `no endpoints available for service "${r.name}"`);
-      default: throw notFoundPath();
+      default:
+        throw notFoundPath();
     }
   }
 
@@ -270,26 +344,43 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     const fail = (code: number, reason: string, message: string) => {
       if (code !== 401) countRequest(req.method ?? 'GET', code);
       const body = JSON.stringify(statusOf(code, reason as never, message));
-      socket.end(`HTTP/1.1 ${code} ${STATUS_CODES[code] ?? reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      socket.end(
+        `HTTP/1.1 ${code} ${STATUS_CODES[code] ?? reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
     };
     try {
       const url = new URL(req.url ?? '/', 'https://localhost');
       const r = routeOf(url.pathname, metricsServer);
       admit(req, url, r, req.method ?? 'GET');
       // Exec/attach connects meet the same faults as other requests (clients must retry them).
-      if (state.faults.reset()) { socket.destroy(); return; }
+      if (state.faults.reset()) {
+        socket.destroy();
+        return;
+      }
       if (state.faults.apiError() === 500) return fail(500, 'InternalError', 'Internal error occurred: injected fault');
-      if (r.kind !== 'resource' || r.rt.resource !== 'pods' || r.rt.group !== '' || !r.namespace || !r.name
-        || !['exec', 'attach', 'portforward'].includes(r.subresource ?? '')) return fail(404, 'NotFound', 'the server could not find the requested resource');
+      if (
+        r.kind !== 'resource' ||
+        r.rt.resource !== 'pods' ||
+        r.rt.group !== '' ||
+        !r.namespace ||
+        !r.name ||
+        !['exec', 'attach', 'portforward'].includes(r.subresource ?? '')
+      )
+        return fail(404, 'NotFound', 'the server could not find the requested resource');
       opts.store.get('pods', r.namespace, r.name);
       if (r.subresource === 'portforward') refuseRead(`pods "${r.name}"`, 'pods/portforward', '', r.namespace, 'create');
       const handlers = state.handlers;
       if (!handlers) return fail(503, 'ServiceUnavailable', 'the node runtime is not connected to the API server yet');
       // An exec/attach/port-forward session is one request (101 Switching Protocols).
       countRequest(req.method ?? 'GET', 101);
-      handleStreamingUpgrade(req, socket, head,
+      handleStreamingUpgrade(
+        req,
+        socket,
+        head,
         { namespace: r.namespace, pod: r.name, subresource: r.subresource as 'exec' | 'attach' | 'portforward', query: url.searchParams },
-        handlers, opts.store);
+        handlers,
+        opts.store,
+      );
     } catch (e) {
       const s = toStatus(e);
       fail(s.code, s.reason ?? 'InternalError', s.message ?? 'error');
@@ -298,20 +389,38 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port ?? 0, host, () => { server.off('error', reject); resolve(); });
+    server.listen(opts.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   const addr = server.address();
   port = typeof addr === 'object' && addr ? addr.port : port;
   const url = `https://${host}:${port}`;
 
   return {
-    url, caPem: certs.caPem, token, clientCertPem: certs.clientCertPem, clientKeyPem: certs.clientKeyPem,
+    url,
+    caPem: certs.caPem,
+    token,
+    clientCertPem: certs.clientCertPem,
+    clientKeyPem: certs.clientKeyPem,
     serviceAccountToken: (namespace, name) => {
       const sa = opts.store.get('serviceaccounts', namespace, name);
       return state.tokens.issue({ namespace, name, uid: sa.metadata.uid! }, DEFAULT_EXPIRATION_SECONDS, []).token;
     },
-    kubeconfig: (k = {}) => buildKubeconfig({ server: url, caPem: certs.caPem, token, clientCertPem: certs.clientCertPem, clientKeyPem: certs.clientKeyPem, auth: k.auth, context: k.context }),
-    setHandlers(h) { state.handlers = h; },
+    kubeconfig: (k = {}) =>
+      buildKubeconfig({
+        server: url,
+        caPem: certs.caPem,
+        token,
+        clientCertPem: certs.clientCertPem,
+        clientKeyPem: certs.clientKeyPem,
+        auth: k.auth,
+        context: k.context,
+      }),
+    setHandlers(h) {
+      state.handlers = h;
+    },
     async close() {
       if (state.closing) return;
       state.closing = true;

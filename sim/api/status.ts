@@ -6,11 +6,13 @@ import { StoreError } from './store.ts';
 import { SelectorError } from './selectors.ts';
 import { warningHeaderValues } from './requestContext.ts';
 
-export type StatusReason =
-  | StoreError['reason'] | 'Unauthorized' | 'ServiceUnavailable' | 'NotAcceptable' | 'UnsupportedMediaType'
-  | 'Timeout' | '';
+export type StatusReason = StoreError['reason'] | 'Unauthorized' | 'ServiceUnavailable' | 'NotAcceptable' | 'UnsupportedMediaType' | 'Timeout' | '';
 
-export interface StatusCause { reason?: string; message?: string; field?: string }
+export interface StatusCause {
+  reason?: string;
+  message?: string;
+  field?: string;
+}
 
 export interface StatusBody {
   kind: 'Status';
@@ -25,8 +27,14 @@ export interface StatusBody {
 
 /** An HTTP error carrying a Status; thrown by handlers, rendered by the server. */
 export class ApiError extends Error {
-  constructor(readonly code: number, readonly reason: StatusReason, message: string,
-    readonly details?: StatusBody['details']) { super(message); }
+  constructor(
+    readonly code: number,
+    readonly reason: StatusReason,
+    message: string,
+    readonly details?: StatusBody['details'],
+  ) {
+    super(message);
+  }
 }
 
 export function statusOf(code: number, reason: StatusReason, message: string, details?: StatusBody['details']): StatusBody {
@@ -52,7 +60,10 @@ export function toStatus(err: unknown): StatusBody {
 }
 
 export function sendJSON(res: ServerResponse, code: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
-  if (res.headersSent) { res.end(); return; }
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
   const warnings = warningHeaderValues();
   if (warnings.length) headers = { ...headers, Warning: [...[headers.Warning ?? []].flat(), ...warnings] };
   const data = JSON.stringify(body);

@@ -5,10 +5,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { V1ObjectMeta } from '@kubernetes/client-node';
-import {
-  matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector,
-  type FieldRequirement, type Requirement,
-} from './selectors.ts';
+import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector, type FieldRequirement, type Requirement } from './selectors.ts';
 
 export interface KubeObject {
   apiVersion?: string;
@@ -19,16 +16,32 @@ export interface KubeObject {
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
-export interface WatchEvent { type: WatchEventType; object: KubeObject }
+export interface WatchEvent {
+  type: WatchEventType;
+  object: KubeObject;
+}
 
 /** An error with the HTTP code and Status reason the API server would answer. */
 export class StoreError extends Error {
   constructor(
     readonly code: number,
-    readonly reason: 'NotFound' | 'AlreadyExists' | 'Conflict' | 'Gone' | 'Invalid' | 'Forbidden' | 'BadRequest' | 'MethodNotAllowed' | 'InternalError' | 'Expired' | 'TooManyRequests',
+    readonly reason:
+      | 'NotFound'
+      | 'AlreadyExists'
+      | 'Conflict'
+      | 'Gone'
+      | 'Invalid'
+      | 'Forbidden'
+      | 'BadRequest'
+      | 'MethodNotAllowed'
+      | 'InternalError'
+      | 'Expired'
+      | 'TooManyRequests',
     message: string,
     readonly details?: { name?: string; group?: string; kind?: string; causes?: { reason?: string; message?: string; field?: string }[] },
-  ) { super(message); }
+  ) {
+    super(message);
+  }
 }
 
 export type WriteOp = 'create' | 'update' | 'delete';
@@ -50,7 +63,10 @@ export interface WatchOptions extends ListOptions {
   resourceVersion?: string;
 }
 
-export interface WriteOptions { dryRun?: boolean; skipAdmission?: boolean }
+export interface WriteOptions {
+  dryRun?: boolean;
+  skipAdmission?: boolean;
+}
 
 export interface DeleteOptions extends WriteOptions {
   /** Pods on a node default to graceful deletion (the kubelet finishes it); 0 removes at once. */
@@ -60,7 +76,13 @@ export interface DeleteOptions extends WriteOptions {
   addFinalizers?: string[];
 }
 
-interface HistoryEntry { rv: number; bucket: string; type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: KubeObject; old?: KubeObject }
+interface HistoryEntry {
+  rv: number;
+  bucket: string;
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  object: KubeObject;
+  old?: KubeObject;
+}
 
 type Listener = (e: HistoryEntry) => void;
 
@@ -79,19 +101,35 @@ export class Store {
   /** Resource buckets that are namespaced; the API layer registers them. */
   private namespaced = new Set<string>();
 
-  registerNamespaced(bucket: string): void { this.namespaced.add(bucket); }
-  isNamespaced(bucket: string): boolean { return this.namespaced.has(bucket); }
-  addAdmission(a: Admission): void { this.admissions.push(a); }
-  currentRV(): string { return String(this.rv); }
+  registerNamespaced(bucket: string): void {
+    this.namespaced.add(bucket);
+  }
+  isNamespaced(bucket: string): boolean {
+    return this.namespaced.has(bucket);
+  }
+  addAdmission(a: Admission): void {
+    this.admissions.push(a);
+  }
+  currentRV(): string {
+    return String(this.rv);
+  }
   /** The oldest resourceVersion a watch can still start from. */
-  oldestRV(): number { return this.history.length ? this.history[0].rv - 1 : this.rv; }
+  oldestRV(): number {
+    return this.history.length ? this.history[0].rv - 1 : this.rv;
+  }
   /** Drops watch history up to rv, as etcd compaction does (watches from older RVs get 410). */
-  compact(rv = this.rv): void { this.history = this.history.filter(h => h.rv > rv); this.compactedTo = Math.max(this.compactedTo, rv); }
+  compact(rv = this.rv): void {
+    this.history = this.history.filter(h => h.rv > rv);
+    this.compactedTo = Math.max(this.compactedTo, rv);
+  }
   private compactedTo = 0;
 
   private bucket(b: string): Map<string, KubeObject> {
     let m = this.buckets.get(b);
-    if (!m) { m = new Map(); this.buckets.set(b, m); }
+    if (!m) {
+      m = new Map();
+      this.buckets.set(b, m);
+    }
     return m;
   }
 
@@ -130,15 +168,21 @@ export class Store {
     let obj = clone(input);
     const meta = obj.metadata ?? (obj.metadata = {});
     if (!meta.name && meta.generateName) meta.name = meta.generateName + randomSuffix();
-    if (!meta.name) throw new StoreError(422, 'Invalid', `${bucket} "": name or generateName is required`,
-      { causes: [{ reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' }] });
+    if (!meta.name)
+      throw new StoreError(422, 'Invalid', `${bucket} "": name or generateName is required`, {
+        causes: [{ reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' }],
+      });
     const ns = this.isNamespaced(bucket) ? meta.namespace : undefined;
     if (this.isNamespaced(bucket)) {
       if (!ns) throw new StoreError(400, 'BadRequest', 'the namespace of the object must be set');
       const nsObj = this.bucket('namespaces').get(keyOf(undefined, ns));
       if (!nsObj) throw new StoreError(404, 'NotFound', `namespaces "${ns}" not found`, { name: ns, kind: 'namespaces' });
       if (nsObj.metadata.deletionTimestamp && !TERMINATING_NAMESPACE_ALLOWS.has(bucket))
-        throw new StoreError(403, 'Forbidden', `${bucket} "${meta.name}" is forbidden: unable to create new content in namespace ${ns} because it is being terminated`);
+        throw new StoreError(
+          403,
+          'Forbidden',
+          `${bucket} "${meta.name}" is forbidden: unable to create new content in namespace ${ns} because it is being terminated`,
+        );
     } else {
       delete meta.namespace;
     }
@@ -171,9 +215,12 @@ export class Store {
     const old = this.bucket(bucket).get(keyOf(ns, name));
     if (!old) throw notFound(bucket, name);
     if (obj.metadata.resourceVersion && obj.metadata.resourceVersion !== old.metadata.resourceVersion) {
-      throw new StoreError(409, 'Conflict',
+      throw new StoreError(
+        409,
+        'Conflict',
         `Operation cannot be fulfilled on ${bucket} "${name}": the object has been modified; please apply your changes to the latest version and try again`,
-        { name, kind: bucket.split('.')[0] });
+        { name, kind: bucket.split('.')[0] },
+      );
     }
     // Fields the server owns.
     obj.metadata.uid = old.metadata.uid;
@@ -191,9 +238,12 @@ export class Store {
     // (A namespace is also held by spec.finalizers, which only /finalize empties; a pod
     // under graceful deletion keeps deletionGracePeriodSeconds > 0 until its kubelet
     // deletes it with grace 0, so status writes meanwhile must not remove it.)
-    if (obj.metadata.deletionTimestamp && !(obj.metadata.finalizers?.length)
-      && !((obj.metadata.deletionGracePeriodSeconds ?? 0) > 0)
-      && !(bucket === 'namespaces' && (obj.spec as { finalizers?: string[] } | undefined)?.finalizers?.length)) {
+    if (
+      obj.metadata.deletionTimestamp &&
+      !obj.metadata.finalizers?.length &&
+      !((obj.metadata.deletionGracePeriodSeconds ?? 0) > 0) &&
+      !(bucket === 'namespaces' && (obj.spec as { finalizers?: string[] } | undefined)?.finalizers?.length)
+    ) {
       return this.remove(bucket, ns, name, obj);
     }
     if (JSON.stringify(obj) === JSON.stringify({ ...old, metadata: { ...old.metadata } })) return clone(old);
@@ -208,7 +258,9 @@ export class Store {
     for (let i = 0; ; i++) {
       const cur = this.get(bucket, namespace, name);
       const next = fn(cur) ?? cur;
-      try { return this.updateOwned(bucket, next, opts); } catch (e) {
+      try {
+        return this.updateOwned(bucket, next, opts);
+      } catch (e) {
         if (e instanceof StoreError && e.code === 409 && i < 5) continue;
         throw e;
       }
@@ -227,13 +279,16 @@ export class Store {
     if (pre?.uid && pre.uid !== old.metadata.uid)
       throw new StoreError(409, 'Conflict', `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${old.metadata.uid}`);
     if (pre?.resourceVersion && pre.resourceVersion !== old.metadata.resourceVersion)
-      throw new StoreError(409, 'Conflict', `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${old.metadata.resourceVersion}`);
+      throw new StoreError(
+        409,
+        'Conflict',
+        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${old.metadata.resourceVersion}`,
+      );
     if (!opts.skipAdmission) for (const a of this.admissions) a(bucket, 'delete', clone(old), clone(old));
-    const graceful = bucket === 'pods' && (old.spec as { nodeName?: string } | undefined)?.nodeName
-      && opts.gracePeriodSeconds !== 0 && !this.podFinished(old);
+    const graceful = bucket === 'pods' && (old.spec as { nodeName?: string } | undefined)?.nodeName && opts.gracePeriodSeconds !== 0 && !this.podFinished(old);
     const adding = (opts.addFinalizers ?? []).filter(f => !(old.metadata.finalizers ?? []).includes(f));
     const finalizers = (old.metadata.finalizers?.length ?? 0) + adding.length;
-    if (finalizers > 0 || graceful || (bucket === 'namespaces')) {
+    if (finalizers > 0 || graceful || bucket === 'namespaces') {
       if (old.metadata.deletionTimestamp && !(bucket === 'pods' && opts.gracePeriodSeconds === 0 && finalizers === 0)) return clone(old);
       if (bucket === 'pods' && opts.gracePeriodSeconds === 0 && finalizers === 0) {
         return opts.dryRun ? clone(old) : this.remove(bucket, ns, name, old);
@@ -279,7 +334,11 @@ export class Store {
     this.history.push(e);
     if (this.history.length > HISTORY_LIMIT) this.history.splice(0, this.history.length - HISTORY_LIMIT);
     for (const l of [...this.listeners]) {
-      try { l(e); } catch (err) { console.error('sim: store listener failed:', err); }
+      try {
+        l(e);
+      } catch (err) {
+        console.error('sim: store listener failed:', err);
+      }
     }
   }
 
@@ -315,7 +374,11 @@ export class Store {
       for (const h of this.history) if (h.rv > n) deliver(h);
     }
     this.listeners.add(deliver);
-    return { stop: () => { this.listeners.delete(deliver); } };
+    return {
+      stop: () => {
+        this.listeners.delete(deliver);
+      },
+    };
   }
 
   /**
@@ -331,11 +394,17 @@ export class Store {
       fn(h.bucket, { type: h.type, object: h.object }, h.old);
     };
     this.listeners.add(l);
-    return { stop: () => { this.listeners.delete(l); } };
+    return {
+      stop: () => {
+        this.listeners.delete(l);
+      },
+    };
   }
 
   /** Names of all buckets that hold objects, for namespace deletion and GC. */
-  bucketNames(): string[] { return [...this.buckets.keys()]; }
+  bucketNames(): string[] {
+    return [...this.buckets.keys()];
+  }
 }
 
 function matches(o: KubeObject, ns: string | undefined, lsel: Requirement[], fsel: FieldRequirement[]): boolean {
@@ -349,7 +418,9 @@ function notFound(bucket: string, name: string): StoreError {
 }
 
 /** Timestamps as the API server writes them: RFC 3339, whole seconds ("2025-01-01T00:00:00Z"). */
-function rfc3339Now(): string { return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'); }
+function rfc3339Now(): string {
+  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
 
 const ALPHANUM = 'bcdfghjklmnpqrstvwxz2456789';
 export function randomSuffix(n = 5): string {

@@ -2,17 +2,44 @@
 // prints (pkg/printers/internalversion), so `kubectl get` looks as on a real cluster.
 
 import type {
-  V1Pod, V1Node, V1Service, V1Deployment, V1ReplicaSet, V1DaemonSet, V1StatefulSet, V1Namespace,
-  CoreV1Event, V1Secret, V1ConfigMap, V1Endpoints, V1RuntimeClass, V1StorageClass, V1PersistentVolumeClaim,
-  V1PodSpec, V1LabelSelector, V1PersistentVolume, V1Job, V1ServiceAccount,
+  V1Pod,
+  V1Node,
+  V1Service,
+  V1Deployment,
+  V1ReplicaSet,
+  V1DaemonSet,
+  V1StatefulSet,
+  V1Namespace,
+  CoreV1Event,
+  V1Secret,
+  V1ConfigMap,
+  V1Endpoints,
+  V1RuntimeClass,
+  V1StorageClass,
+  V1PersistentVolumeClaim,
+  V1PodSpec,
+  V1LabelSelector,
+  V1PersistentVolume,
+  V1Job,
+  V1ServiceAccount,
 } from '@kubernetes/client-node';
 import type { KubeObject } from './store.ts';
 import type { ResourceType } from './resources.ts';
 
-export interface TableColumn { name: string; type: string; format: string; description: string; priority: number }
-export interface TableRow { cells: unknown[]; object?: unknown }
+export interface TableColumn {
+  name: string;
+  type: string;
+  format: string;
+  description: string;
+  priority: number;
+}
+export interface TableRow {
+  cells: unknown[];
+  object?: unknown;
+}
 export interface Table {
-  kind: 'Table'; apiVersion: 'meta.k8s.io/v1';
+  kind: 'Table';
+  apiVersion: 'meta.k8s.io/v1';
   metadata: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
   columnDefinitions: TableColumn[];
   rows: TableRow[];
@@ -21,7 +48,10 @@ export interface Table {
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 
 type Cell = string | number | boolean;
-interface Printer { columns: [name: string, type: string, priority?: number, format?: string][]; row(o: KubeObject, now: number): Cell[] }
+interface Printer {
+  columns: [name: string, type: string, priority?: number, format?: string][];
+  row(o: KubeObject, now: number): Cell[];
+}
 
 /** kubectl's duration.HumanDuration. */
 export function humanDuration(ms: number): string {
@@ -30,14 +60,27 @@ export function humanDuration(ms: number): string {
   if (seconds < 0) return '0s';
   if (seconds < 120) return `${seconds}s`;
   const minutes = Math.floor(seconds / 60);
-  if (minutes < 10) { const s = seconds % 60; return s === 0 ? `${minutes}m` : `${minutes}m${s}s`; }
+  if (minutes < 10) {
+    const s = seconds % 60;
+    return s === 0 ? `${minutes}m` : `${minutes}m${s}s`;
+  }
   if (minutes < 180) return `${minutes}m`;
   const hours = Math.floor(seconds / 3600);
-  if (hours < 8) { const m = minutes % 60; return m === 0 ? `${hours}h` : `${hours}h${m}m`; }
+  if (hours < 8) {
+    const m = minutes % 60;
+    return m === 0 ? `${hours}h` : `${hours}h${m}m`;
+  }
   if (hours < 48) return `${hours}h`;
-  if (hours < 24 * 8) { const h = hours % 24; return h === 0 ? `${Math.floor(hours / 24)}d` : `${Math.floor(hours / 24)}d${h}h`; }
+  if (hours < 24 * 8) {
+    const h = hours % 24;
+    return h === 0 ? `${Math.floor(hours / 24)}d` : `${Math.floor(hours / 24)}d${h}h`;
+  }
   if (hours < 24 * 365 * 2) return `${Math.floor(hours / 24)}d`;
-  if (hours < 24 * 365 * 8) { const dy = Math.floor(hours / 24) % 365; const y = Math.floor(hours / 24 / 365); return dy === 0 ? `${y}y` : `${y}y${dy}d`; }
+  if (hours < 24 * 365 * 8) {
+    const dy = Math.floor(hours / 24) % 365;
+    const y = Math.floor(hours / 24 / 365);
+    return dy === 0 ? `${y}y` : `${y}y${dy}d`;
+  }
   return `${Math.floor(hours / 24 / 365)}y`;
 }
 
@@ -130,22 +173,51 @@ const NAME: [string, string, number, string] = ['Name', 'string', 0, 'name'];
 
 const PRINTERS: Record<string, Printer> = {
   pods: {
-    columns: [NAME, ['Ready', 'string'], ['Status', 'string'], ['Restarts', 'string'], ['Age', 'string'],
-      ['IP', 'string', 1], ['Node', 'string', 1], ['Nominated Node', 'string', 1], ['Readiness Gates', 'string', 1]],
+    columns: [
+      NAME,
+      ['Ready', 'string'],
+      ['Status', 'string'],
+      ['Restarts', 'string'],
+      ['Age', 'string'],
+      ['IP', 'string', 1],
+      ['Node', 'string', 1],
+      ['Nominated Node', 'string', 1],
+      ['Readiness Gates', 'string', 1],
+    ],
     row(o, now) {
       const p = o as unknown as V1Pod;
       const total = p.spec?.containers?.length ?? 0;
       const ready = (p.status?.containerStatuses ?? []).filter(c => c.ready).length;
       const gates = p.spec?.readinessGates ?? [];
       const gatesCell = gates.length
-        ? `${gates.filter(g => (p.status?.conditions ?? []).some(c => c.type === g.conditionType && c.status === 'True')).length}/${gates.length}` : '<none>';
-      return [o.metadata.name!, `${ready}/${total}`, podStatusReason(p), podRestarts(p, now), age(o, now),
-        orNone(p.status?.podIP), orNone(p.spec?.nodeName), orNone(p.status?.nominatedNodeName), gatesCell];
+        ? `${gates.filter(g => (p.status?.conditions ?? []).some(c => c.type === g.conditionType && c.status === 'True')).length}/${gates.length}`
+        : '<none>';
+      return [
+        o.metadata.name!,
+        `${ready}/${total}`,
+        podStatusReason(p),
+        podRestarts(p, now),
+        age(o, now),
+        orNone(p.status?.podIP),
+        orNone(p.spec?.nodeName),
+        orNone(p.status?.nominatedNodeName),
+        gatesCell,
+      ];
     },
   },
   nodes: {
-    columns: [NAME, ['Status', 'string'], ['Roles', 'string'], ['Age', 'string'], ['Version', 'string'],
-      ['Internal-IP', 'string', 1], ['External-IP', 'string', 1], ['OS-Image', 'string', 1], ['Kernel-Version', 'string', 1], ['Container-Runtime', 'string', 1]],
+    columns: [
+      NAME,
+      ['Status', 'string'],
+      ['Roles', 'string'],
+      ['Age', 'string'],
+      ['Version', 'string'],
+      ['Internal-IP', 'string', 1],
+      ['External-IP', 'string', 1],
+      ['OS-Image', 'string', 1],
+      ['Kernel-Version', 'string', 1],
+      ['Container-Runtime', 'string', 1],
+    ],
     row(o, now) {
       const n = o as unknown as V1Node;
       const ready = (n.status?.conditions ?? []).find(c => c.type === 'Ready');
@@ -153,17 +225,37 @@ const PRINTERS: Record<string, Printer> = {
       if (n.spec?.unschedulable) status.push('SchedulingDisabled');
       const roles = new Set<string>();
       for (const [k, v] of Object.entries(o.metadata.labels ?? {})) {
-        if (k.startsWith('node-role.kubernetes.io/')) { const r = k.slice('node-role.kubernetes.io/'.length); if (r) roles.add(r); }
-        else if (k === 'kubernetes.io/role' && v) roles.add(v);
+        if (k.startsWith('node-role.kubernetes.io/')) {
+          const r = k.slice('node-role.kubernetes.io/'.length);
+          if (r) roles.add(r);
+        } else if (k === 'kubernetes.io/role' && v) roles.add(v);
       }
       const addr = (t: string) => (n.status?.addresses ?? []).find(a => a.type === t)?.address;
       const info = n.status?.nodeInfo;
-      return [o.metadata.name!, status.join(','), roles.size ? [...roles].sort().join(',') : '<none>', age(o, now), info?.kubeletVersion ?? '',
-        orNone(addr('InternalIP')), orNone(addr('ExternalIP')), info?.osImage ?? '<unknown>', info?.kernelVersion ?? '<unknown>', info?.containerRuntimeVersion ?? '<unknown>'];
+      return [
+        o.metadata.name!,
+        status.join(','),
+        roles.size ? [...roles].sort().join(',') : '<none>',
+        age(o, now),
+        info?.kubeletVersion ?? '',
+        orNone(addr('InternalIP')),
+        orNone(addr('ExternalIP')),
+        info?.osImage ?? '<unknown>',
+        info?.kernelVersion ?? '<unknown>',
+        info?.containerRuntimeVersion ?? '<unknown>',
+      ];
     },
   },
   services: {
-    columns: [NAME, ['Type', 'string'], ['Cluster-IP', 'string'], ['External-IP', 'string'], ['Port(s)', 'string'], ['Age', 'string'], ['Selector', 'string', 1]],
+    columns: [
+      NAME,
+      ['Type', 'string'],
+      ['Cluster-IP', 'string'],
+      ['External-IP', 'string'],
+      ['Port(s)', 'string'],
+      ['Age', 'string'],
+      ['Selector', 'string', 1],
+    ],
     row(o, now) {
       const s = o as unknown as V1Service;
       const type = s.spec?.type ?? 'ClusterIP';
@@ -177,33 +269,88 @@ const PRINTERS: Record<string, Printer> = {
     },
   },
   'deployments.apps': {
-    columns: [NAME, ['Ready', 'string'], ['Up-to-date', 'integer'], ['Available', 'integer'], ['Age', 'string'],
-      ['Containers', 'string', 1], ['Images', 'string', 1], ['Selector', 'string', 1]],
+    columns: [
+      NAME,
+      ['Ready', 'string'],
+      ['Up-to-date', 'integer'],
+      ['Available', 'integer'],
+      ['Age', 'string'],
+      ['Containers', 'string', 1],
+      ['Images', 'string', 1],
+      ['Selector', 'string', 1],
+    ],
     row(o, now) {
       const d = o as unknown as V1Deployment;
       const [c, i] = containersImages(d.spec?.template?.spec);
-      return [o.metadata.name!, `${d.status?.readyReplicas ?? 0}/${d.spec?.replicas ?? 1}`, d.status?.updatedReplicas ?? 0, d.status?.availableReplicas ?? 0,
-        age(o, now), c, i, selectorString(d.spec?.selector)];
+      return [
+        o.metadata.name!,
+        `${d.status?.readyReplicas ?? 0}/${d.spec?.replicas ?? 1}`,
+        d.status?.updatedReplicas ?? 0,
+        d.status?.availableReplicas ?? 0,
+        age(o, now),
+        c,
+        i,
+        selectorString(d.spec?.selector),
+      ];
     },
   },
   'replicasets.apps': {
-    columns: [NAME, ['Desired', 'integer'], ['Current', 'integer'], ['Ready', 'integer'], ['Age', 'string'],
-      ['Containers', 'string', 1], ['Images', 'string', 1], ['Selector', 'string', 1]],
+    columns: [
+      NAME,
+      ['Desired', 'integer'],
+      ['Current', 'integer'],
+      ['Ready', 'integer'],
+      ['Age', 'string'],
+      ['Containers', 'string', 1],
+      ['Images', 'string', 1],
+      ['Selector', 'string', 1],
+    ],
     row(o, now) {
       const r = o as unknown as V1ReplicaSet;
       const [c, i] = containersImages(r.spec?.template?.spec);
-      return [o.metadata.name!, r.spec?.replicas ?? 1, r.status?.replicas ?? 0, r.status?.readyReplicas ?? 0, age(o, now), c, i, selectorString(r.spec?.selector)];
+      return [
+        o.metadata.name!,
+        r.spec?.replicas ?? 1,
+        r.status?.replicas ?? 0,
+        r.status?.readyReplicas ?? 0,
+        age(o, now),
+        c,
+        i,
+        selectorString(r.spec?.selector),
+      ];
     },
   },
   'daemonsets.apps': {
-    columns: [NAME, ['Desired', 'integer'], ['Current', 'integer'], ['Ready', 'integer'], ['Up-to-date', 'integer'], ['Available', 'integer'],
-      ['Node Selector', 'string'], ['Age', 'string'], ['Containers', 'string', 1], ['Images', 'string', 1], ['Selector', 'string', 1]],
+    columns: [
+      NAME,
+      ['Desired', 'integer'],
+      ['Current', 'integer'],
+      ['Ready', 'integer'],
+      ['Up-to-date', 'integer'],
+      ['Available', 'integer'],
+      ['Node Selector', 'string'],
+      ['Age', 'string'],
+      ['Containers', 'string', 1],
+      ['Images', 'string', 1],
+      ['Selector', 'string', 1],
+    ],
     row(o, now) {
       const d = o as unknown as V1DaemonSet;
       const s = d.status;
       const [c, i] = containersImages(d.spec?.template?.spec);
-      return [o.metadata.name!, s?.desiredNumberScheduled ?? 0, s?.currentNumberScheduled ?? 0, s?.numberReady ?? 0, s?.updatedNumberScheduled ?? 0,
-        s?.numberAvailable ?? 0, mapSelector(d.spec?.template?.spec?.nodeSelector), age(o, now), c, i, selectorString(d.spec?.selector)];
+      return [
+        o.metadata.name!,
+        s?.desiredNumberScheduled ?? 0,
+        s?.currentNumberScheduled ?? 0,
+        s?.numberReady ?? 0,
+        s?.updatedNumberScheduled ?? 0,
+        s?.numberAvailable ?? 0,
+        mapSelector(d.spec?.template?.spec?.nodeSelector),
+        age(o, now),
+        c,
+        i,
+        selectorString(d.spec?.selector),
+      ];
     },
   },
   'statefulsets.apps': {
@@ -215,57 +362,116 @@ const PRINTERS: Record<string, Printer> = {
     },
   },
   'jobs.batch': {
-    columns: [NAME, ['Status', 'string'], ['Completions', 'string'], ['Duration', 'string'], ['Age', 'string'],
-      ['Containers', 'string', 1], ['Images', 'string', 1], ['Selector', 'string', 1]],
+    columns: [
+      NAME,
+      ['Status', 'string'],
+      ['Completions', 'string'],
+      ['Duration', 'string'],
+      ['Age', 'string'],
+      ['Containers', 'string', 1],
+      ['Images', 'string', 1],
+      ['Selector', 'string', 1],
+    ],
     row(o, now) {
       const j = o as unknown as V1Job;
       const conds = j.status?.conditions ?? [];
       const has = (t: string) => conds.some(c => c.type === t && c.status === 'True');
       const status = has('Complete') ? 'Complete' : has('Failed') ? 'Failed' : o.metadata.deletionTimestamp ? 'Terminating' : 'Running';
-      const start = ts(j.status?.startTime), end = ts(j.status?.completionTime);
+      const start = ts(j.status?.startTime),
+        end = ts(j.status?.completionTime);
       const [c, i] = containersImages(j.spec?.template?.spec);
-      return [o.metadata.name!, status, `${j.status?.succeeded ?? 0}/${j.spec?.completions ?? 1}`,
-        start === undefined ? '' : humanDuration((end ?? now) - start), age(o, now), c, i, selectorString(j.spec?.selector)];
+      return [
+        o.metadata.name!,
+        status,
+        `${j.status?.succeeded ?? 0}/${j.spec?.completions ?? 1}`,
+        start === undefined ? '' : humanDuration((end ?? now) - start),
+        age(o, now),
+        c,
+        i,
+        selectorString(j.spec?.selector),
+      ];
     },
   },
   'horizontalpodautoscalers.autoscaling': {
     columns: [NAME, ['Reference', 'string'], ['Targets', 'string'], ['MinPods', 'string'], ['MaxPods', 'string'], ['Replicas', 'string'], ['Age', 'string']],
     row(o, now) {
-      const spec = (o.spec ?? {}) as { scaleTargetRef?: { kind?: string; name?: string }; minReplicas?: number; maxReplicas?: number; targetCPUUtilizationPercentage?: number;
-        metrics?: { type?: string; resource?: { name?: string; target?: { averageUtilization?: number; averageValue?: string } } }[] };
-      const status = (o.status ?? {}) as { currentReplicas?: number; currentCPUUtilizationPercentage?: number;
-        currentMetrics?: { type?: string; resource?: { name?: string; current?: { averageUtilization?: number } } }[] };
+      const spec = (o.spec ?? {}) as {
+        scaleTargetRef?: { kind?: string; name?: string };
+        minReplicas?: number;
+        maxReplicas?: number;
+        targetCPUUtilizationPercentage?: number;
+        metrics?: { type?: string; resource?: { name?: string; target?: { averageUtilization?: number; averageValue?: string } } }[];
+      };
+      const status = (o.status ?? {}) as {
+        currentReplicas?: number;
+        currentCPUUtilizationPercentage?: number;
+        currentMetrics?: { type?: string; resource?: { name?: string; current?: { averageUtilization?: number } } }[];
+      };
       const targets: string[] = [];
       if (spec.targetCPUUtilizationPercentage !== undefined) {
         const cur = status.currentCPUUtilizationPercentage;
         targets.push(`cpu: ${cur === undefined ? '<unknown>' : `${cur}%`}/${spec.targetCPUUtilizationPercentage}%`);
       }
       for (const m of spec.metrics ?? []) {
-        if (m.type !== 'Resource' || !m.resource) { targets.push('<unknown>'); continue; }
-        const cur = (status.currentMetrics ?? []).find(c => c.type === 'Resource' && c.resource?.name === m.resource?.name)?.resource?.current?.averageUtilization;
-        const t = m.resource.target?.averageUtilization !== undefined ? `${m.resource.target.averageUtilization}%` : (m.resource.target?.averageValue ?? '<unknown>');
+        if (m.type !== 'Resource' || !m.resource) {
+          targets.push('<unknown>');
+          continue;
+        }
+        const cur = (status.currentMetrics ?? []).find(c => c.type === 'Resource' && c.resource?.name === m.resource?.name)?.resource?.current
+          ?.averageUtilization;
+        const t =
+          m.resource.target?.averageUtilization !== undefined ? `${m.resource.target.averageUtilization}%` : (m.resource.target?.averageValue ?? '<unknown>');
         targets.push(`${m.resource.name}: ${cur === undefined ? '<unknown>' : `${cur}%`}/${t}`);
       }
       const ref = spec.scaleTargetRef ?? {};
-      return [o.metadata.name!, `${ref.kind ?? ''}/${ref.name ?? ''}`, targets.join(', ') || '<none>', String(spec.minReplicas ?? 1), String(spec.maxReplicas ?? 0),
-        String(status.currentReplicas ?? 0), age(o, now)];
+      return [
+        o.metadata.name!,
+        `${ref.kind ?? ''}/${ref.name ?? ''}`,
+        targets.join(', ') || '<none>',
+        String(spec.minReplicas ?? 1),
+        String(spec.maxReplicas ?? 0),
+        String(status.currentReplicas ?? 0),
+        age(o, now),
+      ];
     },
   },
   namespaces: {
     columns: [NAME, ['Status', 'string'], ['Age', 'string']],
-    row(o, now) { return [o.metadata.name!, (o as unknown as V1Namespace).status?.phase ?? 'Active', age(o, now)]; },
+    row(o, now) {
+      return [o.metadata.name!, (o as unknown as V1Namespace).status?.phase ?? 'Active', age(o, now)];
+    },
   },
   events: {
-    columns: [['Last Seen', 'string'], ['Type', 'string'], ['Reason', 'string'], ['Object', 'string'], ['Subobject', 'string', 1],
-      ['Source', 'string', 1], ['Message', 'string'], ['First Seen', 'string', 1], ['Count', 'string', 1], ['Name', 'string', 1]],
+    columns: [
+      ['Last Seen', 'string'],
+      ['Type', 'string'],
+      ['Reason', 'string'],
+      ['Object', 'string'],
+      ['Subobject', 'string', 1],
+      ['Source', 'string', 1],
+      ['Message', 'string'],
+      ['First Seen', 'string', 1],
+      ['Count', 'string', 1],
+      ['Name', 'string', 1],
+    ],
     row(o, now) {
       const e = o as unknown as CoreV1Event;
       const first = ts(e.firstTimestamp) ?? ts(e.eventTime) ?? ts(o.metadata.creationTimestamp);
       const last = ts(e.lastTimestamp) ?? ts(e.series?.lastObservedTime) ?? first;
       const src = e.source?.component ? `${e.source.component}${e.source.host ? `, ${e.source.host}` : ''}` : (e.reportingComponent ?? '');
       const obj = `${(e.involvedObject.kind ?? '').toLowerCase()}/${e.involvedObject.name ?? ''}`;
-      return [last === undefined ? '<unknown>' : humanDuration(now - last), e.type ?? '', e.reason ?? '', obj, e.involvedObject.fieldPath ?? '',
-        src, (e.message ?? '').trim(), first === undefined ? '<unknown>' : humanDuration(now - first), String(e.count ?? e.series?.count ?? 1), o.metadata.name!];
+      return [
+        last === undefined ? '<unknown>' : humanDuration(now - last),
+        e.type ?? '',
+        e.reason ?? '',
+        obj,
+        e.involvedObject.fieldPath ?? '',
+        src,
+        (e.message ?? '').trim(),
+        first === undefined ? '<unknown>' : humanDuration(now - first),
+        String(e.count ?? e.series?.count ?? 1),
+        o.metadata.name!,
+      ];
     },
   },
   secrets: {
@@ -287,49 +493,104 @@ const PRINTERS: Record<string, Printer> = {
     row(o, now) {
       const e = o as unknown as V1Endpoints;
       const list: string[] = [];
-      for (const s of e.subsets ?? []) for (const a of s.addresses ?? []) for (const p of (s.ports?.length ? s.ports : [{ port: 0 }])) list.push(p.port ? `${a.ip}:${p.port}` : a.ip);
+      for (const s of e.subsets ?? [])
+        for (const a of s.addresses ?? []) for (const p of s.ports?.length ? s.ports : [{ port: 0 }]) list.push(p.port ? `${a.ip}:${p.port}` : a.ip);
       const shown = list.slice(0, 3).join(',') + (list.length > 3 ? ` + ${list.length - 3} more...` : '');
       return [o.metadata.name!, shown || '<none>', age(o, now)];
     },
   },
   'runtimeclasses.node.k8s.io': {
     columns: [NAME, ['Handler', 'string'], ['Age', 'string']],
-    row(o, now) { return [o.metadata.name!, (o as unknown as V1RuntimeClass).handler ?? '', age(o, now)]; },
+    row(o, now) {
+      return [o.metadata.name!, (o as unknown as V1RuntimeClass).handler ?? '', age(o, now)];
+    },
   },
   'storageclasses.storage.k8s.io': {
-    columns: [NAME, ['Provisioner', 'string'], ['ReclaimPolicy', 'string'], ['VolumeBindingMode', 'string'], ['AllowVolumeExpansion', 'string'], ['Age', 'string']],
+    columns: [
+      NAME,
+      ['Provisioner', 'string'],
+      ['ReclaimPolicy', 'string'],
+      ['VolumeBindingMode', 'string'],
+      ['AllowVolumeExpansion', 'string'],
+      ['Age', 'string'],
+    ],
     row(o, now) {
       const s = o as unknown as V1StorageClass;
       const a = o.metadata.annotations ?? {};
       const isDefault = a['storageclass.kubernetes.io/is-default-class'] === 'true' || a['storageclass.beta.kubernetes.io/is-default-class'] === 'true';
-      return [o.metadata.name! + (isDefault ? ' (default)' : ''), s.provisioner ?? '', s.reclaimPolicy ?? 'Delete', s.volumeBindingMode ?? 'Immediate',
-        String(s.allowVolumeExpansion ?? false), age(o, now)];
+      return [
+        o.metadata.name! + (isDefault ? ' (default)' : ''),
+        s.provisioner ?? '',
+        s.reclaimPolicy ?? 'Delete',
+        s.volumeBindingMode ?? 'Immediate',
+        String(s.allowVolumeExpansion ?? false),
+        age(o, now),
+      ];
     },
   },
   persistentvolumeclaims: {
-    columns: [NAME, ['Status', 'string'], ['Volume', 'string'], ['Capacity', 'string'], ['Access Modes', 'string'], ['StorageClass', 'string'],
-      ['VolumeAttributesClass', 'string'], ['Age', 'string'], ['VolumeMode', 'string', 1]],
+    columns: [
+      NAME,
+      ['Status', 'string'],
+      ['Volume', 'string'],
+      ['Capacity', 'string'],
+      ['Access Modes', 'string'],
+      ['StorageClass', 'string'],
+      ['VolumeAttributesClass', 'string'],
+      ['Age', 'string'],
+      ['VolumeMode', 'string', 1],
+    ],
     row(o, now) {
       const p = o as unknown as V1PersistentVolumeClaim;
       const bound = p.status?.phase === 'Bound';
-      return [o.metadata.name!, o.metadata.deletionTimestamp ? 'Terminating' : (p.status?.phase ?? 'Pending'), p.spec?.volumeName ?? '',
-        bound ? (p.status?.capacity?.storage ?? '') : '', bound ? accessModes(p.status?.accessModes) : '', p.spec?.storageClassName ?? '',
-        p.spec?.volumeAttributesClassName ?? '<unset>', age(o, now), p.spec?.volumeMode ?? 'Filesystem'];
+      return [
+        o.metadata.name!,
+        o.metadata.deletionTimestamp ? 'Terminating' : (p.status?.phase ?? 'Pending'),
+        p.spec?.volumeName ?? '',
+        bound ? (p.status?.capacity?.storage ?? '') : '',
+        bound ? accessModes(p.status?.accessModes) : '',
+        p.spec?.storageClassName ?? '',
+        p.spec?.volumeAttributesClassName ?? '<unset>',
+        age(o, now),
+        p.spec?.volumeMode ?? 'Filesystem',
+      ];
     },
   },
   persistentvolumes: {
-    columns: [NAME, ['Capacity', 'string'], ['Access Modes', 'string'], ['Reclaim Policy', 'string'], ['Status', 'string'], ['Claim', 'string'],
-      ['StorageClass', 'string'], ['Reason', 'string'], ['Age', 'string'], ['VolumeMode', 'string', 1]],
+    columns: [
+      NAME,
+      ['Capacity', 'string'],
+      ['Access Modes', 'string'],
+      ['Reclaim Policy', 'string'],
+      ['Status', 'string'],
+      ['Claim', 'string'],
+      ['StorageClass', 'string'],
+      ['Reason', 'string'],
+      ['Age', 'string'],
+      ['VolumeMode', 'string', 1],
+    ],
     row(o, now) {
       const p = o as unknown as V1PersistentVolume;
       const claim = p.spec?.claimRef ? `${p.spec.claimRef.namespace}/${p.spec.claimRef.name}` : '';
-      return [o.metadata.name!, p.spec?.capacity?.storage ?? '', accessModes(p.spec?.accessModes), p.spec?.persistentVolumeReclaimPolicy ?? 'Retain',
-        p.status?.phase ?? 'Pending', claim, p.spec?.storageClassName ?? '', p.status?.reason ?? '', age(o, now), p.spec?.volumeMode ?? 'Filesystem'];
+      return [
+        o.metadata.name!,
+        p.spec?.capacity?.storage ?? '',
+        accessModes(p.spec?.accessModes),
+        p.spec?.persistentVolumeReclaimPolicy ?? 'Retain',
+        p.status?.phase ?? 'Pending',
+        claim,
+        p.spec?.storageClassName ?? '',
+        p.status?.reason ?? '',
+        age(o, now),
+        p.spec?.volumeMode ?? 'Filesystem',
+      ];
     },
   },
   serviceaccounts: {
     columns: [NAME, ['Secrets', 'string'], ['Age', 'string']],
-    row(o, now) { return [o.metadata.name!, String((o as unknown as V1ServiceAccount).secrets?.length ?? 0), age(o, now)]; },
+    row(o, now) {
+      return [o.metadata.name!, String((o as unknown as V1ServiceAccount).secrets?.length ?? 0), age(o, now)];
+    },
   },
 };
 
@@ -344,11 +605,25 @@ function printerFor(bucket: string, k8sMinor: number): Printer {
   const p = PRINTERS[bucket] ?? GENERIC;
   // The Status column of Jobs appeared in 1.30.
   if (bucket === 'jobs.batch' && k8sMinor < 30) {
-    return { columns: p.columns.filter(c => c[0] !== 'Status'), row: (o, now) => { const r = p.row(o, now); r.splice(1, 1); return r; } };
+    return {
+      columns: p.columns.filter(c => c[0] !== 'Status'),
+      row: (o, now) => {
+        const r = p.row(o, now);
+        r.splice(1, 1);
+        return r;
+      },
+    };
   }
   // VolumeAttributesClass appeared in the PVC table in 1.29.
   if (bucket === 'persistentvolumeclaims' && k8sMinor < 29) {
-    return { columns: p.columns.filter(c => c[0] !== 'VolumeAttributesClass'), row: (o, now) => { const r = p.row(o, now); r.splice(6, 1); return r; } };
+    return {
+      columns: p.columns.filter(c => c[0] !== 'VolumeAttributesClass'),
+      row: (o, now) => {
+        const r = p.row(o, now);
+        r.splice(6, 1);
+        return r;
+      },
+    };
   }
   return p;
 }
@@ -358,14 +633,19 @@ const DESCRIPTIONS: Record<string, string> = {
   Age: 'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata',
 };
 
-export function toTable(rt: ResourceType, bucket: string, objs: KubeObject[], include: IncludeObject, k8sMinor: number,
-  meta: Table['metadata'] = {}): Table {
+export function toTable(rt: ResourceType, bucket: string, objs: KubeObject[], include: IncludeObject, k8sMinor: number, meta: Table['metadata'] = {}): Table {
   const p = printerFor(bucket, k8sMinor);
   const now = Date.now();
   return {
-    kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata: meta,
+    kind: 'Table',
+    apiVersion: 'meta.k8s.io/v1',
+    metadata: meta,
     columnDefinitions: p.columns.map(([name, type, priority, format]) => ({
-      name, type, format: format ?? '', description: DESCRIPTIONS[name] ?? `${name} of the ${rt.kind}`, priority: priority ?? 0,
+      name,
+      type,
+      format: format ?? '',
+      description: DESCRIPTIONS[name] ?? `${name} of the ${rt.kind}`,
+      priority: priority ?? 0,
     })),
     rows: objs.map(o => {
       const row: TableRow = { cells: p.row(o, now) };
@@ -379,5 +659,8 @@ export function toTable(rt: ResourceType, bucket: string, objs: KubeObject[], in
 /** Whether an Accept header asks for a Table (kubectl get). */
 export function wantsTable(accept: string | undefined): boolean {
   if (!accept) return false;
-  return accept.split(',').some(p => { const s = p.replace(/\s+/g, ''); return s.includes('as=Table') && s.includes('g=meta.k8s.io'); });
+  return accept.split(',').some(p => {
+    const s = p.replace(/\s+/g, '');
+    return s.includes('as=Table') && s.includes('g=meta.k8s.io');
+  });
 }

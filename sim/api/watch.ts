@@ -39,7 +39,10 @@ export function serveWatch(ctx: Ctx): void {
     if (ended) return;
     ended = true;
     stopWatch?.();
-    for (const t of timers) { clearTimeout(t); clearInterval(t); }
+    for (const t of timers) {
+      clearTimeout(t);
+      clearInterval(t);
+    }
     state.closers.delete(end);
     res.end();
   };
@@ -62,11 +65,17 @@ export function serveWatch(ctx: Ctx): void {
   };
 
   try {
-    if (rv && rv !== '0' && state.faults.watchExpired())
-      throw new StoreError(410, 'Expired', `too old resource version: ${rv} (${state.store.currentRV()})`);
-    const w = state.store.watch(ctx.bucket, {
-      namespace: route.namespace, labelSelector: query.get('labelSelector') ?? undefined, fieldSelector, resourceVersion: rv,
-    }, ev => write(ev.type, toWire(ev.object)));
+    if (rv && rv !== '0' && state.faults.watchExpired()) throw new StoreError(410, 'Expired', `too old resource version: ${rv} (${state.store.currentRV()})`);
+    const w = state.store.watch(
+      ctx.bucket,
+      {
+        namespace: route.namespace,
+        labelSelector: query.get('labelSelector') ?? undefined,
+        fieldSelector,
+        resourceVersion: rv,
+      },
+      ev => write(ev.type, toWire(ev.object)),
+    );
     stopWatch = () => w.stop();
   } catch (e) {
     // Too old (410) or a bad selector: one ERROR event with the Status, then the stream ends.

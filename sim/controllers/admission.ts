@@ -27,7 +27,9 @@ function defaultStorageClass(store: Store): Admission {
     if (bucket !== 'persistentvolumeclaims' || op !== 'create') return obj;
     const pvc = obj as unknown as V1PersistentVolumeClaim;
     if (pvc.spec && pvc.spec.storageClassName === undefined) {
-      const def = store.list(STORAGE_CLASSES).items.map(o => o as unknown as V1StorageClass)
+      const def = store
+        .list(STORAGE_CLASSES)
+        .items.map(o => o as unknown as V1StorageClass)
         .filter(sc => sc.metadata?.annotations?.[DEFAULT_CLASS_ANNOTATION] === 'true')
         .sort((a, b) => String(b.metadata?.creationTimestamp).localeCompare(String(a.metadata?.creationTimestamp)))[0];
       if (def) pvc.spec.storageClassName = def.metadata!.name;

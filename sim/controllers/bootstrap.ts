@@ -10,10 +10,23 @@ const DEFAULT_KUBERNETES_IP = '127.96.0.1';
 
 export function createSystemNamespaces(store: Store): void {
   for (const name of SYSTEM_NAMESPACES) {
-    const ns: V1Namespace = { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kubernetes.io/metadata.name': name } }, spec: { finalizers: ['kubernetes'] } };
+    const ns: V1Namespace = {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name, labels: { 'kubernetes.io/metadata.name': name } },
+      spec: { finalizers: ['kubernetes'] },
+    };
     ensureObject(store, 'namespaces', ns);
     if (!store.tryGet('namespaces', undefined, name)?.status)
-      store.mutate('namespaces', undefined, name, o => { o.status = { phase: 'Active' }; }, { skipAdmission: true });
+      store.mutate(
+        'namespaces',
+        undefined,
+        name,
+        o => {
+          o.status = { phase: 'Active' };
+        },
+        { skipAdmission: true },
+      );
   }
 }
 
@@ -23,7 +36,8 @@ export function createSystemNamespaces(store: Store): void {
  */
 export function createKubernetesService(store: Store, opts: { allocateIPs: boolean; apiServer?: { host: string; port: number } }): void {
   const svc: V1Service = {
-    apiVersion: 'v1', kind: 'Service',
+    apiVersion: 'v1',
+    kind: 'Service',
     metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
     spec: {
       type: 'ClusterIP',
@@ -35,7 +49,8 @@ export function createKubernetesService(store: Store, opts: { allocateIPs: boole
   ensureObject(store, 'services', svc);
   if (!opts.apiServer) return;
   const ep: V1Endpoints = {
-    apiVersion: 'v1', kind: 'Endpoints',
+    apiVersion: 'v1',
+    kind: 'Endpoints',
     metadata: { name: 'kubernetes', namespace: 'default', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } },
     subsets: [{ addresses: [{ ip: opts.apiServer.host }], ports: [{ name: 'https', port: opts.apiServer.port, protocol: 'TCP' }] }],
   };

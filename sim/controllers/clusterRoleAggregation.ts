@@ -14,7 +14,11 @@ export function startClusterRoleAggregationController({ store }: ControllerConte
   const enqueueAggregated = () => {
     for (const o of store.list(CLUSTER_ROLES).items) if ((o as unknown as V1ClusterRole).aggregationRule) queue.add(o.metadata.name!);
   };
-  const sub = store.onAny(guarded('clusterrole-aggregation-controller', bucket => { if (bucket === CLUSTER_ROLES) enqueueAggregated(); }));
+  const sub = store.onAny(
+    guarded('clusterrole-aggregation-controller', bucket => {
+      if (bucket === CLUSTER_ROLES) enqueueAggregated();
+    }),
+  );
   enqueueAggregated();
 
   function sync(name: string): void {
@@ -23,11 +27,18 @@ export function startClusterRoleAggregationController({ store }: ControllerConte
     const rules = clusterRoleRules(store, name);
     if (JSON.stringify(rules) === JSON.stringify(role.rules ?? [])) return;
     try {
-      store.mutate(CLUSTER_ROLES, undefined, name, o => { (o as unknown as V1ClusterRole).rules = rules; });
+      store.mutate(CLUSTER_ROLES, undefined, name, o => {
+        (o as unknown as V1ClusterRole).rules = rules;
+      });
     } catch (err) {
       if (!(err instanceof StoreError)) throw err;
     }
   }
 
-  return { async stop() { sub.stop(); await queue.stop(); } };
+  return {
+    async stop() {
+      sub.stop();
+      await queue.stop();
+    },
+  };
 }

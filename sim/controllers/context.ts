@@ -5,7 +5,10 @@ import type { NetworkTwin } from '../network/types.ts';
 import type { Profile } from '../profiles/types.ts';
 
 /** CPU and memory a pod uses now, as metrics-server would report it. */
-export interface PodUsage { cpuCores: number; memoryBytes: number }
+export interface PodUsage {
+  cpuCores: number;
+  memoryBytes: number;
+}
 
 /** Reads a pod's current usage; undefined when there is no sample for it. */
 export type PodMetricsSource = (namespace: string, pod: string) => PodUsage | undefined | Promise<PodUsage | undefined>;
@@ -37,18 +40,27 @@ export interface ControllerContext {
   options: ControllerOptions;
 }
 
-export interface Stoppable { stop(): Promise<void> | void }
+export interface Stoppable {
+  stop(): Promise<void> | void;
+}
 
 /** Runs a store listener so that a bug in it is logged and never reaches the writer. */
 export function guarded<A extends unknown[]>(name: string, fn: (...args: A) => void): (...args: A) => void {
   return (...args: A) => {
-    try { fn(...args); } catch (err) { console.error(`sim: ${name} listener failed:`, err); }
+    try {
+      fn(...args);
+    } catch (err) {
+      console.error(`sim: ${name} listener failed:`, err);
+    }
   };
 }
 
 export const nsName = (o: KubeObject) => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
 
-interface PodMetricsLike { metadata?: { name?: string }; containers?: { usage?: { cpu?: string; memory?: string } }[] }
+interface PodMetricsLike {
+  metadata?: { name?: string };
+  containers?: { usage?: { cpu?: string; memory?: string } }[];
+}
 
 /**
  * Adapts a metrics.k8s.io PodMetrics lister (the runtime's SubresourceHandlers.podMetrics)
@@ -58,9 +70,12 @@ export function metricsSourceFromPodMetrics(list: (namespace: string) => Promise
   return async (namespace, pod) => {
     const found = ((await list(namespace)) as PodMetricsLike[]).find(m => m.metadata?.name === pod);
     if (!found) return undefined;
-    return (found.containers ?? []).reduce((a, c) => ({
-      cpuCores: a.cpuCores + (parse(c.usage?.cpu) || 0),
-      memoryBytes: a.memoryBytes + (parse(c.usage?.memory) || 0),
-    }), { cpuCores: 0, memoryBytes: 0 });
+    return (found.containers ?? []).reduce(
+      (a, c) => ({
+        cpuCores: a.cpuCores + (parse(c.usage?.cpu) || 0),
+        memoryBytes: a.memoryBytes + (parse(c.usage?.memory) || 0),
+      }),
+      { cpuCores: 0, memoryBytes: 0 },
+    );
   };
 }

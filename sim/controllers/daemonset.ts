@@ -37,17 +37,21 @@ function targetNode(pod: V1Pod): string | undefined {
 
 export function startDaemonSetController({ store, profile }: ControllerContext): Stoppable {
   const queue = new WorkQueue('daemonset-controller', key => sync(key));
-  const syncAll = () => { for (const ds of store.list(DAEMONSETS).items) queue.add(keyOf(ds.metadata.namespace, ds.metadata.name!)); };
-  const sub = store.onAny(guarded('daemonset-controller', (bucket, e, old) => {
-    if (bucket === DAEMONSETS) queue.add(keyOf(e.object.metadata.namespace, e.object.metadata.name!));
-    else if (bucket === 'pods') {
-      const ref = controllerRef(e.object);
-      if (ref?.kind === 'DaemonSet') queue.add(keyOf(e.object.metadata.namespace, ref.name));
-    } else if (bucket === 'nodes') {
-      const view = (o: KubeObject | undefined) => o && stableJSON([o.metadata.labels, (o as unknown as V1Node).spec]);
-      if (e.type !== 'MODIFIED' || view(old) !== view(e.object)) syncAll();
-    }
-  }));
+  const syncAll = () => {
+    for (const ds of store.list(DAEMONSETS).items) queue.add(keyOf(ds.metadata.namespace, ds.metadata.name!));
+  };
+  const sub = store.onAny(
+    guarded('daemonset-controller', (bucket, e, old) => {
+      if (bucket === DAEMONSETS) queue.add(keyOf(e.object.metadata.namespace, e.object.metadata.name!));
+      else if (bucket === 'pods') {
+        const ref = controllerRef(e.object);
+        if (ref?.kind === 'DaemonSet') queue.add(keyOf(e.object.metadata.namespace, ref.name));
+      } else if (bucket === 'nodes') {
+        const view = (o: KubeObject | undefined) => o && stableJSON([o.metadata.labels, (o as unknown as V1Node).spec]);
+        if (e.type !== 'MODIFIED' || view(old) !== view(e.object)) syncAll();
+      }
+    }),
+  );
   syncAll();
 
   /** The pod template with the DaemonSet's tolerations added: copied once per sync, not per node. */
@@ -67,7 +71,10 @@ export function startDaemonSetController({ store, profile }: ControllerContext):
     // Replaces any matchFields on metadata.name, keeps the user's own node affinity terms.
     const terms = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [{}];
     const pinned = terms.map(t => ({ ...t, matchFields: [{ key: 'metadata.name', operator: 'In', values: [node] }] }));
-    const affinity = { ...spec.affinity, nodeAffinity: { ...spec.affinity?.nodeAffinity, requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: pinned } } };
+    const affinity = {
+      ...spec.affinity,
+      nodeAffinity: { ...spec.affinity?.nodeAffinity, requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: pinned } },
+    };
     return { apiVersion: 'v1', kind: 'Pod', metadata: { ...base.metadata }, spec: { ...spec, affinity } };
   }
 
@@ -156,7 +163,9 @@ export function startDaemonSetController({ store, profile }: ControllerContext):
   }
 
   function deletePod(obj: KubeObject, p: V1Pod): void {
-    try { store.delete('pods', p.metadata!.namespace, p.metadata!.name!); } catch (err) {
+    try {
+      store.delete('pods', p.metadata!.namespace, p.metadata!.name!);
+    } catch (err) {
       if (!(err instanceof StoreError && err.code === 404)) throw err;
       return;
     }
@@ -183,8 +192,21 @@ export function startDaemonSetController({ store, profile }: ControllerContext):
     if (!next.numberUnavailable) delete next.numberUnavailable;
     if (!next.numberAvailable) delete next.numberAvailable;
     if (stableJSON(next) === stableJSON(ds.status ?? {})) return;
-    store.mutate(DAEMONSETS, obj.metadata.namespace, obj.metadata.name!, o => { o.status = next; }, { skipAdmission: true });
+    store.mutate(
+      DAEMONSETS,
+      obj.metadata.namespace,
+      obj.metadata.name!,
+      o => {
+        o.status = next;
+      },
+      { skipAdmission: true },
+    );
   }
 
-  return { async stop() { sub.stop(); await queue.stop(); } };
+  return {
+    async stop() {
+      sub.stop();
+      await queue.stop();
+    },
+  };
 }

@@ -40,13 +40,15 @@ function stripHash(template: V1PodTemplateSpec | undefined): V1PodTemplateSpec {
 
 export function startDeploymentController({ store, profile }: ControllerContext): Stoppable {
   const queue = new WorkQueue('deployment-controller', key => sync(key));
-  const sub = store.onAny(guarded('deployment-controller', (bucket, e) => {
-    if (bucket === DEPLOYMENTS) queue.add(keyOf(e.object.metadata.namespace, e.object.metadata.name!));
-    if (bucket === REPLICASETS) {
-      const ref = controllerRef(e.object);
-      if (ref?.kind === 'Deployment') queue.add(keyOf(e.object.metadata.namespace, ref.name));
-    }
-  }));
+  const sub = store.onAny(
+    guarded('deployment-controller', (bucket, e) => {
+      if (bucket === DEPLOYMENTS) queue.add(keyOf(e.object.metadata.namespace, e.object.metadata.name!));
+      if (bucket === REPLICASETS) {
+        const ref = controllerRef(e.object);
+        if (ref?.kind === 'Deployment') queue.add(keyOf(e.object.metadata.namespace, ref.name));
+      }
+    }),
+  );
   for (const d of store.list(DEPLOYMENTS).items) queue.add(keyOf(d.metadata.namespace, d.metadata.name!));
 
   function scale(rs: KubeObject, to: number, d: KubeObject): void {
@@ -54,7 +56,10 @@ export function startDeploymentController({ store, profile }: ControllerContext)
     if (from === to) return;
     store.mutate(REPLICASETS, rs.metadata.namespace, rs.metadata.name!, o => {
       asRS(o).spec!.replicas = to;
-      o.metadata.annotations = { ...o.metadata.annotations, 'deployment.kubernetes.io/desired-replicas': String((d as unknown as V1Deployment).spec?.replicas ?? 1) };
+      o.metadata.annotations = {
+        ...o.metadata.annotations,
+        'deployment.kubernetes.io/desired-replicas': String((d as unknown as V1Deployment).spec?.replicas ?? 1),
+      };
     });
     recordEvent(store, d, 'Normal', 'ScalingReplicaSet', `Scaled ${to > from ? 'up' : 'down'} replica set ${rs.metadata.name} from ${from} to ${to}`, SOURCE);
   }
@@ -92,7 +97,13 @@ export function startDeploymentController({ store, profile }: ControllerContext)
       else recreate(dObj, newRS, olds, target);
       cleanupHistory(d, olds);
     }
-    writeStatus(dObj, newRS, store.list(REPLICASETS, { namespace: ns }).items.filter(rs => isControlledBy(rs, dObj)), maxUnavailable, created);
+    writeStatus(
+      dObj,
+      newRS,
+      store.list(REPLICASETS, { namespace: ns }).items.filter(rs => isControlledBy(rs, dObj)),
+      maxUnavailable,
+      created,
+    );
   }
 
   function createReplicaSet(dObj: KubeObject, revision: number): KubeObject {
@@ -102,7 +113,8 @@ export function startDeploymentController({ store, profile }: ControllerContext)
     const template = structuredClone(d.spec!.template);
     template.metadata = { ...template.metadata, labels: { ...template.metadata?.labels, [HASH_LABEL]: hash } };
     const rs: V1ReplicaSet = {
-      apiVersion: 'apps/v1', kind: 'ReplicaSet',
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
       metadata: {
         name: `${dObj.metadata.name}-${hash}`,
         namespace: dObj.metadata.namespace,
@@ -110,7 +122,9 @@ export function startDeploymentController({ store, profile }: ControllerContext)
         annotations: {
           [REVISION]: String(revision),
           'deployment.kubernetes.io/desired-replicas': String(d.spec?.replicas ?? 1),
-          'deployment.kubernetes.io/max-replicas': String((d.spec?.replicas ?? 1) + resolveIntOrPercent(d.spec?.strategy?.rollingUpdate?.maxSurge, '25%', d.spec?.replicas ?? 1, true)),
+          'deployment.kubernetes.io/max-replicas': String(
+            (d.spec?.replicas ?? 1) + resolveIntOrPercent(d.spec?.strategy?.rollingUpdate?.maxSurge, '25%', d.spec?.replicas ?? 1, true),
+          ),
         },
         ownerReferences: [ownerReferenceTo(dObj, 'apps/v1', 'Deployment')],
       },
@@ -147,7 +161,10 @@ export function startDeploymentController({ store, profile }: ControllerContext)
     for (const rs of oldRSs) {
       if (budget <= 0) break;
       const unhealthy = Math.min(budget, specReplicas(rs) - available(rs));
-      if (unhealthy > 0) { scale(rs, specReplicas(rs) - unhealthy, d); budget -= unhealthy; }
+      if (unhealthy > 0) {
+        scale(rs, specReplicas(rs) - unhealthy, d);
+        budget -= unhealthy;
+      }
     }
     const current = fresh.map(rs => store.tryGet(REPLICASETS, rs.metadata.namespace, rs.metadata.name!) ?? rs);
     const availableNow = current.reduce((a, rs) => a + Math.min(available(rs), specReplicas(rs)), 0);
@@ -155,7 +172,10 @@ export function startDeploymentController({ store, profile }: ControllerContext)
     for (const rs of current.slice(1)) {
       if (down <= 0) break;
       const n = Math.min(specReplicas(rs), down);
-      if (n > 0) { scale(rs, specReplicas(rs) - n, d); down -= n; }
+      if (n > 0) {
+        scale(rs, specReplicas(rs) - n, d);
+        down -= n;
+      }
     }
   }
 
@@ -167,7 +187,7 @@ export function startDeploymentController({ store, profile }: ControllerContext)
 
   function cleanupHistory(d: V1Deployment, olds: KubeObject[]): void {
     const limit = d.spec?.revisionHistoryLimit ?? 10;
-    const idle = olds.filter(rs => specReplicas(rs) === 0 && !(asRS(rs).status?.replicas));
+    const idle = olds.filter(rs => specReplicas(rs) === 0 && !asRS(rs).status?.replicas);
     for (const rs of idle.slice(0, Math.max(0, idle.length - limit))) store.delete(REPLICASETS, rs.metadata.namespace, rs.metadata.name!);
   }
 
@@ -187,16 +207,25 @@ export function startDeploymentController({ store, profile }: ControllerContext)
     status.unavailableReplicas = Math.max(0, Math.max(replicas, status.replicas) - status.availableReplicas);
     const rsName = newRS?.metadata.name ?? '';
     let conditions: V1DeploymentCondition[] = d.status?.conditions ?? [];
-    conditions = setCondition(conditions, status.availableReplicas >= replicas - maxUnavailable
-      ? { type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.' }
-      : { type: 'Available', status: 'False', reason: 'MinimumReplicasUnavailable', message: 'Deployment does not have minimum availability.' }, true);
-    const complete = status.updatedReplicas === replicas && status.replicas === replicas && status.availableReplicas === replicas
-      && (nrs?.status?.availableReplicas ?? 0) === replicas;
+    conditions = setCondition(
+      conditions,
+      status.availableReplicas >= replicas - maxUnavailable
+        ? { type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.' }
+        : { type: 'Available', status: 'False', reason: 'MinimumReplicasUnavailable', message: 'Deployment does not have minimum availability.' },
+      true,
+    );
+    const complete =
+      status.updatedReplicas === replicas &&
+      status.replicas === replicas &&
+      status.availableReplicas === replicas &&
+      (nrs?.status?.availableReplicas ?? 0) === replicas;
     const progressing: V1DeploymentCondition = d.spec?.paused
       ? { type: 'Progressing', status: 'Unknown', reason: 'DeploymentPaused', message: 'Deployment is paused' }
-      : complete ? { type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable', message: `ReplicaSet "${rsName}" has successfully progressed.` }
-      : created ? { type: 'Progressing', status: 'True', reason: 'NewReplicaSetCreated', message: `Created new replica set "${rsName}"` }
-      : { type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated', message: `ReplicaSet "${rsName}" is progressing.` };
+      : complete
+        ? { type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable', message: `ReplicaSet "${rsName}" has successfully progressed.` }
+        : created
+          ? { type: 'Progressing', status: 'True', reason: 'NewReplicaSetCreated', message: `Created new replica set "${rsName}"` }
+          : { type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated', message: `ReplicaSet "${rsName}" is progressing.` };
     // progressDeadlineSeconds: a rollout whose replica counts stop moving for that long
     // gets Progressing=False ProgressDeadlineExceeded; any progress moves lastUpdateTime.
     const before = d.status?.conditions?.find(c => c.type === 'Progressing');
@@ -216,8 +245,21 @@ export function startDeploymentController({ store, profile }: ControllerContext)
     }
     const next = { ...status, conditions, ...(d.status?.collisionCount ? { collisionCount: d.status.collisionCount } : {}) };
     if (stableJSON(next) === stableJSON(d.status ?? {})) return;
-    store.mutate(DEPLOYMENTS, dObj.metadata.namespace, dObj.metadata.name!, o => { o.status = next; }, { skipAdmission: true });
+    store.mutate(
+      DEPLOYMENTS,
+      dObj.metadata.namespace,
+      dObj.metadata.name!,
+      o => {
+        o.status = next;
+      },
+      { skipAdmission: true },
+    );
   }
 
-  return { async stop() { sub.stop(); await queue.stop(); } };
+  return {
+    async stop() {
+      sub.stop();
+      await queue.stop();
+    },
+  };
 }

@@ -16,13 +16,15 @@ const CONTROLLER = 'endpointslice-controller.k8s.io';
 
 export function startEndpointSliceController({ store }: ControllerContext): Stoppable {
   const queue = new WorkQueue('endpointslice-controller', key => sync(key));
-  const sub = store.onAny(guarded('endpointslice-controller', (bucket, e, old) => {
-    if (bucket === 'services') queue.add(keyOf(e.object.metadata.namespace, e.object.metadata.name!));
-    if (bucket === 'pods') {
-      for (const s of store.list('services', { namespace: e.object.metadata.namespace }).items)
-        if (podSelectedBy(asService(s), e.object) || (old && podSelectedBy(asService(s), old))) queue.add(keyOf(s.metadata.namespace, s.metadata.name!));
-    }
-  }));
+  const sub = store.onAny(
+    guarded('endpointslice-controller', (bucket, e, old) => {
+      if (bucket === 'services') queue.add(keyOf(e.object.metadata.namespace, e.object.metadata.name!));
+      if (bucket === 'pods') {
+        for (const s of store.list('services', { namespace: e.object.metadata.namespace }).items)
+          if (podSelectedBy(asService(s), e.object) || (old && podSelectedBy(asService(s), old))) queue.add(keyOf(s.metadata.namespace, s.metadata.name!));
+      }
+    }),
+  );
   for (const s of store.list('services').items) queue.add(keyOf(s.metadata.namespace, s.metadata.name!));
 
   function sync(key: string): void {
@@ -59,7 +61,8 @@ export function startEndpointSliceController({ store }: ControllerContext): Stop
       const reuse = i >= 0 ? unused.splice(i, 1)[0] : unused.shift();
       if (!reuse) {
         const slice: V1EndpointSlice = {
-          apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice',
+          apiVersion: 'discovery.k8s.io/v1',
+          kind: 'EndpointSlice',
           metadata: { generateName: `${name}-`, namespace: ns, labels, ownerReferences: [ownerReferenceTo(svcObj, 'v1', 'Service')] },
           ...body,
         };
@@ -71,15 +74,25 @@ export function startEndpointSliceController({ store }: ControllerContext): Stop
       store.mutate(ENDPOINT_SLICES, ns, reuse.metadata.name!, o => {
         o.metadata.labels = labels;
         o.endpoints = body.endpoints;
-        if (body.ports) o.ports = body.ports; else delete o.ports;
+        if (body.ports) o.ports = body.ports;
+        else delete o.ports;
       });
     }
     for (const s of unused) tryDelete(ns, s.metadata.name!);
   }
 
   function tryDelete(ns: string | undefined, name: string): void {
-    try { store.delete(ENDPOINT_SLICES, ns, name); } catch (err) { if (!(err instanceof StoreError && err.code === 404)) throw err; }
+    try {
+      store.delete(ENDPOINT_SLICES, ns, name);
+    } catch (err) {
+      if (!(err instanceof StoreError && err.code === 404)) throw err;
+    }
   }
 
-  return { async stop() { sub.stop(); await queue.stop(); } };
+  return {
+    async stop() {
+      sub.stop();
+      await queue.stop();
+    },
+  };
 }

@@ -12,8 +12,14 @@ export type EventSource = string | { component: string; host?: string };
 const EVENTS = 'events';
 const seen = new WeakMap<Store, Map<string, string>>();
 
-export function recordEvent(store: Store, involved: KubeObject, type: EventType, reason: string, message: string,
-  source: EventSource = 'sim'): KubeObject | undefined {
+export function recordEvent(
+  store: Store,
+  involved: KubeObject,
+  type: EventType,
+  reason: string,
+  message: string,
+  source: EventSource = 'sim',
+): KubeObject | undefined {
   const src = typeof source === 'string' ? { component: source } : source;
   const meta = involved.metadata;
   // Events about cluster-scoped objects (nodes) live in "default", as the real recorder does.
@@ -21,25 +27,37 @@ export function recordEvent(store: Store, involved: KubeObject, type: EventType,
   const now = new Date().toISOString() as unknown as Date;
   const dedupe = [meta.uid, meta.name, type, reason, message, src.component, src.host ?? ''].join('\u0000');
   let byKey = seen.get(store);
-  if (!byKey) seen.set(store, byKey = new Map());
+  if (!byKey) seen.set(store, (byKey = new Map()));
   try {
     const existing = byKey.get(dedupe);
     if (existing && store.tryGet(EVENTS, namespace, existing)) {
-      return store.mutate(EVENTS, namespace, existing, o => {
-        const ev = o as unknown as CoreV1Event;
-        ev.count = (ev.count ?? 1) + 1;
-        ev.lastTimestamp = now;
-      }, { skipAdmission: true });
+      return store.mutate(
+        EVENTS,
+        namespace,
+        existing,
+        o => {
+          const ev = o as unknown as CoreV1Event;
+          ev.count = (ev.count ?? 1) + 1;
+          ev.lastTimestamp = now;
+        },
+        { skipAdmission: true },
+      );
     }
     const ev: CoreV1Event = {
       apiVersion: 'v1',
       kind: 'Event',
       metadata: { name: `${meta.name}.${randomBytes(8).toString('hex')}`, namespace },
       involvedObject: {
-        apiVersion: involved.apiVersion, kind: involved.kind, name: meta.name, namespace: meta.namespace,
-        uid: meta.uid, resourceVersion: meta.resourceVersion,
+        apiVersion: involved.apiVersion,
+        kind: involved.kind,
+        name: meta.name,
+        namespace: meta.namespace,
+        uid: meta.uid,
+        resourceVersion: meta.resourceVersion,
       },
-      type, reason, message,
+      type,
+      reason,
+      message,
       source: src,
       count: 1,
       firstTimestamp: now,

@@ -9,7 +9,10 @@ import { parseQuantity } from '../../util/quantity.ts';
 import { UNSCHEDULABLE_TAINT } from '../nodes/nodeObject.ts';
 
 export interface NodeUsage {
-  cpu: number; memory: number; pods: number; hostPorts: Set<string>;
+  cpu: number;
+  memory: number;
+  pods: number;
+  hostPorts: Set<string>;
   /** ephemeral-storage and extended resources (nvidia.com/gpu...) requested by the node's pods. */
   other?: Record<string, number>;
 }
@@ -34,15 +37,13 @@ const NOT_READY_TAINT: V1Taint = { key: 'node.kubernetes.io/not-ready', effect: 
 export function podFitsNode(pod: V1Pod, node: V1Node, opts: FitOptions): FitFailure | undefined {
   const tolerations = pod.spec?.tolerations ?? [];
   if (node.spec?.unschedulable && !tolerations.some(t => tolerates(t, UNSCHEDULABLE_TAINT)))
-    return { reasons: ["node(s) were unschedulable"], resolvable: false };
+    return { reasons: ['node(s) were unschedulable'], resolvable: false };
   const taint = untoleratedTaint(pod, node, opts.profile);
   if (taint) return { reasons: [`node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`], resolvable: false };
-  if (!matchesNodeSelectorAndAffinity(pod, node, opts.profile))
-    return { reasons: ["node(s) didn't match Pod's node affinity/selector"], resolvable: false };
+  if (!matchesNodeSelectorAndAffinity(pod, node, opts.profile)) return { reasons: ["node(s) didn't match Pod's node affinity/selector"], resolvable: false };
   if (!opts.usage) return undefined;
   const wanted = podHostPorts(pod);
-  if ([...wanted].some(p => opts.usage!.hostPorts.has(p)))
-    return { reasons: ["node(s) didn't have free ports for the requested pod ports"], resolvable: true };
+  if ([...wanted].some(p => opts.usage!.hostPorts.has(p))) return { reasons: ["node(s) didn't have free ports for the requested pod ports"], resolvable: true };
   const reasons = insufficientResources(pod, node, opts.usage);
   return reasons.length ? { reasons, resolvable: true } : undefined;
 }
@@ -86,20 +87,29 @@ function termMatches(term: V1NodeSelectorTerm, node: V1Node, ignoreOS: boolean):
   // An empty term matches nothing (as in the API).
   if (!exprs.length && !fields.length) return false;
   const labels = node.metadata?.labels ?? {};
-  return exprs.every(e => requirementMatches(e, labels[e.key]))
-    && fields.every(f => requirementMatches(f, f.key === 'metadata.name' ? node.metadata?.name : undefined));
+  return (
+    exprs.every(e => requirementMatches(e, labels[e.key])) &&
+    fields.every(f => requirementMatches(f, f.key === 'metadata.name' ? node.metadata?.name : undefined))
+  );
 }
 
 function requirementMatches(r: V1NodeSelectorRequirement, value: string | undefined): boolean {
   const values = r.values ?? [];
   switch (r.operator) {
-    case 'In': return value !== undefined && values.includes(value);
-    case 'NotIn': return value === undefined || !values.includes(value);
-    case 'Exists': return value !== undefined;
-    case 'DoesNotExist': return value === undefined;
-    case 'Gt': return value !== undefined && Number(value) > Number(values[0]);
-    case 'Lt': return value !== undefined && Number(value) < Number(values[0]);
-    default: return false;
+    case 'In':
+      return value !== undefined && values.includes(value);
+    case 'NotIn':
+      return value === undefined || !values.includes(value);
+    case 'Exists':
+      return value !== undefined;
+    case 'DoesNotExist':
+      return value === undefined;
+    case 'Gt':
+      return value !== undefined && Number(value) > Number(values[0]);
+    case 'Lt':
+      return value !== undefined && Number(value) < Number(values[0]);
+    default:
+      return false;
   }
 }
 
@@ -109,7 +119,10 @@ export function preferredAffinityScore(pod: V1Pod, node: V1Node): number {
   return terms.reduce((sum, t) => sum + (termMatches(t.preference, node, false) ? t.weight : 0), 0);
 }
 
-export interface PodRequests { cpu: number; memory: number }
+export interface PodRequests {
+  cpu: number;
+  memory: number;
+}
 
 /** Effective requests: max(sum of containers, largest init container) + overhead; limits stand in for unset requests. */
 export function podRequests(pod: V1Pod): PodRequests {
@@ -132,7 +145,8 @@ export function podOtherRequests(pod: V1Pod): Record<string, number> {
   const of = (c: { resources?: { requests?: Record<string, string>; limits?: Record<string, string> } }) => {
     const names = new Set([...Object.keys(c.resources?.requests ?? {}), ...Object.keys(c.resources?.limits ?? {})]);
     const out: Record<string, number> = {};
-    for (const r of names) if (r !== 'cpu' && r !== 'memory' && !r.startsWith('hugepages-')) out[r] = parseQuantity(c.resources?.requests?.[r] ?? c.resources?.limits?.[r]) || 0;
+    for (const r of names)
+      if (r !== 'cpu' && r !== 'memory' && !r.startsWith('hugepages-')) out[r] = parseQuantity(c.resources?.requests?.[r] ?? c.resources?.limits?.[r]) || 0;
     return out;
   };
   const total: Record<string, number> = {};
@@ -154,8 +168,7 @@ export function addUsage(usage: NodeUsage, pod: V1Pod): void {
 
 export function podHostPorts(pod: V1Pod): Set<string> {
   const out = new Set<string>();
-  for (const c of pod.spec?.containers ?? [])
-    for (const p of c.ports ?? []) if (p.hostPort) out.add(`${p.protocol ?? 'TCP'}/${p.hostPort}`);
+  for (const c of pod.spec?.containers ?? []) for (const p of c.ports ?? []) if (p.hostPort) out.add(`${p.protocol ?? 'TCP'}/${p.hostPort}`);
   return out;
 }
 
@@ -204,11 +217,16 @@ export function kubeletRejection(pod: V1Pod, allocatable: Record<string, string>
     ['pods', 1, usage.pods, amount('pods')],
     ['cpu', req.cpu * 1000, usage.cpu * 1000, amount('cpu') * 1000],
     ['memory', req.memory, usage.memory, amount('memory')],
-    ...Object.entries(podOtherRequests(pod)).sort().map(([name, v]): [string, number, number, number] => [name, v, usage.other![name] ?? 0, amount(name)]),
+    ...Object.entries(podOtherRequests(pod))
+      .sort()
+      .map(([name, v]): [string, number, number, number] => [name, v, usage.other![name] ?? 0, amount(name)]),
   ];
   for (const [name, requested, used, capacity] of checks) {
     if (requested > 0 && used + requested > capacity + 1e-6)
-      return { reason: `OutOf${name}`, message: `Pod was rejected: Node didn't have enough resource: ${name}, requested: ${Math.round(requested)}, used: ${Math.round(used)}, capacity: ${Math.round(capacity)}` };
+      return {
+        reason: `OutOf${name}`,
+        message: `Pod was rejected: Node didn't have enough resource: ${name}, requested: ${Math.round(requested)}, used: ${Math.round(used)}, capacity: ${Math.round(capacity)}`,
+      };
   }
   return undefined;
 }

@@ -20,30 +20,41 @@ const TOLERANCE = 0.1;
 const TARGET_BUCKETS: Record<string, string> = { Deployment: 'deployments.apps', ReplicaSet: 'replicasets.apps', StatefulSet: 'statefulsets.apps' };
 
 type Resource = 'cpu' | 'memory';
-interface ResourceTarget { name: Resource; utilization?: number; averageValue?: number }
+interface ResourceTarget {
+  name: Resource;
+  utilization?: number;
+  averageValue?: number;
+}
 
 function targetsOf(hpa: V2HorizontalPodAutoscaler & { spec?: { targetCPUUtilizationPercentage?: number } }): ResourceTarget[] {
   const v1 = (hpa.spec as { targetCPUUtilizationPercentage?: number } | undefined)?.targetCPUUtilizationPercentage;
   const metrics: V2MetricSpec[] = hpa.spec?.metrics ?? [];
   if (!metrics.length) return [{ name: 'cpu', utilization: v1 ?? 80 }];
-  return metrics.filter(m => m.type === 'Resource' && (m.resource?.name === 'cpu' || m.resource?.name === 'memory')).map(m => ({
-    name: m.resource!.name as Resource,
-    utilization: m.resource!.target.averageUtilization,
-    averageValue: m.resource!.target.averageValue !== undefined ? Number.parseFloat(String(m.resource!.target.averageValue)) : undefined,
-  }));
+  return metrics
+    .filter(m => m.type === 'Resource' && (m.resource?.name === 'cpu' || m.resource?.name === 'memory'))
+    .map(m => ({
+      name: m.resource!.name as Resource,
+      utilization: m.resource!.target.averageUtilization,
+      averageValue: m.resource!.target.averageValue !== undefined ? Number.parseFloat(String(m.resource!.target.averageValue)) : undefined,
+    }));
 }
 
 export function startHpaController({ store, profile, options }: ControllerContext): Stoppable {
   const syncMs = (options.hpaSyncSeconds ?? 15) * 1000;
   const recommendations = new Map<string, { at: number; replicas: number }[]>();
   const queue = new WorkQueue('horizontal-pod-autoscaler', key => sync(key));
-  const sub = store.onAny(guarded('horizontal-pod-autoscaler', (bucket, e, old) => {
-    if (bucket !== HPAS) return;
-    const key = keyOf(e.object.metadata.namespace, e.object.metadata.name!);
-    if (e.type === 'DELETED') { recommendations.delete(key); return; }
-    // Our own status writes do not need another sync; spec changes and new HPAs do.
-    if (e.type === 'ADDED' || stableJSON(e.object.spec) !== stableJSON(old?.spec)) queue.add(key);
-  }));
+  const sub = store.onAny(
+    guarded('horizontal-pod-autoscaler', (bucket, e, old) => {
+      if (bucket !== HPAS) return;
+      const key = keyOf(e.object.metadata.namespace, e.object.metadata.name!);
+      if (e.type === 'DELETED') {
+        recommendations.delete(key);
+        return;
+      }
+      // Our own status writes do not need another sync; spec changes and new HPAs do.
+      if (e.type === 'ADDED' || stableJSON(e.object.spec) !== stableJSON(old?.spec)) queue.add(key);
+    }),
+  );
   for (const h of store.list(HPAS).items) queue.add(keyOf(h.metadata.namespace, h.metadata.name!));
 
   async function usageOf(ns: string, pod: string, node: string | undefined): Promise<{ cpuCores: number; memoryBytes: number } | undefined> {
@@ -73,13 +84,18 @@ export function startHpaController({ store, profile, options }: ControllerContex
     const spec = target.spec as { replicas?: number; selector?: StructuredSelector };
     const current = spec.replicas ?? 1;
     const selector = structuredToRequirements(spec.selector);
-    const pods = store.list('pods', { namespace: ns }).items.map(asPod)
+    const pods = store
+      .list('pods', { namespace: ns })
+      .items.map(asPod)
       .filter(p => isPodActive(p) && p.status?.phase === 'Running' && matchesLabels(selector, p.metadata?.labels));
     const currentMetrics: V2MetricStatus[] = [];
     let desired = 0;
     let failure: string | undefined;
     for (const t of targetsOf(hpa)) {
-      let used = 0, requested = 0, sampled = 0, missingRequest = false;
+      let used = 0,
+        requested = 0,
+        sampled = 0,
+        missingRequest = false;
       for (const p of pods) {
         const u = await usageOf(ns!, p.metadata!.name!, p.spec?.nodeName);
         if (!u) continue;
@@ -89,49 +105,124 @@ export function startHpaController({ store, profile, options }: ControllerContex
         if (!r) missingRequest = true;
         requested += r;
       }
-      if (!sampled) { failure ??= `failed to get ${t.name} utilization: unable to get metrics for resource ${t.name}: no metrics returned from resource metrics API`; continue; }
+      if (!sampled) {
+        failure ??= `failed to get ${t.name} utilization: unable to get metrics for resource ${t.name}: no metrics returned from resource metrics API`;
+        continue;
+      }
       const average = used / sampled;
       let ratio: number;
       const utilization = requested ? Math.round((used / requested) * 100) : 0;
       if (t.utilization !== undefined) {
-        if (missingRequest) { failure ??= `failed to get ${t.name} utilization: missing request for ${t.name} in container of pod`; continue; }
+        if (missingRequest) {
+          failure ??= `failed to get ${t.name} utilization: missing request for ${t.name} in container of pod`;
+          continue;
+        }
         ratio = utilization / t.utilization;
       } else ratio = average / (t.averageValue || 1);
-      currentMetrics.push({ type: 'Resource', resource: { name: t.name, current: {
-        ...(t.utilization !== undefined ? { averageUtilization: utilization } : {}),
-        averageValue: t.name === 'cpu' ? formatCpu(average) : formatMemory(average),
-      } } });
+      currentMetrics.push({
+        type: 'Resource',
+        resource: {
+          name: t.name,
+          current: {
+            ...(t.utilization !== undefined ? { averageUtilization: utilization } : {}),
+            averageValue: t.name === 'cpu' ? formatCpu(average) : formatMemory(average),
+          },
+        },
+      });
       desired = Math.max(desired, Math.abs(ratio - 1) <= TOLERANCE ? current : Math.ceil(sampled * ratio));
     }
     if (failure || !currentMetrics.length) {
       const msg = failure ?? 'no supported metrics (only cpu and memory Resource metrics are simulated)';
-      conditions = setCondition(conditions, { type: 'AbleToScale', status: 'True', reason: 'SucceededGetScale', message: 'the HPA controller was able to get the target\'s current scale' });
-      conditions = setCondition(conditions, { type: 'ScalingActive', status: 'False', reason: 'FailedGetResourceMetric', message: `the HPA was unable to compute the replica count: ${msg}` });
+      conditions = setCondition(conditions, {
+        type: 'AbleToScale',
+        status: 'True',
+        reason: 'SucceededGetScale',
+        message: "the HPA controller was able to get the target's current scale",
+      });
+      conditions = setCondition(conditions, {
+        type: 'ScalingActive',
+        status: 'False',
+        reason: 'FailedGetResourceMetric',
+        message: `the HPA was unable to compute the replica count: ${msg}`,
+      });
       recordEvent(store, obj, 'Warning', 'FailedGetResourceMetric', msg, SOURCE);
-      recordEvent(store, obj, 'Warning', 'FailedComputeMetricsReplicas', `invalid metrics (1 invalid out of 1), first error is: failed to get cpu resource metric value: ${msg}`, SOURCE);
+      recordEvent(
+        store,
+        obj,
+        'Warning',
+        'FailedComputeMetricsReplicas',
+        `invalid metrics (1 invalid out of 1), first error is: failed to get cpu resource metric value: ${msg}`,
+        SOURCE,
+      );
       writeStatus(obj, { currentReplicas: current, desiredReplicas: current, conditions, currentMetrics });
       return;
     }
-    const min = hpa.spec!.minReplicas ?? 1, max = hpa.spec!.maxReplicas;
+    const min = hpa.spec!.minReplicas ?? 1,
+      max = hpa.spec!.maxReplicas;
     // Scale-down stabilization: the highest recommendation of the window wins.
     const windowMs = (hpa.spec!.behavior?.scaleDown?.stabilizationWindowSeconds ?? 300) * 1000;
     const recs = (recommendations.get(key) ?? []).filter(r => r.at > Date.now() - windowMs);
     recs.push({ at: Date.now(), replicas: desired });
     recommendations.set(key, recs);
     let next = desired < current ? Math.min(current, Math.max(...recs.map(r => r.replicas))) : desired;
-    let limited: V2HorizontalPodAutoscalerCondition = { type: 'ScalingLimited', status: 'False', reason: 'DesiredWithinRange', message: 'the desired count is within the acceptable range' };
-    if (next > max) { next = max; limited = { type: 'ScalingLimited', status: 'True', reason: 'TooManyReplicas', message: 'the desired replica count is more than the maximum replica count' }; }
-    if (next < min) { next = min; limited = { type: 'ScalingLimited', status: 'True', reason: 'TooFewReplicas', message: 'the desired replica count is less than the minimum replica count' }; }
+    let limited: V2HorizontalPodAutoscalerCondition = {
+      type: 'ScalingLimited',
+      status: 'False',
+      reason: 'DesiredWithinRange',
+      message: 'the desired count is within the acceptable range',
+    };
+    if (next > max) {
+      next = max;
+      limited = {
+        type: 'ScalingLimited',
+        status: 'True',
+        reason: 'TooManyReplicas',
+        message: 'the desired replica count is more than the maximum replica count',
+      };
+    }
+    if (next < min) {
+      next = min;
+      limited = {
+        type: 'ScalingLimited',
+        status: 'True',
+        reason: 'TooFewReplicas',
+        message: 'the desired replica count is less than the minimum replica count',
+      };
+    }
     let lastScaleTime = hpa.status?.lastScaleTime;
     if (next !== current) {
-      store.mutate(bucket, ns, ref.name, o => { (o.spec as { replicas?: number }).replicas = next; });
+      store.mutate(bucket, ns, ref.name, o => {
+        (o.spec as { replicas?: number }).replicas = next;
+      });
       lastScaleTime = new Date().toISOString() as unknown as Date;
-      recordEvent(store, obj, 'Normal', 'SuccessfulRescale', `New size: ${next}; reason: ${currentMetrics[0].resource!.name} resource utilization (percentage of request) ${next > current ? 'above' : 'below'} target`, SOURCE);
-      conditions = setCondition(conditions, { type: 'AbleToScale', status: 'True', reason: 'SucceededRescale', message: `the HPA controller was able to update the target scale to ${next}` });
+      recordEvent(
+        store,
+        obj,
+        'Normal',
+        'SuccessfulRescale',
+        `New size: ${next}; reason: ${currentMetrics[0].resource!.name} resource utilization (percentage of request) ${next > current ? 'above' : 'below'} target`,
+        SOURCE,
+      );
+      conditions = setCondition(conditions, {
+        type: 'AbleToScale',
+        status: 'True',
+        reason: 'SucceededRescale',
+        message: `the HPA controller was able to update the target scale to ${next}`,
+      });
     } else {
-      conditions = setCondition(conditions, { type: 'AbleToScale', status: 'True', reason: 'ReadyForNewScale', message: 'recommended size matches current size' });
+      conditions = setCondition(conditions, {
+        type: 'AbleToScale',
+        status: 'True',
+        reason: 'ReadyForNewScale',
+        message: 'recommended size matches current size',
+      });
     }
-    conditions = setCondition(conditions, { type: 'ScalingActive', status: 'True', reason: 'ValidMetricFound', message: `the HPA was able to successfully calculate a replica count from ${currentMetrics[0].resource!.name} resource utilization (percentage of request)` });
+    conditions = setCondition(conditions, {
+      type: 'ScalingActive',
+      status: 'True',
+      reason: 'ValidMetricFound',
+      message: `the HPA was able to successfully calculate a replica count from ${currentMetrics[0].resource!.name} resource utilization (percentage of request)`,
+    });
     conditions = setCondition(conditions, limited);
     writeStatus(obj, { currentReplicas: current, desiredReplicas: next, conditions, currentMetrics, lastScaleTime });
   }
@@ -146,8 +237,21 @@ export function startHpaController({ store, profile, options }: ControllerContex
       if (cpu !== undefined) next.currentCPUUtilizationPercentage = cpu;
     }
     if (stableJSON(next) === stableJSON(obj.status ?? {})) return;
-    store.mutate(HPAS, obj.metadata.namespace, obj.metadata.name!, o => { o.status = next; }, { skipAdmission: true });
+    store.mutate(
+      HPAS,
+      obj.metadata.namespace,
+      obj.metadata.name!,
+      o => {
+        o.status = next;
+      },
+      { skipAdmission: true },
+    );
   }
 
-  return { async stop() { sub.stop(); await queue.stop(); } };
+  return {
+    async stop() {
+      sub.stop();
+      await queue.stop();
+    },
+  };
 }

@@ -72,11 +72,14 @@ export function startControllers(store: Store, profile: Profile, options: Contro
   try {
     createSystemNamespaces(store);
     const net = options.network;
-    if (options.registerNodes !== false) parts.push(startNodes(store, profile, {
-      nodeAddress: net?.nodeAddress ? n => net.nodeAddress!(n) : undefined,
-      podCIDR: net?.plan ? n => net.plan!.podCIDR(n) : undefined,
-      podCIDRs: net?.plan?.podCIDRs ? n => net.plan!.podCIDRs!(n) : undefined,
-    }));
+    if (options.registerNodes !== false)
+      parts.push(
+        startNodes(store, profile, {
+          nodeAddress: net?.nodeAddress ? n => net.nodeAddress!(n) : undefined,
+          podCIDR: net?.plan ? n => net.plan!.podCIDR(n) : undefined,
+          podCIDRs: net?.plan?.podCIDRs ? n => net.plan!.podCIDRs!(n) : undefined,
+        }),
+      );
     createKubernetesService(store, { allocateIPs: !!options.network, apiServer: options.apiServer });
     installAddons(store, profile, options.network?.dnsServer?.().address ?? DEFAULT_DNS_IP);
   } catch (err) {
@@ -86,12 +89,20 @@ export function startControllers(store: Store, profile: Profile, options: Contro
   }
 
   return {
-    setMetricsSource(source) { ctx.options.metrics = source; },
+    setMetricsSource(source) {
+      ctx.options.metrics = source;
+    },
     async stop() {
       running = false;
-      await Promise.all(parts.map(async p => {
-        try { await p.stop(); } catch (err) { console.error('sim: stopping a controller failed:', err); }
-      }));
+      await Promise.all(
+        parts.map(async p => {
+          try {
+            await p.stop();
+          } catch (err) {
+            console.error('sim: stopping a controller failed:', err);
+          }
+        }),
+      );
     },
   };
 }

@@ -20,13 +20,15 @@ const isTerminal = (job: V1Job) => !!job.status?.conditions?.some(c => (c.type =
 
 export function startJobController({ store }: ControllerContext): Stoppable {
   const queue = new WorkQueue('job-controller', key => sync(key));
-  const sub = store.onAny(guarded('job-controller', (bucket, e) => {
-    if (bucket === JOBS) queue.add(keyOf(e.object.metadata.namespace, e.object.metadata.name!));
-    if (bucket === 'pods') {
-      const ref = controllerRef(e.object);
-      if (ref?.kind === 'Job') queue.add(keyOf(e.object.metadata.namespace, ref.name));
-    }
-  }));
+  const sub = store.onAny(
+    guarded('job-controller', (bucket, e) => {
+      if (bucket === JOBS) queue.add(keyOf(e.object.metadata.namespace, e.object.metadata.name!));
+      if (bucket === 'pods') {
+        const ref = controllerRef(e.object);
+        if (ref?.kind === 'Job') queue.add(keyOf(e.object.metadata.namespace, ref.name));
+      }
+    }),
+  );
   for (const j of store.list(JOBS).items) queue.add(keyOf(j.metadata.namespace, j.metadata.name!));
 
   function sync(key: string): void {
@@ -35,7 +37,10 @@ export function startJobController({ store }: ControllerContext): Stoppable {
     if (!obj || obj.metadata.deletionTimestamp) return;
     if (!(obj as unknown as V1Job).spec?.selector) obj = generateSelector(obj);
     const job = obj as unknown as V1Job;
-    const owned = store.list('pods', { namespace: ns }).items.filter(p => isControlledBy(p, obj)).map(asPod);
+    const owned = store
+      .list('pods', { namespace: ns })
+      .items.filter(p => isControlledBy(p, obj))
+      .map(asPod);
     const active = owned.filter(isPodActive);
     const succeeded = owned.filter(p => p.status?.phase === 'Succeeded').length;
     // restartPolicy OnFailure: the kubelet restarts in place; each restart counts as a failure.
@@ -48,13 +53,33 @@ export function startJobController({ store }: ControllerContext): Stoppable {
     const now = new Date().toISOString() as unknown as Date;
     if (!isTerminal(job)) {
       if (succeeded >= completions) {
-        conditions = setCondition(conditions, { type: 'SuccessCriteriaMet', status: 'True', reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods' } as V1JobCondition);
-        conditions = setCondition(conditions, { type: 'Complete', status: 'True', reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods' } as V1JobCondition);
+        conditions = setCondition(conditions, {
+          type: 'SuccessCriteriaMet',
+          status: 'True',
+          reason: 'CompletionsReached',
+          message: 'Reached expected number of succeeded pods',
+        } as V1JobCondition);
+        conditions = setCondition(conditions, {
+          type: 'Complete',
+          status: 'True',
+          reason: 'CompletionsReached',
+          message: 'Reached expected number of succeeded pods',
+        } as V1JobCondition);
         completionTime = now;
         recordEvent(store, obj, 'Normal', 'Completed', 'Job completed', SOURCE);
       } else if (failed > backoffLimit) {
-        conditions = setCondition(conditions, { type: 'FailureTarget', status: 'True', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' } as V1JobCondition);
-        conditions = setCondition(conditions, { type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' } as V1JobCondition);
+        conditions = setCondition(conditions, {
+          type: 'FailureTarget',
+          status: 'True',
+          reason: 'BackoffLimitExceeded',
+          message: 'Job has reached the specified backoff limit',
+        } as V1JobCondition);
+        conditions = setCondition(conditions, {
+          type: 'Failed',
+          status: 'True',
+          reason: 'BackoffLimitExceeded',
+          message: 'Job has reached the specified backoff limit',
+        } as V1JobCondition);
         recordEvent(store, obj, 'Warning', 'BackoffLimitExceeded', 'Job has reached the specified backoff limit', SOURCE);
       } else if (!job.spec?.suspend && active.length === 0 && (job.spec?.parallelism ?? 1) > 0) {
         const pod = createPod(obj);
@@ -68,27 +93,46 @@ export function startJobController({ store }: ControllerContext): Stoppable {
       startTime: job.status?.startTime ?? now,
       active: terminal ? 0 : active.length,
       ready: terminal ? 0 : active.filter(isPodReady).length,
-      succeeded, failed,
+      succeeded,
+      failed,
       ...(conditions ? { conditions } : {}),
       ...(completionTime ? { completionTime } : {}),
     };
     if (JSON.stringify(status) === JSON.stringify(job.status)) return;
-    store.mutate(JOBS, ns, name, o => { (o as unknown as V1Job).status = status; }, { skipAdmission: true });
+    store.mutate(
+      JOBS,
+      ns,
+      name,
+      o => {
+        (o as unknown as V1Job).status = status;
+      },
+      { skipAdmission: true },
+    );
   }
 
   /** manualSelector unset: the API server's generated selector on the Job's uid, and the template labels to match. */
   function generateSelector(obj: KubeObject): KubeObject {
-    const uid = obj.metadata.uid!, name = obj.metadata.name!;
-    return store.mutate(JOBS, obj.metadata.namespace, name, o => {
-      const j = o as unknown as V1Job;
-      if (!j.spec || j.spec.selector) return;
-      j.spec.selector = { matchLabels: { 'batch.kubernetes.io/controller-uid': uid } };
-      j.spec.template.metadata ??= {};
-      j.spec.template.metadata.labels = {
-        ...j.spec.template.metadata.labels,
-        'batch.kubernetes.io/controller-uid': uid, 'batch.kubernetes.io/job-name': name, 'controller-uid': uid, 'job-name': name,
-      };
-    }, { skipAdmission: true });
+    const uid = obj.metadata.uid!,
+      name = obj.metadata.name!;
+    return store.mutate(
+      JOBS,
+      obj.metadata.namespace,
+      name,
+      o => {
+        const j = o as unknown as V1Job;
+        if (!j.spec || j.spec.selector) return;
+        j.spec.selector = { matchLabels: { 'batch.kubernetes.io/controller-uid': uid } };
+        j.spec.template.metadata ??= {};
+        j.spec.template.metadata.labels = {
+          ...j.spec.template.metadata.labels,
+          'batch.kubernetes.io/controller-uid': uid,
+          'batch.kubernetes.io/job-name': name,
+          'controller-uid': uid,
+          'job-name': name,
+        };
+      },
+      { skipAdmission: true },
+    );
   }
 
   function createPod(owner: KubeObject): KubeObject | undefined {
@@ -96,9 +140,18 @@ export function startJobController({ store }: ControllerContext): Stoppable {
   }
 
   function deletePod(jobObj: KubeObject, p: V1Pod): void {
-    try { store.delete('pods', jobObj.metadata.namespace, p.metadata!.name!); } catch (err) { if (!(err instanceof StoreError && err.code === 404)) throw err; }
+    try {
+      store.delete('pods', jobObj.metadata.namespace, p.metadata!.name!);
+    } catch (err) {
+      if (!(err instanceof StoreError && err.code === 404)) throw err;
+    }
     recordEvent(store, jobObj, 'Normal', 'SuccessfulDelete', `Deleted pod: ${p.metadata!.name}`, SOURCE);
   }
 
-  return { async stop() { sub.stop(); await queue.stop(); } };
+  return {
+    async stop() {
+      sub.stop();
+      await queue.stop();
+    },
+  };
 }

@@ -13,12 +13,17 @@ export function startLoadBalancerController({ store, profile, options }: Control
   const assigned = new Map<string, string>();
   let next = 1;
   const queue = new WorkQueue('service-controller', key => sync(key));
-  const sub = store.onAny(guarded('service-controller', (bucket, e) => {
-    if (bucket !== 'services') return;
-    const key = keyOf(e.object.metadata.namespace, e.object.metadata.name!);
-    if (e.type === 'DELETED') { release(key); return; }
-    queue.add(key);
-  }));
+  const sub = store.onAny(
+    guarded('service-controller', (bucket, e) => {
+      if (bucket !== 'services') return;
+      const key = keyOf(e.object.metadata.namespace, e.object.metadata.name!);
+      if (e.type === 'DELETED') {
+        release(key);
+        return;
+      }
+      queue.add(key);
+    }),
+  );
   for (const s of store.list('services').items) queue.add(keyOf(s.metadata.namespace, s.metadata.name!));
 
   function release(key: string): void {
@@ -36,7 +41,15 @@ export function startLoadBalancerController({ store, profile, options }: Control
     if (svc.spec?.type !== 'LoadBalancer') {
       if (assigned.has(key)) {
         release(key);
-        store.mutate('services', ns, name, o => { o.status = { ...(o.status as object), loadBalancer: {} }; }, { skipAdmission: true });
+        store.mutate(
+          'services',
+          ns,
+          name,
+          o => {
+            o.status = { ...(o.status as object), loadBalancer: {} };
+          },
+          { skipAdmission: true },
+        );
       }
       return;
     }
@@ -44,11 +57,22 @@ export function startLoadBalancerController({ store, profile, options }: Control
     recordEvent(store, obj, 'Normal', 'EnsuringLoadBalancer', 'Ensuring load balancer', SOURCE);
     const ip = assigned.get(key) ?? options.network?.allocateLoadBalancerIP?.(ns!, name) ?? `127.0.200.${next++}`;
     assigned.set(key, ip);
-    store.mutate('services', ns, name, o => {
-      o.status = { ...(o.status as object), loadBalancer: { ingress: [{ ip, ipMode: 'VIP' }] } };
-    }, { skipAdmission: true });
+    store.mutate(
+      'services',
+      ns,
+      name,
+      o => {
+        o.status = { ...(o.status as object), loadBalancer: { ingress: [{ ip, ipMode: 'VIP' }] } };
+      },
+      { skipAdmission: true },
+    );
     recordEvent(store, obj, 'Normal', 'EnsuredLoadBalancer', 'Ensured load balancer', SOURCE);
   }
 
-  return { async stop() { sub.stop(); await queue.stop(); } };
+  return {
+    async stop() {
+      sub.stop();
+      await queue.stop();
+    },
+  };
 }

@@ -16,16 +16,25 @@ const NOT_WAITED_FOR = new Set(['events', 'events.events.k8s.io']);
 export function startNamespaceController({ store }: ControllerContext): Stoppable {
   const terminating = new Set<string>();
   const queue = new WorkQueue('namespace-controller', ns => sync(ns));
-  const sub = store.onAny(guarded('namespace-controller', (bucket, e) => {
-    if (bucket === NAMESPACES) {
-      if (e.type !== 'DELETED' && e.object.metadata.deletionTimestamp) { terminating.add(e.object.metadata.name!); queue.add(e.object.metadata.name!); }
-      if (e.type === 'DELETED') terminating.delete(e.object.metadata.name!);
-      return;
+  const sub = store.onAny(
+    guarded('namespace-controller', (bucket, e) => {
+      if (bucket === NAMESPACES) {
+        if (e.type !== 'DELETED' && e.object.metadata.deletionTimestamp) {
+          terminating.add(e.object.metadata.name!);
+          queue.add(e.object.metadata.name!);
+        }
+        if (e.type === 'DELETED') terminating.delete(e.object.metadata.name!);
+        return;
+      }
+      const ns = e.object.metadata.namespace;
+      if (ns && terminating.has(ns)) queue.add(ns);
+    }),
+  );
+  for (const n of store.list(NAMESPACES).items)
+    if (n.metadata.deletionTimestamp) {
+      terminating.add(n.metadata.name!);
+      queue.add(n.metadata.name!);
     }
-    const ns = e.object.metadata.namespace;
-    if (ns && terminating.has(ns)) queue.add(ns);
-  }));
-  for (const n of store.list(NAMESPACES).items) if (n.metadata.deletionTimestamp) { terminating.add(n.metadata.name!); queue.add(n.metadata.name!); }
 
   function sync(name: string): void {
     const nsObj = store.tryGet(NAMESPACES, undefined, name) as unknown as V1Namespace | undefined;
@@ -43,18 +52,31 @@ export function startNamespaceController({ store }: ControllerContext): Stoppabl
     for (const bucket of NOT_WAITED_FOR)
       if (store.isNamespaced(bucket)) for (const o of store.list(bucket, { namespace: name }).items) tryDelete(bucket, name, o.metadata.name!);
     // The finalize subresource: without its last finalizer the store removes the namespace.
-    store.mutate(NAMESPACES, undefined, name, o => {
-      const spec = (o.spec ?? {}) as { finalizers?: string[] };
-      spec.finalizers = (spec.finalizers ?? []).filter(f => f !== NAMESPACE_FINALIZER);
-      o.spec = spec;
-    }, { skipAdmission: true });
+    store.mutate(
+      NAMESPACES,
+      undefined,
+      name,
+      o => {
+        const spec = (o.spec ?? {}) as { finalizers?: string[] };
+        spec.finalizers = (spec.finalizers ?? []).filter(f => f !== NAMESPACE_FINALIZER);
+        o.spec = spec;
+      },
+      { skipAdmission: true },
+    );
   }
 
   function tryDelete(bucket: string, ns: string, name: string, gracePeriodSeconds?: number): void {
-    try { store.delete(bucket, ns, name, gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds }); } catch (err) {
+    try {
+      store.delete(bucket, ns, name, gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds });
+    } catch (err) {
       if (!(err instanceof StoreError && err.code === 404)) throw err;
     }
   }
 
-  return { async stop() { sub.stop(); await queue.stop(); } };
+  return {
+    async stop() {
+      sub.stop();
+      await queue.stop();
+    },
+  };
 }

@@ -19,7 +19,9 @@ import { LEASE_BUCKET, LEASE_NAMESPACE } from '../nodes/lease.ts';
 const SOURCE = 'node-controller';
 const PREFIX = 'node.kubernetes.io/';
 /** The taints this controller owns; any other taint on the node is left alone. */
-const LIFECYCLE_KEYS = ['unschedulable', 'not-ready', 'unreachable', 'memory-pressure', 'disk-pressure', 'pid-pressure', 'network-unavailable'].map(k => PREFIX + k);
+const LIFECYCLE_KEYS = ['unschedulable', 'not-ready', 'unreachable', 'memory-pressure', 'disk-pressure', 'pid-pressure', 'network-unavailable'].map(
+  k => PREFIX + k,
+);
 
 export interface NodeLifecycleOptions {
   /** --node-monitor-grace-period: a Lease older than this makes the node Unknown (default 40 s). */
@@ -38,7 +40,12 @@ export function lifecycleTaints(node: V1Node): V1Taint[] {
   // A node without a Ready condition yet counts as not ready (the kubelet has not posted).
   const state = ready === 'True' ? undefined : ready === 'Unknown' ? 'unreachable' : 'not-ready';
   if (state) out.push({ key: PREFIX + state, effect: 'NoSchedule' }, { key: PREFIX + state, effect: 'NoExecute' });
-  const byCondition: [string, string][] = [['MemoryPressure', 'memory-pressure'], ['DiskPressure', 'disk-pressure'], ['PIDPressure', 'pid-pressure'], ['NetworkUnavailable', 'network-unavailable']];
+  const byCondition: [string, string][] = [
+    ['MemoryPressure', 'memory-pressure'],
+    ['DiskPressure', 'disk-pressure'],
+    ['PIDPressure', 'pid-pressure'],
+    ['NetworkUnavailable', 'network-unavailable'],
+  ];
   for (const [type, key] of byCondition) if (condition(node, type)?.status === 'True') out.push({ key: PREFIX + key, effect: 'NoSchedule' });
   return out;
 }
@@ -48,11 +55,18 @@ const same = (a: V1Taint, b: V1Taint) => a.key === b.key && a.effect === b.effec
 export function startNodeLifecycleController({ store }: ControllerContext, opts: NodeLifecycleOptions = {}): Stoppable {
   const grace = opts.gracePeriodMs ?? 40_000;
   const queue = new WorkQueue(SOURCE, name => sync(name));
-  const sub = store.onAny(guarded(SOURCE, (bucket, e) => {
-    if (bucket === 'nodes' && e.type !== 'DELETED') queue.add(e.object.metadata.name!);
-  }));
+  const sub = store.onAny(
+    guarded(SOURCE, (bucket, e) => {
+      if (bucket === 'nodes' && e.type !== 'DELETED') queue.add(e.object.metadata.name!);
+    }),
+  );
   for (const n of store.list('nodes').items) queue.add(n.metadata.name!);
-  const monitor = setInterval(guarded(SOURCE, () => { for (const n of store.list('nodes').items) checkLease(n as unknown as V1Node); }), opts.monitorPeriodMs ?? 5_000);
+  const monitor = setInterval(
+    guarded(SOURCE, () => {
+      for (const n of store.list('nodes').items) checkLease(n as unknown as V1Node);
+    }),
+    opts.monitorPeriodMs ?? 5_000,
+  );
   monitor.unref();
 
   function sync(name: string): void {
@@ -62,15 +76,23 @@ export function startNodeLifecycleController({ store }: ControllerContext, opts:
     const current = node.spec?.taints ?? [];
     const wanted = lifecycleTaints(node);
     const kept = current.filter(t => !LIFECYCLE_KEYS.includes(t.key) || wanted.some(w => same(w, t)));
-    const added = wanted.filter(w => !current.some(t => same(w, t)))
-      .map(t => t.effect === 'NoExecute' ? { ...t, timeAdded: new Date().toISOString() as unknown as Date } : t);
+    const added = wanted
+      .filter(w => !current.some(t => same(w, t)))
+      .map(t => (t.effect === 'NoExecute' ? { ...t, timeAdded: new Date().toISOString() as unknown as Date } : t));
     const next = [...kept, ...added];
     if (stableJSON(next) === stableJSON(current)) return;
-    store.mutate('nodes', undefined, name, o => {
-      const spec = (o.spec ?? {}) as { taints?: V1Taint[] };
-      if (next.length) spec.taints = next; else delete spec.taints;
-      o.spec = spec as typeof o.spec;
-    }, { skipAdmission: true });
+    store.mutate(
+      'nodes',
+      undefined,
+      name,
+      o => {
+        const spec = (o.spec ?? {}) as { taints?: V1Taint[] };
+        if (next.length) spec.taints = next;
+        else delete spec.taints;
+        o.spec = spec as typeof o.spec;
+      },
+      { skipAdmission: true },
+    );
     const readyTaint = added.find(t => t.effect === 'NoSchedule' && (t.key.endsWith('not-ready') || t.key.endsWith('unreachable')));
     if (readyTaint) recordEvent(store, obj, 'Normal', 'NodeNotReady', `Node ${name} status is now: NodeNotReady`, SOURCE);
   }
@@ -83,12 +105,27 @@ export function startNodeLifecycleController({ store }: ControllerContext, opts:
     if (!Number.isFinite(renewed) || Date.now() - renewed <= grace) return;
     if (condition(node, 'Ready')?.status === 'Unknown') return;
     const now = new Date().toISOString() as unknown as Date;
-    store.mutate('nodes', undefined, name, o => {
-      const n = o as unknown as V1Node;
-      n.status!.conditions = (n.status!.conditions ?? []).map((c: V1NodeCondition) => c.type === 'NetworkUnavailable' ? c
-        : { ...c, status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', lastTransitionTime: now });
-    }, { skipAdmission: true });
+    store.mutate(
+      'nodes',
+      undefined,
+      name,
+      o => {
+        const n = o as unknown as V1Node;
+        n.status!.conditions = (n.status!.conditions ?? []).map((c: V1NodeCondition) =>
+          c.type === 'NetworkUnavailable'
+            ? c
+            : { ...c, status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', lastTransitionTime: now },
+        );
+      },
+      { skipAdmission: true },
+    );
   }
 
-  return { async stop() { clearInterval(monitor); sub.stop(); await queue.stop(); } };
+  return {
+    async stop() {
+      clearInterval(monitor);
+      sub.stop();
+      await queue.stop();
+    },
+  };
 }

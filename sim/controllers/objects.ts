@@ -48,17 +48,23 @@ const nowISO = () => new Date().toISOString() as unknown as Date;
 
 /** Sets a condition, keeping lastTransitionTime when the status did not change. */
 export function setCondition<C extends { type: string; status: string; reason?: string; message?: string; lastTransitionTime?: Date; lastUpdateTime?: Date }>(
-  list: C[] | undefined, next: C, withUpdateTime = false): C[] {
+  list: C[] | undefined,
+  next: C,
+  withUpdateTime = false,
+): C[] {
   const out = [...(list ?? [])];
   const i = out.findIndex(c => c.type === next.type);
   const old = i >= 0 ? out[i] : undefined;
   const unchanged = old && old.status === next.status && old.reason === next.reason && old.message === next.message;
-  const merged = unchanged ? old! : {
-    ...next,
-    lastTransitionTime: old && old.status === next.status ? old.lastTransitionTime : nowISO(),
-    ...(withUpdateTime ? { lastUpdateTime: nowISO() } : {}),
-  };
-  if (i >= 0) out[i] = merged; else out.push(merged);
+  const merged = unchanged
+    ? old!
+    : {
+        ...next,
+        lastTransitionTime: old && old.status === next.status ? old.lastTransitionTime : nowISO(),
+        ...(withUpdateTime ? { lastUpdateTime: nowISO() } : {}),
+      };
+  if (i >= 0) out[i] = merged;
+  else out.push(merged);
   return out;
 }
 
@@ -82,6 +88,10 @@ function safeEncode(s: string): string {
 export function stableJSON(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(stableJSON).join(',')}]`;
   if (v && typeof v === 'object')
-    return `{${Object.keys(v).filter(k => (v as Record<string, unknown>)[k] !== undefined).sort().map(k => `${JSON.stringify(k)}:${stableJSON((v as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(v)
+      .filter(k => (v as Record<string, unknown>)[k] !== undefined)
+      .sort()
+      .map(k => `${JSON.stringify(k)}:${stableJSON((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   return JSON.stringify(v);
 }

@@ -7,11 +7,18 @@ import { StoreError, type KubeObject, type Store } from '../api/store.ts';
 import { recordEvent } from './events.ts';
 import { ownerReferenceTo } from './objects.ts';
 
-export function createPodFromTemplate(store: Store, owner: KubeObject, apiVersion: string, kind: string,
-  template: V1PodTemplateSpec | undefined, source: string): KubeObject | undefined {
+export function createPodFromTemplate(
+  store: Store,
+  owner: KubeObject,
+  apiVersion: string,
+  kind: string,
+  template: V1PodTemplateSpec | undefined,
+  source: string,
+): KubeObject | undefined {
   const t = structuredClone(template ?? { spec: { containers: [] } });
   const pod: V1Pod = {
-    apiVersion: 'v1', kind: 'Pod',
+    apiVersion: 'v1',
+    kind: 'Pod',
     metadata: {
       ...t.metadata,
       name: undefined,

@@ -16,13 +16,15 @@ const SOURCE = 'replicaset-controller';
 
 export function startReplicaSetController({ store }: ControllerContext): Stoppable {
   const queue = new WorkQueue('replicaset-controller', key => sync(key));
-  const sub = store.onAny(guarded('replicaset-controller', (bucket, e) => {
-    if (bucket === REPLICASETS) queue.add(keyOf(e.object.metadata.namespace, e.object.metadata.name!));
-    if (bucket === 'pods') {
-      const ref = controllerRef(e.object);
-      if (ref?.kind === 'ReplicaSet') queue.add(keyOf(e.object.metadata.namespace, ref.name));
-    }
-  }));
+  const sub = store.onAny(
+    guarded('replicaset-controller', (bucket, e) => {
+      if (bucket === REPLICASETS) queue.add(keyOf(e.object.metadata.namespace, e.object.metadata.name!));
+      if (bucket === 'pods') {
+        const ref = controllerRef(e.object);
+        if (ref?.kind === 'ReplicaSet') queue.add(keyOf(e.object.metadata.namespace, ref.name));
+      }
+    }),
+  );
   for (const rs of store.list(REPLICASETS).items) queue.add(keyOf(rs.metadata.namespace, rs.metadata.name!));
 
   function sync(key: string): void {
@@ -42,7 +44,11 @@ export function startReplicaSetController({ store }: ControllerContext): Stoppab
     } else if (active.length > want) {
       const victims = [...active].sort((a, b) => deletionRank(asPod(a)) - deletionRank(asPod(b))).slice(0, active.length - want);
       for (const v of victims) {
-        try { store.delete('pods', ns, v.metadata.name!); } catch (err) { if (!(err instanceof StoreError && err.code === 404)) throw err; }
+        try {
+          store.delete('pods', ns, v.metadata.name!);
+        } catch (err) {
+          if (!(err instanceof StoreError && err.code === 404)) throw err;
+        }
         recordEvent(store, obj, 'Normal', 'SuccessfulDelete', `Deleted pod: ${v.metadata.name}`, SOURCE);
       }
     }
@@ -71,13 +77,24 @@ export function startReplicaSetController({ store }: ControllerContext): Stoppab
     };
     const cur = (rs.status ?? {}) as Record<string, unknown>;
     if (Object.entries(status).every(([k, v]) => cur[k] === v)) return;
-    store.mutate(REPLICASETS, rsObj.metadata.namespace, rsObj.metadata.name!, o => {
-      const cur = o as unknown as V1ReplicaSet;
-      cur.status = { ...status, ...(cur.status?.conditions ? { conditions: cur.status.conditions } : {}) };
-    }, { skipAdmission: true });
+    store.mutate(
+      REPLICASETS,
+      rsObj.metadata.namespace,
+      rsObj.metadata.name!,
+      o => {
+        const cur = o as unknown as V1ReplicaSet;
+        cur.status = { ...status, ...(cur.status?.conditions ? { conditions: cur.status.conditions } : {}) };
+      },
+      { skipAdmission: true },
+    );
   }
 
-  return { async stop() { sub.stop(); await queue.stop(); } };
+  return {
+    async stop() {
+      sub.stop();
+      await queue.stop();
+    },
+  };
 }
 
 /** Lower is deleted first: unscheduled, then pending, then not ready, then the newest. */

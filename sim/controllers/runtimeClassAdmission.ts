@@ -22,13 +22,16 @@ export function runtimeClassAdmission(store: Store, profile: Profile): Admission
     const selector = { ...(pod.spec!.nodeSelector ?? {}) };
     for (const [k, v] of Object.entries(rc.scheduling.nodeSelector ?? {})) {
       if (k in selector && selector[k] !== v)
-        throw new StoreError(403, 'Forbidden', `pods "${pod.metadata?.name}" is forbidden: conflict: runtimeClass.scheduling.nodeSelector[${k}] = ${v}; pod.spec.nodeSelector[${k}] = ${selector[k]}`);
+        throw new StoreError(
+          403,
+          'Forbidden',
+          `pods "${pod.metadata?.name}" is forbidden: conflict: runtimeClass.scheduling.nodeSelector[${k}] = ${v}; pod.spec.nodeSelector[${k}] = ${selector[k]}`,
+        );
       selector[k] = v;
     }
     if (Object.keys(selector).length) pod.spec!.nodeSelector = selector;
     const tolerations: V1Toleration[] = [...(pod.spec!.tolerations ?? [])];
-    for (const t of rc.scheduling.tolerations ?? [])
-      if (!tolerations.some(x => JSON.stringify(x) === JSON.stringify(t))) tolerations.push({ ...t });
+    for (const t of rc.scheduling.tolerations ?? []) if (!tolerations.some(x => JSON.stringify(x) === JSON.stringify(t))) tolerations.push({ ...t });
     if (tolerations.length) pod.spec!.tolerations = tolerations;
     return pod as unknown as KubeObject;
   };

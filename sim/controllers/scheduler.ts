@@ -18,56 +18,74 @@ const DEFAULT_CPU = 0.1;
 const DEFAULT_MEMORY = 200 * 2 ** 20;
 
 function wantsScheduling(pod: V1Pod): boolean {
-  return !pod.spec?.nodeName && !pod.metadata?.deletionTimestamp && !isPodTerminal(pod)
-    && (!pod.spec?.schedulerName || pod.spec.schedulerName === SOURCE);
+  return !pod.spec?.nodeName && !pod.metadata?.deletionTimestamp && !isPodTerminal(pod) && (!pod.spec?.schedulerName || pod.spec.schedulerName === SOURCE);
 }
 
 /** Changes to a node that can make a pod fit (or stop fitting); heartbeats are not. */
 function nodeChanged(a: V1Node | undefined, b: V1Node): boolean {
   if (!a) return true;
-  const view = (n: V1Node) => JSON.stringify([n.metadata?.labels, n.spec?.taints, n.spec?.unschedulable, n.status?.allocatable,
-    n.status?.conditions?.find(c => c.type === 'Ready')?.status]);
+  const view = (n: V1Node) =>
+    JSON.stringify([
+      n.metadata?.labels,
+      n.spec?.taints,
+      n.spec?.unschedulable,
+      n.status?.allocatable,
+      n.status?.conditions?.find(c => c.type === 'Ready')?.status,
+    ]);
   return view(a) !== view(b);
 }
 
 export function startScheduler({ store, profile }: ControllerContext): Stoppable {
   const unschedulable = new Set<string>();
   const queue = new WorkQueue('scheduler', key => schedule(key));
-  const retryAll = () => { for (const k of unschedulable) queue.add(k); };
+  const retryAll = () => {
+    for (const k of unschedulable) queue.add(k);
+  };
 
-  const sub = store.onAny(guarded('scheduler', (bucket, e, old) => {
-    if (bucket === 'persistentvolumeclaims') { retryAll(); return; }
-    if (bucket === 'nodes') {
-      if (e.type !== 'DELETED' && nodeChanged(old as V1Node | undefined, e.object as unknown as V1Node)) retryAll();
-      return;
-    }
-    if (bucket !== 'pods') return;
-    const pod = asPod(e.object);
-    const key = keyOf(e.object.metadata.namespace, e.object.metadata.name!);
-    if (e.type === 'DELETED') {
-      unschedulable.delete(key);
-      if (pod.spec?.nodeName) retryAll();
-      return;
-    }
-    if (wantsScheduling(pod)) {
-      // Status-only updates of a pod already known unschedulable are our own writes.
-      if (!unschedulable.has(key) || e.type === 'ADDED' || JSON.stringify(pod.spec) !== JSON.stringify((old as V1Pod | undefined)?.spec)) queue.add(key);
-    } else if (pod.spec?.nodeName && (pod.metadata?.deletionTimestamp || isPodTerminal(pod))) {
-      retryAll(); // resources are being freed
-    }
-  }));
+  const sub = store.onAny(
+    guarded('scheduler', (bucket, e, old) => {
+      if (bucket === 'persistentvolumeclaims') {
+        retryAll();
+        return;
+      }
+      if (bucket === 'nodes') {
+        if (e.type !== 'DELETED' && nodeChanged(old as V1Node | undefined, e.object as unknown as V1Node)) retryAll();
+        return;
+      }
+      if (bucket !== 'pods') return;
+      const pod = asPod(e.object);
+      const key = keyOf(e.object.metadata.namespace, e.object.metadata.name!);
+      if (e.type === 'DELETED') {
+        unschedulable.delete(key);
+        if (pod.spec?.nodeName) retryAll();
+        return;
+      }
+      if (wantsScheduling(pod)) {
+        // Status-only updates of a pod already known unschedulable are our own writes.
+        if (!unschedulable.has(key) || e.type === 'ADDED' || JSON.stringify(pod.spec) !== JSON.stringify((old as V1Pod | undefined)?.spec)) queue.add(key);
+      } else if (pod.spec?.nodeName && (pod.metadata?.deletionTimestamp || isPodTerminal(pod))) {
+        retryAll(); // resources are being freed
+      }
+    }),
+  );
   for (const p of store.list('pods').items) if (wantsScheduling(asPod(p))) queue.add(keyOf(p.metadata.namespace, p.metadata.name!));
 
   function schedule(key: string): void {
     const [ns, name] = splitKey(key);
     const obj = store.tryGet('pods', ns, name);
-    if (!obj || !wantsScheduling(asPod(obj))) { unschedulable.delete(key); return; }
+    if (!obj || !wantsScheduling(asPod(obj))) {
+      unschedulable.delete(key);
+      return;
+    }
     const pod = asPod(obj);
     const nodes = store.scan('nodes') as unknown as V1Node[];
     const volumeProblem = unboundClaim(pod);
     if (volumeProblem) {
       // A PreFilter failure: the same for every node, so no per-node reasons.
-      markUnschedulable(obj, `0/${nodes.length} nodes are available: ${volumeProblem}. preemption: 0/${nodes.length} nodes are available: ${nodes.length} Preemption is not helpful for scheduling.`);
+      markUnschedulable(
+        obj,
+        `0/${nodes.length} nodes are available: ${volumeProblem}. preemption: 0/${nodes.length} nodes are available: ${nodes.length} Preemption is not helpful for scheduling.`,
+      );
       unschedulable.add(key);
       return;
     }
@@ -79,7 +97,8 @@ export function startScheduler({ store, profile }: ControllerContext): Stoppable
       const at = p.spec?.nodeName;
       if (!at || isPodTerminal(p)) continue;
       const list = byNode.get(at);
-      if (list) list.push(p); else byNode.set(at, [p]);
+      if (list) list.push(p);
+      else byNode.set(at, [p]);
     }
     const failures: FitFailure[] = [];
     // Ranked by: preferred node affinity (higher first), pods of the same owner, allocation.
@@ -90,7 +109,10 @@ export function startScheduler({ store, profile }: ControllerContext): Stoppable
       const onNode = byNode.get(node.metadata!.name!) ?? [];
       const usage = usageOf(onNode);
       const failure = podFitsNode(pod, node, { profile, usage });
-      if (failure) { failures.push(failure); continue; }
+      if (failure) {
+        failures.push(failure);
+        continue;
+      }
       const alloc = node.status?.allocatable ?? {};
       const scoreCpu = onNode.reduce((a, p) => a + (podRequests(p).cpu || DEFAULT_CPU), 0) + (req.cpu || DEFAULT_CPU);
       const scoreMem = onNode.reduce((a, p) => a + (podRequests(p).memory || DEFAULT_MEMORY), 0) + (req.memory || DEFAULT_MEMORY);
@@ -98,9 +120,14 @@ export function startScheduler({ store, profile }: ControllerContext): Stoppable
       const sameOwner = owner ? onNode.filter(p => p.metadata?.ownerReferences?.some(r => r.controller && r.uid === owner)).length : 0;
       fitting.push({ node, score: [-preferredAffinityScore(pod, node), sameOwner, used] });
     }
-    if (!fitting.length) { markUnschedulable(obj, failedSchedulingMessage(nodes.length, failures)); unschedulable.add(key); return; }
-    fitting.sort((a, b) => a.score[0] - b.score[0] || a.score[1] - b.score[1] || a.score[2] - b.score[2]
-      || a.node.metadata!.name!.localeCompare(b.node.metadata!.name!));
+    if (!fitting.length) {
+      markUnschedulable(obj, failedSchedulingMessage(nodes.length, failures));
+      unschedulable.add(key);
+      return;
+    }
+    fitting.sort(
+      (a, b) => a.score[0] - b.score[0] || a.score[1] - b.score[1] || a.score[2] - b.score[2] || a.node.metadata!.name!.localeCompare(b.node.metadata!.name!),
+    );
     bind(obj, fitting[0].node.metadata!.name!);
     unschedulable.delete(key);
   }
@@ -118,28 +145,45 @@ export function startScheduler({ store, profile }: ControllerContext): Stoppable
   }
 
   function markUnschedulable(pod: KubeObject, message: string): void {
-    store.mutate('pods', pod.metadata.namespace, pod.metadata.name!, o => {
-      const p = asPod(o);
-      p.status ??= {};
-      p.status.phase ??= 'Pending';
-      p.status.conditions = setCondition(p.status.conditions, { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message });
-    }, { skipAdmission: true });
+    store.mutate(
+      'pods',
+      pod.metadata.namespace,
+      pod.metadata.name!,
+      o => {
+        const p = asPod(o);
+        p.status ??= {};
+        p.status.phase ??= 'Pending';
+        p.status.conditions = setCondition(p.status.conditions, { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message });
+      },
+      { skipAdmission: true },
+    );
     recordEvent(store, pod, 'Warning', 'FailedScheduling', message, SOURCE);
   }
 
   /** The pods/binding subresource: sets nodeName and PodScheduled=True in one write. */
   function bind(pod: KubeObject, node: string): void {
-    store.mutate('pods', pod.metadata.namespace, pod.metadata.name!, o => {
-      const p = asPod(o);
-      p.spec!.nodeName = node;
-      p.status ??= {};
-      p.status.phase ??= 'Pending';
-      p.status.conditions = setCondition(p.status.conditions, { type: 'PodScheduled', status: 'True' });
-    }, { skipAdmission: true });
+    store.mutate(
+      'pods',
+      pod.metadata.namespace,
+      pod.metadata.name!,
+      o => {
+        const p = asPod(o);
+        p.spec!.nodeName = node;
+        p.status ??= {};
+        p.status.phase ??= 'Pending';
+        p.status.conditions = setCondition(p.status.conditions, { type: 'PodScheduled', status: 'True' });
+      },
+      { skipAdmission: true },
+    );
     recordEvent(store, pod, 'Normal', 'Scheduled', `Successfully assigned ${pod.metadata.namespace}/${pod.metadata.name} to ${node}`, SOURCE);
   }
 
-  return { async stop() { sub.stop(); await queue.stop(); } };
+  return {
+    async stop() {
+      sub.stop();
+      await queue.stop();
+    },
+  };
 }
 
 function usageOf(pods: V1Pod[]): NodeUsage {

@@ -6,7 +6,12 @@ import type { KubeObject, Store } from '../api/store.ts';
 import { matchesLabels, parseLabelSelector, type Requirement } from '../api/selectors.ts';
 import { asPod, isPodReady, isPodTerminal } from './objects.ts';
 
-export interface ResolvedPort { name?: string; port: number; protocol: string; appProtocol?: string }
+export interface ResolvedPort {
+  name?: string;
+  port: number;
+  protocol: string;
+  appProtocol?: string;
+}
 
 export interface Backend {
   pod: V1Pod;
@@ -20,7 +25,11 @@ export interface Backend {
 export function selectorOf(svc: V1Service): Requirement[] | undefined {
   const sel = svc.spec?.selector;
   if (!sel || !Object.keys(sel).length) return undefined;
-  return parseLabelSelector(Object.entries(sel).map(([k, v]) => `${k}=${v}`).join(','));
+  return parseLabelSelector(
+    Object.entries(sel)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(','),
+  );
 }
 
 /** Whether the pod could back any service in its namespace (for reacting to pod events). */
@@ -54,7 +63,13 @@ export function serviceBackends(store: Store, svc: V1Service): Backend[] {
     const ip = pod.status?.podIP;
     if (!ip) continue;
     const ports = (svc.spec?.ports ?? []).map(sp => resolvePort(pod, sp)).filter((p): p is ResolvedPort => !!p);
-    out.push({ pod, ip, ready: publishNotReady || (isPodReady(pod) && !pod.metadata?.deletionTimestamp), terminating: !!pod.metadata?.deletionTimestamp, ports });
+    out.push({
+      pod,
+      ip,
+      ready: publishNotReady || (isPodReady(pod) && !pod.metadata?.deletionTimestamp),
+      terminating: !!pod.metadata?.deletionTimestamp,
+      ports,
+    });
   }
   return out.sort((a, b) => a.pod.metadata!.name!.localeCompare(b.pod.metadata!.name!));
 }

@@ -22,13 +22,15 @@ const ordinalOf = (setName: string, podName: string) => {
 
 export function startStatefulSetController({ store }: ControllerContext): Stoppable {
   const queue = new WorkQueue('statefulset-controller', key => sync(key));
-  const sub = store.onAny(guarded('statefulset-controller', (bucket, e) => {
-    if (bucket === STATEFULSETS) queue.add(keyOf(e.object.metadata.namespace, e.object.metadata.name!));
-    if (bucket === 'pods') {
-      const ref = controllerRef(e.object);
-      if (ref?.kind === 'StatefulSet') queue.add(keyOf(e.object.metadata.namespace, ref.name));
-    }
-  }));
+  const sub = store.onAny(
+    guarded('statefulset-controller', (bucket, e) => {
+      if (bucket === STATEFULSETS) queue.add(keyOf(e.object.metadata.namespace, e.object.metadata.name!));
+      if (bucket === 'pods') {
+        const ref = controllerRef(e.object);
+        if (ref?.kind === 'StatefulSet') queue.add(keyOf(e.object.metadata.namespace, ref.name));
+      }
+    }),
+  );
   for (const s of store.list(STATEFULSETS).items) queue.add(keyOf(s.metadata.namespace, s.metadata.name!));
 
   function sync(key: string): void {
@@ -40,8 +42,7 @@ export function startStatefulSetController({ store }: ControllerContext): Stoppa
     const parallel = sts.spec?.podManagementPolicy === 'Parallel';
     const revision = `${name}-${templateHash(sts.spec?.template)}`;
     const pods = new Map<number, V1Pod>();
-    for (const p of store.list('pods', { namespace: ns }).items.filter(p => isControlledBy(p, obj)))
-      pods.set(ordinalOf(name, p.metadata.name!), asPod(p));
+    for (const p of store.list('pods', { namespace: ns }).items.filter(p => isControlledBy(p, obj))) pods.set(ordinalOf(name, p.metadata.name!), asPod(p));
 
     // Failed or finished pods are replaced under the same name once gone.
     for (const [, p] of pods) if (isPodTerminal(p) && !p.metadata?.deletionTimestamp) remove(obj, p);
@@ -60,7 +61,10 @@ export function startStatefulSetController({ store }: ControllerContext): Stoppa
     const allHealthy = [...pods.values()].every(p => isPodReady(p) && !p.metadata?.deletionTimestamp);
     for (const i of surplus) {
       const p = pods.get(i)!;
-      if (p.metadata?.deletionTimestamp) { if (!parallel) break; continue; }
+      if (p.metadata?.deletionTimestamp) {
+        if (!parallel) break;
+        continue;
+      }
       if (!parallel && !allHealthy) break;
       remove(obj, p);
       if (!parallel) break;
@@ -71,7 +75,10 @@ export function startStatefulSetController({ store }: ControllerContext): Stoppa
       for (let i = replicas - 1; i >= partition; i--) {
         const p = pods.get(i);
         if (!p || p.metadata?.deletionTimestamp) break;
-        if (p.metadata?.labels?.[REVISION_LABEL] !== revision) { if (allHealthy) remove(obj, p); break; }
+        if (p.metadata?.labels?.[REVISION_LABEL] !== revision) {
+          if (allHealthy) remove(obj, p);
+          break;
+        }
         if (!isPodReady(p)) break;
       }
     }
@@ -92,10 +99,12 @@ export function startStatefulSetController({ store }: ControllerContext): Stoppa
     }
     if (volumes.length) spec.volumes = volumes;
     const pod: V1Pod = {
-      apiVersion: 'v1', kind: 'Pod',
+      apiVersion: 'v1',
+      kind: 'Pod',
       metadata: {
         ...template.metadata,
-        name, namespace: obj.metadata.namespace,
+        name,
+        namespace: obj.metadata.namespace,
         labels: {
           ...template.metadata?.labels,
           [REVISION_LABEL]: revision,
@@ -119,16 +128,31 @@ export function startStatefulSetController({ store }: ControllerContext): Stoppa
   function ensureClaim(obj: KubeObject, t: V1PersistentVolumeClaim, claim: string): void {
     if (store.tryGet('persistentvolumeclaims', obj.metadata.namespace, claim)) return;
     const pvc: V1PersistentVolumeClaim = {
-      apiVersion: 'v1', kind: 'PersistentVolumeClaim',
-      metadata: { ...t.metadata, name: claim, namespace: obj.metadata.namespace, labels: { ...t.metadata?.labels, ...((obj as unknown as V1StatefulSet).spec?.selector?.matchLabels ?? {}) } },
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: {
+        ...t.metadata,
+        name: claim,
+        namespace: obj.metadata.namespace,
+        labels: { ...t.metadata?.labels, ...((obj as unknown as V1StatefulSet).spec?.selector?.matchLabels ?? {}) },
+      },
       spec: t.spec,
     };
     store.create('persistentvolumeclaims', pvc as unknown as KubeObject);
-    recordEvent(store, obj, 'Normal', 'SuccessfulCreate', `create Claim ${claim} Pod ${claim.slice(t.metadata!.name!.length + 1)} in StatefulSet ${obj.metadata.name} success`, SOURCE);
+    recordEvent(
+      store,
+      obj,
+      'Normal',
+      'SuccessfulCreate',
+      `create Claim ${claim} Pod ${claim.slice(t.metadata!.name!.length + 1)} in StatefulSet ${obj.metadata.name} success`,
+      SOURCE,
+    );
   }
 
   function remove(obj: KubeObject, p: V1Pod): void {
-    try { store.delete('pods', p.metadata!.namespace, p.metadata!.name!); } catch (err) {
+    try {
+      store.delete('pods', p.metadata!.namespace, p.metadata!.name!);
+    } catch (err) {
       if (!(err instanceof StoreError && err.code === 404)) throw err;
       return;
     }
@@ -137,7 +161,10 @@ export function startStatefulSetController({ store }: ControllerContext): Stoppa
 
   function writeStatus(obj: KubeObject, revision: string): void {
     const sts = obj as unknown as V1StatefulSet;
-    const pods = store.list('pods', { namespace: obj.metadata.namespace }).items.filter(p => isControlledBy(p, obj)).map(asPod)
+    const pods = store
+      .list('pods', { namespace: obj.metadata.namespace })
+      .items.filter(p => isControlledBy(p, obj))
+      .map(asPod)
       .filter(p => !p.metadata?.deletionTimestamp);
     const updated = pods.filter(p => p.metadata?.labels?.[REVISION_LABEL] === revision).length;
     const status = {
@@ -153,10 +180,24 @@ export function startStatefulSetController({ store }: ControllerContext): Stoppa
       collisionCount: sts.status?.collisionCount ?? 0,
     };
     if (stableJSON(status) === stableJSON({ ...sts.status, conditions: undefined })) return;
-    store.mutate(STATEFULSETS, obj.metadata.namespace, obj.metadata.name!, o => {
-      o.status = { ...status, ...((o as unknown as V1StatefulSet).status?.conditions ? { conditions: (o as unknown as V1StatefulSet).status!.conditions } : {}) };
-    }, { skipAdmission: true });
+    store.mutate(
+      STATEFULSETS,
+      obj.metadata.namespace,
+      obj.metadata.name!,
+      o => {
+        o.status = {
+          ...status,
+          ...((o as unknown as V1StatefulSet).status?.conditions ? { conditions: (o as unknown as V1StatefulSet).status!.conditions } : {}),
+        };
+      },
+      { skipAdmission: true },
+    );
   }
 
-  return { async stop() { sub.stop(); await queue.stop(); } };
+  return {
+    async stop() {
+      sub.stop();
+      await queue.stop();
+    },
+  };
 }

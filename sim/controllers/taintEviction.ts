@@ -31,15 +31,22 @@ export function evictionDelay(pod: V1Pod, taints: V1Taint[], now = Date.now()): 
 export function startTaintEvictionController({ store }: ControllerContext): Stoppable {
   const queue = new WorkQueue(SOURCE, key => sync(key));
   const podsOn = (node: string) => store.list('pods', { fieldSelector: `spec.nodeName=${node}` }).items;
-  const sub = store.onAny(guarded(SOURCE, (bucket, e, old) => {
-    if (bucket === 'nodes' && e.type !== 'DELETED') {
-      const noExecute = (n: unknown) => stableJSON(((n as V1Node | undefined)?.spec?.taints ?? []).filter(t => t.effect === 'NoExecute'));
-      if (e.type === 'ADDED' || noExecute(old) !== noExecute(e.object))
-        for (const p of podsOn(e.object.metadata.name!)) queue.add(keyOf(p.metadata.namespace, p.metadata.name!));
-    }
-    if (bucket === 'pods' && e.type !== 'DELETED' && (e.object.spec as { nodeName?: string }).nodeName
-      && !(old?.spec as { nodeName?: string } | undefined)?.nodeName) queue.add(keyOf(e.object.metadata.namespace, e.object.metadata.name!));
-  }));
+  const sub = store.onAny(
+    guarded(SOURCE, (bucket, e, old) => {
+      if (bucket === 'nodes' && e.type !== 'DELETED') {
+        const noExecute = (n: unknown) => stableJSON(((n as V1Node | undefined)?.spec?.taints ?? []).filter(t => t.effect === 'NoExecute'));
+        if (e.type === 'ADDED' || noExecute(old) !== noExecute(e.object))
+          for (const p of podsOn(e.object.metadata.name!)) queue.add(keyOf(p.metadata.namespace, p.metadata.name!));
+      }
+      if (
+        bucket === 'pods' &&
+        e.type !== 'DELETED' &&
+        (e.object.spec as { nodeName?: string }).nodeName &&
+        !(old?.spec as { nodeName?: string } | undefined)?.nodeName
+      )
+        queue.add(keyOf(e.object.metadata.namespace, e.object.metadata.name!));
+    }),
+  );
 
   function sync(key: string): void {
     const [ns, name] = splitKey(key);
@@ -49,10 +56,22 @@ export function startTaintEvictionController({ store }: ControllerContext): Stop
     const node = store.tryGet('nodes', undefined, pod.spec.nodeName) as unknown as V1Node | undefined;
     const delay = evictionDelay(pod, node?.spec?.taints ?? []);
     if (delay === Infinity) return;
-    if (delay > 0) { queue.addAfter(key, delay + 10); return; }
+    if (delay > 0) {
+      queue.addAfter(key, delay + 10);
+      return;
+    }
     recordEvent(store, obj, 'Normal', 'TaintManagerEviction', `Marking for deletion Pod ${ns}/${name}`, SOURCE);
-    try { store.delete('pods', ns, name); } catch (err) { if (!(err instanceof StoreError && err.code === 404)) throw err; }
+    try {
+      store.delete('pods', ns, name);
+    } catch (err) {
+      if (!(err instanceof StoreError && err.code === 404)) throw err;
+    }
   }
 
-  return { async stop() { sub.stop(); await queue.stop(); } };
+  return {
+    async stop() {
+      sub.stop();
+      await queue.stop();
+    },
+  };
 }

@@ -22,10 +22,12 @@ export const FS_RESIZE_PENDING = 'FileSystemResizePending';
 
 export function startVolumeResizer({ store }: ControllerContext): Stoppable {
   const queue = new WorkQueue('volume-resizer', sync);
-  const sub = store.onAny(guarded('volume-resizer', (bucket, e) => {
-    if (bucket !== PVCS || e.type === 'DELETED') return;
-    queue.add(keyOf(e.object.metadata.namespace, e.object.metadata.name!));
-  }));
+  const sub = store.onAny(
+    guarded('volume-resizer', (bucket, e) => {
+      if (bucket !== PVCS || e.type === 'DELETED') return;
+      queue.add(keyOf(e.object.metadata.namespace, e.object.metadata.name!));
+    }),
+  );
   for (const p of store.list(PVCS).items) queue.add(keyOf(p.metadata.namespace, p.metadata.name!));
 
   function sync(key: string): void {
@@ -43,26 +45,50 @@ export function startVolumeResizer({ store }: ControllerContext): Stoppable {
     if ((parseQuantity(pv.spec?.capacity?.storage) ?? 0) >= wantBytes && pvc.status.conditions?.some(c => c.type === FS_RESIZE_PENDING)) return;
     // The API server's PersistentVolumeClaimResize admission only lets a claim grow when its
     // class allows expansion; a class that does not is never resized.
-    const sc = pvc.spec.storageClassName ? store.tryGet(STORAGE_CLASSES, undefined, pvc.spec.storageClassName) as unknown as V1StorageClass | undefined : undefined;
+    const sc = pvc.spec.storageClassName
+      ? (store.tryGet(STORAGE_CLASSES, undefined, pvc.spec.storageClassName) as unknown as V1StorageClass | undefined)
+      : undefined;
     if (!sc?.allowVolumeExpansion) return;
     recordEvent(store, obj, 'Normal', 'Resizing', `External resizer is resizing volume ${pvName}`, SOURCE);
-    store.mutate(PVS, undefined, pvName, o => {
-      const p = o as unknown as V1PersistentVolume;
-      p.spec = { ...p.spec, capacity: { ...p.spec?.capacity, storage: want } };
-    }, { skipAdmission: true });
+    store.mutate(
+      PVS,
+      undefined,
+      pvName,
+      o => {
+        const p = o as unknown as V1PersistentVolume;
+        p.spec = { ...p.spec, capacity: { ...p.spec?.capacity, storage: want } };
+      },
+      { skipAdmission: true },
+    );
     const now = new Date().toISOString() as unknown as Date;
-    store.mutate(PVCS, ns, name, o => {
-      const c = o as unknown as V1PersistentVolumeClaim;
-      c.status = {
-        ...c.status,
-        conditions: [
-          ...(c.status?.conditions ?? []).filter(x => x.type !== FS_RESIZE_PENDING && x.type !== 'Resizing'),
-          { type: FS_RESIZE_PENDING, status: 'True', lastTransitionTime: now, message: 'Waiting for user to (re-)start a pod to finish file system resize of volume on node.' },
-        ],
-      };
-    }, { skipAdmission: true });
+    store.mutate(
+      PVCS,
+      ns,
+      name,
+      o => {
+        const c = o as unknown as V1PersistentVolumeClaim;
+        c.status = {
+          ...c.status,
+          conditions: [
+            ...(c.status?.conditions ?? []).filter(x => x.type !== FS_RESIZE_PENDING && x.type !== 'Resizing'),
+            {
+              type: FS_RESIZE_PENDING,
+              status: 'True',
+              lastTransitionTime: now,
+              message: 'Waiting for user to (re-)start a pod to finish file system resize of volume on node.',
+            },
+          ],
+        };
+      },
+      { skipAdmission: true },
+    );
     recordEvent(store, obj, 'Normal', 'FileSystemResizeRequired', 'Require file system resize of volume on node', SOURCE);
   }
 
-  return { async stop() { sub.stop(); await queue.stop(); } };
+  return {
+    async stop() {
+      sub.stop();
+      await queue.stop();
+    },
+  };
 }

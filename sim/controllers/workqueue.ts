@@ -17,14 +17,20 @@ export class WorkQueue {
   private scheduled = false;
   private stopped = false;
 
-  constructor(private readonly name: string, private readonly handle: (key: string) => void | Promise<void>) {}
+  constructor(
+    private readonly name: string,
+    private readonly handle: (key: string) => void | Promise<void>,
+  ) {}
 
   add(key: string): void {
     if (this.stopped) return;
     this.pending.add(key);
     if (!this.scheduled && !this.draining) {
       this.scheduled = true;
-      setImmediate(() => { this.scheduled = false; this.drain(); });
+      setImmediate(() => {
+        this.scheduled = false;
+        this.drain();
+      });
     }
   }
 
@@ -38,7 +44,10 @@ export class WorkQueue {
     const pending = this.timers.get(key);
     if (pending && pending.due <= due) return;
     if (pending) clearTimeout(pending.timer);
-    const timer = setTimeout(() => { this.timers.delete(key); this.add(key); }, ms);
+    const timer = setTimeout(() => {
+      this.timers.delete(key);
+      this.add(key);
+    }, ms);
     timer.unref();
     this.timers.set(key, { timer, due });
   }
@@ -53,7 +62,10 @@ export class WorkQueue {
           await this.handle(key);
           this.retries.delete(key);
         } catch (err) {
-          if (isFinal(err)) { this.retries.delete(key); continue; }
+          if (isFinal(err)) {
+            this.retries.delete(key);
+            continue;
+          }
           const n = (this.retries.get(key) ?? 0) + 1;
           this.retries.set(key, n);
           if (n <= MAX_RETRIES) this.addAfter(key, Math.min(5 * 2 ** n, 2000));

@@ -49,7 +49,9 @@ const LOW_NODES = 75;
 export const MAX_NODES = 178;
 
 /** Second octet of node N's pod range (1-based), skipping the service range 127.96. */
-function podOctet(n: number): number { return n <= LOW_NODES ? 20 + n : 21 + n; }
+function podOctet(n: number): number {
+  return n <= LOW_NODES ? 20 + n : 21 + n;
+}
 
 /** The node index whose pod range has this second octet, or undefined. */
 function nodeOfPodOctet(o: number): number | undefined {
@@ -74,7 +76,9 @@ export function ipv6Of(v4: string): string {
 }
 
 /** A node's IPv6 pod range (spec.podCIDRs[1] on a dual-stack cluster). */
-export function podCIDRv6(nodeIndex: number): string { return `${ULA}244:${nodeIndex}::/64`; }
+export function podCIDRv6(nodeIndex: number): string {
+  return `${ULA}244:${nodeIndex}::/64`;
+}
 
 /** The 8 groups of an IPv6 address (no zone, no embedded dotted quad), or undefined. */
 function groups6(a: string): number[] | undefined {
@@ -101,44 +105,61 @@ export function toIPv4(addr: string): string {
   // Decoders may print the mapped address in hex groups: ::ffff:7f60:b = 127.96.0.11.
   const hex = /^([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(rest);
   if (!hex) return rest;
-  const hi = parseInt(hex[1], 16), lo = parseInt(hex[2], 16);
+  const hi = parseInt(hex[1], 16),
+    lo = parseInt(hex[2], 16);
   return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
 }
 
-export function isIPv6(addr: string): boolean { return addr.includes(':'); }
+export function isIPv6(addr: string): boolean {
+  return addr.includes(':');
+}
 
 export function isIPv4(addr: string): boolean {
   const p = addr.split('.');
   return p.length === 4 && p.every(x => /^\d{1,3}$/.test(x) && Number(x) <= 255);
 }
 
-export function isLoopback(addr: string): boolean { return isIPv4(toIPv4(addr)) && toIPv4(addr).startsWith('127.'); }
+export function isLoopback(addr: string): boolean {
+  return isIPv4(toIPv4(addr)) && toIPv4(addr).startsWith('127.');
+}
 
-export interface PodRecord { namespace: string; name: string; node: string; address: string }
+export interface PodRecord {
+  namespace: string;
+  name: string;
+  node: string;
+  address: string;
+}
 
 /** Node and pod addresses of one cluster. Pure bookkeeping: binds nothing. */
 export class AddressPlan {
   private nodeIndex = new Map<string, number>();
-  private pods = new Map<string, PodRecord>();          // "ns/name" -> record
-  private byAddress = new Map<string, PodRecord>();     // pod address -> record
-  private nextHost = new Map<string, number>();         // node -> next host number in its range
+  private pods = new Map<string, PodRecord>(); // "ns/name" -> record
+  private byAddress = new Map<string, PodRecord>(); // pod address -> record
+  private nextHost = new Map<string, number>(); // node -> next host number in its range
   private lbNext = 1;
   private lbUsed = new Set<string>();
-  private lbOwners = new Map<string, string>();   // "ns/name" -> ingress address
+  private lbOwners = new Map<string, string>(); // "ns/name" -> ingress address
   /** Third-octet base of this instance's blocks. */
   private readonly base: number;
 
-  constructor(private profile: Profile, readonly instance = 0) {
+  constructor(
+    private profile: Profile,
+    readonly instance = 0,
+  ) {
     if (instance < 0 || instance >= MAX_INSTANCES) throw new Error(`network: instance ${instance} out of range 0-${MAX_INSTANCES - 1}`);
     this.base = instance * BLOCK;
     profile.nodes.forEach((n, i) => this.nodeIndex.set(n.name, i + 1));
   }
 
   /** The node's address; known for every profile node before any pod exists. */
-  nodeAddress(node: string): string { return `127.10.${this.instance}.${this.indexOf(node)}`; }
+  nodeAddress(node: string): string {
+    return `127.10.${this.instance}.${this.indexOf(node)}`;
+  }
 
   /** The node's pod range, e.g. "127.21.0.0/20". */
-  podCIDR(node: string): string { return `127.${podOctet(this.indexOf(node))}.${this.base}.0/20`; }
+  podCIDR(node: string): string {
+    return `127.${podOctet(this.indexOf(node))}.${this.base}.0/20`;
+  }
 
   /**
    * spec.podCIDRs: the IPv4 range, plus the IPv6 one on a dual-stack cluster. Node CIDRs
@@ -150,17 +171,35 @@ export class AddressPlan {
     return this.profile.network.dualStack ? [v4, podCIDRv6(this.indexOf(node))] : [v4];
   }
 
-  serviceCIDR(): string { return `127.96.${this.base}.0/20`; }
+  serviceCIDR(): string {
+    return `127.96.${this.base}.0/20`;
+  }
   /** The n-th address of the service range (1 = kubernetes, 10 = kube-dns). */
-  serviceIP(n: number): string { return `127.96.${this.base + (n >> 8)}.${n & 255}`; }
-  kubernetesServiceIP(): string { return this.serviceIP(1); }
-  kubeDnsIP(): string { return this.serviceIP(10); }
-  externalHostIP(): string { return `127.250.${this.instance}.1`; }
-  outsideClientIP(): string { return `127.250.${this.instance}.2`; }
-  upstreamDnsIP(): string { return `127.250.${this.instance}.53`; }
-  blackHoleIP(): string { return `127.254.${this.instance}.1`; }
+  serviceIP(n: number): string {
+    return `127.96.${this.base + (n >> 8)}.${n & 255}`;
+  }
+  kubernetesServiceIP(): string {
+    return this.serviceIP(1);
+  }
+  kubeDnsIP(): string {
+    return this.serviceIP(10);
+  }
+  externalHostIP(): string {
+    return `127.250.${this.instance}.1`;
+  }
+  outsideClientIP(): string {
+    return `127.250.${this.instance}.2`;
+  }
+  upstreamDnsIP(): string {
+    return `127.250.${this.instance}.53`;
+  }
+  blackHoleIP(): string {
+    return `127.254.${this.instance}.1`;
+  }
 
-  nodeNames(): string[] { return [...this.nodeIndex.keys()]; }
+  nodeNames(): string[] {
+    return [...this.nodeIndex.keys()];
+  }
 
   nodeByAddress(addr: string): string | undefined {
     const m = /^127\.10\.(\d+)\.(\d+)$/.exec(toIPv4(addr));
@@ -189,7 +228,10 @@ export class AddressPlan {
       if (host >= HOSTS_PER_NODE) host = 2;
       const h = host++;
       if ((h & 255) === 0 || (h & 255) === 255) continue;
-      if (!this.byAddress.has(at(h))) { address = at(h); break; }
+      if (!this.byAddress.has(at(h))) {
+        address = at(h);
+        break;
+      }
     }
     this.nextHost.set(node, host);
     const rec = { namespace, name, node, address };
@@ -205,8 +247,12 @@ export class AddressPlan {
     if (this.byAddress.get(rec.address) === rec) this.byAddress.delete(rec.address);
   }
 
-  podByAddress(addr: string): PodRecord | undefined { return this.byAddress.get(toIPv4(addr)); }
-  podByName(namespace: string, name: string): PodRecord | undefined { return this.pods.get(`${namespace}/${name}`); }
+  podByAddress(addr: string): PodRecord | undefined {
+    return this.byAddress.get(toIPv4(addr));
+  }
+  podByName(namespace: string, name: string): PodRecord | undefined {
+    return this.pods.get(`${namespace}/${name}`);
+  }
 
   /** A load-balancer ingress address (127.200.(16k).N); the same one again for the same owner ("ns/name"). */
   allocateLoadBalancerIP(owner?: string): string {
@@ -225,7 +271,10 @@ export class AddressPlan {
     }
     throw new Error('network: no free load-balancer address');
   }
-  markLoadBalancerIP(ip: string, owner?: string): void { this.lbUsed.add(ip); if (owner) this.lbOwners.set(owner, ip); }
+  markLoadBalancerIP(ip: string, owner?: string): void {
+    this.lbUsed.add(ip);
+    if (owner) this.lbOwners.set(owner, ip);
+  }
   /** Frees an address, by address or by owner ("ns/name"). */
   releaseLoadBalancerIP(ipOrOwner: string): void {
     const ip = this.lbOwners.get(ipOrOwner) ?? ipOrOwner;

@@ -14,12 +14,15 @@ const WELL_KNOWN: Record<string, number> = { 'default/kubernetes': 1, 'kube-syst
 const SERVICE_HOSTS = 16 * 256;
 
 export class ServiceAllocator {
-  private ips = new Map<string, string>();     // clusterIP -> "ns/name"
-  private ports = new Map<number, string>();   // nodePort -> "ns/name"
+  private ips = new Map<string, string>(); // clusterIP -> "ns/name"
+  private ports = new Map<number, string>(); // nodePort -> "ns/name"
   private nextIP = 11;
   private nextPort: number = NODE_PORT_RANGE.min;
 
-  constructor(private profile: Profile, private plan: AddressPlan) {}
+  constructor(
+    private profile: Profile,
+    private plan: AddressPlan,
+  ) {}
 
   /**
    * Rebuilds the holdings from the stored Services. Run on every Service event, so
@@ -49,7 +52,10 @@ export class ServiceAllocator {
       if (this.nextIP >= SERVICE_HOSTS) this.nextIP = 11;
       const ip = this.plan.serviceIP(n);
       if ((n & 255) === 0 || (n & 255) === 255 || n === 1 || n === 10) continue;
-      if (!this.ips.has(ip)) { this.ips.set(ip, owner); return ip; }
+      if (!this.ips.has(ip)) {
+        this.ips.set(ip, owner);
+        return ip;
+      }
     }
     throw new StoreError(500, 'InternalError', 'failed to allocate a service IP: range is full');
   }
@@ -57,7 +63,12 @@ export class ServiceAllocator {
   allocateNodePort(owner: string, requested?: number): number {
     if (requested) {
       if (requested < NODE_PORT_RANGE.min || requested > NODE_PORT_RANGE.max)
-        throw invalid(owner, 'spec.ports[].nodePort', String(requested), `provided port is not in the valid range. The range of valid ports is ${NODE_PORT_RANGE.min}-${NODE_PORT_RANGE.max}`);
+        throw invalid(
+          owner,
+          'spec.ports[].nodePort',
+          String(requested),
+          `provided port is not in the valid range. The range of valid ports is ${NODE_PORT_RANGE.min}-${NODE_PORT_RANGE.max}`,
+        );
       const holder = this.ports.get(requested);
       if (holder && holder !== owner) throw invalid(owner, 'spec.ports[].nodePort', String(requested), 'provided port is already allocated');
       this.ports.set(requested, owner);
@@ -67,7 +78,10 @@ export class ServiceAllocator {
     for (let tries = 0; tries < span; tries++) {
       const p = this.nextPort++;
       if (this.nextPort > NODE_PORT_RANGE.max) this.nextPort = NODE_PORT_RANGE.min;
-      if (!this.ports.has(p)) { this.ports.set(p, owner); return p; }
+      if (!this.ports.has(p)) {
+        this.ports.set(p, owner);
+        return p;
+      }
     }
     throw new StoreError(500, 'InternalError', 'failed to allocate a node port: range is full');
   }
@@ -80,8 +94,7 @@ export class ServiceAllocator {
 
   private hold(svc: V1Service): void {
     const owner = `${svc.metadata?.namespace}/${svc.metadata?.name}`;
-    for (const ip of svc.spec?.clusterIPs ?? (svc.spec?.clusterIP ? [svc.spec.clusterIP] : []))
-      if (ip !== 'None') this.ips.set(toIPv4(ip), owner);
+    for (const ip of svc.spec?.clusterIPs ?? (svc.spec?.clusterIP ? [svc.spec.clusterIP] : [])) if (ip !== 'None') this.ips.set(toIPv4(ip), owner);
     for (const p of svc.spec?.ports ?? []) if (p.nodePort) this.ports.set(p.nodePort, owner);
   }
 
@@ -104,9 +117,7 @@ export class ServiceAllocator {
       // One slot of the (IPv4) service range per Service; its IPv6 address is the slot's
       // twin (addresses.ts ipv6Of), so both families of a Service stay one allocation.
       const requested = spec.clusterIP ? toIPv4(spec.clusterIP) : undefined;
-      const v4 = requested && !old?.spec?.clusterIP
-        ? this.allocateClusterIP(owner, requested)
-        : requested ?? this.allocateClusterIP(owner);
+      const v4 = requested && !old?.spec?.clusterIP ? this.allocateClusterIP(owner, requested) : (requested ?? this.allocateClusterIP(owner));
       spec.clusterIPs = families.map(f => (f === 'IPv4' ? v4 : ipv6Of(v4)));
       spec.clusterIP = spec.clusterIPs[0];
       spec.ipFamilies = families;
@@ -123,7 +134,10 @@ export class ServiceAllocator {
         spec.healthCheckNodePort = old?.spec?.healthCheckNodePort ?? this.allocateNodePort(owner);
     }
     spec.internalTrafficPolicy ??= 'Cluster';
-    for (const p of spec.ports ?? []) { p.protocol ??= 'TCP'; p.targetPort ??= p.port; }
+    for (const p of spec.ports ?? []) {
+      p.protocol ??= 'TCP';
+      p.targetPort ??= p.port;
+    }
     return svc;
   }
 
@@ -164,6 +178,9 @@ export function makeServiceAdmission(alloc: ServiceAllocator): Admission {
 
 function invalid(owner: string, field: string, value: string, detail: string): StoreError {
   const name = owner.split('/')[1];
-  return new StoreError(422, 'Invalid', `Service "${name}" is invalid: ${field}: Invalid value: "${value}": ${detail}`,
-    { name, kind: 'Service', causes: [{ reason: 'FieldValueInvalid', message: `Invalid value: "${value}": ${detail}`, field }] });
+  return new StoreError(422, 'Invalid', `Service "${name}" is invalid: ${field}: Invalid value: "${value}": ${detail}`, {
+    name,
+    kind: 'Service',
+    causes: [{ reason: 'FieldValueInvalid', message: `Invalid value: "${value}": ${detail}`, field }],
+  });
 }

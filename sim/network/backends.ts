@@ -8,7 +8,11 @@ import type { AddressPlan } from './addresses.ts';
 import { toIPv4 } from './addresses.ts';
 import type { AffinityRule } from './policy.ts';
 
-export interface Backend { address: string; port: number; node?: string }
+export interface Backend {
+  address: string;
+  port: number;
+  node?: string;
+}
 
 /** kube-proxy's default affinity timeout (3 hours). */
 const DEFAULT_AFFINITY_SECONDS = 10800;
@@ -22,7 +26,7 @@ export function readyBackends(topo: Topology, plan: AddressPlan, svc: V1Service,
     const port = slice.ports?.find(p => (p.name ?? '') === (sp.name ?? '') && (p.protocol ?? 'TCP') === proto)?.port;
     if (port === undefined) continue;
     for (const e of slice.endpoints ?? []) {
-      if (e.conditions?.ready === false || !e.addresses.length) continue;  // nil ready means ready (API docs)
+      if (e.conditions?.ready === false || !e.addresses.length) continue; // nil ready means ready (API docs)
       const address = toIPv4(e.addresses[0]);
       const key = `${address}:${port}`;
       if (seen.has(key)) continue;
@@ -46,12 +50,13 @@ export class BackendPicker {
     if (affinity) {
       const table = this.sticky.get(flow) ?? new Map();
       this.sticky.set(flow, table);
-      const timeout = rule.honourTimeout
-        ? (svc.spec?.sessionAffinityConfig?.clientIP?.timeoutSeconds ?? DEFAULT_AFFINITY_SECONDS)
-        : DEFAULT_AFFINITY_SECONDS;
+      const timeout = rule.honourTimeout ? (svc.spec?.sessionAffinityConfig?.clientIP?.timeoutSeconds ?? DEFAULT_AFFINITY_SECONDS) : DEFAULT_AFFINITY_SECONDS;
       const entry = table.get(client);
       const still = entry && now - entry.last < timeout * 1000 && backends.find(b => `${b.address}:${b.port}` === entry.backend);
-      if (entry && still) { entry.last = now; return still; }
+      if (entry && still) {
+        entry.last = now;
+        return still;
+      }
       const b = this.roundRobin(flow, backends);
       table.set(client, { backend: `${b.address}:${b.port}`, last: now });
       return b;

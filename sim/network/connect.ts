@@ -55,8 +55,15 @@ function blocked(deps: ConnectDeps, d: Exclude<Decision, { allowed: true }>, hos
   if (d.mode === 'unreachable') return Promise.reject(new NetError('EHOSTUNREACH', `${what}: no route to host (${d.reason})`));
   if (d.mode === 'refused') {
     // A real RST: dial an address nothing ever listens on.
-    return dial(deps, deps.plan.blackHoleIP(), 9, undefined, deadline).then(s => { s.destroy(); throw new NetError('ECONNREFUSED', `${what}: connection refused`); },
-      () => { throw new NetError('ECONNREFUSED', `${what}: connection refused (${d.reason})`); });
+    return dial(deps, deps.plan.blackHoleIP(), 9, undefined, deadline).then(
+      s => {
+        s.destroy();
+        throw new NetError('ECONNREFUSED', `${what}: connection refused`);
+      },
+      () => {
+        throw new NetError('ECONNREFUSED', `${what}: connection refused (${d.reason})`);
+      },
+    );
   }
   return new Promise((_, reject) => {
     deps.tracker.timer(() => reject(new NetError('ETIMEDOUT', `${what}: timed out (${d.reason})`)), Math.max(0, deadline - Date.now()));
@@ -67,8 +74,17 @@ function blocked(deps: ConnectDeps, d: Exclude<Decision, { allowed: true }>, hos
 export function dial(deps: Pick<ConnectDeps, 'tracker'>, host: string, port: number, localAddress: string | undefined, deadline: number): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const s = deps.tracker.socket(net.connect({ host, port, localAddress }));
-    const t = deps.tracker.timer(() => { s.destroy(); reject(new NetError('ETIMEDOUT', `connect ${host}:${port}: timed out`)); }, Math.max(0, deadline - Date.now()));
-    s.once('connect', () => { deps.tracker.clearTimer(t); resolve(s); });
+    const t = deps.tracker.timer(
+      () => {
+        s.destroy();
+        reject(new NetError('ETIMEDOUT', `connect ${host}:${port}: timed out`));
+      },
+      Math.max(0, deadline - Date.now()),
+    );
+    s.once('connect', () => {
+      deps.tracker.clearTimer(t);
+      resolve(s);
+    });
     s.once('error', (e: NodeJS.ErrnoException) => {
       deps.tracker.clearTimer(t);
       const code = e.code === 'ECONNREFUSED' ? 'ECONNREFUSED' : e.code === 'EHOSTUNREACH' ? 'EHOSTUNREACH' : 'ETIMEDOUT';

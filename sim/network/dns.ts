@@ -11,13 +11,19 @@ import type { Policy } from './policy.ts';
 import type { Topology } from './topology.ts';
 import type { Tracker } from './tracker.ts';
 
-const TTL = 5;          // CoreDNS's kubernetes plugin default TTL
+const TTL = 5; // CoreDNS's kubernetes plugin default TTL
 const RCODE_NXDOMAIN = 3;
 const RCODE_FORMERR = 1;
 
 export class DnsServer {
   /** upstream: serve the view from outside the cluster (a node's resolver), not the cluster zone. */
-  constructor(private zone: DnsZone, private policy: Policy, private topo: Topology, private tracker: Tracker, private upstream = false) {}
+  constructor(
+    private zone: DnsZone,
+    private policy: Policy,
+    private topo: Topology,
+    private tracker: Tracker,
+    private upstream = false,
+  ) {}
 
   async start(address: string, port: number): Promise<void> {
     const udp = this.tracker.udpSocket(dgram.createSocket('udp4'));
@@ -25,10 +31,22 @@ export class DnsServer {
       const reply = this.answer(msg, rinfo.address);
       if (reply) udp.send(reply, rinfo.port, rinfo.address);
     });
-    await new Promise<void>((res, rej) => { udp.once('error', rej); udp.bind({ address, port, exclusive: true }, () => { udp.off('error', rej); res(); }); });
+    await new Promise<void>((res, rej) => {
+      udp.once('error', rej);
+      udp.bind({ address, port, exclusive: true }, () => {
+        udp.off('error', rej);
+        res();
+      });
+    });
     udp.on('error', e => console.error('sim network: dns udp:', e.message));
     const tcp = this.tracker.server(net.createServer(c => this.onTcp(c)));
-    await new Promise<void>((res, rej) => { tcp.once('error', rej); tcp.listen({ host: address, port, exclusive: true }, () => { tcp.off('error', rej); res(); }); });
+    await new Promise<void>((res, rej) => {
+      tcp.once('error', rej);
+      tcp.listen({ host: address, port, exclusive: true }, () => {
+        tcp.off('error', rej);
+        res();
+      });
+    });
   }
 
   /** DNS over TCP: 2-byte length prefix per message (RFC 1035 4.2.2). */
@@ -42,7 +60,11 @@ export class DnsServer {
         const msg = buf.subarray(2, 2 + len);
         buf = buf.subarray(2 + len);
         const reply = this.answer(msg, c.remoteAddress ?? '');
-        if (reply) { const head = Buffer.alloc(2); head.writeUInt16BE(reply.length); c.write(Buffer.concat([head, reply])); }
+        if (reply) {
+          const head = Buffer.alloc(2);
+          head.writeUInt16BE(reply.length);
+          c.write(Buffer.concat([head, reply]));
+        }
       }
     });
   }
@@ -51,7 +73,11 @@ export class DnsServer {
   answer(msg: Buffer, source: string): Buffer | undefined {
     if (!this.upstream && this.policy.dnsDrops(this.topo.endpointOf(source))) return undefined;
     let q: Packet;
-    try { q = dnsPacket.decode(msg); } catch { return undefined; }
+    try {
+      q = dnsPacket.decode(msg);
+    } catch {
+      return undefined;
+    }
     const rd = (q.flags ?? 0) & dnsPacket.RECURSION_DESIRED;
     const base = dnsPacket.AUTHORITATIVE_ANSWER | dnsPacket.RECURSION_AVAILABLE | rd;
     const question = q.questions?.[0];
@@ -59,7 +85,10 @@ export class DnsServer {
     const r = this.zone.lookup(question.name, question.type, this.upstream);
     const answers: Answer[] = r.answers.map(a => ({ type: a.type, name: a.name, ttl: TTL, class: 'IN', data: a.data }));
     return dnsPacket.encode({
-      type: 'response', id: q.id, questions: [question], answers,
+      type: 'response',
+      id: q.id,
+      questions: [question],
+      answers,
       flags: base | (r.rcode === 'NXDOMAIN' ? RCODE_NXDOMAIN : 0),
     });
   }

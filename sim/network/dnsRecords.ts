@@ -16,15 +16,33 @@ import { EXTERNAL_HOST_NAME, ipv6Of, isIPv4, isIPv6, toIPv4, type AddressPlan } 
 
 /** Names the "upstream" resolver maps to the external host (the only host outside the cluster). */
 export const DEFAULT_EXTERNAL_NAMES = [
-  EXTERNAL_HOST_NAME, 'example.com', 'www.example.com', 'example.org', 'www.example.org', 'example.net',
-  'google.com', 'www.google.com', 'bing.com', 'www.bing.com', 'microsoft.com', 'www.microsoft.com',
-  'kubernetes.io', 'www.kubernetes.io',
+  EXTERNAL_HOST_NAME,
+  'example.com',
+  'www.example.com',
+  'example.org',
+  'www.example.org',
+  'example.net',
+  'google.com',
+  'www.google.com',
+  'bing.com',
+  'www.bing.com',
+  'microsoft.com',
+  'www.microsoft.com',
+  'kubernetes.io',
+  'www.kubernetes.io',
 ];
 
 export type QType = 'A' | 'AAAA' | 'CNAME' | 'SRV' | 'PTR' | 'TXT' | 'ANY' | string;
 
-export interface Rr { type: 'A' | 'AAAA' | 'CNAME'; name: string; data: string }
-export interface Lookup { rcode: 'NOERROR' | 'NXDOMAIN'; answers: Rr[] }
+export interface Rr {
+  type: 'A' | 'AAAA' | 'CNAME';
+  name: string;
+  data: string;
+}
+export interface Lookup {
+  rcode: 'NOERROR' | 'NXDOMAIN';
+  answers: Rr[];
+}
 
 const NX: Lookup = { rcode: 'NXDOMAIN', answers: [] };
 
@@ -32,8 +50,15 @@ export class DnsZone {
   readonly domain: string;
   private external: Set<string>;
 
-  constructor(private store: Store, private plan: AddressPlan, private topo: Topology, private policy: Policy,
-    domain: string, externalNames: string[], private dualStack: boolean) {
+  constructor(
+    private store: Store,
+    private plan: AddressPlan,
+    private topo: Topology,
+    private policy: Policy,
+    domain: string,
+    externalNames: string[],
+    private dualStack: boolean,
+  ) {
     this.domain = domain.toLowerCase().replace(/\.$/, '');
     this.external = new Set(externalNames.map(n => n.toLowerCase().replace(/\.$/, '')));
   }
@@ -113,15 +138,15 @@ export class DnsZone {
 
   /** <hostname>.<svc>: endpoints carrying that hostname, else pods with hostname+subdomain (publishNotReadyAddresses-like). */
   private hostAddresses(svc: V1Service, host: string): string[] {
-    const ns = svc.metadata?.namespace ?? '', name = svc.metadata?.name ?? '';
+    const ns = svc.metadata?.namespace ?? '',
+      name = svc.metadata?.name ?? '';
     const out = new Set<string>();
     for (const s of this.topo.slicesOf(ns, name))
       for (const e of s.endpoints ?? []) if (e.hostname?.toLowerCase() === host) for (const a of e.addresses) this.addBoth(out, a, svc);
     if (!out.size) {
       for (const o of this.store.list('pods', { namespace: ns }).items) {
         const pod = o as unknown as V1Pod;
-        if (pod.spec?.hostname?.toLowerCase() === host && pod.spec?.subdomain === name && pod.status?.podIP)
-          this.addBoth(out, pod.status.podIP, svc);
+        if (pod.spec?.hostname?.toLowerCase() === host && pod.spec?.subdomain === name && pod.status?.podIP) this.addBoth(out, pod.status.podIP, svc);
       }
     }
     return [...out];

@@ -11,14 +11,21 @@ export async function startExternalHost(tracker: Tracker, address: string, port 
     res.setHeader('Server', 'wincheck-external');
     res.setHeader('X-Client-Address', req.socket.remoteAddress ?? '');
     const path = new URL(req.url ?? '/', 'http://x').pathname;
-    if (path === '/clientip') { res.writeHead(200, { 'Content-Type': 'text/plain' }); res.end(peer); return; }
+    if (path === '/clientip') {
+      res.writeHead(200, { 'Content-Type': 'text/plain' });
+      res.end(peer);
+      return;
+    }
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
     res.end(req.method === 'HEAD' ? undefined : '<!doctype html><html><head><title>Example Domain</title></head><body><h1>Example Domain</h1></body></html>\n');
   });
   tracker.server(server);
   await new Promise<void>((res, rej) => {
     server.once('error', rej);
-    server.listen({ host: address, port, exclusive: true }, () => { server.off('error', rej); res(); });
+    server.listen({ host: address, port, exclusive: true }, () => {
+      server.off('error', rej);
+      res();
+    });
   });
   return server;
 }

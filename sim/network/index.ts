@@ -99,11 +99,13 @@ export async function startNetwork(opts: StartNetworkOptions): Promise<SimNetwor
       const inUse = (e as { cause?: NodeJS.ErrnoException }).cause?.code === 'EADDRINUSE';
       if (!inUse) throw e;
       if (k >= last) {
-        // The bind error's own cause is passed on (the error itself is only reworded).
-        throw new Error(opts.instance === undefined
-          ? `network: all ${MAX_INSTANCES} address blocks are in use (other sims running on this machine?): ${(e as Error).message}`
-          // eslint-disable-next-line preserve-caught-error
-          : (e as Error).message, { cause: (e as Error).cause });
+        // The bind error reworded, with it as the cause.
+        throw new Error(
+          opts.instance === undefined
+            ? `network: all ${MAX_INSTANCES} address blocks are in use (other sims running on this machine?): ${(e as Error).message}`
+            : (e as Error).message,
+          { cause: e },
+        );
       }
     }
   }
@@ -134,7 +136,8 @@ async function startInstance(opts: StartNetworkOptions, instance: number): Promi
 
   const zone = new DnsZone(store, plan, topo, policy, domain, [...DEFAULT_EXTERNAL_NAMES, ...(opts.externalNames ?? [])], dualStack);
   const services = new ServiceProxies(store, plan, policy, topo, tracker, {
-    apiServer: opts.apiServer, reserved: new Set([`tcp:${dnsIP}:${dnsPort}`, `udp:${dnsIP}:${dnsPort}`]),
+    apiServer: opts.apiServer,
+    reserved: new Set([`tcp:${dnsIP}:${dnsPort}`, `udp:${dnsIP}:${dnsPort}`]),
   });
   const ssh = new SshServers(tracker, opts.ssh);
   const table = new SocketTable((a, p) => services.originalDestination(a, p));
@@ -154,16 +157,26 @@ async function startInstance(opts: StartNetworkOptions, instance: number): Promi
   if (opts.registerAdmission) store.addAdmission(admission);
 
   const clusterDnsConfig = (namespace: string): DnsConfig => ({
-    nameservers: [dnsIP], searches: [`${namespace}.svc.${domain}`, `svc.${domain}`, domain], ndots: 5,
+    nameservers: [dnsIP],
+    searches: [`${namespace}.svc.${domain}`, `svc.${domain}`, domain],
+    ndots: 5,
   });
   const defaultDns = (from: Endpoint): DnsConfig => clusterDnsConfig(from.kind === 'pod' ? from.id.split('/')[0] : 'default');
   const resolveWith = (from: Endpoint, name: string, dns: DnsConfig, ro: ResolveOptions) =>
     resolveName(from, name, dns, policy.dottedNamesAreFQDN(from.os, from.node), ro);
   const connectWith = async (o: ConnectOptions) => {
-    const s = await connect({
-      plan, policy, topo, services, tracker, defaultDns,
-      resolve: (from, name, dns, timeoutMs) => resolveWith(from, name, dns, { timeoutMs }),
-    }, o);
+    const s = await connect(
+      {
+        plan,
+        policy,
+        topo,
+        services,
+        tracker,
+        defaultDns,
+        resolve: (from, name, dns, timeoutMs) => resolveWith(from, name, dns, { timeoutMs }),
+      },
+      o,
+    );
     table.dialed(s, o.from.address);
     return s;
   };
@@ -188,7 +201,7 @@ async function startInstance(opts: StartNetworkOptions, instance: number): Promi
         addr = a[0];
       }
       const target = topo.classify(addr, 0, from);
-      if (!target) return false;                       // nothing lives there
+      if (!target) return false; // nothing lives there
       return policy.decide(from, target, 'icmp').allowed;
     },
 
@@ -196,7 +209,10 @@ async function startInstance(opts: StartNetworkOptions, instance: number): Promi
       const server = tracker.server(net.createServer(onConnection));
       await new Promise<void>((res, rej) => {
         server.once('error', rej);
-        server.listen({ host: toIPv4(podAddress), port, exclusive: true }, () => { server.off('error', rej); res(); });
+        server.listen({ host: toIPv4(podAddress), port, exclusive: true }, () => {
+          server.off('error', rej);
+          res();
+        });
       });
       table.tcpServer(server, podAddress, port);
       return server;
@@ -207,7 +223,10 @@ async function startInstance(opts: StartNetworkOptions, instance: number): Promi
       sock.on('message', (msg, rinfo) => onMessage(msg, rinfo, b => sock.send(b, rinfo.port, rinfo.address)));
       await new Promise<void>((res, rej) => {
         sock.once('error', rej);
-        sock.bind({ address: toIPv4(podAddress), port, exclusive: true }, () => { sock.off('error', rej); res(); });
+        sock.bind({ address: toIPv4(podAddress), port, exclusive: true }, () => {
+          sock.off('error', rej);
+          res();
+        });
       });
       table.udpSocket(sock, podAddress, port);
       return sock;

@@ -20,7 +20,8 @@ export function startLoadBalancerProvisioner(store: Store, plan: AddressPlan, tr
     // Not inside the store's synchronous event delivery: write on the next turn.
     setImmediate(() => {
       if (tracker.stopped) return;
-      const ns = svc.metadata?.namespace ?? '', name = svc.metadata?.name ?? '';
+      const ns = svc.metadata?.namespace ?? '',
+        name = svc.metadata?.name ?? '';
       const cur = store.tryGet('services', ns, name) as unknown as V1Service | undefined;
       if (!cur || cur.spec?.type !== 'LoadBalancer' || cur.status?.loadBalancer?.ingress?.length) return;
       const ip = plan.allocateLoadBalancerIP(`${ns}/${name}`);
@@ -28,12 +29,17 @@ export function startLoadBalancerProvisioner(store: Store, plan: AddressPlan, tr
         store.mutate('services', ns, name, x => {
           (x as unknown as V1Service).status = { ...(x.status as object), loadBalancer: { ingress: [{ ip, ipMode: 'VIP' }] } };
         });
-      } catch { plan.releaseLoadBalancerIP(ip); }
+      } catch {
+        plan.releaseLoadBalancerIP(ip);
+      }
     });
   };
   const w = store.watch('services', {}, e => {
     const ip = (e.object as unknown as V1Service).status?.loadBalancer?.ingress?.[0]?.ip;
-    if (e.type === 'DELETED') { if (ip) plan.releaseLoadBalancerIP(ip); return; }
+    if (e.type === 'DELETED') {
+      if (ip) plan.releaseLoadBalancerIP(ip);
+      return;
+    }
     if (e.type === 'MODIFIED' && ip && (e.object as unknown as V1Service).spec?.type !== 'LoadBalancer') plan.releaseLoadBalancerIP(ip);
     if (e.type === 'ADDED' || e.type === 'MODIFIED') assign(e.object);
   });

@@ -27,32 +27,44 @@ export interface Target {
   apiServer?: boolean;
 }
 
-export type Decision =
-  | { allowed: true }
-  | { allowed: false; mode: 'refused' | 'timeout' | 'unreachable'; reason: string };
+export type Decision = { allowed: true } | { allowed: false; mode: 'refused' | 'timeout' | 'unreachable'; reason: string };
 
 const ALLOW: Decision = { allowed: true };
 const drop = (reason: string): Decision => ({ allowed: false, mode: 'timeout', reason });
 
 /** Session-affinity behaviour of the kube-proxy handling a connection. */
-export interface AffinityRule { sticky: boolean; honourTimeout: boolean; reason?: string }
+export interface AffinityRule {
+  sticky: boolean;
+  honourTimeout: boolean;
+  reason?: string;
+}
 
 export class Policy {
   constructor(private profile: Profile) {}
 
   /** A documented limitation holds unless the profile (or the node named, its own setting) lifts it. */
-  limited(key: keyof Limitations, node?: string): boolean { return limitationHolds(this.profile, key, node); }
+  limited(key: keyof Limitations, node?: string): boolean {
+    return limitationHolds(this.profile, key, node);
+  }
   /** Broken cluster-wide, or on one of the nodes named (per-node breaks). */
   broken(key: BreakKey, ...nodes: (string | undefined)[]): boolean {
     return isBroken(this.profile, key) || nodes.some(n => n !== undefined && isBroken(this.profile, key, n));
   }
-  node(name: string | undefined): NodeSpec | undefined { return this.profile.nodes.find(n => n.name === name); }
-  nodeOS(name: string | undefined): 'linux' | 'windows' { return this.node(name)?.os ?? 'linux'; }
+  node(name: string | undefined): NodeSpec | undefined {
+    return this.profile.nodes.find(n => n.name === name);
+  }
+  nodeOS(name: string | undefined): 'linux' | 'windows' {
+    return this.node(name)?.os ?? 'linux';
+  }
 
   /** A pod's own traffic (not host-network) from a Windows node: the HNS/vSwitch rules apply. */
-  private winPod(e: Endpoint): boolean { return e.kind === 'pod' && e.os === 'windows' && !e.hostNetwork; }
+  private winPod(e: Endpoint): boolean {
+    return e.kind === 'pod' && e.os === 'windows' && !e.hostNetwork;
+  }
   /** The node itself, or a host-network pod on it (HostProcess): traffic from the host stack. */
-  private hostStack(e: Endpoint): boolean { return e.kind === 'node' || (e.kind === 'pod' && !!e.hostNetwork); }
+  private hostStack(e: Endpoint): boolean {
+    return e.kind === 'node' || (e.kind === 'pod' && !!e.hostNetwork);
+  }
 
   /**
    * Dual-stack on a Windows node needs l2bridge/host-gw and build >= 19041 (FEATURES
@@ -105,7 +117,8 @@ export class Policy {
       if (from.kind === 'external') return drop('a ClusterIP is not reachable from outside the cluster');
       if (this.hostStack(from) && from.os === 'windows' && this.broken('node-to-service', from.node)) return drop('break node-to-service');
       if (this.winPod(from) && this.broken('clusterip', from.node)) return drop('break clusterip');
-      if (this.winPod(from) && to.hairpin && this.broken('hairpin', from.node)) return drop('break hairpin: a Windows pod cannot reach itself through its Service');
+      if (this.winPod(from) && to.hairpin && this.broken('hairpin', from.node))
+        return drop('break hairpin: a Windows pod cannot reach itself through its Service');
       return ALLOW;
     }
     if (to.via === 'nodePort') {
@@ -166,10 +179,14 @@ export class Policy {
   }
 
   /** Windows resolvers treat any dotted name as an FQDN (no search-list devolution). */
-  dottedNamesAreFQDN(os: 'linux' | 'windows', node?: string): boolean { return os === 'windows' && this.limited('dnsDottedName', node); }
+  dottedNamesAreFQDN(os: 'linux' | 'windows', node?: string): boolean {
+    return os === 'windows' && this.limited('dnsDottedName', node);
+  }
 
   /** break dns: the DNS server drops queries from Windows pods. */
-  dnsDrops(from: Endpoint): boolean { return from.os === 'windows' && from.kind === 'pod' && this.broken('dns', from.node); }
+  dnsDrops(from: Endpoint): boolean {
+    return from.os === 'windows' && from.kind === 'pod' && this.broken('dns', from.node);
+  }
 }
 
 /** The policy's verdict for one path (a convenience over new Policy(profile).decide). */

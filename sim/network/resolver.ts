@@ -45,20 +45,37 @@ export async function resolveName(from: Endpoint, name: string, dns: DnsConfig, 
   throw new NetError('ENOTFOUND', `${name}: Non-existent domain`);
 }
 
-interface QueryResult { rcode: 'NOERROR' | 'NXDOMAIN' | 'OTHER'; addresses: string[] }
+interface QueryResult {
+  rcode: 'NOERROR' | 'NXDOMAIN' | 'OTHER';
+  addresses: string[];
+}
 
 /** One real UDP query from `source` to `server`:53. A server off loopback can never answer. */
 export function query(source: string, server: string, name: string, type: 'A' | 'AAAA', timeoutMs: number): Promise<QueryResult> {
   return new Promise((resolve, reject) => {
     const timeout = () => reject(new NetError('ETIMEDOUT', `${name}: DNS request timed out (server ${server})`));
-    if (!isLoopback(server)) { setTimeout(timeout, timeoutMs); return; }
+    if (!isLoopback(server)) {
+      setTimeout(timeout, timeoutMs);
+      return;
+    }
     const sock = dgram.createSocket('udp4');
     const id = Math.floor(Math.random() * 65535);
-    const timer = setTimeout(() => { sock.close(); timeout(); }, timeoutMs);
-    sock.on('error', e => { clearTimeout(timer); sock.close(); reject(new NetError('ETIMEDOUT', `${name}: ${e.message}`)); });
+    const timer = setTimeout(() => {
+      sock.close();
+      timeout();
+    }, timeoutMs);
+    sock.on('error', e => {
+      clearTimeout(timer);
+      sock.close();
+      reject(new NetError('ETIMEDOUT', `${name}: ${e.message}`));
+    });
     sock.on('message', msg => {
       let p;
-      try { p = dnsPacket.decode(msg); } catch { return; }
+      try {
+        p = dnsPacket.decode(msg);
+      } catch {
+        return;
+      }
       if (p.id !== id) return;
       clearTimeout(timer);
       sock.close();

@@ -19,21 +19,22 @@ import { hold, type Tracker } from './tracker.ts';
 type Via = 'clusterIP' | 'nodePort' | 'loadBalancer';
 
 interface ListenSpec {
-  key: string;                 // "tcp:addr:port"
+  key: string; // "tcp:addr:port"
   proto: 'tcp' | 'udp';
   address: string;
   port: number;
   via: Via;
-  node?: string;               // nodePort: whose node address
+  node?: string; // nodePort: whose node address
   svc: { namespace: string; name: string };
 }
 
-interface Listener extends ListenSpec { close(): void }
+interface Listener extends ListenSpec {
+  close(): void;
+}
 
 /** The outcome of routing one new flow. */
 type Route =
-  | { ok: true; backend: Backend; localAddress: string; originalDst?: string }
-  | { ok: false; mode: 'timeout' | 'refused' | 'unreachable'; reason: string };
+  { ok: true; backend: Backend; localAddress: string; originalDst?: string } | { ok: false; mode: 'timeout' | 'refused' | 'unreachable'; reason: string };
 
 const UDP_IDLE_MS = 30_000;
 /** How long a preflight pick waits for its connection (a dial that never came is forgotten). */
@@ -56,8 +57,12 @@ export class ServiceProxies {
   private picked = new Map<string, { backend: Backend; at: number }[]>();
 
   constructor(
-    private store: Store, private plan: AddressPlan, private policy: Policy,
-    private topo: Topology, private tracker: Tracker, private opts: ServiceProxyOptions,
+    private store: Store,
+    private plan: AddressPlan,
+    private policy: Policy,
+    private topo: Topology,
+    private tracker: Tracker,
+    private opts: ServiceProxyOptions,
   ) {}
 
   start(): void {
@@ -97,7 +102,8 @@ export class ServiceProxies {
     const key = `${l.key}|${toIPv4(clientAddress)}`;
     const q = (this.picked.get(key) ?? []).filter(p => Date.now() - p.at < PICK_TTL_MS);
     const next = q.shift();
-    if (q.length) this.picked.set(key, q); else this.picked.delete(key);
+    if (q.length) this.picked.set(key, q);
+    else this.picked.delete(key);
     return next?.backend;
   }
 
@@ -105,15 +111,22 @@ export class ServiceProxies {
   private schedule(): void {
     if (this.pending) return;
     this.pending = true;
-    setImmediate(() => { this.pending = false; if (!this.tracker.stopped) this.reconcile(); });
+    setImmediate(() => {
+      this.pending = false;
+      if (!this.tracker.stopped) this.reconcile();
+    });
   }
 
   private reconcile(): void {
     const want = new Map<string, ListenSpec>();
-    for (const svc of this.topo.services()) for (const s of this.specsOf(svc)) if (!this.opts.reserved.has(`${s.proto}:${s.address}:${s.port}`)) want.set(s.key, s);
+    for (const svc of this.topo.services())
+      for (const s of this.specsOf(svc)) if (!this.opts.reserved.has(`${s.proto}:${s.address}:${s.port}`)) want.set(s.key, s);
     for (const [key, l] of this.listeners) {
       const w = want.get(key);
-      if (!w || w.svc.namespace !== l.svc.namespace || w.svc.name !== l.svc.name) { l.close(); this.listeners.delete(key); }
+      if (!w || w.svc.namespace !== l.svc.namespace || w.svc.name !== l.svc.name) {
+        l.close();
+        this.listeners.delete(key);
+      }
     }
     for (const [key, s] of want) {
       const have = this.listeners.get(key);
@@ -128,7 +141,7 @@ export class ServiceProxies {
     const out: ListenSpec[] = [];
     const add = (address: string, port: number, proto: string, via: Via, node?: string) => {
       const p = proto === 'UDP' ? 'udp' : proto === 'TCP' ? 'tcp' : undefined;
-      if (!p) return;                           // SCTP: not carried by the twin
+      if (!p) return; // SCTP: not carried by the twin
       address = toIPv4(address);
       out.push({ key: `${p}:${address}:${port}`, proto: p, address, port, via, node, svc: ref });
     };
@@ -155,18 +168,33 @@ export class ServiceProxies {
     let closed = false;
     if (s.proto === 'tcp') {
       const server = this.tracker.server(net.createServer({ pauseOnConnect: true }, c => this.onTcp(l, c)));
-      const l: Listener = { ...s, close: () => { closed = true; server.close(); } };
+      const l: Listener = {
+        ...s,
+        close: () => {
+          closed = true;
+          server.close();
+        },
+      };
       this.listeners.set(s.key, l);
-      server.on('error', e => { this.drop(l, e); });
-      server.listen({ host: s.address, port: s.port, exclusive: true }, () => { if (closed) server.close(); });
+      server.on('error', e => {
+        this.drop(l, e);
+      });
+      server.listen({ host: s.address, port: s.port, exclusive: true }, () => {
+        if (closed) server.close();
+      });
     } else {
       const sock = this.tracker.udpSocket(dgram.createSocket('udp4'));
       const flows = new Map<string, UdpFlow>();
       const l: Listener = {
-        ...s, close: () => {
+        ...s,
+        close: () => {
           closed = true;
           for (const f of flows.values()) f.up.close();
-          try { sock.close(); } catch { /* already closed */ }
+          try {
+            sock.close();
+          } catch {
+            /* already closed */
+          }
         },
       };
       this.listeners.set(s.key, l);
@@ -189,8 +217,12 @@ export class ServiceProxies {
     const sp = svc && findPort(svc, l);
     if (!svc || !sp) return { ok: false, mode: 'refused', reason: 'no such service port' };
     const target: Target = {
-      kind: 'service', address: l.address, via: l.via, node: l.node,
-      os: l.node ? this.policy.nodeOS(l.node) : undefined, service: l.svc,
+      kind: 'service',
+      address: l.address,
+      via: l.via,
+      node: l.node,
+      os: l.node ? this.policy.nodeOS(l.node) : undefined,
+      service: l.svc,
       hairpin: client.kind === 'pod' && this.isBackend(svc, sp, client.address),
     };
     const d = this.policy.decide(client, target, l.proto);
@@ -208,8 +240,8 @@ export class ServiceProxies {
     }
     const rule = this.policy.affinity(proxyNode);
     const flow = `${l.svc.namespace}/${l.svc.name}/${sp.port}/${sp.protocol ?? 'TCP'}`;
-    const backend = (pinned && backends.find(b => b.address === pinned.address && b.port === pinned.port))
-      ?? this.picker.pick(flow, svc, backends, client.address, rule);
+    const backend =
+      (pinned && backends.find(b => b.address === pinned.address && b.port === pinned.port)) ?? this.picker.pick(flow, svc, backends, client.address, rule);
     // After DNAT the packet still crosses the pod-to-pod path from the ORIGINAL client
     // (a Windows pod's kube-proxy DNATs on its own node): W → ClusterIP → L backend is a
     // W → L packet, so the path breaks (w2l, l2w, w2w-*) apply to the proxied hop too.
@@ -219,7 +251,9 @@ export class ServiceProxies {
     const preserve = l.via === 'clusterIP' || this.policy.preservesClientIP(proxyNode, local);
     const annotated = svc.metadata?.annotations?.['preserve-destination'] === 'true';
     return {
-      ok: true, backend, localAddress: preserve ? client.address : proxyAddr,
+      ok: true,
+      backend,
+      localAddress: preserve ? client.address : proxyAddr,
       originalDst: this.policy.preservesDestination(proxyNode, annotated) ? `${l.address}:${l.port}` : undefined,
     };
   }
@@ -240,28 +274,44 @@ export class ServiceProxies {
     const client = this.topo.endpointOf(c.remoteAddress ?? '');
     const r = this.route(l, client, this.takePick(l, client.address));
     if (!r.ok) {
-      if (r.mode === 'timeout') hold(c); else c.resetAndDestroy();
+      if (r.mode === 'timeout') hold(c);
+      else c.resetAndDestroy();
       return;
     }
     const up = this.tracker.socket(net.connect({ host: r.backend.address, port: r.backend.port, localAddress: r.localAddress }));
     if (r.originalDst) this.originalDst.set(up, r.originalDst);
-    up.on('connect', () => { c.pipe(up); up.pipe(c); c.resume(); });
-    up.on('error', () => { if (!c.destroyed) c.resetAndDestroy(); });
-    up.on('close', () => { this.originalDst.delete(up); c.end(); });
+    up.on('connect', () => {
+      c.pipe(up);
+      up.pipe(c);
+      c.resume();
+    });
+    up.on('error', () => {
+      if (!c.destroyed) c.resetAndDestroy();
+    });
+    up.on('close', () => {
+      this.originalDst.delete(up);
+      c.end();
+    });
     c.on('close', () => up.destroy());
   }
 
   private onUdp(l: Listener, sock: dgram.Socket, flows: Map<string, UdpFlow>, msg: Buffer, rinfo: dgram.RemoteInfo): void {
     const fkey = `${rinfo.address}:${rinfo.port}`;
     const existing = flows.get(fkey);
-    if (existing) { existing.up.send(msg, existing.backend.port, existing.backend.address); return; }
+    if (existing) {
+      existing.up.send(msg, existing.backend.port, existing.backend.address);
+      return;
+    }
     const r = this.route(l, this.topo.endpointOf(rinfo.address));
-    if (!r.ok) return;                      // dropped or rejected: the client's read times out
+    if (!r.ok) return; // dropped or rejected: the client's read times out
     const up = this.tracker.udpSocket(dgram.createSocket('udp4'));
     flows.set(fkey, { up, backend: r.backend });
     let idle = this.tracker.timer(() => up.close(), UDP_IDLE_MS);
     up.on('error', () => up.close());
-    up.on('close', () => { flows.delete(fkey); this.tracker.clearTimer(idle); });
+    up.on('close', () => {
+      flows.delete(fkey);
+      this.tracker.clearTimer(idle);
+    });
     up.on('message', (reply, from) => {
       if (from.address !== r.backend.address || from.port !== r.backend.port) return;
       this.tracker.clearTimer(idle);
@@ -274,7 +324,10 @@ export class ServiceProxies {
   }
 }
 
-interface UdpFlow { up: dgram.Socket; backend: Backend }
+interface UdpFlow {
+  up: dgram.Socket;
+  backend: Backend;
+}
 
 /** The Service port a listener serves (by nodePort for NodePort listeners). */
 function findPort(svc: V1Service, l: ListenSpec): V1ServicePort | undefined {

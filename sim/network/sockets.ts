@@ -9,7 +9,11 @@ import type { Socket as UdpSocket } from 'node:dgram';
 import { toIPv4 } from './addresses.ts';
 import type { SocketEntry } from './types.ts';
 
-interface Listening { proto: 'TCP' | 'UDP'; address: string; port: number }
+interface Listening {
+  proto: 'TCP' | 'UDP';
+  address: string;
+  port: number;
+}
 
 export class SocketTable {
   private listeners = new Map<Server | UdpSocket, Listening>();
@@ -67,7 +71,12 @@ export class SocketTable {
     for (const [c, owner] of this.outbound) {
       if (owner !== me || c.destroyed || c.localPort === undefined || !c.remoteAddress || c.remotePort === undefined) continue;
       // The pod's own view: its address, even where the node NATs the packet on the way out.
-      out.push({ proto: 'TCP', local: { address: me, port: c.localPort }, foreign: { address: toIPv4(c.remoteAddress), port: c.remotePort }, state: 'ESTABLISHED' });
+      out.push({
+        proto: 'TCP',
+        local: { address: me, port: c.localPort },
+        foreign: { address: toIPv4(c.remoteAddress), port: c.remotePort },
+        state: 'ESTABLISHED',
+      });
     }
     return out;
   }

@@ -15,7 +15,10 @@ const { Server, utils } = ssh2;
 /** Runs a command on a node for an SSH exec request; resolves to the exit code. */
 export type NodeExecHandler = (node: string, command: string, streams: ExecStreams, signal: AbortSignal) => Promise<number>;
 
-export interface HostKeyInfo { publicKey: string; fingerprintSha256: string }
+export interface HostKeyInfo {
+  publicKey: string;
+  fingerprintSha256: string;
+}
 
 export interface SshOptions {
   /** OpenSSH public keys ("ssh-ed25519 AAAA... comment") allowed to log in. */
@@ -25,17 +28,23 @@ export interface SshOptions {
   port?: number;
 }
 
-interface NodeKey { privateKey: string; info: HostKeyInfo }
+interface NodeKey {
+  privateKey: string;
+  info: HostKeyInfo;
+}
 
 export class SshServers {
-  private keys = new Map<string, NodeKey>();       // node -> host key
-  private addresses = new Map<string, string>();   // node -> address
+  private keys = new Map<string, NodeKey>(); // node -> host key
+  private addresses = new Map<string, string>(); // node -> address
   private handler: NodeExecHandler | undefined;
   private allowed: ParsedKey[] = [];
   readonly clientKey: { privateKey: string; publicKey: string };
   private user: string;
 
-  constructor(private tracker: Tracker, private opts: SshOptions = {}) {
+  constructor(
+    private tracker: Tracker,
+    private opts: SshOptions = {},
+  ) {
     const k = generateEd25519();
     this.clientKey = { privateKey: k.private, publicKey: k.public };
     this.user = opts.user ?? 'Administrator';
@@ -47,7 +56,9 @@ export class SshServers {
     }
   }
 
-  setHandler(fn: NodeExecHandler | undefined): void { this.handler = fn; }
+  setHandler(fn: NodeExecHandler | undefined): void {
+    this.handler = fn;
+  }
 
   async start(node: string, address: string): Promise<void> {
     const k = generateEd25519();
@@ -55,14 +66,23 @@ export class SshServers {
     this.addresses.set(node, address);
     const server = new Server({ hostKeys: [k.private], ident: 'OpenSSH_for_Windows_9.5' }, client => this.onClient(node, client));
     const conns = new Set<Connection>();
-    server.on('connection', c => { conns.add(c); c.on('close', () => conns.delete(c)); });
-    this.tracker.onStop(() => new Promise<void>(res => {
-      for (const c of conns) c.end();
-      server.close(() => res());
-    }));
+    server.on('connection', c => {
+      conns.add(c);
+      c.on('close', () => conns.delete(c));
+    });
+    this.tracker.onStop(
+      () =>
+        new Promise<void>(res => {
+          for (const c of conns) c.end();
+          server.close(() => res());
+        }),
+    );
     await new Promise<void>((res, rej) => {
       server.once('error', rej);
-      server.listen(this.opts.port ?? 22, address, () => { server.off('error', rej); res(); });
+      server.listen(this.opts.port ?? 22, address, () => {
+        server.off('error', rej);
+        res();
+      });
     });
   }
 
@@ -73,11 +93,15 @@ export class SshServers {
   /** known_hosts lines: "<node>,<address> ssh-ed25519 AAAA..." (port 22: no brackets). */
   knownHosts(): string {
     const port = this.opts.port ?? 22;
-    return [...this.keys].map(([n, k]) => {
-      const addr = this.addresses.get(n) ?? '';
-      const hosts = port === 22 ? `${n},${addr}` : `[${n}]:${port},[${addr}]:${port}`;
-      return `${hosts} ${k.info.publicKey.split(' ').slice(0, 2).join(' ')}`;
-    }).join('\n') + '\n';
+    return (
+      [...this.keys]
+        .map(([n, k]) => {
+          const addr = this.addresses.get(n) ?? '';
+          const hosts = port === 22 ? `${n},${addr}` : `[${n}]:${port},[${addr}]:${port}`;
+          return `${hosts} ${k.info.publicKey.split(' ').slice(0, 2).join(' ')}`;
+        })
+        .join('\n') + '\n'
+    );
   }
 
   private onClient(node: string, client: Connection): void {
@@ -104,13 +128,19 @@ export class SshServers {
     const ac = new AbortController();
     ch.on('close', () => ac.abort());
     ch.on('error', () => undefined);
-    const finish = (code: number) => { if (ch.destroyed) return; ch.exit(code); ch.end(); };
+    const finish = (code: number) => {
+      if (ch.destroyed) return;
+      ch.exit(code);
+      ch.end();
+    };
     if (!this.handler) {
       ch.stderr.write(`'${command.split(' ')[0]}' is not recognized as an internal or external command,\r\noperable program or batch file.\r\n`);
       return finish(1);
     }
-    this.handler(node, command, { stdin: ch, stdout: ch, stderr: ch.stderr }, ac.signal)
-      .then(finish, e => { ch.stderr.write(`${e instanceof Error ? e.message : String(e)}\r\n`); finish(1); });
+    this.handler(node, command, { stdin: ch, stdout: ch, stderr: ch.stderr }, ac.signal).then(finish, e => {
+      ch.stderr.write(`${e instanceof Error ? e.message : String(e)}\r\n`);
+      finish(1);
+    });
   }
 }
 
@@ -121,7 +151,8 @@ export class SshServers {
 export function generateEd25519(): { private: string; public: string } {
   for (;;) {
     const k = utils.generateKeyPairSync('ed25519');
-    const pub = utils.parseKey(k.public), priv = utils.parseKey(k.private);
+    const pub = utils.parseKey(k.public),
+      priv = utils.parseKey(k.private);
     if (!(pub instanceof Error) && !(priv instanceof Error) && pub.getPublicSSH().equals(priv.getPublicSSH())) return k;
   }
 }
@@ -132,4 +163,6 @@ export function fingerprint(publicKey: string): string {
   return 'SHA256:' + createHash('sha256').update(blob).digest('base64').replace(/=+$/, '');
 }
 
-function safeEqual(a: Buffer, b: Buffer): boolean { return a.length === b.length && timingSafeEqual(a, b); }
+function safeEqual(a: Buffer, b: Buffer): boolean {
+  return a.length === b.length && timingSafeEqual(a, b);
+}

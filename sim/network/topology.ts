@@ -7,16 +7,20 @@ import type { Store } from '../api/store.ts';
 import type { Endpoint } from './types.ts';
 import type { Target } from './policy.ts';
 import type { Policy } from './policy.ts';
-import {
-  API_SERVER_ADDRESS, isIPv6, toIPv4, type AddressPlan,
-} from './addresses.ts';
+import { API_SERVER_ADDRESS, isIPv6, toIPv4, type AddressPlan } from './addresses.ts';
 
 export const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
 
 export class Topology {
-  constructor(private store: Store, private plan: AddressPlan, private policy: Policy) {}
+  constructor(
+    private store: Store,
+    private plan: AddressPlan,
+    private policy: Policy,
+  ) {}
 
-  services(): V1Service[] { return this.store.list('services').items as unknown as V1Service[]; }
+  services(): V1Service[] {
+    return this.store.list('services').items as unknown as V1Service[];
+  }
 
   service(namespace: string, name: string): V1Service | undefined {
     return this.store.tryGet('services', namespace, name) as unknown as V1Service | undefined;
@@ -68,8 +72,7 @@ export class Topology {
   private isBackend(svc: V1Service, from: Endpoint | undefined): boolean {
     if (!from || from.kind !== 'pod') return false;
     const ns = svc.metadata?.namespace ?? '';
-    return this.slicesOf(ns, svc.metadata?.name ?? '')
-      .some(s => s.endpoints?.some(e => e.addresses.map(toIPv4).includes(toIPv4(from.address))));
+    return this.slicesOf(ns, svc.metadata?.name ?? '').some(s => s.endpoints?.some(e => e.addresses.map(toIPv4).includes(toIPv4(from.address))));
   }
 }
 

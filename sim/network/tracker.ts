@@ -17,7 +17,9 @@ export class Tracker {
     s.on('connection', c => this.socket(c));
     s.on('close', () => this.servers.delete(s));
     // A listen that failed never closes: forget it, or stop() would wait for it.
-    s.on('error', () => { if (!s.listening) this.servers.delete(s); });
+    s.on('error', () => {
+      if (!s.listening) this.servers.delete(s);
+    });
     return s;
   }
 
@@ -34,33 +36,68 @@ export class Tracker {
   }
 
   timer(fn: () => void, ms: number): NodeJS.Timeout {
-    const t = setTimeout(() => { this.timers.delete(t); fn(); }, ms);
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      fn();
+    }, ms);
     this.timers.set(t, fn);
     return t;
   }
 
-  clearTimer(t: NodeJS.Timeout): void { clearTimeout(t); this.timers.delete(t); }
+  clearTimer(t: NodeJS.Timeout): void {
+    clearTimeout(t);
+    this.timers.delete(t);
+  }
 
   /** Something else to close on stop (an ssh2 server, a watch). */
-  onStop(fn: () => Promise<void> | void): void { this.closers.add(fn); }
+  onStop(fn: () => Promise<void> | void): void {
+    this.closers.add(fn);
+  }
 
   async closeAll(): Promise<void> {
     this.stopped = true;
     // Fire pending deadlines now: a connect hanging on purpose fails instead of never settling.
     const due = [...this.timers];
     this.timers.clear();
-    for (const [t, fn] of due) { clearTimeout(t); try { fn(); } catch { /* closing anyway */ } }
+    for (const [t, fn] of due) {
+      clearTimeout(t);
+      try {
+        fn();
+      } catch {
+        /* closing anyway */
+      }
+    }
     for (const c of this.sockets) c.destroy();
     const waits: Promise<unknown>[] = [];
     for (const s of this.servers) {
-      waits.push(new Promise<void>(res => {
-        // A listen still in progress would bind after close(): close once it is up (or failed).
-        if (s.listening) s.close(() => res());
-        else { s.once('listening', () => s.close(() => res())); s.once('error', () => res()); s.once('close', () => res()); }
-      }));
+      waits.push(
+        new Promise<void>(res => {
+          // A listen still in progress would bind after close(): close once it is up (or failed).
+          if (s.listening) s.close(() => res());
+          else {
+            s.once('listening', () => s.close(() => res()));
+            s.once('error', () => res());
+            s.once('close', () => res());
+          }
+        }),
+      );
     }
-    for (const u of this.udp) waits.push(new Promise<void>(res => { try { u.close(() => res()); } catch { res(); } }));
-    for (const fn of this.closers) waits.push(Promise.resolve().then(fn).catch(() => undefined));
+    for (const u of this.udp)
+      waits.push(
+        new Promise<void>(res => {
+          try {
+            u.close(() => res());
+          } catch {
+            res();
+          }
+        }),
+      );
+    for (const fn of this.closers)
+      waits.push(
+        Promise.resolve()
+          .then(fn)
+          .catch(() => undefined),
+      );
     await Promise.all(waits);
   }
 }

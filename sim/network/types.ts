@@ -20,7 +20,7 @@ export interface Endpoint {
 
 export interface ConnectOptions {
   from: Endpoint;
-  host: string;           // an IP in 127/8 or a name resolved with the source's DNS settings
+  host: string; // an IP in 127/8 or a name resolved with the source's DNS settings
   port: number;
   timeoutMs: number;
   /** The source's resolver settings for a name (default: ClusterFirst of the pod's namespace). */
@@ -37,7 +37,12 @@ export type NetErrorCode = 'ECONNREFUSED' | 'ETIMEDOUT' | 'ENOTFOUND' | 'EHOSTUN
 
 /** Errors of the twin carry the code a real socket would give. */
 export class NetError extends Error {
-  constructor(readonly code: NetErrorCode, message: string) { super(message); }
+  constructor(
+    readonly code: NetErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 /** One row of a socket table (netstat): a listener, or an established TCP connection. */

@@ -42,15 +42,29 @@ export function startNodes(store: Store, profile: Profile, opts: NodeOptions = {
   }
   const names = profile.nodes.map(n => n.name);
   const guard = (what: string, fn: () => void) => () => {
-    try { fn(); } catch (e) { console.error(`sim: node ${what} failed:`, e); }
+    try {
+      fn();
+    } catch (e) {
+      console.error(`sim: node ${what} failed:`, e);
+    }
   };
-  const leaseTimer = setInterval(guard('lease renewal', () => names.forEach(n => renewNodeLease(store, n))), opts.leaseRenewMs ?? 10_000);
-  const statusTimer = setInterval(guard('status heartbeat', () => names.forEach(n => refreshHeartbeat(store, profile, n))), opts.statusHeartbeatMs ?? 40_000);
+  const leaseTimer = setInterval(
+    guard('lease renewal', () => names.forEach(n => renewNodeLease(store, n))),
+    opts.leaseRenewMs ?? 10_000,
+  );
+  const statusTimer = setInterval(
+    guard('status heartbeat', () => names.forEach(n => refreshHeartbeat(store, profile, n))),
+    opts.statusHeartbeatMs ?? 40_000,
+  );
   leaseTimer.unref();
   statusTimer.unref();
   const flap = startNodeFlap(store, profile, guard);
   return {
-    async stop() { clearInterval(leaseTimer); clearInterval(statusTimer); flap.stop(); },
+    async stop() {
+      clearInterval(leaseTimer);
+      clearInterval(statusTimer);
+      flap.stop();
+    },
   };
 }
 
@@ -64,10 +78,17 @@ function startNodeFlap(store: Store, profile: Profile, guard: (what: string, fn:
   const name = f.node ?? profile.nodes.find(n => n.os === 'windows')?.name ?? profile.nodes[0]?.name;
   if (!name) return { stop: () => undefined };
   const timers: NodeJS.Timeout[] = [];
-  const later = (ms: number, fn: () => void) => { const t = setTimeout(fn, ms); t.unref(); timers.push(t); };
+  const later = (ms: number, fn: () => void) => {
+    const t = setTimeout(fn, ms);
+    t.unref();
+    timers.push(t);
+  };
   const flapOnce = () => {
     guard('flap NotReady', () => setNodeReady(store, profile, name, false))();
-    later(f.forMs ?? 3_000, guard('flap Ready', () => setNodeReady(store, profile, name, true)));
+    later(
+      f.forMs ?? 3_000,
+      guard('flap Ready', () => setNodeReady(store, profile, name, true)),
+    );
     if (f.everyMs) later(f.everyMs, flapOnce);
   };
   later(f.afterMs ?? 5_000, flapOnce);

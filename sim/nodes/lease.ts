@@ -17,7 +17,8 @@ export function ensureNodeLease(store: Store, node: KubeObject): void {
     apiVersion: 'coordination.k8s.io/v1',
     kind: 'Lease',
     metadata: {
-      name, namespace: LEASE_NAMESPACE,
+      name,
+      namespace: LEASE_NAMESPACE,
       ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name, uid: node.metadata.uid! }],
     },
     spec: { holderIdentity: name, leaseDurationSeconds: LEASE_DURATION_SECONDS, renewTime: microTime() as unknown as Date },

@@ -60,7 +60,8 @@ export function nodeTaints(spec: ResolvedNodeSpec, ready: boolean): V1Taint[] {
   if (spec.role === 'control-plane' && !roleTainted) taints.unshift({ ...CONTROL_PLANE_TAINT });
   // The node lifecycle controller's taint for a cordoned node (TaintNodesByCondition).
   if (spec.unschedulable && !taints.some(t => t.key === UNSCHEDULABLE_TAINT.key)) taints.push({ ...UNSCHEDULABLE_TAINT });
-  if (!ready) taints.push(...NOT_READY_TAINTS.map(t => ({ ...t, ...(t.effect === 'NoExecute' ? { timeAdded: new Date().toISOString() as unknown as Date } : {}) })));
+  if (!ready)
+    taints.push(...NOT_READY_TAINTS.map(t => ({ ...t, ...(t.effect === 'NoExecute' ? { timeAdded: new Date().toISOString() as unknown as Date } : {}) })));
   return taints;
 }
 
@@ -70,7 +71,13 @@ export function nodeResources(profile: Profile, spec: ResolvedNodeSpec): { capac
   // "0" is what EKS's 2019 Windows nodes report (real-nodes/09b): kept as given.
   const storage = spec.capacity['ephemeral-storage'];
   const extended = spec.extendedResources ?? {};
-  const capacity = { cpu: formatCpu(cpu), 'ephemeral-storage': storage ?? formatMemory(EPHEMERAL_STORAGE), memory: formatMemory(memory), pods: spec.capacity.pods, ...extended };
+  const capacity = {
+    cpu: formatCpu(cpu),
+    'ephemeral-storage': storage ?? formatMemory(EPHEMERAL_STORAGE),
+    memory: formatMemory(memory),
+    pods: spec.capacity.pods,
+    ...extended,
+  };
   if (isBroken(profile, 'node-reserved', spec.name)) return { capacity, allocatable: { ...capacity } };
   return {
     capacity,
@@ -87,8 +94,14 @@ export function nodeResources(profile: Profile, spec: ResolvedNodeSpec): { capac
 
 export function nodeConditions(profile: Profile, ready: boolean, now: string, spec?: ResolvedNodeSpec): V1NodeCondition[] {
   const at = now as unknown as Date;
-  const cond = (type: string, status: string, reason: string, message: string): V1NodeCondition =>
-    ({ type, status, reason, message, lastHeartbeatTime: at, lastTransitionTime: at });
+  const cond = (type: string, status: string, reason: string, message: string): V1NodeCondition => ({
+    type,
+    status,
+    reason,
+    message,
+    lastHeartbeatTime: at,
+    lastTransitionTime: at,
+  });
   // Set by the CNI daemon (flannel: FlannelIsUp), not by the kubelet; Azure CNI and OVN set none.
   const net = cniNodeFacts(profile, { nodeName: spec?.name ?? '', internalIP: '', podCIDR: '10.244.0.0/24', os: spec?.os ?? 'linux' }).networkCondition;
   const kubelet = [
@@ -104,7 +117,12 @@ export function nodeConditions(profile: Profile, ready: boolean, now: string, sp
     ...own,
     ready
       ? cond('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status')
-      : cond('Ready', 'False', 'KubeletNotReady', 'container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized'),
+      : cond(
+          'Ready',
+          'False',
+          'KubeletNotReady',
+          'container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized',
+        ),
   ];
 }
 
@@ -122,17 +140,26 @@ export function buildNodeObject(profile: Profile, spec: ResolvedNodeSpec, addr: 
       annotations: {
         'node.alpha.kubernetes.io/ttl': '0',
         'volumes.kubernetes.io/controller-managed-attach-detach': 'true',
-        ...(spec.os === 'linux' ? { 'kubeadm.alpha.kubernetes.io/cri-socket': 'unix:///var/run/containerd/containerd.sock' } : { 'kubeadm.alpha.kubernetes.io/cri-socket': 'npipe:////./pipe/containerd-containerd' }),
+        ...(spec.os === 'linux'
+          ? { 'kubeadm.alpha.kubernetes.io/cri-socket': 'unix:///var/run/containerd/containerd.sock' }
+          : { 'kubeadm.alpha.kubernetes.io/cri-socket': 'npipe:////./pipe/containerd-containerd' }),
         ...cni.annotations,
         ...spec.annotations,
       },
     },
-    spec: { podCIDR: addr.podCIDR, podCIDRs: addr.podCIDRs ?? [addr.podCIDR], taints: nodeTaints(spec, spec.ready), ...(spec.unschedulable ? { unschedulable: true } : {}) },
+    spec: {
+      podCIDR: addr.podCIDR,
+      podCIDRs: addr.podCIDRs ?? [addr.podCIDR],
+      taints: nodeTaints(spec, spec.ready),
+      ...(spec.unschedulable ? { unschedulable: true } : {}),
+    },
     status: {
       ...nodeResources(profile, spec),
       // A node the profile declares NotReady has been so since before anyone looked (an hour), not
       // since this moment: it is down, not flapping (faults.nodeFlap makes a flapping one).
-      conditions: nodeConditions(profile, spec.ready, now, spec).map(c => (c.type === 'Ready' && !spec.ready ? { ...c, lastTransitionTime: new Date(Date.parse(now) - 3600_000).toISOString() as unknown as Date } : c)),
+      conditions: nodeConditions(profile, spec.ready, now, spec).map(c =>
+        c.type === 'Ready' && !spec.ready ? { ...c, lastTransitionTime: new Date(Date.parse(now) - 3600_000).toISOString() as unknown as Date } : c,
+      ),
       // The order the cloud providers write them: InternalIP, ExternalIP, InternalDNS, ExternalDNS, Hostname.
       addresses: [
         { type: 'InternalIP', address: addr.internalIP },

@@ -14,7 +14,11 @@ export function minorVersion(v: string | undefined): number {
   return m ? Number(m[1]) * 1000 + Number(m[2]) : 0;
 }
 
-export interface RuntimeVersion { name: string; major: number; minor: number }
+export interface RuntimeVersion {
+  name: string;
+  major: number;
+  minor: number;
+}
 
 /** "containerd://1.7.17+azure" -> containerd 1.7; "docker://Unknown" -> docker, version 0.0. */
 export function runtimeVersion(s: string): RuntimeVersion {

@@ -4,11 +4,30 @@
 import type { LimitationKey } from './types.ts';
 
 export const LIMITATION_KEYS = [
-  'icmpEgress', 'localNodePort', 'sessionAffinityTimeout', 'sessionAffinityOld', 'dnsDottedName',
-  'dnsHostNetwork', 'osBuildMismatch', 'envColonName', 'secretDefaultMode', 'secretAtRest',
-  'emptyDirMemory', 'subPath', 'readOnlyRootFilesystem', 'mountPropagation', 'nfs', 'blockVolume',
-  'volumeResize', 'memoryOOMKill', 'hypervAnnotation', 'linuxFieldsIgnored', 'linuxFieldsRejected',
-  'privileged', 'ipv6Only', 'dualStackOverlay',
+  'icmpEgress',
+  'localNodePort',
+  'sessionAffinityTimeout',
+  'sessionAffinityOld',
+  'dnsDottedName',
+  'dnsHostNetwork',
+  'osBuildMismatch',
+  'envColonName',
+  'secretDefaultMode',
+  'secretAtRest',
+  'emptyDirMemory',
+  'subPath',
+  'readOnlyRootFilesystem',
+  'mountPropagation',
+  'nfs',
+  'blockVolume',
+  'volumeResize',
+  'memoryOOMKill',
+  'hypervAnnotation',
+  'linuxFieldsIgnored',
+  'linuxFieldsRejected',
+  'privileged',
+  'ipv6Only',
+  'dualStackOverlay',
 ] as const satisfies readonly LimitationKey[];
 
 // Fails to compile when a key is added to Limitations but not listed above.

@@ -18,7 +18,10 @@ const BUILTIN_DIR = join(dirname(fileURLToPath(import.meta.url)), 'builtin');
 
 /** Names of the built-in profiles, sorted. */
 export function builtinProfileNames(): string[] {
-  return readdirSync(BUILTIN_DIR).filter(f => f.endsWith('.yaml')).map(f => f.slice(0, -5)).sort();
+  return readdirSync(BUILTIN_DIR)
+    .filter(f => f.endsWith('.yaml'))
+    .map(f => f.slice(0, -5))
+    .sort();
 }
 
 const looksLikePath = (s: string) => s.includes('/') || s.includes('\\') || /\.ya?ml$/.test(s);
@@ -43,7 +46,8 @@ function shownPath(file: string): string {
 
 function loadProfileFile(file: string, shownAs: string, chain: string[]): Profile {
   const key = resolve(file);
-  if (chain.includes(key)) throw new ProfileError(`${shownAs}: base: inheritance loop (${[...chain.slice(chain.indexOf(key)), key].map(shownPath).join(' -> ')})`);
+  if (chain.includes(key))
+    throw new ProfileError(`${shownAs}: base: inheritance loop (${[...chain.slice(chain.indexOf(key)), key].map(shownPath).join(' -> ')})`);
   let doc: unknown;
   try {
     doc = parse(readFileSync(file, 'utf8'));
@@ -89,8 +93,7 @@ function withBase(doc: unknown, file: string, shownAs: string, chain: string[]):
 export function withOverrides(profile: Profile, o: { limitations?: Limitations; breaks?: BreakKey[] }): Profile {
   for (const k of Object.keys(o.limitations ?? {}))
     if (!(LIMITATION_KEYS as readonly string[]).includes(k)) throw new ProfileError(`overrides: limitations.${k} is not a known limitation`);
-  for (const b of o.breaks ?? [])
-    if (!(BREAKABLE as readonly string[]).includes(b)) throw new ProfileError(`overrides: breaks "${b}" is not a known break`);
+  for (const b of o.breaks ?? []) if (!(BREAKABLE as readonly string[]).includes(b)) throw new ProfileError(`overrides: breaks "${b}" is not a known break`);
   const next = structuredClone(profile);
   next.limitations = { ...next.limitations, ...o.limitations };
   next.breaks = [...new Set([...(next.breaks ?? []), ...(o.breaks ?? [])])];

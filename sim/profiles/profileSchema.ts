@@ -12,12 +12,17 @@ const PSA_VERSION = { kind: 'string', pattern: /^(latest|v1\.[0-9]+)$/, shape: '
 const DNS_LABEL = { kind: 'string', pattern: /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/, shape: 'a lowercase DNS name such as win-1' } as const;
 
 const PODS = { kind: 'string', pattern: /^[0-9]+$/, shape: 'a whole number such as 110' } as const;
-const LABEL_KEY = { kind: 'string', pattern: /^([a-z0-9.-]+\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/, shape: 'a label key such as node.kubernetes.io/windows-build' } as const;
+const LABEL_KEY = {
+  kind: 'string',
+  pattern: /^([a-z0-9.-]+\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/,
+  shape: 'a label key such as node.kubernetes.io/windows-build',
+} as const;
 const BREAKS: Rule = { kind: 'array', of: { kind: 'enum', values: BREAKABLE, what: 'break' } };
 const LIMITATIONS: Rule = { kind: 'object', what: 'limitation', fields: Object.fromEntries(LIMITATION_KEYS.map(k => [k, { kind: 'boolean' } as Rule])) };
 
 const taint: Rule = {
-  kind: 'object', required: ['key', 'effect'],
+  kind: 'object',
+  required: ['key', 'effect'],
   fields: {
     key: { kind: 'string', pattern: /^([a-z0-9.-]+\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/, shape: 'a label key such as os' },
     value: { kind: 'string' },
@@ -28,7 +33,8 @@ const taint: Rule = {
 // `satisfies Record<keyof T, Rule>`: a field added to the types fails to compile here
 // until the loader knows how to check it.
 const node: Rule = {
-  kind: 'object', required: ['name', 'os'],
+  kind: 'object',
+  required: ['name', 'os'],
   fields: {
     name: DNS_LABEL,
     os: { kind: 'enum', values: ['linux', 'windows'], what: 'node OS' },
@@ -52,7 +58,11 @@ const node: Rule = {
     hostname: DNS_LABEL,
     addresses: {
       kind: 'array',
-      of: { kind: 'object', required: ['type', 'address'], fields: { type: { kind: 'enum', values: ['ExternalIP', 'InternalDNS', 'ExternalDNS'], what: 'address type' }, address: { kind: 'string' } } },
+      of: {
+        kind: 'object',
+        required: ['type', 'address'],
+        fields: { type: { kind: 'enum', values: ['ExternalIP', 'InternalDNS', 'ExternalDNS'], what: 'address type' }, address: { kind: 'string' } },
+      },
     },
     osImage: { kind: 'string' },
     kernelVersion: { kind: 'string' },
@@ -61,7 +71,8 @@ const node: Rule = {
     conditions: {
       kind: 'array',
       of: {
-        kind: 'object', required: ['type', 'status'],
+        kind: 'object',
+        required: ['type', 'status'],
         fields: {
           type: { kind: 'string', pattern: /^[A-Za-z][A-Za-z0-9]*$/, shape: 'a condition type such as OutOfDisk' },
           status: { kind: 'enum', values: ['True', 'False', 'Unknown'], what: 'condition status' },
@@ -76,14 +87,16 @@ const node: Rule = {
 };
 
 export const PROFILE_RULE: Rule = {
-  kind: 'object', required: ['name', 'kubernetesVersion', 'nodes', 'network'],
+  kind: 'object',
+  required: ['name', 'kubernetesVersion', 'nodes', 'network'],
   fields: {
     name: { kind: 'string', pattern: /^[a-z0-9][-a-z0-9]*$/, shape: 'a lowercase name such as my-cluster' },
     description: { kind: 'string' },
     kubernetesVersion: K8S_VERSION,
     nodes: { kind: 'array', of: node },
     network: {
-      kind: 'object', required: ['mode', 'cni'],
+      kind: 'object',
+      required: ['mode', 'cni'],
       fields: {
         mode: { kind: 'enum', values: ['l2bridge', 'overlay', 'host-gw'], what: 'network mode' },
         cni: { kind: 'string', pattern: /^[a-z0-9][-a-z0-9]*$/, shape: 'a CNI name such as flannel' },
@@ -104,24 +117,48 @@ export const PROFILE_RULE: Rule = {
     },
     limitations: LIMITATIONS,
     breaks: BREAKS,
-    registryMirrors: { kind: 'array', of: { kind: 'string', pattern: /^[a-z0-9.-]+(:[0-9]+)?(\/[a-z0-9._-]+)*$/, shape: 'a registry host such as mirror.example.com' } },
+    registryMirrors: {
+      kind: 'array',
+      of: { kind: 'string', pattern: /^[a-z0-9.-]+(:[0-9]+)?(\/[a-z0-9._-]+)*$/, shape: 'a registry host such as mirror.example.com' },
+    },
     imagePullLatencyMs: { kind: 'number', min: 0 },
     podSecurity: {
       kind: 'object',
       fields: {
-        defaults: { kind: 'object', fields: Object.fromEntries(['enforce', 'audit', 'warn'].flatMap(m => [[m, PSA_LEVEL], [`${m}-version`, PSA_VERSION]])) },
-        exemptions: { kind: 'object', fields: { usernames: { kind: 'array', of: { kind: 'string' } }, runtimeClasses: { kind: 'array', of: DNS_LABEL }, namespaces: { kind: 'array', of: DNS_LABEL } } },
+        defaults: {
+          kind: 'object',
+          fields: Object.fromEntries(
+            ['enforce', 'audit', 'warn'].flatMap(m => [
+              [m, PSA_LEVEL],
+              [`${m}-version`, PSA_VERSION],
+            ]),
+          ),
+        },
+        exemptions: {
+          kind: 'object',
+          fields: {
+            usernames: { kind: 'array', of: { kind: 'string' } },
+            runtimeClasses: { kind: 'array', of: DNS_LABEL },
+            namespaces: { kind: 'array', of: DNS_LABEL },
+          },
+        },
         enforceFloor: { kind: 'boolean' },
       } satisfies Record<keyof PodSecurityConfig, Rule>,
     },
     latencies: {
       kind: 'object',
       fields: {
-        windowsPullMs: { kind: 'number', min: 0 }, linuxPullMs: { kind: 'number', min: 0 },
-        windowsStartMs: { kind: 'number', min: 0 }, linuxStartMs: { kind: 'number', min: 0 },
+        windowsPullMs: { kind: 'number', min: 0 },
+        linuxPullMs: { kind: 'number', min: 0 },
+        windowsStartMs: { kind: 'number', min: 0 },
+        linuxStartMs: { kind: 'number', min: 0 },
       } satisfies Record<keyof NonNullable<Profile['latencies']>, Rule>,
     },
-    pullLatency: { kind: 'object', required: ['mbPerSecond', 'scale'], fields: { mbPerSecond: { kind: 'number', min: 0.001 }, scale: { kind: 'number', min: 0 } } },
+    pullLatency: {
+      kind: 'object',
+      required: ['mbPerSecond', 'scale'],
+      fields: { mbPerSecond: { kind: 'number', min: 0.001 }, scale: { kind: 'number', min: 0 } },
+    },
     windowsLayout: {
       kind: 'object',
       fields: {
@@ -175,7 +212,8 @@ export function validateProfile(doc: unknown): Profile {
     if (n.os === 'linux' && n.windowsBuild) throw new SchemaError(`nodes[${i}].windowsBuild`, 'is only allowed on a Windows node');
     if (n.os === 'linux' && n.ssh) throw new SchemaError(`nodes[${i}].ssh`, 'is only allowed on a Windows node (the sim runs OpenSSH on Windows nodes only)');
     for (const r of Object.keys(n.extendedResources ?? {}))
-      if (!/^[a-z0-9.-]+\/[A-Za-z0-9][-A-Za-z0-9_.]*$/.test(r)) throw new SchemaError(`nodes[${i}].extendedResources.${r}`, 'must be a domain-prefixed name such as nvidia.com/gpu');
+      if (!/^[a-z0-9.-]+\/[A-Za-z0-9][-A-Za-z0-9_.]*$/.test(r))
+        throw new SchemaError(`nodes[${i}].extendedResources.${r}`, 'must be a domain-prefixed name such as nvidia.com/gpu');
     (n.conditions ?? []).forEach((c, j) => {
       if (c.type === 'Ready') throw new SchemaError(`nodes[${i}].conditions[${j}].type`, 'must not be Ready (set nodes[].ready instead)');
     });

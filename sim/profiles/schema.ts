@@ -12,7 +12,12 @@ export type Rule =
 
 /** A field path and what is wrong with it; the loader prefixes the file name. */
 export class SchemaError extends Error {
-  constructor(readonly path: string, readonly problem: string) { super(`${path} ${problem}`); }
+  constructor(
+    readonly path: string,
+    readonly problem: string,
+  ) {
+    super(`${path} ${problem}`);
+  }
 }
 
 const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
@@ -23,8 +28,7 @@ export function check(rule: Rule, value: unknown, path: string): void {
   switch (rule.kind) {
     case 'string':
       if (typeof value !== 'string') throw new SchemaError(at, `must be a string, got ${typeName(value)}`);
-      if (rule.pattern && !rule.pattern.test(value))
-        throw new SchemaError(at, `must look like ${rule.shape ?? rule.pattern.source}, got "${value}"`);
+      if (rule.pattern && !rule.pattern.test(value)) throw new SchemaError(at, `must look like ${rule.shape ?? rule.pattern.source}, got "${value}"`);
       return;
     case 'boolean':
       if (typeof value !== 'boolean') throw new SchemaError(at, `must be true or false, got ${typeName(value)}`);
@@ -36,7 +40,10 @@ export function check(rule: Rule, value: unknown, path: string): void {
       return;
     case 'enum':
       if (typeof value !== 'string' || !rule.values.includes(value))
-        throw new SchemaError(at, `${typeof value === 'string' ? `"${value}" is not a known ${rule.what ?? 'value'}` : `must be a string, got ${typeName(value)}`}; one of: ${rule.values.join(', ')}`);
+        throw new SchemaError(
+          at,
+          `${typeof value === 'string' ? `"${value}" is not a known ${rule.what ?? 'value'}` : `must be a string, got ${typeName(value)}`}; one of: ${rule.values.join(', ')}`,
+        );
       return;
     case 'array':
       if (!Array.isArray(value)) throw new SchemaError(at, `must be a list, got ${typeName(value)}`);

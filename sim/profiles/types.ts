@@ -153,53 +153,66 @@ export type LimitationKey = keyof Limitations;
  */
 export const BREAKABLE = [
   // scheduling / API
-  'scheduler-os-selector',      // scheduler ignores kubernetes.io/os nodeSelector
-  'beta-os-label',              // Windows kubelets stop setting beta.kubernetes.io/os
-  'pod-os-field',               // API rejects spec.os
-  'taint-enforcement',          // scheduler ignores NoSchedule taints on Windows nodes
-  'runtimeclass-scheduling',    // RuntimeClass scheduling not merged into pods
+  'scheduler-os-selector', // scheduler ignores kubernetes.io/os nodeSelector
+  'beta-os-label', // Windows kubelets stop setting beta.kubernetes.io/os
+  'pod-os-field', // API rejects spec.os
+  'taint-enforcement', // scheduler ignores NoSchedule taints on Windows nodes
+  'runtimeclass-scheduling', // RuntimeClass scheduling not merged into pods
   // workloads
-  'iis-serve',                  // IIS container does not answer HTTP
-  'deployment-controller',      // Deployment never gets ready replicas
-  'daemonset-controller',       // DaemonSet skips Windows nodes
-  'statefulset-dns',            // no per-pod DNS records for StatefulSets
-  'shared-netns',               // containers of one pod do not share localhost
-  'exec',                       // exec into Windows pods fails
-  'logs',                       // logs of Windows pods are empty
-  'port-forward',               // port-forward to Windows pods fails
-  'hpa',                        // HPA gets no metrics for Windows pods
+  'iis-serve', // IIS container does not answer HTTP
+  'deployment-controller', // Deployment never gets ready replicas
+  'daemonset-controller', // DaemonSet skips Windows nodes
+  'statefulset-dns', // no per-pod DNS records for StatefulSets
+  'shared-netns', // containers of one pod do not share localhost
+  'exec', // exec into Windows pods fails
+  'logs', // logs of Windows pods are empty
+  'port-forward', // port-forward to Windows pods fails
+  'hpa', // HPA gets no metrics for Windows pods
   // configuration
-  'secret-env',                 // secretKeyRef env values wrong
-  'configmap-env',              // configMapKeyRef env values missing
-  'secret-volume',              // secret volume files missing
-  'configmap-volume',           // configmap volume files missing
+  'secret-env', // secretKeyRef env values wrong
+  'configmap-env', // configMapKeyRef env values missing
+  'secret-volume', // secret volume files missing
+  'configmap-volume', // configmap volume files missing
   // storage
-  'hostpath',                   // hostPath contents not visible / readOnly not honoured
-  'emptydir',                   // emptyDir not shared between containers
-  'pvc-bind',                   // PVCs stay Pending
+  'hostpath', // hostPath contents not visible / readOnly not honoured
+  'emptydir', // emptyDir not shared between containers
+  'pvc-bind', // PVCs stay Pending
   // resources
-  'resource-limits',            // pods with limits fail to start
-  'cpu-limit',                  // CPU usage exceeds the limit
-  'stats',                      // /stats/summary lacks Windows pods
-  'metrics-api',                // metrics.k8s.io lacks Windows pods
-  'node-reserved',              // allocatable == capacity
+  'resource-limits', // pods with limits fail to start
+  'cpu-limit', // CPU usage exceeds the limit
+  'stats', // /stats/summary lacks Windows pods
+  'metrics-api', // metrics.k8s.io lacks Windows pods
+  'node-reserved', // allocatable == capacity
   // isolation / security
-  'process-isolation',          // matching-build images fail to run
-  'hyperv-runtimeclass',        // no utility VM for Hyper-V pods
-  'hostprocess',                // HostProcess pods do not run as SYSTEM on the host
-  'run-as-username',            // runAsUserName ignored
+  'process-isolation', // matching-build images fail to run
+  'hyperv-runtimeclass', // no utility VM for Hyper-V pods
+  'hostprocess', // HostProcess pods do not run as SYSTEM on the host
+  'run-as-username', // runAsUserName ignored
   // node
-  'node-services',              // kubelet/kube-proxy services stopped
-  'hns-network',                // HNS network missing
-  'pause-image',                // pause image lacks the node's build
+  'node-services', // kubelet/kube-proxy services stopped
+  'hns-network', // HNS network missing
+  'pause-image', // pause image lacks the node's build
   // networking (paths)
-  'pod-ip',                     // Windows pods share one IP
-  'w2w-same-node', 'w2w-cross-node', 'w2l', 'l2w',
-  'clusterip', 'dns', 'dns-config', 'egress',
-  'node-to-pod', 'node-to-service', 'nodeport-external', 'loadbalancer',
-  'session-affinity', 'preserve-client-ip', 'preserve-destination', 'hairpin', 'dual-stack',
+  'pod-ip', // Windows pods share one IP
+  'w2w-same-node',
+  'w2w-cross-node',
+  'w2l',
+  'l2w',
+  'clusterip',
+  'dns',
+  'dns-config',
+  'egress',
+  'node-to-pod',
+  'node-to-service',
+  'nodeport-external',
+  'loadbalancer',
+  'session-affinity',
+  'preserve-client-ip',
+  'preserve-destination',
+  'hairpin',
+  'dual-stack',
   // the harness's own means (not a Windows behaviour): least-privilege RBAC
-  'rbac-subresources',          // 403 on pods/log, pods/portforward and metrics.k8s.io
+  'rbac-subresources', // 403 on pods/log, pods/portforward and metrics.k8s.io
 ] as const;
 
 export type BreakKey = (typeof BREAKABLE)[number];
@@ -210,9 +223,12 @@ export type PodSecurityLevel = 'privileged' | 'baseline' | 'restricted';
 export interface PodSecurityConfig {
   /** Levels and versions ("latest" or "v1.N") for namespaces without pod-security.kubernetes.io labels. */
   defaults?: {
-    enforce?: PodSecurityLevel; 'enforce-version'?: string;
-    audit?: PodSecurityLevel; 'audit-version'?: string;
-    warn?: PodSecurityLevel; 'warn-version'?: string;
+    enforce?: PodSecurityLevel;
+    'enforce-version'?: string;
+    audit?: PodSecurityLevel;
+    'audit-version'?: string;
+    warn?: PodSecurityLevel;
+    'warn-version'?: string;
   };
   /** Exempt usernames, RuntimeClass names and namespaces (namespaces default to [kube-system]). */
   exemptions?: { usernames?: string[]; runtimeClasses?: string[]; namespaces?: string[] };

@@ -15,7 +15,18 @@ import { defaultPullPolicy, goDuration, PullError, type PulledImage, type PullPo
 import { builtinFor, containerArgv, goFlags } from './process.ts';
 import { isHostEntrypoint, runOnHost } from './hostProcess.ts';
 import { computerName, makeHost, nodeEnv, nodeInterfaces, podNetwork, validWindowsUser } from './shellHost.ts';
-import { iisServer, netexecServer, netexecUdpReply, startUdp, nginxServer, redisConnection, serveHostname, startServer, testWebserver, type ServerHandle } from './servers.ts';
+import {
+  iisServer,
+  netexecServer,
+  netexecUdpReply,
+  startUdp,
+  nginxServer,
+  redisConnection,
+  serveHostname,
+  startServer,
+  testWebserver,
+  type ServerHandle,
+} from './servers.ts';
 import { parseQuantity } from '../../util/quantity.ts';
 
 /** The runtime refused to create the container: waiting reason CreateContainerError, retried. */
@@ -23,7 +34,14 @@ export class CreateContainerError extends Error {}
 
 export type ExitReason = 'Completed' | 'Error' | 'OOMKilled' | 'StartError' | 'ContainerCannotRun';
 
-export interface Exit { exitCode: number; reason: ExitReason; message?: string; startedAt: Date; finishedAt: Date; containerID: string }
+export interface Exit {
+  exitCode: number;
+  reason: ExitReason;
+  message?: string;
+  startedAt: Date;
+  finishedAt: Date;
+  containerID: string;
+}
 
 /** Baseline CPU of an idle container (millicores), so stats are never all-zero. */
 const IDLE_MILLICORES = { windows: 2, linux: 1 };
@@ -54,14 +72,29 @@ export class ContainerRunner {
   /** Set while the startup probe has not passed yet. */
   startupPassed = true;
 
-  constructor(readonly spec: V1Container, readonly w: PodWorker, readonly init: boolean) {}
+  constructor(
+    readonly spec: V1Container,
+    readonly w: PodWorker,
+    readonly init: boolean,
+  ) {}
 
-  get name(): string { return this.spec.name; }
-  get running(): boolean { return !!this.state.running; }
-  get windows(): boolean { return this.w.windows; }
+  get name(): string {
+    return this.spec.name;
+  }
+  get running(): boolean {
+    return !!this.state.running;
+  }
+  get windows(): boolean {
+    return this.w.windows;
+  }
 
-  limitMillicores(): number | undefined { const cpu = parseQuantity(this.spec.resources?.limits?.cpu as string | undefined); return cpu === undefined ? undefined : Math.round(cpu * 1000); }
-  limitMemory(): number | undefined { return parseQuantity(this.spec.resources?.limits?.memory as string | undefined); }
+  limitMillicores(): number | undefined {
+    const cpu = parseQuantity(this.spec.resources?.limits?.cpu as string | undefined);
+    return cpu === undefined ? undefined : Math.round(cpu * 1000);
+  }
+  limitMemory(): number | undefined {
+    return parseQuantity(this.spec.resources?.limits?.memory as string | undefined);
+  }
 
   /** Current CPU rate in millicores: idle + burners, capped at the limit (unless breaks: cpu-limit). */
   cpuMillicores(): number {
@@ -106,7 +139,11 @@ export class ContainerRunner {
     if (policy !== 'Never') this.event('Normal', 'Pulling', `Pulling image "${image}"`);
     const got = await this.w.node.images.pull(image, policy, want, signal);
     const ms = got.pulledInMs ?? 0;
-    this.event('Normal', 'Pulled', `Successfully pulled image "${image}" in ${goDuration(ms)} (${goDuration(ms)} including waiting). Image size: ${got.manifest.size} bytes.`);
+    this.event(
+      'Normal',
+      'Pulled',
+      `Successfully pulled image "${image}" in ${goDuration(ms)} (${goDuration(ms)} including waiting). Image size: ${got.manifest.size} bytes.`,
+    );
     this.pulled = got;
     return got;
   }
@@ -115,7 +152,8 @@ export class ContainerRunner {
   windowsUser(): string {
     const c = this.spec.securityContext?.windowsOptions?.runAsUserName;
     const p = this.w.pod.spec?.securityContext?.windowsOptions?.runAsUserName;
-    if (this.w.ctx.broken('run-as-username', this.windows) || (this.w.wantsHostProcess && !this.w.hostProcess)) return this.pulled?.manifest.user ?? 'ContainerUser';
+    if (this.w.ctx.broken('run-as-username', this.windows) || (this.w.wantsHostProcess && !this.w.hostProcess))
+      return this.pulled?.manifest.user ?? 'ContainerUser';
     if (c ?? p) return (c ?? p)!;
     if (this.w.hostProcess) return 'NT AUTHORITY\\SYSTEM';
     // Linux-only runAsUser has no Windows meaning and is ignored (seed 003); lifted, the
@@ -143,13 +181,20 @@ export class ContainerRunner {
       throw new CreateContainerError('failed to create containerd container: hcs::CreateComputeSystem: The parameter is incorrect.: unknown');
     const m = this.pulled!.manifest;
     const k8sEnv = resolveEnv({
-      store: w.ctx.store, pod: w.pod, container: this.spec, podIP: w.ip ?? '', hostIP: w.hostIP,
+      store: w.ctx.store,
+      pod: w.pod,
+      container: this.spec,
+      podIP: w.ip ?? '',
+      hostIP: w.hostIP,
       allocatable: w.node.allocatable(),
-      brokenSecretEnv: w.ctx.broken('secret-env', this.windows), brokenConfigMapEnv: w.ctx.broken('configmap-env', this.windows),
+      brokenSecretEnv: w.ctx.broken('secret-env', this.windows),
+      brokenConfigMapEnv: w.ctx.broken('configmap-env', this.windows),
     });
     const style = w.node.style;
     const mounts = containerMounts(this.spec, w.volumes ?? new Map(), {
-      style, limited: k => w.ctx.limited(k, this.windows), broken: k => w.ctx.broken(k, this.windows),
+      style,
+      limited: k => w.ctx.limited(k, this.windows),
+      broken: k => w.ctx.broken(k, this.windows),
     });
     let env: Record<string, string>;
     let user: string;
@@ -171,27 +216,86 @@ export class ContainerRunner {
         env.USERNAME = short;
         // K8s env wins over the image's (docker -e semantics; §8 leaves USERNAME UNCONFIRMED).
         Object.assign(env, k8sEnv);
-        fs = new ContainerFS('windows', this.rootfs(m, short), mounts, undefined,
+        fs = new ContainerFS(
+          'windows',
+          this.rootfs(m, short),
+          mounts,
+          undefined,
           // readOnlyRootFilesystem is a Windows limitation (ignored) unless lifted; no POSIX modes unless lifted.
-          { modes: !w.ctx.limited('secretDefaultMode', true), readOnlyRoot: !!this.spec.securityContext?.readOnlyRootFilesystem && !w.ctx.limited('readOnlyRootFilesystem', true) });
+          {
+            modes: !w.ctx.limited('secretDefaultMode', true),
+            readOnlyRoot: !!this.spec.securityContext?.readOnlyRootFilesystem && !w.ctx.limited('readOnlyRootFilesystem', true),
+          },
+        );
       }
     } else {
       user = this.spec.securityContext?.runAsUser !== undefined ? String(this.spec.securityContext.runAsUser) : m.user;
       env = { ...m.env, HOSTNAME: w.pod.metadata!.name!, HOME: user === 'root' ? '/root' : '/', ...k8sEnv };
-      fs = new ContainerFS('linux', this.rootfs(m, user), mounts, undefined, { modes: true, readOnlyRoot: !!this.spec.securityContext?.readOnlyRootFilesystem });
+      fs = new ContainerFS('linux', this.rootfs(m, user), mounts, undefined, {
+        modes: true,
+        readOnlyRoot: !!this.spec.securityContext?.readOnlyRootFilesystem,
+      });
     }
     const endpoint = w.endpoint();
     const sharedBroken = w.ctx.broken('shared-netns', this.windows);
-    const net = podNetwork(w.ctx.network, () => w.endpoint(), port => w.siblingListens(this, port), sharedBroken);
-    const interfaces = w.hostNetwork ? nodeInterfaces(w.ctx, w.node) : this.windows
-      ? [{ name: `vEthernet (${w.sandboxID.slice(0, 12)}_eth0)`, address: w.adapterIP(), prefixLength: 24, gateway: w.adapterIP().replace(/\.\d+$/, '.1'), dnsSuffix: w.dns().searches[0], ...(w.ipv6() ? { address6: w.ipv6() } : {}) }]
-      : [{ name: 'lo', address: '127.0.0.1', prefixLength: 8 }, { name: 'eth0', address: w.ip ?? '', prefixLength: 24, gateway: (w.ip ?? '').replace(/\.\d+$/, '.1') }];
-    const binaries = w.hostProcess ? [...m.binaries, ...['cmd.exe', 'powershell.exe', 'curl.exe', 'sc.exe', 'ipconfig.exe', 'hostname.exe', 'whoami.exe', 'nslookup.exe', 'ping.exe', 'netsh.exe', 'findstr.exe'], ...(w.node.hasHnsdiag() ? ['hnsdiag.exe'] : [])] : m.binaries;
+    const net = podNetwork(
+      w.ctx.network,
+      () => w.endpoint(),
+      port => w.siblingListens(this, port),
+      sharedBroken,
+    );
+    const interfaces = w.hostNetwork
+      ? nodeInterfaces(w.ctx, w.node)
+      : this.windows
+        ? [
+            {
+              name: `vEthernet (${w.sandboxID.slice(0, 12)}_eth0)`,
+              address: w.adapterIP(),
+              prefixLength: 24,
+              gateway: w.adapterIP().replace(/\.\d+$/, '.1'),
+              dnsSuffix: w.dns().searches[0],
+              ...(w.ipv6() ? { address6: w.ipv6() } : {}),
+            },
+          ]
+        : [
+            { name: 'lo', address: '127.0.0.1', prefixLength: 8 },
+            { name: 'eth0', address: w.ip ?? '', prefixLength: 24, gateway: (w.ip ?? '').replace(/\.\d+$/, '.1') },
+          ];
+    const binaries = w.hostProcess
+      ? [
+          ...m.binaries,
+          ...[
+            'cmd.exe',
+            'powershell.exe',
+            'curl.exe',
+            'sc.exe',
+            'ipconfig.exe',
+            'hostname.exe',
+            'whoami.exe',
+            'nslookup.exe',
+            'ping.exe',
+            'netsh.exe',
+            'findstr.exe',
+          ],
+          ...(w.node.hasHnsdiag() ? ['hnsdiag.exe'] : []),
+        ]
+      : m.binaries;
     const host = makeHost({
       os: this.windows ? 'windows' : 'linux',
-      windowsBuild: this.windows ? (w.hostProcess || !m.build ? w.node.spec.windowsBuild : `${m.build}.${w.node.spec.windowsBuild?.split('.')[3] ?? '0'}`) : undefined,
+      windowsBuild: this.windows
+        ? w.hostProcess || !m.build
+          ? w.node.spec.windowsBuild
+          : `${m.build}.${w.node.spec.windowsBuild?.split('.')[3] ?? '0'}`
+        : undefined,
       hostname: w.hostNetwork ? w.node.name : w.pod.metadata!.name!,
-      user, env, fs, endpoint, dns: w.dns(), net, interfaces, binaries,
+      user,
+      env,
+      fs,
+      endpoint,
+      dns: w.dns(),
+      net,
+      interfaces,
+      binaries,
       node: this.seesHost() ? w.node : undefined,
       resources: {
         burnCpu: (mc, ms, signal) => this.burnCpu(mc, ms, signal),
@@ -219,9 +323,15 @@ export class ContainerRunner {
       for (const d of ['/bin', '/etc', '/tmp', '/root', '/var', '/proc']) fs.mkdir(p(d));
       const w = this.w;
       fs.write(p('/etc/hostname'), `${w.pod.metadata!.name}\n`);
-      fs.write(p('/etc/hosts'), `# Kubernetes-managed hosts file.\n127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n${w.ip}\t${w.pod.metadata!.name}\n`);
+      fs.write(
+        p('/etc/hosts'),
+        `# Kubernetes-managed hosts file.\n127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n${w.ip}\t${w.pod.metadata!.name}\n`,
+      );
       const dns = w.dns();
-      fs.write(p('/etc/resolv.conf'), `${dns.searches.length ? `search ${dns.searches.join(' ')}\n` : ''}${dns.nameservers.map(n => `nameserver ${n}\n`).join('')}options ndots:${dns.ndots}\n`);
+      fs.write(
+        p('/etc/resolv.conf'),
+        `${dns.searches.length ? `search ${dns.searches.join(' ')}\n` : ''}${dns.nameservers.map(n => `nameserver ${n}\n`).join('')}options ndots:${dns.ndots}\n`,
+      );
       fs.write(p('/etc/passwd'), 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n');
     }
     for (const [path, content] of Object.entries(m.files ?? {})) fs.write(p(path), content, { mkdirs: true });
@@ -232,7 +342,12 @@ export class ContainerRunner {
     this.cpuUsageNanoSeconds();
     const token = millicores + Math.random() * 1e-6;
     this.burns.add(token);
-    try { await this.w.ctx.sleep(ms, signal); } finally { this.cpuUsageNanoSeconds(); this.burns.delete(token); }
+    try {
+      await this.w.ctx.sleep(ms, signal);
+    } finally {
+      this.cpuUsageNanoSeconds();
+      this.burns.delete(token);
+    }
   }
 
   /**
@@ -251,7 +366,12 @@ export class ContainerRunner {
 
   /** Servers the interpreter asks for (agnhost netexec / test-webserver / serve-hostname ...). */
   async startServerFor(argv: string[]): Promise<void> {
-    const args = argv[0]?.toLowerCase().replace(/^.*[\\/]/, '').startsWith('agnhost') ? argv.slice(1) : argv;
+    const args = argv[0]
+      ?.toLowerCase()
+      .replace(/^.*[\\/]/, '')
+      .startsWith('agnhost')
+      ? argv.slice(1)
+      : argv;
     const sub = args[0];
     const f = goFlags(args.slice(1));
     const podName = this.w.pod.metadata!.name!;
@@ -272,12 +392,26 @@ export class ContainerRunner {
         return;
       }
       case 'test-webserver':
-        await this.listen(Number(f['port'] ?? 80), testWebserver({ podName, readFile: path => { try { return this.host?.fs.read(path); } catch { return undefined; } } }));
+        await this.listen(
+          Number(f['port'] ?? 80),
+          testWebserver({
+            podName,
+            readFile: path => {
+              try {
+                return this.host?.fs.read(path);
+              } catch {
+                return undefined;
+              }
+            },
+          }),
+        );
         return;
       case 'serve-hostname':
         await this.listen(Number(f['port'] ?? 9376), serveHostname(podName));
         return;
-      case 'porter': case 'liveness': case 'grpc-health-checking':
+      case 'porter':
+      case 'liveness':
+      case 'grpc-health-checking':
         await this.listen(Number(f['port'] ?? f['http-port'] ?? 8080), netexecServer({ podName }));
         return;
       default:
@@ -288,7 +422,12 @@ export class ContainerRunner {
   private async shell(cmd: string): Promise<{ output: string; exitCode: number }> {
     const run = await this.w.ctx.runCommand();
     let out = '';
-    const sink = new Writable({ write: (c: Buffer, _e, cb) => { out += c.toString(); cb(); } });
+    const sink = new Writable({
+      write: (c: Buffer, _e, cb) => {
+        out += c.toString();
+        cb();
+      },
+    });
     const argv = this.windows ? ['cmd', '/c', cmd] : ['/bin/sh', '-c', cmd];
     const code = await run(argv, this.host!, { stdin: null, stdout: sink, stderr: sink, signal: this.proc?.signal ?? new AbortController().signal });
     return { output: out, exitCode: code };
@@ -317,7 +456,14 @@ export class ContainerRunner {
     const signal = this.proc.signal;
     const finish = (exitCode: number, reason?: ExitReason, message?: string): Exit => {
       const kr = this.killReason;
-      return { exitCode: kr?.exitCode ?? exitCode, reason: kr?.reason ?? reason ?? (exitCode === 0 ? 'Completed' : 'Error'), message, startedAt, finishedAt: new Date(), containerID };
+      return {
+        exitCode: kr?.exitCode ?? exitCode,
+        reason: kr?.reason ?? reason ?? (exitCode === 0 ? 'Completed' : 'Error'),
+        message,
+        startedAt,
+        finishedAt: new Date(),
+        containerID,
+      };
     };
     try {
       const host = this.configure();
@@ -348,7 +494,16 @@ export class ContainerRunner {
       if (builtin) code = await untilAborted(signal);
       else if (!this.windows && isHostEntrypoint(argv)) {
         const pod = this.w.pod;
-        code = await runOnHost({ argv, env: host.env, namespace: pod.metadata!.namespace!, serviceAccount: pod.spec?.serviceAccountName ?? 'default', api: this.w.ctx.opts.apiServer, stdout, stderr, signal });
+        code = await runOnHost({
+          argv,
+          env: host.env,
+          namespace: pod.metadata!.namespace!,
+          serviceAccount: pod.spec?.serviceAccountName ?? 'default',
+          api: this.w.ctx.opts.apiServer,
+          stdout,
+          stderr,
+          signal,
+        });
       } else {
         const run = await this.w.ctx.runCommand();
         code = await run(argv, host, { stdin: null, stdout, stderr, signal });
@@ -388,7 +543,9 @@ export class ContainerRunner {
         break;
       case 'nfs':
         // NFS on 2049 (the data path is the sim's nfs volume store, keyed by server and path).
-        await this.listen(2049, s => { s.on('error', () => {}); });
+        await this.listen(2049, s => {
+          s.on('error', () => {});
+        });
         stdout.write('NFS started\n');
         break;
       case 'pause':
@@ -417,8 +574,12 @@ export class ContainerRunner {
   terminated(e: Exit): void {
     this.state = {
       terminated: {
-        exitCode: e.exitCode, reason: e.reason, ...(e.message ? { message: e.message } : {}),
-        startedAt: e.startedAt, finishedAt: e.finishedAt, containerID: e.containerID,
+        exitCode: e.exitCode,
+        reason: e.reason,
+        ...(e.message ? { message: e.message } : {}),
+        startedAt: e.startedAt,
+        finishedAt: e.finishedAt,
+        containerID: e.containerID,
       },
     };
     this.ready = false;
@@ -438,6 +599,10 @@ export class ContainerRunner {
 }
 
 /** A process that runs until stopped; exit code 0 as pause and the idle shell give. */
-const untilAborted = (signal: AbortSignal) => new Promise<number>(resolve => { if (signal.aborted) resolve(0); else signal.addEventListener('abort', () => resolve(0), { once: true }); });
+const untilAborted = (signal: AbortSignal) =>
+  new Promise<number>(resolve => {
+    if (signal.aborted) resolve(0);
+    else signal.addEventListener('abort', () => resolve(0), { once: true });
+  });
 
 const devNull = (): Writable => new Writable({ write: (_c, _e, cb) => cb() });

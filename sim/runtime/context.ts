@@ -41,12 +41,25 @@ export class RuntimeContext {
   private sleepers = new Set<() => void>();
   stopped = false;
 
-  constructor(readonly store: Store, readonly profile: Profile, readonly network: NetworkTwin, readonly opts: RuntimeOptions = {}) {}
+  constructor(
+    readonly store: Store,
+    readonly profile: Profile,
+    readonly network: NetworkTwin,
+    readonly opts: RuntimeOptions = {},
+  ) {}
 
-  get crashBase(): number { return this.opts.crashBackoffBaseMs ?? 2_000; }
-  get crashMax(): number { return this.opts.crashBackoffMaxMs ?? 300_000; }
-  get pullBase(): number { return this.opts.pullBackoffBaseMs ?? 2_000; }
-  get retryMs(): number { return this.opts.retryMs ?? 2_000; }
+  get crashBase(): number {
+    return this.opts.crashBackoffBaseMs ?? 2_000;
+  }
+  get crashMax(): number {
+    return this.opts.crashBackoffMaxMs ?? 300_000;
+  }
+  get pullBase(): number {
+    return this.opts.pullBackoffBaseMs ?? 2_000;
+  }
+  get retryMs(): number {
+    return this.opts.retryMs ?? 2_000;
+  }
 
   /**
    * This context as one node's kubelet sees it: the profile carries the node's own breaks and
@@ -54,7 +67,7 @@ export class RuntimeContext {
    */
   forNode(node: string): RuntimeContext {
     const profile = profileForNode(this.profile, node);
-    return profile === this.profile ? this : Object.create(this, { profile: { value: profile } }) as RuntimeContext;
+    return profile === this.profile ? this : (Object.create(this, { profile: { value: profile } }) as RuntimeContext);
   }
 
   /** A documented Windows limitation holds (true unless the profile lifts it); never for Linux pods. */
@@ -74,18 +87,34 @@ export class RuntimeContext {
 
   /** A timer that stop() clears. */
   setTimer(fn: () => void, ms: number): NodeJS.Timeout {
-    const t = setTimeout(() => { this.timers.delete(t); fn(); }, ms);
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      fn();
+    }, ms);
     this.timers.add(t);
     return t;
   }
-  clearTimer(t: NodeJS.Timeout | undefined): void { if (t) { clearTimeout(t); this.timers.delete(t); } }
+  clearTimer(t: NodeJS.Timeout | undefined): void {
+    if (t) {
+      clearTimeout(t);
+      this.timers.delete(t);
+    }
+  }
 
   /** Resolves true after ms, false when aborted (or the runtime stops) first. */
   sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
     return new Promise(resolve => {
       if (signal?.aborted || this.stopped) return resolve(false);
-      const onAbort = () => { this.clearTimer(t); this.sleepers.delete(onAbort); resolve(false); };
-      const t = this.setTimer(() => { signal?.removeEventListener('abort', onAbort); this.sleepers.delete(onAbort); resolve(true); }, ms);
+      const onAbort = () => {
+        this.clearTimer(t);
+        this.sleepers.delete(onAbort);
+        resolve(false);
+      };
+      const t = this.setTimer(() => {
+        signal?.removeEventListener('abort', onAbort);
+        this.sleepers.delete(onAbort);
+        resolve(true);
+      }, ms);
       this.sleepers.add(onAbort);
       signal?.addEventListener('abort', onAbort, { once: true });
     });

@@ -44,7 +44,7 @@ function serviceEnv(ctx: EnvContext): Record<string, string> {
     out[`${base}_SERVICE_PORT`] = String(p0.port);
     out[`${base}_PORT`] = `${(p0.protocol ?? 'TCP').toLowerCase()}://${ip}:${p0.port}`;
     for (const p of svc.spec.ports) {
-      const proto = (p.protocol ?? 'TCP');
+      const proto = p.protocol ?? 'TCP';
       const k = `${base}_PORT_${p.port}_${proto}`;
       out[k] = `${proto.toLowerCase()}://${ip}:${p.port}`;
       out[`${k}_PROTO`] = proto.toLowerCase();
@@ -54,11 +54,12 @@ function serviceEnv(ctx: EnvContext): Record<string, string> {
     }
   };
   try {
-    if (ctx.pod.spec?.enableServiceLinks !== false)
-      for (const s of ctx.store.list('services', { namespace: ns }).items) add(s as unknown as V1Service);
+    if (ctx.pod.spec?.enableServiceLinks !== false) for (const s of ctx.store.list('services', { namespace: ns }).items) add(s as unknown as V1Service);
     const k = ctx.store.tryGet('services', 'default', 'kubernetes') as unknown as V1Service | undefined;
     if (k) add(k);
-  } catch { /* services not served by this store */ }
+  } catch {
+    /* services not served by this store */
+  }
   return out;
 }
 
@@ -75,23 +76,34 @@ function fieldRef(path: string, ctx: EnvContext): string {
   const label = /^metadata\.(labels|annotations)\['(.+)'\]$/.exec(path);
   if (label) return (label[1] === 'labels' ? meta.labels : meta.annotations)?.[label[2]] ?? '';
   switch (path) {
-    case 'metadata.name': return meta.name ?? '';
-    case 'metadata.namespace': return meta.namespace ?? '';
-    case 'metadata.uid': return meta.uid ?? '';
-    case 'spec.nodeName': return ctx.pod.spec?.nodeName ?? '';
-    case 'spec.serviceAccountName': return ctx.pod.spec?.serviceAccountName ?? 'default';
-    case 'status.hostIP': case 'status.hostIPs': return ctx.hostIP;
-    case 'status.podIP': case 'status.podIPs': return ctx.podIP;
-    default: throw new ContainerConfigError(`unsupported fieldRef path ${path}`);
+    case 'metadata.name':
+      return meta.name ?? '';
+    case 'metadata.namespace':
+      return meta.namespace ?? '';
+    case 'metadata.uid':
+      return meta.uid ?? '';
+    case 'spec.nodeName':
+      return ctx.pod.spec?.nodeName ?? '';
+    case 'spec.serviceAccountName':
+      return ctx.pod.spec?.serviceAccountName ?? 'default';
+    case 'status.hostIP':
+    case 'status.hostIPs':
+      return ctx.hostIP;
+    case 'status.podIP':
+    case 'status.podIPs':
+      return ctx.podIP;
+    default:
+      throw new ContainerConfigError(`unsupported fieldRef path ${path}`);
   }
 }
 
 function resourceField(resource: string, divisor: string | undefined, ctx: EnvContext, containerName?: string): string {
-  const c = containerName ? ctx.pod.spec!.containers.find(x => x.name === containerName) ?? ctx.container : ctx.container;
+  const c = containerName ? (ctx.pod.spec!.containers.find(x => x.name === containerName) ?? ctx.container) : ctx.container;
   const [kind, what] = resource.split('.') as ['limits' | 'requests', string];
   const raw = c.resources?.[kind]?.[what];
   let v = parseQuantity(raw);
-  if (v === undefined) v = what === 'cpu' ? (kind === 'limits' ? ctx.allocatable.cpu : 0) : what === 'memory' ? (kind === 'limits' ? ctx.allocatable.memory : 0) : 0;
+  if (v === undefined)
+    v = what === 'cpu' ? (kind === 'limits' ? ctx.allocatable.cpu : 0) : what === 'memory' ? (kind === 'limits' ? ctx.allocatable.memory : 0) : 0;
   const d = parseQuantity(divisor) ?? 1;
   // The kubelet rounds up (ceil) so a 500m cpu limit with divisor 1 reads 1.
   return String(Math.ceil(v / d));
@@ -108,34 +120,55 @@ export function resolveEnv(ctx: EnvContext): Record<string, string> {
     const prefix = from.prefix ?? '';
     if (from.secretRef) {
       const s = getSecret(ctx.store, ns, from.secretRef.name!);
-      if (!s) { if (from.secretRef.optional) continue; throw new ContainerConfigError(`secret "${from.secretRef.name}" not found`); }
+      if (!s) {
+        if (from.secretRef.optional) continue;
+        throw new ContainerConfigError(`secret "${from.secretRef.name}" not found`);
+      }
       for (const [k, v] of Object.entries(s.data ?? {})) env[prefix + k] = ctx.brokenSecretEnv ? v : decode(v);
       for (const [k, v] of Object.entries(s.stringData ?? {})) env[prefix + k] = v;
     }
     if (from.configMapRef) {
       const cm = getConfigMap(ctx.store, ns, from.configMapRef.name!);
-      if (!cm) { if (from.configMapRef.optional) continue; throw new ContainerConfigError(`configmap "${from.configMapRef.name}" not found`); }
+      if (!cm) {
+        if (from.configMapRef.optional) continue;
+        throw new ContainerConfigError(`configmap "${from.configMapRef.name}" not found`);
+      }
       if (ctx.brokenConfigMapEnv) continue;
       for (const [k, v] of Object.entries(cm.data ?? {})) env[prefix + k] = v;
     }
   }
   for (const e of ctx.container.env ?? []) {
     const vf = e.valueFrom;
-    if (!vf) { env[e.name] = expandVars(e.value ?? '', env); continue; }
+    if (!vf) {
+      env[e.name] = expandVars(e.value ?? '', env);
+      continue;
+    }
     if (vf.secretKeyRef) {
       const ref = vf.secretKeyRef;
       const s = getSecret(ctx.store, ns, ref.name!);
-      if (!s) { if (ref.optional) continue; throw new ContainerConfigError(`secret "${ref.name}" not found`); }
+      if (!s) {
+        if (ref.optional) continue;
+        throw new ContainerConfigError(`secret "${ref.name}" not found`);
+      }
       const raw = s.data?.[ref.key];
-      if (raw === undefined) { if (ref.optional) continue; throw new ContainerConfigError(`couldn't find key ${ref.key} in Secret ${ns}/${ref.name}`); }
+      if (raw === undefined) {
+        if (ref.optional) continue;
+        throw new ContainerConfigError(`couldn't find key ${ref.key} in Secret ${ns}/${ref.name}`);
+      }
       // breaks: secret-env hands the container the base64 text instead of the value.
       env[e.name] = ctx.brokenSecretEnv ? raw : decode(raw);
     } else if (vf.configMapKeyRef) {
       const ref = vf.configMapKeyRef;
       const cm = getConfigMap(ctx.store, ns, ref.name!);
-      if (!cm) { if (ref.optional) continue; throw new ContainerConfigError(`configmap "${ref.name}" not found`); }
+      if (!cm) {
+        if (ref.optional) continue;
+        throw new ContainerConfigError(`configmap "${ref.name}" not found`);
+      }
       const v = cm.data?.[ref.key] ?? (cm.binaryData?.[ref.key] !== undefined ? decode(cm.binaryData[ref.key]) : undefined);
-      if (v === undefined) { if (ref.optional) continue; throw new ContainerConfigError(`couldn't find key ${ref.key} in ConfigMap ${ns}/${ref.name}`); }
+      if (v === undefined) {
+        if (ref.optional) continue;
+        throw new ContainerConfigError(`couldn't find key ${ref.key} in ConfigMap ${ns}/${ref.name}`);
+      }
       if (ctx.brokenConfigMapEnv) continue;
       env[e.name] = v;
     } else if (vf.fieldRef) {

@@ -13,13 +13,20 @@ export class EventRecorder {
   /** Dedupe key -> event name, as client-go's recorder caches it. */
   private seen = new Map<string, string>();
 
-  constructor(private store: Store, private node: string) {}
+  constructor(
+    private store: Store,
+    private node: string,
+  ) {}
 
   /** Records (or bumps the count of) an event about a pod, optionally about one of its containers. */
   pod(pod: V1Pod, type: EventType, reason: string, message: string, container?: string, init = false): void {
     const ns = pod.metadata!.namespace!;
     const involved = {
-      apiVersion: 'v1', kind: 'Pod', namespace: ns, name: pod.metadata!.name!, uid: pod.metadata!.uid,
+      apiVersion: 'v1',
+      kind: 'Pod',
+      namespace: ns,
+      name: pod.metadata!.name!,
+      uid: pod.metadata!.uid,
       resourceVersion: pod.metadata!.resourceVersion,
       ...(container ? { fieldPath: `spec.${init ? 'initContainers' : 'containers'}{${container}}` } : {}),
     };
@@ -28,20 +35,33 @@ export class EventRecorder {
       const key = [involved.uid, involved.fieldPath ?? '', type, reason, message].join('\u0000');
       const same = this.seen.get(key);
       if (same && this.store.tryGet('events', ns, same)) {
-        this.store.mutate('events', ns, same, o => {
-          const ev = o as unknown as CoreV1Event;
-          ev.count = (ev.count ?? 1) + 1;
-          ev.lastTimestamp = now as unknown as Date;
-        }, { skipAdmission: true });
+        this.store.mutate(
+          'events',
+          ns,
+          same,
+          o => {
+            const ev = o as unknown as CoreV1Event;
+            ev.count = (ev.count ?? 1) + 1;
+            ev.lastTimestamp = now as unknown as Date;
+          },
+          { skipAdmission: true },
+        );
         return;
       }
       const ev: CoreV1Event = {
-        apiVersion: 'v1', kind: 'Event',
+        apiVersion: 'v1',
+        kind: 'Event',
         metadata: { name: `${pod.metadata!.name}.${randomBytes(8).toString('hex')}`, namespace: ns },
-        involvedObject: involved, reason, message, type,
+        involvedObject: involved,
+        reason,
+        message,
+        type,
         source: { component: 'kubelet', host: this.node },
-        firstTimestamp: now as unknown as Date, lastTimestamp: now as unknown as Date, count: 1,
-        reportingComponent: 'kubelet', reportingInstance: this.node,
+        firstTimestamp: now as unknown as Date,
+        lastTimestamp: now as unknown as Date,
+        count: 1,
+        reportingComponent: 'kubelet',
+        reportingInstance: this.node,
       };
       const created = this.store.create('events', ev as unknown as KubeObject, { skipAdmission: true });
       this.seen.set(key, created.metadata.name!);

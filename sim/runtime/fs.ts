@@ -7,10 +7,28 @@ import { FsError, type ShellFS } from './shell/types.ts';
 
 export type PathStyle = 'windows' | 'linux';
 
-interface FileNode { kind: 'file'; name: string; data: Buffer; mtime: Date; mode: number }
-interface DirNode { kind: 'dir'; name: string; children: Map<string, FsNode>; mtime: Date; mode: number }
+interface FileNode {
+  kind: 'file';
+  name: string;
+  data: Buffer;
+  mtime: Date;
+  mode: number;
+}
+interface DirNode {
+  kind: 'dir';
+  name: string;
+  children: Map<string, FsNode>;
+  mtime: Date;
+  mode: number;
+}
 /** A Windows junction (`mklink /J`): an absolute target path in the namespace of whoever follows it. */
-interface LinkNode { kind: 'link'; name: string; target: string[]; mtime: Date; mode: number }
+interface LinkNode {
+  kind: 'link';
+  name: string;
+  target: string[];
+  mtime: Date;
+  mode: number;
+}
 type FsNode = FileNode | DirNode | LinkNode;
 
 /** Junction chains longer than this fail, as Windows' reparse-point limit (63) would. */
@@ -23,8 +41,10 @@ export function splitPath(path: string, style: PathStyle, cwd: string[] = style 
   if (style === 'windows') {
     p = p.replace(/\//g, '\\');
     const drive = /^([A-Za-z]):/.exec(p);
-    if (drive) { parts = [`${drive[1].toLowerCase()}:`]; p = p.slice(2); }
-    else if (p.startsWith('\\')) parts = [cwd[0] ?? 'c:'];
+    if (drive) {
+      parts = [`${drive[1].toLowerCase()}:`];
+      p = p.slice(2);
+    } else if (p.startsWith('\\')) parts = [cwd[0] ?? 'c:'];
     else parts = [...cwd];
     if (!drive && !p.startsWith('\\') && parts.length === 0) parts = ['c:'];
   } else {
@@ -32,7 +52,10 @@ export function splitPath(path: string, style: PathStyle, cwd: string[] = style 
   }
   for (const seg of p.split(style === 'windows' ? '\\' : '/')) {
     if (!seg || seg === '.') continue;
-    if (seg === '..') { if (parts.length > (style === 'windows' ? 1 : 0)) parts.pop(); continue; }
+    if (seg === '..') {
+      if (parts.length > (style === 'windows' ? 1 : 0)) parts.pop();
+      continue;
+    }
     parts.push(seg);
   }
   return parts;
@@ -52,7 +75,9 @@ export class MemFS {
   private root: DirNode = { kind: 'dir', name: '', children: new Map(), mtime: new Date(), mode: 0o755 };
   constructor(readonly caseInsensitive: boolean) {}
 
-  private key(name: string): string { return this.caseInsensitive ? name.toLowerCase() : name; }
+  private key(name: string): string {
+    return this.caseInsensitive ? name.toLowerCase() : name;
+  }
 
   private walk(parts: string[]): FsNode | undefined {
     let cur: FsNode = this.root;
@@ -127,8 +152,12 @@ export class MemFS {
     dir.children.set(this.key(real[real.length - 1]!), { kind: 'link', name: real[real.length - 1]!, target: [...target], mtime: new Date(), mode: 0o777 });
   }
 
-  exists(parts: string[]): boolean { return this.walk(this.realPath(parts)) !== undefined; }
-  isDir(parts: string[]): boolean { return this.walk(this.realPath(parts))?.kind === 'dir'; }
+  exists(parts: string[]): boolean {
+    return this.walk(this.realPath(parts)) !== undefined;
+  }
+  isDir(parts: string[]): boolean {
+    return this.walk(this.realPath(parts))?.kind === 'dir';
+  }
 
   read(parts: string[], shown = parts.join('/')): Buffer {
     const n = this.walk(this.realPath(parts, shown));
@@ -151,14 +180,17 @@ export class MemFS {
     dir.children.set(this.key(name), { kind: 'file', name: cur?.name ?? name, data: next, mtime: new Date(), mode: opts.mode ?? cur?.mode ?? 0o644 });
   }
 
-  mkdir(parts: string[]): void { this.dirAt(this.realPath(parts), true, parts.join('/')); }
+  mkdir(parts: string[]): void {
+    this.dirAt(this.realPath(parts), true, parts.join('/'));
+  }
 
   list(parts: string[], shown = parts.join('/')): { name: string; dir: boolean; size: number; mtime: Date }[] {
     const n = this.walk(this.realPath(parts, shown));
     if (!n) throw new FsError('ENOENT', `${shown}: no such file or directory`);
     if (n.kind !== 'dir') throw new FsError('ENOTDIR', `${shown}: not a directory`);
     // A junction lists as a directory (`dir` shows <JUNCTION>, a directory entry).
-    return [...n.children.values()].map(c => ({ name: c.name, dir: c.kind !== 'file', size: c.kind === 'file' ? c.data.length : 0, mtime: c.mtime }))
+    return [...n.children.values()]
+      .map(c => ({ name: c.name, dir: c.kind !== 'file', size: c.kind === 'file' ? c.data.length : 0, mtime: c.mtime }))
       .sort((a, b) => a.name.localeCompare(b.name));
   }
 
@@ -171,12 +203,17 @@ export class MemFS {
     parent.children.delete(this.key(parts[parts.length - 1]));
   }
 
-  mode(parts: string[]): number | undefined { return this.walk(this.realPath(parts))?.mode; }
-  chmod(parts: string[], mode: number): void { const n = this.walk(this.realPath(parts)); if (n) n.mode = mode; }
+  mode(parts: string[]): number | undefined {
+    return this.walk(this.realPath(parts))?.mode;
+  }
+  chmod(parts: string[], mode: number): void {
+    const n = this.walk(this.realPath(parts));
+    if (n) n.mode = mode;
+  }
 
   /** Size of all files under parts (for ephemeral-storage stats); junctions are not followed. */
   usedBytes(parts: string[] = []): number {
-    const sum = (n: FsNode): number => n.kind === 'file' ? n.data.length : n.kind === 'link' ? 0 : [...n.children.values()].reduce((a, c) => a + sum(c), 0);
+    const sum = (n: FsNode): number => (n.kind === 'file' ? n.data.length : n.kind === 'link' ? 0 : [...n.children.values()].reduce((a, c) => a + sum(c), 0));
     const n = this.walk(this.realPath(parts));
     return n ? sum(n) : 0;
   }
@@ -206,13 +243,20 @@ export interface Mount {
  * denied.", WINDOWS-COMMANDS §1) or Linux does (EROFS).
  */
 export class ContainerFS implements ShellFS {
-  constructor(readonly style: PathStyle, private rootfs: MemFS, private mounts: Mount[], private cwd: string[] = style === 'windows' ? ['c:'] : [],
-    private opts: { modes?: boolean; readOnlyRoot?: boolean } = {}) {
+  constructor(
+    readonly style: PathStyle,
+    private rootfs: MemFS,
+    private mounts: Mount[],
+    private cwd: string[] = style === 'windows' ? ['c:'] : [],
+    private opts: { modes?: boolean; readOnlyRoot?: boolean } = {},
+  ) {
     // Mount points exist as directories in the root layer so `dir` / `ls` show them.
     for (const m of mounts) rootfs.mkdir(m.at);
   }
 
-  private same(a: string, b: string): boolean { return this.style === 'windows' ? a.toLowerCase() === b.toLowerCase() : a === b; }
+  private same(a: string, b: string): boolean {
+    return this.style === 'windows' ? a.toLowerCase() === b.toLowerCase() : a === b;
+  }
 
   /** `followLast: false` (remove) leaves a junction named last as itself. */
   private resolve(path: string, followLast = true): { fs: MemFS; parts: string[]; mount?: Mount; shown: string } {
@@ -248,7 +292,10 @@ export class ContainerFS implements ShellFS {
     throw new FsError('EROFS', `${r.shown}: Read-only file system`);
   }
 
-  read(path: string): Buffer { const r = this.resolve(path); return r.fs.read(r.parts, r.shown); }
+  read(path: string): Buffer {
+    const r = this.resolve(path);
+    return r.fs.read(r.parts, r.shown);
+  }
   write(path: string, data: Buffer, opts: { append?: boolean } = {}): void {
     const r = this.resolve(path);
     this.checkWritable(r);
@@ -256,11 +303,28 @@ export class ContainerFS implements ShellFS {
     if (this.readOnlyAttribute(path)) throw new FsError('EACCES', 'Access is denied.');
     r.fs.write(r.parts, data, { append: opts.append, shown: r.shown });
   }
-  list(path: string) { const r = this.resolve(path); return r.fs.list(r.parts, r.shown); }
-  exists(path: string): boolean { const r = this.resolve(path); return r.fs.exists(r.parts); }
-  isDir(path: string): boolean { const r = this.resolve(path); return r.fs.isDir(r.parts); }
-  mkdir(path: string): void { const r = this.resolve(path); this.checkWritable(r); r.fs.mkdir(r.parts); }
-  remove(path: string): void { const r = this.resolve(path, false); this.checkWritable(r); r.fs.remove(r.parts, r.shown); }
+  list(path: string) {
+    const r = this.resolve(path);
+    return r.fs.list(r.parts, r.shown);
+  }
+  exists(path: string): boolean {
+    const r = this.resolve(path);
+    return r.fs.exists(r.parts);
+  }
+  isDir(path: string): boolean {
+    const r = this.resolve(path);
+    return r.fs.isDir(r.parts);
+  }
+  mkdir(path: string): void {
+    const r = this.resolve(path);
+    this.checkWritable(r);
+    r.fs.mkdir(r.parts);
+  }
+  remove(path: string): void {
+    const r = this.resolve(path, false);
+    this.checkWritable(r);
+    r.fs.remove(r.parts, r.shown);
+  }
   /** `mklink /J`: a junction at `path` naming `target` (an absolute path of this namespace). */
   link(path: string, target: string): void {
     const r = this.resolve(path, false);

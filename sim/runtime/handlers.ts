@@ -33,7 +33,10 @@ export function makeHandlers(ctx: RuntimeContext, nodes: Map<string, NodeRuntime
       const c = container(w, req.container);
       if (!c.running || !c.host) throw new StoreError(400, 'BadRequest', `unable to upgrade connection: container not found ("${c.name}")`);
       if (w.ctx.broken('exec', w.windows))
-        return { exitCode: 126, error: `Internal error occurred: error executing command in container: failed to exec in container: failed to start exec "${c.containerID?.slice(0, 12)}": hcs::System::CreateProcess ${c.containerID?.slice(0, 12)}: The system cannot find the file specified.: unknown` };
+        return {
+          exitCode: 126,
+          error: `Internal error occurred: error executing command in container: failed to exec in container: failed to start exec "${c.containerID?.slice(0, 12)}": hcs::System::CreateProcess ${c.containerID?.slice(0, 12)}: The system cannot find the file specified.: unknown`,
+        };
       const run = await ctx.runCommand();
       const code = await run(req.command, c.host, { stdin: req.stdin ? streams.stdin : null, stdout: streams.stdout, stderr: streams.stderr, signal });
       return { exitCode: code };
@@ -49,7 +52,11 @@ export function makeHandlers(ctx: RuntimeContext, nodes: Map<string, NodeRuntime
       }
       if (!c.started && !c.state.terminated && !c.running) {
         const reason = c.state.waiting?.reason ?? 'ContainerCreating';
-        throw new StoreError(400, 'BadRequest', `container "${c.name}" in pod "${podName}" is waiting to start: ${reason === 'ErrImagePull' || reason === 'ImagePullBackOff' ? 'trying and failing to pull image' : reason}`);
+        throw new StoreError(
+          400,
+          'BadRequest',
+          `container "${c.name}" in pod "${podName}" is waiting to start: ${reason === 'ErrImagePull' || reason === 'ImagePullBackOff' ? 'trying and failing to pull image' : reason}`,
+        );
       }
       return c.log.stream(out, req, signal);
     },
@@ -58,14 +65,21 @@ export function makeHandlers(ctx: RuntimeContext, nodes: Map<string, NodeRuntime
       const w = worker(req.namespace, req.pod);
       const where = `error forwarding port ${req.port} to pod ${w.sandboxID}, uid `;
       if (w.ctx.broken('port-forward', w.windows))
-        throw new StoreError(500, 'InternalError', `${where}: failed to execute portforward in network namespace "": wincat.exe: The system cannot find the file specified.`);
+        throw new StoreError(
+          500,
+          'InternalError',
+          `${where}: failed to execute portforward in network namespace "": wincat.exe: The system cannot find the file specified.`,
+        );
       try {
         const s = await ctx.network.connect({ from: w.endpoint(), host: w.podAddress(), port: req.port, timeoutMs: 10_000 });
         signal.addEventListener('abort', () => s.destroy(), { once: true });
         return s;
       } catch (e) {
-        throw new StoreError(500, 'InternalError',
-          `${where}: failed to execute portforward in network namespace "${w.sandboxID.slice(0, 12)}": failed to connect to localhost:${req.port} inside namespace "${w.sandboxID.slice(0, 12)}", IPv4: dial tcp4 127.0.0.1:${req.port}: connect: connection refused ${e instanceof Error ? '' : ''}`.trim());
+        throw new StoreError(
+          500,
+          'InternalError',
+          `${where}: failed to execute portforward in network namespace "${w.sandboxID.slice(0, 12)}": failed to connect to localhost:${req.port} inside namespace "${w.sandboxID.slice(0, 12)}", IPv4: dial tcp4 127.0.0.1:${req.port}: connect: connection refused ${e instanceof Error ? '' : ''}`.trim(),
+        );
       }
     },
 
@@ -75,17 +89,38 @@ export function makeHandlers(ctx: RuntimeContext, nodes: Map<string, NodeRuntime
       const p = path.replace(/^\/+/, '').split('?')[0].replace(/\/+$/, '');
       const json = (o: object): NodeProxyResponse => ({ status: 200, contentType: 'application/json', body: JSON.stringify(o, null, 2) });
       switch (p) {
-        case 'stats/summary': return json(summary(ctx, node));
-        case 'healthz': case 'healthz/ping': return { status: 200, contentType: 'text/plain; charset=utf-8', body: 'ok' };
-        case 'pods': return json({ kind: 'PodList', apiVersion: 'v1', metadata: {}, items: [...node.pods.values()].map(w => ctx.store.tryGet('pods', w.pod.metadata!.namespace, w.pod.metadata!.name!)).filter(Boolean) });
-        case 'configz': return json({ kubeletconfig: { enableServer: true, podPidsLimit: -1, cgroupDriver: node.os === 'linux' ? 'systemd' : 'cgroupfs', clusterDomain: ctx.profile.network.clusterDomain ?? 'cluster.local', clusterDNS: [ctx.network.dnsServer().address] } });
-        default: return { status: 404, contentType: 'text/plain; charset=utf-8', body: '404 page not found\n' };
+        case 'stats/summary':
+          return json(summary(ctx, node));
+        case 'healthz':
+        case 'healthz/ping':
+          return { status: 200, contentType: 'text/plain; charset=utf-8', body: 'ok' };
+        case 'pods':
+          return json({
+            kind: 'PodList',
+            apiVersion: 'v1',
+            metadata: {},
+            items: [...node.pods.values()].map(w => ctx.store.tryGet('pods', w.pod.metadata!.namespace, w.pod.metadata!.name!)).filter(Boolean),
+          });
+        case 'configz':
+          return json({
+            kubeletconfig: {
+              enableServer: true,
+              podPidsLimit: -1,
+              cgroupDriver: node.os === 'linux' ? 'systemd' : 'cgroupfs',
+              clusterDomain: ctx.profile.network.clusterDomain ?? 'cluster.local',
+              clusterDNS: [ctx.network.dnsServer().address],
+            },
+          });
+        default:
+          return { status: 404, contentType: 'text/plain; charset=utf-8', body: '404 page not found\n' };
       }
     },
 
-    ...(ctx.profile.addons.metricsServer ? {
-      podMetrics: async (ns: string | undefined) => podMetrics(ctx, [...nodes.values()], ns),
-      nodeMetrics: async () => nodeMetrics(ctx, [...nodes.values()]),
-    } : {}),
+    ...(ctx.profile.addons.metricsServer
+      ? {
+          podMetrics: async (ns: string | undefined) => podMetrics(ctx, [...nodes.values()], ns),
+          nodeMetrics: async () => nodeMetrics(ctx, [...nodes.values()]),
+        }
+      : {}),
   };
 }

@@ -48,12 +48,19 @@ export async function runOnHost(r: HostRun): Promise<number> {
     await writeFile(join(sa, 'namespace'), r.namespace);
     const env = {
       ...r.env,
-      KUBERNETES_SERVICE_HOST: r.api.host, KUBERNETES_SERVICE_PORT: String(r.api.port), KUBERNETES_SERVICE_PORT_HTTPS: String(r.api.port),
-      WINCHECK_CONTAINER_ROOT: root, HOME: root,
+      KUBERNETES_SERVICE_HOST: r.api.host,
+      KUBERNETES_SERVICE_PORT: String(r.api.port),
+      KUBERNETES_SERVICE_PORT_HTTPS: String(r.api.port),
+      WINCHECK_CONTAINER_ROOT: root,
+      HOME: root,
       // The host's PATH (node, kubectl are this machine's): the image's own PATH names nothing here.
       PATH: process.env.PATH ?? '/usr/bin:/bin',
     };
-    const child = spawn(process.execPath, [join(PACKAGE_ROOT, 'cli/wincheck.js'), ...r.argv.slice(2)], { cwd: PACKAGE_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(PACKAGE_ROOT, 'cli/wincheck.js'), ...r.argv.slice(2)], {
+      cwd: PACKAGE_ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout.pipe(r.stdout, { end: false });
     child.stderr.pipe(r.stderr, { end: false });
     let killTimer: NodeJS.Timeout | undefined;
@@ -61,9 +68,13 @@ export async function runOnHost(r: HostRun): Promise<number> {
       child.kill('SIGTERM');
       killTimer = setTimeout(() => child.kill('SIGKILL'), KILL_AFTER_MS);
     };
-    if (r.signal.aborted) onAbort(); else r.signal.addEventListener('abort', onAbort, { once: true });
+    if (r.signal.aborted) onAbort();
+    else r.signal.addEventListener('abort', onAbort, { once: true });
     return await new Promise<number>(done => {
-      child.on('error', e => { r.stderr.write(`exec ${process.execPath}: ${e.message}\n`); done(127); });
+      child.on('error', e => {
+        r.stderr.write(`exec ${process.execPath}: ${e.message}\n`);
+        done(127);
+      });
       child.on('close', (code, sig) => {
         clearTimeout(killTimer);
         r.signal.removeEventListener('abort', onAbort);

@@ -8,7 +8,12 @@ import { findImage, imageDigest, parseImageRef, selectManifest, type ImageEntry,
 
 /** A failed pull; `message` is the rpc error text the kubelet puts in the event and the waiting state. */
 export class PullError extends Error {
-  constructor(readonly reason: 'ErrImagePull' | 'ErrImageNeverPull' | 'InvalidImageName', message: string) { super(message); }
+  constructor(
+    readonly reason: 'ErrImagePull' | 'ErrImageNeverPull' | 'InvalidImageName',
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 export interface PulledImage {
@@ -34,12 +39,19 @@ export class ImageCache {
   private inflight = new Map<string, Promise<PulledImage>>();
 
   /** onPulled: an image newly present (the node reports its images in status.images). */
-  constructor(private ctx: RuntimeContext, private onPulled?: () => void) {}
+  constructor(
+    private ctx: RuntimeContext,
+    private onPulled?: () => void,
+  ) {}
 
   /** Images present on the node (for nodes' status.images, if wanted). */
-  list(): PulledImage[] { return [...this.have.values()]; }
+  list(): PulledImage[] {
+    return [...this.have.values()];
+  }
 
-  isPresent(image: string, want: PlatformWanted): boolean { return this.have.has(this.key(image, want)); }
+  isPresent(image: string, want: PlatformWanted): boolean {
+    return this.have.has(this.key(image, want));
+  }
 
   private key(image: string, want: PlatformWanted): string {
     const r = parseImageRef(image, this.ctx.profile.registryMirrors);
@@ -56,8 +68,7 @@ export class ImageCache {
     if (!cached && policy === 'Never') throw new PullError('ErrImageNeverPull', `Container image "${image}" is not present with pull policy of Never`);
     let p = this.inflight.get(key);
     if (!p) {
-      p = this.fetch(image, want, !cached, signal)
-        .finally(() => this.inflight.delete(key));
+      p = this.fetch(image, want, !cached, signal).finally(() => this.inflight.delete(key));
       this.inflight.set(key, p);
     }
     const got = await p;
@@ -85,13 +96,20 @@ export class ImageCache {
     const canonical = `${r.repo}:${r.tag}`;
     const found = findImage(r);
     const latencyMs = firstPull ? this.firstPullMs(want, found && selectManifest(found, want)?.size) : 0;
-    if (latencyMs > 0 && !(await this.ctx.sleep(latencyMs, signal))) throw new PullError('ErrImagePull', `rpc error: code = Canceled desc = failed to pull and unpack image "${canonical}": context canceled`);
+    if (latencyMs > 0 && !(await this.ctx.sleep(latencyMs, signal)))
+      throw new PullError('ErrImagePull', `rpc error: code = Canceled desc = failed to pull and unpack image "${canonical}": context canceled`);
     const entry = found;
     if (!entry)
-      throw new PullError('ErrImagePull', `rpc error: code = NotFound desc = failed to pull and unpack image "${canonical}": failed to resolve reference "${canonical}": ${canonical}: not found`);
+      throw new PullError(
+        'ErrImagePull',
+        `rpc error: code = NotFound desc = failed to pull and unpack image "${canonical}": failed to resolve reference "${canonical}": ${canonical}: not found`,
+      );
     const manifest = selectManifest(entry, want);
     if (!manifest)
-      throw new PullError('ErrImagePull', `rpc error: code = NotFound desc = failed to pull and unpack image "${canonical}": no match for platform in manifest: not found`);
+      throw new PullError(
+        'ErrImagePull',
+        `rpc error: code = NotFound desc = failed to pull and unpack image "${canonical}": no match for platform in manifest: not found`,
+      );
     return { entry, manifest, image: canonical, imageID: `${r.repo}@${imageDigest(entry)}`, pulledInMs: Date.now() - started };
   }
 }

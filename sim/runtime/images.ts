@@ -66,20 +66,93 @@ const K8S_IMAGE_BUILDS = [BUILD_2019, BUILD_2022];
 
 // Windows System32 tools of Server Core (WINDOWS-COMMANDS §0, §2, §4, §5).
 const SERVERCORE_BINS = [
-  'cmd.exe', 'powershell.exe', 'curl.exe', 'nslookup.exe', 'ping.exe', 'ipconfig.exe', 'whoami.exe', 'hostname.exe',
-  'tasklist.exe', 'netsh.exe', 'sc.exe', 'findstr.exe', 'reg.exe', 'net.exe', 'timeout.exe', 'where.exe', 'tar.exe',
-  'route.exe', 'netstat.exe', 'certutil.exe', 'icacls.exe', 'more.com', 'sort.exe',
+  'cmd.exe',
+  'powershell.exe',
+  'curl.exe',
+  'nslookup.exe',
+  'ping.exe',
+  'ipconfig.exe',
+  'whoami.exe',
+  'hostname.exe',
+  'tasklist.exe',
+  'netsh.exe',
+  'sc.exe',
+  'findstr.exe',
+  'reg.exe',
+  'net.exe',
+  'timeout.exe',
+  'where.exe',
+  'tar.exe',
+  'route.exe',
+  'netstat.exe',
+  'certutil.exe',
+  'icacls.exe',
+  'more.com',
+  'sort.exe',
 ];
 // Nano Server has no PowerShell (microsoft/Windows-Containers#252, §0); curl.exe UNCONFIRMED (§2), kept.
 // netstat.exe: UNCONFIRMED for Nano Server (no source in WINDOWS-COMMANDS); kept with the other inbox
 // TCP/IP tools (ipconfig, ping, nslookup, netsh) it ships beside in System32.
 const NANOSERVER_BINS = [
-  'cmd.exe', 'curl.exe', 'tar.exe', 'hostname.exe', 'ipconfig.exe', 'nslookup.exe', 'ping.exe', 'whoami.exe',
-  'findstr.exe', 'reg.exe', 'netsh.exe', 'netstat.exe', 'where.exe', 'more.com', 'sort.exe',
+  'cmd.exe',
+  'curl.exe',
+  'tar.exe',
+  'hostname.exe',
+  'ipconfig.exe',
+  'nslookup.exe',
+  'ping.exe',
+  'whoami.exe',
+  'findstr.exe',
+  'reg.exe',
+  'netsh.exe',
+  'netstat.exe',
+  'where.exe',
+  'more.com',
+  'sort.exe',
 ];
 // The e2e images put busybox applets in C:\bin, curl 7.57 in C:\curl, BIND nslookup/dig in C:\dig (§0).
-const BUSYBOX_APPLETS = ['sh', 'ls', 'cat', 'echo', 'sleep', 'wget', 'whoami', 'nc', 'grep', 'env', 'mkdir', 'rm', 'touch', 'test', 'printf', 'true', 'false', 'id', 'ps', 'head', 'tail', 'wc', 'sed', 'awk'];
-const LINUX_BUSYBOX_BINS = [...BUSYBOX_APPLETS, 'hostname', 'nslookup', 'ping', 'ip', 'ifconfig', 'netstat', 'dd', 'du', 'df', 'mount', 'date', 'kill', 'uname'];
+const BUSYBOX_APPLETS = [
+  'sh',
+  'ls',
+  'cat',
+  'echo',
+  'sleep',
+  'wget',
+  'whoami',
+  'nc',
+  'grep',
+  'env',
+  'mkdir',
+  'rm',
+  'touch',
+  'test',
+  'printf',
+  'true',
+  'false',
+  'id',
+  'ps',
+  'head',
+  'tail',
+  'wc',
+  'sed',
+  'awk',
+];
+const LINUX_BUSYBOX_BINS = [
+  ...BUSYBOX_APPLETS,
+  'hostname',
+  'nslookup',
+  'ping',
+  'ip',
+  'ifconfig',
+  'netstat',
+  'dd',
+  'du',
+  'df',
+  'mount',
+  'date',
+  'kill',
+  'uname',
+];
 
 /** Windows default environment (§8); COMPUTERNAME and USERNAME are set per container by the runtime. */
 function windowsEnv(path: string): Record<string, string> {
@@ -123,107 +196,234 @@ function lin(m: Omit<ImageManifest, 'os' | 'env'> & { env?: Record<string, strin
   return { os: 'linux', ...m, env: { ...LINUX_ENV, ...m.env } };
 }
 
-const servercore = (build: string): ImageManifest => win(build, {
-  cmd: ['c:\\windows\\system32\\cmd.exe'], user: 'ContainerAdministrator', env: windowsEnv(SYS_PATH),
-  binaries: SERVERCORE_BINS, size: 1_550 * MB, defaultRunsForever: true,
-});
-const iis = (build: string): ImageManifest => win(build, {
-  entrypoint: ['C:\\ServiceMonitor.exe', 'w3svc'], user: 'ContainerAdministrator', env: windowsEnv(SYS_PATH),
-  binaries: [...SERVERCORE_BINS, 'servicemonitor.exe', 'appcmd.exe'], size: 1_620 * MB,
-  files: { 'C:\\inetpub\\wwwroot\\iisstart.htm': IIS_START_PAGE() },
-});
-const nanoserver = (build: string): ImageManifest => win(build, {
-  cmd: ['c:\\windows\\system32\\cmd.exe'], user: 'ContainerUser', env: windowsEnv(NANO_PATH),
-  binaries: NANOSERVER_BINS, size: 120 * MB, defaultRunsForever: true,
-});
+const servercore = (build: string): ImageManifest =>
+  win(build, {
+    cmd: ['c:\\windows\\system32\\cmd.exe'],
+    user: 'ContainerAdministrator',
+    env: windowsEnv(SYS_PATH),
+    binaries: SERVERCORE_BINS,
+    size: 1_550 * MB,
+    defaultRunsForever: true,
+  });
+const iis = (build: string): ImageManifest =>
+  win(build, {
+    entrypoint: ['C:\\ServiceMonitor.exe', 'w3svc'],
+    user: 'ContainerAdministrator',
+    env: windowsEnv(SYS_PATH),
+    binaries: [...SERVERCORE_BINS, 'servicemonitor.exe', 'appcmd.exe'],
+    size: 1_620 * MB,
+    files: { 'C:\\inetpub\\wwwroot\\iisstart.htm': IIS_START_PAGE() },
+  });
+const nanoserver = (build: string): ImageManifest =>
+  win(build, {
+    cmd: ['c:\\windows\\system32\\cmd.exe'],
+    user: 'ContainerUser',
+    env: windowsEnv(NANO_PATH),
+    binaries: NANOSERVER_BINS,
+    size: 120 * MB,
+    defaultRunsForever: true,
+  });
 // The Windows pause image: wincat for port-forward (FEATURES.md work.port-forward).
-const winPause = (build: string): ImageManifest => win(build, {
-  entrypoint: ['/pause.exe'], user: 'ContainerUser', env: windowsEnv(NANO_PATH),
-  binaries: ['pause.exe', 'wincat.exe', 'cmd.exe'], size: 110 * MB,
-});
+const winPause = (build: string): ImageManifest =>
+  win(build, {
+    entrypoint: ['/pause.exe'],
+    user: 'ContainerUser',
+    env: windowsEnv(NANO_PATH),
+    binaries: ['pause.exe', 'wincat.exe', 'cmd.exe'],
+    size: 110 * MB,
+  });
 // agnhost on Windows: entrypoint /agnhost, default CMD pause (§6). User UNCONFIRMED: the e2e
 // Windows images switch to ContainerAdministrator; the nonroot image is the ContainerUser one (§1).
-const winAgnhost = (build: string): ImageManifest => win(build, {
-  entrypoint: ['/agnhost'], cmd: ['pause'], user: 'ContainerAdministrator', env: windowsEnv(E2E_PATH),
-  binaries: [...NANOSERVER_BINS, ...BUSYBOX_APPLETS, 'agnhost.exe', 'dig.exe', 'powershell.exe', 'pwsh.exe'], size: 210 * MB,
-});
+const winAgnhost = (build: string): ImageManifest =>
+  win(build, {
+    entrypoint: ['/agnhost'],
+    cmd: ['pause'],
+    user: 'ContainerAdministrator',
+    env: windowsEnv(E2E_PATH),
+    binaries: [...NANOSERVER_BINS, ...BUSYBOX_APPLETS, 'agnhost.exe', 'dig.exe', 'powershell.exe', 'pwsh.exe'],
+    size: 210 * MB,
+  });
 // busybox test image: entrypoint `cmd.exe /s /c`, powershell.exe is pwsh 6.2.7, hostname.exe with no newline (§0).
-const winBusybox = (build: string): ImageManifest => win(build, {
-  entrypoint: ['cmd.exe', '/s', '/c'], user: 'ContainerAdministrator', env: windowsEnv(E2E_PATH),
-  binaries: [...NANOSERVER_BINS, ...BUSYBOX_APPLETS, 'powershell.exe', 'pwsh.exe'], size: 180 * MB, defaultRunsForever: true,
-});
+const winBusybox = (build: string): ImageManifest =>
+  win(build, {
+    entrypoint: ['cmd.exe', '/s', '/c'],
+    user: 'ContainerAdministrator',
+    env: windowsEnv(E2E_PATH),
+    binaries: [...NANOSERVER_BINS, ...BUSYBOX_APPLETS, 'powershell.exe', 'pwsh.exe'],
+    size: 180 * MB,
+    defaultRunsForever: true,
+  });
 // nonroot: nanoserver + USER ContainerUser (§1, k8s:test/images/nonroot/Dockerfile_windows).
-const winNonroot = (build: string): ImageManifest => win(build, {
-  cmd: ['cmd.exe'], user: 'ContainerUser', env: windowsEnv(NANO_PATH), binaries: NANOSERVER_BINS, size: 125 * MB, defaultRunsForever: true,
-});
+const winNonroot = (build: string): ImageManifest =>
+  win(build, {
+    cmd: ['cmd.exe'],
+    user: 'ContainerUser',
+    env: windowsEnv(NANO_PATH),
+    binaries: NANOSERVER_BINS,
+    size: 125 * MB,
+    defaultRunsForever: true,
+  });
 
 const linuxPause = lin({ entrypoint: ['/pause'], user: '65535', binaries: ['pause'], size: 321_000 });
 const linuxAgnhost = lin({
-  entrypoint: ['/agnhost'], cmd: ['pause'], user: 'root', binaries: [...LINUX_BUSYBOX_BINS, 'agnhost', 'curl', 'dig'], size: 51 * MB,
+  entrypoint: ['/agnhost'],
+  cmd: ['pause'],
+  user: 'root',
+  binaries: [...LINUX_BUSYBOX_BINS, 'agnhost', 'curl', 'dig'],
+  size: 51 * MB,
 });
 const linuxBusybox = lin({ cmd: ['sh'], user: 'root', binaries: LINUX_BUSYBOX_BINS, size: 2_200_000 });
 
 function IIS_START_PAGE(): string {
-  return '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd">\r\n'
-    + '<html xmlns="http://www.w3.org/1999/xhtml">\r\n<head>\r\n<meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1" />\r\n'
-    + '<title>IIS Windows Server</title>\r\n</head>\r\n<body>\r\n<div id="container">\r\n'
-    + '<a href="http://go.microsoft.com/fwlink/?linkid=66138&amp;clcid=0x409"><img src="iisstart.png" alt="IIS" width="960" height="600" /></a>\r\n'
-    + '</div>\r\n</body>\r\n</html>';
+  return (
+    '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd">\r\n' +
+    '<html xmlns="http://www.w3.org/1999/xhtml">\r\n<head>\r\n<meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1" />\r\n' +
+    '<title>IIS Windows Server</title>\r\n</head>\r\n<body>\r\n<div id="container">\r\n' +
+    '<a href="http://go.microsoft.com/fwlink/?linkid=66138&amp;clcid=0x409"><img src="iisstart.png" alt="IIS" width="960" height="600" /></a>\r\n' +
+    '</div>\r\n</body>\r\n</html>'
+  );
 }
 
 const per = (builds: string[], f: (b: string) => ImageManifest) => builds.map(f);
 
 /** A Linux add-on image whose process serves until stopped. */
 function addon(repo: string, tagPattern: RegExp, binaries: string[]): ImageEntry[] {
-  return [{ repo, tags: [], tagPattern, manifests: [lin({
-    entrypoint: [`/usr/local/bin/${binaries[0]}`], user: 'root', binaries, daemons: binaries, size: 30 * MB, defaultRunsForever: true,
-  })] }];
+  return [
+    {
+      repo,
+      tags: [],
+      tagPattern,
+      manifests: [
+        lin({
+          entrypoint: [`/usr/local/bin/${binaries[0]}`],
+          user: 'root',
+          binaries,
+          daemons: binaries,
+          size: 30 * MB,
+          defaultRunsForever: true,
+        }),
+      ],
+    },
+  ];
 }
 
-const hostProcessComponent = (b: string): ImageManifest => win(b, {
-  // The sig-windows-tools HostProcess images start their component from a pwsh script.
-  user: 'NT AUTHORITY\\SYSTEM', env: windowsEnv(SYS_PATH), binaries: [], daemons: ['pwsh', 'pwsh.exe', 'powershell', 'powershell.exe'],
-  size: 40 * MB, defaultRunsForever: true,
-});
+const hostProcessComponent = (b: string): ImageManifest =>
+  win(b, {
+    // The sig-windows-tools HostProcess images start their component from a pwsh script.
+    user: 'NT AUTHORITY\\SYSTEM',
+    env: windowsEnv(SYS_PATH),
+    binaries: [],
+    daemons: ['pwsh', 'pwsh.exe', 'powershell', 'powershell.exe'],
+    size: 40 * MB,
+    defaultRunsForever: true,
+  });
 
 /** The registry. Tags that name one build hold only that build (single-arch). */
 export const IMAGES: ImageEntry[] = [
-  ...MODERN.map(b => ({ repo: 'mcr.microsoft.com/windows/servercore', tags: b === BUILD_2019 ? [WIN_TAG[b], '1809'] : [WIN_TAG[b]], manifests: [servercore(b)] })),
+  ...MODERN.map(b => ({
+    repo: 'mcr.microsoft.com/windows/servercore',
+    tags: b === BUILD_2019 ? [WIN_TAG[b], '1809'] : [WIN_TAG[b]],
+    manifests: [servercore(b)],
+  })),
   ...MODERN.map(b => ({ repo: 'mcr.microsoft.com/windows/servercore/iis', tags: [`windowsservercore-${WIN_TAG[b]}`], manifests: [iis(b)] })),
   { repo: 'mcr.microsoft.com/windows/servercore/iis', tags: ['latest'], manifests: per(MODERN, iis) },
   // Nano Server on 2019: 1809 is the tag in use (k8s test/images/nonroot/BASEIMAGE); ltsc2019 is
   // also pinned by digest in public Dockerfiles (docs/images.md).
-  ...MODERN.map(b => ({ repo: 'mcr.microsoft.com/windows/nanoserver', tags: b === BUILD_2019 ? ['1809', WIN_TAG[b]] : [WIN_TAG[b]], manifests: [nanoserver(b)] })),
+  ...MODERN.map(b => ({
+    repo: 'mcr.microsoft.com/windows/nanoserver',
+    tags: b === BUILD_2019 ? ['1809', WIN_TAG[b]] : [WIN_TAG[b]],
+    manifests: [nanoserver(b)],
+  })),
   { repo: 'mcr.microsoft.com/windows/servercore', tags: ['1709'], manifests: [servercore(BUILD_1709)] },
-  { repo: 'mcr.microsoft.com/powershell', tags: ['lts-nanoserver-ltsc2022'], manifests: [win(BUILD_2022, {
-    cmd: ['pwsh.exe'], user: 'ContainerUser', env: windowsEnv(`C:\\Program Files\\PowerShell;${NANO_PATH}`),
-    binaries: [...NANOSERVER_BINS, 'pwsh.exe', 'powershell.exe'], size: 150 * MB, defaultRunsForever: true,
-  })] },
+  {
+    repo: 'mcr.microsoft.com/powershell',
+    tags: ['lts-nanoserver-ltsc2022'],
+    manifests: [
+      win(BUILD_2022, {
+        cmd: ['pwsh.exe'],
+        user: 'ContainerUser',
+        env: windowsEnv(`C:\\Program Files\\PowerShell;${NANO_PATH}`),
+        binaries: [...NANOSERVER_BINS, 'pwsh.exe', 'powershell.exe'],
+        size: 150 * MB,
+        defaultRunsForever: true,
+      }),
+    ],
+  },
   // The HostProcess base image: no OS layer of its own, runs on any Windows build (host_process.go).
-  { repo: 'mcr.microsoft.com/oss/kubernetes/windows-host-process-containers-base-image', tags: ['v1.0.0'], manifests: per(MODERN, b => win(b, {
-    user: 'ContainerUser', env: windowsEnv(SYS_PATH), binaries: [], size: 7_000,
-  })) },
+  {
+    repo: 'mcr.microsoft.com/oss/kubernetes/windows-host-process-containers-base-image',
+    tags: ['v1.0.0'],
+    manifests: per(MODERN, b =>
+      win(b, {
+        user: 'ContainerUser',
+        env: windowsEnv(SYS_PATH),
+        binaries: [],
+        size: 7_000,
+      }),
+    ),
+  },
   // Multi-arch: Linux + Windows 1809 and ltsc2022 only (docs/images.md). A 2025 or 23H2 node
   // runs the ltsc2022 variant under the stable-ABI rule (selectManifest).
   { repo: 'registry.k8s.io/pause', tags: ['3.9', '3.10'], manifests: [linuxPause, ...per(K8S_IMAGE_BUILDS, winPause)] },
   { repo: 'mcr.microsoft.com/oss/kubernetes/pause', tags: ['3.9', '3.10'], manifests: [linuxPause, ...per(K8S_IMAGE_BUILDS, winPause)] },
-  { repo: 'registry.k8s.io/e2e-test-images/agnhost', tags: ['2.47', '2.48', '2.49', '2.50', '2.51', '2.52', '2.53'], manifests: [linuxAgnhost, ...per(K8S_IMAGE_BUILDS, winAgnhost)] },
+  {
+    repo: 'registry.k8s.io/e2e-test-images/agnhost',
+    tags: ['2.47', '2.48', '2.49', '2.50', '2.51', '2.52', '2.53'],
+    manifests: [linuxAgnhost, ...per(K8S_IMAGE_BUILDS, winAgnhost)],
+  },
   { repo: 'registry.k8s.io/e2e-test-images/busybox', tags: ['1.36.1-1', '1.29-4'], manifests: [linuxBusybox, ...per(K8S_IMAGE_BUILDS, winBusybox)] },
-  { repo: 'registry.k8s.io/e2e-test-images/nonroot', tags: ['1.4'], manifests: [lin({ entrypoint: ['/nonroot'], user: '1234', binaries: ['sh', 'nonroot', 'whoami', 'id'], size: 3 * MB }), ...per(K8S_IMAGE_BUILDS, winNonroot)] },
+  {
+    repo: 'registry.k8s.io/e2e-test-images/nonroot',
+    tags: ['1.4'],
+    manifests: [
+      lin({ entrypoint: ['/nonroot'], user: '1234', binaries: ['sh', 'nonroot', 'whoami', 'id'], size: 3 * MB }),
+      ...per(K8S_IMAGE_BUILDS, winNonroot),
+    ],
+  },
   // The e2e NFS server (test/images/volume/nfs): Linux only, serves NFS on 2049.
-  { repo: 'registry.k8s.io/e2e-test-images/volume/nfs', tags: ['1.4', '1.3'], manifests: [lin({
-    entrypoint: ['/usr/local/bin/run_nfs.sh'], cmd: ['/exports'], user: 'root', binaries: ['sh', 'bash', 'cat', 'ls', 'echo', 'sleep', 'run_nfs.sh'], size: 90 * MB,
-  })] },
+  {
+    repo: 'registry.k8s.io/e2e-test-images/volume/nfs',
+    tags: ['1.4', '1.3'],
+    manifests: [
+      lin({
+        entrypoint: ['/usr/local/bin/run_nfs.sh'],
+        cmd: ['/exports'],
+        user: 'root',
+        binaries: ['sh', 'bash', 'cat', 'ls', 'echo', 'sleep', 'run_nfs.sh'],
+        size: 90 * MB,
+      }),
+    ],
+  },
   // This repository's own image (Dockerfile): its entrypoint runs as a real child process of
   // this machine's Node (hostProcess.ts), so the in-cluster Job of ci/in-cluster/ is tested end to end.
-  { repo: 'docker.io/library/wincheck', tags: ['0.1.0', 'latest'], manifests: [lin({
-    entrypoint: ['node', WINCHECK_ENTRYPOINT], cmd: ['run'], user: '1000', workingDir: '/opt/wincheck', binaries: ['node'], size: 90 * MB,
-  })] },
+  {
+    repo: 'docker.io/library/wincheck',
+    tags: ['0.1.0', 'latest'],
+    manifests: [
+      lin({
+        entrypoint: ['node', WINCHECK_ENTRYPOINT],
+        cmd: ['run'],
+        user: '1000',
+        workingDir: '/opt/wincheck',
+        binaries: ['node'],
+        size: 90 * MB,
+      }),
+    ],
+  },
   { repo: 'docker.io/library/busybox', tags: ['latest', '1.36', '1.36.1', '1.37'], manifests: [linuxBusybox] },
-  { repo: 'docker.io/library/nginx', tags: ['latest', '1.25', '1.27', 'stable', 'alpine'], manifests: [lin({
-    entrypoint: ['/docker-entrypoint.sh'], cmd: ['nginx', '-g', 'daemon off;'], user: 'root',
-    binaries: ['sh', 'bash', 'nginx', 'cat', 'ls', 'echo', 'sleep', 'curl', 'hostname'], size: 68 * MB,
-  })] },
+  {
+    repo: 'docker.io/library/nginx',
+    tags: ['latest', '1.25', '1.27', 'stable', 'alpine'],
+    manifests: [
+      lin({
+        entrypoint: ['/docker-entrypoint.sh'],
+        cmd: ['nginx', '-g', 'daemon off;'],
+        user: 'root',
+        binaries: ['sh', 'bash', 'nginx', 'cat', 'ls', 'echo', 'sleep', 'curl', 'hostname'],
+        size: 68 * MB,
+      }),
+    ],
+  },
   // Cluster add-ons (kube-system): Linux components, and the Windows ones as HostProcess
   // images (sig-windows-tools), which carry no OS layer and so run on any Windows build.
   ...addon('registry.k8s.io/kube-proxy', /^v1\.\d+\.\d+$/, ['kube-proxy']),
@@ -245,10 +445,19 @@ export const IMAGES: ImageEntry[] = [
   { repo: 'docker.io/microsoft/iis', tags: ['latest'], manifests: [iis(BUILD_2016)] },
   { repo: 'docker.io/microsoft/windowsservercore', tags: ['1709'], manifests: [servercore(BUILD_1709)] },
   { repo: 'docker.io/microsoft/windowsservercore', tags: ['ltsc2016', 'latest'], manifests: [servercore(BUILD_2016)] },
-  { repo: 'docker.io/library/redis', tags: ['3.0-nanoserver'], manifests: [win(BUILD_2016, {
-    entrypoint: ['redis-server.exe'], user: 'ContainerAdministrator', env: windowsEnv(`C:\\redis;${NANO_PATH}`),
-    binaries: [...NANOSERVER_BINS, 'redis-server.exe', 'redis-cli.exe', 'powershell.exe'], size: 400 * MB,
-  })] },
+  {
+    repo: 'docker.io/library/redis',
+    tags: ['3.0-nanoserver'],
+    manifests: [
+      win(BUILD_2016, {
+        entrypoint: ['redis-server.exe'],
+        user: 'ContainerAdministrator',
+        env: windowsEnv(`C:\\redis;${NANO_PATH}`),
+        binaries: [...NANOSERVER_BINS, 'redis-server.exe', 'redis-cli.exe', 'powershell.exe'],
+        size: 400 * MB,
+      }),
+    ],
+  },
 ];
 
 export interface ImageRef {
@@ -267,15 +476,24 @@ export function parseImageRef(ref: string, mirrors: string[] = []): ImageRef {
   let rest = ref.trim();
   for (const m of mirrors) {
     const prefix = m.replace(/\/+$/, '') + '/';
-    if (rest.startsWith(prefix)) { rest = rest.slice(prefix.length); break; }
+    if (rest.startsWith(prefix)) {
+      rest = rest.slice(prefix.length);
+      break;
+    }
   }
   let digest: string | undefined;
   const at = rest.indexOf('@');
-  if (at >= 0) { digest = rest.slice(at + 1); rest = rest.slice(0, at); }
+  if (at >= 0) {
+    digest = rest.slice(at + 1);
+    rest = rest.slice(0, at);
+  }
   let tag = 'latest';
   const slash = rest.lastIndexOf('/');
   const colon = rest.lastIndexOf(':');
-  if (colon > slash) { tag = rest.slice(colon + 1); rest = rest.slice(0, colon); }
+  if (colon > slash) {
+    tag = rest.slice(colon + 1);
+    rest = rest.slice(0, colon);
+  }
   const first = rest.split('/')[0];
   const hasRegistry = rest.includes('/') && (first.includes('.') || first.includes(':') || first === 'localhost');
   if (!hasRegistry) rest = `${DEFAULT_REGISTRY}/${rest.includes('/') ? rest : `library/${rest}`}`;

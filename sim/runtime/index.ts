@@ -46,7 +46,10 @@ export function startRuntime(opts: { store: Store; profile: Profile; network: Ne
   const ssh = network as NetworkTwin & WithSsh;
   ssh.setNodeExecHandler?.(async (node, command, streams, signal) => {
     const n = nodes.get(node);
-    if (!n) { streams.stderr.write(`unknown node ${node}\r\n`); return 1; }
+    if (!n) {
+      streams.stderr.write(`unknown node ${node}\r\n`);
+      return 1;
+    }
     const host = nodeHost(n.ctx, n, n.os === 'windows' ? `${n.name.toUpperCase().slice(0, 15)}\\Administrator` : 'root');
     const io = { stdin: streams.stdin, stdout: streams.stdout, stderr: streams.stderr, signal };
     // The client's command line reaches cmd.exe byte for byte: no argv re-quoting.

@@ -19,7 +19,10 @@ export class Kubelet {
   /** Pods bound here while the node was not Ready, started once it is. */
   private held = new Map<string, V1Pod>();
 
-  constructor(readonly node: NodeRuntime, private ctx: RuntimeContext) {}
+  constructor(
+    readonly node: NodeRuntime,
+    private ctx: RuntimeContext,
+  ) {}
 
   start(): void {
     this.watch = this.ctx.store.watch('pods', { fieldSelector: `spec.nodeName=${this.node.name}` }, e => {
@@ -31,7 +34,10 @@ export class Kubelet {
         if (cur && cur.uid === pod.metadata!.uid) void cur.forget();
         return;
       }
-      if (cur && cur.uid === pod.metadata!.uid) { cur.update(pod); return; }
+      if (cur && cur.uid === pod.metadata!.uid) {
+        cur.update(pod);
+        return;
+      }
       if (e.type !== 'ADDED' && e.type !== 'MODIFIED') return;
       this.admit(key, pod);
     });
@@ -57,11 +63,23 @@ export class Kubelet {
     if (phase === 'Succeeded' || phase === 'Failed') return;
     if (pod.metadata!.deletionTimestamp && !cur && this.held.delete(key)) {
       // Held, never started: nothing to tear down; finish the deletion as the kubelet would.
-      queueMicrotask(() => { try { this.ctx.store.delete('pods', pod.metadata!.namespace, pod.metadata!.name!, { gracePeriodSeconds: 0 }); } catch { /* gone */ } });
+      queueMicrotask(() => {
+        try {
+          this.ctx.store.delete('pods', pod.metadata!.namespace, pod.metadata!.name!, { gracePeriodSeconds: 0 });
+        } catch {
+          /* gone */
+        }
+      });
       return;
     }
     if (!cur && !this.nodeReady()) {
-      if (!this.held.has(key)) this.node.recorder.pod(pod, 'Warning', 'NetworkNotReady', 'network is not ready: container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized');
+      if (!this.held.has(key))
+        this.node.recorder.pod(
+          pod,
+          'Warning',
+          'NetworkNotReady',
+          'network is not ready: container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized',
+        );
       this.held.set(key, pod);
       return;
     }
@@ -69,7 +87,10 @@ export class Kubelet {
       const node = this.ctx.store.tryGet('nodes', undefined, this.node.name) as unknown as V1Node | undefined;
       const admitted = [...this.node.pods.values()].filter(w => w.phase !== 'Succeeded' && w.phase !== 'Failed').map(w => w.pod);
       const rejected = node?.status?.allocatable && kubeletRejection(pod, node.status.allocatable, admitted);
-      if (rejected) { this.reject(pod, rejected.reason, rejected.message); return; }
+      if (rejected) {
+        this.reject(pod, rejected.reason, rejected.message);
+        return;
+      }
     }
     {
       if (cur) void cur.forget();
@@ -78,7 +99,10 @@ export class Kubelet {
       // Started after the watch callback returns: workers write to the store.
       queueMicrotask(() => {
         if (this.node.pods.get(key) !== w) return;
-        if (pod.metadata!.deletionTimestamp) { void w.terminate(true); return; }
+        if (pod.metadata!.deletionTimestamp) {
+          void w.terminate(true);
+          return;
+        }
         w.start();
       });
     }
@@ -89,31 +113,45 @@ export class Kubelet {
     this.node.recorder.pod(pod, 'Warning', reason, message);
     queueMicrotask(() => {
       try {
-        this.ctx.store.mutate('pods', pod.metadata!.namespace, pod.metadata!.name!, o => {
-          if (o.metadata.uid !== pod.metadata!.uid) return;
-          o.status = { ...(o.status as object), phase: 'Failed', reason, message, startTime: new Date().toISOString() } as typeof o.status;
-        }, { skipAdmission: true });
-      } catch { /* pod gone */ }
+        this.ctx.store.mutate(
+          'pods',
+          pod.metadata!.namespace,
+          pod.metadata!.name!,
+          o => {
+            if (o.metadata.uid !== pod.metadata!.uid) return;
+            o.status = { ...(o.status as object), phase: 'Failed', reason, message, startTime: new Date().toISOString() } as typeof o.status;
+          },
+          { skipAdmission: true },
+        );
+      } catch {
+        /* pod gone */
+      }
     });
   }
 
   private watchConfig(): void {
-    this.configWatch = this.ctx.store.onAny((bucket, e) => {
-      const ns = e.object.metadata.namespace;
-      if (bucket === 'persistentvolumeclaims') {
-        // A claim the resizer grew: node-side expansion by the pods mounting it (after the
-        // callback returns: the worker writes to the store).
-        const claim = e.object.metadata.name;
-        for (const w of this.node.pods.values())
-          if (w.pod.metadata!.namespace === ns && w.pod.spec?.volumes?.some(v => v.persistentVolumeClaim?.claimName === claim)) queueMicrotask(() => w.expandVolumes());
-        return;
-      }
-      if (bucket !== 'secrets' && bucket !== 'configmaps') return;
-      for (const w of this.node.pods.values()) if (w.pod.metadata!.namespace === ns) w.refreshVolumes();
-    }, ['persistentvolumeclaims', 'secrets', 'configmaps']);
+    this.configWatch = this.ctx.store.onAny(
+      (bucket, e) => {
+        const ns = e.object.metadata.namespace;
+        if (bucket === 'persistentvolumeclaims') {
+          // A claim the resizer grew: node-side expansion by the pods mounting it (after the
+          // callback returns: the worker writes to the store).
+          const claim = e.object.metadata.name;
+          for (const w of this.node.pods.values())
+            if (w.pod.metadata!.namespace === ns && w.pod.spec?.volumes?.some(v => v.persistentVolumeClaim?.claimName === claim))
+              queueMicrotask(() => w.expandVolumes());
+          return;
+        }
+        if (bucket !== 'secrets' && bucket !== 'configmaps') return;
+        for (const w of this.node.pods.values()) if (w.pod.metadata!.namespace === ns) w.refreshVolumes();
+      },
+      ['persistentvolumeclaims', 'secrets', 'configmaps'],
+    );
   }
 
-  pods(): PodWorker[] { return [...this.node.pods.values()]; }
+  pods(): PodWorker[] {
+    return [...this.node.pods.values()];
+  }
 
   async stop(): Promise<void> {
     this.watch?.stop();

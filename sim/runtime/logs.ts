@@ -5,7 +5,11 @@
 
 import { Writable } from 'node:stream';
 
-export interface LogLine { time: Date; stream: 'stdout' | 'stderr'; text: string }
+export interface LogLine {
+  time: Date;
+  stream: 'stdout' | 'stderr';
+  text: string;
+}
 
 const MAX_LINES = 10_000;
 
@@ -30,24 +34,41 @@ export class ContainerLog {
     this.wake();
   }
 
-  private wake(): void { for (const w of [...this.waiters]) w(); }
+  private wake(): void {
+    for (const w of [...this.waiters]) w();
+  }
 
   close(): void {
     if (this.closed) return;
-    for (const s of ['stdout', 'stderr'] as const) if (this.partial[s]) { this.push({ time: new Date(), stream: s, text: this.partial[s] }); this.partial[s] = ''; }
+    for (const s of ['stdout', 'stderr'] as const)
+      if (this.partial[s]) {
+        this.push({ time: new Date(), stream: s, text: this.partial[s] });
+        this.partial[s] = '';
+      }
     this.closed = true;
     this.wake();
   }
 
   /** A Writable for one stream of the container process. */
   writer(stream: 'stdout' | 'stderr'): Writable {
-    return new Writable({ write: (chunk: Buffer, _enc, cb) => { this.append(stream, chunk); cb(); } });
+    return new Writable({
+      write: (chunk: Buffer, _enc, cb) => {
+        this.append(stream, chunk);
+        cb();
+      },
+    });
   }
 
-  snapshot(): LogLine[] { return [...this.lines]; }
+  snapshot(): LogLine[] {
+    return [...this.lines];
+  }
 
   /** Writes the log to out with the kubelet's options; with follow, streams until closed or aborted. */
-  async stream(out: Writable, opts: { follow: boolean; tailLines?: number; sinceSeconds?: number; timestamps?: boolean; limitBytes?: number }, signal: AbortSignal): Promise<void> {
+  async stream(
+    out: Writable,
+    opts: { follow: boolean; tailLines?: number; sinceSeconds?: number; timestamps?: boolean; limitBytes?: number },
+    signal: AbortSignal,
+  ): Promise<void> {
     let lines = this.lines;
     if (opts.sinceSeconds !== undefined) {
       const from = Date.now() - opts.sinceSeconds * 1000;
@@ -70,7 +91,11 @@ export class ContainerLog {
     let last = this.lines[idx - 1];
     while (!this.closed && !signal.aborted) {
       await new Promise<void>(resolve => {
-        const done = () => { this.waiters.delete(done); signal.removeEventListener('abort', done); resolve(); };
+        const done = () => {
+          this.waiters.delete(done);
+          signal.removeEventListener('abort', done);
+          resolve();
+        };
         this.waiters.add(done);
         signal.addEventListener('abort', done, { once: true });
       });

@@ -26,7 +26,10 @@ export class NodeRuntime {
   /** breaks: pod-ip: the endpoint address every Windows pod of the node is shown (its first pod's). */
   sharedPodIP?: string;
 
-  constructor(readonly spec: NodeSpec, readonly ctx: RuntimeContext) {
+  constructor(
+    readonly spec: NodeSpec,
+    readonly ctx: RuntimeContext,
+  ) {
     this.os = spec.os;
     this.style = spec.os === 'windows' ? 'windows' : 'linux';
     this.build = spec.windowsBuild?.split('.').slice(0, 3).join('.');
@@ -36,7 +39,9 @@ export class NodeRuntime {
     this.seedDisk();
   }
 
-  get name(): string { return this.spec.name; }
+  get name(): string {
+    return this.spec.name;
+  }
 
   private imagesDirty = false;
   /**
@@ -57,22 +62,46 @@ export class NodeRuntime {
       }
       const images = [...byId.values()].sort((a, b) => b.sizeBytes - a.sizeBytes || a.names[0].localeCompare(b.names[0])).slice(0, 50);
       try {
-        this.ctx.store.mutate('nodes', undefined, this.name, o => { (o.status as { images?: unknown }).images = images; }, { skipAdmission: true });
-      } catch { /* the node is gone (the sim is stopping) */ }
+        this.ctx.store.mutate(
+          'nodes',
+          undefined,
+          this.name,
+          o => {
+            (o.status as { images?: unknown }).images = images;
+          },
+          { skipAdmission: true },
+        );
+      } catch {
+        /* the node is gone (the sim is stopping) */
+      }
     });
   }
   /** What the profile's CNI set up on this node (sim/nodes/cni.ts). */
   cni(): CniNodeFacts {
     const addr = this.address();
     const podCIDR = (this.ctx.store.tryGet('nodes', undefined, this.name)?.spec as { podCIDR?: string } | undefined)?.podCIDR;
-    return cniNodeFacts(this.ctx.profile, { nodeName: this.name, internalIP: addr, podCIDR: podCIDR ?? `${addr.split('.').slice(0, 3).join('.')}.0/24`, os: this.os });
+    return cniNodeFacts(this.ctx.profile, {
+      nodeName: this.name,
+      internalIP: addr,
+      podCIDR: podCIDR ?? `${addr.split('.').slice(0, 3).join('.')}.0/24`,
+      os: this.os,
+    });
   }
-  address(): string { return this.ctx.network.nodeAddress(this.name); }
+  address(): string {
+    return this.ctx.network.nodeAddress(this.name);
+  }
 
   private seedDisk(): void {
     const p = (s: string) => splitPath(s, this.style);
     if (this.os === 'windows') {
-      for (const d of ['C:\\Windows\\System32', 'C:\\k', 'C:\\var\\lib\\kubelet\\pods', 'C:\\var\\log\\kubelet', 'C:\\ProgramData\\containerd', 'C:\\Users\\Administrator'])
+      for (const d of [
+        'C:\\Windows\\System32',
+        'C:\\k',
+        'C:\\var\\lib\\kubelet\\pods',
+        'C:\\var\\log\\kubelet',
+        'C:\\ProgramData\\containerd',
+        'C:\\Users\\Administrator',
+      ])
         this.disk.mkdir(p(d));
       for (const f of ['kubelet.exe', 'kube-proxy.exe', 'containerd.exe', 'containerd-shim-runhcs-v1.exe', 'ctr.exe', 'crictl.exe'])
         this.disk.write(p(`C:\\k\\${f}`), '');
@@ -107,8 +136,12 @@ export class NodeRuntime {
   services(): ServiceState[] {
     const stopped = this.ctx.broken('node-services');
     const layout = this.ctx.profile.windowsLayout;
-    const svc = (name: string, displayName: string, pid: number, breakable = false): ServiceState =>
-      ({ name, displayName, status: breakable && stopped ? 'Stopped' : 'Running', pid: breakable && stopped ? 0 : pid });
+    const svc = (name: string, displayName: string, pid: number, breakable = false): ServiceState => ({
+      name,
+      displayName,
+      status: breakable && stopped ? 'Stopped' : 'Running',
+      pid: breakable && stopped ? 0 : pid,
+    });
     const proxyName = layout?.kubeProxyServiceName ?? 'kube-proxy';
     const out = [
       svc('containerd', 'containerd container runtime', 2312),
@@ -124,8 +157,12 @@ export class NodeRuntime {
   }
 
   /** Get-HnsNetwork is there (hns.psm1 imported): not on every provider's nodes (AKS downloads it). */
-  hasHnsModule(): boolean { return this.ctx.profile.windowsLayout?.hnsModule !== false; }
-  hasHnsdiag(): boolean { return this.ctx.profile.windowsLayout?.hnsdiag !== false; }
+  hasHnsModule(): boolean {
+    return this.ctx.profile.windowsLayout?.hnsModule !== false;
+  }
+  hasHnsdiag(): boolean {
+    return this.ctx.profile.windowsLayout?.hnsdiag !== false;
+  }
 
   /** The CNI's HNS network per profile.network.mode, plus the default nat network (seed 003 troubleshooting). */
   hnsNetworks(): HnsNetwork[] {
@@ -144,8 +181,7 @@ export class NodeRuntime {
       if (!w.sandboxReady || w.hostProcess) continue;
       if (w.hyperv && !this.ctx.broken('hyperv-runtimeclass'))
         out.push({ id: guid(`${w.uid}-uvm`).toUpperCase(), owner: 'containerd-shim-runhcs-v1.exe', type: 'VirtualMachine', isTemplate: false });
-      for (const id of w.runningContainerIDs())
-        out.push({ id, owner: 'containerd-shim-runhcs-v1.exe', type: 'Container', isTemplate: false });
+      for (const id of w.runningContainerIDs()) out.push({ id, owner: 'containerd-shim-runhcs-v1.exe', type: 'Container', isTemplate: false });
     }
     return out;
   }
@@ -156,7 +192,10 @@ export function guid(seed: string): string {
   let h = 0x811c9dc5;
   const hex: string[] = [];
   for (let round = 0; round < 4; round++) {
-    for (const ch of seed + round) { h ^= ch.charCodeAt(0); h = Math.imul(h, 0x01000193) >>> 0; }
+    for (const ch of seed + round) {
+      h ^= ch.charCodeAt(0);
+      h = Math.imul(h, 0x01000193) >>> 0;
+    }
     hex.push(h.toString(16).padStart(8, '0'));
   }
   const s = hex.join('');

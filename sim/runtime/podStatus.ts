@@ -25,11 +25,13 @@ export function qosClass(pod: V1Pod): 'Guaranteed' | 'Burstable' | 'BestEffort' 
   const cs = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])];
   const any = cs.some(c => Object.keys(c.resources?.limits ?? {}).length || Object.keys(c.resources?.requests ?? {}).length);
   if (!any) return 'BestEffort';
-  const guaranteed = (pod.spec?.containers ?? []).every(c => ['cpu', 'memory'].every(r => {
-    const l = parseQuantity(c.resources?.limits?.[r] as string | undefined);
-    const q = parseQuantity((c.resources?.requests?.[r] ?? c.resources?.limits?.[r]) as string | undefined);
-    return l !== undefined && l === q;
-  }));
+  const guaranteed = (pod.spec?.containers ?? []).every(c =>
+    ['cpu', 'memory'].every(r => {
+      const l = parseQuantity(c.resources?.limits?.[r] as string | undefined);
+      const q = parseQuantity((c.resources?.requests?.[r] ?? c.resources?.limits?.[r]) as string | undefined);
+      return l !== undefined && l === q;
+    }),
+  );
   return guaranteed ? 'Guaranteed' : 'Burstable';
 }
 
@@ -55,9 +57,12 @@ export function buildStatus(s: StatusInput, prev: V1PodStatus | undefined): V1Po
     const status = ok ? 'True' : 'False';
     const p = prevCond.get(type);
     return {
-      type, status, lastProbeTime: null as unknown as undefined,
+      type,
+      status,
+      lastProbeTime: null as unknown as undefined,
       lastTransitionTime: p && p.status === status ? p.lastTransitionTime : now,
-      ...(reason ? { reason } : {}), ...(message ? { message } : {}),
+      ...(reason ? { reason } : {}),
+      ...(message ? { message } : {}),
     };
   };
   const unready = s.containers.filter(c => !c.ready).map(c => c.name);
@@ -68,8 +73,12 @@ export function buildStatus(s: StatusInput, prev: V1PodStatus | undefined): V1Po
   const notReadyMsg = done ? undefined : `containers with unready status: [${unready.join(' ')}]`;
   const conditions: V1PodCondition[] = [
     cond('PodReadyToStartContainers', s.sandboxReady),
-    cond('Initialized', s.initialized, s.initialized ? (done && s.init.length ? 'PodCompleted' : undefined) : 'ContainersNotInitialized',
-      s.initialized ? undefined : `containers with incomplete status: [${incompleteInit.join(' ')}]`),
+    cond(
+      'Initialized',
+      s.initialized,
+      s.initialized ? (done && s.init.length ? 'PodCompleted' : undefined) : 'ContainersNotInitialized',
+      s.initialized ? undefined : `containers with incomplete status: [${incompleteInit.join(' ')}]`,
+    ),
     cond('Ready', ready, ready ? undefined : notReadyReason, ready ? undefined : notReadyMsg),
     cond('ContainersReady', ready, ready ? undefined : notReadyReason, ready ? undefined : notReadyMsg),
     prevCond.get('PodScheduled') ?? cond('PodScheduled', true),

@@ -53,7 +53,11 @@ export class PodWorker {
   private reason?: string;
   private message?: string;
 
-  constructor(pod: V1Pod, readonly node: NodeRuntime, readonly ctx: RuntimeContext) {
+  constructor(
+    pod: V1Pod,
+    readonly node: NodeRuntime,
+    readonly ctx: RuntimeContext,
+  ) {
     this.pod = pod;
     this.uid = pod.metadata!.uid!;
     this.windows = node.os === 'windows';
@@ -64,14 +68,21 @@ export class PodWorker {
     this.containers = (pod.spec?.containers ?? []).map(c => new ContainerRunner(c, this, false));
   }
 
-  get key(): string { return `${this.pod.metadata!.namespace}/${this.pod.metadata!.name}`; }
+  get key(): string {
+    return `${this.pod.metadata!.namespace}/${this.pod.metadata!.name}`;
+  }
 
-  start(): void { this.done = this.run().catch(e => { console.error(`sim: kubelet ${this.node.name}: pod ${this.key}:`, e); }); }
+  start(): void {
+    this.done = this.run().catch(e => {
+      console.error(`sim: kubelet ${this.node.name}: pod ${this.key}:`, e);
+    });
+  }
 
   /** The platform containerd matches images against for this pod. */
   platform(kind: 'init' | 'app' | 'sandbox'): PlatformWanted {
     return {
-      os: this.node.os, build: this.node.build,
+      os: this.node.os,
+      build: this.node.build,
       hyperv: this.hyperv && !this.ctx.broken('hyperv-runtimeclass'),
       // HostProcess containers run on the host, not in an isolated container: any Windows build works.
       anyBuild: this.hostProcess || !this.ctx.limited('osBuildMismatch', this.windows),
@@ -79,18 +90,28 @@ export class PodWorker {
     };
   }
 
-  podAddress(): string { return this.hostNetwork ? this.node.address() : this.ip ?? this.node.address(); }
+  podAddress(): string {
+    return this.hostNetwork ? this.node.address() : (this.ip ?? this.node.address());
+  }
 
   endpoint(): Endpoint {
     return {
-      kind: 'pod', id: this.key, os: this.node.os, node: this.node.name, address: this.podAddress(),
+      kind: 'pod',
+      id: this.key,
+      os: this.node.os,
+      node: this.node.name,
+      address: this.podAddress(),
       ...(this.hostNetwork ? { hostNetwork: true } : {}),
     };
   }
 
-  nodeEndpoint(): Endpoint { return { kind: 'node', id: this.node.name, os: this.node.os, node: this.node.name, address: this.node.address() }; }
+  nodeEndpoint(): Endpoint {
+    return { kind: 'node', id: this.node.name, os: this.node.os, node: this.node.name, address: this.node.address() };
+  }
 
-  dns(): DnsConfig { return podDns(this.ctx, this.pod, this.node); }
+  dns(): DnsConfig {
+    return podDns(this.ctx, this.pod, this.node);
+  }
 
   /**
    * The address the pod's own adapter shows (ipconfig). breaks: pod-ip ("Windows pods
@@ -109,7 +130,7 @@ export class PodWorker {
 
   adapterIP(): string {
     if (!this.ip) return '';
-    return this.windows && !this.hostNetwork && this.ctx.broken('pod-ip') ? this.node.sharedPodIP ?? this.ip : this.ip;
+    return this.windows && !this.hostNetwork && this.ctx.broken('pod-ip') ? (this.node.sharedPodIP ?? this.ip) : this.ip;
   }
 
   /** True when another container of this pod listens on port (shared-netns break). */
@@ -133,7 +154,9 @@ export class PodWorker {
   }
 
   /** The pod is gone from the store (force deletion): stop everything, write nothing. */
-  forget(): Promise<void> { return this.terminate(false); }
+  forget(): Promise<void> {
+    return this.terminate(false);
+  }
 
   private event(type: 'Normal' | 'Warning', reason: string, message: string): void {
     this.node.recorder.pod(this.pod, type, reason, message);
@@ -143,7 +166,10 @@ export class PodWorker {
   writeStatus(): void {
     if (this.statusQueued) return;
     this.statusQueued = true;
-    queueMicrotask(() => { this.statusQueued = false; this.flushStatus(); });
+    queueMicrotask(() => {
+      this.statusQueued = false;
+      this.flushStatus();
+    });
   }
 
   private flushStatus(): void {
@@ -153,15 +179,34 @@ export class PodWorker {
     this.updatePhase();
     const podIPs = this.ip ? ((this.ctx.network as SimNetworkExtras).podIPs?.(this.ip, this.node.name) ?? [this.ip]) : [];
     try {
-      this.ctx.store.mutate('pods', this.pod.metadata!.namespace, this.pod.metadata!.name!, o => {
-        if (o.metadata.uid !== this.uid) return;
-        o.status = buildStatus({
-          pod: this.pod, phase: this.phase, hostIP: this.hostIP, podIPs, startTime: this.startTime,
-          sandboxReady: this.sandboxReady, initialized: this.initialized, init: this.init, containers: this.containers,
-          reason: this.reason, message: this.message,
-        }, o.status as V1PodStatus | undefined) as unknown as KubeObject['status'];
-      }, { skipAdmission: true });
-    } catch { /* pod gone */ }
+      this.ctx.store.mutate(
+        'pods',
+        this.pod.metadata!.namespace,
+        this.pod.metadata!.name!,
+        o => {
+          if (o.metadata.uid !== this.uid) return;
+          o.status = buildStatus(
+            {
+              pod: this.pod,
+              phase: this.phase,
+              hostIP: this.hostIP,
+              podIPs,
+              startTime: this.startTime,
+              sandboxReady: this.sandboxReady,
+              initialized: this.initialized,
+              init: this.init,
+              containers: this.containers,
+              reason: this.reason,
+              message: this.message,
+            },
+            o.status as V1PodStatus | undefined,
+          ) as unknown as KubeObject['status'];
+        },
+        { skipAdmission: true },
+      );
+    } catch {
+      /* pod gone */
+    }
   }
 
   private async run(): Promise<void> {
@@ -188,7 +233,11 @@ export class PodWorker {
         continue;
       }
       const ok = await this.loop(c);
-      if (!ok) { this.updatePhase(); this.writeStatus(); return; }
+      if (!ok) {
+        this.updatePhase();
+        this.writeStatus();
+        return;
+      }
     }
     this.initialized = true;
     this.writeStatus();
@@ -199,7 +248,11 @@ export class PodWorker {
 
   volumeContext() {
     return {
-      store: this.ctx.store, pod: this.pod, style: this.node.style, disk: this.node.disk, pvStore: this.ctx.pvStore,
+      store: this.ctx.store,
+      pod: this.pod,
+      style: this.node.style,
+      disk: this.node.disk,
+      pvStore: this.ctx.pvStore,
       limited: (k: VolumeLimitation) => this.ctx.limited(k, this.windows),
       broken: (k: 'secret-volume' | 'configmap-volume' | 'hostpath' | 'emptydir') => this.ctx.broken(k, this.windows),
       serviceAccountToken: () => fakeToken(this.pod),
@@ -208,7 +261,9 @@ export class PodWorker {
   }
 
   /** Refreshes secret/configMap volume contents (the kubelet's periodic sync). */
-  refreshVolumes(): void { if (this.volumes) refreshVolumes(this.volumeContext(), this.volumes); }
+  refreshVolumes(): void {
+    if (this.volumes) refreshVolumes(this.volumeContext(), this.volumes);
+  }
 
   /**
    * Node-side expansion of this pod's mounted claims whose PV the resizer grew (condition
@@ -235,11 +290,23 @@ export class PodWorker {
         continue;
       }
       try {
-        store.mutate('persistentvolumeclaims', ns, claim, o => {
-          const c = o as unknown as V1PersistentVolumeClaim;
-          c.status = { ...c.status, capacity: { ...c.status?.capacity, storage: size }, conditions: (c.status?.conditions ?? []).filter(x => x.type !== 'FileSystemResizePending') };
-        }, { skipAdmission: true });
-      } catch { continue; /* claim gone */ }
+        store.mutate(
+          'persistentvolumeclaims',
+          ns,
+          claim,
+          o => {
+            const c = o as unknown as V1PersistentVolumeClaim;
+            c.status = {
+              ...c.status,
+              capacity: { ...c.status?.capacity, storage: size },
+              conditions: (c.status?.conditions ?? []).filter(x => x.type !== 'FileSystemResizePending'),
+            };
+          },
+          { skipAdmission: true },
+        );
+      } catch {
+        continue; /* claim gone */
+      }
       this.event('Normal', 'FileSystemResizeSuccessful', `MountVolume.NodeExpandVolume succeeded for volume "${pvName}" ${this.node.name}`);
     }
   }
@@ -253,14 +320,16 @@ export class PodWorker {
   private async createSandbox(): Promise<boolean> {
     const spec = this.pod.spec!;
     const wo = spec.securityContext?.windowsOptions;
-    this.wantsHostProcess = this.windows
-      && (wo?.hostProcess === true || (spec.containers.length > 0 && spec.containers.every(c => c.securityContext?.windowsOptions?.hostProcess)));
+    this.wantsHostProcess =
+      this.windows && (wo?.hostProcess === true || (spec.containers.length > 0 && spec.containers.every(c => c.securityContext?.windowsOptions?.hostProcess)));
     // The node's kubelet and runtime decide (sim/nodes/versions.ts): a kubelet before 1.23 or a
     // containerd before 1.6 starts an ordinary container; Docker refuses the pod.
     const versions = nodeSpecOf(this.ctx.profile, this.node.name);
     const hostProcessSupport = versions ? hostProcessOn(versions) : 'host';
     if (this.wantsHostProcess && hostProcessSupport === 'refused')
-      return this.sandboxFailed(`rpc error: code = Unknown desc = hostprocess containers are not supported by the container runtime (${versions!.containerRuntime})`);
+      return this.sandboxFailed(
+        `rpc error: code = Unknown desc = hostprocess containers are not supported by the container runtime (${versions!.containerRuntime})`,
+      );
     // breaks: hostprocess: the pod runs as an ordinary container (image user, container file system).
     this.hostProcess = this.wantsHostProcess && hostProcessSupport === 'host' && !this.ctx.broken('hostprocess');
     this.hyperv = false;
@@ -269,20 +338,25 @@ export class PodWorker {
       if (!rc) return this.sandboxFailed(`runtimeclass.node.k8s.io "${spec.runtimeClassName}" not found`);
       if (rc.handler === HYPERV_HANDLER) {
         // Only containerd >= 1.7 has the runhcs-wcow-hypervisor handler configured.
-        if (!this.windows || (versions && !hypervIsolationOn(versions))) return this.sandboxFailed(`rpc error: code = Unknown desc = failed to get sandbox runtime: no runtime for "${rc.handler}" is configured`);
+        if (!this.windows || (versions && !hypervIsolationOn(versions)))
+          return this.sandboxFailed(`rpc error: code = Unknown desc = failed to get sandbox runtime: no runtime for "${rc.handler}" is configured`);
         this.hyperv = true;
       }
     }
     // Seed 000's annotation was removed in 1.21: ignored unless the profile lifts that limitation.
-    if (this.windows && this.pod.metadata?.annotations?.[LEGACY_HYPERV_ANNOTATION] === 'hyperv' && !this.ctx.limited('hypervAnnotation', true)) this.hyperv = true;
+    if (this.windows && this.pod.metadata?.annotations?.[LEGACY_HYPERV_ANNOTATION] === 'hyperv' && !this.ctx.limited('hypervAnnotation', true))
+      this.hyperv = true;
     if (this.windows && !this.wantsHostProcess && wo?.runAsUserName && !validWindowsUser(wo.runAsUserName, false) && !this.ctx.broken('run-as-username')) {
       // WINDOWS-COMMANDS §1: an invalid runAsUserName fails the sandbox; the pod stays Pending.
-      return this.sandboxFailed(`rpc error: code = Unknown desc = failed to create containerd task: failed to create shim task: hcs::CreateComputeSystem ${this.sandboxID.slice(0, 12)}: The user name or password is incorrect.: unknown`);
+      return this.sandboxFailed(
+        `rpc error: code = Unknown desc = failed to create containerd task: failed to create shim task: hcs::CreateComputeSystem ${this.sandboxID.slice(0, 12)}: The user name or password is incorrect.: unknown`,
+      );
     }
     if (!this.hostProcess) {
       const pause = this.pauseImage();
       try {
-        if (this.windows && this.ctx.broken('pause-image')) throw new Error(`failed to pull and unpack image "${pause}": no match for platform in manifest: not found`);
+        if (this.windows && this.ctx.broken('pause-image'))
+          throw new Error(`failed to pull and unpack image "${pause}": no match for platform in manifest: not found`);
         await this.node.images.pull(pause, 'IfNotPresent', this.platform('sandbox'), this.abort.signal);
       } catch (e) {
         const m = e instanceof Error ? e.message.replace(/^rpc error: code = \w+ desc = /, '') : String(e);
@@ -304,7 +378,9 @@ export class PodWorker {
     return `registry.k8s.io/pause:${minor >= 31 ? '3.10' : '3.9'}`;
   }
 
-  private backoff(base: number, n: number, max = this.ctx.crashMax): number { return Math.min(base * 2 ** n, max); }
+  private backoff(base: number, n: number, max = this.ctx.crashMax): number {
+    return Math.min(base * 2 ** n, max);
+  }
 
   /** Runs a container with its restarts. Resolves true when it completed successfully for good. */
   private async loop(c: ContainerRunner): Promise<boolean> {
@@ -337,7 +413,9 @@ export class PodWorker {
       if (startMs > 0 && !(await this.ctx.sleep(startMs, signal))) return false;
       let exit: Exit;
       try {
-        exit = await c.run(procSignal => { void watchProbes(this, c, procSignal); });
+        exit = await c.run(procSignal => {
+          void watchProbes(this, c, procSignal);
+        });
       } catch (e) {
         if (!(e instanceof ContainerConfigError) && !(e instanceof CreateContainerError)) throw e;
         c.waiting(e instanceof ContainerConfigError ? 'CreateContainerConfigError' : 'CreateContainerError', e.message);
@@ -347,11 +425,15 @@ export class PodWorker {
         continue;
       }
       c.terminated(exit);
-      if (this.terminating) { this.writeStatus(); return false; }
+      if (this.terminating) {
+        this.writeStatus();
+        return false;
+      }
       const policy = c.spec.restartPolicy === 'Always' ? 'Always' : (this.pod.spec?.restartPolicy ?? 'Always');
-      const restart = c.init && c.spec.restartPolicy !== 'Always'
-        ? exit.exitCode !== 0 && policy !== 'Never'
-        : policy === 'Always' || (policy === 'OnFailure' && exit.exitCode !== 0);
+      const restart =
+        c.init && c.spec.restartPolicy !== 'Always'
+          ? exit.exitCode !== 0 && policy !== 'Never'
+          : policy === 'Always' || (policy === 'OnFailure' && exit.exitCode !== 0);
       if (!restart) {
         this.finished.add(c);
         this.updatePhase();
@@ -363,7 +445,11 @@ export class PodWorker {
       if (delay > 0) {
         const who = `${c.name} pod=${this.pod.metadata!.name}_${this.pod.metadata!.namespace}(${this.uid})`;
         c.waiting('CrashLoopBackOff', `back-off ${goDuration(delay)} restarting failed container=${who}`);
-        c.event('Warning', 'BackOff', `Back-off restarting failed container ${c.name} in pod ${this.pod.metadata!.name}_${this.pod.metadata!.namespace}(${this.uid})`);
+        c.event(
+          'Warning',
+          'BackOff',
+          `Back-off restarting failed container ${c.name} in pod ${this.pod.metadata!.name}_${this.pod.metadata!.namespace}(${this.uid})`,
+        );
         this.updatePhase();
         this.writeStatus();
         if (!(await this.ctx.sleep(delay, signal))) return false;
@@ -375,8 +461,14 @@ export class PodWorker {
 
   private updatePhase(): void {
     const failedInit = this.init.find(c => this.finished.has(c) && (c.state.terminated?.exitCode ?? 0) !== 0);
-    if (failedInit) { this.phase = 'Failed'; return; }
-    if (!this.initialized) { this.phase = 'Pending'; return; }
+    if (failedInit) {
+      this.phase = 'Failed';
+      return;
+    }
+    if (!this.initialized) {
+      this.phase = 'Pending';
+      return;
+    }
     const all = this.containers;
     if (all.length && all.every(c => this.finished.has(c))) {
       this.phase = all.every(c => c.state.terminated?.exitCode === 0) ? 'Succeeded' : 'Failed';
@@ -387,7 +479,10 @@ export class PodWorker {
 
   /** Stops containers (Killing), releases the IP and volumes; with `remove`, deletes the pod (grace 0). */
   async terminate(remove: boolean): Promise<void> {
-    if (this.terminating) { await this.done; return; }
+    if (this.terminating) {
+      await this.done;
+      return;
+    }
     this.terminating = true;
     const all = [...this.init, ...this.containers];
     for (const c of all) {
@@ -397,18 +492,36 @@ export class PodWorker {
     this.abort.abort();
     const graceMs = Math.min((this.pod.metadata?.deletionGracePeriodSeconds ?? 30) * 1000, 30_000);
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.done, new Promise<void>(r => { timer = setTimeout(r, graceMs); })]);
+    await Promise.race([
+      this.done,
+      new Promise<void>(r => {
+        timer = setTimeout(r, graceMs);
+      }),
+    ]);
     clearTimeout(timer);
     await Promise.all(all.map(c => c.stopServers()));
-    for (const c of all) if (c.running) c.terminated({ exitCode: 0, reason: 'Completed', startedAt: new Date(), finishedAt: new Date(), containerID: `containerd://${c.containerID}` });
+    for (const c of all)
+      if (c.running)
+        c.terminated({ exitCode: 0, reason: 'Completed', startedAt: new Date(), finishedAt: new Date(), containerID: `containerd://${c.containerID}` });
     if (this.ip && !this.hostNetwork) this.ctx.network.releasePodIP(this.pod.metadata!.namespace!, this.pod.metadata!.name!);
-    try { this.node.disk.remove(podDir(this.node.style, this.uid)); } catch { /* nothing mounted */ }
-    if (this.hostProcess) try { this.node.disk.remove(splitPath(`C:\\C\\${this.sandboxID}`, 'windows')); } catch { /* no volumes */ }
+    try {
+      this.node.disk.remove(podDir(this.node.style, this.uid));
+    } catch {
+      /* nothing mounted */
+    }
+    if (this.hostProcess)
+      try {
+        this.node.disk.remove(splitPath(`C:\\C\\${this.sandboxID}`, 'windows'));
+      } catch {
+        /* no volumes */
+      }
     this.node.pods.delete(this.key);
     if (remove && !this.ctx.stopped) {
       try {
         this.ctx.store.delete('pods', this.pod.metadata!.namespace, this.pod.metadata!.name!, { gracePeriodSeconds: 0, preconditions: { uid: this.uid } });
-      } catch { /* already gone */ }
+      } catch {
+        /* already gone */
+      }
     }
   }
 }

@@ -11,7 +11,10 @@ import type { PodWorker } from './podWorker.ts';
 const FIRST_PROBE_MS = 300;
 const NO_PROBE_SETTLE_MS = 50;
 
-export interface ProbeResult { ok: boolean; message: string }
+export interface ProbeResult {
+  ok: boolean;
+  message: string;
+}
 
 function portOf(c: ContainerRunner, port: number | string | undefined): number {
   if (typeof port === 'number') return port;
@@ -35,12 +38,18 @@ async function httpGet(w: PodWorker, c: ContainerRunner, p: V1Probe, timeoutMs: 
         resolve(code >= 200 && code < 400 ? { ok: true, message: '' } : { ok: false, message: `HTTP probe failed with statuscode: ${code}` });
         sock.destroy();
       });
-      req.on('timeout', () => { req.destroy(); resolve({ ok: false, message: `Get "${url}": context deadline exceeded (Client.Timeout exceeded while awaiting headers)` }); });
+      req.on('timeout', () => {
+        req.destroy();
+        resolve({ ok: false, message: `Get "${url}": context deadline exceeded (Client.Timeout exceeded while awaiting headers)` });
+      });
       req.on('error', e => resolve({ ok: false, message: `Get "${url}": ${e.message}` }));
       req.end();
     });
   } catch (e) {
-    return { ok: false, message: `Get "${url}": dial tcp ${host}:${port}: connect: connection refused${e instanceof Error && /timed? ?out/i.test(e.message) ? ' (timeout)' : ''}` };
+    return {
+      ok: false,
+      message: `Get "${url}": dial tcp ${host}:${port}: connect: connection refused${e instanceof Error && /timed? ?out/i.test(e.message) ? ' (timeout)' : ''}`,
+    };
   }
 }
 
@@ -60,14 +69,21 @@ async function exec(w: PodWorker, c: ContainerRunner, p: V1Probe, timeoutMs: num
   if (!c.host) return { ok: false, message: 'container not running' };
   const run = await w.ctx.runCommand();
   let out = '';
-  const sink = new Writable({ write: (b: Buffer, _e, cb) => { out += b.toString(); cb(); } });
+  const sink = new Writable({
+    write: (b: Buffer, _e, cb) => {
+      out += b.toString();
+      cb();
+    },
+  });
   const ac = new AbortController();
   const t = setTimeout(() => ac.abort(), timeoutMs);
   try {
     const code = await run(p.exec?.command ?? [], c.host, { stdin: null, stdout: sink, stderr: sink, signal: ac.signal });
     if (ac.signal.aborted) return { ok: false, message: `command timed out after ${timeoutMs / 1000}s` };
     return code === 0 ? { ok: true, message: '' } : { ok: false, message: out.trim() || `command terminated with exit code ${code}` };
-  } finally { clearTimeout(t); }
+  } finally {
+    clearTimeout(t);
+  }
 }
 
 export function runProbe(w: PodWorker, c: ContainerRunner, p: V1Probe): Promise<ProbeResult> {
@@ -96,7 +112,9 @@ export async function watchProbes(w: PodWorker, c: ContainerRunner, signal: Abor
   const loop = async (p: V1Probe, kind: 'Startup' | 'Readiness' | 'Liveness') => {
     // A short settle time lets the container's servers bind before the first probe.
     if (!(await w.ctx.sleep((p.initialDelaySeconds ?? 0) * 1000 * scale + FIRST_PROBE_MS, signal))) return;
-    let successes = 0, failures = 0, everOk = false;
+    let successes = 0,
+      failures = 0,
+      everOk = false;
     for (;;) {
       if (kind !== 'Startup' && !c.startupPassed) {
         if (!(await w.ctx.sleep(100, signal))) return;
@@ -104,11 +122,21 @@ export async function watchProbes(w: PodWorker, c: ContainerRunner, signal: Abor
       }
       const r = await runProbe(w, c, p);
       if (signal.aborted) return;
-      if (r.ok) { successes++; failures = 0; everOk = true; } else { failures++; successes = 0; }
+      if (r.ok) {
+        successes++;
+        failures = 0;
+        everOk = true;
+      } else {
+        failures++;
+        successes = 0;
+      }
       if (kind === 'Readiness') {
         const ready = r.ok ? successes >= (p.successThreshold ?? 1) || c.ready : failures < (p.failureThreshold ?? 3) && c.ready;
         if (!r.ok) c.event('Warning', 'Unhealthy', `Readiness probe failed: ${r.message}`);
-        if (ready !== c.ready) { c.ready = ready; w.writeStatus(); }
+        if (ready !== c.ready) {
+          c.ready = ready;
+          w.writeStatus();
+        }
       } else if (!r.ok) {
         c.event('Warning', 'Unhealthy', `${kind} probe failed: ${r.message}`);
         if (failures >= (p.failureThreshold ?? 3)) {
@@ -118,7 +146,10 @@ export async function watchProbes(w: PodWorker, c: ContainerRunner, signal: Abor
         }
       } else if (kind === 'Startup') {
         c.startupPassed = true;
-        if (!readinessProbe) { c.ready = true; w.writeStatus(); }
+        if (!readinessProbe) {
+          c.ready = true;
+          w.writeStatus();
+        }
         return;
       }
       // Until the first success, readiness/startup retry within a second (a sim speed-up).

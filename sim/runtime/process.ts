@@ -12,17 +12,11 @@ import { expandVars } from './env.ts';
 /** ENTRYPOINT/CMD rules: command replaces the entrypoint (and drops CMD); args replace CMD. */
 export function containerArgv(m: ImageManifest, c: V1Container, env: Record<string, string>): string[] {
   const entry = c.command?.length ? c.command : (m.entrypoint ?? []);
-  const cmd = c.args?.length ? c.args : (c.command?.length ? [] : (m.cmd ?? []));
+  const cmd = c.args?.length ? c.args : c.command?.length ? [] : (m.cmd ?? []);
   return [...entry, ...cmd].map(a => expandVars(a, env));
 }
 
-export type Builtin =
-  | { kind: 'iis' }
-  | { kind: 'pause'; text?: string }
-  | { kind: 'nginx' }
-  | { kind: 'redis' }
-  | { kind: 'nfs' }
-  | { kind: 'idle-shell' };
+export type Builtin = { kind: 'iis' } | { kind: 'pause'; text?: string } | { kind: 'nginx' } | { kind: 'redis' } | { kind: 'nfs' } | { kind: 'idle-shell' };
 
 const base = (p: string | undefined) => (p ?? '').toLowerCase().replace(/^.*[\\/]/, '');
 

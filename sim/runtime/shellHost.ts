@@ -35,7 +35,7 @@ export function podDns(ctx: RuntimeContext, pod: V1Pod, node: NodeRuntime): DnsC
   // breaks: dns-config: the Windows pod's own DNS settings (dnsPolicy None + dnsConfig,
   // FEATURES net.dns-config) never reach its adapter: it gets what ClusterFirst would give.
   const ignoreOwn = node.os === 'windows' && ctx.broken('dns-config');
-  const policy = ignoreOwn ? 'ClusterFirst' : pod.spec?.dnsPolicy ?? 'ClusterFirst';
+  const policy = ignoreOwn ? 'ClusterFirst' : (pod.spec?.dnsPolicy ?? 'ClusterFirst');
   let base: DnsConfig;
   if (policy === 'None') base = { nameservers: [], searches: [], ndots: 5 };
   else if (policy === 'Default') base = nodeResolver;
@@ -78,8 +78,8 @@ export function podNetwork(net: NetworkTwin, self: () => Endpoint, siblingPort: 
     }
     return net.connect(o);
   };
-  const resolve = async (from: Endpoint, name: string, dns: DnsConfig) => isLocal(name) ? [self().address] : net.resolve(from, name, dns);
-  const ping = async (from: Endpoint, host: string) => isLocal(host) ? true : net.ping(from, host);
+  const resolve = async (from: Endpoint, name: string, dns: DnsConfig) => (isLocal(name) ? [self().address] : net.resolve(from, name, dns));
+  const ping = async (from: Endpoint, host: string) => (isLocal(host) ? true : net.ping(from, host));
   // A proxy, so the twin's other methods (and a class's prototype methods) stay reachable.
   return new Proxy(net, {
     get(target, prop) {
@@ -93,15 +93,22 @@ export function podNetwork(net: NetworkTwin, self: () => Endpoint, siblingPort: 
 }
 
 /** What makeHost needs: the ShellHost's own fields, plus the image's binaries and the node (node views). */
-export type HostParts = Pick<ShellHost,
-  'os' | 'windowsBuild' | 'hostname' | 'user' | 'env' | 'fs' | 'endpoint' | 'dns' | 'net' | 'interfaces' | 'resources' | 'startServer'>
-  & { binaries: Iterable<string>; node?: NodeRuntime };
+export type HostParts = Pick<
+  ShellHost,
+  'os' | 'windowsBuild' | 'hostname' | 'user' | 'env' | 'fs' | 'endpoint' | 'dns' | 'net' | 'interfaces' | 'resources' | 'startServer'
+> & { binaries: Iterable<string>; node?: NodeRuntime };
 
 export function makeHost(p: HostParts): ShellHost {
   const { binaries, node, resources, startServer, ...own } = p;
   const bins = new Set([...binaries].map(b => b.toLowerCase()));
   const host: ShellHost = { ...own, hasBinary: name => bins.has(name.toLowerCase().replace(/^.*[\\/]/, '')) };
-  if (node) host.node = { services: () => node.services(), hnsNetworks: () => node.hnsNetworks(), hnsModule: () => node.hasHnsModule(), computeProcesses: () => node.computeProcesses() };
+  if (node)
+    host.node = {
+      services: () => node.services(),
+      hnsNetworks: () => node.hnsNetworks(),
+      hnsModule: () => node.hasHnsModule(),
+      computeProcesses: () => node.computeProcesses(),
+    };
   if (resources) host.resources = resources;
   if (startServer) host.startServer = startServer;
   return host;
@@ -109,11 +116,50 @@ export function makeHost(p: HostParts): ShellHost {
 
 /** Windows host tools (System32 plus the node's k8s binaries). */
 const WINDOWS_NODE_BINS = [
-  'cmd.exe', 'powershell.exe', 'curl.exe', 'nslookup.exe', 'ping.exe', 'ipconfig.exe', 'whoami.exe', 'hostname.exe',
-  'sc.exe', 'netsh.exe', 'findstr.exe', 'tasklist.exe', 'reg.exe', 'net.exe', 'where.exe', 'tar.exe', 'route.exe', 'netstat.exe',
-  'kubelet.exe', 'kube-proxy.exe', 'containerd.exe', 'ctr.exe', 'crictl.exe', 'hnsdiag.exe',
+  'cmd.exe',
+  'powershell.exe',
+  'curl.exe',
+  'nslookup.exe',
+  'ping.exe',
+  'ipconfig.exe',
+  'whoami.exe',
+  'hostname.exe',
+  'sc.exe',
+  'netsh.exe',
+  'findstr.exe',
+  'tasklist.exe',
+  'reg.exe',
+  'net.exe',
+  'where.exe',
+  'tar.exe',
+  'route.exe',
+  'netstat.exe',
+  'kubelet.exe',
+  'kube-proxy.exe',
+  'containerd.exe',
+  'ctr.exe',
+  'crictl.exe',
+  'hnsdiag.exe',
 ];
-const LINUX_NODE_BINS = ['sh', 'bash', 'ls', 'cat', 'echo', 'sleep', 'curl', 'nc', 'ping', 'ip', 'hostname', 'whoami', 'nslookup', 'systemctl', 'crictl', 'grep', 'ps'];
+const LINUX_NODE_BINS = [
+  'sh',
+  'bash',
+  'ls',
+  'cat',
+  'echo',
+  'sleep',
+  'curl',
+  'nc',
+  'ping',
+  'ip',
+  'hostname',
+  'whoami',
+  'nslookup',
+  'systemctl',
+  'crictl',
+  'grep',
+  'ps',
+];
 
 /** The node's environment as a SYSTEM process or an SSH session sees it. */
 export function nodeEnv(node: NodeRuntime, user: string): Record<string, string> {
@@ -122,21 +168,35 @@ export function nodeEnv(node: NodeRuntime, user: string): Record<string, string>
   const system = user.toLowerCase().startsWith('nt authority\\');
   const short = user.replace(/^.*\\/, '');
   return {
-    ALLUSERSPROFILE: 'C:\\ProgramData', COMPUTERNAME: cn, ComSpec: 'C:\\Windows\\system32\\cmd.exe',
-    NUMBER_OF_PROCESSORS: String(node.capacity().cpu), OS: 'Windows_NT',
+    ALLUSERSPROFILE: 'C:\\ProgramData',
+    COMPUTERNAME: cn,
+    ComSpec: 'C:\\Windows\\system32\\cmd.exe',
+    NUMBER_OF_PROCESSORS: String(node.capacity().cpu),
+    OS: 'Windows_NT',
     Path: 'C:\\Windows\\system32;C:\\Windows;C:\\Windows\\System32\\Wbem;C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\;C:\\Windows\\System32\\OpenSSH\\;C:\\Program Files\\containerd;C:\\k',
-    PATHEXT: '.COM;.EXE;.BAT;.CMD;.VBS;.VBE;.JS;.JSE;.WSF;.WSH;.MSC', PROCESSOR_ARCHITECTURE: 'AMD64',
-    ProgramData: 'C:\\ProgramData', ProgramFiles: 'C:\\Program Files', SystemDrive: 'C:', SystemRoot: 'C:\\Windows',
+    PATHEXT: '.COM;.EXE;.BAT;.CMD;.VBS;.VBE;.JS;.JSE;.WSF;.WSH;.MSC',
+    PROCESSOR_ARCHITECTURE: 'AMD64',
+    ProgramData: 'C:\\ProgramData',
+    ProgramFiles: 'C:\\Program Files',
+    SystemDrive: 'C:',
+    SystemRoot: 'C:\\Windows',
     // A SYSTEM process reports the machine account (COMPUTERNAME$).
-    USERNAME: system ? `${cn}$` : short, USERDOMAIN: system ? 'WORKGROUP' : cn,
+    USERNAME: system ? `${cn}$` : short,
+    USERDOMAIN: system ? 'WORKGROUP' : cn,
     USERPROFILE: system ? 'C:\\Windows\\system32\\config\\systemprofile' : `C:\\Users\\${short}`,
-    TEMP: 'C:\\Windows\\TEMP', TMP: 'C:\\Windows\\TEMP', windir: 'C:\\Windows',
+    TEMP: 'C:\\Windows\\TEMP',
+    TMP: 'C:\\Windows\\TEMP',
+    windir: 'C:\\Windows',
   };
 }
 
 export function nodeInterfaces(ctx: RuntimeContext, node: NodeRuntime): ShellHost['interfaces'] {
   const addr = node.address();
-  if (node.os === 'linux') return [{ name: 'eth0', address: addr, prefixLength: 24 }, { name: 'cni0', address: addr.replace(/\.\d+$/, '.1'), prefixLength: 24 }];
+  if (node.os === 'linux')
+    return [
+      { name: 'eth0', address: addr, prefixLength: 24 },
+      { name: 'cni0', address: addr.replace(/\.\d+$/, '.1'), prefixLength: 24 },
+    ];
   const out: ShellHost['interfaces'] = [{ name: 'vEthernet (Ethernet)', address: addr, prefixLength: 24, gateway: addr.replace(/\.\d+$/, '.1') }];
   if (!ctx.broken('hns-network')) out.push({ name: 'vEthernet (nat)', address: '172.24.32.1', prefixLength: 20 });
   return out;
@@ -147,9 +207,17 @@ export function nodeHost(ctx: RuntimeContext, node: NodeRuntime, user: string, e
   const ep: Endpoint = endpoint ?? { kind: 'node', id: node.name, os: node.os, node: node.name, address: node.address() };
   const bins = node.os === 'windows' ? WINDOWS_NODE_BINS.filter(b => b !== 'hnsdiag.exe' || node.hasHnsdiag()) : LINUX_NODE_BINS;
   return makeHost({
-    os: node.os, windowsBuild: node.spec.windowsBuild, hostname: node.name, user,
+    os: node.os,
+    windowsBuild: node.spec.windowsBuild,
+    hostname: node.name,
+    user,
     env: { ...nodeEnv(node, user), ...extraEnv },
     fs: new ContainerFS(node.style, node.disk, []),
-    endpoint: ep, dns: nodeDns(ctx, node), net: ctx.network, interfaces: nodeInterfaces(ctx, node), binaries: bins, node,
+    endpoint: ep,
+    dns: nodeDns(ctx, node),
+    net: ctx.network,
+    interfaces: nodeInterfaces(ctx, node),
+    binaries: bins,
+    node,
   });
 }

@@ -21,7 +21,15 @@ function containerStats(c: ContainerRunner, time: string, windows: boolean) {
   const ws = c.workingSetBytes();
   const mem = windows
     ? { time, workingSetBytes: ws, usageBytes: ws, availableBytes: Math.max((c.limitMemory() ?? 0) - ws, 0) || undefined, pageFaults: 0 }
-    : { time, workingSetBytes: ws, usageBytes: ws, rssBytes: ws, pageFaults: 0, majorPageFaults: 0, availableBytes: Math.max((c.limitMemory() ?? 0) - ws, 0) || undefined };
+    : {
+        time,
+        workingSetBytes: ws,
+        usageBytes: ws,
+        rssBytes: ws,
+        pageFaults: 0,
+        majorPageFaults: 0,
+        availableBytes: Math.max((c.limitMemory() ?? 0) - ws, 0) || undefined,
+      };
   return {
     name: c.name,
     startTime: iso(new Date(c.state.running?.startedAt ?? Date.now())),
@@ -45,7 +53,13 @@ function podStats(w: PodWorker, time: string) {
     cpu: cpuStats(mc, total, time),
     memory: { time, workingSetBytes: ws, usageBytes: ws },
     network: { time, name: w.windows ? `vEthernet (${w.sandboxID.slice(0, 12)}_eth0)` : 'eth0', rxBytes: 0, txBytes: 0, interfaces: [] },
-    volume: [...(w.volumes?.values() ?? [])].map(v => ({ time, name: v.name, usedBytes: v.fs.usedBytes(v.base), capacityBytes: FS_CAPACITY, availableBytes: FS_CAPACITY / 2 })),
+    volume: [...(w.volumes?.values() ?? [])].map(v => ({
+      time,
+      name: v.name,
+      usedBytes: v.fs.usedBytes(v.base),
+      capacityBytes: FS_CAPACITY,
+      availableBytes: FS_CAPACITY / 2,
+    })),
     'ephemeral-storage': { time, availableBytes: FS_CAPACITY / 2, capacityBytes: FS_CAPACITY, usedBytes: 4096 * containers.length },
     process_stats: { process_count: running.length * (w.windows ? 4 : 1) },
   };
@@ -75,15 +89,33 @@ export function summary(ctx: RuntimeContext, node: NodeRuntime): object {
     node: {
       nodeName: node.name,
       systemContainers: [
-        { name: 'kubelet', startTime: iso(node.bootTime), cpu: cpuStats(20, Math.round(20e6 * uptime), time), memory: { time, workingSetBytes: 80 * 2 ** 20, usageBytes: 80 * 2 ** 20 } },
-        { name: 'pods', startTime: iso(node.bootTime), cpu: cpuStats(mc - SYSTEM[node.os].millicores, 0, time), memory: { time, workingSetBytes: mem - SYSTEM[node.os].memory, availableBytes: cap.memory - mem } },
+        {
+          name: 'kubelet',
+          startTime: iso(node.bootTime),
+          cpu: cpuStats(20, Math.round(20e6 * uptime), time),
+          memory: { time, workingSetBytes: 80 * 2 ** 20, usageBytes: 80 * 2 ** 20 },
+        },
+        {
+          name: 'pods',
+          startTime: iso(node.bootTime),
+          cpu: cpuStats(mc - SYSTEM[node.os].millicores, 0, time),
+          memory: { time, workingSetBytes: mem - SYSTEM[node.os].memory, availableBytes: cap.memory - mem },
+        },
       ],
       startTime: iso(node.bootTime),
       cpu: cpuStats(mc, Math.round(mc * 1e6 * uptime), time),
-      memory: { time, availableBytes: Math.max(cap.memory - mem, 0), usageBytes: mem, workingSetBytes: mem, ...(node.os === 'linux' ? { rssBytes: mem, pageFaults: 0, majorPageFaults: 0 } : {}) },
+      memory: {
+        time,
+        availableBytes: Math.max(cap.memory - mem, 0),
+        usageBytes: mem,
+        workingSetBytes: mem,
+        ...(node.os === 'linux' ? { rssBytes: mem, pageFaults: 0, majorPageFaults: 0 } : {}),
+      },
       network: { time, name: node.os === 'windows' ? 'vEthernet (Ethernet)' : 'eth0', rxBytes: 0, txBytes: 0, interfaces: [] },
       fs: { time, availableBytes: FS_CAPACITY - node.disk.usedBytes(), capacityBytes: FS_CAPACITY, usedBytes: node.disk.usedBytes() },
-      runtime: { imageFs: { time, availableBytes: FS_CAPACITY / 2, capacityBytes: FS_CAPACITY, usedBytes: node.images.list().reduce((a, i) => a + i.manifest.size, 0) } },
+      runtime: {
+        imageFs: { time, availableBytes: FS_CAPACITY / 2, capacityBytes: FS_CAPACITY, usedBytes: node.images.list().reduce((a, i) => a + i.manifest.size, 0) },
+      },
       ...(node.os === 'linux' ? { rlimit: { time, maxpid: 4194304, curproc: 300 } } : {}),
     },
     pods: statsPods(ctx, node).map(w => podStats(w, time)),
@@ -104,9 +136,11 @@ export function podMetrics(ctx: RuntimeContext, nodes: NodeRuntime[], namespace?
       const cs = w.containers.filter(c => c.running);
       if (!cs.length) continue;
       out.push({
-        kind: 'PodMetrics', apiVersion: 'metrics.k8s.io/v1beta1',
+        kind: 'PodMetrics',
+        apiVersion: 'metrics.k8s.io/v1beta1',
         metadata: { name: w.pod.metadata!.name, namespace: w.pod.metadata!.namespace, creationTimestamp: now, labels: w.pod.metadata!.labels ?? {} },
-        timestamp: now, window: '15s',
+        timestamp: now,
+        window: '15s',
         containers: cs.map(c => ({ name: c.name, usage: { cpu: nano(c.cpuMillicores()), memory: ki(c.workingSetBytes()) } })),
       });
     }
@@ -116,13 +150,20 @@ export function podMetrics(ctx: RuntimeContext, nodes: NodeRuntime[], namespace?
 
 export function nodeMetrics(ctx: RuntimeContext, nodes: NodeRuntime[]): object[] {
   const now = iso(new Date());
-  return nodes.filter(n => !(n.os === 'windows' && (n.ctx.broken('metrics-api') || n.ctx.broken('stats')))).map(n => {
-    const { mc, mem } = nodeUsage(n, [...n.pods.values()].filter(w => w.sandboxReady && !w.terminating));
-    return {
-      kind: 'NodeMetrics', apiVersion: 'metrics.k8s.io/v1beta1',
-      metadata: { name: n.name, creationTimestamp: now, labels: { 'kubernetes.io/os': n.os, 'kubernetes.io/hostname': n.name } },
-      timestamp: now, window: '20s',
-      usage: { cpu: nano(mc), memory: ki(mem) },
-    };
-  });
+  return nodes
+    .filter(n => !(n.os === 'windows' && (n.ctx.broken('metrics-api') || n.ctx.broken('stats'))))
+    .map(n => {
+      const { mc, mem } = nodeUsage(
+        n,
+        [...n.pods.values()].filter(w => w.sandboxReady && !w.terminating),
+      );
+      return {
+        kind: 'NodeMetrics',
+        apiVersion: 'metrics.k8s.io/v1beta1',
+        metadata: { name: n.name, creationTimestamp: now, labels: { 'kubernetes.io/os': n.os, 'kubernetes.io/hostname': n.name } },
+        timestamp: now,
+        window: '20s',
+        usage: { cpu: nano(mc), memory: ki(mem) },
+      };
+    });
 }

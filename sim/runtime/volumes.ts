@@ -11,13 +11,24 @@ import { MemFS, splitPath, type Mount, type PathStyle } from './fs.ts';
 /** A volume could not be set up: the pod stays ContainerCreating with a FailedMount event (retried). */
 export class MountError extends Error {
   /** The kubelet's event reason: FailedMount, or FailedMapVolume for a raw block device. */
-  constructor(message: string, readonly reason: 'FailedMount' | 'FailedMapVolume' = 'FailedMount') { super(message); }
+  constructor(
+    message: string,
+    readonly reason: 'FailedMount' | 'FailedMapVolume' = 'FailedMount',
+  ) {
+    super(message);
+  }
 }
 
 /** The documented Windows limitations the volume code enforces. */
 export type VolumeLimitation = 'emptyDirMemory' | 'secretAtRest' | 'secretDefaultMode' | 'subPath' | 'nfs' | 'mountPropagation' | 'blockVolume';
 
-export interface PodVolume { name: string; fs: MemFS; base: string[]; readOnly: boolean; kind?: 'hostPath' | 'emptyDir' }
+export interface PodVolume {
+  name: string;
+  fs: MemFS;
+  base: string[];
+  readOnly: boolean;
+  kind?: 'hostPath' | 'emptyDir';
+}
 
 export interface VolumeContext {
   store: Store;
@@ -82,7 +93,10 @@ function downward(pod: V1Pod, path: string): string {
   if (sel) {
     const map = (sel[1] === 'labels' ? m.labels : m.annotations) ?? {};
     if (sel[2]) return map[sel[2]] ?? '';
-    return Object.entries(map).sort().map(([k, v]) => `${k}="${v}"`).join('\n');
+    return Object.entries(map)
+      .sort()
+      .map(([k, v]) => `${k}="${v}"`)
+      .join('\n');
   }
   if (path === 'metadata.name') return m.name ?? '';
   if (path === 'metadata.namespace') return m.namespace ?? '';
@@ -124,17 +138,31 @@ function setUp(v: V1Volume, ctx: VolumeContext, existing?: PodVolume): PodVolume
     const type = v.hostPath.type ?? '';
     if (ctx.broken('hostpath')) return { ...tmpfs(), kind: 'hostPath' };
     switch (type) {
-      case 'DirectoryOrCreate': if (!disk.exists(parts)) disk.mkdir(parts); break;
-      case 'Directory': if (!disk.isDir(parts)) throw failed(`hostPath type check failed: ${shown} is not a directory`); break;
-      case 'FileOrCreate': if (!disk.exists(parts)) disk.write(parts, '', { mkdirs: true }); break;
-      case 'File': if (!disk.exists(parts) || disk.isDir(parts)) throw failed(`hostPath type check failed: ${shown} is not a file`); break;
+      case 'DirectoryOrCreate':
+        if (!disk.exists(parts)) disk.mkdir(parts);
+        break;
+      case 'Directory':
+        if (!disk.isDir(parts)) throw failed(`hostPath type check failed: ${shown} is not a directory`);
+        break;
+      case 'FileOrCreate':
+        if (!disk.exists(parts)) disk.write(parts, '', { mkdirs: true });
+        break;
+      case 'File':
+        if (!disk.exists(parts) || disk.isDir(parts)) throw failed(`hostPath type check failed: ${shown} is not a file`);
+        break;
       default:
         // No type: no check. The runtime creates a missing source directory for the bind mount.
         if (!disk.exists(parts)) disk.mkdir(parts);
     }
     return { name: v.name, fs: disk, base: parts, readOnly: false, kind: 'hostPath' };
   }
-  const secretOrConfig = (kind: 'secret' | 'configmap', name: string, optional: boolean | undefined, items: V1KeyToPath[] | undefined, mode: number | undefined) => {
+  const secretOrConfig = (
+    kind: 'secret' | 'configmap',
+    name: string,
+    optional: boolean | undefined,
+    items: V1KeyToPath[] | undefined,
+    mode: number | undefined,
+  ) => {
     const got = kind === 'secret' ? secretData(ctx.store, ns, name) : configMapData(ctx.store, ns, name);
     if (!got && !optional) throw failed(`${kind} "${name}" not found`);
     const plugin = kind === 'secret' ? 'kubernetes.io~secret' : 'kubernetes.io~configmap';
@@ -154,7 +182,10 @@ function setUp(v: V1Volume, ctx: VolumeContext, existing?: PodVolume): PodVolume
     const vol = reuse() ?? (style === 'windows' ? onDisk('kubernetes.io~downward-api') : tmpfs());
     vol.fs.mkdir(vol.base);
     for (const i of v.downwardAPI.items ?? [])
-      vol.fs.write([...vol.base, ...splitPath(i.path, 'linux')], i.fieldRef ? downward(pod, i.fieldRef.fieldPath) : '', { mkdirs: true, mode: i.mode ?? v.downwardAPI.defaultMode ?? 0o644 });
+      vol.fs.write([...vol.base, ...splitPath(i.path, 'linux')], i.fieldRef ? downward(pod, i.fieldRef.fieldPath) : '', {
+        mkdirs: true,
+        mode: i.mode ?? v.downwardAPI.defaultMode ?? 0o644,
+      });
     vol.readOnly = true;
     return vol;
   }
@@ -193,9 +224,15 @@ function setUp(v: V1Volume, ctx: VolumeContext, existing?: PodVolume): PodVolume
     // kubelet's block-volume path (MapVolume) fails and the pod stays ContainerCreating;
     // the reason is the kubelet's FailedMapVolume, the wording after the volume is UNCONFIRMED.
     if (pvc.spec?.volumeMode === 'Block' && ctx.limited('blockVolume'))
-      throw new MountError(`MapVolume.MapPodDevice failed for volume "${pv}" : raw block volumes (volumeMode: Block) are not supported on Windows nodes`, 'FailedMapVolume');
+      throw new MountError(
+        `MapVolume.MapPodDevice failed for volume "${pv}" : raw block volumes (volumeMode: Block) are not supported on Windows nodes`,
+        'FailedMapVolume',
+      );
     let fs = ctx.pvStore.get(pv);
-    if (!fs) { fs = new MemFS(style === 'windows'); ctx.pvStore.set(pv, fs); }
+    if (!fs) {
+      fs = new MemFS(style === 'windows');
+      ctx.pvStore.set(pv, fs);
+    }
     return { name: v.name, fs, base: [], readOnly: v.persistentVolumeClaim.readOnly ?? false };
   }
   if (v.nfs) {
@@ -203,7 +240,10 @@ function setUp(v: V1Volume, ctx: VolumeContext, existing?: PodVolume): PodVolume
     if (ctx.limited('nfs')) throw failed(`mount failed: NFS volumes are not supported on Windows nodes`);
     const key = `nfs:${v.nfs.server}:${v.nfs.path}`;
     let fs = ctx.pvStore.get(key);
-    if (!fs) { fs = new MemFS(false); ctx.pvStore.set(key, fs); }
+    if (!fs) {
+      fs = new MemFS(false);
+      ctx.pvStore.set(key, fs);
+    }
     return { name: v.name, fs, base: [], readOnly: v.nfs.readOnly ?? false };
   }
   // Other plugins (csi, ephemeral...): an empty private directory.
@@ -228,7 +268,9 @@ export function refreshVolumes(ctx: VolumeContext, vols: Map<string, PodVolume>)
     try {
       const cur = vols.get(v.name);
       if (cur) setUp(v, ctx, cur);
-    } catch { /* keep the old contents */ }
+    } catch {
+      /* keep the old contents */
+    }
   }
 }
 
@@ -259,7 +301,14 @@ export function containerMounts(c: V1Container, vols: Map<string, PodVolume>, ct
     }
     // breaks: hostpath also drops readOnly (the hostPath volume is a private tmpfs then).
     const readOnly = (vm.readOnly ?? false) || v.readOnly;
-    out.push({ at, fs, base, readOnly: ctx.broken('hostpath') && v.kind === 'hostPath' ? false : readOnly, name: vm.name, hostLinks: propagates(vm.mountPropagation) });
+    out.push({
+      at,
+      fs,
+      base,
+      readOnly: ctx.broken('hostpath') && v.kind === 'hostPath' ? false : readOnly,
+      name: vm.name,
+      hostLinks: propagates(vm.mountPropagation),
+    });
   }
   return out;
 }

@@ -13,13 +13,16 @@ describe('bench/run.ts --list', () => {
   it('names the benchmarks, each with its script', async () => {
     const r = await execa(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/run.ts'), '--list'], { cwd: ROOT, reject: false });
     expect(r.exitCode, String(r.stderr)).to.equal(0);
-    const listed = String(r.stdout).split('\n').filter(Boolean).map(l => l.split(/\s+/)[0]);
+    const listed = String(r.stdout)
+      .split('\n')
+      .filter(Boolean)
+      .map(l => l.split(/\s+/)[0]);
     expect(listed).to.deep.equal(NAMES);
     for (const n of NAMES) expect(existsSync(join(ROOT, 'bench', `${n}.ts`)), `bench/${n}.ts`).to.equal(true);
   });
 });
 
-describe('bench/runLines.ts: a run read from outside (the installed bin\'s console and results.json)', () => {
+describe("bench/runLines.ts: a run read from outside (the installed bin's console and results.json)", () => {
   const lines = [
     'Created namespace wincheck-abc.',
     'Deploying 3 fixture(s): net-win, hpa, iis.',
@@ -39,12 +42,22 @@ describe('bench/runLines.ts: a run read from outside (the installed bin\'s conso
     expect(failuresOf(lines)).to.deep.equal([lines[4]]);
   });
 
-  it('each check\'s span, from results.json, ms from the run\'s start', async () => {
+  it("each check's span, from results.json, ms from the run's start", async () => {
     const { checkSpans } = await import('../../bench/runLines.ts');
     const start = Date.parse('2026-01-01T00:00:00.000Z');
-    const spans = checkSpans({ run: { startedAt: '2026-01-01T00:00:00.000Z' }, summary: { durationMs: 20_000, results: [
-      { id: 'a', startedAt: '2026-01-01T00:00:01.500Z', durationMs: 12_000 }, { id: 'n/a-one', durationMs: 0 },
-    ] } }, start);
+    const spans = checkSpans(
+      {
+        run: { startedAt: '2026-01-01T00:00:00.000Z' },
+        summary: {
+          durationMs: 20_000,
+          results: [
+            { id: 'a', startedAt: '2026-01-01T00:00:01.500Z', durationMs: 12_000 },
+            { id: 'n/a-one', durationMs: 0 },
+          ],
+        },
+      },
+      start,
+    );
     expect(spans).to.deep.equal({ a: [1_500, 13_500] });
     expect(checkSpans(undefined, start)).to.equal(undefined);
   });

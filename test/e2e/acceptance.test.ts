@@ -29,7 +29,12 @@ function featuresMdIds(text: string): string[] {
   return ids;
 }
 
-interface JUnitCase { '@_name': string; skipped?: { '@_message'?: string } | string; failure?: unknown; error?: unknown }
+interface JUnitCase {
+  '@_name': string;
+  skipped?: { '@_message'?: string } | string;
+  failure?: unknown;
+  error?: unknown;
+}
 
 function testcases(run: SimRun): JUnitCase[] {
   const parser = new XMLParser({ ignoreAttributes: false, isArray: name => name === 'testcase' || name === 'testsuite' });
@@ -51,7 +56,10 @@ describe('acceptance: the whole catalog on the simulated cluster', function () {
   });
 
   it('has a feature for every ID of FEATURES.md', function () {
-    if (!existsSync(FEATURES_MD)) { console.log(`    (${FEATURES_MD} is not beside the checkout: skipped)`); this.skip(); }
+    if (!existsSync(FEATURES_MD)) {
+      console.log(`    (${FEATURES_MD} is not beside the checkout: skipped)`);
+      this.skip();
+    }
     const wanted = featuresMdIds(readFileSync(FEATURES_MD, 'utf8'));
     expect(wanted.length).to.be.greaterThan(70);
     expect(wanted.filter(id => !ids.includes(id))).to.deep.equal([]);
@@ -59,7 +67,9 @@ describe('acceptance: the whole catalog on the simulated cluster', function () {
 
   describe('the default profile', () => {
     let run: SimRun;
-    before(async () => { run = await runOnSim(ids, { egressUrl: EGRESS, timeouts: FAST_NET }); });
+    before(async () => {
+      run = await runOnSim(ids, { egressUrl: EGRESS, timeouts: FAST_NET });
+    });
 
     it('exits 0 with no regression or error', () => {
       const bad = [...run.results.values()].filter(r => r.outcome === 'regressed' || r.outcome === 'error').map(r => `${r.id}: ${r.outcome}: ${r.summary}`);
@@ -70,7 +80,10 @@ describe('acceptance: the whole catalog on the simulated cluster', function () {
     it('writes one JUnit testcase per feature, none missing, n/a ones skipped with their reason', () => {
       const cases = testcases(run);
       const named = (id: string) => cases.filter(c => c['@_name'].includes(` ${id}: `));
-      expect(ids.filter(id => named(id).length !== 1), 'features without exactly one testcase').to.deep.equal([]);
+      expect(
+        ids.filter(id => named(id).length !== 1),
+        'features without exactly one testcase',
+      ).to.deep.equal([]);
       expect(cases).to.have.length(ids.length);
       for (const r of run.results.values()) {
         if (r.outcome !== 'n/a') continue;
@@ -88,7 +101,10 @@ describe('acceptance: the whole catalog on the simulated cluster', function () {
       const line = run.output.find(l => l.startsWith('Deploying '));
       const listed = line!.slice(line!.indexOf(': ') + 2, -1).split(', ');
       const longest = byPriority(catalog, { ...defaultTimeouts(), ...FAST_NET })[0];
-      expect(longest.fixtures.map(s => s.id), line).to.include(listed[0]);
+      expect(
+        longest.fixtures.map(s => s.id),
+        line,
+      ).to.include(listed[0]);
       // The networking pods (steady periods) before the first fixture of the catalog (no designed wait).
       expect(listed.indexOf('net-win'), line).to.be.within(0, listed.indexOf('os-selector'));
     });

@@ -12,14 +12,16 @@ import { FAST_NET, runOnSim, type SimRun } from '../support/simRun.ts';
 
 const EGRESS = 'http://egress.wincheck.test/';
 
-interface Verdict { outcome: Outcome; why: string }
+interface Verdict {
+  outcome: Outcome;
+  why: string;
+}
 
 interface RealProfile {
   name: string;
   /** The docs' verdict for the notable features of this shape, and why. */
   verdicts: Record<string, Verdict>;
 }
-
 
 const PROFILES: RealProfile[] = [
   {
@@ -35,7 +37,10 @@ const PROFILES: RealProfile[] = [
       'node.os-supported': { outcome: 'supported', why: 'Windows Server 2019 and 2022 are supported by 1.28' },
       'node.version-skew': { outcome: 'supported', why: 'kubelet v1.25.4 is within the skew policy of a v1.28 control plane (n-3 from 1.28)' },
       'res.node-reserved': { outcome: 'supported', why: 'allocatable is below capacity on every Windows node' },
-      'work.deployment': { outcome: 'supported', why: 'two Windows nodes take pods (one cordoned node does not): 30 pods a node is enough when fixtures are placed in waves' },
+      'work.deployment': {
+        outcome: 'supported',
+        why: 'two Windows nodes take pods (one cordoned node does not): 30 pods a node is enough when fixtures are placed in waves',
+      },
     },
   },
   {
@@ -50,7 +55,10 @@ const PROFILES: RealProfile[] = [
       'iso.hyperv-runtimeclass': { outcome: 'n/a', why: 'no runhcs-wcow-hypervisor RuntimeClass' },
       'net.preserve-client-ip': { outcome: 'n/a', why: 'kube-proxy is a Windows service: DSR cannot be discovered' },
       'work.deployment': { outcome: 'supported', why: 'two Windows nodes (8 and 2 vCPUs) take the replicas' },
-      'res.node-reserved': { outcome: 'regressed', why: 'ip-192-168-33-201 reports allocatable equal to capacity, as the EKS node of real-nodes/09b did: nothing is reserved for the OS, kubelet and runtime' },
+      'res.node-reserved': {
+        outcome: 'regressed',
+        why: 'ip-192-168-33-201 reports allocatable equal to capacity, as the EKS node of real-nodes/09b did: nothing is reserved for the OS, kubelet and runtime',
+      },
     },
   },
   {
@@ -71,7 +79,7 @@ const PROFILES: RealProfile[] = [
       'sched.pod-os-field': { outcome: 'supported', why: 'spec.os is GA from 1.25' },
       'iso.hostprocess': { outcome: 'supported', why: 'HostProcess is beta and on by default from 1.23 (GA 1.26); containerd://1.19 reads as >= 1.6' },
       'node.runtime': { outcome: 'supported', why: 'containerd://1.19 as WMCO reports it' },
-      'sched.taint-toleration': { outcome: 'supported', why: "WMCO taints Windows nodes os=Windows:NoSchedule (capital W)" },
+      'sched.taint-toleration': { outcome: 'supported', why: 'WMCO taints Windows nodes os=Windows:NoSchedule (capital W)' },
       'work.env-colon-name': { outcome: 'limited', why: "1.25 < 1.32: env names with ':' are rejected" },
       'node.version-skew': { outcome: 'supported', why: 'kubelet v1.25.0 under a v1.25.11 control plane' },
       'iso.hyperv-runtimeclass': { outcome: 'n/a', why: 'no runhcs-wcow-hypervisor RuntimeClass' },
@@ -104,14 +112,18 @@ describe('acceptance: the whole catalog on real-node-like profiles', function ()
   this.timeout(1_200_000);
 
   let ids: string[];
-  before(async () => { ids = (await loadCatalog()).map(f => f.id); });
+  before(async () => {
+    ids = (await loadCatalog()).map(f => f.id);
+  });
 
   for (const p of PROFILES) {
     describe(p.name, () => {
       let run: SimRun;
       // One profile at a time: parallel whole-catalog runs on a busy 2-core machine starve the API
       // servers. Rollouts are bounded like pod starts (the sim starts pods in well under a second).
-      before(async () => { run = await runOnSim(ids, { base: p.name, egressUrl: EGRESS, timeouts: { ...FAST_NET, rollout: 90_000 } }); });
+      before(async () => {
+        run = await runOnSim(ids, { base: p.name, egressUrl: EGRESS, timeouts: { ...FAST_NET, rollout: 90_000 } });
+      });
       const list = (rs: CheckResult[]) => rs.map(r => `${r.id}: ${r.outcome}: ${r.summary}`).join('\n');
 
       for (const [id, v] of Object.entries(p.verdicts)) {
@@ -136,7 +148,9 @@ describe('acceptance: the whole catalog on real-node-like profiles', function ()
         const bad = [...run.results.values()].filter(r => r.outcome === 'error');
         expect(bad, list(bad)).to.deep.equal([]);
       });
-      it('leaves nothing labelled with the run behind', () => { expect(run.leftover).to.deep.equal([]); });
+      it('leaves nothing labelled with the run behind', () => {
+        expect(run.leftover).to.deep.equal([]);
+      });
     });
   }
 });

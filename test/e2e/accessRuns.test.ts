@@ -17,11 +17,13 @@ const EGRESS = 'http://egress.wincheck.test/';
 
 /** ci/rbac.yaml without the rule on `resource`. */
 function without(resource: string): string {
-  return parseAllDocuments(CI_RBAC).map(d => {
-    const o = d.toJS() as V1ClusterRole;
-    if (o.kind === 'ClusterRole') o.rules = o.rules!.filter(r => !r.resources!.includes(resource));
-    return stringify(o);
-  }).join('---\n');
+  return parseAllDocuments(CI_RBAC)
+    .map(d => {
+      const o = d.toJS() as V1ClusterRole;
+      if (o.kind === 'ClusterRole') o.rules = o.rules!.filter(r => !r.resources!.includes(resource));
+      return stringify(o);
+    })
+    .join('---\n');
 }
 
 describe('harness: runs as a least-privilege ServiceAccount', function () {
@@ -33,7 +35,8 @@ describe('harness: runs as a least-privilege ServiceAccount', function () {
     const admin = await runOnSim(ids, { egressUrl: EGRESS, timeouts: FAST_NET });
     const sa = await runOnSim(ids, { egressUrl: EGRESS, timeouts: FAST_NET, rbac: CI_RBAC });
     const verdicts = (r: typeof admin) => Object.fromEntries(ids.map(id => [id, r.results.get(id)?.outcome]));
-    const differing = ids.filter(id => sa.results.get(id)?.outcome !== admin.results.get(id)?.outcome)
+    const differing = ids
+      .filter(id => sa.results.get(id)?.outcome !== admin.results.get(id)?.outcome)
       .map(id => `${id}: as the ServiceAccount ${sa.results.get(id)?.outcome} (${sa.results.get(id)?.reason}), as admin ${admin.results.get(id)?.outcome}`);
     expect(verdicts(sa), differing.join('\n')).to.deep.equal(verdicts(admin));
     expect(sa.exitCode).to.equal(admin.exitCode);
@@ -43,7 +46,8 @@ describe('harness: runs as a least-privilege ServiceAccount', function () {
   it('with one rule missing, stops before creating anything and names the permission and the features', async () => {
     const run = await runOnSim(['res.stats', 'res.cpu-limit-enforced', 'work.exec-logs'], { rbac: without('nodes/proxy'), expectError: true });
     expect(run.exitCode).to.equal(3);
-    expect(run.error).to.include('1 permission(s) missing; nothing was created')
+    expect(run.error)
+      .to.include('1 permission(s) missing; nothing was created')
       .and.include('missing permission: get nodes/proxy cluster-wide, needed by res.cpu-limit-enforced, res.stats');
     expect(run.created).to.deep.equal([]);
   });
@@ -72,8 +76,11 @@ describe('harness: a cluster-wide Pod Security default the namespace cannot opt 
   for (const level of ['baseline', 'restricted'] as PodSecurityLevel[]) {
     it(`${level}: completes, privileged features n/a with the rejection text${level === 'baseline' ? ', the others run' : ''}`, async () => {
       const run = await runOnSim([...PRIVILEGED, ...PLAIN], {
-        egressUrl: EGRESS, timeouts: FAST_NET,
-        edit: p => { p.podSecurity = { defaults: { enforce: level }, enforceFloor: true }; },
+        egressUrl: EGRESS,
+        timeouts: FAST_NET,
+        edit: p => {
+          p.podSecurity = { defaults: { enforce: level }, enforceFloor: true };
+        },
       });
       const outcome = (id: string) => run.results.get(id)!;
       for (const id of PRIVILEGED) {

@@ -18,12 +18,24 @@ function runCommands(text: string): string[] {
   return [...text.matchAll(/npx wincheck run [^\n'"]*(?:"[^"\n]*"[^\n'"]*)*/g)].map(m => m[0]);
 }
 
-type Step = { uses?: string; run?: string; if?: string; env?: Record<string, string>; with?: Record<string, unknown>; task?: string; script?: string; condition?: string; inputs?: Record<string, string>; name?: string };
+type Step = {
+  uses?: string;
+  run?: string;
+  if?: string;
+  env?: Record<string, string>;
+  with?: Record<string, unknown>;
+  task?: string;
+  script?: string;
+  condition?: string;
+  inputs?: Record<string, string>;
+  name?: string;
+};
 
 describe('CI recipes (ci/)', function () {
   this.timeout(60_000);
   let runFlags: Set<string>;
-  const junitGlobMatches = (glob: string) => picomatch(glob.split('/').pop()!)(junitFileName('services')) && picomatch(glob.split('/').pop()!)(junitFileName('node_access'));
+  const junitGlobMatches = (glob: string) =>
+    picomatch(glob.split('/').pop()!)(junitFileName('services')) && picomatch(glob.split('/').pop()!)(junitFileName('node_access'));
 
   before(async () => {
     const help = await wincheck(['run', '--help']);
@@ -56,7 +68,13 @@ describe('CI recipes (ci/)', function () {
   });
 
   it('Prow: a decorated periodic whose reports land in $ARTIFACTS, where TestGrid reads junit_*.xml', () => {
-    const cfg = parse(read('prow/wincheck-periodic.yaml')) as { periodics: { decorate: boolean; annotations: Record<string, string>; spec: { containers: { args: string[]; volumeMounts: { mountPath: string }[] }[]; volumes: { secret?: { secretName: string } }[] } }[] };
+    const cfg = parse(read('prow/wincheck-periodic.yaml')) as {
+      periodics: {
+        decorate: boolean;
+        annotations: Record<string, string>;
+        spec: { containers: { args: string[]; volumeMounts: { mountPath: string }[] }[]; volumes: { secret?: { secretName: string } }[] };
+      }[];
+    };
     const job = cfg.periodics[0];
     expect(job.decorate).to.equal(true);
     expect(job.annotations['testgrid-dashboards']).to.be.a('string');
@@ -83,7 +101,7 @@ describe('CI recipes (ci/)', function () {
     expect(run.script).to.contain('$(kubeconfig.secureFilePath)');
   });
 
-  it('Jenkins: a stage that records the JUnit files in post { always } from the run\'s report dir', () => {
+  it("Jenkins: a stage that records the JUnit files in post { always } from the run's report dir", () => {
     const text = read('jenkins/Jenkinsfile');
     expect(text).to.match(/stage\('wincheck'\)/);
     expect(text).to.match(/withCredentials\(\[file\(credentialsId: '[\w-]+', variable: 'WINCHECK_KUBECONFIG'\)\]\)/);

@@ -34,7 +34,12 @@ describe('the harness under injected faults', function () {
       expect(String((e as Error).message)).to.match(FAULT_WORDS);
       return;
     }
-    const wrong = [...r.results.values()].filter(c => c.outcome !== clean.results.get(c.id)?.outcome && !(c.outcome === 'error' && FAULT_WORDS.test(`${c.reason} ${c.error ?? ''}`)));
-    expect(wrong.map(c => `${c.id}: ${c.outcome}: ${c.reason}`), r.output.join('\n')).to.deep.equal([]);
+    const wrong = [...r.results.values()].filter(
+      c => c.outcome !== clean.results.get(c.id)?.outcome && !(c.outcome === 'error' && FAULT_WORDS.test(`${c.reason} ${c.error ?? ''}`)),
+    );
+    expect(
+      wrong.map(c => `${c.id}: ${c.outcome}: ${c.reason}`),
+      r.output.join('\n'),
+    ).to.deep.equal([]);
   });
 });

@@ -20,7 +20,9 @@ describe('in-cluster: the ci/in-cluster Job on the sim', function () {
 
   it('lists its files in the order kubectl apply -f ci/in-cluster/ needs (lexical: the Namespace first, the Job last)', async () => {
     const { readdirSync } = await import('node:fs');
-    const kinds = readdirSync(DIR).sort().flatMap(f => parseAllDocuments(readFileSync(join(DIR, f), 'utf8')).map(d => d.toJS().kind));
+    const kinds = readdirSync(DIR)
+      .sort()
+      .flatMap(f => parseAllDocuments(readFileSync(join(DIR, f), 'utf8')).map(d => d.toJS().kind));
     expect(kinds[0]).to.equal('Namespace');
     expect(kinds.at(-1)).to.equal('Job');
   });
@@ -64,8 +66,9 @@ describe('in-cluster: the ci/in-cluster Job on the sim', function () {
     const node = JSON.parse((await k(['get', 'node', pods[0].spec.nodeName, '-o', 'json'])).stdout);
     expect(node.metadata.labels['kubernetes.io/os']).to.equal('linux');
     // The run cleaned up after itself; the results ConfigMap (no run label) stays.
-    const runNamespaces = JSON.parse((await k(['get', 'namespaces', '-l', 'wincheck.io/run-id', '-o', 'json'])).stdout).items
-      .filter((n: { status?: { phase?: string } }) => n.status?.phase !== 'Terminating');
+    const runNamespaces = JSON.parse((await k(['get', 'namespaces', '-l', 'wincheck.io/run-id', '-o', 'json'])).stdout).items.filter(
+      (n: { status?: { phase?: string } }) => n.status?.phase !== 'Terminating',
+    );
     expect(runNamespaces).to.have.length(0);
   });
 

@@ -31,12 +31,20 @@ describe('interrupts, leases and signals', function () {
     node = kc.makeApiClient(NodeV1Api);
     storage = kc.makeApiClient(StorageV1Api);
   });
-  after(async () => { if (sim) await sim.stop('SIGTERM'); });
+  after(async () => {
+    if (sim) await sim.stop('SIGTERM');
+  });
 
   async function leftovers(runId: string): Promise<string[]> {
     const sel = { labelSelector: `wincheck.io/run-id=${runId}` };
-    const [ns, rcs, scs, pvs, pods, named] = await Promise.all([core.listNamespace(sel), node.listRuntimeClass(sel), storage.listStorageClass(sel),
-      core.listPersistentVolume(sel), core.listPodForAllNamespaces(sel), core.listNamespace({ fieldSelector: `metadata.name=wincheck-${runId}` })]);
+    const [ns, rcs, scs, pvs, pods, named] = await Promise.all([
+      core.listNamespace(sel),
+      node.listRuntimeClass(sel),
+      storage.listStorageClass(sel),
+      core.listPersistentVolume(sel),
+      core.listPodForAllNamespaces(sel),
+      core.listNamespace({ fieldSelector: `metadata.name=wincheck-${runId}` }),
+    ]);
     return [...ns.items, ...rcs.items, ...scs.items, ...pvs.items, ...pods.items, ...named.items].map(o => `${o.kind ?? 'object'} ${o.metadata?.name}`);
   }
 
@@ -111,19 +119,33 @@ describe('interrupts, leases and signals', function () {
     expect(r.exitCode, String(r.all)).to.equal(0);
     expect(await leftovers(runId)).to.deep.equal([]);
     // A lease held by a live process elsewhere (here: this test process), then --force.
-    await core.createNamespace({ body: { metadata: { name: 'wincheck-leased', labels: { 'wincheck.io/run-id': 'leased' },
-      annotations: { 'wincheck.io/heartbeat': new Date().toISOString(), 'wincheck.io/holder': `elsewhere/${process.pid}` } } } });
+    await core.createNamespace({
+      body: {
+        metadata: {
+          name: 'wincheck-leased',
+          labels: { 'wincheck.io/run-id': 'leased' },
+          annotations: { 'wincheck.io/heartbeat': new Date().toISOString(), 'wincheck.io/holder': `elsewhere/${process.pid}` },
+        },
+      },
+    });
     expect((await wincheck(['cleanup', '--kubeconfig', sim.kubeconfig, '--run-id', 'leased'])).stdout).to.contain('Skipped 1 run(s) still in progress: leased');
     const forced = await wincheck(['cleanup', '--kubeconfig', sim.kubeconfig, '--run-id', 'leased', '--force']);
     expect(forced.stdout, forced.all).to.contain('Deleted namespace wincheck-leased.');
   });
 
-  it('two runs at once both complete, each cleaning only its own objects; neither sees the other\'s utility VM as a lift', async () => {
+  it("two runs at once both complete, each cleaning only its own objects; neither sees the other's utility VM as a lift", async () => {
     const features = ['iso.hyperv-runtimeclass', 'iso.hyperv-annotation', 'cfg.configmap-env'];
     const dirs = [tempDir(), tempDir()];
-    const [a, b] = await Promise.all(dirs.map(dir => wincheck(['run', '--kubeconfig', sim.kubeconfig, '--report-dir', dir, ...features.flatMap(f => ['--feature', f])])));
-    const outcomesOf = (dir: string) => Object.fromEntries((JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { summary: { results: { id: string; outcome: string }[] } })
-      .summary.results.map(r => [r.id, r.outcome]));
+    const [a, b] = await Promise.all(
+      dirs.map(dir => wincheck(['run', '--kubeconfig', sim.kubeconfig, '--report-dir', dir, ...features.flatMap(f => ['--feature', f])])),
+    );
+    const outcomesOf = (dir: string) =>
+      Object.fromEntries(
+        (JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { summary: { results: { id: string; outcome: string }[] } }).summary.results.map(r => [
+          r.id,
+          r.outcome,
+        ]),
+      );
     expect(a.exitCode, a.all).to.equal(0);
     expect(b.exitCode, b.all).to.equal(0);
     expect(outcomesOf(dirs[0])).to.deep.equal(outcomesOf(dirs[1]));
@@ -133,8 +155,11 @@ describe('interrupts, leases and signals', function () {
   });
 
   it('SIGTERM to `npx wincheck run` reaches the harness: it cleans up', async () => {
-    const p = execa('npx', ['wincheck', 'run', '--kubeconfig', sim.kubeconfig, '--report-dir', tempDir(), ...INTERRUPT_FEATURES.flatMap(f => ['--feature', f])],
-      { cwd: ROOT, reject: false, all: true, env: { NO_COLOR: '1' } });
+    const p = execa(
+      'npx',
+      ['wincheck', 'run', '--kubeconfig', sim.kubeconfig, '--report-dir', tempDir(), ...INTERRUPT_FEATURES.flatMap(f => ['--feature', f])],
+      { cwd: ROOT, reject: false, all: true, env: { NO_COLOR: '1' } },
+    );
     const out = await waitForOutput(p, /Deploying \d+ fixture/, 120_000);
     p.kill('SIGTERM'); // to npm, not to wincheck: npm does not pass it on
     // The harness's own words after the signal (matched on the whole output so far: a bare
@@ -153,10 +178,14 @@ describe('interrupts, leases and signals', function () {
 async function waitForNamespaceGone(kc: KubeConfig, name: string, timeoutMs = 120_000): Promise<void> {
   const kube = makeClients(kc);
   await watchUntil<V1Namespace, true>({
-    kube, path: '/api/v1/namespaces', fieldSelector: `metadata.name=${name}`,
+    kube,
+    path: '/api/v1/namespaces',
+    fieldSelector: `metadata.name=${name}`,
     list: () => kube.core.listNamespace({ fieldSelector: `metadata.name=${name}` }),
     onList: items => (items.length === 0 ? true : undefined),
     check: (_ns, type) => (type === 'DELETED' ? true : undefined),
-    what: `namespace ${name} to be deleted`, describe: ns => ns?.status?.phase ?? 'not seen', timeoutMs,
+    what: `namespace ${name} to be deleted`,
+    describe: ns => ns?.status?.phase ?? 'not seen',
+    timeoutMs,
   });
 }

@@ -33,7 +33,10 @@ describe('sim: real kubectl clients', function () {
     // No listener left behind: the API port refuses connections.
     const refused = await new Promise<boolean>(res => {
       const s = connect(Number(server.port), server.hostname);
-      s.on('connect', () => { s.destroy(); res(false); });
+      s.on('connect', () => {
+        s.destroy();
+        res(false);
+      });
       s.on('error', () => res(true));
     });
     expect(refused, `${server.host} still accepts connections after the sim stopped`).to.equal(true);
@@ -47,11 +50,14 @@ describe('sim: real kubectl clients', function () {
 
       before(function () {
         const b = kubectlBinary(version);
-        if (!b) { console.log(`    (kubectl.${version} is not on this machine: skipped)`); this.skip(); }
+        if (!b) {
+          console.log(`    (kubectl.${version} is not on this machine: skipped)`);
+          this.skip();
+        }
         bin = b!;
       });
 
-      it('lists nodes with -o wide showing the Windows nodes\' OS image and kernel', async () => {
+      it("lists nodes with -o wide showing the Windows nodes' OS image and kernel", async () => {
         const r = await k(['get', 'nodes', '-o', 'wide']);
         expect(r.exitCode, r.stderr).to.equal(0);
         const header = r.stdout.split('\n')[0];
@@ -109,16 +115,31 @@ describe('sim: real kubectl clients', function () {
           const timer = setTimeout(() => rej(new Error(`no watch output within 30s: ${out}`)), 30_000);
           w.stdout?.on('data', (d: Buffer) => {
             out += d.toString();
-            if (/watch-probe\s/.test(out)) { clearTimeout(timer); res(); }
+            if (/watch-probe\s/.test(out)) {
+              clearTimeout(timer);
+              res();
+            }
           });
         });
         // A change made after the watch started must arrive on it.
         const started = new Promise<void>(res => w.stdout?.once('data', () => res()));
         await started;
-        const r = await k(['run', 'watch-probe', '-n', ns, '--image=registry.k8s.io/pause:3.10', '--overrides',
-          JSON.stringify({ spec: { nodeSelector: { 'kubernetes.io/os': 'linux' } } })]);
+        const r = await k([
+          'run',
+          'watch-probe',
+          '-n',
+          ns,
+          '--image=registry.k8s.io/pause:3.10',
+          '--overrides',
+          JSON.stringify({ spec: { nodeSelector: { 'kubernetes.io/os': 'linux' } } }),
+        ]);
         expect(r.exitCode, r.stderr).to.equal(0);
-        try { await seen; } finally { w.kill('SIGINT'); await w; }
+        try {
+          await seen;
+        } finally {
+          w.kill('SIGINT');
+          await w;
+        }
         expect(out).to.match(/^NAME\s+READY\s+STATUS/m);
       });
 

@@ -11,7 +11,9 @@ import type { Profile } from '../../sim/index.ts';
 import { runOnSim, type SimRun } from '../support/simRun.ts';
 
 const NODE = ['node.services', 'node.hns-network'];
-const layout = (l: Profile['windowsLayout']) => (p: Profile) => { p.windowsLayout = l; };
+const layout = (l: Profile['windowsLayout']) => (p: Profile) => {
+  p.windowsLayout = l;
+};
 function result(run: SimRun, id: string): CheckResult {
   const r = run.results.get(id);
   expect(r, id).to.exist;
@@ -23,11 +25,15 @@ describe('provider layouts of Windows nodes', function () {
   this.timeout(5 * 60_000);
 
   it('reads hnsdiag list networks as rows, and Name/Type blocks', () => {
-    const rows = 'Network Id                             | Name                 | Type\r\n'
-      + '---------------------------------------+----------------------+-----------\r\n'
-      + 'A1B2C3D4-0000-0000-0000-000000000001   | nat                  | nat\r\n'
-      + 'A1B2C3D4-0000-0000-0000-000000000002   | azure                | L2Bridge\r\n';
-    expect(parseHnsdiagNetworks(rows)).to.deep.equal([{ name: 'nat', type: 'nat' }, { name: 'azure', type: 'L2Bridge' }]);
+    const rows =
+      'Network Id                             | Name                 | Type\r\n' +
+      '---------------------------------------+----------------------+-----------\r\n' +
+      'A1B2C3D4-0000-0000-0000-000000000001   | nat                  | nat\r\n' +
+      'A1B2C3D4-0000-0000-0000-000000000002   | azure                | L2Bridge\r\n';
+    expect(parseHnsdiagNetworks(rows)).to.deep.equal([
+      { name: 'nat', type: 'nat' },
+      { name: 'azure', type: 'L2Bridge' },
+    ]);
     expect(parseHnsdiagNetworks('Name : cbr0\r\nType : L2Bridge\r\n')).to.deep.equal([{ name: 'cbr0', type: 'L2Bridge' }]);
     expect(parseHnsdiagNetworks('')).to.deep.equal([]);
   });
@@ -45,7 +51,9 @@ describe('provider layouts of Windows nodes', function () {
     expect(text(svc)).to.contain('kube-proxy runs as the Windows service kubeproxy');
     const hns = result(run, 'node.hns-network');
     expect(hns.outcome, text(hns)).to.equal('supported');
-    expect(text(hns)).to.match(/is not recognized as the name of a cmdlet/).and.to.match(/HNS networks \(hnsdiag list networks\) nat \(nat\), cbr0 \(L2Bridge\)/);
+    expect(text(hns))
+      .to.match(/is not recognized as the name of a cmdlet/)
+      .and.to.match(/HNS networks \(hnsdiag list networks\) nat \(nat\), cbr0 \(L2Bridge\)/);
     expect(run.leftover).to.deep.equal([]);
   });
 
@@ -59,7 +67,10 @@ describe('provider layouts of Windows nodes', function () {
     expect(hns.reason).to.match(/could not tell the HNS networks of win-2022-\d: Get-HnsNetwork is not installed there .*hnsdiag list networks failed/);
   });
 
-  for (const [profile, proxy] of [['aks', /runs as the Windows service kubeproxy/], ['eks', /runs as the Windows service kube-proxy/]] as const) {
+  for (const [profile, proxy] of [
+    ['aks', /runs as the Windows service kubeproxy/],
+    ['eks', /runs as the Windows service kube-proxy/],
+  ] as const) {
     it(`built-in ${profile} profile: node.services and node.hns-network hold on the provider's layout`, async () => {
       const run = await runOnSim(NODE, { base: profile });
       const svc = result(run, 'node.services');

@@ -18,7 +18,19 @@ describe('placement and capacity on real node shapes (sim)', function () {
 
   it('one small Windows node (12 pods, 2 vCPUs) beside a cordoned and a NotReady one: waves, sized limits, nothing on the others', async () => {
     const r = await runOnSim(
-      ['work.deployment', 'work.daemonset', 'res.limits', 'res.cpu-limit-enforced', 'node.pause-image', 'iso.process', 'cfg.secret-env', 'cfg.configmap-env', 'sched.os-selector', 'stor.emptydir', 'net.w2w-cross-node'],
+      [
+        'work.deployment',
+        'work.daemonset',
+        'res.limits',
+        'res.cpu-limit-enforced',
+        'node.pause-image',
+        'iso.process',
+        'cfg.secret-env',
+        'cfg.configmap-env',
+        'sched.os-selector',
+        'stor.emptydir',
+        'net.w2w-cross-node',
+      ],
       {
         timeouts: FAST_NET,
         edit: p => {
@@ -27,13 +39,22 @@ describe('placement and capacity on real node shapes (sim)', function () {
           cordoned.unschedulable = true;
           p.nodes.push({ ...structuredClone(cordoned), name: 'win-2022-notready', unschedulable: false, ready: false } as NodeSpec);
         },
-      });
+      },
+    );
     // The docs promise these on any Windows node: every one supported, none failed for lack of room.
     expect(harnessFailures(r).map(x => `${x.id}: ${x.reason}`)).to.deep.equal([]);
-    expect(outcomes(r)).to.include({ 'work.deployment': 'supported', 'work.daemonset': 'supported', 'res.limits': 'supported', 'iso.process': 'supported', 'node.pause-image': 'supported' });
+    expect(outcomes(r)).to.include({
+      'work.deployment': 'supported',
+      'work.daemonset': 'supported',
+      'res.limits': 'supported',
+      'iso.process': 'supported',
+      'node.pause-image': 'supported',
+    });
     // Cross-node needs two usable Windows nodes: the cordoned and the NotReady one do not count.
     expect(r.results.get('net.w2w-cross-node')!.outcome).to.equal('n/a');
-    expect(r.results.get('net.w2w-cross-node')!.reason).to.match(/needs two Ready, schedulable Windows nodes, the cluster has 1; not usable: win-2022-2 \(unschedulable.*win-2022-notready \(NotReady\)/);
+    expect(r.results.get('net.w2w-cross-node')!.reason).to.match(
+      /needs two Ready, schedulable Windows nodes, the cluster has 1; not usable: win-2022-2 \(unschedulable.*win-2022-notready \(NotReady\)/,
+    );
     expect(r.output.join('\n')).to.match(/Capacity: the fixtures do not fit the nodes at once; deploying in [2-9] waves/);
     expect(r.output.join('\n')).to.match(/fixture deploy-resource sized to the nodes' free room/);
     expect(r.results.get('res.limits')!.summary).to.not.contain('cpu 2;');
@@ -44,7 +65,9 @@ describe('placement and capacity on real node shapes (sim)', function () {
   it('Linux only a control plane tainted NoSchedule: Linux-helper features are n/a, naming the taint', async () => {
     const r = await runOnSim(['work.iis-pod', 'sched.linux-stays-linux', 'work.deployment'], {
       timeouts: FAST_NET,
-      edit: p => { p.nodes = p.nodes.filter(n => n.os === 'windows' || n.role === 'control-plane'); },
+      edit: p => {
+        p.nodes = p.nodes.filter(n => n.os === 'windows' || n.role === 'control-plane');
+      },
     });
     expect(outcomes(r)).to.deep.equal({ 'work.iis-pod': 'n/a', 'sched.linux-stays-linux': 'n/a', 'work.deployment': 'supported' });
     expect(r.results.get('work.iis-pod')!.reason).to.contain('control-plane (taint node-role.kubernetes.io/control-plane:NoSchedule)');
@@ -54,12 +77,18 @@ describe('placement and capacity on real node shapes (sim)', function () {
     const r = await runOnSim(['iso.process', 'work.deployment', 'sec.run-as-username', 'work.os-mismatch'], {
       base: 'mixed-build',
       timeouts: FAST_NET,
-      edit: p => { for (const n of windows(p)) n.removeLabels = ['node.kubernetes.io/windows-build']; },
+      edit: p => {
+        for (const n of windows(p)) n.removeLabels = ['node.kubernetes.io/windows-build'];
+      },
     });
     expect(harnessFailures(r).map(x => `${x.id}: ${x.reason}`)).to.deep.equal([]);
     // Each build qualified on its own nodes (testcase per build), found by node name, not by the label.
-    for (const [label, build] of [['ltsc2022', '10.0.20348'], ['ltsc2019', '10.0.17763']]) {
-      for (const id of ['iso.process', 'work.deployment', 'sec.run-as-username']) expect(r.results.get(`${id} [${label}]`)?.outcome, `${id} [${label}]`).to.equal('supported');
+    for (const [label, build] of [
+      ['ltsc2022', '10.0.20348'],
+      ['ltsc2019', '10.0.17763'],
+    ]) {
+      for (const id of ['iso.process', 'work.deployment', 'sec.run-as-username'])
+        expect(r.results.get(`${id} [${label}]`)?.outcome, `${id} [${label}]`).to.equal('supported');
       expect(r.results.get(`iso.process [${label}]`)!.windowsBuild).to.equal(build);
     }
   });
@@ -69,14 +98,24 @@ describe('placement and capacity on real node shapes (sim)', function () {
     const prefix = 'gke-wincheck-production-windows-pool-ltsc2022-a1b2c3d4e5-';
     const r = await runOnSim(['node.services', 'node.hns-network', 'iso.hyperv-annotation', 'iso.hostprocess'], {
       timeouts: FAST_NET,
-      edit: p => windows(p).forEach((n, i) => { n.name = `${prefix}${i}x7q`; }),
+      edit: p =>
+        windows(p).forEach((n, i) => {
+          n.name = `${prefix}${i}x7q`;
+        }),
     });
     expect(prefix.length + 4).to.be.greaterThan(60);
     expect(harnessFailures(r).map(x => `${x.id}: ${x.reason}`)).to.deep.equal([]);
     // The annotation was removed in 1.21 (seed 000; FEATURES.md): limited, never lifted by another node's VMs.
-    expect(outcomes(r)).to.deep.equal({ 'node.services': 'supported', 'node.hns-network': 'supported', 'iso.hyperv-annotation': 'limited', 'iso.hostprocess': 'supported' });
+    expect(outcomes(r)).to.deep.equal({
+      'node.services': 'supported',
+      'node.hns-network': 'supported',
+      'iso.hyperv-annotation': 'limited',
+      'iso.hostprocess': 'supported',
+    });
     // One HostProcess pod per node, each bound to its node (a shared truncated name would be adopted by the other).
-    const pods = [0, 1].map(i => new RegExp(`Node access to ${prefix}${i}x7q: hostprocess \\S+/(\\S+) on node ${prefix}${i}x7q`).exec(r.output.join('\n'))?.[1]);
+    const pods = [0, 1].map(
+      i => new RegExp(`Node access to ${prefix}${i}x7q: hostprocess \\S+/(\\S+) on node ${prefix}${i}x7q`).exec(r.output.join('\n'))?.[1],
+    );
     expect(pods[0]).to.be.a('string');
     expect(pods[1]).to.be.a('string').and.not.equal(pods[0]);
     for (const p of pods) expect(p!.length).to.be.at.most(63);
@@ -88,7 +127,10 @@ describe('placement and capacity on real node shapes (sim)', function () {
       timeouts: FAST_NET,
       edit: p => {
         p.kubernetesVersion = 'v1.22.17';
-        for (const n of p.nodes) { n.kubeletVersion = 'v1.22.17'; if (n.os === 'windows') n.containerRuntime = 'docker://20.10.9'; }
+        for (const n of p.nodes) {
+          n.kubeletVersion = 'v1.22.17';
+          if (n.os === 'windows') n.containerRuntime = 'docker://20.10.9';
+        }
       },
     });
     // seed 003: Docker EE 19.03+ through dockershim before 1.24; 2019 is supported on 1.22.

@@ -6,7 +6,9 @@ import { ClusterUnreachableError, exitCodeOf, hasExitCode, MissingPermissionsErr
 
 describe('errors', () => {
   it('gives exit 2 for usage, 3 for unreachable and for missing permissions, 1 otherwise', () => {
-    expect([new UsageError('u'), new ClusterUnreachableError('c'), new MissingPermissionsError('m'), new Error('e')].map(exitCodeOf)).to.deep.equal([2, 3, 3, 1]);
+    expect([new UsageError('u'), new ClusterUnreachableError('c'), new MissingPermissionsError('m'), new Error('e')].map(exitCodeOf)).to.deep.equal([
+      2, 3, 3, 1,
+    ]);
   });
   it('does not read missing permissions as an unreachable cluster', () => {
     const e = new MissingPermissionsError('missing: create pods');

@@ -35,7 +35,8 @@ export function importsOf(file: string): string[] {
     const spec = m[1] ?? m[2] ?? m[3];
     if (!spec || !spec.startsWith('.')) continue;
     let target = relative(ROOT, resolve(dirname(join(ROOT, file)), spec));
-    if (target.endsWith('.js') && !existsSync(join(ROOT, target)) && existsSync(join(ROOT, target.replace(/\.js$/, '.ts')))) target = target.replace(/\.js$/, '.ts');
+    if (target.endsWith('.js') && !existsSync(join(ROOT, target)) && existsSync(join(ROOT, target.replace(/\.js$/, '.ts'))))
+      target = target.replace(/\.js$/, '.ts');
     out.add(target);
   }
   return [...out].sort();

@@ -69,13 +69,17 @@ describe('layers', () => {
     const found = upward;
     const unexpected = found.filter(u => !ALLOWED_UPWARD.includes(u));
     const stale = ALLOWED_UPWARD.filter(u => !found.includes(u));
-    expect(unexpected, `imports that run up the layers (${found.length}):\n${unexpected.map(u => `  ${u} (${layerOf(u.split(' → ')[0])!.name} may not import ${layerOf(u.split(' → ')[1])?.name ?? 'outside the layers'})`).join('\n')}`).to.deep.equal([]);
+    expect(
+      unexpected,
+      `imports that run up the layers (${found.length}):\n${unexpected.map(u => `  ${u} (${layerOf(u.split(' → ')[0])!.name} may not import ${layerOf(u.split(' → ')[1])?.name ?? 'outside the layers'})`).join('\n')}`,
+    ).to.deep.equal([]);
     expect(stale, 'allow-listed imports that are gone: remove them from ALLOWED_UPWARD').to.deep.equal([]);
   });
 
   it('sim/ imports only sim/ and util/', () => {
     const out: string[] = [];
-    for (const file of sourceFiles('sim')) for (const target of importsOf(file)) if (!target.startsWith('sim/') && !target.startsWith('util/')) out.push(`${file} → ${target}`);
+    for (const file of sourceFiles('sim'))
+      for (const target of importsOf(file)) if (!target.startsWith('sim/') && !target.startsWith('util/')) out.push(`${file} → ${target}`);
     expect(out, `sim/ imports outside sim/ and util/:\n${out.join('\n')}`).to.deep.equal([]);
   });
 
@@ -104,7 +108,12 @@ describe('import circles', () => {
   });
 
   it('the circle finder finds a circle of type-only imports', () => {
-    const g = new Map([['a.ts', ['b.ts']], ['b.ts', ['c.ts']], ['c.ts', ['a.ts']], ['d.ts', ['a.ts']]]);
+    const g = new Map([
+      ['a.ts', ['b.ts']],
+      ['b.ts', ['c.ts']],
+      ['c.ts', ['a.ts']],
+      ['d.ts', ['a.ts']],
+    ]);
     expect(circles(g)).to.deep.equal(['3 files (a.ts, b.ts, c.ts), e.g. a.ts → b.ts → c.ts → a.ts']);
   });
 });

@@ -23,7 +23,11 @@ export function startWincheck(args: string[]) {
 
 export async function wincheck(args: string[], opts: { env?: Record<string, string | undefined>; extendEnv?: boolean } = {}): Promise<CliResult> {
   const r = await execa(process.execPath, ['--import', 'tsx', join(ROOT, 'cli/main.ts'), ...args], {
-    cwd: ROOT, reject: false, all: true, env: opts.env ?? { NO_COLOR: '1' }, extendEnv: opts.extendEnv ?? true,
+    cwd: ROOT,
+    reject: false,
+    all: true,
+    env: opts.env ?? { NO_COLOR: '1' },
+    extendEnv: opts.extendEnv ?? true,
   });
   return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr), all: String(r.all) };
 }
@@ -35,7 +39,9 @@ export function tempDir(prefix = 'wincheck-test-'): string {
 /** A kubeconfig pointing at a server that is not there (127.0.0.1:<closed port>). */
 export function deadKubeconfig(port: number): string {
   const file = join(tempDir(), 'kubeconfig');
-  writeFileSync(file, `apiVersion: v1
+  writeFileSync(
+    file,
+    `apiVersion: v1
 kind: Config
 clusters:
 - name: dead
@@ -50,7 +56,8 @@ contexts:
 - name: dead
   context: { cluster: dead, user: u }
 current-context: dead
-`);
+`,
+  );
   return file;
 }
 

@@ -9,8 +9,10 @@ export const INTERRUPT_FEATURES = ['sched.os-selector', 'work.iis-pod', 'work.de
 
 /** Where a run may be interrupted, each with the longest seeded delay after its line that still falls inside the phase (measured: the run ends about 1 s after its first check line, cleanup in about 0.5 s). */
 const PHASES = [
-  { line: /Created namespace/, maxDelayMs: 1000 }, { line: /Deploying \d+ fixture/, maxDelayMs: 1000 },
-  { line: /\[\s*1\/\d+\]/, maxDelayMs: 400 }, { line: /Deleting namespace/, maxDelayMs: 150 },
+  { line: /Created namespace/, maxDelayMs: 1000 },
+  { line: /Deploying \d+ fixture/, maxDelayMs: 1000 },
+  { line: /\[\s*1\/\d+\]/, maxDelayMs: 400 },
+  { line: /Deleting namespace/, maxDelayMs: 150 },
 ] as const;
 
 const outputs = new WeakMap<object, { text: string }>();
@@ -21,7 +23,9 @@ export function waitForOutput(p: ResultPromise, re: RegExp, deadlineMs = 90_000)
   if (!buf) {
     const b = { text: '' };
     outputs.set(p, b);
-    p.all?.on('data', (d: Buffer) => { b.text += d.toString(); });
+    p.all?.on('data', (d: Buffer) => {
+      b.text += d.toString();
+    });
     buf = b;
   }
   const b = buf;
@@ -33,9 +37,20 @@ export function waitForOutput(p: ResultPromise, re: RegExp, deadlineMs = 90_000)
       resolve(b.text);
       return true;
     };
-    const timer = setTimeout(() => { clearInterval(poll); reject(new Error(`no ${re} within ${deadlineMs} ms; output:\n${b.text}`)); }, deadlineMs);
+    const timer = setTimeout(() => {
+      clearInterval(poll);
+      reject(new Error(`no ${re} within ${deadlineMs} ms; output:\n${b.text}`));
+    }, deadlineMs);
     const poll = setInterval(check, 20);
-    void p.finally(() => setTimeout(() => { if (!check()) { clearTimeout(timer); clearInterval(poll); reject(new Error(`exited before ${re}; output:\n${b.text}`)); } }, 50));
+    void p.finally(() =>
+      setTimeout(() => {
+        if (!check()) {
+          clearTimeout(timer);
+          clearInterval(poll);
+          reject(new Error(`exited before ${re}; output:\n${b.text}`));
+        }
+      }, 50),
+    );
   });
 }
 
@@ -56,7 +71,10 @@ function rng(seed: number): () => number {
 }
 
 export interface Interrupted {
-  exitCode: number | undefined; runId: string; moment: string; output: string;
+  exitCode: number | undefined;
+  runId: string;
+  moment: string;
+  output: string;
   /** False when the run had already ended (a late moment): then exit 0 is right. */
   delivered: boolean;
   /** The run said it was stopping: the signal reached it while it ran (a signal that lands as the process exits is delivered but never seen). */
@@ -81,5 +99,14 @@ export async function interruptAt(seed: number, kubeconfig: string, delayScale =
   const r = await p;
   const output = String(r.all);
   const seen = new RegExp(`${signal}: stopping`).test(output);
-  return { exitCode: r.exitCode, runId: runIdOf(output), moment, output, delivered, seen, finished: /Reports written to /.test(output), killedBy: r.signal ?? undefined };
+  return {
+    exitCode: r.exitCode,
+    runId: runIdOf(output),
+    moment,
+    output,
+    delivered,
+    seen,
+    finished: /Reports written to /.test(output),
+    killedBy: r.signal ?? undefined,
+  };
 }

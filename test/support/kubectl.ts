@@ -11,7 +11,9 @@ function kubectlDir(): string | undefined {
   try {
     const onPath = execFileSync('sh', ['-c', 'command -v kubectl'], { encoding: 'utf8' }).trim();
     return onPath ? dirname(realpathSync(onPath)) : undefined;
-  } catch { return undefined; }
+  } catch {
+    return undefined;
+  }
 }
 
 /** Path of kubectl.<version> (e.g. "1.27"), or undefined where absent. */
@@ -21,12 +23,20 @@ export function kubectlBinary(version: string): string | undefined {
   return p && existsSync(p) ? p : undefined;
 }
 
-export interface KubectlResult { stdout: string; stderr: string; exitCode: number }
+export interface KubectlResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
 
 /** Runs kubectl against a kubeconfig; never throws on a non-zero exit (tests assert it). */
 export async function kubectl(bin: string, kubeconfig: string, args: string[], opts: { timeoutMs?: number; input?: string } = {}): Promise<KubectlResult> {
   const r = await execa(bin, ['--kubeconfig', kubeconfig, ...args], {
-    reject: false, stripFinalNewline: false, timeout: opts.timeoutMs ?? 120_000, input: opts.input, env: { HOME: process.env.HOME ?? '/root' },
+    reject: false,
+    stripFinalNewline: false,
+    timeout: opts.timeoutMs ?? 120_000,
+    input: opts.input,
+    env: { HOME: process.env.HOME ?? '/root' },
   });
   return { stdout: String(r.stdout), stderr: String(r.stderr), exitCode: r.exitCode ?? -1 };
 }

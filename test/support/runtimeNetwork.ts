@@ -17,7 +17,9 @@ export class FakeNetwork implements NetworkTwin {
     nodeNames.forEach((n, i) => this.nodes.set(n, `127.77.${i + 1}.1`));
   }
 
-  nodeAddress(node: string): string { return this.nodes.get(node) ?? '127.77.0.1'; }
+  nodeAddress(node: string): string {
+    return this.nodes.get(node) ?? '127.77.0.1';
+  }
 
   allocatePodIP(namespace: string, pod: string, node: string): string {
     const key = `${namespace}/${pod}`;
@@ -30,17 +32,35 @@ export class FakeNetwork implements NetworkTwin {
     return ip;
   }
 
-  releasePodIP(namespace: string, pod: string): void { this.pods.delete(`${namespace}/${pod}`); this.released.push(`${namespace}/${pod}`); }
-  dnsServer() { return { address: '127.77.255.53', port: 53 }; }
-  externalHost() { return { address: '127.77.254.1', name: 'egress.test' }; }
+  releasePodIP(namespace: string, pod: string): void {
+    this.pods.delete(`${namespace}/${pod}`);
+    this.released.push(`${namespace}/${pod}`);
+  }
+  dnsServer() {
+    return { address: '127.77.255.53', port: 53 };
+  }
+  externalHost() {
+    return { address: '127.77.254.1', name: 'egress.test' };
+  }
 
   async connect(o: ConnectOptions): Promise<Socket> {
     const host = o.host === 'localhost' ? o.from.address : o.host;
     return new Promise((resolve, reject) => {
       const s = net.connect({ host, port: o.port, localAddress: o.from.address });
-      const t = setTimeout(() => { s.destroy(); reject(new NetError('ETIMEDOUT', 'timeout')); }, o.timeoutMs);
-      s.once('connect', () => { clearTimeout(t); this.sockets.add(s); s.on('close', () => this.sockets.delete(s)); resolve(s); });
-      s.once('error', e => { clearTimeout(t); reject(new NetError((e as NodeJS.ErrnoException).code === 'ECONNREFUSED' ? 'ECONNREFUSED' : 'EHOSTUNREACH', e.message)); });
+      const t = setTimeout(() => {
+        s.destroy();
+        reject(new NetError('ETIMEDOUT', 'timeout'));
+      }, o.timeoutMs);
+      s.once('connect', () => {
+        clearTimeout(t);
+        this.sockets.add(s);
+        s.on('close', () => this.sockets.delete(s));
+        resolve(s);
+      });
+      s.once('error', e => {
+        clearTimeout(t);
+        reject(new NetError((e as NodeJS.ErrnoException).code === 'ECONNREFUSED' ? 'ECONNREFUSED' : 'EHOSTUNREACH', e.message));
+      });
     });
   }
 
@@ -50,7 +70,9 @@ export class FakeNetwork implements NetworkTwin {
     throw new NetError('ENOTFOUND', `${name}: Non-existent domain`);
   }
 
-  async ping(): Promise<boolean> { return true; }
+  async ping(): Promise<boolean> {
+    return true;
+  }
 
   async listen(podAddress: string, port: number, onConnection: (s: Socket) => void): Promise<Server> {
     const server = net.createServer(onConnection);
@@ -64,7 +86,9 @@ export class FakeNetwork implements NetworkTwin {
   }
 
   /** Servers still listening (a stopped runtime must leave none). */
-  listening(): number { return [...this.servers].filter(s => s.listening).length; }
+  listening(): number {
+    return [...this.servers].filter(s => s.listening).length;
+  }
 
   async stop(): Promise<void> {
     for (const s of this.sockets) s.destroy();

@@ -35,7 +35,10 @@ export function startFakeKubelet(store: Store, opts: FakeKubeletOptions = {}): {
   let stopped = false;
   const ipOf = (ns: string, name: string) => {
     const k = `${ns}/${name}`;
-    if (!ips.has(k)) { const n = next++; ips.set(k, `127.1.${Math.floor(n / 250)}.${(n % 250) + 1}`); }
+    if (!ips.has(k)) {
+      const n = next++;
+      ips.set(k, `127.1.${Math.floor(n / 250)}.${(n % 250) + 1}`);
+    }
     return ips.get(k)!;
   };
   const handle = (o: KubeObject) => {
@@ -43,7 +46,8 @@ export function startFakeKubelet(store: Store, opts: FakeKubeletOptions = {}): {
     const pod = o as unknown as V1Pod;
     const node = pod.spec?.nodeName;
     if (!node || opts.deadNodes?.has(node)) return;
-    const ns = o.metadata.namespace!, name = o.metadata.name!;
+    const ns = o.metadata.namespace!,
+      name = o.metadata.name!;
     try {
       if (o.metadata.deletionTimestamp) {
         if (store.tryGet('pods', ns, name)) store.delete('pods', ns, name, { gracePeriodSeconds: 0 });
@@ -52,27 +56,48 @@ export function startFakeKubelet(store: Store, opts: FakeKubeletOptions = {}): {
       if (pod.status?.phase === 'Running') return;
       const ready = !opts.notReady?.(pod);
       const now = new Date().toISOString() as unknown as Date;
-      store.mutate('pods', ns, name, p => {
-        const s = (p as unknown as V1Pod);
-        const cond = (type: string, status: string) => ({ type, status, lastTransitionTime: now });
-        s.status = {
-          ...s.status,
-          phase: 'Running',
-          podIP: ipOf(ns, name), podIPs: [{ ip: ipOf(ns, name) }], hostIP: '127.0.10.1', startTime: now,
-          conditions: [cond('PodScheduled', 'True'), cond('Initialized', 'True'), cond('ContainersReady', ready ? 'True' : 'False'), cond('Ready', ready ? 'True' : 'False')],
-        };
-      }, { skipAdmission: true });
+      store.mutate(
+        'pods',
+        ns,
+        name,
+        p => {
+          const s = p as unknown as V1Pod;
+          const cond = (type: string, status: string) => ({ type, status, lastTransitionTime: now });
+          s.status = {
+            ...s.status,
+            phase: 'Running',
+            podIP: ipOf(ns, name),
+            podIPs: [{ ip: ipOf(ns, name) }],
+            hostIP: '127.0.10.1',
+            startTime: now,
+            conditions: [
+              cond('PodScheduled', 'True'),
+              cond('Initialized', 'True'),
+              cond('ContainersReady', ready ? 'True' : 'False'),
+              cond('Ready', ready ? 'True' : 'False'),
+            ],
+          };
+        },
+        { skipAdmission: true },
+      );
     } catch (err) {
       console.error('fake kubelet:', err);
     }
   };
   const sub = store.onAny((bucket, e) => {
-    if (bucket === 'pods' && e.type !== 'DELETED') setImmediate(() => {
-      const cur = store.tryGet('pods', e.object.metadata.namespace, e.object.metadata.name!);
-      if (cur && cur.metadata.uid === e.object.metadata.uid) handle(cur);
-    });
+    if (bucket === 'pods' && e.type !== 'DELETED')
+      setImmediate(() => {
+        const cur = store.tryGet('pods', e.object.metadata.namespace, e.object.metadata.name!);
+        if (cur && cur.metadata.uid === e.object.metadata.uid) handle(cur);
+      });
   });
-  return { stop() { stopped = true; sub.stop(); }, ipOf };
+  return {
+    stop() {
+      stopped = true;
+      sub.stop();
+    },
+    ipOf,
+  };
 }
 
 /**
@@ -82,12 +107,20 @@ export function startFakeKubelet(store: Store, opts: FakeKubeletOptions = {}): {
 export function waitFor<T>(store: Store, what: string, check: () => T | undefined | false | null, timeoutMs = DEFAULT_WAIT_MS): Promise<T> {
   return new Promise((resolve, reject) => {
     let done = false;
-    const finish = (fn: () => void) => { if (done) return; done = true; sub.stop(); clearTimeout(timer); fn(); };
+    const finish = (fn: () => void) => {
+      if (done) return;
+      done = true;
+      sub.stop();
+      clearTimeout(timer);
+      fn();
+    };
     const probe = () => {
       try {
         const v = check();
         if (v) finish(() => resolve(v));
-      } catch (err) { finish(() => reject(err)); }
+      } catch (err) {
+        finish(() => reject(err));
+      }
     };
     // Checked after the write has been seen by everyone (our listener may run first).
     const sub = store.onAny(() => setImmediate(probe));
@@ -104,14 +137,23 @@ export interface TestCluster {
   stop(): Promise<void>;
 }
 
-export async function startTestCluster(profile: Profile | string = 'default', opts: ControllerOptions & { kubelet?: FakeKubeletOptions } = {}): Promise<TestCluster> {
+export async function startTestCluster(
+  profile: Profile | string = 'default',
+  opts: ControllerOptions & { kubelet?: FakeKubeletOptions } = {},
+): Promise<TestCluster> {
   const p = typeof profile === 'string' ? loadProfile(profile) : profile;
   const store = newStore();
   const kubelet = startFakeKubelet(store, opts.kubelet);
   const controllers = startControllers(store, p, opts);
   return {
-    store, profile: p, kubelet, controllers,
-    async stop() { kubelet.stop(); await controllers.stop(); },
+    store,
+    profile: p,
+    kubelet,
+    controllers,
+    async stop() {
+      kubelet.stop();
+      await controllers.stop();
+    },
   };
 }
 
@@ -127,7 +169,8 @@ export const isReady = (p: V1Pod) => p.status?.conditions?.some(c => c.type === 
 /** A minimal Windows pod: selects Windows and tolerates the os=windows taint. */
 export function windowsPod(name: string, ns: string, extra: Partial<V1Pod['spec']> = {}): KubeObject {
   return {
-    apiVersion: 'v1', kind: 'Pod',
+    apiVersion: 'v1',
+    kind: 'Pod',
     metadata: { name, namespace: ns, labels: { app: name } },
     spec: {
       nodeSelector: { 'kubernetes.io/os': 'windows' },
@@ -140,7 +183,8 @@ export function windowsPod(name: string, ns: string, extra: Partial<V1Pod['spec'
 
 export function linuxPod(name: string, ns: string, extra: Partial<V1Pod['spec']> = {}): KubeObject {
   return {
-    apiVersion: 'v1', kind: 'Pod',
+    apiVersion: 'v1',
+    kind: 'Pod',
     metadata: { name, namespace: ns, labels: { app: name } },
     spec: { nodeSelector: { 'kubernetes.io/os': 'linux' }, containers: [{ name: 'c', image: 'registry.k8s.io/e2e-test-images/agnhost:2.52' }], ...extra },
   };

@@ -11,10 +11,15 @@ export function useSimWithKubectl(version = '1.33', timeoutMs = 120_000): Kubect
   let bin = '';
   before(async function () {
     const b = kubectlBinary(version);
-    if (!b) { console.log(`    (kubectl.${version} is not on this machine: skipped)`); this.skip(); }
+    if (!b) {
+      console.log(`    (kubectl.${version} is not on this machine: skipped)`);
+      this.skip();
+    }
     bin = b;
     sim = await startSimProcess();
   });
-  after(async () => { await sim?.stop('SIGTERM'); });
+  after(async () => {
+    await sim?.stop('SIGTERM');
+  });
   return (args, input) => kubectl(bin, sim!.kubeconfig, args, { input, timeoutMs });
 }

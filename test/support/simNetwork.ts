@@ -25,10 +25,20 @@ export function makeProfile(over: Partial<Profile> = {}): Profile {
   };
 }
 
-export interface Pod { namespace: string; name: string; node: string; address: string; endpoint: Endpoint }
+export interface Pod {
+  namespace: string;
+  name: string;
+  node: string;
+  address: string;
+  endpoint: Endpoint;
+}
 
 export class Cluster {
-  private constructor(readonly store: Store, readonly net: SimNetwork, readonly profile: Profile) {}
+  private constructor(
+    readonly store: Store,
+    readonly net: SimNetwork,
+    readonly profile: Profile,
+  ) {}
 
   static async start(profile = makeProfile(), extra: Partial<Parameters<typeof startNetwork>[0]> = {}): Promise<Cluster> {
     const store = new Store();
@@ -66,7 +76,10 @@ export class Cluster {
       addressType: 'IPv4',
       metadata: { name: `${service}-abcde`, namespace, labels: { 'kubernetes.io/service-name': service } },
       endpoints: backends.map(b => ({
-        addresses: [b.address], nodeName: b.node, hostname: b.hostname, conditions: { ready: b.ready ?? true },
+        addresses: [b.address],
+        nodeName: b.node,
+        hostname: b.hostname,
+        conditions: { ready: b.ready ?? true },
         targetRef: { kind: 'Pod', name: b.name, namespace },
       })),
       ports: [{ name: portName, port, protocol: 'TCP' }],
@@ -74,14 +87,18 @@ export class Cluster {
     this.store.create('endpointslices.discovery.k8s.io', slice as unknown as KubeObject);
   }
 
-  stop(): Promise<void> { return this.net.stop(); }
+  stop(): Promise<void> {
+    return this.net.stop();
+  }
 }
 
 /** Polls until fn stops throwing, or rethrows its last error at the deadline. */
 export async function eventually<T>(fn: () => Promise<T> | T, timeoutMs = 3000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    try { return await fn(); } catch (e) {
+    try {
+      return await fn();
+    } catch (e) {
       if (Date.now() > deadline) throw e;
       await new Promise(r => setTimeout(r, 20));
     }
@@ -93,7 +110,9 @@ export function httpGet(s: Socket, path: string, host = 'x'): Promise<{ status: 
   return new Promise((resolve, reject) => {
     let data = '';
     s.setEncoding('utf8');
-    s.on('data', d => { data += d; });
+    s.on('data', d => {
+      data += d;
+    });
     s.on('error', reject);
     s.on('end', () => {
       const [head, ...rest] = data.split('\r\n\r\n');

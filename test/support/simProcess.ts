@@ -20,20 +20,32 @@ export async function startSimProcess(args: string[] = [], deadlineMs = 60_000):
   const dir = mkdtempSync(join(tmpdir(), 'wincheck-sim-'));
   const kubeconfig = join(dir, 'kubeconfig');
   const proc = execa('node', ['--import', 'tsx', join(ROOT, 'cli/main.ts'), 'sim', '--kubeconfig-out', kubeconfig, ...args], {
-    cwd: ROOT, reject: false, all: true, buffer: false,
+    cwd: ROOT,
+    reject: false,
+    all: true,
+    buffer: false,
   });
   let out = '';
-  proc.all?.on('data', (d: Buffer) => { out += d.toString(); });
+  proc.all?.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
   await new Promise<void>((resolveReady, rejectReady) => {
     const timer = setTimeout(() => rejectReady(new Error(`wincheck sim did not write ${kubeconfig} within ${deadlineMs} ms; output:\n${out}`)), deadlineMs);
     const check = () => {
-      if (out.includes(kubeconfig) && existsSync(kubeconfig)) { clearTimeout(timer); resolveReady(); }
+      if (out.includes(kubeconfig) && existsSync(kubeconfig)) {
+        clearTimeout(timer);
+        resolveReady();
+      }
     };
     proc.all?.on('data', check);
-    proc.on('exit', code => { clearTimeout(timer); rejectReady(new Error(`wincheck sim exited with ${code} before serving; output:\n${out}`)); });
+    proc.on('exit', code => {
+      clearTimeout(timer);
+      rejectReady(new Error(`wincheck sim exited with ${code} before serving; output:\n${out}`));
+    });
   });
   return {
-    kubeconfig, proc,
+    kubeconfig,
+    proc,
     output: () => out,
     stop: async (signal = 'SIGTERM') => {
       proc.kill(signal);

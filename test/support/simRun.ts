@@ -102,14 +102,23 @@ async function runInProcess(features: string[], o: SimRunOptions): Promise<SimRu
   const podIPs = new Map<string, string>();
   const created: string[] = [];
   const seen = sim.store.onAny((bucket, e) => {
-    if (e.type === 'ADDED' && (bucket === 'namespaces' || e.object.metadata.labels?.[RUN_LABEL])) created.push(`${bucket}/${e.object.metadata.namespace ? `${e.object.metadata.namespace}/` : ''}${e.object.metadata.name}`);
+    if (e.type === 'ADDED' && (bucket === 'namespaces' || e.object.metadata.labels?.[RUN_LABEL]))
+      created.push(`${bucket}/${e.object.metadata.namespace ? `${e.object.metadata.namespace}/` : ''}${e.object.metadata.name}`);
     const pod = e.object as { metadata: { name?: string }; status?: { podIP?: string } };
     if (bucket === 'pods' && pod.metadata.name && pod.status?.podIP) podIPs.set(pod.metadata.name, pod.status.podIP);
   });
   try {
     const reports = join(dir, 'reports');
     const kubeconfig = o.rbac ? await serviceAccountKubeconfig(sim, o.rbac, dir) : join(dir, 'kubeconfig');
-    const flags: RunFlags = { kubeconfig, feature: features, reportDir: reports, nodeAccess: o.nodeAccess, egressUrl: o.egressUrl, nodes: o.nodes, skipUnpermitted: o.skipUnpermitted };
+    const flags: RunFlags = {
+      kubeconfig,
+      feature: features,
+      reportDir: reports,
+      nodeAccess: o.nodeAccess,
+      egressUrl: o.egressUrl,
+      nodes: o.nodes,
+      skipUnpermitted: o.skipUnpermitted,
+    };
     if (sim.ssh && o.ssh) {
       writeFileSync(join(dir, 'ssh_key'), sim.ssh.privateKey, { mode: 0o600 });
       writeFileSync(join(dir, 'known_hosts'), o.knownHosts ? o.knownHosts(sim.ssh.knownHosts) : sim.ssh.knownHosts);
@@ -119,25 +128,57 @@ async function runInProcess(features: string[], o: SimRunOptions): Promise<SimRu
     Object.assign(config.timeouts, { podStart: 30_000 }, o.timeouts);
     config.simulated = true;
     config.simProfile = profile.name;
-    const turn = inProcessTurn.then(() => runWincheck(config, { out: l => output.push(l), events: createReporters({ reportDir: config.reportDir, out: l => output.push(l) }) }));
+    const turn = inProcessTurn.then(() =>
+      runWincheck(config, { out: l => output.push(l), events: createReporters({ reportDir: config.reportDir, out: l => output.push(l) }) }),
+    );
     inProcessTurn = turn.catch(() => undefined);
     let exitCode: number;
     try {
       exitCode = await turn;
     } catch (e) {
       if (!o.expectError) throw e;
-      return { exitCode: exitCodeOf(e), error: (e as Error).message, results: new Map(), summaryMd: '', html: '', junit: {}, output, podIPs, leftover: [], leftoverObjects: [], created };
+      return {
+        exitCode: exitCodeOf(e),
+        error: (e as Error).message,
+        results: new Map(),
+        summaryMd: '',
+        html: '',
+        junit: {},
+        output,
+        podIPs,
+        leftover: [],
+        leftoverObjects: [],
+        created,
+      };
     }
     const json = JSON.parse(readFileSync(join(reports, 'results.json'), 'utf8')) as { summary: { results: CheckResult[] } };
     const junit: Record<string, string> = {};
     for (const f of readdirSync(reports)) if (f.startsWith('junit')) junit[f] = readFileSync(join(reports, f), 'utf8');
-    const leftover = sim.store.list('pods').items.filter(p => p.metadata.labels?.['wincheck.io/run-id']).map(p => `${p.metadata.namespace}/${p.metadata.name}`);
-    const leftoverObjects = [...new Set(RESOURCES.map(bucketOf))].flatMap(b => sim.store.list(b).items
-      .filter(o => o.metadata.labels?.[RUN_LABEL] || (b === 'namespaces' && created.includes(`namespaces/${o.metadata.name}`) && o.metadata.name?.startsWith('wincheck-')))
-      .map(o => `${b}/${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`));
+    const leftover = sim.store
+      .list('pods')
+      .items.filter(p => p.metadata.labels?.['wincheck.io/run-id'])
+      .map(p => `${p.metadata.namespace}/${p.metadata.name}`);
+    const leftoverObjects = [...new Set(RESOURCES.map(bucketOf))].flatMap(b =>
+      sim.store
+        .list(b)
+        .items.filter(
+          o =>
+            o.metadata.labels?.[RUN_LABEL] ||
+            (b === 'namespaces' && created.includes(`namespaces/${o.metadata.name}`) && o.metadata.name?.startsWith('wincheck-')),
+        )
+        .map(o => `${b}/${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`),
+    );
     return {
-      exitCode, results: new Map(json.summary.results.map(r => [r.id, r])), summaryMd: readFileSync(join(reports, 'summary.md'), 'utf8'),
-      html: readFileSync(join(reports, 'report.html'), 'utf8'), junit, output, podIPs, leftover, leftoverObjects, created,
+      exitCode,
+      results: new Map(json.summary.results.map(r => [r.id, r])),
+      summaryMd: readFileSync(join(reports, 'summary.md'), 'utf8'),
+      html: readFileSync(join(reports, 'report.html'), 'utf8'),
+      junit,
+      output,
+      podIPs,
+      leftover,
+      leftoverObjects,
+      created,
     };
   } finally {
     seen.stop();
@@ -157,7 +198,9 @@ async function serviceAccountKubeconfig(sim: SimCluster, manifest: string, dir: 
   const sa = docs.find(o => o.kind === 'ServiceAccount')!;
   const kc = new KubeConfig();
   kc.loadFromString(sim.kubeconfig);
-  const tr = await kc.makeApiClient(CoreV1Api).createNamespacedServiceAccountToken({ namespace: sa.metadata.namespace!, name: sa.metadata.name!, body: { spec: { audiences: [] } } });
+  const tr = await kc
+    .makeApiClient(CoreV1Api)
+    .createNamespacedServiceAccountToken({ namespace: sa.metadata.namespace!, name: sa.metadata.name!, body: { spec: { audiences: [] } } });
   const user = kc.getCurrentUser()!;
   kc.users = kc.users.map(u => (u.name === user.name ? { ...u, token: tr.status!.token } : u));
   const path = join(dir, 'kubeconfig-sa');
@@ -202,7 +245,8 @@ async function runInChild(features: string[], o: SimRunOptions): Promise<SimRun>
     const main = join(import.meta.dirname, 'simRunMain.ts');
     await new Promise<void>((resolve, reject) => {
       execFile(process.execPath, ['--import', 'tsx', main, request, result], { maxBuffer: 64 * 1024 * 1024 }, (err, _out, stderr) => {
-        if (err) reject(new Error(`harness run failed: ${err.message}\n${stderr}`)); else resolve();
+        if (err) reject(new Error(`harness run failed: ${err.message}\n${stderr}`));
+        else resolve();
       });
     });
     const json = JSON.parse(readFileSync(result, 'utf8')) as SimRunJson;

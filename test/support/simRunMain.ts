@@ -10,7 +10,10 @@ async function main(): Promise<void> {
   writeFileSync(resultFile, JSON.stringify(simRunToJson(await runOnSim(req.features, req.options))));
 }
 
-main().then(() => process.exit(0), (e: unknown) => {
-  process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
+    process.exit(1);
+  },
+);

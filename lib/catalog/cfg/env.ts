@@ -11,8 +11,7 @@ async function envMatches(ctx: CheckContext, pod: string, expected: Record<strin
   const node = r.pod.spec?.nodeName;
   const t = ctx.podTransport(pod, 'windows');
   const results = [];
-  for (const [name, value] of Object.entries(expected))
-    results.push(await ctx.probe(t, { kind: 'read-env', name, expect: value, secret }));
+  for (const [name, value] of Object.entries(expected)) results.push(await ctx.probe(t, { kind: 'read-env', name, expect: value, secret }));
   const bad = results.filter(x => !x.ok);
   return {
     works: bad.length === 0,

@@ -25,7 +25,7 @@ async function secretVolumeProbe(ctx: CheckContext): Promise<Observation> {
   const bad = results.filter(x => !x.ok);
   return {
     works: bad.length === 0,
-    summary: bad.length ? bad.map(b => b.detail).join('; ') : 'username and password files have the Secret\'s values',
+    summary: bad.length ? bad.map(b => b.detail).join('; ') : "username and password files have the Secret's values",
     evidence: results.map(x => x.evidence),
     node: r.pod.spec?.nodeName,
   };
@@ -39,7 +39,10 @@ async function configMapVolumeProbe(ctx: CheckContext): Promise<Observation> {
   const problems: string[] = [];
   const evidence: EvidenceItem[] = [];
   // cmd reads "/" as a switch: paths for `type` use backslashes.
-  for (const [key, value] of [['example.property.1', 'hello'], ['example.property.2', 'world']]) {
+  for (const [key, value] of [
+    ['example.property.1', 'hello'],
+    ['example.property.2', 'world'],
+  ]) {
     const res = await ctx.probe(t, { kind: 'read-file', path: `C:\\etc\\config\\${key}` });
     evidence.push(res.evidence);
     const content = res.evidence.stdout.replace(/\r?\n$/, '');
@@ -58,7 +61,8 @@ async function configMapVolumeProbe(ctx: CheckContext): Promise<Observation> {
 export function modeOf(lsOutput: string, file: string): string | undefined {
   for (const line of lsOutput.split(/\r?\n/)) {
     const cols = line.trim().split(/\s+/);
-    if (cols.length >= 3 && /^[-lbcdps][-rwxsStT]{9}$/.test(cols[0]) && (cols[cols.length - 1] === file || cols.slice(-3).join(' ').startsWith(`${file} ->`))) return cols[0];
+    if (cols.length >= 3 && /^[-lbcdps][-rwxsStT]{9}$/.test(cols[0]) && (cols[cols.length - 1] === file || cols.slice(-3).join(' ').startsWith(`${file} ->`)))
+      return cols[0];
   }
   return undefined;
 }
@@ -74,12 +78,16 @@ async function secretDefaultModeProbe(ctx: CheckContext): Promise<Observation> {
   ctx.step('ls -lL C:/etc/secret-mode');
   const res = await ctx.probe(ctx.podTransport(name, 'windows'), { kind: 'file-modes', path: 'C:/etc/secret-mode' });
   const mode = modeOf(res.evidence.stdout, 'data');
-  if (!res.ok || !mode) throw new Error(`could not read the mode of C:/etc/secret-mode/data: ${res.detail}; stdout ${JSON.stringify(res.evidence.stdout.slice(0, 200))}`);
+  if (!res.ok || !mode)
+    throw new Error(`could not read the mode of C:/etc/secret-mode/data: ${res.detail}; stdout ${JSON.stringify(res.evidence.stdout.slice(0, 200))}`);
   // Control: the mode was read from a listing of the mounted file itself.
   return {
     control: control(true, `ls -lL listed C:/etc/secret-mode/data with mode ${mode}`),
     works: mode === WANTED_MODE,
-    summary: mode === WANTED_MODE ? `the Secret file has mode ${mode} (defaultMode 0440 honoured)` : `the Secret file shows mode ${mode}, not ${WANTED_MODE} (defaultMode 0440 not honoured)`,
+    summary:
+      mode === WANTED_MODE
+        ? `the Secret file has mode ${mode} (defaultMode 0440 honoured)`
+        : `the Secret file shows mode ${mode}, not ${WANTED_MODE} (defaultMode 0440 not honoured)`,
     evidence: [res.evidence],
     node: r.pod.spec?.nodeName,
   };
@@ -94,7 +102,14 @@ async function secretAtRestProbe(ctx: CheckContext): Promise<Observation> {
   const node = ctx.cluster.nodes.find(n => n.name === nodeName);
   if (!node || !uid) throw new Error(`pod ${name} is Ready but its node (${nodeName}) or uid is unknown`);
   const t = await ctx.nodeTransport(node);
-  if (!t) return { works: false, summary: 'no node access', evidence: [], node: nodeName, notApplicable: `no HostProcess or SSH transport to node ${node.name} is available` };
+  if (!t)
+    return {
+      works: false,
+      summary: 'no node access',
+      evidence: [],
+      node: nodeName,
+      notApplicable: `no HostProcess or SSH transport to node ${node.name} is available`,
+    };
   const evidence: EvidenceItem[] = [];
   const podDir = `C:\\var\\lib\\kubelet\\pods\\${uid}`;
   ctx.step(`looking for the pod directory ${podDir} on ${node.name}`);
@@ -103,7 +118,13 @@ async function secretAtRestProbe(ctx: CheckContext): Promise<Observation> {
   const dir = await ctx.probe(t, { kind: 'list-dir', path: podDir });
   evidence.push(dir.evidence);
   if (!dir.ok)
-    return { works: false, summary: `no ${podDir} on the node`, evidence, node: nodeName, notApplicable: `the kubelet's pod directory ${podDir} is not on ${node.name} (a --root-dir other than C:\\var\\lib\\kubelet?)` };
+    return {
+      works: false,
+      summary: `no ${podDir} on the node`,
+      evidence,
+      node: nodeName,
+      notApplicable: `the kubelet's pod directory ${podDir} is not on ${node.name} (a --root-dir other than C:\\var\\lib\\kubelet?)`,
+    };
   const volumeDir = secretVolumeDirOnNode(uid, 'secret');
   const file = `${volumeDir}\\password`;
   // Control: the node lists the Secret volume's directory among the pod's secret volumes, so the
@@ -113,19 +134,38 @@ async function secretAtRestProbe(ctx: CheckContext): Promise<Observation> {
   const plugin = await ctx.probe(t, { kind: 'list-dir', path: pluginDir });
   const listed = await ctx.probe(t, { kind: 'list-dir', path: volumeDir });
   evidence.push(plugin.evidence, listed.evidence);
-  const linesOf = (out: string) => out.split(/\r?\n/).map(l => l.trim()).filter(l => l && !/^File Not Found$/i.test(l));
+  const linesOf = (out: string) =>
+    out
+      .split(/\r?\n/)
+      .map(l => l.trim())
+      .filter(l => l && !/^File Not Found$/i.test(l));
   const names = listed.evidence.exitCode === 0 ? linesOf(listed.evidence.stdout) : [];
   if (!linesOf(plugin.evidence.stdout).includes('secret'))
-    return { works: false, summary: `${volumeDir} is not on ${node.name}'s disk`, evidence, node: nodeName, control: control(false, `${pluginDir} does not list the volume "secret" on ${node.name} (exit ${plugin.evidence.exitCode})`) };
+    return {
+      works: false,
+      summary: `${volumeDir} is not on ${node.name}'s disk`,
+      evidence,
+      node: nodeName,
+      control: control(false, `${pluginDir} does not list the volume "secret" on ${node.name} (exit ${plugin.evidence.exitCode})`),
+    };
   // And the container itself reads the value from its mount: the Secret was handed over, so a
   // file missing from the node's disk is about where it is kept, not about a volume that failed.
   const inPod = await fileMatches(ctx, ctx.podTransport(name, 'windows'), 'C:\\etc\\secret-volume\\password', ctx.secrets.password);
   evidence.push(inPod.evidence);
   const dirListed = inPod.ok
-    ? control(true, `the container reads the Secret's value from its mount; ${volumeDir} is listed on ${node.name} (${names.length} entr${names.length === 1 ? 'y' : 'ies'} on disk)`)
+    ? control(
+        true,
+        `the container reads the Secret's value from its mount; ${volumeDir} is listed on ${node.name} (${names.length} entr${names.length === 1 ? 'y' : 'ies'} on disk)`,
+      )
     : control(false, `the container does not read the Secret's value from its own mount (${inPod.detail}), so the node's disk says nothing`);
   if (!names.includes('password'))
-    return { works: true, summary: `the Secret volume's directory on ${node.name}'s disk holds no password file: its contents are not at rest on the disk`, evidence, node: nodeName, control: dirListed };
+    return {
+      works: true,
+      summary: `the Secret volume's directory on ${node.name}'s disk holds no password file: its contents are not at rest on the disk`,
+      evidence,
+      node: nodeName,
+      control: dirListed,
+    };
   ctx.step(`comparing ${file} on ${node.name} with the Secret's value (not recorded)`);
   const res = await fileMatches(ctx, t, file, ctx.secrets.password);
   evidence.push(res.evidence);
@@ -133,7 +173,9 @@ async function secretAtRestProbe(ctx: CheckContext): Promise<Observation> {
   return {
     control: readable ? dirListed : control(false, `${file} is listed on ${node.name} but could not be read: ${res.detail}`),
     works: !res.ok,
-    summary: res.ok ? `the Secret's value is in plaintext on ${node.name}'s disk at ${file}` : `the Secret's value is not in plaintext on ${node.name}'s disk (${res.detail})`,
+    summary: res.ok
+      ? `the Secret's value is in plaintext on ${node.name}'s disk at ${file}`
+      : `the Secret's value is not in plaintext on ${node.name}'s disk (${res.detail})`,
     evidence,
     node: nodeName,
   };
@@ -146,7 +188,8 @@ export const features: Feature[] = [
     title: 'Secret mounted as a volume: files readable with the right values',
     needs: ['windows-node'],
     fixtures: [{ id: 'secret-volume', template: 'secret-volume', os: 'windows' }],
-    expect: () => supported('Secret volumes are supported on Windows (the v1.9 docs listed them as a limitation)', 'FEATURES.md; seed 000 (v1.9 limitation, since lifted)'),
+    expect: () =>
+      supported('Secret volumes are supported on Windows (the v1.9 docs listed them as a limitation)', 'FEATURES.md; seed 000 (v1.9 limitation, since lifted)'),
     probe: secretVolumeProbe,
   },
   {
@@ -155,7 +198,11 @@ export const features: Feature[] = [
     title: 'ConfigMap mounted as a volume',
     needs: ['windows-node'],
     fixtures: [{ id: 'configmap-volume', template: 'configmap-volume', os: 'windows' }],
-    expect: () => supported('ConfigMap volumes are supported on Windows (the v1.9 docs listed them as a limitation)', 'FEATURES.md; seed 000 (v1.9 limitation, since lifted)'),
+    expect: () =>
+      supported(
+        'ConfigMap volumes are supported on Windows (the v1.9 docs listed them as a limitation)',
+        'FEATURES.md; seed 000 (v1.9 limitation, since lifted)',
+      ),
     probe: configMapVolumeProbe,
   },
   {
@@ -164,7 +211,11 @@ export const features: Feature[] = [
     title: 'Secret volume defaultMode permissions honoured',
     needs: ['windows-node'],
     fixtures: [{ id: 'secret-defaultmode', template: 'secret-defaultmode', os: 'windows' }],
-    expect: () => limited('file modes are UID/GID based and Windows has no POSIX permissions: defaultMode is not honoured', 'FEATURES.md; upstream doc windows/intro (storage)'),
+    expect: () =>
+      limited(
+        'file modes are UID/GID based and Windows has no POSIX permissions: defaultMode is not honoured',
+        'FEATURES.md; upstream doc windows/intro (storage)',
+      ),
     probe: secretDefaultModeProbe,
   },
   {
@@ -173,7 +224,11 @@ export const features: Feature[] = [
     title: "Secret volume contents land in plaintext on the node's disk",
     needs: ['windows-node', 'node-access'],
     fixtures: [{ id: 'secret-volume', template: 'secret-volume', os: 'windows' }],
-    expect: () => limited('on Windows, Secret volume data is written in clear text to the node\'s disk (no tmpfs); protect it with file ACLs or BitLocker', 'seed 003; FEATURES.md'),
+    expect: () =>
+      limited(
+        "on Windows, Secret volume data is written in clear text to the node's disk (no tmpfs); protect it with file ACLs or BitLocker",
+        'seed 003; FEATURES.md',
+      ),
     probe: secretAtRestProbe,
   },
 ];

@@ -35,7 +35,9 @@ async function countUtilityVMs(ctx: CheckContext, t: Transport, node: string, ev
   evidence.push(r.evidence);
   const m = /utility VMs: (\d+)/.exec(r.evidence.stdout);
   if (r.evidence.exitCode !== 0 || !m)
-    throw new Error(`could not count utility VMs on ${node} (exit ${r.evidence.exitCode}): ${(r.evidence.stdout + r.evidence.stderr).trim().split(/\r?\n/).slice(0, 2).join(' | ').slice(0, 200) || r.detail}`);
+    throw new Error(
+      `could not count utility VMs on ${node} (exit ${r.evidence.exitCode}): ${(r.evidence.stdout + r.evidence.stderr).trim().split(/\r?\n/).slice(0, 2).join(' | ').slice(0, 200) || r.detail}`,
+    );
   return Number(m[1]);
 }
 
@@ -55,14 +57,19 @@ async function hypervPodsOn(ctx: CheckContext, node: string, which: 'running' | 
   // wincheck-hyperv-<id>, created after our discovery, has pods and VMs here too). The RuntimeClass
   // probe ("a VM per pod") keeps the discovered ones: counting a pod of another run that is still
   // getting its VM would make ours look VM-less.
-  const current = which === 'holdingVMs'
-    ? await ctx.kube.node.listRuntimeClass().then(l => l.items.map(rc => ({ name: rc.metadata?.name ?? '', handler: rc.handler })), () => ctx.cluster.runtimeClasses)
-    : ctx.cluster.runtimeClasses;
+  const current =
+    which === 'holdingVMs'
+      ? await ctx.kube.node.listRuntimeClass().then(
+          l => l.items.map(rc => ({ name: rc.metadata?.name ?? '', handler: rc.handler })),
+          () => ctx.cluster.runtimeClasses,
+        )
+      : ctx.cluster.runtimeClasses;
   const names = new Set([...current.filter(rc => rc.handler === HYPERV_HANDLER).map(rc => rc.name), HYPERV_RC.replace('{{runId}}', ctx.runId)]);
   const fieldSelector = `spec.nodeName=${node}`;
-  const list = await ctx.kube.core.listPodForAllNamespaces({ fieldSelector })
+  const list = await ctx.kube.core
+    .listPodForAllNamespaces({ fieldSelector })
     .catch(() => ctx.kube.core.listNamespacedPod({ namespace: ctx.namespace, fieldSelector }));
-  const counted = (p: V1Pod) => which === 'running' ? p.status?.phase === 'Running' : !['Succeeded', 'Failed'].includes(p.status?.phase ?? '');
+  const counted = (p: V1Pod) => (which === 'running' ? p.status?.phase === 'Running' : !['Succeeded', 'Failed'].includes(p.status?.phase ?? ''));
   // Pods of others with the isolation annotation may hold a utility VM too: counted, so only
   // our own annotated pod can account for a VM beyond the count (never another run's).
   const ours = (p: V1Pod) => p.metadata?.namespace === ctx.namespace && p.metadata?.name === 'hyperv-annotation';
@@ -78,21 +85,31 @@ const ISOLATION_ANNOTATION = 'experimental.windows.kubernetes.io/isolation-type'
  * Mixed nodes: which one the pod gets is not known beforehand, so n/a rather than a guess.
  */
 export function hypervExpectation(c: ClusterInfo): Expectation {
-  if (!c.hypervRuntimeClass) return notApplicable(`no RuntimeClass has handler ${HYPERV_HANDLER}`, 'FEATURES.md; upstream doc windows/user-guide (Hyper-V isolation)');
+  if (!c.hypervRuntimeClass)
+    return notApplicable(`no RuntimeClass has handler ${HYPERV_HANDLER}`, 'FEATURES.md; upstream doc windows/user-guide (Hyper-V isolation)');
   const target = targetWindowsNode(c.nodes);
   const nodes = schedulableWindowsNodes(c.nodes).filter(n => n.windowsBuild === target?.windowsBuild);
   const capable = nodes.filter(hypervCapable);
   const list = (ns: NodeInfo[]) => ns.map(n => `${n.name} (${n.runtimeName}://${n.runtimeVersion})`).join(', ');
   if (nodes.length && capable.length === nodes.length)
-    return supported(`RuntimeClass ${c.hypervRuntimeClass} has handler ${HYPERV_HANDLER}; containerd >= ${HYPERV_CONTAINERD_MIN} on ${list(capable)}`, 'FEATURES.md; upstream test/e2e/windows/hyperv.go');
+    return supported(
+      `RuntimeClass ${c.hypervRuntimeClass} has handler ${HYPERV_HANDLER}; containerd >= ${HYPERV_CONTAINERD_MIN} on ${list(capable)}`,
+      'FEATURES.md; upstream test/e2e/windows/hyperv.go',
+    );
   if (!capable.length)
-    return limited(`RuntimeClass ${c.hypervRuntimeClass} exists but Hyper-V isolation needs containerd >= ${HYPERV_CONTAINERD_MIN}, and the fixture's nodes run ${list(nodes) || 'none'}`, 'FEATURES.md');
-  return notApplicable(`could not tell which runtime the Hyper-V pod gets: only some of its nodes run containerd >= ${HYPERV_CONTAINERD_MIN} (${list(capable)}; not ${list(nodes.filter(n => !capable.includes(n)))})`, 'FEATURES.md');
+    return limited(
+      `RuntimeClass ${c.hypervRuntimeClass} exists but Hyper-V isolation needs containerd >= ${HYPERV_CONTAINERD_MIN}, and the fixture's nodes run ${list(nodes) || 'none'}`,
+      'FEATURES.md',
+    );
+  return notApplicable(
+    `could not tell which runtime the Hyper-V pod gets: only some of its nodes run containerd >= ${HYPERV_CONTAINERD_MIN} (${list(capable)}; not ${list(nodes.filter(n => !capable.includes(n)))})`,
+    'FEATURES.md',
+  );
 }
 
 async function processProbe(ctx: CheckContext): Promise<Observation> {
   ctx.fixture('process-isolation');
-  ctx.step('waiting for pod process-isolation (servercore of the node\'s build) to be Ready');
+  ctx.step("waiting for pod process-isolation (servercore of the node's build) to be Ready");
   const r = await podSettlesOrMismatch(ctx, 'process-isolation');
   if (!r.ok) return notStarted('process-isolation', r.error);
   const nodeName = r.pod.spec?.nodeName;
@@ -103,7 +120,12 @@ async function processProbe(ctx: CheckContext): Promise<Observation> {
   const evidence: EvidenceItem[] = [v.evidence, `node ${nodeName}: build ${node?.windowsBuild ?? 'unknown'} (${node?.kernelVersion ?? ''})`];
   if (!seen) return { works: false, summary: `ver printed no Windows version (${v.detail})`, evidence, node: nodeName };
   const same = node?.windowsBuild !== undefined && buildNumberOf(seen) === buildNumberOf(node.windowsBuild);
-  return { works: same, summary: same ? `the container runs on build ${seen}, the host's build` : `the container reports build ${seen}, the host has ${node?.windowsBuild}`, evidence, node: nodeName };
+  return {
+    works: same,
+    summary: same ? `the container runs on build ${seen}, the host's build` : `the container reports build ${seen}, the host has ${node?.windowsBuild}`,
+    evidence,
+    node: nodeName,
+  };
 }
 
 async function hypervRuntimeClassProbe(ctx: CheckContext): Promise<Observation> {
@@ -117,7 +139,15 @@ async function hypervRuntimeClassProbe(ctx: CheckContext): Promise<Observation> 
   const pods = await hypervPodsOn(ctx, node);
   evidence.push(`Hyper-V RuntimeClass pods running on ${node}: ${pods.map(p => `${p.metadata?.namespace}/${p.metadata?.name}`).join(', ') || 'none'}`);
   const works = vms >= Math.max(pods.length, 1);
-  return { control: countedControl(node, vms, 'hyperv-pod'), works, summary: works ? `${vms} utility VM(s) on ${node} for ${pods.length} Hyper-V pod(s)` : `no utility VM for pod hyperv-pod on ${node} (${vms} VM(s), ${pods.length} Hyper-V pod(s)): it runs process-isolated`, evidence, node };
+  return {
+    control: countedControl(node, vms, 'hyperv-pod'),
+    works,
+    summary: works
+      ? `${vms} utility VM(s) on ${node} for ${pods.length} Hyper-V pod(s)`
+      : `no utility VM for pod hyperv-pod on ${node} (${vms} VM(s), ${pods.length} Hyper-V pod(s)): it runs process-isolated`,
+    evidence,
+    node,
+  };
 }
 
 async function hypervAnnotationProbe(ctx: CheckContext): Promise<Observation> {
@@ -131,10 +161,20 @@ async function hypervAnnotationProbe(ctx: CheckContext): Promise<Observation> {
   // so a race can only hide a lift, not invent one.
   const vms = await countUtilityVMs(ctx, access.transport, node, evidence);
   const pods = await hypervPodsOn(ctx, node, 'holdingVMs');
-  evidence.push(`Hyper-V pods of others on ${node} (RuntimeClass or annotation, not finished): ${pods.map(p => `${p.metadata?.namespace}/${p.metadata?.name}`).join(', ') || 'none'}`);
+  evidence.push(
+    `Hyper-V pods of others on ${node} (RuntimeClass or annotation, not finished): ${pods.map(p => `${p.metadata?.namespace}/${p.metadata?.name}`).join(', ') || 'none'}`,
+  );
   // Each RuntimeClass pod accounts for one utility VM; one more is the annotated pod's.
   const works = vms > pods.length;
-  return { control: countedControl(node, vms, 'hyperv-annotation'), works, summary: works ? `a utility VM beyond the ${pods.length} RuntimeClass pod(s) on ${node}: the annotation was honoured` : `no utility VM for the annotated pod on ${node} (${vms} VM(s) for ${pods.length} RuntimeClass pod(s)): the annotation was ignored`, evidence, node };
+  return {
+    control: countedControl(node, vms, 'hyperv-annotation'),
+    works,
+    summary: works
+      ? `a utility VM beyond the ${pods.length} RuntimeClass pod(s) on ${node}: the annotation was honoured`
+      : `no utility VM for the annotated pod on ${node} (${vms} VM(s) for ${pods.length} RuntimeClass pod(s)): the annotation was ignored`,
+    evidence,
+    node,
+  };
 }
 
 async function hostProcessProbe(ctx: CheckContext): Promise<Observation> {
@@ -158,8 +198,14 @@ async function hostProcessProbe(ctx: CheckContext): Promise<Observation> {
   const podIP = r.pod.status?.podIP;
   const hostIP = r.pod.status?.hostIP;
   const onHostNetwork = podIP !== undefined && (podIP === node?.internalIP || podIP === hostIP);
-  const evidence: EvidenceItem[] = [who.evidence, `pod IP ${podIP ?? 'none'}, host IP ${hostIP ?? 'none'}, node ${nodeName} InternalIP ${node?.internalIP ?? 'unknown'}`];
-  const problems = [system ? '' : `runs as "${user || who.detail}", not NT AUTHORITY\\SYSTEM`, onHostNetwork ? '' : `pod IP ${podIP} is not the node's address`].filter(Boolean);
+  const evidence: EvidenceItem[] = [
+    who.evidence,
+    `pod IP ${podIP ?? 'none'}, host IP ${hostIP ?? 'none'}, node ${nodeName} InternalIP ${node?.internalIP ?? 'unknown'}`,
+  ];
+  const problems = [
+    system ? '' : `runs as "${user || who.detail}", not NT AUTHORITY\\SYSTEM`,
+    onHostNetwork ? '' : `pod IP ${podIP} is not the node's address`,
+  ].filter(Boolean);
   // Control: whoami answered in the container (an empty answer shows nothing about the user).
   const answered = control(who.ok && user !== '', user ? `whoami in the container answered "${user}"` : `whoami gave no user (${who.detail})`);
   return problems.length
@@ -175,7 +221,11 @@ export const features: Feature[] = [
     needs: ['windows-node'],
     subject: ['image-platform'],
     fixtures: [{ id: 'process-isolation', template: 'servercore-pod', os: 'windows' }],
-    expect: () => supported('containers share the host kernel under process isolation; the image build must equal the host build', 'seed 000; seed 003; WINDOWS-COMMANDS.md §7'),
+    expect: () =>
+      supported(
+        'containers share the host kernel under process isolation; the image build must equal the host build',
+        'seed 000; seed 003; WINDOWS-COMMANDS.md §7',
+      ),
     probe: processProbe,
   },
   {
@@ -195,9 +245,13 @@ export const features: Feature[] = [
     access: permissions('', 'pods', ['list'], 'all-namespaces'),
     needs: ['windows-node', 'node-access'],
     fixtures: [{ id: 'hyperv-annotation', template: 'hyperv-annotation', os: 'windows' }],
-    expect: c => limited(k8sAtLeast(c.version, 1, 21)
-      ? `the annotation was removed in Kubernetes 1.21 (cluster ${c.version.gitVersion}): it is ignored`
-      : `the annotation needs the alpha HyperVContainer gate and dockershim (cluster ${c.version.gitVersion})`, 'seed 000 (Hyper-V containers); FEATURES.md'),
+    expect: c =>
+      limited(
+        k8sAtLeast(c.version, 1, 21)
+          ? `the annotation was removed in Kubernetes 1.21 (cluster ${c.version.gitVersion}): it is ignored`
+          : `the annotation needs the alpha HyperVContainer gate and dockershim (cluster ${c.version.gitVersion})`,
+        'seed 000 (Hyper-V containers); FEATURES.md',
+      ),
     probe: hypervAnnotationProbe,
   },
   {
@@ -211,7 +265,10 @@ export const features: Feature[] = [
       const target = targetWindowsNode(c.nodes);
       const hp = hostProcessPossible(c.version, target ? [target] : []);
       return hp.ok
-        ? supported(`HostProcess containers run from beta (on by default) with containerd >= 1.6: ${hp.reason}`, `FEATURES.md; ${HOST_PROCESS.source}; upstream test/e2e/windows/host_process.go`)
+        ? supported(
+            `HostProcess containers run from beta (on by default) with containerd >= 1.6: ${hp.reason}`,
+            `FEATURES.md; ${HOST_PROCESS.source}; upstream test/e2e/windows/host_process.go`,
+          )
         : limited(`HostProcess containers need the feature on (beta 1.23, GA 1.26) and containerd >= 1.6: ${hp.reason}`, `FEATURES.md; ${HOST_PROCESS.source}`);
     },
     probe: hostProcessProbe,

@@ -16,7 +16,9 @@ export async function fileMatches(ctx: Pick<CheckContext, 'options' | 'signal'>,
   const ok = readable && content === expected;
   const detail = !readable
     ? `${path} could not be read (exit ${r.exitCode}${r.stderr.trim() ? `: ${r.stderr.trim().split(/\r?\n/)[0]}` : ''})`
-    : ok ? `${path} has the expected content` : `${path} differs from the expected content`;
+    : ok
+      ? `${path} has the expected content`
+      : `${path} differs from the expected content`;
   return {
     op: 'read-file',
     ok,

@@ -4,15 +4,36 @@ import type { CheckContext } from '../types.ts';
 import { MeansError, refusalMeans } from '../../cluster/meansError.ts';
 import { rawGet } from '../../cluster/rawGet.ts';
 
-interface CpuStats { time?: string; usageNanoCores?: number; usageCoreNanoSeconds?: number }
+interface CpuStats {
+  time?: string;
+  usageNanoCores?: number;
+  usageCoreNanoSeconds?: number;
+}
 
-interface MemoryStats { time?: string; workingSetBytes?: number; usageBytes?: number; availableBytes?: number }
+interface MemoryStats {
+  time?: string;
+  workingSetBytes?: number;
+  usageBytes?: number;
+  availableBytes?: number;
+}
 
-export interface ContainerStats { name: string; cpu?: CpuStats; memory?: MemoryStats }
+export interface ContainerStats {
+  name: string;
+  cpu?: CpuStats;
+  memory?: MemoryStats;
+}
 
-export interface PodStats { podRef: { name: string; namespace: string; uid?: string }; cpu?: CpuStats; memory?: MemoryStats; containers?: ContainerStats[] }
+export interface PodStats {
+  podRef: { name: string; namespace: string; uid?: string };
+  cpu?: CpuStats;
+  memory?: MemoryStats;
+  containers?: ContainerStats[];
+}
 
-export interface StatsSummary { node: { nodeName: string; cpu?: CpuStats; memory?: MemoryStats }; pods?: PodStats[] }
+export interface StatsSummary {
+  node: { nodeName: string; cpu?: CpuStats; memory?: MemoryStats };
+  pods?: PodStats[];
+}
 
 /** GET nodes/<node>/proxy/stats/summary through the API server (the kubelet's summary API). */
 export async function kubeletSummary(ctx: CheckContext, node: string): Promise<StatsSummary> {

@@ -13,7 +13,15 @@ export async function nodeTransportOf(ctx: CheckContext, nodeName: string | unde
   if (!node) throw new Error(`node ${nodeName ?? '(none)'} is not in the discovered cluster`);
   const transport = await ctx.nodeTransport(node);
   if (transport) return { transport };
-  return { na: { works: false, summary: 'no node access', evidence: [], node: node.name, notApplicable: `no HostProcess pod or SSH session on node ${node.name} is possible (${ctx.cluster.nodeAccess.hostProcessReason || 'HostProcess not possible'}; ${ctx.cluster.nodeAccess.sshReason || 'SSH not configured'})` } };
+  return {
+    na: {
+      works: false,
+      summary: 'no node access',
+      evidence: [],
+      node: node.name,
+      notApplicable: `no HostProcess pod or SSH session on node ${node.name} is possible (${ctx.cluster.nodeAccess.hostProcessReason || 'HostProcess not possible'}; ${ctx.cluster.nodeAccess.sshReason || 'SSH not configured'})`,
+    },
+  };
 }
 
 /**
@@ -21,7 +29,10 @@ export async function nodeTransportOf(ctx: CheckContext, nodeName: string | unde
  * all), or those --nodes selects.
  */
 export function readyWindowsNodes(ctx: CheckContext): NodeInfo[] {
-  return selectedNodes(ctx, ctx.cluster.nodes.filter(n => n.os === 'windows' && n.ready));
+  return selectedNodes(
+    ctx,
+    ctx.cluster.nodes.filter(n => n.os === 'windows' && n.ready),
+  );
 }
 
 /**

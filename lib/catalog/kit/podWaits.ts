@@ -19,9 +19,12 @@ export async function podSettles(ctx: CheckContext, name: string, until: 'schedu
   const cannot = ctx.podsCannotAppear({ name });
   if (cannot) throw cannot;
   try {
-    const pod = until === 'ready'
-      ? await ctx.waitForPodReady(name, timeoutMs)
-      : await waitForPodCondition(ctx.kube, ctx.namespace, name, 'scheduled', p => Boolean(p.spec?.nodeName), timeoutMs ?? ctx.options.timeouts.podStart, { signal: ctx.signal });
+    const pod =
+      until === 'ready'
+        ? await ctx.waitForPodReady(name, timeoutMs)
+        : await waitForPodCondition(ctx.kube, ctx.namespace, name, 'scheduled', p => Boolean(p.spec?.nodeName), timeoutMs ?? ctx.options.timeouts.podStart, {
+            signal: ctx.signal,
+          });
     // A pod that selected one OS and runs on a node of another shows nothing about that OS.
     const wanted = pod.spec?.nodeSelector?.['kubernetes.io/os'];
     const landed = nodeOsOf(ctx, pod.spec?.nodeName);
@@ -39,7 +42,11 @@ export async function podSettles(ctx: CheckContext, name: string, until: 'schedu
  * The fixture's pod once Ready (step "waiting for <described> to be Ready"); a pod that fails to
  * start is the feature's observation (notStarted).
  */
-export async function fixturePodReady(ctx: CheckContext, name: string, described = `pod ${name}`): Promise<{ ok: true; pod: V1Pod } | { ok: false; observation: Observation }> {
+export async function fixturePodReady(
+  ctx: CheckContext,
+  name: string,
+  described = `pod ${name}`,
+): Promise<{ ok: true; pod: V1Pod } | { ok: false; observation: Observation }> {
   ctx.fixture(name);
   ctx.step(`waiting for ${described} to be Ready`);
   const r = await podSettles(ctx, name, 'ready');
@@ -50,7 +57,12 @@ export async function fixturePodReady(ctx: CheckContext, name: string, described
  * Waits until `count` pods matching the selector are scheduled (nodeName set). A pod that
  * cannot be scheduled ends the wait early with its reason.
  */
-export async function podsScheduled(ctx: CheckContext, labelSelector: string, count: number, timeoutMs = ctx.options.timeouts.podStart): Promise<{ ok: true; pods: V1Pod[] } | { ok: false; reason: string; pods: V1Pod[] }> {
+export async function podsScheduled(
+  ctx: CheckContext,
+  labelSelector: string,
+  count: number,
+  timeoutMs = ctx.options.timeouts.podStart,
+): Promise<{ ok: true; pods: V1Pod[] } | { ok: false; reason: string; pods: V1Pod[] }> {
   const cannot = ctx.podsCannotAppear({ labelSelector });
   if (cannot) throw cannot;
   const seen = new Map<string, V1Pod>();
@@ -67,8 +79,16 @@ export async function podsScheduled(ctx: CheckContext, labelSelector: string, co
       path: `/api/v1/namespaces/${ctx.namespace}/pods`,
       labelSelector,
       list: () => ctx.kube.core.listNamespacedPod({ namespace: ctx.namespace, labelSelector }),
-      onList: items => { seen.clear(); for (const p of items) seen.set(p.metadata!.name!, p); return verdict(); },
-      check: (p, type) => { if (type === 'DELETED') seen.delete(p.metadata!.name!); else seen.set(p.metadata!.name!, p); return verdict(); },
+      onList: items => {
+        seen.clear();
+        for (const p of items) seen.set(p.metadata!.name!, p);
+        return verdict();
+      },
+      check: (p, type) => {
+        if (type === 'DELETED') seen.delete(p.metadata!.name!);
+        else seen.set(p.metadata!.name!, p);
+        return verdict();
+      },
       what: `${count} pods (${labelSelector}) to be scheduled`,
       describe: () => [...seen.values()].map(p => `${p.metadata?.name}: ${describePod(p)}`).join(' | ') || 'no pods seen',
       timeoutMs,
@@ -109,9 +129,7 @@ export async function podSettlesOrMismatch(ctx: CheckContext, name: string): Pro
 }
 
 export type PodSettled =
-  | { state: 'ready'; pod: V1Pod }
-  | { state: 'unschedulable'; pod: V1Pod; message: string }
-  | { state: 'failed'; pod: V1Pod; reason: string };
+  { state: 'ready'; pod: V1Pod } | { state: 'unschedulable'; pod: V1Pod; message: string } | { state: 'failed'; pod: V1Pod; reason: string };
 
 export function settledOf(pod: V1Pod): PodSettled | undefined {
   if (isPodReady(pod)) return { state: 'ready', pod };
@@ -136,14 +154,18 @@ export function waitForPodSet(ctx: CheckContext, labelSelector: string, want: nu
     const live = [...pods.values()].filter(p => !p.metadata?.deletionTimestamp);
     if (live.length < want) return undefined;
     const settled = live.map(settledOf);
-    return settled.every(Boolean) ? settled as PodSettled[] : undefined;
+    return settled.every(Boolean) ? (settled as PodSettled[]) : undefined;
   };
   return watchUntil<V1Pod, PodSettled[]>({
     kube: ctx.kube,
     path: `/api/v1/namespaces/${ctx.namespace}/pods`,
     labelSelector,
     list: () => ctx.kube.core.listNamespacedPod({ namespace: ctx.namespace, labelSelector }),
-    onList: items => { pods.clear(); for (const p of items) pods.set(p.metadata!.name!, p); return evaluate(); },
+    onList: items => {
+      pods.clear();
+      for (const p of items) pods.set(p.metadata!.name!, p);
+      return evaluate();
+    },
     check: (p, type) => {
       if (type === 'DELETED') pods.delete(p.metadata!.name!);
       else pods.set(p.metadata!.name!, p);
@@ -171,8 +193,10 @@ export async function throwIfNoPodMade(ctx: CheckContext, labelSelector: string,
  * Never resolves otherwise; abort it with `signal`.
  */
 export function firstSandboxFailure(ctx: CheckContext, prefix: string, signal: AbortSignal): Promise<string> {
-  const match = (ev: CoreV1Event) => ev.reason === 'FailedCreatePodSandBox' && (ev.involvedObject?.name ?? '').startsWith(prefix)
-    ? `${ev.involvedObject?.name}: ${ev.reason}: ${ev.message ?? ''}` : undefined;
+  const match = (ev: CoreV1Event) =>
+    ev.reason === 'FailedCreatePodSandBox' && (ev.involvedObject?.name ?? '').startsWith(prefix)
+      ? `${ev.involvedObject?.name}: ${ev.reason}: ${ev.message ?? ''}`
+      : undefined;
   return watchUntil<CoreV1Event, string>({
     kube: ctx.kube,
     path: `/api/v1/namespaces/${ctx.namespace}/events`,
@@ -224,14 +248,23 @@ export async function readyOrEvent(ctx: CheckContext, name: string, reasons: str
     timeoutMs: timeoutMs + 1_000,
     signal: stop.signal,
   }).then(async (ev): Promise<Settled> => ({
-    kind: 'event', reason: ev.reason ?? '', message: ev.message ?? '',
+    kind: 'event',
+    reason: ev.reason ?? '',
+    message: ev.message ?? '',
     events: await podEvents(ctx.kube, ns, name).catch(() => []),
   }));
   // The loser is aborted; its rejection ("interrupted") is expected and dropped.
   ready.catch(() => undefined);
   event.catch(() => undefined);
   try {
-    return await Promise.race([ready, new Promise<Settled>((resolve, reject) => { event.then(resolve, e => { if (!stop.signal.aborted) reject(e); }); })]);
+    return await Promise.race([
+      ready,
+      new Promise<Settled>((resolve, reject) => {
+        event.then(resolve, e => {
+          if (!stop.signal.aborted) reject(e);
+        });
+      }),
+    ]);
   } finally {
     stop.abort();
     ctx.signal.removeEventListener('abort', onAbort);
@@ -241,8 +274,11 @@ export async function readyOrEvent(ctx: CheckContext, name: string, reasons: str
 /** One line for evidence: how the pod settled. */
 export function describeSettled(name: string, s: Settled): string {
   switch (s.kind) {
-    case 'ready': return `pod ${name} is Ready on ${s.pod.spec?.nodeName}`;
-    case 'failed': return `pod ${name} did not start: ${s.error.message}`;
-    case 'event': return `pod ${name}: ${s.reason}: ${s.message}`;
+    case 'ready':
+      return `pod ${name} is Ready on ${s.pod.spec?.nodeName}`;
+    case 'failed':
+      return `pod ${name} did not start: ${s.error.message}`;
+    case 'event':
+      return `pod ${name}: ${s.reason}: ${s.message}`;
   }
 }

@@ -9,7 +9,9 @@ import type { ProbeOp, Transport } from '../../probes/types.ts';
 export async function httpAttempt(ctx: CheckContext, t: Transport, url: string): Promise<Attempt> {
   const op: ProbeOp = { kind: 'http-get', url, connectTimeoutSec: timingsOf(ctx.options.timeouts).connectTimeoutSec };
   const r = await ctx.probe(t, op);
-  const detail = r.ok ? `GET ${url}: ${oneLine(r.evidence.stdout) || 'ok'}` : `GET ${url} failed: ${curlFailureOf(r.evidence.exitCode, r.evidence.stderr).message}`;
+  const detail = r.ok
+    ? `GET ${url}: ${oneLine(r.evidence.stdout) || 'ok'}`
+    : `GET ${url} failed: ${curlFailureOf(r.evidence.exitCode, r.evidence.stderr).message}`;
   return { ok: r.ok, detail, evidence: r.evidence };
 }
 

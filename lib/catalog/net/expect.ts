@@ -7,7 +7,12 @@ import { limited, notApplicable, supported } from '../expect.ts';
 import type { Expectation } from '../types.ts';
 import { NETWORK_MIN_BUILD } from '../../facts/windows.ts';
 
-const { sessionAffinity: AFFINITY_MIN_BUILD, dualStack: DUAL_STACK_MIN_BUILD, preserveDestination: PRESERVE_DESTINATION_MIN_BUILD, dsr: DSR_MIN_BUILD } = NETWORK_MIN_BUILD;
+const {
+  sessionAffinity: AFFINITY_MIN_BUILD,
+  dualStack: DUAL_STACK_MIN_BUILD,
+  preserveDestination: PRESERVE_DESTINATION_MIN_BUILD,
+  dsr: DSR_MIN_BUILD,
+} = NETWORK_MIN_BUILD;
 
 function target(c: ClusterInfo): NodeInfo | undefined {
   return targetWindowsNode(c.nodes);
@@ -22,7 +27,13 @@ function buildOrUnknown(c: ClusterInfo, what: string, source: string): { n: Node
   // targetWindowsNode skips nodes without a known build: name one of those if that is why.
   const n = target(c) ?? schedulableWindowsNodes(c.nodes)[0];
   if (!n) return { na: notApplicable(`could not tell the Windows build ${what} depends on: no Ready, schedulable Windows node`, source) };
-  if (n.buildNumber === undefined) return { na: notApplicable(`could not tell the Windows build of ${n.name} (no windows-build label; kernelVersion "${n.kernelVersion}", osImage "${n.osImage}"), which ${what} depends on`, source) };
+  if (n.buildNumber === undefined)
+    return {
+      na: notApplicable(
+        `could not tell the Windows build of ${n.name} (no windows-build label; kernelVersion "${n.kernelVersion}", osImage "${n.osImage}"), which ${what} depends on`,
+        source,
+      ),
+    };
   return { n: n as NodeInfo & { buildNumber: number } };
 }
 
@@ -32,7 +43,10 @@ export function sessionAffinityExpectation(c: ClusterInfo): Expectation {
   const n = b.n;
   return n.buildNumber >= AFFINITY_MIN_BUILD
     ? supported(`${describe(n)} >= ${AFFINITY_MIN_BUILD}: ClientIP session affinity is supported`, 'seed 003 (session affinity table); FEATURES.md')
-    : limited(`${describe(n)} < ${AFFINITY_MIN_BUILD} (Windows Server 2019): ClientIP session affinity is not supported`, 'seed 003 (session affinity table); FEATURES.md');
+    : limited(
+        `${describe(n)} < ${AFFINITY_MIN_BUILD} (Windows Server 2019): ClientIP session affinity is not supported`,
+        'seed 003 (session affinity table); FEATURES.md',
+      );
 }
 
 export function affinityTimeoutExpectation(): Expectation {
@@ -42,24 +56,36 @@ export function affinityTimeoutExpectation(): Expectation {
 export function preserveClientIpExpectation(c: ClusterInfo): Expectation {
   const dsr = c.network.dsr;
   const source = 'FEATURES.md net.preserve-client-ip; seed 003 (load balancing table); upstream doc windows-networking';
-  if (dsr === undefined) return notApplicable('could not tell whether the Windows kube-proxy runs with DSR (--enable-dsr, WinDSR): not discoverable from kube-system', source);
+  if (dsr === undefined)
+    return notApplicable('could not tell whether the Windows kube-proxy runs with DSR (--enable-dsr, WinDSR): not discoverable from kube-system', source);
   if (!dsr) return limited('the Windows kube-proxy runs without DSR (discovered): external traffic is SNATed even with externalTrafficPolicy: Local', source);
   const b = buildOrUnknown(c, 'DSR', source);
   if ('na' in b) return b.na;
-  if (b.n.buildNumber < DSR_MIN_BUILD) return limited(`${describe(b.n)} < ${DSR_MIN_BUILD} (Windows Server 2019): DSR, and with it the client IP, is not available`, source);
-  return supported(`the Windows kube-proxy runs with DSR (discovered) and ${describe(b.n)} >= ${DSR_MIN_BUILD}: externalTrafficPolicy: Local keeps the client IP`, source);
+  if (b.n.buildNumber < DSR_MIN_BUILD)
+    return limited(`${describe(b.n)} < ${DSR_MIN_BUILD} (Windows Server 2019): DSR, and with it the client IP, is not available`, source);
+  return supported(
+    `the Windows kube-proxy runs with DSR (discovered) and ${describe(b.n)} >= ${DSR_MIN_BUILD}: externalTrafficPolicy: Local keeps the client IP`,
+    source,
+  );
 }
 
 export function preserveDestinationExpectation(c: ClusterInfo): Expectation {
   const dsr = c.network.dsr;
-  if (dsr === undefined) return notApplicable('could not tell whether the Windows kube-proxy runs with DSR: not discoverable from kube-system', 'FEATURES.md net.preserve-destination');
+  if (dsr === undefined)
+    return notApplicable(
+      'could not tell whether the Windows kube-proxy runs with DSR: not discoverable from kube-system',
+      'FEATURES.md net.preserve-destination',
+    );
   if (!dsr) return limited('the Windows kube-proxy runs without DSR (discovered): the destination is always DNATed', 'FEATURES.md net.preserve-destination');
   const b = buildOrUnknown(c, 'preserve-destination', 'FEATURES.md net.preserve-destination; seed 003 (load balancing table)');
   if ('na' in b) return b.na;
   const n = b.n;
   if (n.buildNumber < PRESERVE_DESTINATION_MIN_BUILD)
     return limited(`${describe(n)} < ${PRESERVE_DESTINATION_MIN_BUILD} (1903): preserve-destination is not available`, 'FEATURES.md net.preserve-destination');
-  return supported('DSR is on (discovered) and the Windows build is 1903 or later: the preserve-destination annotation skips DNAT', 'FEATURES.md net.preserve-destination');
+  return supported(
+    'DSR is on (discovered) and the Windows build is 1903 or later: the preserve-destination annotation skips DNAT',
+    'FEATURES.md net.preserve-destination',
+  );
 }
 
 export function dualStackExpectation(c: ClusterInfo): Expectation {
@@ -70,9 +96,14 @@ export function dualStackExpectation(c: ClusterInfo): Expectation {
   const b = buildOrUnknown(c, 'dual-stack', source);
   if ('na' in b) return b.na;
   const n = b.n;
-  if (n.buildNumber < DUAL_STACK_MIN_BUILD) return limited(`${describe(n)} < ${DUAL_STACK_MIN_BUILD}: dual-stack needs Windows Server 2004 (2022 LTSC) or later`, source);
+  if (n.buildNumber < DUAL_STACK_MIN_BUILD)
+    return limited(`${describe(n)} < ${DUAL_STACK_MIN_BUILD}: dual-stack needs Windows Server 2004 (2022 LTSC) or later`, source);
   // Overlay (VXLAN) has no dual-stack: an unknown mode could be overlay, so nothing is promised.
-  if (!mode) return notApplicable(`could not tell the Windows network mode (${c.network.cni ? `CNI ${c.network.cni}` : 'CNI unknown'}; no flannel backend or win-overlay/win-bridge CNI config seen in kube-system): dual-stack is limited on overlay, supported on l2bridge/host-gw`, source);
+  if (!mode)
+    return notApplicable(
+      `could not tell the Windows network mode (${c.network.cni ? `CNI ${c.network.cni}` : 'CNI unknown'}; no flannel backend or win-overlay/win-bridge CNI config seen in kube-system): dual-stack is limited on overlay, supported on l2bridge/host-gw`,
+      source,
+    );
   return supported(`the cluster is dual-stack, the network mode is ${mode} (discovered) and ${describe(n)} >= ${DUAL_STACK_MIN_BUILD}`, source);
 }
 
@@ -83,7 +114,10 @@ export function ipv6OnlyExpectation(c: ClusterInfo): Expectation {
   // an IPv6-only cluster can show the limitation.
   const seed = `seed 003; ${source}`;
   if (c.ipv6Only) return limited('IPv6-only (single-stack IPv6) networking is not supported on Windows nodes', seed);
-  return notApplicable(c.dualStack
-    ? 'the cluster is dual-stack, not IPv6-only: single-family IPv6 Services on dual-stack nodes are supported (net.dual-stack checks them); the limitation shows only on an IPv6-only cluster'
-    : 'the cluster is not IPv6-only (its nodes have IPv4 pod CIDRs)', seed);
+  return notApplicable(
+    c.dualStack
+      ? 'the cluster is dual-stack, not IPv6-only: single-family IPv6 Services on dual-stack nodes are supported (net.dual-stack checks them); the limitation shows only on an IPv6-only cluster'
+      : 'the cluster is not IPv6-only (its nodes have IPv4 pod CIDRs)',
+    seed,
+  );
 }

@@ -25,9 +25,19 @@ export function httpGetFromHere(url: string, timeoutMs: number, signal?: AbortSi
       if (settled) return;
       settled = true;
       resolve({
-        ok, detail, body, localAddress,
+        ok,
+        detail,
+        body,
+        localAddress,
         // stdout is the body (as curl's); the status of a non-2xx/3xx answer goes to stderr.
-        evidence: { transport: HARNESS_TRANSPORT, command: `GET ${url}`, exitCode: ok ? 0 : 1, stdout: body, stderr: error || (ok ? '' : status), durationMs: Date.now() - started },
+        evidence: {
+          transport: HARNESS_TRANSPORT,
+          command: `GET ${url}`,
+          exitCode: ok ? 0 : 1,
+          stdout: body,
+          stderr: error || (ok ? '' : status),
+          durationMs: Date.now() - started,
+        },
       });
     };
     const req = http.get(url, { agent: false, signal, headers: { 'User-Agent': 'wincheck' } }, res => {
@@ -41,7 +51,11 @@ export function httpGetFromHere(url: string, timeoutMs: number, signal?: AbortSi
       });
       res.on('error', e => done(false, `reading ${url} failed: ${e.message}`, `HTTP ${res.statusCode}`, '', e.message));
     });
-    req.on('socket', s => s.on('connect', () => { localAddress = s.localAddress; }));
+    req.on('socket', s =>
+      s.on('connect', () => {
+        localAddress = s.localAddress;
+      }),
+    );
     // Connect and response deadline in one: a dropped SYN (kube-proxy DROP) hangs otherwise.
     req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${Math.round(timeoutMs / 1000)}s (timeout)`)));
     req.on('error', e => {
@@ -55,8 +69,17 @@ export function httpGetFromHere(url: string, timeoutMs: number, signal?: AbortSi
 export function holdConnection(host: string, port: number, timeoutMs: number): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
     const s = net.connect({ host, port });
-    const timer = setTimeout(() => { s.destroy(); reject(new Error(`connect to ${host}:${port} timed out after ${Math.round(timeoutMs / 1000)}s`)); }, timeoutMs);
-    s.once('connect', () => { clearTimeout(timer); resolve(s); });
-    s.once('error', e => { clearTimeout(timer); reject(e); });
+    const timer = setTimeout(() => {
+      s.destroy();
+      reject(new Error(`connect to ${host}:${port} timed out after ${Math.round(timeoutMs / 1000)}s`));
+    }, timeoutMs);
+    s.once('connect', () => {
+      clearTimeout(timer);
+      resolve(s);
+    });
+    s.once('error', e => {
+      clearTimeout(timer);
+      reject(e);
+    });
   });
 }

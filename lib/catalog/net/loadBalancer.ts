@@ -16,8 +16,17 @@ import { WaitTimeoutError, watchUntil } from '../../cluster/watch.ts';
  * Controller ("SuccessfullyReconciled", "FailedDeployModel").
  */
 export const LB_PROVISIONER_EVENTS = new Set([
-  'EnsuringLoadBalancer', 'EnsuredLoadBalancer', 'SyncLoadBalancerFailed', 'UnAvailableLoadBalancer', 'UpdatedLoadBalancer', 'UpdateLoadBalancerFailed',
-  'IPAllocated', 'nodeAssigned', 'AllocationFailed', 'SuccessfullyReconciled', 'FailedDeployModel',
+  'EnsuringLoadBalancer',
+  'EnsuredLoadBalancer',
+  'SyncLoadBalancerFailed',
+  'UnAvailableLoadBalancer',
+  'UpdatedLoadBalancer',
+  'UpdateLoadBalancerFailed',
+  'IPAllocated',
+  'nodeAssigned',
+  'AllocationFailed',
+  'SuccessfullyReconciled',
+  'FailedDeployModel',
 ]);
 
 export interface LoadBalancerWait {
@@ -46,9 +55,14 @@ export async function waitForIngress(ctx: CheckContext, name: string, timeoutMs:
   const onAbort = () => stop.abort();
   ctx.signal.addEventListener('abort', onAbort, { once: true });
   let quietTimer: NodeJS.Timeout | undefined;
-  const quietEnd = new Promise<void>(resolve => { if (quietMs < timeoutMs) quietTimer = setTimeout(resolve, quietMs); });
+  const quietEnd = new Promise<void>(resolve => {
+    if (quietMs < timeoutMs) quietTimer = setTimeout(resolve, quietMs);
+  });
   // The latest evidence wins (a SyncLoadBalancerFailed after an EnsuringLoadBalancer says more).
-  const sawActing = (what: string) => { acted = what; clearTimeout(quietTimer); };
+  const sawActing = (what: string) => {
+    acted = what;
+    clearTimeout(quietTimer);
+  };
   const service = watchUntil<V1Service, string>({
     kube: ctx.kube,
     path: `/api/v1/namespaces/${ns}/services`,
@@ -71,7 +85,8 @@ export async function waitForIngress(ctx: CheckContext, name: string, timeoutMs:
     fieldSelector: eventSelector,
     list: () => ctx.kube.core.listNamespacedEvent({ namespace: ns, fieldSelector: eventSelector }),
     check: ev => {
-      if (ev.involvedObject?.kind === 'Service' && LB_PROVISIONER_EVENTS.has(ev.reason ?? '')) sawActing(`event ${ev.reason}${ev.source?.component ? ` from ${ev.source.component}` : ''}: ${ev.message ?? ''}`);
+      if (ev.involvedObject?.kind === 'Service' && LB_PROVISIONER_EVENTS.has(ev.reason ?? ''))
+        sawActing(`event ${ev.reason}${ev.source?.component ? ` from ${ev.source.component}` : ''}: ${ev.message ?? ''}`);
       return undefined;
     },
     what: `events of service ${ns}/${name}`,
@@ -100,5 +115,7 @@ export function noIngressReason(name: string, w: LoadBalancerWait): { notApplica
   const secs = Math.round(w.waitedMs / 1000);
   return w.acted
     ? { error: `a LoadBalancer provisioner acted on service ${name} (${w.acted}) but gave it no address within ${secs}s` }
-    : { notApplicable: `no LoadBalancer provisioner acted on the Service within ${secs}s (service ${name}: no ingress address, no EnsuringLoadBalancer/EnsuredLoadBalancer event, no finalizer)` };
+    : {
+        notApplicable: `no LoadBalancer provisioner acted on the Service within ${secs}s (service ${name}: no ingress address, no EnsuringLoadBalancer/EnsuredLoadBalancer event, no finalizer)`,
+      };
 }

@@ -11,7 +11,10 @@ export const SERVICE_PORT = 80;
 export const AFFINITY_TIMEOUT_SECONDS = 2;
 
 const netexec = (id: string, os: 'windows' | 'linux', backend: boolean, winBackend: boolean): FixtureSpec => ({
-  id, template: 'net-netexec', os, ...(os === 'windows' ? { pin: 'node' as const } : {}),
+  id,
+  template: 'net-netexec',
+  os,
+  ...(os === 'windows' ? { pin: 'node' as const } : {}),
   params: { os, backend: backend ? 'yes' : 'no', winBackend: winBackend ? 'yes' : 'no' },
 });
 
@@ -33,12 +36,32 @@ export const FX = {
   svcMixed: { id: 'net-svc-mixed', template: 'net-svc-clusterip', os: 'linux', params: byLabel('wincheck.io/net-backend', 'yes') } as FixtureSpec,
   svcHairpin: { id: 'net-svc-hairpin', template: 'net-svc-clusterip', os: 'linux', params: byLabel('app', 'net-win') } as FixtureSpec,
   svcAffinity: { id: 'net-svc-affinity', template: 'net-svc-affinity', os: 'linux', params: { ...WIN_BACKENDS, timeoutSeconds: '10800' } } as FixtureSpec,
-  svcAffinityTimeout: { id: 'net-svc-affinity-timeout', template: 'net-svc-affinity', os: 'linux', params: { ...WIN_BACKENDS, timeoutSeconds: String(AFFINITY_TIMEOUT_SECONDS) } } as FixtureSpec,
+  svcAffinityTimeout: {
+    id: 'net-svc-affinity-timeout',
+    template: 'net-svc-affinity',
+    os: 'linux',
+    params: { ...WIN_BACKENDS, timeoutSeconds: String(AFFINITY_TIMEOUT_SECONDS) },
+  } as FixtureSpec,
   svcNodePort: { id: 'net-svc-nodeport', template: 'net-svc-nodeport', os: 'linux', params: { ...WIN_BACKENDS, trafficPolicy: 'Cluster' } } as FixtureSpec,
   svcLocal: { id: 'net-svc-local', template: 'net-svc-nodeport', os: 'linux', params: { ...WIN_BACKENDS, trafficPolicy: 'Local' } } as FixtureSpec,
-  svcLocalLinux: { id: 'net-svc-local-linux', template: 'net-svc-nodeport', os: 'linux', params: { ...byLabel('app', 'net-linux'), trafficPolicy: 'Local' } } as FixtureSpec,
-  svcLb: { id: 'net-svc-lb', template: 'net-svc-lb', os: 'linux', params: { ...WIN_BACKENDS, trafficPolicy: 'Cluster', preserveDestination: 'false' } } as FixtureSpec,
-  svcLbPreserve: { id: 'net-svc-lb-preserve', template: 'net-svc-lb', os: 'linux', params: { ...WIN_BACKENDS, trafficPolicy: 'Local', preserveDestination: 'true' } } as FixtureSpec,
+  svcLocalLinux: {
+    id: 'net-svc-local-linux',
+    template: 'net-svc-nodeport',
+    os: 'linux',
+    params: { ...byLabel('app', 'net-linux'), trafficPolicy: 'Local' },
+  } as FixtureSpec,
+  svcLb: {
+    id: 'net-svc-lb',
+    template: 'net-svc-lb',
+    os: 'linux',
+    params: { ...WIN_BACKENDS, trafficPolicy: 'Cluster', preserveDestination: 'false' },
+  } as FixtureSpec,
+  svcLbPreserve: {
+    id: 'net-svc-lb-preserve',
+    template: 'net-svc-lb',
+    os: 'linux',
+    params: { ...WIN_BACKENDS, trafficPolicy: 'Local', preserveDestination: 'true' },
+  } as FixtureSpec,
   svcIpv6: { id: 'net-svc-ipv6', template: 'net-svc-ipv6', os: 'linux', params: WIN_BACKENDS } as FixtureSpec,
   dnsConfig: { id: 'net-dns-config', template: 'net-dns-config', os: 'windows', pin: 'node' } as FixtureSpec,
   hostnetDns: { id: 'net-hostnet-dns', template: 'net-hostnet-dns', os: 'windows', pin: 'node' } as FixtureSpec,

@@ -6,7 +6,13 @@
 export type CurlFailure = 'resolve' | 'connect' | 'timeout' | 'http' | 'other';
 
 export function curlFailureOf(exitCode: number, stderr: string): { kind: CurlFailure; message: string } {
-  const line = stderr.split(/\r?\n/).map(l => l.trim()).find(l => /^curl: \(\d+\)/.test(l)) ?? stderr.trim().split(/\r?\n/).pop() ?? '';
+  const line =
+    stderr
+      .split(/\r?\n/)
+      .map(l => l.trim())
+      .find(l => /^curl: \(\d+\)/.test(l)) ??
+    stderr.trim().split(/\r?\n/).pop() ??
+    '';
   const code = /^curl: \((\d+)\)/.exec(line)?.[1];
   const n = code !== undefined ? Number(code) : exitCode;
   const kind: CurlFailure = n === 6 ? 'resolve' : n === 7 ? 'connect' : n === 28 ? 'timeout' : n === 22 ? 'http' : 'other';
@@ -56,9 +62,17 @@ export function parseIpconfig(stdout: string): Ipconfig {
   let lastKey: string | undefined;
   for (const raw of stdout.split(/\r?\n/)) {
     const line = raw.replace(/\r$/, '');
-    if (!line.trim()) { lastKey = undefined; continue; }
+    if (!line.trim()) {
+      lastKey = undefined;
+      continue;
+    }
     const header = /^(?:Ethernet|Wireless LAN|Unknown) adapter (.+):\s*$/.exec(line);
-    if (header) { adapter = { name: header[1], ipv4: [], ipv6: [], dnsServers: [] }; out.adapters.push(adapter); lastKey = undefined; continue; }
+    if (header) {
+      adapter = { name: header[1], ipv4: [], ipv6: [], dnsServers: [] };
+      out.adapters.push(adapter);
+      lastKey = undefined;
+      continue;
+    }
     const kv = /^ {3}(\S[^.:]*?)[ .]*: ?(.*)$/.exec(line);
     if (kv) {
       lastKey = kv[1].trim().toLowerCase();

@@ -26,12 +26,18 @@ export interface PathCheck {
  * upstream), then which pod answered (must be `serverPod`) and, from agnhost /clientip, the
  * source address it saw (the client pod's own IP when nothing NATs the path).
  */
-export async function checkPodPath(ctx: CheckContext, client: { name: string; os: ProbeOS; ip?: string }, server: { name: string; host: string }, what: string): Promise<PathCheck> {
+export async function checkPodPath(
+  ctx: CheckContext,
+  client: { name: string; os: ProbeOS; ip?: string },
+  server: { name: string; host: string },
+  what: string,
+): Promise<PathCheck> {
   const t = ctx.podTransport(client.name, client.os);
   ctx.step(`${what}: ${client.name} → ${server.name} (${server.host}:${NETEXEC_PORT})`);
-  const verdict = client.os === 'linux'
-    ? await warmupThenSteady(ctx, what, () => tcpAttempt(ctx, t, server.host, NETEXEC_PORT))
-    : await warmupThenSteady(ctx, what, () => httpAttempt(ctx, t, urlOf(server.host, NETEXEC_PORT)));
+  const verdict =
+    client.os === 'linux'
+      ? await warmupThenSteady(ctx, what, () => tcpAttempt(ctx, t, server.host, NETEXEC_PORT))
+      : await warmupThenSteady(ctx, what, () => httpAttempt(ctx, t, urlOf(server.host, NETEXEC_PORT)));
   const evidence: EvidenceItem[] = [...verdict.evidence];
   const notes: string[] = [];
   let rightServer = true;
@@ -45,7 +51,12 @@ export async function checkPodPath(ctx: CheckContext, client: { name: string; os
   }
   const seen = await clientIpSeen(ctx, t, urlOf(server.host, NETEXEC_PORT, '/clientip'));
   evidence.push(seen.evidence);
-  if (seen.ip && client.ip) notes.push(seen.ip === client.ip ? `the server saw the client's own address ${seen.ip} (no NAT)` : `the server saw ${seen.ip}, not the client pod's ${client.ip} (NAT on the path)`);
+  if (seen.ip && client.ip)
+    notes.push(
+      seen.ip === client.ip
+        ? `the server saw the client's own address ${seen.ip} (no NAT)`
+        : `the server saw ${seen.ip}, not the client pod's ${client.ip} (NAT on the path)`,
+    );
   return { verdict, evidence, notes, rightServer };
 }
 
@@ -79,7 +90,15 @@ export function pathObservation(check: PathCheck, node: string | undefined): Obs
 export async function nodeTransportOf(ctx: CheckContext, node: NodeInfo): Promise<{ t: Transport } | { observation: Observation }> {
   const t = await ctx.nodeTransport(node);
   if (t) return { t };
-  return { observation: { works: false, summary: 'no node transport', evidence: [], node: node.name, notApplicable: `no node transport for ${node.name}: neither a HostProcess pod nor SSH is available to run commands on the node` } };
+  return {
+    observation: {
+      works: false,
+      summary: 'no node transport',
+      evidence: [],
+      node: node.name,
+      notApplicable: `no node transport for ${node.name}: neither a HostProcess pod nor SSH is available to run commands on the node`,
+    },
+  };
 }
 
 /**

@@ -45,7 +45,12 @@ async function resolveAttempt(ctx: CheckContext, t: Transport, name: string): Pr
 async function clusterDomain(ctx: CheckContext, t: Transport, evidence: EvidenceItem[]): Promise<string> {
   const { r, cfg } = await ipconfigOf(ctx, t);
   const domain = clusterDomainOf(cfg.searchList, ctx.namespace);
-  evidence.push(domain ? `cluster domain ${domain} (from the pod's DNS suffix search list)` : 'cluster domain not in the pod\'s DNS suffix search list: assuming cluster.local', r.evidence);
+  evidence.push(
+    domain
+      ? `cluster domain ${domain} (from the pod's DNS suffix search list)`
+      : "cluster domain not in the pod's DNS suffix search list: assuming cluster.local",
+    r.evidence,
+  );
   return domain ?? 'cluster.local';
 }
 
@@ -58,9 +63,10 @@ async function pathWithWinPod(ctx: CheckContext, direction: 'from' | 'to', peer:
   const ready = await readyPods(ctx, [FX.win.id, peer.id]);
   if (!ready.ok) return ready.observation;
   const win = ready.pods[FX.win.id];
-  const check = direction === 'from'
-    ? await checkPodPath(ctx, { name: FX.win.id, os: 'windows', ip: podIP(win) }, { name: peer.id, host: podIP(ready.pods[peer.id]) }, what)
-    : await checkPodPath(ctx, { name: peer.id, os: peer.os, ip: podIP(ready.pods[peer.id]) }, { name: FX.win.id, host: podIP(win) }, what);
+  const check =
+    direction === 'from'
+      ? await checkPodPath(ctx, { name: FX.win.id, os: 'windows', ip: podIP(win) }, { name: peer.id, host: podIP(ready.pods[peer.id]) }, what)
+      : await checkPodPath(ctx, { name: peer.id, os: peer.os, ip: podIP(ready.pods[peer.id]) }, { name: FX.win.id, host: podIP(win) }, what);
   return pathObservation(check, win.spec?.nodeName);
 }
 
@@ -84,7 +90,7 @@ export const features: Feature[] = [
       if (ips.some(ip => !ip)) problems.push('a Ready pod has no IP');
       if (new Set(ips).size !== ips.length) problems.push('pods share an IP');
       const nodeIPs = new Set(ctx.cluster.nodes.map(n => n.internalIP).filter(Boolean));
-      if (ips.some(ip => nodeIPs.has(ip))) problems.push('a pod has its node\'s IP (host network)');
+      if (ips.some(ip => nodeIPs.has(ip))) problems.push("a pod has its node's IP (host network)");
       for (const [i, n] of names.entries()) {
         const { r, cfg } = await ipconfigOf(ctx, ctx.podTransport(n, 'windows'));
         evidence.push(r.evidence);
@@ -94,7 +100,12 @@ export const features: Feature[] = [
       }
       return problems.length
         ? { works: false, summary: problems.join('; '), evidence, node: ready.pods[names[0]].spec?.nodeName }
-        : { works: true, summary: `${names.length} Windows pods on one node have distinct IPs ${ips.join(', ')}, each shown by its own ipconfig`, evidence, node: ready.pods[names[0]].spec?.nodeName };
+        : {
+            works: true,
+            summary: `${names.length} Windows pods on one node have distinct IPs ${ips.join(', ')}, each shown by its own ipconfig`,
+            evidence,
+            node: ready.pods[names[0]].spec?.nodeName,
+          };
     },
   },
   {
@@ -127,7 +138,12 @@ export const features: Feature[] = [
       if ('missing' in far) return { works: false, summary: far.missing, evidence: [], notApplicable: far.missing };
       const farReady = await readyPods(ctx, [FAR_POD]);
       if (!farReady.ok) return farReady.observation;
-      const check = await checkPodPath(ctx, { name: FX.win.id, os: 'windows', ip: podIP(client) }, { name: FAR_POD, host: podIP(farReady.pods[FAR_POD]) }, `W → W (${client.spec?.nodeName} → ${far.node.name})`);
+      const check = await checkPodPath(
+        ctx,
+        { name: FX.win.id, os: 'windows', ip: podIP(client) },
+        { name: FAR_POD, host: podIP(farReady.pods[FAR_POD]) },
+        `W → W (${client.spec?.nodeName} → ${far.node.name})`,
+      );
       return pathObservation(check, client.spec?.nodeName);
     },
   },
@@ -164,7 +180,8 @@ export const features: Feature[] = [
     needs: ['windows-node', 'linux-node'],
     fixtures: [FX.win, FX.winPeer, FX.winPeer2, FX.linux, FX.svcMixed],
     designedWaitMs: steadyPeriod,
-    expect: () => supported('Windows pods resolve Service names through cluster DNS, short and fully qualified', 'FEATURES.md; upstream test/e2e/windows/dns.go'),
+    expect: () =>
+      supported('Windows pods resolve Service names through cluster DNS, short and fully qualified', 'FEATURES.md; upstream test/e2e/windows/dns.go'),
     probe: async ctx => {
       const ready = await readyPods(ctx, [FX.win.id]);
       if (!ready.ok) return ready.observation;
@@ -195,7 +212,11 @@ export const features: Feature[] = [
     needs: ['windows-node', 'linux-node'],
     fixtures: [FX.win, FX.winPeer, FX.winPeer2, FX.linux, FX.svcMixed],
     designedWaitMs: confirmWindow,
-    expect: () => limited('Windows treats any dotted name as an FQDN and skips the search suffixes, so "svc.namespace" does not resolve', 'FEATURES.md; upstream doc dns-pod-service and windows-networking'),
+    expect: () =>
+      limited(
+        'Windows treats any dotted name as an FQDN and skips the search suffixes, so "svc.namespace" does not resolve',
+        'FEATURES.md; upstream doc dns-pod-service and windows-networking',
+      ),
     probe: async ctx => {
       const ready = await readyPods(ctx, [FX.win.id]);
       if (!ready.ok) return ready.observation;
@@ -214,7 +235,10 @@ export const features: Feature[] = [
       const v = await boundedNegative(ctx, `resolve ${dotted}`, () => resolveAttempt(ctx, t, dotted), resolved.ok);
       evidence.push(...v.evidence);
       return {
-        works: v.ok, summary: `${v.detail}${fqdn.ok ? '' : ' (the FQDN control did not resolve either)'}`, evidence, node: ready.pods[FX.win.id].spec?.nodeName,
+        works: v.ok,
+        summary: `${v.detail}${fqdn.ok ? '' : ' (the FQDN control did not resolve either)'}`,
+        evidence,
+        node: ready.pods[FX.win.id].spec?.nodeName,
         control: control(resolved.ok, `the FQDN from the same pod: ${fqdn.detail}`),
       };
     },
@@ -227,7 +251,11 @@ export const features: Feature[] = [
     needs: ['windows-node', 'linux-node', 'hostprocess'],
     fixtures: [FX.hostnetDns, FX.winPeer, FX.winPeer2, FX.linux, FX.svcMixed],
     designedWaitMs: confirmWindow,
-    expect: () => limited('ClusterFirstWithHostNet is not supported on Windows: a host-network pod uses the node\'s DNS, not cluster DNS', 'FEATURES.md; upstream doc dns-pod-service'),
+    expect: () =>
+      limited(
+        "ClusterFirstWithHostNet is not supported on Windows: a host-network pod uses the node's DNS, not cluster DNS",
+        'FEATURES.md; upstream doc dns-pod-service',
+      ),
     probe: async ctx => {
       const ready = await readyPods(ctx, [FX.hostnetDns.id]);
       if (!ready.ok) throw new Error(`the HostProcess pod did not start, so its DNS cannot be seen: ${ready.observation.summary}`);
@@ -246,7 +274,12 @@ export const features: Feature[] = [
       const answered = fqdn.ok || Boolean(resolver?.ok);
       const name = FX.svcMixed.id;
       ctx.step(`resolving the short name ${name} from the host-network pod`);
-      const v = await boundedNegative(ctx, `resolve the short name ${name} from a ClusterFirstWithHostNet host-network pod`, () => resolveAttempt(ctx, t, name), answered);
+      const v = await boundedNegative(
+        ctx,
+        `resolve the short name ${name} from a ClusterFirstWithHostNet host-network pod`,
+        () => resolveAttempt(ctx, t, name),
+        answered,
+      );
       const controlEvidence = resolver ? [`resolver: ${resolver.detail}`, (resolver.firstPass ?? resolver.failure)!.evidence] : [];
       // Control: the same short name resolves from an ordinary (ClusterFirst) Windows pod, so
       // cluster DNS serves it and a failure above is about the host-network pod's DNS policy.
@@ -255,7 +288,10 @@ export const features: Feature[] = [
       ctx.step(`control: resolving ${name} from ${FX.winPeer.id} (dnsPolicy ClusterFirst)`);
       const ordinary = await resolveAttempt(ctx, ctx.podTransport(FX.winPeer.id, 'windows'), name);
       return {
-        works: v.ok, summary: `${v.detail} (FQDN: ${fqdn.detail})`, evidence: [r.evidence, fqdn.evidence, ...controlEvidence, ...v.evidence], node,
+        works: v.ok,
+        summary: `${v.detail} (FQDN: ${fqdn.detail})`,
+        evidence: [r.evidence, fqdn.evidence, ...controlEvidence, ...v.evidence],
+        node,
         control: control(ordinary.ok, `the short name ${name} from ${FX.winPeer.id} (ClusterFirst): ${ordinary.detail}`, [ordinary.evidence]),
       };
     },
@@ -267,7 +303,7 @@ export const features: Feature[] = [
     title: 'dnsPolicy None + dnsConfig nameservers visible in ipconfig /all',
     needs: ['windows-node'],
     fixtures: [FX.dnsConfig],
-    expect: () => supported('dnsPolicy None with dnsConfig sets the pod\'s DNS servers and search list', 'FEATURES.md; upstream test/e2e/windows/dns.go'),
+    expect: () => supported("dnsPolicy None with dnsConfig sets the pod's DNS servers and search list", 'FEATURES.md; upstream test/e2e/windows/dns.go'),
     probe: async ctx => {
       const ready = await readyPods(ctx, [FX.dnsConfig.id]);
       if (!ready.ok) return ready.observation;
@@ -279,7 +315,12 @@ export const features: Feature[] = [
       const hasSuffix = cfg.searchList.map(s => s.toLowerCase()).includes('resolv.conf.local');
       const seen = `DNS servers ${servers.join(', ') || 'none'}; search list ${cfg.searchList.join(', ') || 'none'}`;
       return hasServer
-        ? { works: true, summary: `ipconfig /all shows the configured nameserver 1.1.1.1 (${seen})${hasSuffix ? '' : '; the search suffix resolv.conf.local is missing'}`, evidence: [r.evidence], node }
+        ? {
+            works: true,
+            summary: `ipconfig /all shows the configured nameserver 1.1.1.1 (${seen})${hasSuffix ? '' : '; the search suffix resolv.conf.local is missing'}`,
+            evidence: [r.evidence],
+            node,
+          }
         : { works: false, summary: `ipconfig /all does not show the configured nameserver 1.1.1.1 (${seen})`, evidence: [r.evidence], node };
     },
   },
@@ -295,7 +336,8 @@ export const features: Feature[] = [
     needs: ['windows-node', 'egress-url'],
     fixtures: [FX.win],
     designedWaitMs: steadyPeriod,
-    expect: () => supported('Windows pods reach addresses outside the cluster through the node\'s outbound NAT', 'FEATURES.md; upstream test/e2e/windows/hybrid_network.go'),
+    expect: () =>
+      supported("Windows pods reach addresses outside the cluster through the node's outbound NAT", 'FEATURES.md; upstream test/e2e/windows/hybrid_network.go'),
     probe: async ctx => {
       const ready = await readyPods(ctx, [FX.win.id]);
       if (!ready.ok) return ready.observation;
@@ -304,7 +346,11 @@ export const features: Feature[] = [
       const t = ctx.podTransport(FX.win.id, 'windows');
       const v = await warmupThenSteady(ctx, `W → ${url}`, () => httpAttempt(ctx, t, url));
       // A name that does not resolve never reached the egress path: that is DNS (net.dns-service), not egress.
-      const unresolved = !v.ok && v.evidence.some(e => typeof e !== 'string' && (curlFailureOf(e.exitCode, e.stderr).kind === 'resolve' || /Resolving timed out|Could not resolve/i.test(e.stderr)));
+      const unresolved =
+        !v.ok &&
+        v.evidence.some(
+          e => typeof e !== 'string' && (curlFailureOf(e.exitCode, e.stderr).kind === 'resolve' || /Resolving timed out|Could not resolve/i.test(e.stderr)),
+        );
       if (unresolved) throw new Error(`the pod could not resolve ${new URL(url).hostname}, so egress to it cannot be judged: ${v.detail}`);
       return { works: v.ok, summary: v.detail, evidence: v.evidence, node: ready.pods[FX.win.id].spec?.nodeName };
     },
@@ -318,7 +364,11 @@ export const features: Feature[] = [
     needs: ['windows-node', 'egress-url'],
     fixtures: [FX.win],
     designedWaitMs: confirmWindow,
-    expect: () => limited('Windows pods have no outbound ICMP rules across networks: ping outside the pod network gets no reply', 'seed 003; upstream doc windows-networking'),
+    expect: () =>
+      limited(
+        'Windows pods have no outbound ICMP rules across networks: ping outside the pod network gets no reply',
+        'seed 003; upstream doc windows-networking',
+      ),
     probe: async ctx => {
       const ready = await readyPods(ctx, [FX.win.id]);
       if (!ready.ok) return ready.observation;
@@ -332,15 +382,23 @@ export const features: Feature[] = [
       const tcpSeen = tcp.firstPass ?? tcp.failure!;
       evidence.push(`control (TCP): ${tcpSeen.detail}`, tcpSeen.evidence);
       ctx.step(`ping -n 1 ${host} from ${FX.win.id}`);
-      const v = await boundedNegative(ctx, `ping ${host}`, async () => {
-        const r = await ctx.probe(t, { kind: 'ping', host, count: 1 });
-        if (pingUnresolved(r.evidence.stdout, r.evidence.stderr)) throw new Error(`ping could not resolve ${host}, so ICMP cannot be judged`);
-        const n = pingReplies(r.evidence.stdout);
-        return { ok: n > 0, detail: n > 0 ? `reply from ${host}` : `no reply from ${host} (exit ${r.evidence.exitCode})`, evidence: r.evidence };
-      }, tcp.ok);
+      const v = await boundedNegative(
+        ctx,
+        `ping ${host}`,
+        async () => {
+          const r = await ctx.probe(t, { kind: 'ping', host, count: 1 });
+          if (pingUnresolved(r.evidence.stdout, r.evidence.stderr)) throw new Error(`ping could not resolve ${host}, so ICMP cannot be judged`);
+          const n = pingReplies(r.evidence.stdout);
+          return { ok: n > 0, detail: n > 0 ? `reply from ${host}` : `no reply from ${host} (exit ${r.evidence.exitCode})`, evidence: r.evidence };
+        },
+        tcp.ok,
+      );
       evidence.push(...v.evidence);
       return {
-        works: v.ok, summary: `${v.detail}; TCP to the same host ${tcp.ok ? 'worked' : 'failed too'}`, evidence, node: ready.pods[FX.win.id].spec?.nodeName,
+        works: v.ok,
+        summary: `${v.detail}; TCP to the same host ${tcp.ok ? 'worked' : 'failed too'}`,
+        evidence,
+        node: ready.pods[FX.win.id].spec?.nodeName,
         control: control(tcp.ok, `TCP egress to the same host: ${tcp.detail}`),
       };
     },
@@ -378,13 +436,23 @@ export const features: Feature[] = [
       if (!ready.ok) return ready.observation;
       const node = ready.pods[FX.win.id].spec?.nodeName;
       const families = Object.fromEntries([FX.win.id, FX.winPeer.id].map(n => [n, podIPs(ready.pods[n])]));
-      const evidence: EvidenceItem[] = [`pod IPs: ${Object.entries(families).map(([n, ips]) => `${n}=${ips.join(',')}`).join('; ')}`];
+      const evidence: EvidenceItem[] = [
+        `pod IPs: ${Object.entries(families)
+          .map(([n, ips]) => `${n}=${ips.join(',')}`)
+          .join('; ')}`,
+      ];
       const v6 = families[FX.winPeer.id].find(ip => ip.includes(':'));
       const t = ctx.podTransport(FX.win.id, 'windows');
       // Control: the peer answers over IPv4, so an IPv6 failure is about IPv6.
       const v4 = await peersAnswer(ctx, t, [ready.pods[FX.winPeer.id]]);
       if (!families[FX.win.id].some(ip => ip.includes(':')) || !v6)
-        return { works: false, summary: 'the Windows pods have no IPv6 address', evidence, node, control: control(v4.ok, `pod IPs were read from the API; ${v4.summary}`, v4.evidence) };
+        return {
+          works: false,
+          summary: 'the Windows pods have no IPv6 address',
+          evidence,
+          node,
+          control: control(v4.ok, `pod IPs were read from the API; ${v4.summary}`, v4.evidence),
+        };
       const v = await warmupThenSteady(ctx, `W → W over IPv6 (${v6})`, () => httpAttempt(ctx, t, urlOf(v6, NETEXEC_PORT)));
       evidence.push(...v.evidence);
       return { works: v.ok, summary: v.detail, evidence, node, control: v4 };
@@ -407,8 +475,13 @@ export const features: Feature[] = [
       const t = ctx.podTransport(FX.win.id, 'windows');
       const v = await warmupThenSteady(ctx, `W → IPv6 ClusterIP ${ip}`, () => httpAttempt(ctx, t, urlOf(ip, SERVICE_PORT)));
       // Control: the Service's backends answer by pod IP, so a failure is about the IPv6 Service path.
-      return { works: v.ok, summary: v.detail, evidence: v.evidence, node, control: await peersAnswer(ctx, t, [ready.pods[FX.winPeer.id], ready.pods[FX.winPeer2.id]]) };
+      return {
+        works: v.ok,
+        summary: v.detail,
+        evidence: v.evidence,
+        node,
+        control: await peersAnswer(ctx, t, [ready.pods[FX.winPeer.id], ready.pods[FX.winPeer2.id]]),
+      };
     },
   },
 ];
-

@@ -58,7 +58,12 @@ function answered(outputs: string[]): string[] {
 }
 
 /** Up to `count` more GET /hostname through the same path, poll interval apart (fewer once `enough` says so): the backends seen. */
-async function backendsSeen(ctx: CheckContext, attempt: () => Promise<Attempt>, count: number, enough?: (names: string[]) => boolean): Promise<{ names: string[]; evidence: EvidenceItem[] }> {
+async function backendsSeen(
+  ctx: CheckContext,
+  attempt: () => Promise<Attempt>,
+  count: number,
+  enough?: (names: string[]) => boolean,
+): Promise<{ names: string[]; evidence: EvidenceItem[] }> {
   const names: string[] = [];
   const evidence: EvidenceItem[] = [];
   for (let i = 0; i < count && !enough?.(names); i++) {
@@ -80,7 +85,8 @@ export const features: Feature[] = [
     needs: ['windows-node', 'linux-node'],
     fixtures: [FX.win, FX.winPeer, FX.winPeer2, FX.linux, FX.svcMixed],
     designedWaitMs: steadyPeriod,
-    expect: () => supported('Windows pods reach ClusterIP Services whose backends run on Windows and Linux', 'FEATURES.md; upstream test/e2e/windows/service.go'),
+    expect: () =>
+      supported('Windows pods reach ClusterIP Services whose backends run on Windows and Linux', 'FEATURES.md; upstream test/e2e/windows/service.go'),
     probe: async ctx => {
       const ready = await readyPods(ctx, [FX.win.id, ...WIN_BACKENDS, FX.linux.id]);
       if (!ready.ok) return ready.observation;
@@ -104,7 +110,12 @@ export const features: Feature[] = [
         evidence.push(...more.evidence);
       }
       const linuxSeen = seen.has(FX.linux.id);
-      return { works: true, summary: `${v.detail}; backends that answered: ${[...seen].join(', ')}${linuxSeen ? '' : ' (the Linux backend was not picked)'}`, evidence, node };
+      return {
+        works: true,
+        summary: `${v.detail}; backends that answered: ${[...seen].join(', ')}${linuxSeen ? '' : ' (the Linux backend was not picked)'}`,
+        evidence,
+        node,
+      };
     },
   },
   {
@@ -133,7 +144,8 @@ export const features: Feature[] = [
     needs: ['windows-node', 'linux-node'],
     fixtures: [FX.winPeer, FX.winPeer2, FX.linux, FX.svcNodePort, FX.svcLocalLinux],
     designedWaitMs: steadyPeriod,
-    expect: () => supported('a NodePort Service answers on a Windows node\'s address from outside the cluster', 'FEATURES.md; upstream test/e2e/windows/service.go'),
+    expect: () =>
+      supported("a NodePort Service answers on a Windows node's address from outside the cluster", 'FEATURES.md; upstream test/e2e/windows/service.go'),
     probe: async ctx => {
       const ready = await readyPods(ctx, [...WIN_BACKENDS, FX.linux.id]);
       if (!ready.ok) return ready.observation;
@@ -147,7 +159,14 @@ export const features: Feature[] = [
       ctx.step(`control: GET ${controlUrl} (NodePort on Linux node ${linux.name})`);
       const control = await warmupThenSteady(ctx, `outside → ${linux.name} NodePort (control)`, () => fromHere(ctx, controlUrl));
       const evidence = [...v.evidence, ...control.evidence];
-      if (!control.ok) return { works: false, summary: v.detail, evidence, node: win.name, notApplicable: `this host cannot reach the nodes' addresses: the Linux control NodePort ${controlUrl} failed too (${control.detail})` };
+      if (!control.ok)
+        return {
+          works: false,
+          summary: v.detail,
+          evidence,
+          node: win.name,
+          notApplicable: `this host cannot reach the nodes' addresses: the Linux control NodePort ${controlUrl} failed too (${control.detail})`,
+        };
       return { works: false, summary: `${v.detail}; the Linux node's NodePort answered`, evidence, node: win.name };
     },
   },
@@ -181,8 +200,16 @@ export const features: Feature[] = [
       // After the control answered, a few failed tries are conclusive (boundedNegative).
       const v = await boundedNegative(ctx, `Windows node ${win.name} → its own NodePort`, () => httpAttempt(ctx, nt.t, url), linuxOwn.ok);
       evidence.push(...v.evidence);
-      const controlLine = linuxOwn.ok ? `the Linux node ${linux.name} reached its own NodePort` : `the Linux node ${linux.name} did not reach its own NodePort either`;
-      return { works: v.ok, summary: `Windows node ${win.name}: ${v.ok ? 'reached' : 'could not reach'} its own NodePort ${url}; control: ${controlLine}`, evidence, node: win.name, control: control(linuxOwn.ok, controlLine) };
+      const controlLine = linuxOwn.ok
+        ? `the Linux node ${linux.name} reached its own NodePort`
+        : `the Linux node ${linux.name} did not reach its own NodePort either`;
+      return {
+        works: v.ok,
+        summary: `Windows node ${win.name}: ${v.ok ? 'reached' : 'could not reach'} its own NodePort ${url}; control: ${controlLine}`,
+        evidence,
+        node: win.name,
+        control: control(linuxOwn.ok, controlLine),
+      };
     },
   },
   {
@@ -194,14 +221,22 @@ export const features: Feature[] = [
     needs: ['windows-node', 'load-balancer'],
     fixtures: [FX.winPeer, FX.winPeer2, FX.svcLb],
     designedWaitMs: steadyPeriod,
-    expect: c => supported(c.loadBalancer === 'yes' ? 'the cluster has a LoadBalancer provisioner (config)' : 'a LoadBalancer provisioner may exist (not known before the probe: no address in time means n/a)', 'FEATURES.md'),
+    expect: c =>
+      supported(
+        c.loadBalancer === 'yes'
+          ? 'the cluster has a LoadBalancer provisioner (config)'
+          : 'a LoadBalancer provisioner may exist (not known before the probe: no address in time means n/a)',
+        'FEATURES.md',
+      ),
     probe: async ctx => {
       const ready = await readyPods(ctx, WIN_BACKENDS);
       if (!ready.ok) return ready.observation;
       ctx.fixture(FX.svcLb.id);
       const node = ready.pods[FX.winPeer.id].spec?.nodeName;
       const { wait, quiet } = lbWaits(ctx);
-      ctx.step(`waiting up to ${Math.round(wait / 1000)}s for a LoadBalancer address${quiet < wait ? ` (${Math.round(quiet / 1000)}s unless a provisioner is seen acting on the Service)` : ''}`);
+      ctx.step(
+        `waiting up to ${Math.round(wait / 1000)}s for a LoadBalancer address${quiet < wait ? ` (${Math.round(quiet / 1000)}s unless a provisioner is seen acting on the Service)` : ''}`,
+      );
       const lb = await waitForIngress(ctx, FX.svcLb.id, wait, quiet);
       const ingress = lb.ingress;
       if (!ingress) {
@@ -214,7 +249,12 @@ export const features: Feature[] = [
       const url = urlOf(ingress, SERVICE_PORT);
       ctx.step(`GET ${url} from this host`);
       const v = await warmupThenSteady(ctx, `outside → LoadBalancer ${ingress}`, () => fromHere(ctx, url));
-      return { works: v.ok, summary: `${v.detail}${v.ok ? `; answered by ${[...new Set(answered(v.outputs))].join(', ')}` : ''}`, evidence: [`ingress ${ingress}`, ...v.evidence], node };
+      return {
+        works: v.ok,
+        summary: `${v.detail}${v.ok ? `; answered by ${[...new Set(answered(v.outputs))].join(', ')}` : ''}`,
+        evidence: [`ingress ${ingress}`, ...v.evidence],
+        node,
+      };
     },
   },
   {
@@ -235,9 +275,20 @@ export const features: Feature[] = [
       const attempt = () => httpAttempt(ctx, t, url);
       const v = await warmupThenSteady(ctx, `W → ClientIP-affinity ClusterIP`, attempt);
       const node = ready.pods[FX.win.id].spec?.nodeName;
-      if (!v.ok) return { works: false, summary: `the Service did not answer steadily: ${v.detail}`, evidence: v.evidence, node, control: control(false, `the Service did not answer steadily, so affinity cannot be judged: ${v.detail}`) };
+      if (!v.ok)
+        return {
+          works: false,
+          summary: `the Service did not answer steadily: ${v.detail}`,
+          evidence: v.evidence,
+          node,
+          control: control(false, `the Service did not answer steadily, so affinity cannot be judged: ${v.detail}`),
+        };
       // Control: both backends answer by pod IP, so one backend answering is a choice, not the only one alive.
-      const both = await peersAnswer(ctx, t, WIN_BACKENDS.map(n => ready.pods[n]));
+      const both = await peersAnswer(
+        ctx,
+        t,
+        WIN_BACKENDS.map(n => ready.pods[n]),
+      );
       const names = answered(v.outputs);
       const evidence: EvidenceItem[] = [...v.evidence];
       if (names.length < 6) {
@@ -269,8 +320,18 @@ export const features: Feature[] = [
       const t = ctx.podTransport(FX.win.id, 'windows');
       const url = urlOf(clusterIPOf(await readService(ctx, FX.svcAffinityTimeout.id)), SERVICE_PORT);
       const attempt = () => httpAttempt(ctx, t, url);
-      const v = await warmupThenSteady(ctx, `W → ClusterIP (ClientIP, timeoutSeconds ${AFFINITY_TIMEOUT_SECONDS})`, attempt, { ...timingsOf(ctx.options.timeouts), steadyMs: 0 });
-      if (!v.ok) return { works: false, summary: `the Service did not answer: ${v.detail}`, evidence: v.evidence, node, control: control(false, `the Service did not answer, so its affinity timeout cannot be judged: ${v.detail}`) };
+      const v = await warmupThenSteady(ctx, `W → ClusterIP (ClientIP, timeoutSeconds ${AFFINITY_TIMEOUT_SECONDS})`, attempt, {
+        ...timingsOf(ctx.options.timeouts),
+        steadyMs: 0,
+      });
+      if (!v.ok)
+        return {
+          works: false,
+          summary: `the Service did not answer: ${v.detail}`,
+          evidence: v.evidence,
+          node,
+          control: control(false, `the Service did not answer, so its affinity timeout cannot be judged: ${v.detail}`),
+        };
       const evidence: EvidenceItem[] = [...v.evidence];
       // First, affinity must hold within the timeout (else there is no timeout to honour).
       const quick = await backendsSeen(ctx, attempt, 3);
@@ -284,13 +345,33 @@ export const features: Feature[] = [
         // Service and both backends answer. Elsewhere a missing affinity says nothing of the timeout.
         const affinity = sessionAffinityExpectation(ctx.cluster);
         if (affinity.expected !== 'limited')
-          return { works: false, summary, evidence, node, control: control(false, `affinity itself did not hold (${[first, ...quick.names].join(', ')}): there is no timeout to judge`) };
-        const both = await peersAnswer(ctx, t, WIN_BACKENDS.map(n => ready.pods[n]));
-        return { works: false, summary: `${summary} (${affinity.reason})`, evidence, node, control: both.ok ? control(true, `the Service answered and ${both.summary}`, both.evidence) : both };
+          return {
+            works: false,
+            summary,
+            evidence,
+            node,
+            control: control(false, `affinity itself did not hold (${[first, ...quick.names].join(', ')}): there is no timeout to judge`),
+          };
+        const both = await peersAnswer(
+          ctx,
+          t,
+          WIN_BACKENDS.map(n => ready.pods[n]),
+        );
+        return {
+          works: false,
+          summary: `${summary} (${affinity.reason})`,
+          evidence,
+          node,
+          control: both.ok ? control(true, `the Service answered and ${both.summary}`, both.evidence) : both,
+        };
       }
       // Control: the Service answered, affinity held, and both backends answer by pod IP (so
       // staying on one is not for want of another).
-      const both = await peersAnswer(ctx, t, WIN_BACKENDS.map(n => ready.pods[n]));
+      const both = await peersAnswer(
+        ctx,
+        t,
+        WIN_BACKENDS.map(n => ready.pods[n]),
+      );
       const ctl = both.ok ? control(true, `the Service answered, affinity held within the timeout; ${both.summary}`, both.evidence) : both;
       // Then idle past the timeout: an honoured timeout lets the next connection pick anew.
       // Rounds bound the chance that random picks land on the same backend every time (1/2^rounds).
@@ -301,18 +382,30 @@ export const features: Feature[] = [
         ctx.step(`idling ${idleMs / 1000}s (past timeoutSeconds ${AFFINITY_TIMEOUT_SECONDS}), then GET again`);
         await pause(idleMs, ctx.signal);
         const a = await attempt();
-        if (!a.ok) { evidence.push(a.evidence); continue; }
+        if (!a.ok) {
+          evidence.push(a.evidence);
+          continue;
+        }
         const name = hostnameOf(a.evidence.stdout);
         seen.push(name);
         if (name !== seen[seen.length - 2]) {
           evidence.push(a.evidence, `backends in order: ${seen.join(', ')}`);
-          return { works: true, summary: `after idling ${idleMs / 1000}s the client moved from ${seen[seen.length - 2]} to ${name}: the ${AFFINITY_TIMEOUT_SECONDS}s timeout was honoured`, evidence, node, control: ctl };
+          return {
+            works: true,
+            summary: `after idling ${idleMs / 1000}s the client moved from ${seen[seen.length - 2]} to ${name}: the ${AFFINITY_TIMEOUT_SECONDS}s timeout was honoured`,
+            evidence,
+            node,
+            control: ctl,
+          };
         }
       }
       evidence.push(`backends in order: ${seen.join(', ')}`);
       const answeredAfterIdle = seen.length - 1;
       return {
-        works: false, summary: `the client stayed on ${first} across ${answeredAfterIdle} of ${rounds} idle periods longer than timeoutSeconds ${AFFINITY_TIMEOUT_SECONDS}: the timeout was not honoured`, evidence, node,
+        works: false,
+        summary: `the client stayed on ${first} across ${answeredAfterIdle} of ${rounds} idle periods longer than timeoutSeconds ${AFFINITY_TIMEOUT_SECONDS}: the timeout was not honoured`,
+        evidence,
+        node,
         control: answeredAfterIdle === rounds ? ctl : control(false, `the Service answered only ${answeredAfterIdle} of ${rounds} requests after idling`),
       };
     },
@@ -331,13 +424,33 @@ export const features: Feature[] = [
       const win = nodeOf(ctx, ready.pods[FX.winPeer.id].spec?.nodeName);
       const url = urlOf(internalIP(win), nodePortOf(await readService(ctx, FX.svcLocal.id)), '/clientip');
       ctx.step(`GET ${url} from this host (NodePort, externalTrafficPolicy Local, on ${win.name})`);
-      const v = await warmupThenSteady(ctx, `outside → ${win.name} Local NodePort`, () => fromHere(ctx, url), { ...timingsOf(ctx.options.timeouts), steadyMs: 0 });
-      if (!v.ok) return { works: false, summary: `the Local NodePort did not answer: ${v.detail}`, evidence: v.evidence, node: win.name, control: control(false, `the Local NodePort did not answer, so the client IP it sees cannot be read: ${v.detail}`) };
+      const v = await warmupThenSteady(ctx, `outside → ${win.name} Local NodePort`, () => fromHere(ctx, url), {
+        ...timingsOf(ctx.options.timeouts),
+        steadyMs: 0,
+      });
+      if (!v.ok)
+        return {
+          works: false,
+          summary: `the Local NodePort did not answer: ${v.detail}`,
+          evidence: v.evidence,
+          node: win.name,
+          control: control(false, `the Local NodePort did not answer, so the client IP it sees cannot be read: ${v.detail}`),
+        };
       const first = v.firstPass as ExternalAttempt;
       const seen = clientIpOf(first.body);
       const mine = first.localAddress ? unmapped(first.localAddress) : undefined;
-      const evidence: EvidenceItem[] = [...v.evidence, `this host connected from ${mine ?? 'an unknown address'}; the Windows backend saw ${seen ?? oneLine(first.body)}`];
-      if (seen && seen === mine) return { works: true, summary: `the Windows backend saw this host's address ${seen}: client IP preserved`, evidence, node: win.name, control: control(true, `the Windows backend answered /clientip and this host knows its own address ${mine}`) };
+      const evidence: EvidenceItem[] = [
+        ...v.evidence,
+        `this host connected from ${mine ?? 'an unknown address'}; the Windows backend saw ${seen ?? oneLine(first.body)}`,
+      ];
+      if (seen && seen === mine)
+        return {
+          works: true,
+          summary: `the Windows backend saw this host's address ${seen}: client IP preserved`,
+          evidence,
+          node: win.name,
+          control: control(true, `the Windows backend answered /clientip and this host knows its own address ${mine}`),
+        };
       // Control: a Linux node with a Local Service always keeps the client IP. If it does not see
       // this host's address either, something on the way (a NAT in front of the nodes) hides it.
       const { linux, controlUrl } = await linuxControlNodePort(ctx, ready.pods[FX.linux.id], '/clientip');
@@ -345,10 +458,25 @@ export const features: Feature[] = [
       const cSeen = c.ok ? clientIpOf(c.body) : undefined;
       const cMine = c.localAddress ? unmapped(c.localAddress) : undefined;
       evidence.push(`control: Linux node ${linux.name} Local NodePort saw ${cSeen ?? 'nothing'} (this host: ${cMine ?? 'unknown'})`, c.evidence);
-      if (!cSeen || cSeen !== cMine) return { works: false, summary: `backend saw ${seen}`, evidence, node: win.name, notApplicable: `the client IP cannot be judged from this host: even the Linux control saw ${cSeen ?? 'no answer'} instead of ${cMine ?? 'this host'} (NAT between this host and the nodes?)` };
+      if (!cSeen || cSeen !== cMine)
+        return {
+          works: false,
+          summary: `backend saw ${seen}`,
+          evidence,
+          node: win.name,
+          notApplicable: `the client IP cannot be judged from this host: even the Linux control saw ${cSeen ?? 'no answer'} instead of ${cMine ?? 'this host'} (NAT between this host and the nodes?)`,
+        };
       return {
-        works: false, summary: `the Windows backend saw ${seen ?? 'no address'}, not this host's ${mine} (SNAT by the node), while the Linux control saw ${cSeen}`, evidence, node: win.name,
-        control: control(seen !== undefined, seen ? `the Linux node's Local NodePort saw this host's ${cSeen}; the Windows backend answered /clientip with ${seen}` : 'the Windows backend answered without a readable client address'),
+        works: false,
+        summary: `the Windows backend saw ${seen ?? 'no address'}, not this host's ${mine} (SNAT by the node), while the Linux control saw ${cSeen}`,
+        evidence,
+        node: win.name,
+        control: control(
+          seen !== undefined,
+          seen
+            ? `the Linux node's Local NodePort saw this host's ${cSeen}; the Windows backend answered /clientip with ${seen}`
+            : 'the Windows backend answered without a readable client address',
+        ),
       };
     },
   },
@@ -375,7 +503,14 @@ export const features: Feature[] = [
       }
       const url = urlOf(ingress, SERVICE_PORT);
       const v = await warmupThenSteady(ctx, `outside → ${ingress}`, () => fromHere(ctx, url), { ...timingsOf(ctx.options.timeouts), steadyMs: 0 });
-      if (!v.ok) return { works: false, summary: `the annotated LoadBalancer did not answer: ${v.detail}`, evidence: v.evidence, node, control: control(false, `the annotated LoadBalancer did not answer, so no connection could be looked at: ${v.detail}`) };
+      if (!v.ok)
+        return {
+          works: false,
+          summary: `the annotated LoadBalancer did not answer: ${v.detail}`,
+          evidence: v.evidence,
+          node,
+          control: control(false, `the annotated LoadBalancer did not answer, so no connection could be looked at: ${v.detail}`),
+        };
       // Hold a connection open and look at it from the backend: its local address is the
       // LoadBalancer address when DNAT was skipped, the pod IP when it was not.
       ctx.step(`holding a connection to ${ingress}:${SERVICE_PORT} and reading netstat -an in the backends`);
@@ -390,18 +525,42 @@ export const features: Feature[] = [
           const r = await ctx.probe(ctx.podTransport(name, 'windows'), { kind: 'tcp-connections' });
           evidence.push(r.evidence);
           if (r.evidence.exitCode === 9009 || /is not recognized as an internal or external command/i.test(r.evidence.stderr))
-            return { works: false, summary: 'no netstat in the backend image', evidence, node, notApplicable: `the backend image has no netstat (${name}: exit ${r.evidence.exitCode}), so the destination address a connection arrived at cannot be read` };
+            return {
+              works: false,
+              summary: 'no netstat in the backend image',
+              evidence,
+              node,
+              notApplicable: `the backend image has no netstat (${name}: exit ${r.evidence.exitCode}), so the destination address a connection arrived at cannot be read`,
+            };
           if (!r.ok) throw new Error(`netstat -an failed in ${name}: ${r.detail}; the destination address the backend saw cannot be read`);
           const entries = parseNetstat(r.evidence.stdout);
           const verdict = destinationVerdict(entries, ingress, NETEXEC_PORT);
-          if (verdict === 'preserved') return { works: true, summary: `backend ${name} holds a connection with local address ${ingress} (the LoadBalancer address): no DNAT`, evidence, node, control: control(true, `the held connection to ${ingress} was seen in netstat of ${name}`) };
-          if (verdict === 'dnat') established.push(...entries.filter(e => e.localPort === NETEXEC_PORT && e.state === 'ESTABLISHED').map(e => `${name}: ${e.local}:${e.localPort} ← ${e.foreign}:${e.foreignPort}`));
+          if (verdict === 'preserved')
+            return {
+              works: true,
+              summary: `backend ${name} holds a connection with local address ${ingress} (the LoadBalancer address): no DNAT`,
+              evidence,
+              node,
+              control: control(true, `the held connection to ${ingress} was seen in netstat of ${name}`),
+            };
+          if (verdict === 'dnat')
+            established.push(
+              ...entries
+                .filter(e => e.localPort === NETEXEC_PORT && e.state === 'ESTABLISHED')
+                .map(e => `${name}: ${e.local}:${e.localPort} ← ${e.foreign}:${e.foreignPort}`),
+            );
         }
       } finally {
         sock.destroy();
       }
       if (!established.length) throw new Error('the held connection was not seen in netstat -an of any backend, so the destination address cannot be judged');
-      return { works: false, summary: `while a connection to ${ingress} was held, the backends' connections on ${NETEXEC_PORT} had a local address other than the LoadBalancer's (DNATed): ${established.join('; ')}`, evidence, node, control: control(true, `established connections on ${NETEXEC_PORT} were seen in the backends' netstat while ours was held`) };
+      return {
+        works: false,
+        summary: `while a connection to ${ingress} was held, the backends' connections on ${NETEXEC_PORT} had a local address other than the LoadBalancer's (DNATed): ${established.join('; ')}`,
+        evidence,
+        node,
+        control: control(true, `established connections on ${NETEXEC_PORT} were seen in the backends' netstat while ours was held`),
+      };
     },
   },
   {

@@ -52,7 +52,12 @@ export interface PathVerdict {
  * A pass within the warm-up, then `steadyMs` of passes `pollMs` apart. The evidence keeps
  * the first pass and the deciding failure (not every poll), plus one summary line.
  */
-export async function warmupThenSteady(ctx: Pick<CheckContext, 'signal' | 'options'>, what: string, attempt: () => Promise<Attempt>, timings = timingsOf(ctx.options.timeouts)): Promise<PathVerdict> {
+export async function warmupThenSteady(
+  ctx: Pick<CheckContext, 'signal' | 'options'>,
+  what: string,
+  attempt: () => Promise<Attempt>,
+  timings = timingsOf(ctx.options.timeouts),
+): Promise<PathVerdict> {
   const started = Date.now();
   const warmupEnd = started + timings.warmupMs;
   let tries = 0;
@@ -89,7 +94,12 @@ export async function warmupThenSteady(ctx: Pick<CheckContext, 'signal' | 'optio
  * A positive control: a pass within the warm-up, no steady period. It ends at its first pass,
  * so a control that answers costs one try, not a fixed wait.
  */
-export function controlPasses(ctx: Pick<CheckContext, 'signal' | 'options'>, what: string, attempt: () => Promise<Attempt>, timings = timingsOf(ctx.options.timeouts)): Promise<PathVerdict> {
+export function controlPasses(
+  ctx: Pick<CheckContext, 'signal' | 'options'>,
+  what: string,
+  attempt: () => Promise<Attempt>,
+  timings = timingsOf(ctx.options.timeouts),
+): Promise<PathVerdict> {
   return warmupThenSteady(ctx, what, attempt, { ...timings, steadyMs: 0 });
 }
 
@@ -100,7 +110,13 @@ export function controlPasses(ctx: Pick<CheckContext, 'signal' | 'options'>, wha
  * (the failure may still be the client warming up). A pass goes on to the steady period, as
  * any path does: a lifted limitation must hold like a supported path.
  */
-export function boundedNegative(ctx: Pick<CheckContext, 'signal' | 'options'>, what: string, attempt: () => Promise<Attempt>, controlPassed: boolean, timings = timingsOf(ctx.options.timeouts)): Promise<PathVerdict> {
+export function boundedNegative(
+  ctx: Pick<CheckContext, 'signal' | 'options'>,
+  what: string,
+  attempt: () => Promise<Attempt>,
+  controlPassed: boolean,
+  timings = timingsOf(ctx.options.timeouts),
+): Promise<PathVerdict> {
   return warmupThenSteady(ctx, what, attempt, controlPassed ? { ...timings, warmupMs: timings.confirmMs } : timings);
 }
 

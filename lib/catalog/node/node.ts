@@ -30,7 +30,10 @@ export function buildSupport(build: string | undefined, v: ServerVersion): { ok:
   const before = !range.until || !k8sAtLeast(v, range.until[0], range.until[1] + 1);
   return after && before
     ? { ok: true, why: `${row.release} (${build}) is supported by Kubernetes ${v.gitVersion}` }
-    : { ok: false, why: `${row.release} (${build}) is supported by Kubernetes v${range.from.join('.')}${range.until ? `-v${range.until.join('.')}` : '+'}, not ${v.gitVersion}` };
+    : {
+        ok: false,
+        why: `${row.release} (${build}) is supported by Kubernetes v${range.from.join('.')}${range.until ? `-v${range.until.join('.')}` : '+'}, not ${v.gitVersion}`,
+      };
 }
 
 /** Minor versions a kubelet may lag the API server: 3 from 1.28 (KEP-3935), 2 before. */
@@ -84,7 +87,13 @@ export const PAUSE_IMAGE = 'registry.k8s.io/pause:3.10';
  * (k8s build/pause/Makefile); 2025 and 23H2 run the ltsc2022 one under the stable ABI.
  */
 export function pauseImageExpectation(c: ClusterInfo): Expectation {
-  const builds = [...new Set(schedulableWindowsNodes(c.nodes).map(n => n.windowsBuild).filter((b): b is string => !!b))].sort();
+  const builds = [
+    ...new Set(
+      schedulableWindowsNodes(c.nodes)
+        .map(n => n.windowsBuild)
+        .filter((b): b is string => !!b),
+    ),
+  ].sort();
   const per = builds.map(b => {
     try {
       const note = checkImageForBuild(PAUSE_IMAGE, b);
@@ -116,15 +125,17 @@ async function onEveryNode(ctx: CheckContext, perNode: (node: NodeInfo, t: Trans
   const nodes = readyWindowsNodes(ctx);
   if (!nodes.length) throw new Error('no Ready Windows node');
   const evidence: EvidenceItem[] = [];
-  const results = await Promise.all(nodes.map(async node => {
-    const access = await nodeTransportOf(ctx, node.name);
-    if ('na' in access) return { node: node.name, na: access.na };
-    const ev: EvidenceItem[] = [];
-    const found = await perNode(node, access.transport, ev);
-    return typeof found === 'object'
-      ? { node: node.name, ev, na: { works: false, summary: found.couldNotTell, evidence: ev, node: node.name, notApplicable: found.couldNotTell } }
-      : { node: node.name, problem: found, ev };
-  }));
+  const results = await Promise.all(
+    nodes.map(async node => {
+      const access = await nodeTransportOf(ctx, node.name);
+      if ('na' in access) return { node: node.name, na: access.na };
+      const ev: EvidenceItem[] = [];
+      const found = await perNode(node, access.transport, ev);
+      return typeof found === 'object'
+        ? { node: node.name, ev, na: { works: false, summary: found.couldNotTell, evidence: ev, node: node.name, notApplicable: found.couldNotTell } }
+        : { node: node.name, problem: found, ev };
+    }),
+  );
   for (const r of results) evidence.push(...(r.ev ?? []));
   const problems = results.filter(r => r.problem).map(r => `${r.node}: ${r.problem}`);
   // A problem seen on one node is an observation even where another node could not tell.
@@ -139,7 +150,7 @@ async function onEveryNode(ctx: CheckContext, perNode: (node: NodeInfo, t: Trans
 async function inOrder<T extends unknown[]>(evidence: EvidenceItem[], steps: { [K in keyof T]: (ev: EvidenceItem[]) => Promise<T[K]> }): Promise<T> {
   const lists = steps.map(() => [] as EvidenceItem[]);
   try {
-    return await Promise.all(steps.map((step, i) => step(lists[i]))) as T;
+    return (await Promise.all(steps.map((step, i) => step(lists[i])))) as T;
   } finally {
     for (const l of lists) evidence.push(...l);
   }
@@ -149,7 +160,13 @@ async function inOrder<T extends unknown[]>(evidence: EvidenceItem[], steps: { [
 export const KUBE_PROXY_SERVICES = ['kube-proxy', 'kubeproxy'];
 
 /** `sc.exe queryex <svc>` on the node: its state (RUNNING, STOPPED, NOT_INSTALLED...) or undefined. */
-async function queryService(ctx: CheckContext, node: NodeInfo, t: Transport, svc: string, evidence: EvidenceItem[]): Promise<{ state: string | undefined; exitCode: number }> {
+async function queryService(
+  ctx: CheckContext,
+  node: NodeInfo,
+  t: Transport,
+  svc: string,
+  evidence: EvidenceItem[],
+): Promise<{ state: string | undefined; exitCode: number }> {
   ctx.step(`on ${node.name}: sc.exe queryex ${svc}`);
   const r = await ctx.probe(t, { kind: 'service-query', name: svc });
   evidence.push(r.evidence);
@@ -162,8 +179,12 @@ const describeState = (state: string | undefined, exitCode: number) =>
 /** A Running kube-proxy pod of a kube-system DaemonSet on the node (the sig-windows-tools HostProcess layout). */
 async function kubeProxyPodOn(ctx: CheckContext, node: string): Promise<string | undefined> {
   const pods = await ctx.kube.core.listNamespacedPod({ namespace: 'kube-system', fieldSelector: `spec.nodeName=${node}` });
-  const pod = pods.items.find(p => p.spec?.nodeName === node && p.status?.phase === 'Running'
-    && (p.metadata?.ownerReferences ?? []).some(o => o.kind === 'DaemonSet' && /kube-?proxy/i.test(o.name)));
+  const pod = pods.items.find(
+    p =>
+      p.spec?.nodeName === node &&
+      p.status?.phase === 'Running' &&
+      (p.metadata?.ownerReferences ?? []).some(o => o.kind === 'DaemonSet' && /kube-?proxy/i.test(o.name)),
+  );
   return pod ? `${pod.metadata?.name} of DaemonSet ${pod.metadata?.ownerReferences?.find(o => o.kind === 'DaemonSet')?.name}` : undefined;
 }
 
@@ -175,13 +196,16 @@ async function servicesProbe(ctx: CheckContext): Promise<Observation> {
     // evidence stays in this order.
     const query = (svc: string) => (ev: EvidenceItem[]) => queryService(ctx, node, t, svc, ev);
     const [kubelet, containerd, first] = await inOrder(evidence, [query('kubelet'), query('containerd'), query(KUBE_PROXY_SERVICES[0])]);
-    for (const [svc, q] of [['kubelet', kubelet], ['containerd', containerd]] as const)
+    for (const [svc, q] of [
+      ['kubelet', kubelet],
+      ['containerd', containerd],
+    ] as const)
       if (q.state !== 'RUNNING') problems.push(`${svc} is ${describeState(q.state, q.exitCode)}`);
     // kube-proxy: a service under either name (AKS: kubeproxy), else a HostProcess DaemonSet pod.
     const proxy: { name: string; state: string | undefined; exitCode: number }[] = [{ name: KUBE_PROXY_SERVICES[0], ...first }];
     for (const name of KUBE_PROXY_SERVICES.slice(1)) {
       if (proxy[proxy.length - 1].state !== 'NOT_INSTALLED') break;
-      proxy.push({ name, ...await queryService(ctx, node, t, name, evidence) });
+      proxy.push({ name, ...(await queryService(ctx, node, t, name, evidence)) });
     }
     const installed = proxy.find(p => p.state !== 'NOT_INSTALLED');
     if (installed) {
@@ -191,16 +215,29 @@ async function servicesProbe(ctx: CheckContext): Promise<Observation> {
       ctx.step(`on ${node.name}: kube-proxy is no service; looking for a kube-proxy DaemonSet pod on the node`);
       const pod = await kubeProxyPodOn(ctx, node.name);
       if (pod) evidence.push(`${node.name}: kube-proxy is not a Windows service; it runs as pod ${pod} (HostProcess)`);
-      else problems.push(`kube-proxy is not installed as a service (${KUBE_PROXY_SERVICES.join(' or ')}) and no kube-proxy DaemonSet pod runs on the node${proxyDaemonSets.length ? ` (DaemonSet ${proxyDaemonSets.join(', ')} exists)` : ''}`);
+      else
+        problems.push(
+          `kube-proxy is not installed as a service (${KUBE_PROXY_SERVICES.join(' or ')}) and no kube-proxy DaemonSet pod runs on the node${proxyDaemonSets.length ? ` (DaemonSet ${proxyDaemonSets.join(', ')} exists)` : ''}`,
+        );
     }
     return problems.length ? problems.join(', ') : undefined;
   });
-  return obs.works ? { ...obs, summary: `kubelet, containerd and kube-proxy are running on ${readyWindowsNodes(ctx).map(n => n.name).join(', ')}` } : obs;
+  return obs.works
+    ? {
+        ...obs,
+        summary: `kubelet, containerd and kube-proxy are running on ${readyWindowsNodes(ctx)
+          .map(n => n.name)
+          .join(', ')}`,
+      }
+    : obs;
 }
 
 /** `hnsdiag list networks` rows ("<id> | <name> | <type>") or Name/Type blocks → networks. */
 export function parseHnsdiagNetworks(stdout: string): { name: string; type: string }[] {
-  const rows = stdout.split(/\r?\n/).map(l => l.split('|').map(c => c.trim())).filter(c => c.length >= 3 && c[0] && !/^-+$/.test(c[0]) && !/^network id$/i.test(c[0]));
+  const rows = stdout
+    .split(/\r?\n/)
+    .map(l => l.split('|').map(c => c.trim()))
+    .filter(c => c.length >= 3 && c[0] && !/^-+$/.test(c[0]) && !/^network id$/i.test(c[0]));
   return rows.length ? rows.map(c => ({ name: c[1], type: c[2] })) : parseHnsNetworks(stdout);
 }
 
@@ -210,7 +247,12 @@ const NOT_RECOGNIZED = /is not recognized as (the name of a cmdlet|an internal o
  * The node's HNS networks: Get-HnsNetwork, else (its hns.psm1 module absent, as on nodes that do
  * not download it) hnsdiag list networks. `couldNotTell` when neither source answered readably.
  */
-async function hnsNetworksOf(ctx: CheckContext, node: NodeInfo, t: Transport, evidence: EvidenceItem[]): Promise<{ nets: { name: string; type: string }[]; source: string; failed?: string } | { couldNotTell: string }> {
+async function hnsNetworksOf(
+  ctx: CheckContext,
+  node: NodeInfo,
+  t: Transport,
+  evidence: EvidenceItem[],
+): Promise<{ nets: { name: string; type: string }[]; source: string; failed?: string } | { couldNotTell: string }> {
   ctx.step(`on ${node.name}: Get-HnsNetwork`);
   const hns = await ctx.probe(t, { kind: 'node-command', script: 'Get-HnsNetwork | Format-List Name, Type, ID' });
   evidence.push(hns.evidence);
@@ -227,8 +269,12 @@ async function hnsNetworksOf(ctx: CheckContext, node: NodeInfo, t: Transport, ev
   evidence.push(diag.evidence);
   const nets = parseHnsdiagNetworks(diag.evidence.stdout);
   const why = `could not tell the HNS networks of ${node.name}: Get-HnsNetwork is not installed there (its hns.psm1 module is not imported; AKS downloads it)`;
-  if (diag.evidence.exitCode !== 0) return { couldNotTell: `${why}, and hnsdiag list networks failed (exit ${diag.evidence.exitCode}${NOT_RECOGNIZED.test(diag.evidence.stdout + diag.evidence.stderr) ? ': not on the node' : ''})` };
-  if (!nets.length && diag.evidence.stdout.trim() && !/network id/i.test(diag.evidence.stdout)) return { couldNotTell: `${why}, and hnsdiag's output could not be read: ${diag.evidence.stdout.trim().split(/\r?\n/)[0].slice(0, 200)}` };
+  if (diag.evidence.exitCode !== 0)
+    return {
+      couldNotTell: `${why}, and hnsdiag list networks failed (exit ${diag.evidence.exitCode}${NOT_RECOGNIZED.test(diag.evidence.stdout + diag.evidence.stderr) ? ': not on the node' : ''})`,
+    };
+  if (!nets.length && diag.evidence.stdout.trim() && !/network id/i.test(diag.evidence.stdout))
+    return { couldNotTell: `${why}, and hnsdiag's output could not be read: ${diag.evidence.stdout.trim().split(/\r?\n/)[0].slice(0, 200)}` };
   return { nets, source: 'hnsdiag list networks' };
 }
 
@@ -238,21 +284,36 @@ async function hnsProbe(ctx: CheckContext): Promise<Observation> {
     // ipconfig goes out with the HNS query, not after it (evidence in this order all the same).
     const [found, ip] = await inOrder(evidence, [
       (ev: EvidenceItem[]) => hnsNetworksOf(ctx, node, t, ev),
-      async (ev: EvidenceItem[]) => { ctx.step(`on ${node.name}: ipconfig`); const r = await ctx.probe(t, { kind: 'ip-config' }); ev.push(r.evidence); return r; },
+      async (ev: EvidenceItem[]) => {
+        ctx.step(`on ${node.name}: ipconfig`);
+        const r = await ctx.probe(t, { kind: 'ip-config' });
+        ev.push(r.evidence);
+        return r;
+      },
     ]);
     if ('couldNotTell' in found) return found;
     const { nets } = found;
     const cni = nets.filter(n => !/^(nat|ics)$/i.test(n.type));
     const adapters = vEthernetAdapters(ip.evidence.stdout);
-    evidence.push(`${node.name}: HNS networks (${found.source}) ${nets.map(n => `${n.name} (${n.type})`).join(', ') || 'none'}; adapters ${adapters.join(', ') || 'none'}`);
+    evidence.push(
+      `${node.name}: HNS networks (${found.source}) ${nets.map(n => `${n.name} (${n.type})`).join(', ') || 'none'}; adapters ${adapters.join(', ') || 'none'}`,
+    );
     const problems: string[] = [];
     if (found.failed) problems.push(found.failed);
     else if (!cni.length) problems.push('no CNI HNS network (only NAT or none)');
-    else if (wantType && !cni.some(n => n.type.toLowerCase() === wantType.toLowerCase())) problems.push(`no ${wantType} network for ${ctx.cluster.network.networkMode} mode (found ${cni.map(n => n.type).join(', ')})`);
+    else if (wantType && !cni.some(n => n.type.toLowerCase() === wantType.toLowerCase()))
+      problems.push(`no ${wantType} network for ${ctx.cluster.network.networkMode} mode (found ${cni.map(n => n.type).join(', ')})`);
     if (!adapters.length) problems.push('no vEthernet adapter in ipconfig');
     return problems.length ? problems.join('; ') : undefined;
   });
-  return obs.works ? { ...obs, summary: `the CNI's HNS network and a vEthernet adapter exist on ${readyWindowsNodes(ctx).map(n => n.name).join(', ')}` } : obs;
+  return obs.works
+    ? {
+        ...obs,
+        summary: `the CNI's HNS network and a vEthernet adapter exist on ${readyWindowsNodes(ctx)
+          .map(n => n.name)
+          .join(', ')}`,
+      }
+    : obs;
 }
 
 async function runtimeProbe(ctx: CheckContext): Promise<Observation> {
@@ -264,8 +325,14 @@ async function runtimeProbe(ctx: CheckContext): Promise<Observation> {
   const bad = verdicts.filter(x => x.ok === false);
   const unknown = verdicts.filter(x => x.ok === undefined);
   if (bad.length) return { works: false, summary: bad.map(x => x.why).join('; '), evidence, node: bad[0].n.name };
-  if (unknown.length) return { works: false, summary: unknown.map(x => x.why).join('; '), evidence, node: unknown[0].n.name, notApplicable: unknown.map(x => x.why).join('; ') };
-  return { works: true, summary: `every Windows node runs a runtime Kubernetes ${v.gitVersion} supports (${[...new Set(nodes.map(n => `${n.runtimeName} ${n.runtimeVersion}`))].join(', ')})`, evidence, node: nodes[0]?.name };
+  if (unknown.length)
+    return { works: false, summary: unknown.map(x => x.why).join('; '), evidence, node: unknown[0].n.name, notApplicable: unknown.map(x => x.why).join('; ') };
+  return {
+    works: true,
+    summary: `every Windows node runs a runtime Kubernetes ${v.gitVersion} supports (${[...new Set(nodes.map(n => `${n.runtimeName} ${n.runtimeVersion}`))].join(', ')})`,
+    evidence,
+    node: nodes[0]?.name,
+  };
 }
 
 async function serverVersion(ctx: CheckContext): Promise<{ v: ServerVersion; evidence: string }> {
@@ -277,19 +344,29 @@ async function serverVersion(ctx: CheckContext): Promise<{ v: ServerVersion; evi
 }
 
 async function osSupportedProbe(ctx: CheckContext): Promise<Observation> {
-  ctx.step('reading GET /version and every Windows node\'s build');
+  ctx.step("reading GET /version and every Windows node's build");
   const { v, evidence: ve } = await serverVersion(ctx);
   const nodes = await liveWindowsNodes(ctx);
   const verdicts = nodes.map(n => ({ n, ...buildSupport(n.windowsBuild, v) }));
-  const evidence: EvidenceItem[] = [ve, ...verdicts.map(x => `node ${x.n.name}: ${x.n.osImage}, kernel ${x.n.kernelVersion}, label ${x.n.labels['node.kubernetes.io/windows-build'] ?? 'absent'}: ${x.why}`)];
+  const evidence: EvidenceItem[] = [
+    ve,
+    ...verdicts.map(
+      x => `node ${x.n.name}: ${x.n.osImage}, kernel ${x.n.kernelVersion}, label ${x.n.labels['node.kubernetes.io/windows-build'] ?? 'absent'}: ${x.why}`,
+    ),
+  ];
   const bad = verdicts.filter(x => !x.ok);
   return bad.length
     ? { works: false, summary: bad.map(x => `${x.n.name}: ${x.why}`).join('; '), evidence, node: bad[0].n.name }
-    : { works: true, summary: `every Windows node runs a build Kubernetes ${v.gitVersion} supports (${[...new Set(nodes.map(n => n.windowsBuild))].join(', ')})`, evidence, node: nodes[0]?.name };
+    : {
+        works: true,
+        summary: `every Windows node runs a build Kubernetes ${v.gitVersion} supports (${[...new Set(nodes.map(n => n.windowsBuild))].join(', ')})`,
+        evidence,
+        node: nodes[0]?.name,
+      };
 }
 
 async function skewProbe(ctx: CheckContext): Promise<Observation> {
-  ctx.step('reading GET /version and every Windows node\'s kubelet version');
+  ctx.step("reading GET /version and every Windows node's kubelet version");
   const { v, evidence: ve } = await serverVersion(ctx);
   const nodes = await liveWindowsNodes(ctx);
   const verdicts = nodes.map(n => ({ n, ...skewOf(n.kubeletVersion, v) }));
@@ -318,7 +395,15 @@ async function pauseImageProbe(ctx: CheckContext): Promise<Observation> {
       evidence.push(first.sandbox);
       // Control (for a limited build): the runtime's refusal names the image's platform.
       const platform = PLATFORM_MISMATCH.test(first.sandbox);
-      return { works: false, summary: `a pod sandbox could not start: ${first.sandbox}`, evidence, control: control(platform, platform ? 'the sandbox failure names the pause image\'s platform' : 'the sandbox failure does not name the image\'s platform') };
+      return {
+        works: false,
+        summary: `a pod sandbox could not start: ${first.sandbox}`,
+        evidence,
+        control: control(
+          platform,
+          platform ? "the sandbox failure names the pause image's platform" : "the sandbox failure does not name the image's platform",
+        ),
+      };
     }
     pods = first.pods;
   } catch (e) {
@@ -339,7 +424,10 @@ async function pauseImageProbe(ctx: CheckContext): Promise<Observation> {
     const build = byNode.get(nodeName)?.windowsBuild ?? 'unknown';
     const waiting = p.pod.status?.containerStatuses?.[0]?.state?.waiting;
     evidence.push(`pod ${p.pod.metadata?.name} on ${nodeName} (build ${build}): ${p.state}${waiting?.message ? ` — ${waiting.message}` : ''}`);
-    if (p.state === 'ready') { readyBuilds.add(build); continue; }
+    if (p.state === 'ready') {
+      readyBuilds.add(build);
+      continue;
+    }
     const msg = `${waiting?.message ?? ''} ${p.state === 'failed' ? p.reason : p.message}`;
     if (/ErrImagePull|ImagePullBackOff/.test(msg) && !PLATFORM_MISMATCH.test(msg))
       throw new Error(`pause image pull failed on ${nodeName} for a reason other than the platform: ${msg.trim()}`);
@@ -350,8 +438,20 @@ async function pauseImageProbe(ctx: CheckContext): Promise<Observation> {
   // about the pause image, not about the nodes.
   const aboutPlatform = problems.length > 0 && problems.every(p => PLATFORM_MISMATCH.test(p));
   return missing.length || problems.length
-    ? { works: false, summary: `the pause image did not run on build(s) ${missing.join(', ') || '-'}: ${problems.join('; ')}`, evidence, node: pods.find(p => p.state !== 'ready')?.pod.spec?.nodeName, control: aboutPlatform ? control(true, 'each failure names the pause image\'s platform') : undefined }
-    : { works: true, summary: `the pause image runs on every Windows build (${builds.join(', ')})`, evidence, node: nodes[0]?.name, control: control(true, `a pause pod is Ready on each of ${builds.length} build(s)`) };
+    ? {
+        works: false,
+        summary: `the pause image did not run on build(s) ${missing.join(', ') || '-'}: ${problems.join('; ')}`,
+        evidence,
+        node: pods.find(p => p.state !== 'ready')?.pod.spec?.nodeName,
+        control: aboutPlatform ? control(true, "each failure names the pause image's platform") : undefined,
+      }
+    : {
+        works: true,
+        summary: `the pause image runs on every Windows build (${builds.join(', ')})`,
+        evidence,
+        node: nodes[0]?.name,
+        control: control(true, `a pause pod is Ready on each of ${builds.length} build(s)`),
+      };
 }
 
 export const features: Feature[] = [
@@ -363,7 +463,11 @@ export const features: Feature[] = [
     access: permissions('', 'pods', ['list'], 'kube-system'),
     needs: ['windows-node', 'node-access'],
     fixtures: [],
-    expect: () => supported('kubelet and containerd run as Windows services; kube-proxy as a service (kube-proxy, or kubeproxy on AKS) or as a HostProcess DaemonSet pod (sig-windows-tools)', 'seed 000 (kubelet and kube-proxy as Windows services); upstream doc windows/intro (HostProcess kube-proxy)'),
+    expect: () =>
+      supported(
+        'kubelet and containerd run as Windows services; kube-proxy as a service (kube-proxy, or kubeproxy on AKS) or as a HostProcess DaemonSet pod (sig-windows-tools)',
+        'seed 000 (kubelet and kube-proxy as Windows services); upstream doc windows/intro (HostProcess kube-proxy)',
+      ),
     probe: servicesProbe,
   },
   {
@@ -372,7 +476,11 @@ export const features: Feature[] = [
     title: "The CNI's HNS network and vEthernet adapter exist",
     needs: ['windows-node', 'node-access'],
     fixtures: [],
-    expect: (c: ClusterInfo) => supported(`the CNI creates an HNS network${c.network.networkMode ? ` (${HNS_TYPE_FOR_MODE[c.network.networkMode] ?? c.network.networkMode} for ${c.network.networkMode} mode)` : ''} and its vEthernet adapter`, 'seed 003 (troubleshooting: Get-HnsNetwork)'),
+    expect: (c: ClusterInfo) =>
+      supported(
+        `the CNI creates an HNS network${c.network.networkMode ? ` (${HNS_TYPE_FOR_MODE[c.network.networkMode] ?? c.network.networkMode} for ${c.network.networkMode} mode)` : ''} and its vEthernet adapter`,
+        'seed 003 (troubleshooting: Get-HnsNetwork)',
+      ),
     probe: hnsProbe,
   },
   {
@@ -381,10 +489,17 @@ export const features: Feature[] = [
     title: 'containerd >= 1.6 (dockershim is gone since 1.24)',
     needs: ['windows-node'],
     fixtures: [],
-    expect: c => supported(k8sAtLeast(c.version, ...DOCKERSHIM_REMOVED)
-      ? `Windows nodes run containerd >= 1.6: dockershim is gone since 1.24 (cluster ${c.version.gitVersion}; discovery: ${windowsNodes(c.nodes).map(n => `${n.name} ${n.runtimeName} ${n.runtimeVersion}`).join(', ')})`
-      : `before 1.24 Windows nodes run Docker EE 19.03+ (dockershim) or containerd 1.4+ (cluster ${c.version.gitVersion}; discovery: ${windowsNodes(c.nodes).map(n => `${n.name} ${n.runtimeName} ${n.runtimeVersion}`).join(', ')})`,
-    `FEATURES.md; ${DOCKERSHIM_SOURCE}; upstream doc windows/intro (container runtimes)`),
+    expect: c =>
+      supported(
+        k8sAtLeast(c.version, ...DOCKERSHIM_REMOVED)
+          ? `Windows nodes run containerd >= 1.6: dockershim is gone since 1.24 (cluster ${c.version.gitVersion}; discovery: ${windowsNodes(c.nodes)
+              .map(n => `${n.name} ${n.runtimeName} ${n.runtimeVersion}`)
+              .join(', ')})`
+          : `before 1.24 Windows nodes run Docker EE 19.03+ (dockershim) or containerd 1.4+ (cluster ${c.version.gitVersion}; discovery: ${windowsNodes(c.nodes)
+              .map(n => `${n.name} ${n.runtimeName} ${n.runtimeVersion}`)
+              .join(', ')})`,
+        `FEATURES.md; ${DOCKERSHIM_SOURCE}; upstream doc windows/intro (container runtimes)`,
+      ),
     probe: runtimeProbe,
   },
   {
@@ -395,7 +510,10 @@ export const features: Feature[] = [
     fixtures: [],
     expect: c => {
       const verdicts = windowsNodes(c.nodes).map(n => `${n.name}: ${buildSupport(n.windowsBuild, c.version).why}`);
-      return supported(`the control plane supports the Windows Server LTSC builds of its version (${verdicts.join('; ')})`, 'seed 003 (supported versions table); upstream doc windows/intro (OS version compatibility)');
+      return supported(
+        `the control plane supports the Windows Server LTSC builds of its version (${verdicts.join('; ')})`,
+        'seed 003 (supported versions table); upstream doc windows/intro (OS version compatibility)',
+      );
     },
     probe: osSupportedProbe,
   },
@@ -405,13 +523,17 @@ export const features: Feature[] = [
     title: 'Windows kubelet within the version-skew policy of the API server',
     needs: ['windows-node'],
     fixtures: [],
-    expect: c => supported(`Windows nodes follow the version-skew policy: kubelet up to ${allowedSkew(c.version)} minor versions older than ${c.version.gitVersion}, never newer`, 'seed 003 (version skew); upstream doc version-skew-policy'),
+    expect: c =>
+      supported(
+        `Windows nodes follow the version-skew policy: kubelet up to ${allowedSkew(c.version)} minor versions older than ${c.version.gitVersion}, never newer`,
+        'seed 003 (version skew); upstream doc version-skew-policy',
+      ),
     probe: skewProbe,
   },
   {
     id: 'node.pause-image',
     area: 'node',
-    title: 'The pause image is multi-arch and includes the node\'s build',
+    title: "The pause image is multi-arch and includes the node's build",
     needs: ['windows-node'],
     subject: ['image-platform', 'sandbox'],
     fixtures: [{ id: 'pause-image', template: 'pause-daemonset', os: 'windows', pin: 'none', everyBuild: true }],

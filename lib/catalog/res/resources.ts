@@ -35,7 +35,12 @@ const CPU_SLACK = 1.1;
 const within = (ctx: CheckContext, ms: number) => Math.min(ms, ctx.options.timeouts.podStart);
 
 /** Polls the node's summary until `found` returns a value or the deadline passes. */
-async function summaryUntil<T>(ctx: CheckContext, node: string, deadlineMs: number, found: (s: StatsSummary) => T | undefined): Promise<{ value?: T; last?: StatsSummary }> {
+async function summaryUntil<T>(
+  ctx: CheckContext,
+  node: string,
+  deadlineMs: number,
+  found: (s: StatsSummary) => T | undefined,
+): Promise<{ value?: T; last?: StatsSummary }> {
   const deadline = Date.now() + deadlineMs;
   let last: StatsSummary | undefined;
   for (;;) {
@@ -77,7 +82,9 @@ async function limitsProbe(ctx: CheckContext): Promise<Observation> {
   const otherPending = pods.filter(p => p.state === 'unschedulable' && !noRoom.includes(p));
   for (const p of pods) {
     const c = p.pod.spec?.containers[0];
-    evidence.push(`pod ${p.pod.metadata?.name}${p.pod.spec?.nodeName ? ` on ${p.pod.spec.nodeName}` : ''}: ${p.state}${p.state === 'failed' ? ` (${p.reason})` : p.state === 'unschedulable' ? ` (${p.message})` : ''}; limits ${JSON.stringify(c?.resources?.limits ?? {})}`);
+    evidence.push(
+      `pod ${p.pod.metadata?.name}${p.pod.spec?.nodeName ? ` on ${p.pod.spec.nodeName}` : ''}: ${p.state}${p.state === 'failed' ? ` (${p.reason})` : p.state === 'unschedulable' ? ` (${p.message})` : ''}; limits ${JSON.stringify(c?.resources?.limits ?? {})}`,
+    );
   }
   const limitsKept = ready.every(p => {
     const l = p.pod.spec?.containers[0]?.resources?.limits ?? {};
@@ -87,14 +94,32 @@ async function limitsProbe(ctx: CheckContext): Promise<Observation> {
   for (const f of failed) {
     // A pull that failed says nothing about limits: the harness's means.
     const means = f.state === 'failed' ? podStartMeans(f.reason.split(':')[0], f.reason) : undefined;
-    if (means) throw new MeansError(means, `pod ${f.pod.metadata?.name} of deploy-resource did not start: ${f.state === 'failed' ? f.reason : ''}`, { pod: f.pod.metadata });
+    if (means)
+      throw new MeansError(means, `pod ${f.pod.metadata?.name} of deploy-resource did not start: ${f.state === 'failed' ? f.reason : ''}`, {
+        pod: f.pod.metadata,
+      });
   }
-  if (failed.length) return { works: false, summary: `${failed.length} pod(s) with ${wantText} failed to start: ${failed.map(f => f.state === 'failed' ? f.reason : '').join('; ')}`, evidence, node };
+  if (failed.length)
+    return {
+      works: false,
+      summary: `${failed.length} pod(s) with ${wantText} failed to start: ${failed.map(f => (f.state === 'failed' ? f.reason : '')).join('; ')}`,
+      evidence,
+      node,
+    };
   // Unschedulable for another reason than the limits' own CPU/memory: the harness's placement.
-  if (otherPending.length) throw new MeansError('scheduling', `${otherPending.length} pod(s) of deploy-resource unschedulable for another reason than capacity: ${otherPending.map(p => p.state === 'unschedulable' ? p.message : '').join('; ')}`);
+  if (otherPending.length)
+    throw new MeansError(
+      'scheduling',
+      `${otherPending.length} pod(s) of deploy-resource unschedulable for another reason than capacity: ${otherPending.map(p => (p.state === 'unschedulable' ? p.message : '')).join('; ')}`,
+    );
   if (!ready.length) return { works: false, summary: 'no replica became Ready', evidence, node };
   if (!limitsKept) return { works: false, summary: `the running pods do not carry ${wantText}`, evidence, node };
-  return { works: true, summary: `${ready.length} replica(s) Ready with ${wantText}${noRoom.length ? `; ${noRoom.length} Pending for lack of CPU/memory (limits accounted by the scheduler)` : ''}`, evidence, node };
+  return {
+    works: true,
+    summary: `${ready.length} replica(s) Ready with ${wantText}${noRoom.length ? `; ${noRoom.length} Pending for lack of CPU/memory (limits accounted by the scheduler)` : ''}`,
+    evidence,
+    node,
+  };
 }
 
 async function cpuLimitProbe(ctx: CheckContext): Promise<Observation> {
@@ -111,13 +136,22 @@ async function cpuLimitProbe(ctx: CheckContext): Promise<Observation> {
     if (samples.length < CPU_SAMPLES) await pause(SAMPLE_INTERVAL_MS, ctx.signal);
   }
   const fmt = (n: number) => `${Math.round(n / 1e6)}m`;
-  const evidence: EvidenceItem[] = [`GET /api/v1/nodes/${node}/proxy/stats/summary: container burner usageNanoCores ${samples.map(fmt).join(', ') || 'absent'} (limit 500m)`];
-  if (samples.length < CPU_SAMPLES) throw new Error(`the kubelet summary of ${node} gave ${samples.length} CPU sample(s) of the burner within ${Math.round(within(ctx, STATS_DEADLINE_MS) / 1000)}s; see res.stats`);
+  const evidence: EvidenceItem[] = [
+    `GET /api/v1/nodes/${node}/proxy/stats/summary: container burner usageNanoCores ${samples.map(fmt).join(', ') || 'absent'} (limit 500m)`,
+  ];
+  if (samples.length < CPU_SAMPLES)
+    throw new Error(
+      `the kubelet summary of ${node} gave ${samples.length} CPU sample(s) of the burner within ${Math.round(within(ctx, STATS_DEADLINE_MS) / 1000)}s; see res.stats`,
+    );
   const max = Math.max(...samples);
-  if (max < BURNER_LIMIT_NANOCORES / 4)
-    throw new Error(`the busy loop used at most ${fmt(max)}: it is not burning, so the 500m limit cannot be judged`);
+  if (max < BURNER_LIMIT_NANOCORES / 4) throw new Error(`the busy loop used at most ${fmt(max)}: it is not burning, so the 500m limit cannot be judged`);
   const works = max <= BURNER_LIMIT_NANOCORES * CPU_SLACK;
-  return { works, summary: works ? `the burner stayed at or under its 500m limit (max ${fmt(max)})` : `the burner used ${fmt(max)}, over its 500m limit`, evidence, node };
+  return {
+    works,
+    summary: works ? `the burner stayed at or under its 500m limit (max ${fmt(max)})` : `the burner used ${fmt(max)}, over its 500m limit`,
+    evidence,
+    node,
+  };
 }
 
 async function memoryProbe(ctx: CheckContext): Promise<Observation> {
@@ -149,10 +183,29 @@ async function memoryProbe(ctx: CheckContext): Promise<Observation> {
   if (!oomKilled && execFailure !== undefined) throw execFailure;
   // Control: the container was killed, or the 1GB allocation demonstrably ran over its limit.
   const allocated = /allocated 1073741824/.test(res?.evidence.stdout ?? '');
-  const ran = control(oomKilled || allocated, oomKilled ? 'the container was seen terminated after the allocation' : allocated ? 'the container allocated 1GB (twice its limit) and printed it' : `the allocation did not report itself (exit ${res?.evidence.exitCode ?? 'n/a'}): it may not have run`);
+  const ran = control(
+    oomKilled || allocated,
+    oomKilled
+      ? 'the container was seen terminated after the allocation'
+      : allocated
+        ? 'the container allocated 1GB (twice its limit) and printed it'
+        : `the allocation did not report itself (exit ${res?.evidence.exitCode ?? 'n/a'}): it may not have run`,
+  );
   return oomKilled
-    ? { works: true, control: ran, summary: `going over the 512Mi limit killed the container (${terminated?.reason ?? `exit ${res?.evidence.exitCode}`}), as Linux's OOM killer does`, evidence, node }
-    : { control: ran, works: false, summary: `going over the 512Mi limit did not kill the container (exec exit ${res?.evidence.exitCode ?? 'n/a'}, restarts ${cs?.restartCount ?? 0})`, evidence, node };
+    ? {
+        works: true,
+        control: ran,
+        summary: `going over the 512Mi limit killed the container (${terminated?.reason ?? `exit ${res?.evidence.exitCode}`}), as Linux's OOM killer does`,
+        evidence,
+        node,
+      }
+    : {
+        control: ran,
+        works: false,
+        summary: `going over the 512Mi limit did not kill the container (exec exit ${res?.evidence.exitCode ?? 'n/a'}, restarts ${cs?.restartCount ?? 0})`,
+        evidence,
+        node,
+      };
 }
 
 async function nodeReservedProbe(ctx: CheckContext): Promise<Observation> {
@@ -167,16 +220,26 @@ async function nodeReservedProbe(ctx: CheckContext): Promise<Observation> {
     const alloc = parseQuantity(n.status?.allocatable?.memory);
     const capCpu = parseQuantity(n.status?.capacity?.cpu);
     const allocCpu = parseQuantity(n.status?.allocatable?.cpu);
-    if (cap === undefined || alloc === undefined) { none.push(`${name} (no memory capacity/allocatable)`); continue; }
+    if (cap === undefined || alloc === undefined) {
+      none.push(`${name} (no memory capacity/allocatable)`);
+      continue;
+    }
     const reserved = cap - alloc;
-    evidence.push(`node ${name}: memory capacity ${formatBytes(cap)}, allocatable ${formatBytes(alloc)}, reserved ${formatBytes(reserved)}; cpu capacity ${capCpu ?? '?'}, allocatable ${allocCpu ?? '?'}`);
+    evidence.push(
+      `node ${name}: memory capacity ${formatBytes(cap)}, allocatable ${formatBytes(alloc)}, reserved ${formatBytes(reserved)}; cpu capacity ${capCpu ?? '?'}, allocatable ${allocCpu ?? '?'}`,
+    );
     if (reserved <= 0) none.push(name);
     else if (reserved < RECOMMENDED_RESERVED) low.push(`${name} reserves ${formatBytes(reserved)}`);
   }
   if (!list.items.length) throw new Error('no Windows node was listed');
   const warning = low.length ? `; warning: under the recommended 2Gi: ${low.join(', ')}` : '';
   return none.length
-    ? { works: false, summary: `allocatable memory equals capacity on ${none.join(', ')}: nothing reserved for the OS, kubelet and runtime${warning}`, evidence, node: none[0] }
+    ? {
+        works: false,
+        summary: `allocatable memory equals capacity on ${none.join(', ')}: nothing reserved for the OS, kubelet and runtime${warning}`,
+        evidence,
+        node: none[0],
+      }
     : { works: true, summary: `every Windows node reserves memory (allocatable < capacity)${warning}`, evidence, node: list.items[0]?.metadata?.name };
 }
 
@@ -201,7 +264,9 @@ async function statsProbe(ctx: CheckContext): Promise<Observation> {
   }
   const evidence: EvidenceItem[] = [
     `node ${n?.nodeName ?? node}: cpu ${n?.cpu?.usageNanoCores ?? 'absent'} nanocores, working set ${n?.memory?.workingSetBytes ?? 'absent'} bytes; ${last?.pods?.length ?? 0} pod(s)`,
-    pod ? `pod stats-pod: containers ${JSON.stringify((pod.containers ?? []).map(c => ({ name: c.name, cpu: c.cpu?.usageNanoCores, workingSet: c.memory?.workingSetBytes })))}` : 'pod stats-pod: absent',
+    pod
+      ? `pod stats-pod: containers ${JSON.stringify((pod.containers ?? []).map(c => ({ name: c.name, cpu: c.cpu?.usageNanoCores, workingSet: c.memory?.workingSetBytes })))}`
+      : 'pod stats-pod: absent',
   ];
   return problems.length
     ? { works: false, summary: `the summary API of ${node} lacks ${problems.join('; ')}`, evidence, node }
@@ -223,14 +288,33 @@ async function metricsProbe(ctx: CheckContext): Promise<Observation> {
     await pause(SAMPLE_INTERVAL_MS * 2, ctx.signal);
   }
   // A refusal (403, the kubelet unreachable) is the harness's means failing, not missing metrics.
-  for (const [path, x] of [[nodePath, n], [podPath, p]] as const) {
+  for (const [path, x] of [
+    [nodePath, n],
+    [podPath, p],
+  ] as const) {
     const means = x.status === 200 ? undefined : refusalMeans(x.status, x.body);
     if (means) throw new MeansError(means, `GET ${path}: HTTP ${x.status}: ${x.body.slice(0, 200)}`);
   }
-  const usage = (body: string) => { try { return JSON.stringify((JSON.parse(body) as { usage?: unknown; containers?: unknown }).usage ?? (JSON.parse(body) as { containers?: unknown }).containers); } catch { return body.slice(0, 200); } };
-  const evidence: EvidenceItem[] = [`GET ${nodePath}: HTTP ${n.status} ${n.status === 200 ? usage(n.body) : n.body.slice(0, 200)}`, `GET ${podPath}: HTTP ${p.status} ${p.status === 200 ? usage(p.body) : p.body.slice(0, 200)}`];
+  const usage = (body: string) => {
+    try {
+      return JSON.stringify((JSON.parse(body) as { usage?: unknown; containers?: unknown }).usage ?? (JSON.parse(body) as { containers?: unknown }).containers);
+    } catch {
+      return body.slice(0, 200);
+    }
+  };
+  const evidence: EvidenceItem[] = [
+    `GET ${nodePath}: HTTP ${n.status} ${n.status === 200 ? usage(n.body) : n.body.slice(0, 200)}`,
+    `GET ${podPath}: HTTP ${p.status} ${p.status === 200 ? usage(p.body) : p.body.slice(0, 200)}`,
+  ];
   const works = n.status === 200 && p.status === 200;
-  return { works, summary: works ? `metrics.k8s.io serves Windows node ${node} and pod metrics-pod` : `metrics.k8s.io lacks ${[n.status !== 200 ? `node ${node}` : '', p.status !== 200 ? 'pod metrics-pod' : ''].filter(Boolean).join(' and ')} within ${Math.round(within(ctx, METRICS_DEADLINE_MS) / 1000)}s`, evidence, node };
+  return {
+    works,
+    summary: works
+      ? `metrics.k8s.io serves Windows node ${node} and pod metrics-pod`
+      : `metrics.k8s.io lacks ${[n.status !== 200 ? `node ${node}` : '', p.status !== 200 ? 'pod metrics-pod' : ''].filter(Boolean).join(' and ')} within ${Math.round(within(ctx, METRICS_DEADLINE_MS) / 1000)}s`,
+    evidence,
+    node,
+  };
 }
 
 export const features: Feature[] = [
@@ -251,7 +335,11 @@ export const features: Feature[] = [
     access: NODE_SUMMARY_ACCESS,
     needs: ['windows-node'],
     fixtures: [{ id: 'cpu-burner', template: 'cpu-burner', os: 'windows' }],
-    expect: () => supported('Windows job objects cap a container\'s CPU at its limit; the kubelet reports it in /stats/summary', 'FEATURES.md; seed 003 (resource management)'),
+    expect: () =>
+      supported(
+        "Windows job objects cap a container's CPU at its limit; the kubelet reports it in /stats/summary",
+        'FEATURES.md; seed 003 (resource management)',
+      ),
     probe: cpuLimitProbe,
   },
   {
@@ -261,7 +349,8 @@ export const features: Feature[] = [
     access: NODE_SUMMARY_ACCESS,
     needs: ['windows-node'],
     fixtures: [{ id: 'memory-hog', template: 'memory-hog', os: 'windows' }],
-    expect: () => limited('Windows has no OOM killer: over-limit memory is paged to disk, the container is not killed', 'seed 003 (memory reservations); FEATURES.md'),
+    expect: () =>
+      limited('Windows has no OOM killer: over-limit memory is paged to disk, the container is not killed', 'seed 003 (memory reservations); FEATURES.md'),
     probe: memoryProbe,
   },
   {
@@ -272,12 +361,17 @@ export const features: Feature[] = [
     fixtures: [],
     expect: c => {
       const win = windowsNodes(c.nodes);
-      const low = win.filter(n => {
-        const cap = parseQuantity(n.capacity.memory);
-        const alloc = parseQuantity(n.allocatable.memory);
-        return cap !== undefined && alloc !== undefined && cap - alloc < RECOMMENDED_RESERVED;
-      }).map(n => n.name);
-      return supported(`--system-reserved/--kube-reserved lower allocatable; at least 2Gi is the documented best practice${low.length ? ` (discovery: under 2Gi on ${low.join(', ')})` : ''}`, 'seed 003 (memory reservations); FEATURES.md');
+      const low = win
+        .filter(n => {
+          const cap = parseQuantity(n.capacity.memory);
+          const alloc = parseQuantity(n.allocatable.memory);
+          return cap !== undefined && alloc !== undefined && cap - alloc < RECOMMENDED_RESERVED;
+        })
+        .map(n => n.name);
+      return supported(
+        `--system-reserved/--kube-reserved lower allocatable; at least 2Gi is the documented best practice${low.length ? ` (discovery: under 2Gi on ${low.join(', ')})` : ''}`,
+        'seed 003 (memory reservations); FEATURES.md',
+      );
     },
     probe: nodeReservedProbe,
   },
@@ -298,9 +392,10 @@ export const features: Feature[] = [
     access: [...permissions('metrics.k8s.io', 'pods', ['get'], 'namespace'), ...permissions('metrics.k8s.io', 'nodes', ['get'], 'cluster')],
     needs: ['windows-node', 'metrics-server'],
     fixtures: [{ id: 'metrics-pod', template: 'windows-pause', os: 'windows', params: { selectorKey: 'kubernetes.io/os' } }],
-    expect: c => c.metricsServer
-      ? supported('metrics-server scrapes the Windows kubelets\' summary API', 'FEATURES.md; upstream doc windows/intro (metrics)')
-      : notApplicable('metrics.k8s.io is not served (no metrics-server)', 'FEATURES.md'),
+    expect: c =>
+      c.metricsServer
+        ? supported("metrics-server scrapes the Windows kubelets' summary API", 'FEATURES.md; upstream doc windows/intro (metrics)')
+        : notApplicable('metrics.k8s.io is not served (no metrics-server)', 'FEATURES.md'),
     probe: metricsProbe,
   },
 ];

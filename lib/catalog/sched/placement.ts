@@ -50,7 +50,12 @@ async function allLandOn(ctx: CheckContext, set: string, os: 'windows' | 'linux'
   if (!r.ok) return { works: false, summary: `not every pod was scheduled: ${r.reason}`, evidence: placed };
   const wrong = r.pods.filter(p => nodeOsOf(ctx, p.spec?.nodeName) !== os);
   return wrong.length
-    ? { works: false, summary: `${wrong.length} of ${replicas} pods landed on non-${os} nodes: ${wrong.map(p => p.spec?.nodeName).join(', ')}`, evidence: placed, node: wrong[0].spec?.nodeName }
+    ? {
+        works: false,
+        summary: `${wrong.length} of ${replicas} pods landed on non-${os} nodes: ${wrong.map(p => p.spec?.nodeName).join(', ')}`,
+        evidence: placed,
+        node: wrong[0].spec?.nodeName,
+      }
     : { works: true, summary: `all ${replicas} pods landed on ${os} nodes`, evidence: placed, node: r.pods[0]?.spec?.nodeName };
 }
 
@@ -75,11 +80,13 @@ export const features: Feature[] = [
     expect: c => {
       const win = schedulableWindowsNodes(c.nodes);
       const lacking = win.filter(n => n.labels[BETA_OS] !== 'windows').map(n => n.name);
-      if (lacking.length === win.length)
-        return limited(`no schedulable Windows node carries the deprecated ${BETA_OS} label`, 'seed 000; FEATURES.md');
-      return supported(lacking.length
-        ? `the kubelet still sets the deprecated ${BETA_OS} label (not on ${lacking.join(', ')})`
-        : `the kubelet still sets the deprecated ${BETA_OS} label on every Windows node`, 'seed 000; FEATURES.md');
+      if (lacking.length === win.length) return limited(`no schedulable Windows node carries the deprecated ${BETA_OS} label`, 'seed 000; FEATURES.md');
+      return supported(
+        lacking.length
+          ? `the kubelet still sets the deprecated ${BETA_OS} label (not on ${lacking.join(', ')})`
+          : `the kubelet still sets the deprecated ${BETA_OS} label on every Windows node`,
+        'seed 000; FEATURES.md',
+      );
     },
     probe: async ctx => {
       let seen: Observation;
@@ -111,9 +118,10 @@ export const features: Feature[] = [
     subject: ['scheduling'],
     fixtures: [{ id: 'pod-os-field', template: 'windows-os-field', os: 'windows', pin: 'none' }],
     // Beta (1.24) turns the gate on by default; before that the API server drops spec.os.
-    expect: c => onByDefault(POD_OS_FIELD, c.version)
-      ? supported(describeStage(POD_OS_FIELD, c.version), `FEATURES.md; ${POD_OS_FIELD.source}`)
-      : limited(`${describeStage(POD_OS_FIELD, c.version)}: the API server drops the field`, `FEATURES.md; ${POD_OS_FIELD.source}`),
+    expect: c =>
+      onByDefault(POD_OS_FIELD, c.version)
+        ? supported(describeStage(POD_OS_FIELD, c.version), `FEATURES.md; ${POD_OS_FIELD.source}`)
+        : limited(`${describeStage(POD_OS_FIELD, c.version)}: the API server drops the field`, `FEATURES.md; ${POD_OS_FIELD.source}`),
     probe: async ctx => {
       try {
         ctx.fixture('pod-os-field');
@@ -128,7 +136,9 @@ export const features: Feature[] = [
       const kept = pod.spec?.os?.name === 'windows';
       // Control: the pod was accepted and read back, so its stored spec is what the API kept.
       const stored = control(true, `pod pod-os-field was accepted and read back (spec.os ${kept ? 'kept' : 'absent'})`);
-      return kept ? { ...seen, control: stored } : { ...seen, works: false, summary: `spec.os was dropped by the API server (${seen.summary})`, control: stored };
+      return kept
+        ? { ...seen, control: stored }
+        : { ...seen, works: false, summary: `spec.os was dropped by the API server (${seen.summary})`, control: stored };
     },
   },
   {
@@ -141,7 +151,10 @@ export const features: Feature[] = [
     expect: c => {
       const tainted = windowsNodes(c.nodes).filter(n => n.taints.some(t => t.effect === 'NoSchedule' || t.effect === 'NoExecute'));
       return tainted.length
-        ? supported(`Windows nodes ${tainted.map(n => n.name).join(', ')} are tainted; the scheduler honours NoSchedule`, 'FEATURES.md; upstream doc windows/user-guide (taints and tolerations)')
+        ? supported(
+            `Windows nodes ${tainted.map(n => n.name).join(', ')} are tainted; the scheduler honours NoSchedule`,
+            'FEATURES.md; upstream doc windows/user-guide (taints and tolerations)',
+          )
         : notApplicable('no Windows node is tainted', 'FEATURES.md');
     },
     probe: async ctx => {
@@ -164,7 +177,12 @@ export const features: Feature[] = [
       const node = ctx.cluster.nodes.find(n => n.name === nodeName);
       const untolerated = node?.taints.filter(t => t.effect === 'NoSchedule' || t.effect === 'NoExecute') ?? [];
       return untolerated.length
-        ? { works: false, summary: `the pod without tolerations was scheduled to tainted node ${nodeName} (${untolerated.map(t => `${t.key}=${t.value ?? ''}:${t.effect}`).join(', ')})`, evidence: [`pod taint-toleration → ${nodeName}`], node: nodeName }
+        ? {
+            works: false,
+            summary: `the pod without tolerations was scheduled to tainted node ${nodeName} (${untolerated.map(t => `${t.key}=${t.value ?? ''}:${t.effect}`).join(', ')})`,
+            evidence: [`pod taint-toleration → ${nodeName}`],
+            node: nodeName,
+          }
         : { works: true, summary: `the pod went to untainted node ${nodeName}`, evidence: [`pod taint-toleration → ${nodeName}`], node: nodeName };
     },
   },
@@ -174,8 +192,18 @@ export const features: Feature[] = [
     title: 'RuntimeClass scheduling injects the Windows selector',
     needs: ['windows-node'],
     subject: ['scheduling'],
-    fixtures: [{ id: 'runtimeclass-scheduling', template: 'runtimeclass-windows', os: 'windows', pin: 'none', tolerate: false, params: { runtimeClass: 'wincheck-windows-{{runId}}' } }],
-    expect: () => supported('RuntimeClass scheduling.nodeSelector is merged into pods (GA since 1.16)', 'FEATURES.md; upstream doc windows/user-guide (RuntimeClass)'),
+    fixtures: [
+      {
+        id: 'runtimeclass-scheduling',
+        template: 'runtimeclass-windows',
+        os: 'windows',
+        pin: 'none',
+        tolerate: false,
+        params: { runtimeClass: 'wincheck-windows-{{runId}}' },
+      },
+    ],
+    expect: () =>
+      supported('RuntimeClass scheduling.nodeSelector is merged into pods (GA since 1.16)', 'FEATURES.md; upstream doc windows/user-guide (RuntimeClass)'),
     probe: async ctx => {
       const seen = await landsOn(ctx, 'runtimeclass-scheduling', 'windows');
       const pod = await ctx.kube.core.readNamespacedPod({ namespace: ctx.namespace, name: 'runtimeclass-scheduling' });

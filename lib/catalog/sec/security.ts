@@ -21,13 +21,31 @@ async function userOf(ctx: CheckContext, pod: string): Promise<{ user: string; e
 // ---- sec.linux-fields-rejected ------------------------------------------------------------
 
 /** A Linux-only field, the path the API server names, and a value that sets it. */
-export interface LinuxField { path: string; set(pod: V1Pod): void }
+export interface LinuxField {
+  path: string;
+  set(pod: V1Pod): void;
+}
 
-const podSC = (p: V1Pod) => ((p.spec!.securityContext ??= {}) as Record<string, unknown>);
-const ctrSC = (p: V1Pod) => ((p.spec!.containers[0].securityContext ??= {}) as Record<string, unknown>);
-const podField = (name: string, value: unknown): LinuxField => ({ path: `spec.securityContext.${name}`, set: p => { podSC(p)[name] = value; } });
-const specField = (name: string, value: unknown): LinuxField => ({ path: `spec.${name}`, set: p => { (p.spec as unknown as Record<string, unknown>)[name] = value; } });
-const ctrField = (name: string, value: unknown): LinuxField => ({ path: `spec.containers[0].securityContext.${name}`, set: p => { ctrSC(p)[name] = value; } });
+const podSC = (p: V1Pod) => (p.spec!.securityContext ??= {}) as Record<string, unknown>;
+const ctrSC = (p: V1Pod) => (p.spec!.containers[0].securityContext ??= {}) as Record<string, unknown>;
+const podField = (name: string, value: unknown): LinuxField => ({
+  path: `spec.securityContext.${name}`,
+  set: p => {
+    podSC(p)[name] = value;
+  },
+});
+const specField = (name: string, value: unknown): LinuxField => ({
+  path: `spec.${name}`,
+  set: p => {
+    (p.spec as unknown as Record<string, unknown>)[name] = value;
+  },
+});
+const ctrField = (name: string, value: unknown): LinuxField => ({
+  path: `spec.containers[0].securityContext.${name}`,
+  set: p => {
+    ctrSC(p)[name] = value;
+  },
+});
 
 /** FEATURES.md "Facts every probe needs": Forbidden with spec.os.name=windows. */
 export const LINUX_ONLY_FIELDS: LinuxField[] = [
@@ -80,8 +98,9 @@ export function fieldVerdict(path: string, created: unknown, error: unknown): { 
   const code = apiStatusCode(error);
   const causes = error instanceof ApiException ? statusCausesOf(error.body) : [];
   const text = causes.join('; ') || (error instanceof Error ? error.message : String(error));
-  const named = causes.some(c => c.startsWith(path) && /Forbidden|cannot be set for a windows pod/i.test(c))
-    || (causes.length === 0 && text.includes(path) && /Forbidden/i.test(text));
+  const named =
+    causes.some(c => c.startsWith(path) && /Forbidden|cannot be set for a windows pod/i.test(c)) ||
+    (causes.length === 0 && text.includes(path) && /Forbidden/i.test(text));
   return code === 422 && named
     ? { verdict: 'forbidden', detail: `HTTP 422: ${causes.find(c => c.startsWith(path)) ?? text}` }
     : { verdict: 'rejected-otherwise', detail: `HTTP ${code ?? '?'}: ${text.slice(0, 300)}` };
@@ -112,25 +131,42 @@ async function linuxFieldsRejectedProbe(ctx: CheckContext): Promise<Observation>
   const evidence: EvidenceItem[] = [];
   ctx.step('server-side dry run of a spec.os.name=windows pod without Linux-only fields (control)');
   const plain = await dryRunCreate(ctx, windowsPod(ctx, 'linux-fields-control'));
-  if (plain.error) throw asMeansError(plain.error, 'fixture', `the control pod (spec.os.name=windows, no Linux-only field) was rejected: ${fieldVerdict('', undefined, plain.error).detail}`)!;
+  if (plain.error)
+    throw asMeansError(
+      plain.error,
+      'fixture',
+      `the control pod (spec.os.name=windows, no Linux-only field) was rejected: ${fieldVerdict('', undefined, plain.error).detail}`,
+    )!;
   const accepted0 = control(true, 'a spec.os.name=windows pod without Linux-only fields is accepted by dry run');
   ctx.step(`server-side dry run of ${LINUX_ONLY_FIELDS.length} pods, one Linux-only field each`);
-  const verdicts = await Promise.all(LINUX_ONLY_FIELDS.map(async (f, i) => {
-    const pod = windowsPod(ctx, `linux-field-${i}`);
-    f.set(pod);
-    const r = await dryRunCreate(ctx, pod);
-    return { path: f.path, ...fieldVerdict(f.path, r.created, r.error) };
-  }));
+  const verdicts = await Promise.all(
+    LINUX_ONLY_FIELDS.map(async (f, i) => {
+      const pod = windowsPod(ctx, `linux-field-${i}`);
+      f.set(pod);
+      const r = await dryRunCreate(ctx, pod);
+      return { path: f.path, ...fieldVerdict(f.path, r.created, r.error) };
+    }),
+  );
   for (const v of verdicts) evidence.push(`${v.path}: ${v.verdict} — ${v.detail}`);
   const accepted = verdicts.filter(v => v.verdict === 'accepted');
   const other = verdicts.filter(v => v.verdict === 'rejected-otherwise');
   const forbidden = verdicts.filter(v => v.verdict === 'forbidden');
   const dropped = verdicts.filter(v => v.verdict === 'dropped');
   if (accepted.length)
-    return { works: true, summary: `${accepted.length} Linux-only field(s) accepted on a Windows pod: ${accepted.map(v => v.path).join(', ')}`, evidence, control: accepted0 };
+    return {
+      works: true,
+      summary: `${accepted.length} Linux-only field(s) accepted on a Windows pod: ${accepted.map(v => v.path).join(', ')}`,
+      evidence,
+      control: accepted0,
+    };
   if (other.length)
     throw new Error(`${other.length} dry run(s) were rejected without naming the field as Forbidden: ${other.map(v => `${v.path} (${v.detail})`).join('; ')}`);
-  return { works: false, summary: `all ${forbidden.length} Linux-only fields are Forbidden with spec.os.name=windows${dropped.length ? ` (${dropped.length} unknown to this API server: ${dropped.map(v => v.path).join(', ')})` : ''}`, evidence, control: accepted0 };
+  return {
+    works: false,
+    summary: `all ${forbidden.length} Linux-only fields are Forbidden with spec.os.name=windows${dropped.length ? ` (${dropped.length} unknown to this API server: ${dropped.map(v => v.path).join(', ')})` : ''}`,
+    evidence,
+    control: accepted0,
+  };
 }
 
 // ---- the others ---------------------------------------------------------------------------
@@ -165,7 +201,12 @@ async function linuxFieldsIgnoredProbe(ctx: CheckContext): Promise<Observation> 
   } catch (e) {
     if (!(e instanceof FixtureError)) throw e;
     const refused = fieldRejection(e, LINUX_FIXTURE_FIELDS);
-    return { works: true, summary: `the API server rejected a Windows pod without spec.os carrying Linux-only fields: ${refused.message}`, evidence: [refused.message], control: refused.control };
+    return {
+      works: true,
+      summary: `the API server rejected a Windows pod without spec.os carrying Linux-only fields: ${refused.message}`,
+      evidence: [refused.message],
+      control: refused.control,
+    };
   }
   ctx.step('waiting for pod linux-fields (no spec.os, Linux-only fields) to be Ready');
   const r = await podSettles(ctx, 'linux-fields', 'ready');
@@ -177,16 +218,37 @@ async function linuxFieldsIgnoredProbe(ctx: CheckContext): Promise<Observation> 
   const node = r.pod.spec?.nodeName;
   const sc = r.pod.spec?.securityContext;
   const csc = r.pod.spec?.containers[0]?.securityContext;
-  const kept = [sc?.runAsUser !== undefined && 'runAsUser', sc?.fsGroup !== undefined && 'fsGroup', sc?.seccompProfile && 'seccompProfile', csc?.capabilities && 'capabilities', csc?.seLinuxOptions && 'seLinuxOptions'].filter(Boolean);
+  const kept = [
+    sc?.runAsUser !== undefined && 'runAsUser',
+    sc?.fsGroup !== undefined && 'fsGroup',
+    sc?.seccompProfile && 'seccompProfile',
+    csc?.capabilities && 'capabilities',
+    csc?.seLinuxOptions && 'seLinuxOptions',
+  ].filter(Boolean);
   const who = await userOf(ctx, 'linux-fields');
   const evidence: EvidenceItem[] = [`stored pod keeps ${kept.join(', ') || 'none of the fields'}`, who.evidence];
   // Server Core runs as ContainerAdministrator; runAsUser: 1000 has no Windows meaning.
   const ignored = /^ContainerAdministrator$/i.test(who.user);
   // Control: the container told its user name (a failed exec or an empty answer shows nothing).
-  const answered = control(who.user !== '', who.user ? `echo %username% in the container answered "${who.user}"` : 'echo %username% in the container gave no user name');
+  const answered = control(
+    who.user !== '',
+    who.user ? `echo %username% in the container answered "${who.user}"` : 'echo %username% in the container gave no user name',
+  );
   return ignored
-    ? { works: false, summary: `accepted (kept: ${kept.join(', ')}), running, and still ${who.user}: the Linux-only fields had no effect`, evidence, node, control: answered }
-    : { works: true, summary: `the container runs as "${who.user}", not the image's ContainerAdministrator: the Linux-only fields had an effect`, evidence, node, control: answered };
+    ? {
+        works: false,
+        summary: `accepted (kept: ${kept.join(', ')}), running, and still ${who.user}: the Linux-only fields had no effect`,
+        evidence,
+        node,
+        control: answered,
+      }
+    : {
+        works: true,
+        summary: `the container runs as "${who.user}", not the image's ContainerAdministrator: the Linux-only fields had an effect`,
+        evidence,
+        node,
+        control: answered,
+      };
 }
 
 async function privilegedProbe(ctx: CheckContext): Promise<Observation> {
@@ -195,22 +257,44 @@ async function privilegedProbe(ctx: CheckContext): Promise<Observation> {
   } catch (e) {
     if (!(e instanceof FixtureError)) throw e;
     const refused = fieldRejection(e, /privileged/);
-    return { works: false, summary: `the API server rejected the privileged Windows pod: ${refused.message}`, evidence: [refused.message], control: refused.control };
+    return {
+      works: false,
+      summary: `the API server rejected the privileged Windows pod: ${refused.message}`,
+      evidence: [refused.message],
+      control: refused.control,
+    };
   }
   ctx.step('waiting for pod privileged to be Ready');
   const r = await podSettles(ctx, 'privileged', 'ready');
-  if (!r.ok) return { ...notStarted('privileged', r.error), works: false, summary: `the privileged container was refused: ${r.error.reason}`, control: refusedFor(r.error, /privileged/) };
+  if (!r.ok)
+    return {
+      ...notStarted('privileged', r.error),
+      works: false,
+      summary: `the privileged container was refused: ${r.error.reason}`,
+      control: refusedFor(r.error, /privileged/),
+    };
   const node = r.pod.spec?.nodeName;
-  ctx.step('looking for the host\'s kubelet service from inside the container');
+  ctx.step("looking for the host's kubelet service from inside the container");
   const svc = await ctx.probe(ctx.podTransport('privileged', 'windows'), { kind: 'node-command', script: 'Get-Service kubelet' });
   const seesHost = svc.ok && /\bkubelet\b/i.test(svc.evidence.stdout);
   const evidence: EvidenceItem[] = [`stored pod: privileged ${r.pod.spec?.containers[0]?.securityContext?.privileged}`, svc.evidence];
   // Control: PowerShell ran and answered about the service (found it, or said it has none).
   const looked = seesHost || /Cannot find any service with service name 'kubelet'/i.test(svc.evidence.stdout + svc.evidence.stderr);
-  const answered = control(looked, looked ? 'Get-Service ran in the container and answered about kubelet' : `Get-Service did not answer about kubelet (exit ${svc.evidence.exitCode}): the command may not have run`);
+  const answered = control(
+    looked,
+    looked
+      ? 'Get-Service ran in the container and answered about kubelet'
+      : `Get-Service did not answer about kubelet (exit ${svc.evidence.exitCode}): the command may not have run`,
+  );
   return seesHost
-    ? { works: true, summary: 'the privileged container sees the host\'s kubelet service', evidence, node, control: answered }
-    : { works: false, summary: 'privileged was accepted but ignored: the container runs isolated and cannot see the host\'s services', evidence, node, control: answered };
+    ? { works: true, summary: "the privileged container sees the host's kubelet service", evidence, node, control: answered }
+    : {
+        works: false,
+        summary: "privileged was accepted but ignored: the container runs isolated and cannot see the host's services",
+        evidence,
+        node,
+        control: answered,
+      };
 }
 
 export const features: Feature[] = [
@@ -223,7 +307,11 @@ export const features: Feature[] = [
       { id: 'run-as-default', template: 'nanoserver-pod', os: 'windows' },
       { id: 'run-as-admin', template: 'run-as-username', os: 'windows', params: { user: 'ContainerAdministrator' } },
     ],
-    expect: () => supported('securityContext.windowsOptions.runAsUserName sets the container user (GA since 1.18)', 'seed 003 (security); upstream test/e2e/windows/security_context.go'),
+    expect: () =>
+      supported(
+        'securityContext.windowsOptions.runAsUserName sets the container user (GA since 1.18)',
+        'seed 003 (security); upstream test/e2e/windows/security_context.go',
+      ),
     probe: runAsUserNameProbe,
   },
   {
@@ -232,9 +320,13 @@ export const features: Feature[] = [
     title: 'With spec.os.name=windows each Linux-only field is Forbidden (server-side dry run)',
     needs: [],
     fixtures: [],
-    expect: c => onByDefault(POD_OS_FIELD, c.version)
-      ? limited(`the API server validates pods with spec.os.name=windows (${describeStage(POD_OS_FIELD, c.version)}): Linux-only fields are Forbidden — enforced`, `FEATURES.md; ${POD_OS_FIELD.source}`)
-      : notApplicable(`spec.os is not validated by default: ${describeStage(POD_OS_FIELD, c.version)}`, `FEATURES.md; ${POD_OS_FIELD.source}`),
+    expect: c =>
+      onByDefault(POD_OS_FIELD, c.version)
+        ? limited(
+            `the API server validates pods with spec.os.name=windows (${describeStage(POD_OS_FIELD, c.version)}): Linux-only fields are Forbidden — enforced`,
+            `FEATURES.md; ${POD_OS_FIELD.source}`,
+          )
+        : notApplicable(`spec.os is not validated by default: ${describeStage(POD_OS_FIELD, c.version)}`, `FEATURES.md; ${POD_OS_FIELD.source}`),
     probe: linuxFieldsRejectedProbe,
   },
   {
@@ -243,7 +335,11 @@ export const features: Feature[] = [
     title: 'Without spec.os, Linux-only fields are accepted and silently ignored',
     needs: ['windows-node'],
     fixtures: [{ id: 'linux-fields', template: 'linux-fields', os: 'windows' }],
-    expect: () => limited('without spec.os the API server cannot tell a Windows pod; the Windows kubelet ignores SELinux, seccomp, capabilities, runAsUser...', 'seed 003 (security); FEATURES.md'),
+    expect: () =>
+      limited(
+        'without spec.os the API server cannot tell a Windows pod; the Windows kubelet ignores SELinux, seccomp, capabilities, runAsUser...',
+        'seed 003 (security); FEATURES.md',
+      ),
     probe: linuxFieldsIgnoredProbe,
   },
   {

@@ -20,13 +20,22 @@ import type { CheckContext, Expectation, EvidenceItem, Feature, Observation } fr
 const STORAGE_DOCS = 'FEATURES.md; upstream doc windows/intro (storage)';
 
 /** Writes `content` to `writePath` over `w` and reads it back from `readPath` over `r`. */
-async function roundTrip(ctx: CheckContext, w: Transport, writePath: string, r: Transport, readPath: string, content: string, evidence: EvidenceItem[]): Promise<string | undefined> {
+async function roundTrip(
+  ctx: CheckContext,
+  w: Transport,
+  writePath: string,
+  r: Transport,
+  readPath: string,
+  content: string,
+  evidence: EvidenceItem[],
+): Promise<string | undefined> {
   const wr = await ctx.probe(w, { kind: 'write-file', path: writePath, content });
   evidence.push(wr.evidence);
   const rd = await ctx.probe(r, { kind: 'read-file', path: readPath });
   evidence.push(rd.evidence);
   const got = rd.evidence.stdout.replace(/\r?\n$/, '').trimEnd();
-  if (!rd.ok) return `${readPath} could not be read after writing ${writePath}: ${rd.detail}${wr.evidence.stderr.trim() ? ` (the write said: ${wr.evidence.stderr.trim().slice(0, 100)})` : ''}`;
+  if (!rd.ok)
+    return `${readPath} could not be read after writing ${writePath}: ${rd.detail}${wr.evidence.stderr.trim() ? ` (the write said: ${wr.evidence.stderr.trim().slice(0, 100)})` : ''}`;
   if (got !== content) return `${readPath} contains "${got.slice(0, 60)}", not "${content}"`;
   return undefined;
 }
@@ -57,9 +66,12 @@ function notReadyObservation(name: string, s: Exclude<Settled, { kind: 'ready' }
     summary: `${what}: ${describeSettled(name, s)}`,
     evidence: [describeSettled(name, s), ...events.slice(-3)],
     node: s.kind === 'failed' ? s.error.pod.spec?.nodeName : undefined,
-    control: control(answered, answered
-      ? `pod ${name} was scheduled and the kubelet answered about its volume (${s.kind === 'event' ? s.reason : s.error.reason})`
-      : `pod ${name} failed with ${s.kind === 'failed' ? s.error.reason : 'no event'}, which does not name the volume`),
+    control: control(
+      answered,
+      answered
+        ? `pod ${name} was scheduled and the kubelet answered about its volume (${s.kind === 'event' ? s.reason : s.error.reason})`
+        : `pod ${name} failed with ${s.kind === 'failed' ? s.error.reason : 'no event'}, which does not name the volume`,
+    ),
   };
 }
 
@@ -77,12 +89,17 @@ async function hostPathProbe(ctx: CheckContext): Promise<Observation> {
   const rt = await roundTrip(ctx, t, `C:\\etc\\foo\\${file}`, t, `C:\\etc\\foo-ro\\${file}`, marker(ctx, 'hostpath'), evidence);
   if (rt) problems.push(`the two path styles do not show the same host directory: ${rt}`);
   ctx.step('writing through the readOnly mount C:\\etc\\foo-ro: expect "Access is denied."');
-  if (!await writeRefused(ctx, t, `C:\\etc\\foo-ro\\denied-${file}`, 'x', evidence)) problems.push('a write through the readOnly hostPath mount succeeded');
+  if (!(await writeRefused(ctx, t, `C:\\etc\\foo-ro\\denied-${file}`, 'x', evidence))) problems.push('a write through the readOnly hostPath mount succeeded');
   // Leave the node's C:\etc\foo as it was (best effort).
   await ctx.probe(t, { kind: 'delete-files', paths: [`C:\\etc\\foo\\${file}`, `C:\\etc\\foo\\denied-${file}`] }).catch(() => undefined);
   return problems.length
     ? { works: false, summary: problems.join('; '), evidence, node: r.pod.spec?.nodeName }
-    : { works: true, summary: 'both path styles mount the same host directory; the readOnly mount refuses writes ("Access is denied.")', evidence, node: r.pod.spec?.nodeName };
+    : {
+        works: true,
+        summary: 'both path styles mount the same host directory; the readOnly mount refuses writes ("Access is denied.")',
+        evidence,
+        node: r.pod.spec?.nodeName,
+      };
 }
 
 async function emptyDirProbe(ctx: CheckContext): Promise<Observation> {
@@ -116,8 +133,20 @@ async function emptyDirMemoryProbe(ctx: CheckContext): Promise<Observation> {
   const file = `C:\\mem\\${marker(ctx, 'mem')}.txt`;
   const rt = await roundTrip(ctx, t, file, t, file, marker(ctx, 'mem'), evidence);
   return rt
-    ? { works: false, summary: `the pod runs but the Memory emptyDir is not usable: ${rt}`, evidence, node: s.pod.spec?.nodeName, control: await readableFileControl(ctx, t) }
-    : { works: true, summary: 'the pod with an emptyDir of medium Memory runs and the volume is writable', evidence, node: s.pod.spec?.nodeName, control: control(true, `${file} was written and read back`) };
+    ? {
+        works: false,
+        summary: `the pod runs but the Memory emptyDir is not usable: ${rt}`,
+        evidence,
+        node: s.pod.spec?.nodeName,
+        control: await readableFileControl(ctx, t),
+      }
+    : {
+        works: true,
+        summary: 'the pod with an emptyDir of medium Memory runs and the volume is writable',
+        evidence,
+        node: s.pod.spec?.nodeName,
+        control: control(true, `${file} was written and read back`),
+      };
 }
 
 async function subPathProbe(ctx: CheckContext): Promise<Observation> {
@@ -137,14 +166,21 @@ async function subPathProbe(ctx: CheckContext): Promise<Observation> {
   const node = s.pod.spec?.nodeName;
   // Control: the file written through the subPath mount reads back there.
   const back = await ctx.probe(t, { kind: 'read-file', path: `C:\\sub\\${file}` });
-  const written = control(back.ok, back.ok ? `C:\\sub\\${file} was written and reads back` : `C:\\sub\\${file} could not be written and read back: ${back.detail}`, [back.evidence]);
-  if (inSub.ok) return { works: true, summary: 'a file written under the subPath mount appears in the volume\'s "sub" directory', evidence, node, control: written };
+  const written = control(
+    back.ok,
+    back.ok ? `C:\\sub\\${file} was written and reads back` : `C:\\sub\\${file} could not be written and read back: ${back.detail}`,
+    [back.evidence],
+  );
+  if (inSub.ok)
+    return { works: true, summary: 'a file written under the subPath mount appears in the volume\'s "sub" directory', evidence, node, control: written };
   const inRoot = await ctx.probe(t, { kind: 'read-file', path: `C:\\data\\${file}` });
   evidence.push(inRoot.evidence);
   return {
     control: written,
     works: false,
-    summary: inRoot.ok ? 'the subPath mount shows the whole volume (the file landed at the volume root)' : `the file written under the subPath mount is in neither C:\\data\\sub nor C:\\data (${wr.detail})`,
+    summary: inRoot.ok
+      ? 'the subPath mount shows the whole volume (the file landed at the volume root)'
+      : `the file written under the subPath mount is in neither C:\\data\\sub nor C:\\data (${wr.detail})`,
     evidence,
     node,
   };
@@ -181,7 +217,14 @@ async function mountPropagationProbe(ctx: CheckContext): Promise<Observation> {
   const node = ctx.cluster.nodes.find(n => n.name === nodeName);
   if (!node) throw new Error(`pod ${name} runs on unknown node ${nodeName}`);
   const host = await ctx.nodeTransport(node);
-  if (!host) return { works: false, summary: 'no node access', evidence: [describeSettled(name, s)], node: nodeName, notApplicable: `propagation is seen by adding a mount on the node after the container started; no HostProcess or SSH transport to ${node.name} is available` };
+  if (!host)
+    return {
+      works: false,
+      summary: 'no node access',
+      evidence: [describeSettled(name, s)],
+      node: nodeName,
+      notApplicable: `propagation is seen by adding a mount on the node after the container started; no HostProcess or SSH transport to ${node.name} is available`,
+    };
   const evidence: EvidenceItem[] = [describeSettled(name, s)];
   const hostDir = `C:\\wincheck\\propagation-${ctx.runId}`;
   const target = `${hostDir}-target`;
@@ -198,8 +241,18 @@ async function mountPropagationProbe(ctx: CheckContext): Promise<Observation> {
     const rd = await ctx.probe(ctx.podTransport(name, 'windows'), { kind: 'read-file', path: 'C:\\propagation\\mnt\\marker.txt' });
     evidence.push(rd.evidence);
     const seen = rd.ok && rd.evidence.stdout.trim() === m;
-    const readable = seen ? control(true, 'the container read the marker through the junction') : await readableFileControl(ctx, ctx.podTransport(name, 'windows'));
-    return { control: readable, works: seen, summary: seen ? 'a mount added on the node after the container started is visible in the container' : 'a mount added on the node after the container started is not visible in the container', evidence, node: nodeName };
+    const readable = seen
+      ? control(true, 'the container read the marker through the junction')
+      : await readableFileControl(ctx, ctx.podTransport(name, 'windows'));
+    return {
+      control: readable,
+      works: seen,
+      summary: seen
+        ? 'a mount added on the node after the container started is visible in the container'
+        : 'a mount added on the node after the container started is not visible in the container',
+      evidence,
+      node: nodeName,
+    };
   } finally {
     await ctx.probe(host, { kind: 'remove-junction', dir: target, link: `${hostDir}\\mnt` }).catch(() => undefined);
   }
@@ -211,7 +264,9 @@ async function pvcProbe(ctx: CheckContext): Promise<Observation> {
   ctx.step(`waiting for pod ${name} (claim ${name} on the default StorageClass) to be Ready`);
   const r = await podSettles(ctx, name, 'ready');
   const claim = await ctx.kube.core.readNamespacedPersistentVolumeClaim({ namespace: ctx.namespace, name });
-  const evidence: EvidenceItem[] = [`pvc ${name}: phase ${claim.status?.phase}, class ${claim.spec?.storageClassName}, volume ${claim.spec?.volumeName ?? 'none'}`];
+  const evidence: EvidenceItem[] = [
+    `pvc ${name}: phase ${claim.status?.phase}, class ${claim.spec?.storageClassName}, volume ${claim.spec?.volumeName ?? 'none'}`,
+  ];
   if (!r.ok) {
     const seen = notStarted(name, r.error);
     return { ...seen, evidence: [...evidence, ...seen.evidence] };
@@ -234,7 +289,12 @@ async function nfsProbe(ctx: CheckContext): Promise<Observation> {
   ctx.step('waiting for the Linux NFS server and the Windows client base pod');
   const [server, base] = await Promise.all([readyOrEvent(ctx, 'nfs-server', []), podSettles(ctx, 'nfs-client', 'ready')]);
   if (server.kind !== 'ready')
-    return { works: false, summary: 'no NFS server', evidence: [describeSettled('nfs-server', server)], notApplicable: `the in-cluster NFS server (privileged Linux pod, e2e volume/nfs image) did not start: ${describeSettled('nfs-server', server)}` };
+    return {
+      works: false,
+      summary: 'no NFS server',
+      evidence: [describeSettled('nfs-server', server)],
+      notApplicable: `the in-cluster NFS server (privileged Linux pod, e2e volume/nfs image) did not start: ${describeSettled('nfs-server', server)}`,
+    };
   if (!base.ok) throw new Error(`the Windows client pod did not start without any NFS volume, so NFS cannot be judged: ${base.error.message}`);
   const ip = server.pod.status?.podIP;
   if (!ip) throw new Error('the NFS server pod is Ready but has no pod IP');
@@ -258,7 +318,9 @@ async function nfsProbe(ctx: CheckContext): Promise<Observation> {
   return {
     control: rt ? await readableFileControl(ctx, t) : control(true, `${file} was written and read back on the NFS mount`),
     works: !rt,
-    summary: rt ? `the pod runs but the NFS volume is not usable: ${rt}` : `the NFS export is mounted and writable${fromServer ? ' (index.html from the server is readable)' : ' (the server\'s index.html was not seen)'}`,
+    summary: rt
+      ? `the pod runs but the NFS volume is not usable: ${rt}`
+      : `the NFS export is mounted and writable${fromServer ? ' (index.html from the server is readable)' : " (the server's index.html was not seen)"}`,
     evidence,
     node: s.pod.spec?.nodeName,
   };
@@ -270,7 +332,13 @@ async function blockProbe(ctx: CheckContext): Promise<Observation> {
   ctx.step(`waiting for pod ${name} (raw block claim) to be Ready or to report a mapping failure`);
   const s = await readyOrEvent(ctx, name, ['FailedMapVolume', 'FailedMount']);
   if (s.kind !== 'ready') return notReadyObservation(name, s, 'the raw block volume was not handed to the container');
-  return { works: true, summary: 'a pod with a volumeMode: Block claim as a device runs', evidence: [describeSettled(name, s)], node: s.pod.spec?.nodeName, control: podStarted(s.pod, 'with the Block claim bound') };
+  return {
+    works: true,
+    summary: 'a pod with a volumeMode: Block claim as a device runs',
+    evidence: [describeSettled(name, s)],
+    node: s.pod.spec?.nodeName,
+    control: podStarted(s.pod, 'with the Block claim bound'),
+  };
 }
 
 const UNITS: Record<string, number> = { '': 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40 };
@@ -301,7 +369,10 @@ async function resizeProbe(ctx: CheckContext): Promise<Observation> {
     if (!sc.allowVolumeExpansion)
       return { works: false, summary: 'expansion not allowed', evidence, node, notApplicable: `StorageClass ${className} does not allow volume expansion` };
   }
-  const mounted = control(claim.status?.phase === 'Bound', `claim ${name} is ${claim.status?.phase ?? 'not bound'} and mounted in Ready pod ${name}; the API accepted the new size`);
+  const mounted = control(
+    claim.status?.phase === 'Bound',
+    `claim ${name} is ${claim.status?.phase ?? 'not bound'} and mounted in Ready pod ${name}; the API accepted the new size`,
+  );
   ctx.step(`expanding claim ${name} from ${claim.status?.capacity?.storage ?? '?'} to ${RESIZED} while mounted`);
   for (let attempt = 0; ; attempt++) {
     claim.spec!.resources = { ...claim.spec!.resources, requests: { ...claim.spec!.resources?.requests, storage: RESIZED } };
@@ -336,11 +407,16 @@ async function resizeProbe(ctx: CheckContext): Promise<Observation> {
         list: () => ctx.kube.core.listNamespacedPersistentVolumeClaim({ namespace: ctx.namespace, fieldSelector: `metadata.name=${name}` }),
         check: c => ((storageBytes(c.status?.capacity?.storage) ?? 0) >= want ? c : undefined),
         what: `claim ${ctx.namespace}/${name} to reach ${RESIZED}`,
-        describe: c => (c ? `capacity ${c.status?.capacity?.storage}, conditions ${(c.status?.conditions ?? []).map(x => `${x.type}=${x.status}`).join(',') || 'none'}` : 'claim not seen'),
+        describe: c =>
+          c
+            ? `capacity ${c.status?.capacity?.storage}, conditions ${(c.status?.conditions ?? []).map(x => `${x.type}=${x.status}`).join(',') || 'none'}`
+            : 'claim not seen',
         timeoutMs,
         signal: ctx.signal,
       }),
-      failedEvent.then(text => { throw new WaitTimeoutError(`resize failed: ${text}`); }),
+      failedEvent.then(text => {
+        throw new WaitTimeoutError(`resize failed: ${text}`);
+      }),
     ]);
     evidence.push(`pvc ${name}: capacity ${grown.status?.capacity?.storage}`);
     return { works: true, summary: `the mounted claim grew to ${grown.status?.capacity?.storage}`, evidence, node, control: mounted };
@@ -351,9 +427,8 @@ async function resizeProbe(ctx: CheckContext): Promise<Observation> {
   }
 }
 
-const defaultClassOr = (c: ClusterInfo, then: () => Expectation): Expectation => (c.defaultStorageClass
-  ? then()
-  : notApplicable('the cluster has no default StorageClass', 'FEATURES.md'));
+const defaultClassOr = (c: ClusterInfo, then: () => Expectation): Expectation =>
+  c.defaultStorageClass ? then() : notApplicable('the cluster has no default StorageClass', 'FEATURES.md');
 
 export const features: Feature[] = [
   {
@@ -362,7 +437,11 @@ export const features: Feature[] = [
     title: 'hostPath volumes: C:\\etc\\foo and C:/etc/foo path styles, readOnly honoured',
     needs: ['windows-node'],
     fixtures: [{ id: 'hostpath', template: 'hostpath-styles', os: 'windows' }],
-    expect: () => supported('hostPath volumes work with escaped backslashes or forward slashes; readOnly mounts refuse writes ("Access is denied.")', 'seed 000 (hostpath-volume-pod); upstream test/e2e/windows/volumes.go'),
+    expect: () =>
+      supported(
+        'hostPath volumes work with escaped backslashes or forward slashes; readOnly mounts refuse writes ("Access is denied.")',
+        'seed 000 (hostpath-volume-pod); upstream test/e2e/windows/volumes.go',
+      ),
     probe: hostPathProbe,
   },
   {
@@ -389,7 +468,11 @@ export const features: Feature[] = [
     title: 'subPath volume mounts',
     needs: ['windows-node'],
     fixtures: [{ id: 'subpath', template: 'subpath', os: 'windows' }],
-    expect: () => limited('the Windows storage docs say only whole volumes can be mounted (upstream e2e does mount subPaths on Windows: this may show as lifted)', STORAGE_DOCS),
+    expect: () =>
+      limited(
+        'the Windows storage docs say only whole volumes can be mounted (upstream e2e does mount subPaths on Windows: this may show as lifted)',
+        STORAGE_DOCS,
+      ),
     probe: subPathProbe,
   },
   {
@@ -417,7 +500,10 @@ export const features: Feature[] = [
     needs: ['windows-node', 'default-storageclass'],
     subject: ['volume-binding'],
     fixtures: [{ id: 'pvc', template: 'pvc', os: 'windows' }],
-    expect: c => defaultClassOr(c, () => supported(`claims on the default StorageClass ${c.defaultStorageClass} bind and mount on Windows (CSI through csi-proxy)`, 'seed 003; FEATURES.md')),
+    expect: c =>
+      defaultClassOr(c, () =>
+        supported(`claims on the default StorageClass ${c.defaultStorageClass} bind and mount on Windows (CSI through csi-proxy)`, 'seed 003; FEATURES.md'),
+      ),
     probe: pvcProbe,
   },
   {

@@ -28,7 +28,9 @@ async function updateDeployment(ctx: CheckContext, name: string, change: (d: V1D
 /** Waits for the rollout; a timeout is an observation (the feature did not work), not an error. */
 async function rollout(ctx: CheckContext, name: string, evidence: EvidenceItem[]): Promise<string | undefined> {
   try {
-    const d = await waitForDeploymentComplete(ctx.kube, ctx.namespace, name, ctx.options.timeouts.rollout, ctx.signal, { unschedulableGraceMs: ctx.options.timeouts.podUnschedulable });
+    const d = await waitForDeploymentComplete(ctx.kube, ctx.namespace, name, ctx.options.timeouts.rollout, ctx.signal, {
+      unschedulableGraceMs: ctx.options.timeouts.podUnschedulable,
+    });
     evidence.push(`deployment ${name}: ${describeDeployment(d)}`);
     return undefined;
   } catch (e) {
@@ -86,7 +88,9 @@ export const features: Feature[] = [
       let failed = await rollout(ctx, 'deployment', evidence);
       if (failed) return { works: false, summary: `3 replicas did not become ready: ${failed}`, evidence: [...evidence, failed] };
       ctx.step('scaling to 4 replicas');
-      await updateDeployment(ctx, 'deployment', d => { d.spec!.replicas = 4; });
+      await updateDeployment(ctx, 'deployment', d => {
+        d.spec!.replicas = 4;
+      });
       failed = await rollout(ctx, 'deployment', evidence);
       if (failed) return { works: false, summary: `scaling to 4 did not complete: ${failed}`, evidence: [...evidence, failed] };
       ctx.step('rolling update (pod template annotation)');
@@ -118,7 +122,9 @@ export const features: Feature[] = [
       ctx.step(`waiting for ${win.length} ready pod(s)`);
       const evidence: EvidenceItem[] = [];
       try {
-        const ds = await waitForDaemonSetReady(ctx.kube, ctx.namespace, 'daemonset', win.length, ctx.options.timeouts.rollout, ctx.signal, { unschedulableGraceMs: ctx.options.timeouts.podUnschedulable });
+        const ds = await waitForDaemonSetReady(ctx.kube, ctx.namespace, 'daemonset', win.length, ctx.options.timeouts.rollout, ctx.signal, {
+          unschedulableGraceMs: ctx.options.timeouts.podUnschedulable,
+        });
         evidence.push(`daemonset: ${describeDaemonSet(ds)}`);
       } catch (e) {
         if (!(e instanceof WaitTimeoutError)) throw e;

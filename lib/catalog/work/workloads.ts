@@ -39,7 +39,11 @@ export function dnsSuffixes(ipconfig: string): string[] {
 async function serviceSuffix(ctx: CheckContext, pod: string, evidence: EvidenceItem[]): Promise<string> {
   const r = await ctx.probe(ctx.podTransport(pod, 'windows'), { kind: 'ip-config', all: true });
   const suffix = dnsSuffixes(r.evidence.stdout).find(s => s.toLowerCase().startsWith(`${ctx.namespace}.svc.`));
-  evidence.push(suffix ? `search suffix from ipconfig /all in ${pod}: ${suffix}` : `no ${ctx.namespace}.svc.* search suffix in ipconfig /all of ${pod}; assuming cluster.local`);
+  evidence.push(
+    suffix
+      ? `search suffix from ipconfig /all in ${pod}: ${suffix}`
+      : `no ${ctx.namespace}.svc.* search suffix in ipconfig /all of ${pod}; assuming cluster.local`,
+  );
   return suffix ?? `${ctx.namespace}.svc.cluster.local`;
 }
 
@@ -72,13 +76,15 @@ async function statefulSetProbe(ctx: CheckContext): Promise<Observation> {
   const names = pods.map(p => p.metadata?.name ?? '').sort();
   const wanted = Array.from({ length: STATEFULSET_REPLICAS }, (_, i) => `${name}-${i}`);
   evidence.push(`pods: ${pods.map(p => `${p.metadata?.name}@${p.spec?.nodeName}`).join(', ')}`);
-  if (wanted.some(w => !names.includes(w)))
-    return { works: false, summary: `pod names ${names.join(', ')} are not the stable ${wanted.join(', ')}`, evidence };
+  if (wanted.some(w => !names.includes(w))) return { works: false, summary: `pod names ${names.join(', ')} are not the stable ${wanted.join(', ')}`, evidence };
   const node = pods[0]?.spec?.nodeName;
   // Windows treats a dotted name as an FQDN (no search-list devolution): use the full name.
   const suffix = await serviceSuffix(ctx, wanted[0], evidence);
   const failures: string[] = [];
-  for (const [from, to] of [[wanted[0], wanted[1]], [wanted[1], wanted[0]]]) {
+  for (const [from, to] of [
+    [wanted[0], wanted[1]],
+    [wanted[1], wanted[0]],
+  ]) {
     const fqdn = `${to}.${name}.${suffix}`;
     ctx.step(`GET http://${fqdn}:8080/hostname from ${from}`);
     const r = await probeUntilPass(ctx, ctx.podTransport(from, 'windows'), { kind: 'http-get', url: `http://${fqdn}:8080/hostname` });
@@ -101,7 +107,9 @@ async function multiContainerProbe(ctx: CheckContext): Promise<Observation> {
   const res = await probeUntilPass(ctx, ctx.podTransport(name, 'windows', 'client'), { kind: 'http-get', url: 'http://localhost:8080/hostname' });
   return {
     works: res.ok,
-    summary: res.ok ? 'container client reached container server on localhost:8080' : `container client could not reach container server on localhost:8080: ${res.detail}`,
+    summary: res.ok
+      ? 'container client reached container server on localhost:8080'
+      : `container client could not reach container server on localhost:8080: ${res.detail}`,
     evidence: [res.evidence],
     node,
   };
@@ -145,19 +153,32 @@ async function httpThroughPortForward(ctx: CheckContext, pod: string, port: numb
   const input = new PassThrough();
   let response = '';
   let error = '';
-  output.on('data', (c: Buffer) => { response += c.toString('utf8'); });
-  errors.on('data', (c: Buffer) => { error += c.toString('utf8'); });
+  output.on('data', (c: Buffer) => {
+    response += c.toString('utf8');
+  });
+  errors.on('data', (c: Buffer) => {
+    error += c.toString('utf8');
+  });
   const pf = new PortForward(ctx.kube.kc, true);
   const socket = (o: Awaited<ReturnType<PortForward['portForward']>>) => (typeof o === 'function' ? o() : o);
   // The connect is retried as exec's is (resets, 429, 5xx on the upgrade): nothing was sent yet.
-  const opened = await connectWithRetries(`port-forward to ${ctx.namespace}/${pod}:${port}`, ctx.kube.policy, ctx.signal,
-    () => pf.portForward(ctx.namespace, pod, [port], output, errors, input), o => socket(o)?.close());
+  const opened = await connectWithRetries(
+    `port-forward to ${ctx.namespace}/${pod}:${port}`,
+    ctx.kube.policy,
+    ctx.signal,
+    () => pf.portForward(ctx.namespace, pod, [port], output, errors, input),
+    o => socket(o)?.close(),
+  );
   const ws = socket(opened);
   try {
     input.write(`GET ${path} HTTP/1.0\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
     const deadline = ctx.options.timeouts.exec;
     await new Promise<void>(resolve => {
-      const done = () => { clearTimeout(timer); clearInterval(poll); resolve(); };
+      const done = () => {
+        clearTimeout(timer);
+        clearInterval(poll);
+        resolve();
+      };
       const timer = setTimeout(done, deadline);
       // The stream has no end marker per request: done once the body announced by
       // Content-Length has arrived, the stream closed, or an error came back.
@@ -166,7 +187,9 @@ async function httpThroughPortForward(ctx: CheckContext, pod: string, port: numb
         const len = /content-length:\s*(\d+)/i.exec(response)?.[1];
         return error.length > 0 || (head >= 0 && len !== undefined && response.length - head - 4 >= Number(len));
       };
-      const poll = setInterval(() => { if (complete()) done(); }, 50);
+      const poll = setInterval(() => {
+        if (complete()) done();
+      }, 50);
       ws?.on('close', done);
       ctx.signal.addEventListener('abort', done, { once: true });
     });
@@ -195,11 +218,15 @@ async function portForwardProbe(ctx: CheckContext): Promise<Observation> {
   }
   const status = got.response.split('\r\n')[0] ?? '';
   const body = got.response.split('\r\n\r\n').slice(1).join('\r\n\r\n').trim();
-  const evidence: EvidenceItem[] = [`port-forward ${ctx.namespace}/${name} 8080: status line "${status}", body "${body.slice(0, 100)}"${got.error ? `, error stream "${got.error.trim().slice(0, 200)}"` : ''}`];
+  const evidence: EvidenceItem[] = [
+    `port-forward ${ctx.namespace}/${name} 8080: status line "${status}", body "${body.slice(0, 100)}"${got.error ? `, error stream "${got.error.trim().slice(0, 200)}"` : ''}`,
+  ];
   const works = /^HTTP\/1\.[01] 200/.test(status) && body === name;
   return {
     works,
-    summary: works ? `GET /hostname through port-forward answered ${name}` : `GET /hostname through port-forward did not answer ${name} (status "${status || 'none'}")${got.error ? `: ${got.error.trim().slice(0, 200)}` : ''}`,
+    summary: works
+      ? `GET /hostname through port-forward answered ${name}`
+      : `GET /hostname through port-forward did not answer ${name} (status "${status || 'none'}")${got.error ? `: ${got.error.trim().slice(0, 200)}` : ''}`,
     evidence,
     node,
   };
@@ -208,13 +235,17 @@ async function portForwardProbe(ctx: CheckContext): Promise<Observation> {
 /** An LTSC tag for a Windows build other than `build` (older first: the classic mismatch). */
 export function otherBuildTag(build: string): { tag: string; build: string } {
   const own = buildNumberOf(build);
-  const others = Object.keys(LTSC_TAGS).map(Number).filter(b => b !== own).sort((a, b) => a - b);
+  const others = Object.keys(LTSC_TAGS)
+    .map(Number)
+    .filter(b => b !== own)
+    .sort((a, b) => a - b);
   const pick = others.find(b => own !== undefined && b < own) ?? others[0];
   return { tag: LTSC_TAGS[pick], build: `10.0.${pick}` };
 }
 
 /** Event and status texts that name a build mismatch (WINDOWS-COMMANDS.md §7). */
-const MISMATCH_TEXT = /no match for platform in manifest|no matching manifest|operating system (of the container )?does not match|container operating system does not match|0xc0370101/i;
+const MISMATCH_TEXT =
+  /no match for platform in manifest|no matching manifest|operating system (of the container )?does not match|container operating system does not match|0xc0370101/i;
 
 async function osMismatchProbe(ctx: CheckContext): Promise<Observation> {
   const base = 'os-mismatch';
@@ -229,21 +260,33 @@ async function osMismatchProbe(ctx: CheckContext): Promise<Observation> {
     for (const c of pod.spec!.containers) c.image = c.image?.replace(/:[^:/]+$/, `:${other.tag}`);
   });
   ctx.step(`waiting for the matching-build control pod ${base} and for ${copy}`);
-  const [matching, mismatch] = await Promise.all([
-    readyOrEvent(ctx, base, ['FailedCreatePodSandBox']),
-    readyOrEvent(ctx, copy, ['FailedCreatePodSandBox']),
-  ]);
+  const [matching, mismatch] = await Promise.all([readyOrEvent(ctx, base, ['FailedCreatePodSandBox']), readyOrEvent(ctx, copy, ['FailedCreatePodSandBox'])]);
   evidence.push(describeSettled(base, matching), describeSettled(copy, mismatch));
   if (matching.kind !== 'ready')
-    throw new Error(`the control pod ${base} (image matching build ${build}) did not start either, so a failure of ${copy} says nothing about the build: ${describeSettled(base, matching)}`);
+    throw new Error(
+      `the control pod ${base} (image matching build ${build}) did not start either, so a failure of ${copy} says nothing about the build: ${describeSettled(base, matching)}`,
+    );
   const node = matching.pod.spec?.nodeName;
   const started = control(true, `the control pod ${base} (image matching build ${build}) is Ready on ${node}`);
   if (mismatch.kind === 'ready')
-    return { works: true, summary: `servercore:${other.tag} (build ${other.build}) runs on a build ${build} node`, evidence, node: mismatch.pod.spec?.nodeName ?? node, control: started };
-  const text = mismatch.kind === 'failed' ? [mismatch.error.message, ...mismatch.error.events].join(' | ') : `${mismatch.message} | ${mismatch.events.join(' | ')}`;
+    return {
+      works: true,
+      summary: `servercore:${other.tag} (build ${other.build}) runs on a build ${build} node`,
+      evidence,
+      node: mismatch.pod.spec?.nodeName ?? node,
+      control: started,
+    };
+  const text =
+    mismatch.kind === 'failed' ? [mismatch.error.message, ...mismatch.error.events].join(' | ') : `${mismatch.message} | ${mismatch.events.join(' | ')}`;
   const reason = mismatch.kind === 'failed' ? mismatch.error.reason : mismatch.reason;
   if (MISMATCH_TEXT.test(text) || reason === 'CrashLoopBackOff')
-    return { works: false, summary: `servercore:${other.tag} on a build ${build} node failed as documented: ${reason}`, evidence: [...evidence, ...(mismatch.kind === 'failed' ? mismatch.error.events.slice(-3) : mismatch.events.slice(-3))], node, control: started };
+    return {
+      works: false,
+      summary: `servercore:${other.tag} on a build ${build} node failed as documented: ${reason}`,
+      evidence: [...evidence, ...(mismatch.kind === 'failed' ? mismatch.error.events.slice(-3) : mismatch.events.slice(-3))],
+      node,
+      control: started,
+    };
   throw new Error(`pod ${copy} failed, but not with a build mismatch (an unreachable registry or a missing mirror image?): ${text.slice(0, 500)}`);
 }
 
@@ -273,7 +316,10 @@ async function envColonProbe(ctx: CheckContext): Promise<Observation> {
   const underscore = lines.includes(`${UNDERSCORE_ENV}=Debug`);
   return {
     // Control: the fixture's other variable (no colon) is listed, so `set` saw the environment.
-    control: control(underscore, underscore ? `${UNDERSCORE_ENV}=Debug is listed by set Logging` : `set Logging did not list ${UNDERSCORE_ENV} either (exit ${res.evidence.exitCode})`),
+    control: control(
+      underscore,
+      underscore ? `${UNDERSCORE_ENV}=Debug is listed by set Logging` : `set Logging did not list ${UNDERSCORE_ENV} either (exit ${res.evidence.exitCode})`,
+    ),
     works: colon,
     summary: colon
       ? `the pod was accepted and ${COLON_ENV}=Debug is visible in the container`
@@ -297,7 +343,9 @@ async function hpaProbe(ctx: CheckContext): Promise<Observation> {
   const evidence: EvidenceItem[] = [];
   ctx.step(`waiting for deployment ${name} to be ready`);
   try {
-    const d = await waitForDeploymentComplete(ctx.kube, ctx.namespace, name, ctx.options.timeouts.rollout, ctx.signal, { unschedulableGraceMs: ctx.options.timeouts.podUnschedulable });
+    const d = await waitForDeploymentComplete(ctx.kube, ctx.namespace, name, ctx.options.timeouts.rollout, ctx.signal, {
+      unschedulableGraceMs: ctx.options.timeouts.podUnschedulable,
+    });
     evidence.push(`deployment ${name}: ${describeDeployment(d)}`);
   } catch (e) {
     if (!(e instanceof WaitTimeoutError)) throw e;
@@ -338,7 +386,11 @@ export const features: Feature[] = [
     title: 'StatefulSet on Windows: stable pod names and per-pod DNS',
     needs: ['windows-node'],
     fixtures: [{ id: 'statefulset', template: 'statefulset', os: 'windows' }],
-    expect: () => supported('StatefulSets run on Windows nodes with stable names and per-pod DNS records (the v1.9 docs listed them as unsupported)', 'FEATURES.md; seed 000 (v1.9 limitation, since lifted)'),
+    expect: () =>
+      supported(
+        'StatefulSets run on Windows nodes with stable names and per-pod DNS records (the v1.9 docs listed them as unsupported)',
+        'FEATURES.md; seed 000 (v1.9 limitation, since lifted)',
+      ),
     probe: statefulSetProbe,
   },
   {
@@ -347,7 +399,11 @@ export const features: Feature[] = [
     title: 'Two containers of one Windows pod share the network namespace (localhost)',
     needs: ['windows-node'],
     fixtures: [{ id: 'multi-container', template: 'multi-container', os: 'windows' }],
-    expect: () => supported('containers of a pod share one network compartment on Windows Server 1709 and later', 'seed 000 (shared network namespace needs 1709+); FEATURES.md'),
+    expect: () =>
+      supported(
+        'containers of a pod share one network compartment on Windows Server 1709 and later',
+        'seed 000 (shared network namespace needs 1709+); FEATURES.md',
+      ),
     probe: multiContainerProbe,
   },
   {
@@ -378,7 +434,11 @@ export const features: Feature[] = [
     title: 'An image for another Windows build fails under process isolation',
     needs: ['windows-node'],
     fixtures: [{ id: 'os-mismatch', template: 'servercore-pod', os: 'windows' }],
-    expect: () => limited('under process isolation the container image build must equal the host build; a mismatch fails to run', 'seed 000; seed 003; WINDOWS-COMMANDS.md §7'),
+    expect: () =>
+      limited(
+        'under process isolation the container image build must equal the host build; a mismatch fails to run',
+        'seed 000; seed 003; WINDOWS-COMMANDS.md §7',
+      ),
     probe: osMismatchProbe,
   },
   {
@@ -387,9 +447,16 @@ export const features: Feature[] = [
     title: "Env var name with ':' (.NET configuration style)",
     needs: ['windows-node'],
     fixtures: [{ id: 'env-colon', template: 'env-colon', os: 'windows' }],
-    expect: c => (k8sAtLeast(c.version, 1, 32)
-      ? supported(`Kubernetes ${c.version.gitVersion} >= 1.32: RelaxedEnvironmentVariableValidation is on by default and accepts ':' in env names`, 'FEATURES.md (KEP-4369: beta 1.32, GA 1.34)')
-      : limited(`Kubernetes ${c.version.gitVersion} < 1.32: env names with ':' are rejected unless the RelaxedEnvironmentVariableValidation gate is on; the v1.9 docs say use '__'`, 'seed 000; FEATURES.md (KEP-4369: alpha 1.30, beta 1.32)')),
+    expect: c =>
+      k8sAtLeast(c.version, 1, 32)
+        ? supported(
+            `Kubernetes ${c.version.gitVersion} >= 1.32: RelaxedEnvironmentVariableValidation is on by default and accepts ':' in env names`,
+            'FEATURES.md (KEP-4369: beta 1.32, GA 1.34)',
+          )
+        : limited(
+            `Kubernetes ${c.version.gitVersion} < 1.32: env names with ':' are rejected unless the RelaxedEnvironmentVariableValidation gate is on; the v1.9 docs say use '__'`,
+            'seed 000; FEATURES.md (KEP-4369: alpha 1.30, beta 1.32)',
+          ),
     probe: envColonProbe,
   },
   {
@@ -399,9 +466,10 @@ export const features: Feature[] = [
     needs: ['windows-node', 'metrics-server'],
     fixtures: [{ id: 'hpa', template: 'hpa', os: 'windows' }],
     designedWaitMs: () => HPA_SYNC_PERIOD_MS,
-    expect: c => (c.metricsServer
-      ? supported('metrics-server serves metrics.k8s.io, which includes Windows pods', 'FEATURES.md; seed 000 (HPA not validated in v1.9)')
-      : notApplicable('metrics.k8s.io is not served (no metrics-server): an HPA has nothing to read', 'FEATURES.md')),
+    expect: c =>
+      c.metricsServer
+        ? supported('metrics-server serves metrics.k8s.io, which includes Windows pods', 'FEATURES.md; seed 000 (HPA not validated in v1.9)')
+        : notApplicable('metrics.k8s.io is not served (no metrics-server): an HPA has nothing to read', 'FEATURES.md'),
     probe: hpaProbe,
   },
 ];

@@ -18,16 +18,24 @@ export function checksTask(deployment: Deployment, events: RunEvents): Task<RunS
   return {
     title: 'checks',
     setup: async r => {
-      const pool = new CheckPool(byPriority(r.features, r.config.timeouts), r.features.length, f => r.waves!.run(f, async () => {
-        const scope = r.buildScopes?.get(f.id);
-        const inputs = checkInputs(r, f, scope);
-        await Promise.all(f.fixtures.map(s => deployment.settled(inputs.namespace, s.id)));
-        // A per-build instance speaks for its build even when no node was named (n/a, error).
-        return checkFeature(inputs, f).then(res => (scope && !res.windowsBuild ? { ...res, windowsBuild: scope.build } : res));
-      }), f => notRunResult(f, stopReason(r.abort.signal)), r.abort.signal, {
-        onBegin: f => events.onCheckBegin(selectedOf(f)),
-        onEnd: (res, done) => events.onCheckEnd(res, { done, total: r.features.length }),
-      });
+      const pool = new CheckPool(
+        byPriority(r.features, r.config.timeouts),
+        r.features.length,
+        f =>
+          r.waves!.run(f, async () => {
+            const scope = r.buildScopes?.get(f.id);
+            const inputs = checkInputs(r, f, scope);
+            await Promise.all(f.fixtures.map(s => deployment.settled(inputs.namespace, s.id)));
+            // A per-build instance speaks for its build even when no node was named (n/a, error).
+            return checkFeature(inputs, f).then(res => (scope && !res.windowsBuild ? { ...res, windowsBuild: scope.build } : res));
+          }),
+        f => notRunResult(f, stopReason(r.abort.signal)),
+        r.abort.signal,
+        {
+          onBegin: f => events.onCheckBegin(selectedOf(f)),
+          onEnd: (res, done) => events.onCheckEnd(res, { done, total: r.features.length }),
+        },
+      );
       pool.start();
       r.results = await Promise.all(reportOrder(r.features).map(f => pool.result(f)));
     },
@@ -39,15 +47,35 @@ function checkInputs(r: RunState, f: Feature, scope: BuildScope | undefined): Ch
   const where = scope ?? { namespace: r.namespace, fixtures: r.fixtures, render: r.render!, cluster: r.cluster! };
   const { config } = r;
   return {
-    cluster: where.cluster, kube: r.kube, runId: r.runId, namespace: where.namespace, labels: r.labels, secrets: r.secrets,
-    fixtures: where.fixtures, redactor: r.redactor, runSignal: r.abort.signal, rank: r.ranks?.get(f.id), slots: r.slots,
-    podWaits: r.podWaits, unpermitted: r.unpermitted?.get(f.id), config,
+    cluster: where.cluster,
+    kube: r.kube,
+    runId: r.runId,
+    namespace: where.namespace,
+    labels: r.labels,
+    secrets: r.secrets,
+    fixtures: where.fixtures,
+    redactor: r.redactor,
+    runSignal: r.abort.signal,
+    rank: r.ranks?.get(f.id),
+    slots: r.slots,
+    podWaits: r.podWaits,
+    unpermitted: r.unpermitted?.get(f.id),
+    config,
     // The first check to reach a node makes its transport, in that check's namespace.
-    nodeTransport: node => r.nodeTransport(node, {
-      mode: config.nodeAccess, ssh: config.ssh, version: where.cluster.version,
-      kube: r.kube, runId: r.runId, namespace: where.namespace, render: where.render, podStartMs: config.timeouts.podStart,
-      signal: r.abort.signal, execSlots: r.slots.exec, log: r.log,
-    }),
+    nodeTransport: node =>
+      r.nodeTransport(node, {
+        mode: config.nodeAccess,
+        ssh: config.ssh,
+        version: where.cluster.version,
+        kube: r.kube,
+        runId: r.runId,
+        namespace: where.namespace,
+        render: where.render,
+        podStartMs: config.timeouts.podStart,
+        signal: r.abort.signal,
+        execSlots: r.slots.exec,
+        log: r.log,
+      }),
   };
 }
 

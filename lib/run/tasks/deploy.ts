@@ -26,23 +26,63 @@ export function deployTask(): Deployment {
       const { config, kube, redactor, log } = r;
       const cluster = r.cluster!;
       const signal = r.abort.signal;
-      const plans = deployPlans({ features: r.features, cluster, main: mainTarget(r), scopes: r.buildScopes, unpermitted: r.unpermitted, egressUrl: config.egressUrl })
-        .map(p => ({ ...p, specs: fixturesByPriority(p.specs, r.ranks!, r.features) }));
-      for (const p of plans) log(`Deploying ${p.specs.length} fixture(s)${p.scope ? ` for ${p.scope.label} in ${p.scope.namespace}` : ''}: ${p.specs.map(s => s.id).join(', ') || 'none'}.`);
+      const plans = deployPlans({
+        features: r.features,
+        cluster,
+        main: mainTarget(r),
+        scopes: r.buildScopes,
+        unpermitted: r.unpermitted,
+        egressUrl: config.egressUrl,
+      }).map(p => ({ ...p, specs: fixturesByPriority(p.specs, r.ranks!, r.features) }));
+      for (const p of plans)
+        log(
+          `Deploying ${p.specs.length} fixture(s)${p.scope ? ` for ${p.scope.label} in ${p.scope.namespace}` : ''}: ${p.specs.map(s => s.id).join(', ') || 'none'}.`,
+        );
       const settle = new Map<string, () => void>();
       for (const p of plans)
-        for (const s of p.specs) settledByKey.set(`${p.target.namespace}/${s.id}`, new Promise(resolve => settle.set(`${p.target.namespace}/${s.id}`, resolve)));
-      const pulls = { kube, runId: r.runId, namespace: r.namespace, labels: r.labels, deadlineMs: config.timeouts.prepull, progressMs: config.timeouts.prepullProgress, redactor, signal, log };
-      const prepull = config.prepull === false ? undefined : async (rendered: RenderedFixture[]) => { await prepullImages(pulls, pullTargets(rendered, cluster.nodes)); };
-      r.waves = await planDeployment({
-        kube, redactor, signal, releaseTimeoutMs: config.timeouts.namespaceDelete, errors: r.errors, log,
-        cluster, features: r.features, namespace: r.namespace, scopes: r.buildScopes,
-      }, plans, key => settle.get(key)?.());
+        for (const s of p.specs)
+          settledByKey.set(`${p.target.namespace}/${s.id}`, new Promise(resolve => settle.set(`${p.target.namespace}/${s.id}`, resolve)));
+      const pulls = {
+        kube,
+        runId: r.runId,
+        namespace: r.namespace,
+        labels: r.labels,
+        deadlineMs: config.timeouts.prepull,
+        progressMs: config.timeouts.prepullProgress,
+        redactor,
+        signal,
+        log,
+      };
+      const prepull =
+        config.prepull === false
+          ? undefined
+          : async (rendered: RenderedFixture[]) => {
+              await prepullImages(pulls, pullTargets(rendered, cluster.nodes));
+            };
+      r.waves = await planDeployment(
+        {
+          kube,
+          redactor,
+          signal,
+          releaseTimeoutMs: config.timeouts.namespaceDelete,
+          errors: r.errors,
+          log,
+          cluster,
+          features: r.features,
+          namespace: r.namespace,
+          scopes: r.buildScopes,
+        },
+        plans,
+        key => settle.get(key)?.(),
+      );
       deploying = r.waves.start(prepull);
       deploying.catch(() => undefined);
     },
     // Creates still in flight settle before the namespace goes: nothing is created after cleanup.
-    teardown: async r => { await deploying; await r.waves?.idle(); },
+    teardown: async r => {
+      await deploying;
+      await r.waves?.idle();
+    },
   };
   return { task, settled: (namespace, id) => settledByKey.get(`${namespace}/${id}`) };
 }

@@ -37,9 +37,11 @@ export function namespaceTask(o: NamespaceTaskOptions): Task<RunState> {
       heartbeat?.stop();
       if (r.config.keep) {
         await endLease(o.teardownKube, r.namespace).catch(e => r.log(`Warning: could not release the lease on ${r.namespace}: ${errorText(e)}`));
-        r.log(r.config.simulated
-          ? `Kept namespace ${r.namespace} (--keep) until the simulated cluster stops, at the end of this run.`
-          : `Kept namespace ${r.namespace} (--keep); remove it with: ${o.cleanupHint}`);
+        r.log(
+          r.config.simulated
+            ? `Kept namespace ${r.namespace} (--keep) until the simulated cluster stops, at the end of this run.`
+            : `Kept namespace ${r.namespace} (--keep); remove it with: ${o.cleanupHint}`,
+        );
         return;
       }
       const report = await cleanupRuns(o.teardownKube, { runId: r.runId, timeoutMs: r.config.timeouts.namespaceDelete, log: r.log, force: true });

@@ -22,9 +22,21 @@ export function preflightTask(kc: KubeConfig, begin: (r: RunState) => Promise<vo
     setup: async r => {
       const { config, kube } = r;
       const version = await preflight(kc, config.timeouts.preflightConnect);
-      r.unpermitted = await checkPermissions(kc, { features: r.features, namespace: r.namespace, server: kube.server, skipUnpermitted: config.skipUnpermitted, signal: r.abort.signal });
+      r.unpermitted = await checkPermissions(kc, {
+        features: r.features,
+        namespace: r.namespace,
+        server: kube.server,
+        skipUnpermitted: config.skipUnpermitted,
+        signal: r.abort.signal,
+      });
       try {
-        r.cluster = await discover(kube, { version, loadBalancer: config.loadBalancer, sshCheck: sshReachable(config.ssh), nodeFlapWaitMs: config.timeouts.nodeFlap, log: r.log });
+        r.cluster = await discover(kube, {
+          version,
+          loadBalancer: config.loadBalancer,
+          sshCheck: sshReachable(config.ssh),
+          nodeFlapWaitMs: config.timeouts.nodeFlap,
+          log: r.log,
+        });
         r.cluster.nodeAccess = applyNodeAccessMode(r.cluster.nodeAccess, config.nodeAccess);
       } catch (e) {
         throw new ClusterUnreachableError(`preflight failed on ${kube.server}: ${errorText(e)}`);
@@ -32,7 +44,9 @@ export function preflightTask(kc: KubeConfig, begin: (r: RunState) => Promise<vo
       r.render = renderContextFor({ runId: r.runId, namespace: r.namespace, secrets: r.secrets, imageRegistry: config.imageRegistry }, r.cluster);
       // Several Windows builds: each build-specific feature runs once per build (lib/run/builds.ts).
       ({ features: r.features, scopes: r.buildScopes } = expandForBuilds(r.features, r.cluster, {
-        main: mainTarget(r), render: { runId: r.runId, secrets: r.secrets, imageRegistry: config.imageRegistry }, unpermitted: r.unpermitted,
+        main: mainTarget(r),
+        render: { runId: r.runId, secrets: r.secrets, imageRegistry: config.imageRegistry },
+        unpermitted: r.unpermitted,
       }));
       r.ranks = ranksOf(byPriority(r.features, config.timeouts));
       await begin(r);

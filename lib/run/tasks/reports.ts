@@ -23,8 +23,12 @@ export async function reportRun(run: RunState, events: RunEvents, end: RunEnd): 
   let taskStatus = end.status;
   if (taskStatus === 'passed' && run.abort.signal.aborted) taskStatus = 'interrupted';
   const done = new Set(run.results.map(r => r.id));
-  const why = taskStatus === 'timedout' ? `the run hit its --timeout of ${Math.round((config.timeoutMs ?? 0) / 1000)}s`
-    : taskStatus === 'interrupted' ? stopReason(run.abort.signal) : run.errors[0] ?? 'the run stopped early';
+  const why =
+    taskStatus === 'timedout'
+      ? `the run hit its --timeout of ${Math.round((config.timeoutMs ?? 0) / 1000)}s`
+      : taskStatus === 'interrupted'
+        ? stopReason(run.abort.signal)
+        : (run.errors[0] ?? 'the run stopped early');
   for (const f of run.features) if (!done.has(f.id)) run.results.push(notRunResult(f, why));
   const counts = emptyCounts();
   for (const r of run.results) counts[r.outcome]++;

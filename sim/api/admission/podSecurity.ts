@@ -14,7 +14,7 @@ import { describeViolations, evaluatePodSpec, LEVELS, type Level } from './podSe
 
 export const LABEL_PREFIX = 'pod-security.kubernetes.io/';
 const MODES = ['enforce', 'audit', 'warn'] as const;
-type Mode = typeof MODES[number];
+type Mode = (typeof MODES)[number];
 
 /** Workload kinds whose pod template is checked (warnings only), by store bucket. */
 const TEMPLATES: Record<string, (o: KubeObject) => V1PodTemplateSpec | undefined> = {
@@ -27,7 +27,10 @@ const TEMPLATES: Record<string, (o: KubeObject) => V1PodTemplateSpec | undefined
 
 export const FLOOR_POLICY = 'pod-security-floor';
 
-interface ModePolicy { level: Level; version: string }
+interface ModePolicy {
+  level: Level;
+  version: string;
+}
 
 const isLevel = (v: string | undefined): v is Level => !!v && (LEVELS as string[]).includes(v);
 
@@ -52,13 +55,26 @@ function checkLabels(ns: KubeObject): void {
   for (const mode of MODES) {
     const level = ns.metadata.labels?.[LABEL_PREFIX + mode];
     const version = ns.metadata.labels?.[`${LABEL_PREFIX}${mode}-version`];
-    if (level !== undefined && !isLevel(level)) causes.push({ reason: 'FieldValueInvalid', field: `metadata.labels[${LABEL_PREFIX}${mode}]`, message: `Invalid value: ${JSON.stringify(level)}: must be one of privileged, baseline, restricted` });
-    if (version !== undefined && !VERSION.test(version)) causes.push({ reason: 'FieldValueInvalid', field: `metadata.labels[${LABEL_PREFIX}${mode}-version]`, message: `Invalid value: ${JSON.stringify(version)}: must be "latest" or "v1.x"` });
+    if (level !== undefined && !isLevel(level))
+      causes.push({
+        reason: 'FieldValueInvalid',
+        field: `metadata.labels[${LABEL_PREFIX}${mode}]`,
+        message: `Invalid value: ${JSON.stringify(level)}: must be one of privileged, baseline, restricted`,
+      });
+    if (version !== undefined && !VERSION.test(version))
+      causes.push({
+        reason: 'FieldValueInvalid',
+        field: `metadata.labels[${LABEL_PREFIX}${mode}-version]`,
+        message: `Invalid value: ${JSON.stringify(version)}: must be "latest" or "v1.x"`,
+      });
   }
   if (!causes.length) return;
   const detail = causes.map(c => `${c.field}: ${c.message}`);
-  throw new StoreError(422, 'Invalid', `Namespace "${ns.metadata.name}" is invalid: ${detail.length > 1 ? `[${detail.join(', ')}]` : detail[0]}`,
-    { name: ns.metadata.name, kind: 'Namespace', causes });
+  throw new StoreError(422, 'Invalid', `Namespace "${ns.metadata.name}" is invalid: ${detail.length > 1 ? `[${detail.join(', ')}]` : detail[0]}`, {
+    name: ns.metadata.name,
+    kind: 'Namespace',
+    causes,
+  });
 }
 
 /** The minor version a policy version evaluates at: latest (or newer than the server) is the server's. */
@@ -96,8 +112,12 @@ export function podSecurityAdmission(store: Store, profile: Profile): Admission 
       const enforce = policyFor('enforce', labels, config);
       const violations = evaluatePodSpec(enforce.level, policyMinor(enforce.version, serverMinor), spec);
       if (violations.length) {
-        throw new StoreError(403, 'Forbidden', `pods "${obj.metadata.name}" is forbidden: violates PodSecurity "${enforce.level}:${enforce.version}": ${describeViolations(violations)}`,
-          { name: obj.metadata.name, kind: 'pods' });
+        throw new StoreError(
+          403,
+          'Forbidden',
+          `pods "${obj.metadata.name}" is forbidden: violates PodSecurity "${enforce.level}:${enforce.version}": ${describeViolations(violations)}`,
+          { name: obj.metadata.name, kind: 'pods' },
+        );
       }
     }
     const warn = policyFor('warn', labels, config);
@@ -111,8 +131,11 @@ function checkFloor(ns: KubeObject, config: PodSecurityConfig): void {
   const floor = config.defaults?.enforce ?? 'privileged';
   const level = ns.metadata.labels?.[`${LABEL_PREFIX}enforce`];
   if (!isLevel(level) || rank(level) >= rank(floor)) return;
-  throw new StoreError(403, 'Forbidden',
-    `namespaces "${ns.metadata.name}" is forbidden: ValidatingAdmissionPolicy '${FLOOR_POLICY}' with binding '${FLOOR_POLICY}' denied request: `
-    + `${LABEL_PREFIX}enforce may not be weaker than the cluster default "${floor}"`,
-    { name: ns.metadata.name, kind: 'namespaces' });
+  throw new StoreError(
+    403,
+    'Forbidden',
+    `namespaces "${ns.metadata.name}" is forbidden: ValidatingAdmissionPolicy '${FLOOR_POLICY}' with binding '${FLOOR_POLICY}' denied request: ` +
+      `${LABEL_PREFIX}enforce may not be weaker than the cluster default "${floor}"`,
+    { name: ns.metadata.name, kind: 'namespaces' },
+  );
 }

@@ -14,11 +14,20 @@ export function requestAttributes(user: UserInfo, r: Route, method: string, path
   const named = r.name !== undefined;
   let verb: string;
   switch (method) {
-    case 'POST': verb = 'create'; break;
-    case 'PUT': verb = 'update'; break;
-    case 'PATCH': verb = 'patch'; break;
-    case 'DELETE': verb = named ? 'delete' : 'deletecollection'; break;
-    default: verb = watch ? 'watch' : named ? 'get' : 'list';
+    case 'POST':
+      verb = 'create';
+      break;
+    case 'PUT':
+      verb = 'update';
+      break;
+    case 'PATCH':
+      verb = 'patch';
+      break;
+    case 'DELETE':
+      verb = named ? 'delete' : 'deletecollection';
+      break;
+    default:
+      verb = watch ? 'watch' : named ? 'get' : 'list';
   }
   // RequestInfo: a namespace object's own requests are "in" that namespace.
   const namespace = r.rt.resource === 'namespaces' && r.rt.group === '' ? r.name : r.namespace;

@@ -18,11 +18,57 @@ const WRITE = ['create', 'delete', 'deletecollection', 'patch', 'update'];
 const rule = (apiGroups: string[], resources: string[], verbs: string[]): V1PolicyRule => ({ apiGroups, resources, verbs });
 
 const VIEW: V1PolicyRule[] = [
-  rule([''], ['configmaps', 'endpoints', 'persistentvolumeclaims', 'persistentvolumeclaims/status', 'pods', 'replicationcontrollers', 'replicationcontrollers/scale', 'serviceaccounts', 'services', 'services/status'], READ),
-  rule([''], ['bindings', 'events', 'limitranges', 'namespaces/status', 'pods/log', 'pods/status', 'replicationcontrollers/status', 'resourcequotas', 'resourcequotas/status'], READ),
+  rule(
+    [''],
+    [
+      'configmaps',
+      'endpoints',
+      'persistentvolumeclaims',
+      'persistentvolumeclaims/status',
+      'pods',
+      'replicationcontrollers',
+      'replicationcontrollers/scale',
+      'serviceaccounts',
+      'services',
+      'services/status',
+    ],
+    READ,
+  ),
+  rule(
+    [''],
+    [
+      'bindings',
+      'events',
+      'limitranges',
+      'namespaces/status',
+      'pods/log',
+      'pods/status',
+      'replicationcontrollers/status',
+      'resourcequotas',
+      'resourcequotas/status',
+    ],
+    READ,
+  ),
   rule([''], ['namespaces'], READ),
   rule(['discovery.k8s.io'], ['endpointslices'], READ),
-  rule(['apps'], ['controllerrevisions', 'daemonsets', 'daemonsets/status', 'deployments', 'deployments/scale', 'deployments/status', 'replicasets', 'replicasets/scale', 'replicasets/status', 'statefulsets', 'statefulsets/scale', 'statefulsets/status'], READ),
+  rule(
+    ['apps'],
+    [
+      'controllerrevisions',
+      'daemonsets',
+      'daemonsets/status',
+      'deployments',
+      'deployments/scale',
+      'deployments/status',
+      'replicasets',
+      'replicasets/scale',
+      'replicasets/status',
+      'statefulsets',
+      'statefulsets/scale',
+      'statefulsets/status',
+    ],
+    READ,
+  ),
   rule(['autoscaling'], ['horizontalpodautoscalers', 'horizontalpodautoscalers/status'], READ),
   rule(['batch'], ['cronjobs', 'cronjobs/status', 'jobs', 'jobs/status'], READ),
   rule(['policy'], ['poddisruptionbudgets', 'poddisruptionbudgets/status'], READ),
@@ -34,9 +80,27 @@ const EDIT: V1PolicyRule[] = [
   rule([''], ['serviceaccounts'], ['impersonate']),
   rule([''], ['pods', 'pods/attach', 'pods/exec', 'pods/portforward', 'pods/proxy'], WRITE),
   rule([''], ['pods/eviction'], ['create']),
-  rule([''], ['configmaps', 'events', 'persistentvolumeclaims', 'replicationcontrollers', 'replicationcontrollers/scale', 'secrets', 'serviceaccounts', 'services', 'services/proxy'], WRITE),
+  rule(
+    [''],
+    [
+      'configmaps',
+      'events',
+      'persistentvolumeclaims',
+      'replicationcontrollers',
+      'replicationcontrollers/scale',
+      'secrets',
+      'serviceaccounts',
+      'services',
+      'services/proxy',
+    ],
+    WRITE,
+  ),
   rule([''], ['serviceaccounts/token'], ['create']),
-  rule(['apps'], ['daemonsets', 'deployments', 'deployments/rollback', 'deployments/scale', 'replicasets', 'replicasets/scale', 'statefulsets', 'statefulsets/scale'], WRITE),
+  rule(
+    ['apps'],
+    ['daemonsets', 'deployments', 'deployments/rollback', 'deployments/scale', 'replicasets', 'replicasets/scale', 'statefulsets', 'statefulsets/scale'],
+    WRITE,
+  ),
   rule(['autoscaling'], ['horizontalpodautoscalers'], WRITE),
   rule(['batch'], ['cronjobs', 'jobs'], WRITE),
   rule(['policy'], ['poddisruptionbudgets'], WRITE),
@@ -51,7 +115,8 @@ const ADMIN_EXTRA: V1PolicyRule[] = [
 
 function clusterRole(name: string, o: { rules?: V1PolicyRule[]; labels?: Record<string, string>; aggregateFrom?: string }): V1ClusterRole {
   return {
-    apiVersion: `${RBAC_GROUP}/v1`, kind: 'ClusterRole',
+    apiVersion: `${RBAC_GROUP}/v1`,
+    kind: 'ClusterRole',
     metadata: { name, labels: { ...BOOTSTRAP, ...o.labels }, annotations: AUTOUPDATE },
     ...(o.aggregateFrom ? { aggregationRule: { clusterRoleSelectors: [{ matchLabels: aggregateTo(o.aggregateFrom) }] } } : {}),
     rules: o.rules ?? [],
@@ -60,7 +125,8 @@ function clusterRole(name: string, o: { rules?: V1PolicyRule[]; labels?: Record<
 
 function binding(name: string, role: string, groups: string[]): V1ClusterRoleBinding {
   return {
-    apiVersion: `${RBAC_GROUP}/v1`, kind: 'ClusterRoleBinding',
+    apiVersion: `${RBAC_GROUP}/v1`,
+    kind: 'ClusterRoleBinding',
     metadata: { name, labels: BOOTSTRAP, annotations: AUTOUPDATE },
     roleRef: { apiGroup: RBAC_GROUP, kind: 'ClusterRole', name: role },
     subjects: groups.map(g => ({ apiGroup: RBAC_GROUP, kind: 'Group', name: g })),
@@ -75,11 +141,20 @@ export const BOOTSTRAP_CLUSTER_ROLES: V1ClusterRole[] = [
   clusterRole('system:aggregate-to-admin', { rules: ADMIN_EXTRA, labels: aggregateTo('admin') }),
   clusterRole('system:aggregate-to-edit', { rules: EDIT, labels: aggregateTo('edit') }),
   clusterRole('system:aggregate-to-view', { rules: VIEW, labels: aggregateTo('view') }),
-  clusterRole('system:discovery', { rules: [{ nonResourceURLs: ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'], verbs: ['get'] }] }),
-  clusterRole('system:basic-user', { rules: [
-    rule(['authentication.k8s.io'], ['selfsubjectreviews'], ['create']),
-    rule(['authorization.k8s.io'], ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'], ['create']),
-  ] }),
+  clusterRole('system:discovery', {
+    rules: [
+      {
+        nonResourceURLs: ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'],
+        verbs: ['get'],
+      },
+    ],
+  }),
+  clusterRole('system:basic-user', {
+    rules: [
+      rule(['authentication.k8s.io'], ['selfsubjectreviews'], ['create']),
+      rule(['authorization.k8s.io'], ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'], ['create']),
+    ],
+  }),
   clusterRole('system:public-info-viewer', { rules: [{ nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'], verbs: ['get'] }] }),
 ];
 
@@ -92,6 +167,9 @@ export const BOOTSTRAP_CLUSTER_ROLE_BINDINGS: V1ClusterRoleBinding[] = [
 
 /** Creates what is missing (never overwrites: as upstream with autoupdate, minus the reconciling). */
 export function ensureBootstrapPolicy(store: Store): void {
-  for (const r of BOOTSTRAP_CLUSTER_ROLES) if (!store.tryGet(CLUSTER_ROLES, undefined, r.metadata!.name!)) store.create(CLUSTER_ROLES, r as unknown as KubeObject, { skipAdmission: true });
-  for (const b of BOOTSTRAP_CLUSTER_ROLE_BINDINGS) if (!store.tryGet(CLUSTER_ROLE_BINDINGS, undefined, b.metadata!.name!)) store.create(CLUSTER_ROLE_BINDINGS, b as unknown as KubeObject, { skipAdmission: true });
+  for (const r of BOOTSTRAP_CLUSTER_ROLES)
+    if (!store.tryGet(CLUSTER_ROLES, undefined, r.metadata!.name!)) store.create(CLUSTER_ROLES, r as unknown as KubeObject, { skipAdmission: true });
+  for (const b of BOOTSTRAP_CLUSTER_ROLE_BINDINGS)
+    if (!store.tryGet(CLUSTER_ROLE_BINDINGS, undefined, b.metadata!.name!))
+      store.create(CLUSTER_ROLE_BINDINGS, b as unknown as KubeObject, { skipAdmission: true });
 }

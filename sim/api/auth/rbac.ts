@@ -31,7 +31,10 @@ export interface Attributes {
   path?: string;
 }
 
-export interface Decision { allowed: boolean; reason: string }
+export interface Decision {
+  allowed: boolean;
+  reason: string;
+}
 
 const has = (list: string[] | undefined, v: string) => !!list && (list.includes('*') || list.includes(v));
 
@@ -53,10 +56,14 @@ export function ruleAllows(rule: V1PolicyRule, a: Omit<Attributes, 'user'>): boo
 
 function subjectMatches(s: RbacV1Subject, user: UserInfo, bindingNamespace: string | undefined): boolean {
   switch (s.kind) {
-    case 'User': return s.name === user.name;
-    case 'Group': return user.groups.includes(s.name);
-    case 'ServiceAccount': return user.name === serviceAccountUserName(s.namespace ?? bindingNamespace ?? '', s.name);
-    default: return false;
+    case 'User':
+      return s.name === user.name;
+    case 'Group':
+      return user.groups.includes(s.name);
+    case 'ServiceAccount':
+      return user.name === serviceAccountUserName(s.namespace ?? bindingNamespace ?? '', s.name);
+    default:
+      return false;
   }
 }
 
@@ -77,7 +84,11 @@ export function clusterRoleRules(store: Store, name: string, seen = new Set<stri
   return out;
 }
 
-interface Grant { rules: V1PolicyRule[]; describe: string; namespace?: string }
+interface Grant {
+  rules: V1PolicyRule[];
+  describe: string;
+  namespace?: string;
+}
 
 /** Every rule set granted to the user: cluster-wide ones, and those of RoleBindings in `namespace`. */
 function grants(store: Store, user: UserInfo, namespace: string | undefined): Grant[] {
@@ -86,16 +97,25 @@ function grants(store: Store, user: UserInfo, namespace: string | undefined): Gr
     const b = o as unknown as V1ClusterRoleBinding;
     const subject = (b.subjects ?? []).find(s => subjectMatches(s, user, undefined));
     if (!subject || b.roleRef.kind !== 'ClusterRole') continue;
-    out.push({ rules: clusterRoleRules(store, b.roleRef.name), describe: `ClusterRoleBinding "${b.metadata?.name}" of ClusterRole "${b.roleRef.name}" to ${subject.kind} "${subject.name}"` });
+    out.push({
+      rules: clusterRoleRules(store, b.roleRef.name),
+      describe: `ClusterRoleBinding "${b.metadata?.name}" of ClusterRole "${b.roleRef.name}" to ${subject.kind} "${subject.name}"`,
+    });
   }
   if (!namespace) return out;
   for (const o of store.list(ROLE_BINDINGS, { namespace }).items) {
     const b = o as unknown as V1RoleBinding;
     const subject = (b.subjects ?? []).find(s => subjectMatches(s, user, namespace));
     if (!subject) continue;
-    const rules = b.roleRef.kind === 'ClusterRole' ? clusterRoleRules(store, b.roleRef.name)
-      : ((store.tryGet(ROLES, namespace, b.roleRef.name) as unknown as V1Role | undefined)?.rules ?? []);
-    out.push({ rules, namespace, describe: `RoleBinding "${b.metadata?.name}/${namespace}" of ${b.roleRef.kind} "${b.roleRef.name}" to ${subject.kind} "${subject.name}"` });
+    const rules =
+      b.roleRef.kind === 'ClusterRole'
+        ? clusterRoleRules(store, b.roleRef.name)
+        : ((store.tryGet(ROLES, namespace, b.roleRef.name) as unknown as V1Role | undefined)?.rules ?? []);
+    out.push({
+      rules,
+      namespace,
+      describe: `RoleBinding "${b.metadata?.name}/${namespace}" of ${b.roleRef.kind} "${b.roleRef.name}" to ${subject.kind} "${subject.name}"`,
+    });
   }
   return out;
 }
@@ -111,9 +131,14 @@ export function authorize(store: Store, a: Attributes): Decision {
 /** The rules a SelfSubjectRulesReview lists for the user in a namespace. */
 export function rulesFor(store: Store, user: UserInfo, namespace: string): { resourceRules: V1PolicyRule[]; nonResourceRules: V1PolicyRule[] } {
   const all = user.groups.includes(ADMIN_GROUP)
-    ? [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }, { verbs: ['*'], nonResourceURLs: ['*'] }]
+    ? [
+        { verbs: ['*'], apiGroups: ['*'], resources: ['*'] },
+        { verbs: ['*'], nonResourceURLs: ['*'] },
+      ]
     : grants(store, user, namespace).flatMap(g => g.rules);
-  const resourceRules = all.filter(r => r.resources?.length).map(r => ({ verbs: r.verbs, apiGroups: r.apiGroups, resources: r.resources, ...(r.resourceNames?.length ? { resourceNames: r.resourceNames } : {}) }));
+  const resourceRules = all
+    .filter(r => r.resources?.length)
+    .map(r => ({ verbs: r.verbs, apiGroups: r.apiGroups, resources: r.resources, ...(r.resourceNames?.length ? { resourceNames: r.resourceNames } : {}) }));
   const nonResourceRules = all.filter(r => r.nonResourceURLs?.length).map(r => ({ verbs: r.verbs, nonResourceURLs: r.nonResourceURLs }));
   return { resourceRules, nonResourceRules };
 }
@@ -135,4 +160,3 @@ export function forbidden(a: Attributes, reason = ''): ApiError {
   const message = a.name ? `${gr} "${a.name}" is forbidden: ${msg}` : `${gr} is forbidden: ${msg}`;
   return new ApiError(403, 'Forbidden', message, { ...(a.name ? { name: a.name } : {}), ...(a.apiGroup ? { group: a.apiGroup } : {}), kind: a.resource });
 }
-

@@ -28,13 +28,21 @@ export class ServiceAccountTokens {
   private readonly key = randomBytes(32);
   private readonly kid = randomBytes(8).toString('hex');
 
-  constructor(private readonly store: Store, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   issue(sa: { namespace: string; name: string; uid: string }, expirationSeconds: number, audiences: string[]): { token: string; expirationTimestamp: string } {
     const iat = Math.floor(this.now() / 1000);
     const claims: Claims = {
-      aud: audiences.length ? audiences : [ISSUER], exp: iat + expirationSeconds, iat, nbf: iat, iss: ISSUER,
-      jti: randomBytes(16).toString('hex'), sub: serviceAccountUser(sa.namespace, sa.name).name,
+      aud: audiences.length ? audiences : [ISSUER],
+      exp: iat + expirationSeconds,
+      iat,
+      nbf: iat,
+      iss: ISSUER,
+      jti: randomBytes(16).toString('hex'),
+      sub: serviceAccountUser(sa.namespace, sa.name).name,
       'kubernetes.io': { namespace: sa.namespace, serviceaccount: { name: sa.name, uid: sa.uid } },
     };
     const unsigned = `${b64({ alg: 'HS256', kid: this.kid })}.${b64(claims)}`;
@@ -49,7 +57,11 @@ export class ServiceAccountTokens {
     const got = Buffer.from(parts[2]);
     if (want.length !== got.length || !timingSafeEqual(want, got)) return undefined;
     let claims: Claims;
-    try { claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString()) as Claims; } catch { return undefined; }
+    try {
+      claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString()) as Claims;
+    } catch {
+      return undefined;
+    }
     if (claims.exp * 1000 <= this.now()) return undefined;
     const { namespace, serviceaccount } = claims['kubernetes.io'];
     const sa = this.store.tryGet('serviceaccounts', namespace, serviceaccount.name);

@@ -16,8 +16,12 @@ const MAX_EXPIRATION_SECONDS = 2 ** 32;
 const requester = (): UserInfo => currentRequest()?.user ?? ANONYMOUS;
 
 function invalid(kind: string, name: string, field: string, value: unknown, detail: string): ApiError {
-  return new ApiError(422, 'Invalid', `${kind} "${name}" is invalid: ${field}: Invalid value: ${JSON.stringify(value)}: ${detail}`,
-    { name, group: kind.split('.').slice(1).join('.'), kind: kind.split('.')[0], causes: [{ reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(value)}: ${detail}`, field }] });
+  return new ApiError(422, 'Invalid', `${kind} "${name}" is invalid: ${field}: Invalid value: ${JSON.stringify(value)}: ${detail}`, {
+    name,
+    group: kind.split('.').slice(1).join('.'),
+    kind: kind.split('.')[0],
+    causes: [{ reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(value)}: ${detail}`, field }],
+  });
 }
 
 export async function serviceAccountToken(ctx: Ctx): Promise<void> {
@@ -27,13 +31,20 @@ export async function serviceAccountToken(ctx: Ctx): Promise<void> {
   const spec = (body.spec ?? {}) as V1TokenRequestSpec;
   const sa = state.store.get('serviceaccounts', route.namespace, route.name!);
   const seconds = spec.expirationSeconds ?? DEFAULT_EXPIRATION_SECONDS;
-  if (seconds < MIN_EXPIRATION_SECONDS) throw invalid('TokenRequest.authentication.k8s.io', route.name!, 'spec.expirationSeconds', seconds, 'may not specify a duration less than 10 minutes');
-  if (seconds > MAX_EXPIRATION_SECONDS) throw invalid('TokenRequest.authentication.k8s.io', route.name!, 'spec.expirationSeconds', seconds, 'may not specify a duration larger than 2^32 seconds');
+  if (seconds < MIN_EXPIRATION_SECONDS)
+    throw invalid('TokenRequest.authentication.k8s.io', route.name!, 'spec.expirationSeconds', seconds, 'may not specify a duration less than 10 minutes');
+  if (seconds > MAX_EXPIRATION_SECONDS)
+    throw invalid('TokenRequest.authentication.k8s.io', route.name!, 'spec.expirationSeconds', seconds, 'may not specify a duration larger than 2^32 seconds');
   const issued = state.tokens.issue({ namespace: route.namespace!, name: route.name!, uid: sa.metadata.uid! }, seconds, spec.audiences ?? []);
   sendJSON(ctx.res, 201, {
-    kind: 'TokenRequest', apiVersion: 'authentication.k8s.io/v1',
+    kind: 'TokenRequest',
+    apiVersion: 'authentication.k8s.io/v1',
     metadata: { name: route.name, namespace: route.namespace, creationTimestamp: null },
-    spec: { audiences: spec.audiences?.length ? spec.audiences : ['https://kubernetes.default.svc.cluster.local'], expirationSeconds: seconds, boundObjectRef: spec.boundObjectRef ?? null },
+    spec: {
+      audiences: spec.audiences?.length ? spec.audiences : ['https://kubernetes.default.svc.cluster.local'],
+      expirationSeconds: seconds,
+      boundObjectRef: spec.boundObjectRef ?? null,
+    },
     status: issued,
   });
 }
@@ -49,7 +60,9 @@ export async function selfSubjectReview(ctx: Ctx): Promise<void> {
   const { metadata } = await review(ctx);
   const u = requester();
   sendJSON(ctx.res, 201, {
-    kind: 'SelfSubjectReview', apiVersion: 'authentication.k8s.io/v1', metadata: { ...metadata, creationTimestamp: null },
+    kind: 'SelfSubjectReview',
+    apiVersion: 'authentication.k8s.io/v1',
+    metadata: { ...metadata, creationTimestamp: null },
     status: { userInfo: { username: u.name, ...(u.uid ? { uid: u.uid } : {}), groups: u.groups } },
   });
 }
@@ -61,16 +74,32 @@ export async function selfSubjectAccessReview(ctx: Ctx): Promise<void> {
   let attrs: Attributes;
   if (spec.resourceAttributes) {
     const ra = spec.resourceAttributes;
-    attrs = { user, verb: ra.verb ?? '', resourceRequest: true, apiGroup: ra.group ?? '', resource: ra.resource ?? '', subresource: ra.subresource || undefined, namespace: ra.namespace || undefined, name: ra.name || undefined };
+    attrs = {
+      user,
+      verb: ra.verb ?? '',
+      resourceRequest: true,
+      apiGroup: ra.group ?? '',
+      resource: ra.resource ?? '',
+      subresource: ra.subresource || undefined,
+      namespace: ra.namespace || undefined,
+      name: ra.name || undefined,
+    };
   } else if (spec.nonResourceAttributes) {
     attrs = { user, verb: spec.nonResourceAttributes.verb ?? '', resourceRequest: false, path: spec.nonResourceAttributes.path ?? '' };
   } else {
-    throw new ApiError(422, 'Invalid', 'SelfSubjectAccessReview.authorization.k8s.io "" is invalid: spec.resourceAttributes: Invalid value: "null": exactly one of nonResourceAttributes or resourceAttributes must be specified',
-      { group: 'authorization.k8s.io', kind: 'SelfSubjectAccessReview', causes: [{ reason: 'FieldValueInvalid', field: 'spec.resourceAttributes' }] });
+    throw new ApiError(
+      422,
+      'Invalid',
+      'SelfSubjectAccessReview.authorization.k8s.io "" is invalid: spec.resourceAttributes: Invalid value: "null": exactly one of nonResourceAttributes or resourceAttributes must be specified',
+      { group: 'authorization.k8s.io', kind: 'SelfSubjectAccessReview', causes: [{ reason: 'FieldValueInvalid', field: 'spec.resourceAttributes' }] },
+    );
   }
   const d = authorize(ctx.state.store, attrs);
   sendJSON(ctx.res, 201, {
-    kind: 'SelfSubjectAccessReview', apiVersion: 'authorization.k8s.io/v1', metadata: { ...metadata, creationTimestamp: null }, spec,
+    kind: 'SelfSubjectAccessReview',
+    apiVersion: 'authorization.k8s.io/v1',
+    metadata: { ...metadata, creationTimestamp: null },
+    spec,
     status: { allowed: d.allowed, ...(d.reason ? { reason: d.reason } : {}) },
   });
 }
@@ -80,7 +109,10 @@ export async function selfSubjectRulesReview(ctx: Ctx): Promise<void> {
   const namespace = typeof spec.namespace === 'string' ? spec.namespace : '';
   if (!namespace) throw new ApiError(400, 'BadRequest', 'no namespace on request');
   sendJSON(ctx.res, 201, {
-    kind: 'SelfSubjectRulesReview', apiVersion: 'authorization.k8s.io/v1', metadata: { ...metadata, creationTimestamp: null }, spec,
+    kind: 'SelfSubjectRulesReview',
+    apiVersion: 'authorization.k8s.io/v1',
+    metadata: { ...metadata, creationTimestamp: null },
+    spec,
     status: { ...rulesFor(ctx.state.store, requester(), namespace), incomplete: false },
   });
 }

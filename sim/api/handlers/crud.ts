@@ -46,7 +46,11 @@ function checkFields(ctx: Ctx, obj: unknown): Record<string, string[]> {
 function withoutDirectives(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(withoutDirectives);
   if (typeof v !== 'object' || v === null) return v;
-  return Object.fromEntries(Object.entries(v).filter(([k]) => !k.startsWith('$')).map(([k, x]) => [k, withoutDirectives(x)]));
+  return Object.fromEntries(
+    Object.entries(v)
+      .filter(([k]) => !k.startsWith('$'))
+      .map(([k, x]) => [k, withoutDirectives(x)]),
+  );
 }
 
 function checkBodyMeta(ctx: Ctx, o: KubeObject): void {
@@ -66,20 +70,29 @@ export function get(ctx: Ctx): void {
   respond(ctx, 200, toExternal(route.rt, state.store.get(bucket, route.namespace, route.name!)));
 }
 
-interface Continue { key: string; rv: string }
+interface Continue {
+  key: string;
+  rv: string;
+}
 
 export function list(ctx: Ctx): void {
   const { state, route, bucket, query } = ctx;
   const rt = route.rt;
   const fieldSelector = translateFieldSelector(rt, query.get('fieldSelector') ?? undefined);
-  const { items, resourceVersion } = state.store.list(bucket, { namespace: route.namespace, labelSelector: query.get('labelSelector') ?? undefined, fieldSelector });
+  const { items, resourceVersion } = state.store.list(bucket, {
+    namespace: route.namespace,
+    labelSelector: query.get('labelSelector') ?? undefined,
+    fieldSelector,
+  });
   let page = items;
   const meta: { resourceVersion: string; continue?: string; remainingItemCount?: number } = { resourceVersion };
   const token = query.get('continue');
   const keyOf = (o: KubeObject) => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
   if (token) {
     let c: Continue;
-    try { c = JSON.parse(Buffer.from(token, 'base64url').toString()) as Continue; } catch {
+    try {
+      c = JSON.parse(Buffer.from(token, 'base64url').toString()) as Continue;
+    } catch {
       throw new ApiError(400, 'BadRequest', 'continue key is not valid: illegal base64 data');
     }
     page = page.filter(o => keyOf(o).localeCompare(c.key) > 0);
@@ -111,9 +124,29 @@ export async function create(ctx: Ctx): Promise<void> {
 
 /** Status-subresource semantics: the main resource ignores status, /status only changes status. */
 function mergeForSubresource(rt: ResourceType, sub: string | undefined, next: KubeObject, old: KubeObject): KubeObject {
-  if (sub === 'status') return { ...old, status: next.status, metadata: { ...old.metadata, resourceVersion: next.metadata.resourceVersion, labels: next.metadata.labels ?? old.metadata.labels, annotations: next.metadata.annotations ?? old.metadata.annotations } };
-  if (sub === 'finalize') return { ...old, spec: { ...(old.spec as object), finalizers: (next.spec as { finalizers?: string[] } | undefined)?.finalizers ?? [] }, metadata: { ...old.metadata, resourceVersion: next.metadata.resourceVersion } };
-  if (sub === 'ephemeralcontainers') return { ...old, spec: { ...(old.spec as object), ephemeralContainers: (next.spec as { ephemeralContainers?: unknown[] } | undefined)?.ephemeralContainers }, metadata: { ...old.metadata, resourceVersion: next.metadata.resourceVersion } };
+  if (sub === 'status')
+    return {
+      ...old,
+      status: next.status,
+      metadata: {
+        ...old.metadata,
+        resourceVersion: next.metadata.resourceVersion,
+        labels: next.metadata.labels ?? old.metadata.labels,
+        annotations: next.metadata.annotations ?? old.metadata.annotations,
+      },
+    };
+  if (sub === 'finalize')
+    return {
+      ...old,
+      spec: { ...(old.spec as object), finalizers: (next.spec as { finalizers?: string[] } | undefined)?.finalizers ?? [] },
+      metadata: { ...old.metadata, resourceVersion: next.metadata.resourceVersion },
+    };
+  if (sub === 'ephemeralcontainers')
+    return {
+      ...old,
+      spec: { ...(old.spec as object), ephemeralContainers: (next.spec as { ephemeralContainers?: unknown[] } | undefined)?.ephemeralContainers },
+      metadata: { ...old.metadata, resourceVersion: next.metadata.resourceVersion },
+    };
   if (hasStatus(rt) && rt.resource !== 'namespaces' && old.status !== undefined) return { ...next, status: old.status };
   return next;
 }
@@ -134,7 +167,11 @@ export async function update(ctx: Ctx): Promise<void> {
       respond(ctx, 201, toExternal(rt, state.store.create(bucket, toStorage(rt, body), { dryRun })), headers);
       return;
     }
-    throw new StoreError(404, 'NotFound', `${rt.resource}${rt.group ? '.' + rt.group : ''} "${route.name}" not found`, { name: route.name, group: rt.group, kind: rt.resource });
+    throw new StoreError(404, 'NotFound', `${rt.resource}${rt.group ? '.' + rt.group : ''} "${route.name}" not found`, {
+      name: route.name,
+      group: rt.group,
+      kind: rt.resource,
+    });
   }
   const next = mergeForSubresource(rt, route.subresource, toStorage(rt, body), old);
   const updated = state.store.update(bucket, next, { dryRun });
@@ -168,9 +205,15 @@ export async function patch(ctx: Ctx): Promise<void> {
   const { state, route, bucket, query } = ctx;
   const rt = route.rt;
   const type = patchTypeOf(ctx.req.headers['content-type']);
-  if (!type) throw new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json`);
+  if (!type)
+    throw new ApiError(
+      415,
+      'UnsupportedMediaType',
+      `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json`,
+    );
   const body = await readObject(ctx.req);
-  if (type === 'apply' && !query.get('fieldManager')) throw new ApiError(400, 'BadRequest', 'PATCH, application/apply-patch+yaml requests must have a fieldManager query parameter');
+  if (type === 'apply' && !query.get('fieldManager'))
+    throw new ApiError(400, 'BadRequest', 'PATCH, application/apply-patch+yaml requests must have a fieldManager query parameter');
   const headers = type !== 'json' ? checkFields(ctx, body) : {};
   // Server-side apply creates what does not exist yet.
   if (type === 'apply' && !route.subresource && !state.store.tryGet(bucket, route.namespace, route.name!)) {
@@ -206,8 +249,12 @@ async function deleteOptions(ctx: Ctx): Promise<V1DeleteOptions> {
 export function deleteOne(ctx: Ctx, bucket: string, namespace: string | undefined, name: string, opts: V1DeleteOptions): KubeObject {
   const policy = opts.propagationPolicy ?? (opts.orphanDependents === true ? 'Orphan' : undefined);
   if (policy && !['Orphan', 'Foreground', 'Background'].includes(policy)) {
-    throw new ApiError(422, 'Invalid', `DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan"`,
-      { causes: [{ reason: 'FieldValueNotSupported', message: `Unsupported value: "${policy}"`, field: 'propagationPolicy' }] });
+    throw new ApiError(
+      422,
+      'Invalid',
+      `DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan"`,
+      { causes: [{ reason: 'FieldValueNotSupported', message: `Unsupported value: "${policy}"`, field: 'propagationPolicy' }] },
+    );
   }
   return ctx.state.store.delete(bucket, namespace, name, {
     dryRun: (opts.dryRun ?? []).includes('All'),
@@ -235,10 +282,16 @@ export async function removeCollection(ctx: Ctx): Promise<void> {
   const { state, route, bucket, query } = ctx;
   const rt = route.rt;
   const opts = await deleteOptions(ctx);
-  const { items } = state.store.list(bucket, { namespace: route.namespace, labelSelector: query.get('labelSelector') ?? undefined, fieldSelector: translateFieldSelector(rt, query.get('fieldSelector') ?? undefined) });
+  const { items } = state.store.list(bucket, {
+    namespace: route.namespace,
+    labelSelector: query.get('labelSelector') ?? undefined,
+    fieldSelector: translateFieldSelector(rt, query.get('fieldSelector') ?? undefined),
+  });
   const out: KubeObject[] = [];
   for (const o of items) {
-    try { out.push(toExternal(rt, deleteOne(ctx, bucket, o.metadata.namespace, o.metadata.name!, opts))); } catch (e) {
+    try {
+      out.push(toExternal(rt, deleteOne(ctx, bucket, o.metadata.namespace, o.metadata.name!, opts)));
+    } catch (e) {
       if (!(e instanceof StoreError && e.code === 404)) throw e;
     }
   }
@@ -252,8 +305,15 @@ function toScale(o: KubeObject): object {
   const status = (o.status ?? {}) as { replicas?: number };
   const sel = labelSelectorString(spec.selector);
   return {
-    kind: 'Scale', apiVersion: 'autoscaling/v1',
-    metadata: { name: o.metadata.name, namespace: o.metadata.namespace, uid: o.metadata.uid, resourceVersion: o.metadata.resourceVersion, creationTimestamp: o.metadata.creationTimestamp },
+    kind: 'Scale',
+    apiVersion: 'autoscaling/v1',
+    metadata: {
+      name: o.metadata.name,
+      namespace: o.metadata.namespace,
+      uid: o.metadata.uid,
+      resourceVersion: o.metadata.resourceVersion,
+      creationTimestamp: o.metadata.creationTimestamp,
+    },
     spec: { replicas: spec.replicas ?? 1 },
     status: { replicas: status.replicas ?? 0, selector: sel === '<none>' ? '' : sel },
   };
@@ -263,7 +323,10 @@ export async function scale(ctx: Ctx): Promise<void> {
   const { state, route, bucket, query } = ctx;
   const cur = state.store.get(bucket, route.namespace, route.name!);
   const method = ctx.req.method;
-  if (method === 'GET') { sendJSON(ctx.res, 200, toScale(cur)); return; }
+  if (method === 'GET') {
+    sendJSON(ctx.res, 200, toScale(cur));
+    return;
+  }
   let desired: { spec?: { replicas?: number }; metadata?: { resourceVersion?: string } };
   if (method === 'PUT') desired = (await readObject(ctx.req)) as typeof desired;
   else if (method === 'PATCH') {
@@ -273,8 +336,17 @@ export async function scale(ctx: Ctx): Promise<void> {
   } else throw new ApiError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
   const replicas = desired?.spec?.replicas;
   if (typeof replicas !== 'number' || replicas < 0) {
-    throw new ApiError(422, 'Invalid', `Scale.autoscaling "${route.name}" is invalid: spec.replicas: Invalid value: ${replicas}: must be greater than or equal to 0`,
-      { name: route.name, group: 'autoscaling', kind: 'Scale', causes: [{ reason: 'FieldValueInvalid', message: `Invalid value: ${replicas}: must be greater than or equal to 0`, field: 'spec.replicas' }] });
+    throw new ApiError(
+      422,
+      'Invalid',
+      `Scale.autoscaling "${route.name}" is invalid: spec.replicas: Invalid value: ${replicas}: must be greater than or equal to 0`,
+      {
+        name: route.name,
+        group: 'autoscaling',
+        kind: 'Scale',
+        causes: [{ reason: 'FieldValueInvalid', message: `Invalid value: ${replicas}: must be greater than or equal to 0`, field: 'spec.replicas' }],
+      },
+    );
   }
   const next = { ...cur, spec: { ...(cur.spec as object), replicas } };
   if (desired.metadata?.resourceVersion) next.metadata = { ...cur.metadata, resourceVersion: desired.metadata.resourceVersion };

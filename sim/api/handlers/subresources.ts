@@ -16,7 +16,6 @@ function needHandlers(ctx: Ctx): SubresourceHandlers {
   return h;
 }
 
-
 /** The container a pod subresource is about: explicit, annotated default, or the only one. */
 export function resolveContainer(pod: V1Pod, requested: string | undefined): string {
   const all = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? []), ...(pod.spec?.ephemeralContainers ?? [])].map(c => c.name);
@@ -38,10 +37,15 @@ export async function podLog(ctx: Ctx): Promise<void> {
   const container = resolveContainer(pod, query.get('container') ?? undefined);
   const h = needHandlers(ctx);
   const lr: LogRequest = {
-    namespace: route.namespace!, pod: route.name!, container,
-    follow: boolParam(query, 'follow'), previous: boolParam(query, 'previous'),
-    tailLines: int64Param(query, 'tailLines'), sinceSeconds: int64Param(query, 'sinceSeconds'),
-    timestamps: boolParam(query, 'timestamps'), limitBytes: int64Param(query, 'limitBytes'),
+    namespace: route.namespace!,
+    pod: route.name!,
+    container,
+    follow: boolParam(query, 'follow'),
+    previous: boolParam(query, 'previous'),
+    tailLines: int64Param(query, 'tailLines'),
+    sinceSeconds: int64Param(query, 'sinceSeconds'),
+    timestamps: boolParam(query, 'timestamps'),
+    limitBytes: int64Param(query, 'limitBytes'),
   };
   const ac = new AbortController();
   const end = () => ac.abort();
@@ -52,15 +56,21 @@ export async function podLog(ctx: Ctx): Promise<void> {
   let started = false;
   const origWrite = res.write.bind(res);
   res.write = ((chunk: unknown, ...rest: unknown[]) => {
-    if (!started) { started = true; res.writeHead(200, { 'Content-Type': 'text/plain', 'Transfer-Encoding': 'chunked' }); }
+    if (!started) {
+      started = true;
+      res.writeHead(200, { 'Content-Type': 'text/plain', 'Transfer-Encoding': 'chunked' });
+    }
     return (origWrite as (...a: unknown[]) => boolean)(chunk, ...rest);
   }) as typeof res.write;
   try {
     await h.log(lr, res, ac.signal);
-    if (!started) { res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': 0 }); }
+    if (!started) {
+      res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': 0 });
+    }
     res.end();
   } catch (e) {
-    if (!started) sendStatus(res, toStatus(e)); else res.end();
+    if (!started) sendStatus(res, toStatus(e));
+    else res.end();
   } finally {
     state.closers.delete(end);
   }
@@ -70,10 +80,19 @@ export async function binding(ctx: Ctx): Promise<void> {
   const { state, route } = ctx;
   const b = asKubeObject(await readObject(ctx.req)) as unknown as V1Binding;
   const node = b.target?.name;
-  if (!node) throw new ApiError(422, 'Invalid', `Binding.core "${route.name}" is invalid: target.name: Required value`, { causes: [{ reason: 'FieldValueRequired', message: 'Required value', field: 'target.name' }] });
+  if (!node)
+    throw new ApiError(422, 'Invalid', `Binding.core "${route.name}" is invalid: target.name: Required value`, {
+      causes: [{ reason: 'FieldValueRequired', message: 'Required value', field: 'target.name' }],
+    });
   state.store.mutate('pods', route.namespace, route.name!, o => {
     const spec = (o.spec ?? (o.spec = {})) as { nodeName?: string };
-    if (spec.nodeName) throw new StoreError(409, 'Conflict', `Operation cannot be fulfilled on pods/binding "${route.name}": pod ${route.name} is already assigned to node "${spec.nodeName}"`, { name: route.name, kind: 'pods/binding' });
+    if (spec.nodeName)
+      throw new StoreError(
+        409,
+        'Conflict',
+        `Operation cannot be fulfilled on pods/binding "${route.name}": pod ${route.name} is already assigned to node "${spec.nodeName}"`,
+        { name: route.name, kind: 'pods/binding' },
+      );
     spec.nodeName = node;
     const status = (o.status ?? (o.status = {})) as { conditions?: { type: string; status: string; lastTransitionTime?: string }[] };
     status.conditions = (status.conditions ?? []).filter(c => c.type !== 'PodScheduled');
@@ -84,7 +103,7 @@ export async function binding(ctx: Ctx): Promise<void> {
 
 export async function eviction(ctx: Ctx): Promise<void> {
   const { state, route } = ctx;
-  const ev = (await readObject(ctx.req) ?? {}) as V1Eviction;
+  const ev = ((await readObject(ctx.req)) ?? {}) as V1Eviction;
   state.store.get('pods', route.namespace, route.name!);
   deleteOne(ctx, 'pods', route.namespace, route.name!, ev.deleteOptions ?? {});
   sendJSON(ctx.res, 201, { ...successStatus(), code: 201 });
@@ -120,7 +139,11 @@ export async function metrics(ctx: Ctx): Promise<void> {
     const o = items.find(x => x.metadata?.name === route.name);
     if (!o) {
       const id = isPods ? `${route.namespace}/${route.name}` : route.name;
-      throw new ApiError(404, 'NotFound', `${isPods ? 'podmetrics' : 'nodemetrics'}.metrics.k8s.io "${id}" not found`, { name: route.name, group: 'metrics.k8s.io', kind: route.rt.resource });
+      throw new ApiError(404, 'NotFound', `${isPods ? 'podmetrics' : 'nodemetrics'}.metrics.k8s.io "${id}" not found`, {
+        name: route.name,
+        group: 'metrics.k8s.io',
+        kind: route.rt.resource,
+      });
     }
     sendJSON(ctx.res, 200, withType(o));
     return;

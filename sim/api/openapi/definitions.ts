@@ -27,7 +27,11 @@ export interface Schema {
   'x-kubernetes-list-map-keys'?: string[];
 }
 
-export interface GVK { group: string; kind: string; version: string }
+export interface GVK {
+  group: string;
+  kind: string;
+  version: string;
+}
 
 export const V2_REF = '#/definitions/';
 
@@ -53,12 +57,28 @@ export function definitionName(camel: string): string {
 // Strategic-merge metadata of upstream's Go struct tags, for the lists clients merge.
 const PATCH: Record<string, Record<string, [mergeKey: string | undefined, strategy: string]>> = {
   'io.k8s.api.core.v1.PodSpec': {
-    containers: ['name', 'merge'], initContainers: ['name', 'merge'], ephemeralContainers: ['name', 'merge'],
-    volumes: ['name', 'merge,retainKeys'], imagePullSecrets: ['name', 'merge'], hostAliases: ['ip', 'merge'],
-    topologySpreadConstraints: ['topologyKey', 'merge'], schedulingGates: ['name', 'merge'], resourceClaims: ['name', 'merge,retainKeys'],
+    containers: ['name', 'merge'],
+    initContainers: ['name', 'merge'],
+    ephemeralContainers: ['name', 'merge'],
+    volumes: ['name', 'merge,retainKeys'],
+    imagePullSecrets: ['name', 'merge'],
+    hostAliases: ['ip', 'merge'],
+    topologySpreadConstraints: ['topologyKey', 'merge'],
+    schedulingGates: ['name', 'merge'],
+    resourceClaims: ['name', 'merge,retainKeys'],
   },
-  'io.k8s.api.core.v1.Container': { env: ['name', 'merge'], ports: ['containerPort', 'merge'], volumeMounts: ['mountPath', 'merge'], volumeDevices: ['devicePath', 'merge'] },
-  'io.k8s.api.core.v1.EphemeralContainer': { env: ['name', 'merge'], ports: ['containerPort', 'merge'], volumeMounts: ['mountPath', 'merge'], volumeDevices: ['devicePath', 'merge'] },
+  'io.k8s.api.core.v1.Container': {
+    env: ['name', 'merge'],
+    ports: ['containerPort', 'merge'],
+    volumeMounts: ['mountPath', 'merge'],
+    volumeDevices: ['devicePath', 'merge'],
+  },
+  'io.k8s.api.core.v1.EphemeralContainer': {
+    env: ['name', 'merge'],
+    ports: ['containerPort', 'merge'],
+    volumeMounts: ['mountPath', 'merge'],
+    volumeDevices: ['devicePath', 'merge'],
+  },
   'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta': { finalizers: [undefined, 'merge'], ownerReferences: ['uid', 'merge'] },
   'io.k8s.api.core.v1.PodStatus': { conditions: ['type', 'merge'], podIPs: ['ip', 'merge'], hostIPs: ['ip', 'merge'] },
   'io.k8s.api.core.v1.ServiceSpec': { ports: ['port', 'merge'] },
@@ -72,7 +92,10 @@ const PATCH: Record<string, Record<string, [mergeKey: string | undefined, strate
   'io.k8s.api.apps.v1.ReplicaSetStatus': { conditions: ['type', 'merge'] },
 };
 
-interface Parsed { camel: string; file: string }
+interface Parsed {
+  camel: string;
+  file: string;
+}
 
 class Builder {
   readonly defs: Record<string, Schema> = {};
@@ -86,7 +109,10 @@ class Builder {
     const camel = alias[1];
     const name = definitionName(camel);
     if (this.defs[name]) return name;
-    if (SPECIAL[camel]) { this.defs[name] = { ...SPECIAL[camel].schema, description: leadingDoc(text) }; return name; }
+    if (SPECIAL[camel]) {
+      this.defs[name] = { ...SPECIAL[camel].schema, description: leadingDoc(text) };
+      return name;
+    }
     this.defs[name] = {}; // placeholder: breaks reference cycles (JSONSchemaProps-like recursion)
     const imports = new Map<string, string>();
     for (const m of text.matchAll(/^import \{ I(IoK8s\w+) \} from "([^"]+)";$/gm)) imports.set(m[1], this.resolveImport(m[2], file));
@@ -173,21 +199,36 @@ class Builder {
       if (target.type !== 'number') continue;
       const f = formats.get(prop);
       if (f === 'double' || f === 'float') target.format = f;
-      else { target.type = 'integer'; target.format = f || 'int32'; }
+      else {
+        target.type = 'integer';
+        target.format = f || 'int32';
+      }
     }
   }
 }
 
 function depth(s: string): number {
   let d = 0;
-  for (const ch of s) { if (ch === '{' || ch === '<') d++; else if (ch === '}' || ch === '>') d--; }
+  for (const ch of s) {
+    if (ch === '{' || ch === '<') d++;
+    else if (ch === '}' || ch === '>') d--;
+  }
   return d;
 }
 
 function docText(block: string | undefined): string | undefined {
   if (!block) return undefined;
-  const text = block.split('\n').map(l => l.trim().replace(/^\/\*\*|\*\/$/g, '').replace(/^\* ?|^\*$/, '').trimEnd())
-    .join('\n').trim();
+  const text = block
+    .split('\n')
+    .map(l =>
+      l
+        .trim()
+        .replace(/^\/\*\*|\*\/$/g, '')
+        .replace(/^\* ?|^\*$/, '')
+        .trimEnd(),
+    )
+    .join('\n')
+    .trim();
   return text || undefined;
 }
 
@@ -198,7 +239,9 @@ function leadingDoc(text: string): string | undefined {
 /** Formats (int32, int64, double) of the @kubernetes/client-node model of a definition. */
 function clientNodeFormats(name: string): Map<string, string> {
   const parts = name.split('.');
-  const kind = parts.at(-1)!, version = parts.at(-2)!, group = parts.at(-3)!;
+  const kind = parts.at(-1)!,
+    version = parts.at(-2)!,
+    group = parts.at(-3)!;
   const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
   const models = k8s as unknown as Record<string, { attributeTypeMap?: { name: string; format: string }[] } | undefined>;
   const model = models[cap(group) + cap(version) + kind] ?? models[cap(version) + kind];
@@ -248,7 +291,11 @@ export function definitions(): Definitions {
       const file = modelFile(r, kind);
       if (!file) continue;
       let name: string;
-      try { name = b.addFile(file); } catch { continue; }
+      try {
+        name = b.addFile(file);
+      } catch {
+        continue;
+      }
       kinds.set(`${r.group}/${r.version}/${kind}`, name);
       const gvk: GVK = { group: r.group, kind, version: r.version };
       const def = b.defs[name];

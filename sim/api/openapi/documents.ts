@@ -9,7 +9,12 @@ import { allPaths, type Operation, type Param, type PathItem } from './paths.ts'
 export type Json = Record<string, unknown>;
 
 const STATUS = 'io.k8s.apimachinery.pkg.apis.meta.v1.Status';
-const META_ROOTS = [STATUS, 'io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions', 'io.k8s.apimachinery.pkg.apis.meta.v1.Patch', 'io.k8s.apimachinery.pkg.apis.meta.v1.WatchEvent'];
+const META_ROOTS = [
+  STATUS,
+  'io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions',
+  'io.k8s.apimachinery.pkg.apis.meta.v1.Patch',
+  'io.k8s.apimachinery.pkg.apis.meta.v1.WatchEvent',
+];
 const BEARER = { type: 'apiKey', description: 'Bearer Token authentication', name: 'authorization', in: 'header' };
 
 function v2Param(p: Param): Json {
@@ -22,10 +27,16 @@ function v2Operation(o: Operation): Json {
   const parameters: Json[] = o.parameters.map(v2Param);
   if (o.body) parameters.unshift({ name: 'body', in: 'body', required: true, schema: { $ref: V2_REF + o.body } });
   const out: Json = {
-    description: o.description, consumes: o.consumes, produces: o.produces, schemes: ['https'], tags: o.tags,
-    operationId: o.operationId, parameters,
+    description: o.description,
+    consumes: o.consumes,
+    produces: o.produces,
+    schemes: ['https'],
+    tags: o.tags,
+    operationId: o.operationId,
+    parameters,
     responses: { 200: { description: 'OK', schema: { $ref: V2_REF + o.response } }, 401: { description: 'Unauthorized' } },
-    'x-kubernetes-action': o.action, 'x-kubernetes-group-version-kind': o.gvk,
+    'x-kubernetes-action': o.action,
+    'x-kubernetes-group-version-kind': o.gvk,
   };
   if (!o.consumes) delete out.consumes;
   return out;
@@ -45,8 +56,12 @@ export function buildV2(k8sVersion: string): Json {
   const sorted: Record<string, Schema> = {};
   for (const name of Object.keys(defs).sort()) sorted[name] = defs[name];
   return {
-    swagger: '2.0', info: { title: 'Kubernetes', version: k8sVersion }, paths, definitions: sorted,
-    securityDefinitions: { BearerToken: BEARER }, security: [{ BearerToken: [] }],
+    swagger: '2.0',
+    info: { title: 'Kubernetes', version: k8sVersion },
+    paths,
+    definitions: sorted,
+    securityDefinitions: { BearerToken: BEARER },
+    security: [{ BearerToken: [] }],
   };
 }
 
@@ -83,13 +98,16 @@ const MEDIA = ['application/json', 'application/yaml', 'application/vnd.kubernet
 function v3Operation(o: Operation): Json {
   const ref = { $ref: V3_REF + o.response };
   const out: Json = {
-    tags: o.tags, description: o.description, operationId: o.operationId,
+    tags: o.tags,
+    description: o.description,
+    operationId: o.operationId,
     parameters: o.parameters.map(v3Param),
     responses: { 200: { description: 'OK', content: Object.fromEntries(MEDIA.map(m => [m, { schema: ref }])) }, 401: { description: 'Unauthorized' } },
-    'x-kubernetes-action': o.action, 'x-kubernetes-group-version-kind': o.gvk,
+    'x-kubernetes-action': o.action,
+    'x-kubernetes-group-version-kind': o.gvk,
   };
   if (o.body) {
-    const types = o.action === 'patch' ? o.consumes ?? [] : ['*/*'];
+    const types = o.action === 'patch' ? (o.consumes ?? []) : ['*/*'];
     out.requestBody = { content: Object.fromEntries(types.map(t => [t, { schema: { $ref: V3_REF + o.body } }])), required: true };
   }
   return out;
@@ -116,8 +134,11 @@ export function buildV3(k8sVersion: string): V3Docs {
     const schemas: Json = {};
     for (const name of [...closure(defs, [...gv.kinds, ...META_ROOTS])].sort()) schemas[name] = v3Schema(defs, defs[name]);
     const doc = {
-      openapi: '3.0.0', info: { title: 'Kubernetes', version: k8sVersion }, paths,
-      components: { schemas, securitySchemes: { BearerToken: BEARER } }, security: [{ BearerToken: [] }],
+      openapi: '3.0.0',
+      info: { title: 'Kubernetes', version: k8sVersion },
+      paths,
+      components: { schemas, securitySchemes: { BearerToken: BEARER } },
+      security: [{ BearerToken: [] }],
     };
     const json = JSON.stringify(doc);
     docs.set(key, { json, hash: createHash('sha512').update(json).digest('hex').slice(0, 128).toUpperCase() });

@@ -22,7 +22,9 @@ type Msg = Record<string, unknown>;
 const anyOf = (v: unknown): Msg => ({ yaml: `${JSON.stringify(v)}\n` });
 
 function extensions(o: Record<string, unknown>): Msg[] {
-  return Object.entries(o).filter(([k]) => k.startsWith('x-')).map(([name, v]) => ({ name, value: anyOf(v) }));
+  return Object.entries(o)
+    .filter(([k]) => k.startsWith('x-'))
+    .map(([name, v]) => ({ name, value: anyOf(v) }));
 }
 
 function schemaMsg(s: Schema): Msg {
@@ -56,9 +58,15 @@ function operationMsg(o: Json): Msg {
     value: { response: { description: r.description, ...(r.schema ? { schema: { schema: schemaMsg(r.schema as Schema) } } : {}) } },
   }));
   return {
-    tags: o.tags, description: o.description, operation_id: o.operationId, produces: o.produces,
-    consumes: o.consumes ?? [], schemes: o.schemes, parameters: (o.parameters as Json[]).map(paramMsg),
-    responses: { response_code: responses }, vendor_extension: extensions(o),
+    tags: o.tags,
+    description: o.description,
+    operation_id: o.operationId,
+    produces: o.produces,
+    consumes: o.consumes ?? [],
+    schemes: o.schemes,
+    parameters: (o.parameters as Json[]).map(paramMsg),
+    responses: { response_code: responses },
+    vendor_extension: extensions(o),
   };
 }
 
@@ -70,10 +78,18 @@ function toMessage(doc: Json): Msg {
   });
   const info = doc.info as Json;
   return {
-    swagger: doc.swagger, info: { title: info.title, version: info.version },
+    swagger: doc.swagger,
+    info: { title: info.title, version: info.version },
     paths: { path: paths },
     definitions: { additional_properties: Object.entries(doc.definitions as Record<string, Schema>).map(([name, s]) => ({ name, value: schemaMsg(s) })) },
-    security_definitions: { additional_properties: [{ name: 'BearerToken', value: { api_key_security: { type: 'apiKey', name: 'authorization', in: 'header', description: 'Bearer Token authentication' } } }] },
+    security_definitions: {
+      additional_properties: [
+        {
+          name: 'BearerToken',
+          value: { api_key_security: { type: 'apiKey', name: 'authorization', in: 'header', description: 'Bearer Token authentication' } },
+        },
+      ],
+    },
     security: [{ additional_properties: [{ name: 'BearerToken', value: { value: [] } }] }],
   };
 }

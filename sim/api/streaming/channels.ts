@@ -30,9 +30,15 @@ export function frame(channel: number, data: Buffer | string): Buffer {
 export function channelWriter(ws: WebSocket, channel: number): Writable {
   return new Writable({
     write(chunk: Buffer | string, enc, cb) {
-      if (ws.readyState !== WebSocket.OPEN) { cb(); return; }
+      if (ws.readyState !== WebSocket.OPEN) {
+        cb();
+        return;
+      }
       const buf = typeof chunk === 'string' ? Buffer.from(chunk, enc) : chunk;
-      if (buf.length === 0) { cb(); return; }
+      if (buf.length === 0) {
+        cb();
+        return;
+      }
       ws.send(frame(channel, buf), { binary: true }, () => cb());
     },
   });
@@ -41,7 +47,10 @@ export function channelWriter(ws: WebSocket, channel: number): Writable {
 /** Ends a writer and waits until everything it took has been handed to the socket. */
 export function finish(w: Writable): Promise<void> {
   return new Promise(resolve => {
-    if (w.writableFinished || w.destroyed) { resolve(); return; }
+    if (w.writableFinished || w.destroyed) {
+      resolve();
+      return;
+    }
     // A runtime may end or destroy the stream itself: any of these means nothing more will go out.
     for (const ev of ['finish', 'close', 'error']) w.once(ev, () => resolve());
     w.end();
@@ -51,7 +60,10 @@ export function finish(w: Writable): Promise<void> {
 /** Sends a message, resolving once ws has taken it (or at once when the socket is gone). */
 export function send(ws: WebSocket, data: Buffer): Promise<void> {
   return new Promise(resolve => {
-    if (ws.readyState !== WebSocket.OPEN) { resolve(); return; }
+    if (ws.readyState !== WebSocket.OPEN) {
+      resolve();
+      return;
+    }
     ws.send(data, { binary: true }, () => resolve());
   });
 }

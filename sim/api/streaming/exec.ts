@@ -34,7 +34,8 @@ export function exitStatus(command: string[], r: ExecResult): ExecStatus {
   if (r.error) return { metadata: {}, status: 'Failure', message: r.error, reason: 'InternalError', code: 500 };
   if (r.exitCode === 0) return { metadata: {}, status: 'Success' };
   return {
-    metadata: {}, status: 'Failure',
+    metadata: {},
+    status: 'Failure',
     message: `command terminated with non-zero exit code: error executing command [${command.join(' ')}], exit code ${r.exitCode}`,
     reason: 'NonZeroExitCode',
     details: { causes: [{ reason: 'ExitCode', message: String(r.exitCode) }] },
@@ -61,24 +62,35 @@ export function runExec(ws: WebSocket, s: ExecSession, handlers: SubresourceHand
     const ch = buf[0];
     if (ch === STDIN && stdin && !stdin.writableEnded) stdin.write(buf.subarray(1));
     else if (ch === CLOSE && buf[1] === STDIN && stdin) stdin.end();
-    else if (ch === RESIZE) { /* terminal size: the simulated runtime has no pty to resize */ }
+    else if (ch === RESIZE) {
+      /* terminal size: the simulated runtime has no pty to resize */
+    }
   });
-  ws.on('close', () => { stdin?.end(); ac.abort(); });
+  ws.on('close', () => {
+    stdin?.end();
+    ac.abort();
+  });
 
   // An empty message on the lowest writable channel tells the client the stream is up (as the kubelet does).
   ws.send(frame(s.stdout ? STDOUT : s.stderr && !s.tty ? STDERR : ERROR, Buffer.alloc(0)));
 
-  const run = s.attach ? attach(s, handlers, stdout, ac.signal) : handlers.exec(
-    { namespace: s.namespace, pod: s.pod, container: s.container, command: s.command, stdin: s.stdin, tty: s.tty },
-    { stdin, stdout, stderr }, ac.signal);
+  const run = s.attach
+    ? attach(s, handlers, stdout, ac.signal)
+    : handlers.exec(
+        { namespace: s.namespace, pod: s.pod, container: s.container, command: s.command, stdin: s.stdin, tty: s.tty },
+        { stdin, stdout, stderr },
+        ac.signal,
+      );
 
-  void run.then(r => exitStatus(s.command, r), errorStatus).then(async status => {
-    await Promise.all([finish(stdout), finish(stderr)]);
-    if (ac.signal.aborted) return;
-    if (v4plus) await send(ws, frame(ERROR, JSON.stringify(status)));
-    else if (status.status === 'Failure') await send(ws, frame(ERROR, status.message ?? 'error'));
-    ws.close(1000);
-  });
+  void run
+    .then(r => exitStatus(s.command, r), errorStatus)
+    .then(async status => {
+      await Promise.all([finish(stdout), finish(stderr)]);
+      if (ac.signal.aborted) return;
+      if (v4plus) await send(ws, frame(ERROR, JSON.stringify(status)));
+      else if (status.status === 'Failure') await send(ws, frame(ERROR, status.message ?? 'error'));
+      ws.close(1000);
+    });
 }
 
 /** Attach: the container's output from now on (the runtime keeps no attachable pty). */

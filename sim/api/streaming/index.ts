@@ -21,7 +21,14 @@ export interface StreamingTarget {
 }
 
 class UpgradeError extends Error {
-  constructor(readonly code: number, readonly reason: string, message: string, readonly details?: object) { super(message); }
+  constructor(
+    readonly code: number,
+    readonly reason: string,
+    message: string,
+    readonly details?: object,
+  ) {
+    super(message);
+  }
 }
 
 // One server per subprotocol family; noServer: the caller owns the HTTP server.
@@ -30,13 +37,20 @@ const pfWss = new WebSocketServer({ noServer: true, handleProtocols: p => pickPr
 
 function reject(socket: Duplex, err: UpgradeError): void {
   const body = JSON.stringify({
-    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: err.message, reason: err.reason,
-    ...(err.details ? { details: err.details } : {}), code: err.code,
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: err.message,
+    reason: err.reason,
+    ...(err.details ? { details: err.details } : {}),
+    code: err.code,
   });
-  socket.end(`HTTP/1.1 ${err.code} ${STATUS_CODES[err.code] ?? ''}\r\nContent-Type: application/json\r\n`
-    + `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${err.code} ${STATUS_CODES[err.code] ?? ''}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
-
 
 /** The container exec/attach is about: explicit, annotated default, or the only one (as the API server resolves it). */
 function resolveContainer(pod: V1Pod, requested: string | null): string {
@@ -69,8 +83,14 @@ function execSession(pod: V1Pod, t: StreamingTarget): ExecSession {
   const q = t.query;
   const container = resolveContainer(pod, q.get('container'));
   const s: ExecSession = {
-    namespace: t.namespace, pod: t.pod, container, command: q.getAll('command'),
-    stdin: boolParam(q, 'stdin'), stdout: boolParam(q, 'stdout'), stderr: boolParam(q, 'stderr'), tty: boolParam(q, 'tty'),
+    namespace: t.namespace,
+    pod: t.pod,
+    container,
+    command: q.getAll('command'),
+    stdin: boolParam(q, 'stdin'),
+    stdout: boolParam(q, 'stdout'),
+    stderr: boolParam(q, 'stderr'),
+    tty: boolParam(q, 'tty'),
     attach: t.subresource === 'attach',
   };
   // A container the kubelet reports as not running cannot be entered (the runtime has no process to join).
@@ -83,7 +103,11 @@ function execSession(pod: V1Pod, t: StreamingTarget): ExecSession {
 }
 
 function forwardPorts(q: URLSearchParams): number[] {
-  const raw = q.getAll('ports').flatMap(v => v.split(',')).map(v => v.trim()).filter(Boolean);
+  const raw = q
+    .getAll('ports')
+    .flatMap(v => v.split(','))
+    .map(v => v.trim())
+    .filter(Boolean);
   if (raw.length === 0) throw new UpgradeError(400, 'BadRequest', 'at least one port must be specified');
   return raw.map(v => {
     const n = Number(v);
@@ -98,13 +122,26 @@ function forwardPorts(q: URLSearchParams): number[] {
  * it can fall back; none offered means the unversioned channel protocol.
  */
 function checkProtocols(req: IncomingMessage, supported: string[]): void {
-  const offered = (req.headers['sec-websocket-protocol'] ?? '').split(',').map(p => p.trim()).filter(Boolean);
+  const offered = (req.headers['sec-websocket-protocol'] ?? '')
+    .split(',')
+    .map(p => p.trim())
+    .filter(Boolean);
   if (offered.length && !offered.some(p => supported.includes(p)))
-    throw new UpgradeError(403, 'Forbidden', `unable to upgrade connection: requested protocol(s) are not supported: [${offered.join(' ')}]; supports [${supported.join(' ')}]`);
+    throw new UpgradeError(
+      403,
+      'Forbidden',
+      `unable to upgrade connection: requested protocol(s) are not supported: [${offered.join(' ')}]; supports [${supported.join(' ')}]`,
+    );
 }
 
-export function handleStreamingUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, target: StreamingTarget,
-  handlers: SubresourceHandlers, store: Store): void {
+export function handleStreamingUpgrade(
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  target: StreamingTarget,
+  handlers: SubresourceHandlers,
+  store: Store,
+): void {
   try {
     if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket')
       throw new UpgradeError(400, 'BadRequest', `unable to upgrade connection: unsupported protocol "${req.headers.upgrade ?? ''}"`);
@@ -118,7 +155,10 @@ export function handleStreamingUpgrade(req: IncomingMessage, socket: Duplex, hea
       execWss.handleUpgrade(req, socket, head, ws => runExec(ws, session, handlers));
     }
   } catch (err) {
-    if (err instanceof UpgradeError) { reject(socket, err); return; }
+    if (err instanceof UpgradeError) {
+      reject(socket, err);
+      return;
+    }
     reject(socket, new UpgradeError(500, 'InternalError', `Internal error occurred: ${err instanceof Error ? err.message : String(err)}`));
   }
 }

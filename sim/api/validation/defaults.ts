@@ -3,8 +3,21 @@
 // DefaultTolerationSeconds, Priority) for the fields clients and controllers read back.
 
 import type {
-  V1Container, V1DaemonSet, V1Deployment, V1Job, V1Namespace, V1PersistentVolumeClaim, V1Pod, V1PodSpec,
-  V1PodTemplateSpec, V1Probe, V1ReplicaSet, V1Secret, V1Service, V1StatefulSet, V1Volume,
+  V1Container,
+  V1DaemonSet,
+  V1Deployment,
+  V1Job,
+  V1Namespace,
+  V1PersistentVolumeClaim,
+  V1Pod,
+  V1PodSpec,
+  V1PodTemplateSpec,
+  V1Probe,
+  V1ReplicaSet,
+  V1Secret,
+  V1Service,
+  V1StatefulSet,
+  V1Volume,
 } from '@kubernetes/client-node';
 import type { KubeObject } from '../store.ts';
 
@@ -94,7 +107,8 @@ function qosClass(spec: V1PodSpec): 'Guaranteed' | 'Burstable' | 'BestEffort' {
   const any = cs.some(c => Object.keys(c.resources?.requests ?? {}).length || Object.keys(c.resources?.limits ?? {}).length);
   if (!any) return 'BestEffort';
   const guaranteed = cs.every(c => {
-    const l = c.resources?.limits ?? {}, r = c.resources?.requests ?? {};
+    const l = c.resources?.limits ?? {},
+      r = c.resources?.requests ?? {};
     return ['cpu', 'memory'].every(k => l[k] !== undefined && (r[k] === undefined || String(r[k]) === String(l[k])));
   });
   return guaranteed ? 'Guaranteed' : 'Burstable';
@@ -121,7 +135,10 @@ const pod: Defaulter = (o, op) => {
   spec.preemptionPolicy ??= 'PreemptLowerPriority';
   // PrepareForCreate: a new pod starts Pending with its QoS class (unless the sim itself wrote a status).
   const status = (p.status ??= {});
-  if (!status.phase) { status.phase = 'Pending'; status.qosClass ??= qosClass(spec); }
+  if (!status.phase) {
+    status.phase = 'Pending';
+    status.qosClass ??= qosClass(spec);
+  }
 };
 
 const deployment: Defaulter = o => {

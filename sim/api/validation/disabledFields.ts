@@ -23,7 +23,10 @@ export function dropDisabledPodFields(bucket: string, obj: KubeObject, apiVersio
   for (const spec of podSpecsOf(bucket, obj)) {
     if (dropOS) delete spec.os;
     if (!dropHostProcess) continue;
-    for (const wo of [spec.securityContext?.windowsOptions, ...[...(spec.containers ?? []), ...(spec.initContainers ?? [])].map(c => c.securityContext?.windowsOptions)])
+    for (const wo of [
+      spec.securityContext?.windowsOptions,
+      ...[...(spec.containers ?? []), ...(spec.initContainers ?? [])].map(c => c.securityContext?.windowsOptions),
+    ])
       if (wo) delete wo.hostProcess;
   }
 }

@@ -38,8 +38,12 @@ export const forbidden = (field: string, detail: string): FieldError => ({ type:
 export const invalid = (field: string, value: unknown, detail: string): FieldError => ({ type: 'Invalid', field, value, detail });
 export const duplicate = (field: string, value: unknown): FieldError => ({ type: 'Duplicate', field, value });
 export const notFound = (field: string, value: unknown): FieldError => ({ type: 'NotFound', field, value });
-export const notSupported = (field: string, value: unknown, valid: readonly string[]): FieldError =>
-  ({ type: 'NotSupported', field, value, detail: valid.length ? `supported values: ${valid.map(v => JSON.stringify(v)).join(', ')}` : undefined });
+export const notSupported = (field: string, value: unknown, valid: readonly string[]): FieldError => ({
+  type: 'NotSupported',
+  field,
+  value,
+  detail: valid.length ? `supported values: ${valid.map(v => JSON.stringify(v)).join(', ')}` : undefined,
+});
 
 /** Go's %v-ish rendering of a value, as field.Error prints it (strings quoted). */
 function renderValue(v: unknown): string {
@@ -72,7 +76,9 @@ export function invalidError(kind: string, group: string, name: string, errs: Fi
   const qualified = group ? `${kind}.${group}` : kind;
   const text = msgs.length === 1 ? msgs[0] : `[${msgs.join(', ')}]`;
   return new StoreError(422, 'Invalid', `${qualified} ${JSON.stringify(name)} is invalid: ${text}`, {
-    name, group: group || undefined, kind,
+    name,
+    group: group || undefined,
+    kind,
     causes: errs.map(e => ({ reason: REASON[e.type], message: errorBody(e), field: e.field })),
   });
 }

@@ -13,7 +13,6 @@ import { objectErrors } from './objects.ts';
 import type { PodRules } from './pod.ts';
 import { schemaErrors } from './schema.ts';
 
-
 /** The rules this cluster's version and profile put on pods. */
 export function podRules(profile: Profile): PodRules {
   return {

@@ -1,9 +1,7 @@
 // Per-kind semantic validation: object metadata (names, labels), workloads
 // (selector vs template, template restart policy) and Services.
 
-import type {
-  V1DaemonSet, V1Deployment, V1Job, V1LabelSelector, V1ObjectMeta, V1Pod, V1PodTemplateSpec, V1Service,
-} from '@kubernetes/client-node';
+import type { V1DaemonSet, V1Deployment, V1Job, V1LabelSelector, V1ObjectMeta, V1Pod, V1PodTemplateSpec, V1Service } from '@kubernetes/client-node';
 import type { KubeObject } from '../store.ts';
 import { invalid, notSupported, required, type FieldError } from './errors.ts';
 import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isLabelValue, isQualifiedName } from './names.ts';
@@ -13,9 +11,12 @@ import { podSpecErrors, podUpdateErrors, stable, type PodRules } from './pod.ts'
 const NAME_RULE: Record<string, ((v: string) => string[]) | null> = {
   namespaces: isDNS1123Label,
   services: isDNS1035Label,
-  events: null, 'events.events.k8s.io': null,
-  'selfsubjectaccessreviews.authorization.k8s.io': null, 'selfsubjectrulesreviews.authorization.k8s.io': null,
-  'pods.metrics.k8s.io': null, 'nodes.metrics.k8s.io': null,
+  events: null,
+  'events.events.k8s.io': null,
+  'selfsubjectaccessreviews.authorization.k8s.io': null,
+  'selfsubjectrulesreviews.authorization.k8s.io': null,
+  'pods.metrics.k8s.io': null,
+  'nodes.metrics.k8s.io': null,
 };
 
 export function metaErrors(bucket: string, meta: V1ObjectMeta | undefined): FieldError[] {
@@ -39,17 +40,28 @@ function selectorMatches(sel: V1LabelSelector, labels: Record<string, string>): 
     const has = e.key in labels;
     const val = labels[e.key];
     switch (e.operator) {
-      case 'In': if (!has || !(e.values ?? []).includes(val)) return false; break;
-      case 'NotIn': if (has && (e.values ?? []).includes(val)) return false; break;
-      case 'Exists': if (!has) return false; break;
-      case 'DoesNotExist': if (has) return false; break;
-      default: return false;
+      case 'In':
+        if (!has || !(e.values ?? []).includes(val)) return false;
+        break;
+      case 'NotIn':
+        if (has && (e.values ?? []).includes(val)) return false;
+        break;
+      case 'Exists':
+        if (!has) return false;
+        break;
+      case 'DoesNotExist':
+        if (has) return false;
+        break;
+      default:
+        return false;
     }
   }
   return true;
 }
 
-interface Workload { spec?: { selector?: V1LabelSelector; template?: V1PodTemplateSpec; replicas?: number } }
+interface Workload {
+  spec?: { selector?: V1LabelSelector; template?: V1PodTemplateSpec; replicas?: number };
+}
 
 function workloadErrors(o: Workload, old: Workload | undefined, rules: PodRules, restart: string[]): FieldError[] {
   const errs: FieldError[] = [];
@@ -59,12 +71,10 @@ function workloadErrors(o: Workload, old: Workload | undefined, rules: PodRules,
   if (!spec.selector) errs.push(required('spec.selector'));
   else if (!Object.keys(spec.selector.matchLabels ?? {}).length && !(spec.selector.matchExpressions ?? []).length)
     errs.push(invalid('spec.selector', spec.selector, 'empty selector is invalid for deployment'));
-  else if (!selectorMatches(spec.selector, labels))
-    errs.push(invalid('spec.template.metadata.labels', labels, '`selector` does not match template `labels`'));
+  else if (!selectorMatches(spec.selector, labels)) errs.push(invalid('spec.template.metadata.labels', labels, '`selector` does not match template `labels`'));
   if (old?.spec?.selector && spec.selector && stable(old.spec.selector) !== stable(spec.selector))
     errs.push(invalid('spec.selector', spec.selector, 'field is immutable'));
-  if (typeof spec.replicas === 'number' && spec.replicas < 0)
-    errs.push(invalid('spec.replicas', spec.replicas, 'must be greater than or equal to 0'));
+  if (typeof spec.replicas === 'number' && spec.replicas < 0) errs.push(invalid('spec.replicas', spec.replicas, 'must be greater than or equal to 0'));
   if (!spec.template) return [...errs, required('spec.template')];
   for (const v of Object.values(labels)) for (const m of isLabelValue(String(v))) errs.push(invalid('spec.template.metadata.labels', v, m));
   errs.push(...podSpecErrors(spec.template.spec, 'spec.template.spec', rules));
@@ -101,12 +111,18 @@ export function objectErrors(bucket: string, obj: KubeObject, old: KubeObject | 
       if (old) errs.push(...podUpdateErrors(p.spec, (old as unknown as V1Pod).spec));
       break;
     }
-    case 'deployments.apps': case 'replicasets.apps': case 'daemonsets.apps': case 'statefulsets.apps':
+    case 'deployments.apps':
+    case 'replicasets.apps':
+    case 'daemonsets.apps':
+    case 'statefulsets.apps':
       errs.push(...workloadErrors(obj as unknown as V1Deployment | V1DaemonSet, old as unknown as Workload | undefined, rules, ['Always']));
       break;
     case 'jobs.batch': {
       const j = obj as unknown as V1Job;
-      if (!j.spec?.template) { errs.push(required('spec.template')); break; }
+      if (!j.spec?.template) {
+        errs.push(required('spec.template'));
+        break;
+      }
       errs.push(...podSpecErrors(j.spec.template.spec, 'spec.template.spec', rules));
       const rp = j.spec.template.spec?.restartPolicy;
       if (!rp || rp === 'Always') errs.push(notSupported('spec.template.spec.restartPolicy', rp ?? '', ['OnFailure', 'Never']));

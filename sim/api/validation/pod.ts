@@ -19,13 +19,30 @@ const WINDOWS = 'cannot be set for a windows pod';
 
 // Pod-level fields, in validateWindows' order: securityContext.<field> ...
 const POD_SC_FIELDS: (keyof V1PodSecurityContext)[] = [
-  'appArmorProfile', 'seLinuxOptions', 'seccompProfile', 'fsGroup', 'fsGroupChangePolicy', 'sysctls',
-  'runAsUser', 'runAsGroup', 'supplementalGroups', 'supplementalGroupsPolicy', 'seLinuxChangePolicy',
+  'appArmorProfile',
+  'seLinuxOptions',
+  'seccompProfile',
+  'fsGroup',
+  'fsGroupChangePolicy',
+  'sysctls',
+  'runAsUser',
+  'runAsGroup',
+  'supplementalGroups',
+  'supplementalGroupsPolicy',
+  'seLinuxChangePolicy',
 ];
 // ... and per container securityContext.<field>.
 const CONTAINER_SC_FIELDS: (keyof V1SecurityContext)[] = [
-  'appArmorProfile', 'seLinuxOptions', 'seccompProfile', 'capabilities', 'readOnlyRootFilesystem',
-  'privileged', 'allowPrivilegeEscalation', 'procMount', 'runAsUser', 'runAsGroup',
+  'appArmorProfile',
+  'seLinuxOptions',
+  'seccompProfile',
+  'capabilities',
+  'readOnlyRootFilesystem',
+  'privileged',
+  'allowPrivilegeEscalation',
+  'procMount',
+  'runAsUser',
+  'runAsGroup',
 ];
 
 const isSet = (v: unknown) => v !== undefined && v !== null && !(Array.isArray(v) && v.length === 0);
@@ -76,7 +93,10 @@ function containerErrors(c: AnyContainer, cpath: string, volumes: Set<string>, r
   });
   (c.env ?? []).forEach((e, i) => {
     const f = `${cpath}.env[${i}].name`;
-    if (!e.name) { errs.push(required(f)); return; }
+    if (!e.name) {
+      errs.push(required(f));
+      return;
+    }
     const msgs = rules.relaxedEnvNames ? isRelaxedEnvVarName(e.name) : isEnvVarName(e.name);
     for (const m of msgs) errs.push(invalid(f, e.name, m));
   });
@@ -95,7 +115,10 @@ export function podSpecErrors(spec: V1PodSpec | undefined, path: string, rules: 
   const volumes = new Set<string>();
   (spec.volumes ?? []).forEach((v, i) => {
     const f = `${path}.volumes[${i}].name`;
-    if (!v.name) { errs.push(required(f)); return; }
+    if (!v.name) {
+      errs.push(required(f));
+      return;
+    }
     for (const m of isDNS1123Label(v.name)) errs.push(invalid(f, v.name, m));
     if (volumes.has(v.name)) errs.push(duplicate(f, v.name));
     volumes.add(v.name);
@@ -117,13 +140,17 @@ export function podSpecErrors(spec: V1PodSpec | undefined, path: string, rules: 
 export function stable(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(stable).join(',')}]`;
   if (v && typeof v === 'object') {
-    return `{${Object.keys(v).sort().filter(k => (v as Record<string, unknown>)[k] !== undefined)
-      .map(k => `${JSON.stringify(k)}:${stable((v as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(v)
+      .sort()
+      .filter(k => (v as Record<string, unknown>)[k] !== undefined)
+      .map(k => `${JSON.stringify(k)}:${stable((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(v);
 }
 
-const POD_UPDATE_MESSAGE = 'pod updates may not change fields other than `spec.containers[*].image`,' +
+const POD_UPDATE_MESSAGE =
+  'pod updates may not change fields other than `spec.containers[*].image`,' +
   '`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),' +
   '`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
 

@@ -33,20 +33,38 @@ import { SelfSubjectRulesReview } from 'kubernetes-models/authorization.k8s.io/v
 import type { KubeObject } from '../store.ts';
 import { invalid, notSupported, required, type FieldError } from './errors.ts';
 
-interface Validatable { validate(): void }
+interface Validatable {
+  validate(): void;
+}
 type ModelCtor = new (data: object) => Validatable;
 
 const MODELS: Record<string, unknown> = {
-  'v1/Namespace': Namespace, 'v1/Node': Node, 'v1/Pod': Pod, 'v1/Service': Service, 'v1/Endpoints': Endpoints,
-  'v1/Secret': Secret, 'v1/ConfigMap': ConfigMap, 'v1/Event': Event, 'v1/ServiceAccount': ServiceAccount,
-  'v1/PersistentVolumeClaim': PersistentVolumeClaim, 'v1/PersistentVolume': PersistentVolume,
-  'v1/ResourceQuota': ResourceQuota, 'v1/LimitRange': LimitRange,
-  'apps/v1/Deployment': Deployment, 'apps/v1/ReplicaSet': ReplicaSet, 'apps/v1/DaemonSet': DaemonSet,
-  'apps/v1/StatefulSet': StatefulSet, 'apps/v1/ControllerRevision': ControllerRevision,
-  'batch/v1/Job': Job, 'node.k8s.io/v1/RuntimeClass': RuntimeClass, 'storage.k8s.io/v1/StorageClass': StorageClass,
+  'v1/Namespace': Namespace,
+  'v1/Node': Node,
+  'v1/Pod': Pod,
+  'v1/Service': Service,
+  'v1/Endpoints': Endpoints,
+  'v1/Secret': Secret,
+  'v1/ConfigMap': ConfigMap,
+  'v1/Event': Event,
+  'v1/ServiceAccount': ServiceAccount,
+  'v1/PersistentVolumeClaim': PersistentVolumeClaim,
+  'v1/PersistentVolume': PersistentVolume,
+  'v1/ResourceQuota': ResourceQuota,
+  'v1/LimitRange': LimitRange,
+  'apps/v1/Deployment': Deployment,
+  'apps/v1/ReplicaSet': ReplicaSet,
+  'apps/v1/DaemonSet': DaemonSet,
+  'apps/v1/StatefulSet': StatefulSet,
+  'apps/v1/ControllerRevision': ControllerRevision,
+  'batch/v1/Job': Job,
+  'node.k8s.io/v1/RuntimeClass': RuntimeClass,
+  'storage.k8s.io/v1/StorageClass': StorageClass,
   'discovery.k8s.io/v1/EndpointSlice': EndpointSlice,
-  'autoscaling/v2/HorizontalPodAutoscaler': HPAv2, 'autoscaling/v1/HorizontalPodAutoscaler': HPAv1,
-  'events.k8s.io/v1/Event': EventsV1Event, 'coordination.k8s.io/v1/Lease': Lease,
+  'autoscaling/v2/HorizontalPodAutoscaler': HPAv2,
+  'autoscaling/v1/HorizontalPodAutoscaler': HPAv1,
+  'events.k8s.io/v1/Event': EventsV1Event,
+  'coordination.k8s.io/v1/Lease': Lease,
   'authorization.k8s.io/v1/SelfSubjectAccessReview': SelfSubjectAccessReview,
   'authorization.k8s.io/v1/SelfSubjectRulesReview': SelfSubjectRulesReview,
 };
@@ -83,11 +101,16 @@ const join = (path: string, child: string) => (path ? `${path}.${child}` : child
 function convert(obj: unknown, e: AjvError): FieldError {
   const field = toFieldPath(e.instancePath);
   switch (e.keyword) {
-    case 'required': return required(join(field, e.params.missingProperty ?? ''));
-    case 'enum': return notSupported(field, valueAt(obj, e.instancePath), (e.params.allowedValues ?? []).map(String));
-    case 'type': return invalid(field, valueAt(obj, e.instancePath), `must be ${e.params.type === 'integer' ? 'integer' : `of type ${e.params.type}`}`);
-    case 'format': return invalid(field, valueAt(obj, e.instancePath), `must be a valid ${e.params.format}`);
-    default: return invalid(field, valueAt(obj, e.instancePath), e.message ?? 'invalid');
+    case 'required':
+      return required(join(field, e.params.missingProperty ?? ''));
+    case 'enum':
+      return notSupported(field, valueAt(obj, e.instancePath), (e.params.allowedValues ?? []).map(String));
+    case 'type':
+      return invalid(field, valueAt(obj, e.instancePath), `must be ${e.params.type === 'integer' ? 'integer' : `of type ${e.params.type}`}`);
+    case 'format':
+      return invalid(field, valueAt(obj, e.instancePath), `must be a valid ${e.params.format}`);
+    default:
+      return invalid(field, valueAt(obj, e.instancePath), e.message ?? 'invalid');
   }
 }
 
@@ -108,7 +131,10 @@ export function schemaErrors(obj: KubeObject): FieldError[] {
       if (e.keyword === 'oneOf' || e.keyword === 'anyOf') continue;
       const fe = convert(obj, e);
       const key = `${fe.field}|${fe.type}`;
-      if (!seen.has(key)) { seen.add(key); out.push(fe); }
+      if (!seen.has(key)) {
+        seen.add(key);
+        out.push(fe);
+      }
     }
     return out;
   }

@@ -17,7 +17,9 @@ const APISERVICES = 'apiservices.apiregistration.k8s.io';
 export function ensureObject(store: Store, bucket: string, obj: object): void {
   const o = obj as KubeObject;
   if (store.tryGet(bucket, o.metadata.namespace, o.metadata.name!)) return;
-  try { store.create(bucket, o); } catch (err) {
+  try {
+    store.create(bucket, o);
+  } catch (err) {
     if (err instanceof StoreError && err.code === 409) return;
     console.error(`sim: could not create add-on ${bucket} ${o.metadata.namespace ?? ''}/${o.metadata.name}: ${err instanceof Error ? err.message : err}`);
   }
@@ -28,8 +30,12 @@ export function ensureObject(store: Store, bucket: string, obj: object): void {
  * registry must know them for kube-system pods to start.
  */
 export function addonImages(profile: Profile): { image: string; os: 'linux' | 'windows' }[] {
-  const workloads = [...kubeProxy(profile).daemonSets, ...cni(profile).daemonSets, coreDNS(profile, DEFAULT_DNS_IP).deployment,
-    ...(profile.addons.metricsServer ? [metricsServer().deployment] : [])];
+  const workloads = [
+    ...kubeProxy(profile).daemonSets,
+    ...cni(profile).daemonSets,
+    coreDNS(profile, DEFAULT_DNS_IP).deployment,
+    ...(profile.addons.metricsServer ? [metricsServer().deployment] : []),
+  ];
   const out = new Map<string, { image: string; os: 'linux' | 'windows' }>();
   for (const w of workloads) {
     const spec = w.spec!.template.spec!;
@@ -60,8 +66,22 @@ export function installAddons(store: Store, profile: Profile, dnsIP = DEFAULT_DN
   for (const part of [kubeProxy(profile), cni(profile)]) {
     // A CNI of its own namespace (OpenShift's openshift-ovn-kubernetes).
     for (const ns of new Set(part.daemonSets.map(d => d.metadata!.namespace!).filter(n => n !== KUBE_SYSTEM))) {
-      ensureObject(store, 'namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels: { 'kubernetes.io/metadata.name': ns } }, spec: { finalizers: ['kubernetes'] } });
-      if (!store.tryGet('namespaces', undefined, ns)?.status) store.mutate('namespaces', undefined, ns, o => { o.status = { phase: 'Active' }; }, { skipAdmission: true });
+      ensureObject(store, 'namespaces', {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: ns, labels: { 'kubernetes.io/metadata.name': ns } },
+        spec: { finalizers: ['kubernetes'] },
+      });
+      if (!store.tryGet('namespaces', undefined, ns)?.status)
+        store.mutate(
+          'namespaces',
+          undefined,
+          ns,
+          o => {
+            o.status = { phase: 'Active' };
+          },
+          { skipAdmission: true },
+        );
       ensureObject(store, 'serviceaccounts', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: profile.network.cni, namespace: ns } });
     }
     for (const cm of part.configMaps) ensureObject(store, 'configmaps', cm);

@@ -15,16 +15,24 @@ const FLANNEL_VERSION = 'v0.25.6';
 /** DaemonSet names per CNI, as their upstream manifests name them. */
 export function cniDaemonSetNames(cni: string): { linux: string; windows: string } {
   switch (cni) {
-    case 'flannel': return { linux: 'kube-flannel-ds', windows: 'kube-flannel-ds-windows' };
-    case 'calico': return { linux: 'calico-node', windows: 'calico-node-windows' };
-    case 'antrea': return { linux: 'antrea-agent', windows: 'antrea-agent-windows' };
+    case 'flannel':
+      return { linux: 'kube-flannel-ds', windows: 'kube-flannel-ds-windows' };
+    case 'calico':
+      return { linux: 'calico-node', windows: 'calico-node-windows' };
+    case 'antrea':
+      return { linux: 'antrea-agent', windows: 'antrea-agent-windows' };
     // AKS: Azure CNI itself is on the node image; the CNS agents run as DaemonSets.
-    case 'azure-cni': return { linux: 'azure-cns', windows: 'azure-cns-win' };
+    case 'azure-cni':
+      return { linux: 'azure-cns', windows: 'azure-cns-win' };
     // OpenShift: ovnkube-node on Linux; Windows runs the hybrid overlay as a service (WMCO).
-    case 'ovn-kubernetes': return { linux: 'ovnkube-node', windows: 'ovnkube-node-windows' };
-    case 'aws-vpc-cni': return { linux: 'aws-node', windows: 'aws-node-windows' };
-    case 'gke': return { linux: 'netd', windows: 'netd-windows' };
-    default: return { linux: cni, windows: `${cni}-windows` };
+    case 'ovn-kubernetes':
+      return { linux: 'ovnkube-node', windows: 'ovnkube-node-windows' };
+    case 'aws-vpc-cni':
+      return { linux: 'aws-node', windows: 'aws-node-windows' };
+    case 'gke':
+      return { linux: 'netd', windows: 'netd-windows' };
+    default:
+      return { linux: cni, windows: `${cni}-windows` };
   }
 }
 
@@ -48,7 +56,11 @@ export function kubeProxy(p: Profile): { daemonSets: V1DaemonSet[]; configMaps: 
   const all = withoutUnrunnableWindowsAgents(p, kubeProxyObjects(p));
   const managed = MANAGED_CNI[p.network.cni]?.kubeProxy;
   if (managed === 'none') return { daemonSets: [], configMaps: [] };
-  if (managed === 'linux-only') return { daemonSets: all.daemonSets.filter(d => d.metadata!.name === 'kube-proxy'), configMaps: all.configMaps.filter(c => c.metadata!.name === 'kube-proxy') };
+  if (managed === 'linux-only')
+    return {
+      daemonSets: all.daemonSets.filter(d => d.metadata!.name === 'kube-proxy'),
+      configMaps: all.configMaps.filter(c => c.metadata!.name === 'kube-proxy'),
+    };
   return all;
 }
 
@@ -69,29 +81,37 @@ function kubeProxyObjects(p: Profile): { daemonSets: V1DaemonSet[]; configMaps: 
   const windowsLabels = { 'k8s-app': 'kube-proxy-windows' };
   return {
     configMaps: [
-      configMap('kube-proxy', {
-        'config.conf': [
-          'apiVersion: kubeproxy.config.k8s.io/v1alpha1',
-          'kind: KubeProxyConfiguration',
-          `clusterCIDR: ${CLUSTER_CIDR}`,
-          'mode: iptables',
-          '',
-        ].join('\n'),
-      }, { app: 'kube-proxy' }),
-      configMap('kube-proxy-windows', {
-        'config.conf': [
-          'apiVersion: kubeproxy.config.k8s.io/v1alpha1',
-          'kind: KubeProxyConfiguration',
-          `clusterCIDR: ${CLUSTER_CIDR}`,
-          'mode: kernelspace',
-          ...(gates.length ? ['featureGates:', ...gates.map(g => `  ${g.replace('=', ': ')}`)] : []),
-          'winkernel:',
-          `  enableDSR: ${dsr}`,
-          `  networkName: ${hnsNetworkName(p)}`,
-          '',
-        ].join('\n'),
-        'run-script.ps1': `& $env:CONTAINER_SANDBOX_MOUNT_POINT/kube-proxy/kube-proxy.exe ${windowsFlags.join(' ')} --kubeconfig=$env:CONTAINER_SANDBOX_MOUNT_POINT/var/lib/kube-proxy/kubeconfig.conf\n`,
-      }, { app: 'kube-proxy' }),
+      configMap(
+        'kube-proxy',
+        {
+          'config.conf': [
+            'apiVersion: kubeproxy.config.k8s.io/v1alpha1',
+            'kind: KubeProxyConfiguration',
+            `clusterCIDR: ${CLUSTER_CIDR}`,
+            'mode: iptables',
+            '',
+          ].join('\n'),
+        },
+        { app: 'kube-proxy' },
+      ),
+      configMap(
+        'kube-proxy-windows',
+        {
+          'config.conf': [
+            'apiVersion: kubeproxy.config.k8s.io/v1alpha1',
+            'kind: KubeProxyConfiguration',
+            `clusterCIDR: ${CLUSTER_CIDR}`,
+            'mode: kernelspace',
+            ...(gates.length ? ['featureGates:', ...gates.map(g => `  ${g.replace('=', ': ')}`)] : []),
+            'winkernel:',
+            `  enableDSR: ${dsr}`,
+            `  networkName: ${hnsNetworkName(p)}`,
+            '',
+          ].join('\n'),
+          'run-script.ps1': `& $env:CONTAINER_SANDBOX_MOUNT_POINT/kube-proxy/kube-proxy.exe ${windowsFlags.join(' ')} --kubeconfig=$env:CONTAINER_SANDBOX_MOUNT_POINT/var/lib/kube-proxy/kubeconfig.conf\n`,
+        },
+        { app: 'kube-proxy' },
+      ),
     ],
     daemonSets: [
       daemonSet('kube-proxy', linuxLabels, {
@@ -100,25 +120,38 @@ function kubeProxyObjects(p: Profile): { daemonSets: V1DaemonSet[]; configMaps: 
         serviceAccountName: 'kube-proxy',
         nodeSelector: LINUX_SELECTOR,
         tolerations: TOLERATE_ALL,
-        containers: [{
-          name: 'kube-proxy',
-          image: `registry.k8s.io/kube-proxy:${version}`,
-          command: ['/usr/local/bin/kube-proxy', '--config=/var/lib/kube-proxy/config.conf', '--hostname-override=$(NODE_NAME)'],
-          env: [{ name: 'NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } }],
-          securityContext: { privileged: true },
-        }],
+        containers: [
+          {
+            name: 'kube-proxy',
+            image: `registry.k8s.io/kube-proxy:${version}`,
+            command: ['/usr/local/bin/kube-proxy', '--config=/var/lib/kube-proxy/config.conf', '--hostname-override=$(NODE_NAME)'],
+            env: [{ name: 'NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } }],
+            securityContext: { privileged: true },
+          },
+        ],
       }),
       // Providers that run kube-proxy as a Windows service (AKS, EKS, GKE) have no Windows DaemonSet.
-      ...(p.windowsLayout?.kubeProxy === 'service' ? [] : [daemonSet('kube-proxy-windows', windowsLabels, hostProcessPod({
-        name: 'kube-proxy',
-        image: `sigwindowstools/kube-proxy:${version}-${p.network.cni}-hostprocess`,
-        command: ['pwsh'],
-        args: ['-File', '$env:CONTAINER_SANDBOX_MOUNT_POINT/kube-proxy/run-script.ps1', ...windowsFlags],
-        env: [
-          { name: 'NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } },
-          { name: 'KUBE_NETWORK', value: hnsNetworkName(p) },
-        ],
-      }, 'kube-proxy'))]),
+      ...(p.windowsLayout?.kubeProxy === 'service'
+        ? []
+        : [
+            daemonSet(
+              'kube-proxy-windows',
+              windowsLabels,
+              hostProcessPod(
+                {
+                  name: 'kube-proxy',
+                  image: `sigwindowstools/kube-proxy:${version}-${p.network.cni}-hostprocess`,
+                  command: ['pwsh'],
+                  args: ['-File', '$env:CONTAINER_SANDBOX_MOUNT_POINT/kube-proxy/run-script.ps1', ...windowsFlags],
+                  env: [
+                    { name: 'NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } },
+                    { name: 'KUBE_NETWORK', value: hnsNetworkName(p) },
+                  ],
+                },
+                'kube-proxy',
+              ),
+            ),
+          ]),
     ],
   };
 }
@@ -137,10 +170,22 @@ function cniObjects(p: Profile): { daemonSets: V1DaemonSet[]; configMaps: V1Conf
     // The Windows side is part of the node image or a Windows service: a Linux DaemonSet only.
     return {
       configMaps: [],
-      daemonSets: [daemonSet(names.linux, { 'k8s-app': names.linux }, {
-        hostNetwork: true, priorityClassName: 'system-node-critical', serviceAccountName: p.network.cni, nodeSelector: LINUX_SELECTOR, tolerations: TOLERATE_ALL,
-        containers: [{ name: names.linux, image: managed.image }],
-      }, {}, { namespace: managed.namespace })],
+      daemonSets: [
+        daemonSet(
+          names.linux,
+          { 'k8s-app': names.linux },
+          {
+            hostNetwork: true,
+            priorityClassName: 'system-node-critical',
+            serviceAccountName: p.network.cni,
+            nodeSelector: LINUX_SELECTOR,
+            tolerations: TOLERATE_ALL,
+            containers: [{ name: names.linux, image: managed.image }],
+          },
+          {},
+          { namespace: managed.namespace },
+        ),
+      ],
     };
   }
   if (p.network.cni !== 'flannel') {
@@ -148,29 +193,67 @@ function cniObjects(p: Profile): { daemonSets: V1DaemonSet[]; configMaps: V1Conf
     return {
       configMaps: [configMap(cfg, { 'network-mode': p.network.mode }, { app: p.network.cni })],
       daemonSets: [
-        daemonSet(names.linux, labels('linux'), { hostNetwork: true, nodeSelector: LINUX_SELECTOR, tolerations: TOLERATE_ALL, containers: [{ name: p.network.cni, image: `${p.network.cni}/${p.network.cni}:latest` }] }),
-        daemonSet(names.windows, labels('windows'), hostProcessPod({ name: p.network.cni, image: `sigwindowstools/${p.network.cni}:latest-hostprocess`, env: [{ name: 'NETWORK_MODE', value: p.network.mode }] }, p.network.cni)),
+        daemonSet(names.linux, labels('linux'), {
+          hostNetwork: true,
+          nodeSelector: LINUX_SELECTOR,
+          tolerations: TOLERATE_ALL,
+          containers: [{ name: p.network.cni, image: `${p.network.cni}/${p.network.cni}:latest` }],
+        }),
+        daemonSet(
+          names.windows,
+          labels('windows'),
+          hostProcessPod(
+            { name: p.network.cni, image: `sigwindowstools/${p.network.cni}:latest-hostprocess`, env: [{ name: 'NETWORK_MODE', value: p.network.mode }] },
+            p.network.cni,
+          ),
+        ),
       ],
     };
   }
   const backend = overlay ? { Type: 'vxlan', VNI: 4096, Port: 4789 } : { Type: 'host-gw' };
   const netConf = JSON.stringify({ Network: CLUSTER_CIDR, Backend: backend }, null, 2);
-  const windowsCni = JSON.stringify({
-    name: overlay ? 'flannel.4096' : 'cbr0',
-    cniVersion: '0.3.0',
-    type: 'flannel',
-    capabilities: { portMappings: true, dns: true },
-    delegate: {
-      // containerd's HNS plugins: sdnbridge for l2bridge (win-bridge), sdnoverlay for VXLAN (win-overlay).
-      type: overlay ? 'sdnoverlay' : 'sdnbridge',
-      optionalFlags: { forceBridgeGateway: !overlay },
-      policies: [{ Name: 'EndpointPolicy', Value: { Type: 'OutBoundNAT', Settings: { Exceptions: [CLUSTER_CIDR] } } }],
+  const windowsCni = JSON.stringify(
+    {
+      name: overlay ? 'flannel.4096' : 'cbr0',
+      cniVersion: '0.3.0',
+      type: 'flannel',
+      capabilities: { portMappings: true, dns: true },
+      delegate: {
+        // containerd's HNS plugins: sdnbridge for l2bridge (win-bridge), sdnoverlay for VXLAN (win-overlay).
+        type: overlay ? 'sdnoverlay' : 'sdnbridge',
+        optionalFlags: { forceBridgeGateway: !overlay },
+        policies: [{ Name: 'EndpointPolicy', Value: { Type: 'OutBoundNAT', Settings: { Exceptions: [CLUSTER_CIDR] } } }],
+      },
     },
-  }, null, 2);
+    null,
+    2,
+  );
   return {
     configMaps: [
-      configMap('kube-flannel-cfg', { 'net-conf.json': netConf, 'cni-conf.json': JSON.stringify({ name: 'cbr0', cniVersion: '0.3.1', plugins: [{ type: 'flannel', delegate: { hairpinMode: true, isDefaultGateway: true } }, { type: 'portmap', capabilities: { portMappings: true } }] }, null, 2) }, { app: 'flannel', tier: 'node' }),
-      configMap('kube-flannel-windows-cfg', { 'net-conf.json': netConf, 'cni-conf-containerd.json': windowsCni, 'network-mode': p.network.mode }, { app: 'flannel', tier: 'node' }),
+      configMap(
+        'kube-flannel-cfg',
+        {
+          'net-conf.json': netConf,
+          'cni-conf.json': JSON.stringify(
+            {
+              name: 'cbr0',
+              cniVersion: '0.3.1',
+              plugins: [
+                { type: 'flannel', delegate: { hairpinMode: true, isDefaultGateway: true } },
+                { type: 'portmap', capabilities: { portMappings: true } },
+              ],
+            },
+            null,
+            2,
+          ),
+        },
+        { app: 'flannel', tier: 'node' },
+      ),
+      configMap(
+        'kube-flannel-windows-cfg',
+        { 'net-conf.json': netConf, 'cni-conf-containerd.json': windowsCni, 'network-mode': p.network.mode },
+        { app: 'flannel', tier: 'node' },
+      ),
     ],
     daemonSets: [
       daemonSet(names.linux, labels('linux'), {
@@ -179,15 +262,32 @@ function cniObjects(p: Profile): { daemonSets: V1DaemonSet[]; configMaps: V1Conf
         serviceAccountName: 'flannel',
         nodeSelector: LINUX_SELECTOR,
         tolerations: TOLERATE_ALL,
-        containers: [{ name: 'kube-flannel', image: `docker.io/flannel/flannel:${FLANNEL_VERSION}`, command: ['/opt/bin/flanneld'], args: ['--ip-masq', '--kube-subnet-mgr'] }],
+        containers: [
+          {
+            name: 'kube-flannel',
+            image: `docker.io/flannel/flannel:${FLANNEL_VERSION}`,
+            command: ['/opt/bin/flanneld'],
+            args: ['--ip-masq', '--kube-subnet-mgr'],
+          },
+        ],
       }),
-      daemonSet(names.windows, labels('windows'), hostProcessPod({
-        name: 'kube-flannel',
-        image: `sigwindowstools/flannel:${FLANNEL_VERSION}-hostprocess`,
-        command: ['pwsh'],
-        args: ['-File', '$env:CONTAINER_SANDBOX_MOUNT_POINT/mounts/kube-flannel/run.ps1'],
-        env: [{ name: 'NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } }, { name: 'KUBE_NETWORK', value: hnsNetworkName(p) }],
-      }, 'flannel')),
+      daemonSet(
+        names.windows,
+        labels('windows'),
+        hostProcessPod(
+          {
+            name: 'kube-flannel',
+            image: `sigwindowstools/flannel:${FLANNEL_VERSION}-hostprocess`,
+            command: ['pwsh'],
+            args: ['-File', '$env:CONTAINER_SANDBOX_MOUNT_POINT/mounts/kube-flannel/run.ps1'],
+            env: [
+              { name: 'NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } },
+              { name: 'KUBE_NETWORK', value: hnsNetworkName(p) },
+            ],
+          },
+          'flannel',
+        ),
+      ),
     ],
   };
 }
@@ -219,25 +319,68 @@ function calico(p: Profile, names: { linux: string; windows: string }, overlay: 
   return {
     configMaps: [
       configMap('calico-config', {
-        calico_backend: overlay ? 'vxlan' : 'bird', veth_mtu: '0', typha_service_name: 'none',
-        cni_network_config: JSON.stringify({ name: 'k8s-pod-network', cniVersion: '0.3.1', plugins: [{ type: 'calico', datastore_type: 'kubernetes', nodename: '__KUBERNETES_NODE_NAME__', ipam: { type: 'calico-ipam' }, policy: { type: 'k8s' }, kubernetes: { kubeconfig: '__KUBECONFIG_FILEPATH__' } }, { type: 'portmap', snat: true, capabilities: { portMappings: true } }] }, null, 2),
+        calico_backend: overlay ? 'vxlan' : 'bird',
+        veth_mtu: '0',
+        typha_service_name: 'none',
+        cni_network_config: JSON.stringify(
+          {
+            name: 'k8s-pod-network',
+            cniVersion: '0.3.1',
+            plugins: [
+              {
+                type: 'calico',
+                datastore_type: 'kubernetes',
+                nodename: '__KUBERNETES_NODE_NAME__',
+                ipam: { type: 'calico-ipam' },
+                policy: { type: 'k8s' },
+                kubernetes: { kubeconfig: '__KUBECONFIG_FILEPATH__' },
+              },
+              { type: 'portmap', snat: true, capabilities: { portMappings: true } },
+            ],
+          },
+          null,
+          2,
+        ),
       }),
       configMap('calico-windows-config', {
-        CALICO_NETWORKING_BACKEND: overlay ? 'vxlan' : 'windows-bgp', KUBERNETES_SERVICE_CIDR: '10.96.0.0/12', K8S_SERVICE_CIDR: '10.96.0.0/12',
-        DNS_NAME_SERVERS: '10.96.0.10', DNS_SEARCH: `svc.${p.network.clusterDomain ?? 'cluster.local'}`, VXLAN_VNI: '4096', cni_network_config: conf,
+        CALICO_NETWORKING_BACKEND: overlay ? 'vxlan' : 'windows-bgp',
+        KUBERNETES_SERVICE_CIDR: '10.96.0.0/12',
+        K8S_SERVICE_CIDR: '10.96.0.0/12',
+        DNS_NAME_SERVERS: '10.96.0.10',
+        DNS_SEARCH: `svc.${p.network.clusterDomain ?? 'cluster.local'}`,
+        VXLAN_VNI: '4096',
+        cni_network_config: conf,
       }),
     ],
     daemonSets: [
       daemonSet(names.linux, labels(names.linux), {
-        hostNetwork: true, priorityClassName: 'system-node-critical', serviceAccountName: 'calico', nodeSelector: LINUX_SELECTOR, tolerations: TOLERATE_ALL,
-        containers: [{ name: 'calico-node', image: `docker.io/calico/node:${CALICO_VERSION}`, env: [{ name: 'CALICO_NETWORKING_BACKEND', valueFrom: { configMapKeyRef: { name: 'calico-config', key: 'calico_backend' } } }] }],
+        hostNetwork: true,
+        priorityClassName: 'system-node-critical',
+        serviceAccountName: 'calico',
+        nodeSelector: LINUX_SELECTOR,
+        tolerations: TOLERATE_ALL,
+        containers: [
+          {
+            name: 'calico-node',
+            image: `docker.io/calico/node:${CALICO_VERSION}`,
+            env: [{ name: 'CALICO_NETWORKING_BACKEND', valueFrom: { configMapKeyRef: { name: 'calico-config', key: 'calico_backend' } } }],
+          },
+        ],
       }),
-      daemonSet(names.windows, labels(names.windows), hostProcessPod({
-        name: 'calico-node', image: `sigwindowstools/calico-node:${CALICO_VERSION}-hostprocess`,
-        args: ['$env:CONTAINER_SANDBOX_MOUNT_POINT/node.ps1'],
-        envFrom: [{ configMapRef: { name: 'calico-windows-config' } }],
-        env: [{ name: 'NODENAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } }],
-      }, 'calico')),
+      daemonSet(
+        names.windows,
+        labels(names.windows),
+        hostProcessPod(
+          {
+            name: 'calico-node',
+            image: `sigwindowstools/calico-node:${CALICO_VERSION}-hostprocess`,
+            args: ['$env:CONTAINER_SANDBOX_MOUNT_POINT/node.ps1'],
+            envFrom: [{ configMapRef: { name: 'calico-windows-config' } }],
+            env: [{ name: 'NODENAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } }],
+          },
+          'calico',
+        ),
+      ),
     ],
   };
 }

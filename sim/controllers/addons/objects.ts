@@ -5,9 +5,16 @@ import type { V1ConfigMap, V1Container, V1DaemonSet, V1Deployment, V1PodSpec, V1
 
 export const KUBE_SYSTEM = 'kube-system';
 
-export function daemonSet(name: string, labels: Record<string, string>, pod: V1PodSpec, extraLabels: Record<string, string> = {}, opts: { namespace?: string } = {}): V1DaemonSet {
+export function daemonSet(
+  name: string,
+  labels: Record<string, string>,
+  pod: V1PodSpec,
+  extraLabels: Record<string, string> = {},
+  opts: { namespace?: string } = {},
+): V1DaemonSet {
   return {
-    apiVersion: 'apps/v1', kind: 'DaemonSet',
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
     metadata: { name, namespace: opts.namespace ?? KUBE_SYSTEM, labels: { ...labels, ...extraLabels } },
     spec: {
       selector: { matchLabels: labels },
@@ -19,7 +26,8 @@ export function daemonSet(name: string, labels: Record<string, string>, pod: V1P
 
 export function deployment(name: string, labels: Record<string, string>, replicas: number, pod: V1PodSpec): V1Deployment {
   return {
-    apiVersion: 'apps/v1', kind: 'Deployment',
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
     metadata: { name, namespace: KUBE_SYSTEM, labels },
     spec: {
       replicas,
@@ -36,7 +44,8 @@ export function configMap(name: string, data: Record<string, string>, labels: Re
 
 export function service(name: string, labels: Record<string, string>, selector: Record<string, string>, ports: V1ServicePort[], clusterIP?: string): V1Service {
   return {
-    apiVersion: 'v1', kind: 'Service',
+    apiVersion: 'v1',
+    kind: 'Service',
     metadata: { name, namespace: KUBE_SYSTEM, labels },
     spec: { selector, ports, type: 'ClusterIP', ...(clusterIP ? { clusterIP, clusterIPs: [clusterIP] } : {}) },
   };

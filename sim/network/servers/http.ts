@@ -9,5 +9,8 @@ export type SocketHandler = (socket: Socket) => void;
 /** Wraps a request handler as a socket handler for listen(podAddress, port, handler). */
 export function httpHandler(handle: http.RequestListener): SocketHandler {
   const server = http.createServer({ keepAliveTimeout: 5000 }, handle);
-  return socket => { socket.on('error', () => undefined); server.emit('connection', socket); };
+  return socket => {
+    socket.on('error', () => undefined);
+    server.emit('connection', socket);
+  };
 }

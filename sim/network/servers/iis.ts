@@ -36,7 +36,9 @@ a img {
 </body>
 </html>`;
 
-export interface IisContext { podName: string }
+export interface IisContext {
+  podName: string;
+}
 
 export function iisServer(_ctx: IisContext): SocketHandler {
   const body = Buffer.from(IIS_START_HTML.replace(/\n/g, '\r\n'), 'latin1');
@@ -45,14 +47,18 @@ export function iisServer(_ctx: IisContext): SocketHandler {
     res.setHeader('Server', 'Microsoft-IIS/10.0');
     res.setHeader('X-Powered-By', 'ASP.NET');
     if (path !== '/' && path !== '/iisstart.htm') {
-      const nf = '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN">\r\n<html><head><title>404 - File or directory not found.</title></head><body><h2>404 - File or directory not found.</h2></body></html>';
+      const nf =
+        '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN">\r\n<html><head><title>404 - File or directory not found.</title></head><body><h2>404 - File or directory not found.</h2></body></html>';
       res.writeHead(404, { 'Content-Type': 'text/html' });
       res.end(req.method === 'HEAD' ? undefined : nf);
       return;
     }
     res.writeHead(200, {
-      'Content-Type': 'text/html', 'Accept-Ranges': 'bytes', 'Content-Length': body.length,
-      'Last-Modified': 'Tue, 13 Jun 2023 20:08:09 GMT', ETag: '"1d99e3c2a3fd91a:0"',
+      'Content-Type': 'text/html',
+      'Accept-Ranges': 'bytes',
+      'Content-Length': body.length,
+      'Last-Modified': 'Tue, 13 Jun 2023 20:08:09 GMT',
+      ETag: '"1d99e3c2a3fd91a:0"',
     });
     res.end(req.method === 'HEAD' ? undefined : body);
   });

@@ -17,12 +17,20 @@ export interface NetexecContext {
 export function netexecServer(ctx: NetexecContext): SocketHandler {
   return httpHandler((req, res) => {
     const url = new URL(req.url ?? '/', 'http://netexec');
-    const text = (status: number, body: string) => { res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8' }); res.end(body); };
+    const text = (status: number, body: string) => {
+      res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end(body);
+    };
     switch (url.pathname) {
-      case '/': case '/hostname': return text(200, ctx.podName);
-      case '/clientip': return text(200, `${req.socket.remoteAddress}:${req.socket.remotePort}`);
-      case '/echo': return text(200, url.searchParams.get('msg') ?? '');
-      case '/healthz': return text(200, 'ok');
+      case '/':
+      case '/hostname':
+        return text(200, ctx.podName);
+      case '/clientip':
+        return text(200, `${req.socket.remoteAddress}:${req.socket.remotePort}`);
+      case '/echo':
+        return text(200, url.searchParams.get('msg') ?? '');
+      case '/healthz':
+        return text(200, 'ok');
       case '/exit': {
         const code = Number(url.searchParams.get('code') ?? '0');
         if (!ctx.exit) return text(501, 'exit not supported');
@@ -32,14 +40,18 @@ export function netexecServer(ctx: NetexecContext): SocketHandler {
       case '/shell': {
         const cmd = url.searchParams.get('shellCommand') ?? url.searchParams.get('cmd') ?? '';
         if (!ctx.shell) return text(501, 'shell not supported');
-        ctx.shell(cmd).then(r => {
-          const body = JSON.stringify(r.exitCode === 0 ? { output: r.output } : { output: r.output, error: `exit status ${r.exitCode}` });
-          res.writeHead(r.exitCode === 0 ? 200 : 417, { 'Content-Type': 'application/json' });
-          res.end(body);
-        }, e => text(500, String(e)));
+        ctx.shell(cmd).then(
+          r => {
+            const body = JSON.stringify(r.exitCode === 0 ? { output: r.output } : { output: r.output, error: `exit status ${r.exitCode}` });
+            res.writeHead(r.exitCode === 0 ? 200 : 417, { 'Content-Type': 'application/json' });
+            res.end(body);
+          },
+          e => text(500, String(e)),
+        );
         return;
       }
-      default: return text(404, '404 page not found\n');
+      default:
+        return text(404, '404 page not found\n');
     }
   });
 }

@@ -27,9 +27,17 @@ export interface WebserverContext {
 export function testWebserver(ctx: WebserverContext): SocketHandler {
   return httpHandler((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    if (path === '/') { res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }); res.end('<pre>\n</pre>\n'); return; }
+    if (path === '/') {
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+      res.end('<pre>\n</pre>\n');
+      return;
+    }
     const data = ctx.readFile?.(path);
-    if (!data) { res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }); res.end('404 page not found\n'); return; }
+    if (!data) {
+      res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('404 page not found\n');
+      return;
+    }
     res.writeHead(200, { 'Content-Length': data.length });
     res.end(data);
   });
@@ -39,7 +47,13 @@ export function nginxServer(_ctx: { podName: string }): SocketHandler {
   return httpHandler((req, res) => {
     res.setHeader('Server', 'nginx/1.27.0');
     const path = new URL(req.url ?? '/', 'http://x').pathname;
-    if (path !== '/' && path !== '/index.html') { res.writeHead(404, { 'Content-Type': 'text/html' }); res.end('<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx/1.27.0</center>\r\n</body>\r\n</html>\r\n'); return; }
+    if (path !== '/' && path !== '/index.html') {
+      res.writeHead(404, { 'Content-Type': 'text/html' });
+      res.end(
+        '<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx/1.27.0</center>\r\n</body>\r\n</html>\r\n',
+      );
+      return;
+    }
     res.writeHead(200, { 'Content-Type': 'text/html' });
     res.end(req.method === 'HEAD' ? undefined : NGINX_WELCOME);
   });

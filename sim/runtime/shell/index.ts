@@ -34,7 +34,9 @@ export const runCommand: RunCommand = async (argv: string[], host: ShellHost, io
   if (io.signal.aborted) return ABORTED_EXIT;
   const code = await launchArgv(argv, host, io, { ...host.env });
   if (code !== undefined) return code;
-  io.stderr.write(`OCI runtime exec failed: exec failed: unable to start container process: exec: "${argv[0] ?? ''}": executable file not found in $PATH: unknown\n`);
+  io.stderr.write(
+    `OCI runtime exec failed: exec failed: unable to start container process: exec: "${argv[0] ?? ''}": executable file not found in $PATH: unknown\n`,
+  );
   return 127;
 };
 
@@ -45,6 +47,8 @@ export async function runCommandLine(line: string, host: ShellHost, io: ShellIO)
   if (code !== undefined) return code;
   // hcsshim's CreateProcess fails and the exec never starts; containerd reports it.
   const program = line.trim().split(/\s+/)[0] ?? '';
-  io.stderr.write(`failed to exec in container: failed to create exec "${program}": hcs::System::CreateProcess: The system cannot find the file specified.\r\n`);
+  io.stderr.write(
+    `failed to exec in container: failed to create exec "${program}": hcs::System::CreateProcess: The system cannot find the file specified.\r\n`,
+  );
   return 127;
 }

@@ -15,19 +15,29 @@ export class Capture extends Writable {
     if (typeof done === 'function') queueMicrotask(() => (done as (e?: Error | null) => void)(null));
     return true;
   }
-  buffer(): Buffer { return Buffer.concat(this.chunks); }
-  text(): string { return this.buffer().toString('utf8'); }
-  clear(): void { this.chunks = []; }
+  buffer(): Buffer {
+    return Buffer.concat(this.chunks);
+  }
+  text(): string {
+    return this.buffer().toString('utf8');
+  }
+  clear(): void {
+    this.chunks = [];
+  }
 }
 
 /** Discards everything (NUL on Windows, /dev/null on Linux). */
-export function nullSink(): Writable { return new Capture(); }
+export function nullSink(): Writable {
+  return new Capture();
+}
 
 export function withStreams(io: ShellIO, over: Partial<Pick<ShellIO, 'stdin' | 'stdout' | 'stderr'>>): ShellIO {
   return { ...io, ...over };
 }
 
-export function stdinFrom(data: Buffer): Readable { return Readable.from([data]); }
+export function stdinFrom(data: Buffer): Readable {
+  return Readable.from([data]);
+}
 
 /** Reads all of stdin (empty when there is none). */
 export async function readAll(stream: Readable | null, signal: AbortSignal): Promise<Buffer> {
@@ -56,9 +66,15 @@ export async function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
 
 function sleepOnce(ms: number, signal: AbortSignal): Promise<boolean> {
   if (signal.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const t = setTimeout(() => { signal.removeEventListener('abort', onAbort); resolve(true); }, ms);
-    const onAbort = (): void => { clearTimeout(t); resolve(false); };
+  return new Promise(resolve => {
+    const t = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(t);
+      resolve(false);
+    };
     signal.addEventListener('abort', onAbort, { once: true });
   });
 }
@@ -66,7 +82,7 @@ function sleepOnce(ms: number, signal: AbortSignal): Promise<boolean> {
 /** Blocks until the signal aborts (long-running servers, agnhost pause). */
 export function untilAborted(signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+  return new Promise(resolve => signal.addEventListener('abort', () => resolve(), { once: true }));
 }
 
 /** The exit code used when io.signal aborts a command (128 + SIGINT). */

@@ -25,7 +25,6 @@ import { runWhere } from './tools/where.ts';
 import { runNetstat } from './tools/netstat.ts';
 import { runHnsdiag } from './tools/hnsdiag.ts';
 
-
 let table: Record<string, Program> | undefined;
 function programs(): Record<string, Program> {
   table ??= {
@@ -60,9 +59,7 @@ function programs(): Record<string, Program> {
 export function resolveProgram(host: ShellHost, name: string): { key: string; run: Program } | undefined {
   const base = baseName(name);
   if (!base) return undefined;
-  const candidates = host.os === 'windows'
-    ? (base.endsWith('.exe') ? [base] : [`${base}.exe`, base])
-    : [base];
+  const candidates = host.os === 'windows' ? (base.endsWith('.exe') ? [base] : [`${base}.exe`, base]) : [base];
   for (const c of candidates) {
     if (!host.hasBinary(c)) continue;
     const key = c.replace(/\.exe$/, '');
@@ -81,9 +78,7 @@ function notSimulated(name: string): Program {
 }
 
 /** Runs a Windows command line (program + tail), as CreateProcess would. Undefined when not found. */
-export async function launchWindows(
-  line: string, host: ShellHost, io: ShellIO, env: Record<string, string>,
-): Promise<number | undefined> {
+export async function launchWindows(line: string, host: ShellHost, io: ShellIO, env: Record<string, string>): Promise<number | undefined> {
   const { program, rest } = splitProgram(line);
   const found = resolveProgram(host, program);
   if (!found) return undefined;
@@ -91,9 +86,7 @@ export async function launchWindows(
 }
 
 /** Runs argv on Linux (or busybox on Windows) as execve would. Undefined when not found. */
-export async function launchArgv(
-  argv: string[], host: ShellHost, io: ShellIO, env: Record<string, string>,
-): Promise<number | undefined> {
+export async function launchArgv(argv: string[], host: ShellHost, io: ShellIO, env: Record<string, string>): Promise<number | undefined> {
   const found = resolveProgram(host, argv[0] ?? '');
   if (!found) return undefined;
   return found.run({ host, io, name: found.key, args: argv.slice(1), cmdline: argv.slice(1).join(' '), env, spawn });

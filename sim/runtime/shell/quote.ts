@@ -10,8 +10,14 @@ export function escapeWindowsArg(s: string): string {
   let out = '"';
   let slashes = 0;
   for (const ch of s) {
-    if (ch === '\\') { slashes++; out += ch; continue; }
-    if (ch === '"') { out += '\\'.repeat(slashes + 1); }
+    if (ch === '\\') {
+      slashes++;
+      out += ch;
+      continue;
+    }
+    if (ch === '"') {
+      out += '\\'.repeat(slashes + 1);
+    }
     slashes = 0;
     out += ch;
   }
@@ -42,15 +48,30 @@ export function splitWindowsCommandLine(line: string): string[] {
         const count = k - i;
         if (line[k] === '"') {
           cur += '\\'.repeat(Math.floor(count / 2));
-          if (count % 2 === 1) { cur += '"'; i = k + 1; } else { i = k; }
-        } else { cur += '\\'.repeat(count); i = k; }
+          if (count % 2 === 1) {
+            cur += '"';
+            i = k + 1;
+          } else {
+            i = k;
+          }
+        } else {
+          cur += '\\'.repeat(count);
+          i = k;
+        }
         continue;
       }
       if (ch === '"') {
-        if (inQuote && line[i + 1] === '"') { cur += '"'; i += 2; continue; }
-        inQuote = !inQuote; i++; continue;
+        if (inQuote && line[i + 1] === '"') {
+          cur += '"';
+          i += 2;
+          continue;
+        }
+        inQuote = !inQuote;
+        i++;
+        continue;
       }
-      cur += ch; i++;
+      cur += ch;
+      i++;
     }
     args.push(cur);
   }
@@ -65,9 +86,14 @@ export function splitProgram(line: string): { program: string; rest: string } {
   let inQuote = false;
   while (i < s.length) {
     const ch = s[i]!;
-    if (ch === '"') { inQuote = !inQuote; i++; continue; }
+    if (ch === '"') {
+      inQuote = !inQuote;
+      i++;
+      continue;
+    }
     if (!inQuote && (ch === ' ' || ch === '\t')) break;
-    program += ch; i++;
+    program += ch;
+    i++;
   }
   // The rest keeps its leading blank trimmed by one separator run, as programs see it.
   return { program, rest: s.slice(i).replace(/^[ \t]+/, '') };

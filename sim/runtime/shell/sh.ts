@@ -13,7 +13,9 @@ import { tokenize, Parser } from './shparse.ts';
 import type { ShNode, Word } from './shparse.ts';
 import { burnWhile } from './burn.ts';
 
-class ShExit { constructor(readonly code: number) {} }
+class ShExit {
+  constructor(readonly code: number) {}
+}
 
 export async function runSh(ctx: ProgramCtx): Promise<number> {
   let trace = false;
@@ -23,11 +25,17 @@ export async function runSh(ctx: ProgramCtx): Promise<number> {
   let i = 0;
   for (; i < args.length; i++) {
     const a = args[i]!;
-    if (a === '-c') { script = args[i + 1]; break; }
+    if (a === '-c') {
+      script = args[i + 1];
+      break;
+    }
     if (/^-[a-z]+$/.test(a)) {
       if (a.includes('x')) trace = true;
       if (a.includes('e')) errexit = true;
-      if (a.includes('c')) { script = args[i + 1]; break; }
+      if (a.includes('c')) {
+        script = args[i + 1];
+        break;
+      }
       continue;
     }
     break;
@@ -40,17 +48,27 @@ export async function runSh(ctx: ProgramCtx): Promise<number> {
 export class ShSession {
   status = 0;
   private cwd: string;
-  constructor(private host: ShellHost, private env: Record<string, string>, private spawn: Spawn, private trace: boolean, private errexit: boolean) {
+  constructor(
+    private host: ShellHost,
+    private env: Record<string, string>,
+    private spawn: Spawn,
+    private trace: boolean,
+    private errexit: boolean,
+  ) {
     this.cwd = host.cwd ?? (host.os === 'windows' ? 'C:/' : '/');
   }
 
   async runScript(script: string, io: ShellIO): Promise<number> {
     let ast: ShNode;
-    try { ast = new Parser(tokenize(script)).parseProgram(); } catch (e) {
+    try {
+      ast = new Parser(tokenize(script)).parseProgram();
+    } catch (e) {
       io.stderr.write(`sh: syntax error: ${e instanceof Error ? e.message : String(e)}\n`);
       return 2;
     }
-    try { return await this.exec(ast, io); } catch (e) {
+    try {
+      return await this.exec(ast, io);
+    } catch (e) {
       if (e instanceof ShExit) return e.code;
       throw e;
     }
@@ -103,7 +121,7 @@ export class ShSession {
         let s = 0;
         while (((await this.exec(n.cond, io)) === 0) !== n.until) {
           s = await this.exec(n.body, io);
-          await new Promise((r) => setImmediate(r));
+          await new Promise(r => setImmediate(r));
           if (io.signal.aborted) throw new ShExit(ABORTED_EXIT);
         }
         return s;
@@ -112,19 +130,28 @@ export class ShSession {
         const items: string[] = [];
         for (const w of n.words) items.push(...(await this.expandWord(w, io)));
         let s = 0;
-        for (const it of items) { this.env[n.name] = it; s = await this.exec(n.body, io); }
+        for (const it of items) {
+          this.env[n.name] = it;
+          s = await this.exec(n.body, io);
+        }
         return s;
       }
       case 'group': {
         if (!n.subshell) return this.exec(n.body, io);
         const saved = { ...this.env };
         const cwd = this.cwd;
-        try { return await this.exec(n.body, io); } catch (e) {
+        try {
+          return await this.exec(n.body, io);
+        } catch (e) {
           if (e instanceof ShExit) return e.code;
           throw e;
-        } finally { this.env = saved; this.cwd = cwd; }
+        } finally {
+          this.env = saved;
+          this.cwd = cwd;
+        }
       }
-      case 'simple': return this.simple(n, io);
+      case 'simple':
+        return this.simple(n, io);
     }
   }
 
@@ -141,7 +168,11 @@ export class ShSession {
     let cur = '';
     let any = false;
     for (const p of w) {
-      if (p.kind === 'lit') { cur += p.s; any = true; continue; }
+      if (p.kind === 'lit') {
+        cur += p.s;
+        any = true;
+        continue;
+      }
       let v: string;
       if (p.kind === 'var') {
         const val = this.getVar(p.name);
@@ -155,11 +186,22 @@ export class ShSession {
         this.status = await sub.runScript(p.src, withStreams(io, { stdout: cap }));
         v = cap.text().replace(/\n+$/, '');
       }
-      if (p.quoted) { cur += v; any = true; continue; }
+      if (p.quoted) {
+        cur += v;
+        any = true;
+        continue;
+      }
       const parts = v.split(/[ \t\n]+/);
       for (const [k, part] of parts.entries()) {
-        if (k > 0) { if (cur || any) fields.push(cur); cur = ''; any = false; }
-        if (part) { cur += part; any = true; }
+        if (k > 0) {
+          if (cur || any) fields.push(cur);
+          cur = '';
+          any = false;
+        }
+        if (part) {
+          cur += part;
+          any = true;
+        }
       }
     }
     if (cur || any) fields.push(cur);
@@ -167,7 +209,9 @@ export class ShSession {
   }
 
   /** busybox-w32 takes drive paths (C:/x, C:\\x) as absolute. */
-  private path(p: string): string { return this.host.os === 'windows' && /^[a-zA-Z]:/.test(p) ? p : resolvePosix(this.cwd, p); }
+  private path(p: string): string {
+    return this.host.os === 'windows' && /^[a-zA-Z]:/.test(p) ? p : resolvePosix(this.cwd, p);
+  }
 
   private async simple(n: Extract<ShNode, { k: 'simple' }>, io: ShellIO): Promise<number> {
     const argv: string[] = [];
@@ -187,7 +231,9 @@ export class ShSession {
     for (const r of n.redirs) {
       const target = (await this.expandWord(r.target, io)).join(' ');
       if (r.op === '<') {
-        try { stdin = stdinFrom(this.host.fs.read(this.path(target))); } catch {
+        try {
+          stdin = stdinFrom(this.host.fs.read(this.path(target)));
+        } catch {
           io.stderr.write(`sh: can't open ${target}: no such file\n`);
           return (this.status = 1);
         }
@@ -198,7 +244,9 @@ export class ShSession {
       else if (isNulDevice(target)) sink = nullSink();
       else {
         const p = this.path(target);
-        try { this.host.fs.write(p, Buffer.alloc(0), { append: r.append }); } catch (e) {
+        try {
+          this.host.fs.write(p, Buffer.alloc(0), { append: r.append });
+        } catch (e) {
           io.stderr.write(`sh: can't create ${target}: ${posixReason(e)}\n`);
           return (this.status = 1);
         }
@@ -206,7 +254,8 @@ export class ShSession {
         files.push({ path: p, cap });
         sink = cap;
       }
-      if (r.fd === 2) stderr = sink; else stdout = sink;
+      if (r.fd === 2) stderr = sink;
+      else stdout = sink;
     }
     const env = { ...this.env };
     for (const [k, v] of assigns) env[k] = v;
@@ -215,7 +264,13 @@ export class ShSession {
     try {
       code = await this.command(argv, sub, env);
     } finally {
-      for (const f of files) { try { this.host.fs.write(f.path, f.cap.buffer(), { append: true }); } catch { /* reported at open */ } }
+      for (const f of files) {
+        try {
+          this.host.fs.write(f.path, f.cap.buffer(), { append: true });
+        } catch {
+          /* reported at open */
+        }
+      }
     }
     this.status = code;
     return code;
@@ -223,18 +278,30 @@ export class ShSession {
 
   private async command(argv: string[], io: ShellIO, env: Record<string, string>): Promise<number> {
     const [name, ...args] = argv as [string, ...string[]];
-    const out = (s: string): void => { io.stdout.write(s); };
-    const err = (s: string): void => { io.stderr.write(s); };
+    const out = (s: string): void => {
+      io.stdout.write(s);
+    };
+    const err = (s: string): void => {
+      io.stderr.write(s);
+    };
     const fs = this.host.fs;
     switch (name) {
-      case ':': case 'true': return 0;
-      case 'false': return 1;
-      case 'exit': throw new ShExit(args[0] !== undefined ? Number(args[0]) & 255 : this.status);
+      case ':':
+      case 'true':
+        return 0;
+      case 'false':
+        return 1;
+      case 'exit':
+        throw new ShExit(args[0] !== undefined ? Number(args[0]) & 255 : this.status);
       case 'echo': {
         let a = args;
         let nl = true;
         let esc = false;
-        while (a[0] && /^-[ne]+$/.test(a[0])) { if (a[0].includes('n')) nl = false; if (a[0].includes('e')) esc = true; a = a.slice(1); }
+        while (a[0] && /^-[ne]+$/.test(a[0])) {
+          if (a[0].includes('n')) nl = false;
+          if (a[0].includes('e')) esc = true;
+          a = a.slice(1);
+        }
         let text = a.join(' ');
         if (esc) text = text.replace(/\\n/g, '\n').replace(/\\t/g, '\t');
         out(text + (nl ? '\n' : ''));
@@ -248,28 +315,48 @@ export class ShSession {
       }
       case 'cd': {
         const p = this.path(args[0] ?? '/');
-        if (!fs.isDir(p)) { err(`sh: cd: can't cd to ${args[0]}: No such file or directory\n`); return 2; }
+        if (!fs.isDir(p)) {
+          err(`sh: cd: can't cd to ${args[0]}: No such file or directory\n`);
+          return 2;
+        }
         this.cwd = p;
         return 0;
       }
-      case 'pwd': out(`${this.cwd}\n`); return 0;
-      case 'export': for (const a of args) { const i = a.indexOf('='); if (i > 0) this.env[a.slice(0, i)] = a.slice(i + 1); } return 0;
-      case 'unset': for (const a of args) delete this.env[a]; return 0;
-      case 'env': case 'printenv': {
+      case 'pwd':
+        out(`${this.cwd}\n`);
+        return 0;
+      case 'export':
+        for (const a of args) {
+          const i = a.indexOf('=');
+          if (i > 0) this.env[a.slice(0, i)] = a.slice(i + 1);
+        }
+        return 0;
+      case 'unset':
+        for (const a of args) delete this.env[a];
+        return 0;
+      case 'env':
+      case 'printenv': {
         if (name === 'printenv' && args[0]) {
           const v = env[args[0]];
           if (v === undefined) return 1;
           out(`${v}\n`);
           return 0;
         }
-        out(Object.entries(env).map(([k, v]) => `${k}=${v}\n`).join(''));
+        out(
+          Object.entries(env)
+            .map(([k, v]) => `${k}=${v}\n`)
+            .join(''),
+        );
         return 0;
       }
-      case 'cat': return this.cat(args, io);
-      case 'ls': return this.ls(args, io);
-      case 'test': case '[': {
+      case 'cat':
+        return this.cat(args, io);
+      case 'ls':
+        return this.ls(args, io);
+      case 'test':
+      case '[': {
         const a = name === '[' ? args.slice(0, args[args.length - 1] === ']' ? -1 : undefined) : args;
-        return testExpr(a, (p) => this.path(p), this.host) ? 0 : 1;
+        return testExpr(a, p => this.path(p), this.host) ? 0 : 1;
       }
       case 'sleep': {
         const sec = args[0] === 'infinity' ? Number.POSITIVE_INFINITY : Number(args[0] ?? 0);
@@ -279,26 +366,49 @@ export class ShSession {
       }
       case 'mkdir': {
         const p = args.includes('-p');
-        for (const d of args.filter((x) => !x.startsWith('-'))) {
+        for (const d of args.filter(x => !x.startsWith('-'))) {
           const path = this.path(d);
-          if (fs.exists(path)) { if (p) continue; err(`mkdir: can't create directory '${d}': File exists\n`); return 1; }
-          try { fs.mkdir(path); } catch (e) { err(`mkdir: can't create directory '${d}': ${posixReason(e)}\n`); return 1; }
+          if (fs.exists(path)) {
+            if (p) continue;
+            err(`mkdir: can't create directory '${d}': File exists\n`);
+            return 1;
+          }
+          try {
+            fs.mkdir(path);
+          } catch (e) {
+            err(`mkdir: can't create directory '${d}': ${posixReason(e)}\n`);
+            return 1;
+          }
         }
         return 0;
       }
       case 'rm': {
-        const force = args.some((x) => /^-\w*f/.test(x));
-        for (const f of args.filter((x) => !x.startsWith('-'))) {
+        const force = args.some(x => /^-\w*f/.test(x));
+        for (const f of args.filter(x => !x.startsWith('-'))) {
           const path = this.path(f);
-          if (!fs.exists(path)) { if (force) continue; err(`rm: can't remove '${f}': No such file or directory\n`); return 1; }
-          try { fs.remove(path); } catch (e) { err(`rm: can't remove '${f}': ${posixReason(e)}\n`); return 1; }
+          if (!fs.exists(path)) {
+            if (force) continue;
+            err(`rm: can't remove '${f}': No such file or directory\n`);
+            return 1;
+          }
+          try {
+            fs.remove(path);
+          } catch (e) {
+            err(`rm: can't remove '${f}': ${posixReason(e)}\n`);
+            return 1;
+          }
         }
         return 0;
       }
       case 'touch': {
-        for (const f of args.filter((x) => !x.startsWith('-'))) {
+        for (const f of args.filter(x => !x.startsWith('-'))) {
           const path = this.path(f);
-          try { if (!fs.exists(path)) fs.write(path, Buffer.alloc(0)); } catch (e) { err(`touch: ${f}: ${posixReason(e)}\n`); return 1; }
+          try {
+            if (!fs.exists(path)) fs.write(path, Buffer.alloc(0));
+          } catch (e) {
+            err(`touch: ${f}: ${posixReason(e)}\n`);
+            return 1;
+          }
         }
         return 0;
       }
@@ -308,16 +418,20 @@ export class ShSession {
         out(`uid=${uid}(${this.host.user}) gid=${uid}(${root ? 'root' : this.host.user}) groups=${uid}(${root ? 'root' : this.host.user})\n`);
         return 0;
       }
-      case 'whoami': return runWhoami({ host: this.host, io, name, args, cmdline: args.join(' '), env, spawn: this.spawn });
-      case 'hostname': return runHostname({ host: this.host, io, name, args, cmdline: args.join(' '), env, spawn: this.spawn });
-      case 'grep': return this.grep(args, io);
-      case 'head': case 'tail': {
-        const nArg = args.find((a) => /^-n?\d+$/.test(a));
+      case 'whoami':
+        return runWhoami({ host: this.host, io, name, args, cmdline: args.join(' '), env, spawn: this.spawn });
+      case 'hostname':
+        return runHostname({ host: this.host, io, name, args, cmdline: args.join(' '), env, spawn: this.spawn });
+      case 'grep':
+        return this.grep(args, io);
+      case 'head':
+      case 'tail': {
+        const nArg = args.find(a => /^-n?\d+$/.test(a));
         const k = nArg ? Number(nArg.replace(/^-n?/, '')) : 10;
         const lines = (await readAll(io.stdin, io.signal)).toString('utf8').split('\n');
         if (lines[lines.length - 1] === '') lines.pop();
         const sel = name === 'head' ? lines.slice(0, k) : lines.slice(-k);
-        out(sel.map((l) => `${l}\n`).join(''));
+        out(sel.map(l => `${l}\n`).join(''));
         return 0;
       }
       case 'wc': {
@@ -325,42 +439,62 @@ export class ShSession {
         out(`${args.includes('-l') ? (text.match(/\n/g) ?? []).length : text.length}\n`);
         return 0;
       }
-      case 'ip': return this.ip(args, io);
+      case 'ip':
+        return this.ip(args, io);
       case 'yes':
         // `yes > /dev/null` is a CPU burner (see burn.ts).
         await burnWhile(this.host, io.signal, async () => true);
         throw new ShExit(ABORTED_EXIT);
       case 'dd': {
-        const opt = (k: string): string | undefined => args.find((a) => a.startsWith(`${k}=`))?.slice(k.length + 1);
+        const opt = (k: string): string | undefined => args.find(a => a.startsWith(`${k}=`))?.slice(k.length + 1);
         const count = opt('count');
         // Unbounded `dd if=/dev/zero of=/dev/null` is a CPU burner; a bounded one writes zeros.
-        if (count === undefined) { await burnWhile(this.host, io.signal, async () => true); throw new ShExit(ABORTED_EXIT); }
+        if (count === undefined) {
+          await burnWhile(this.host, io.signal, async () => true);
+          throw new ShExit(ABORTED_EXIT);
+        }
         const bs = sizeArg(opt('bs') ?? '512');
         const total = bs * Number(count);
         const of = opt('of');
         if (of && !isNulDevice(of)) {
-          try { fs.write(this.path(of), Buffer.alloc(total)); } catch (e) { err(`dd: can't open '${of}': ${posixReason(e)}\n`); return 1; }
+          try {
+            fs.write(this.path(of), Buffer.alloc(total));
+          } catch (e) {
+            err(`dd: can't open '${of}': ${posixReason(e)}\n`);
+            return 1;
+          }
         }
         err(`${count}+0 records in\n${count}+0 records out\n${total} bytes copied\n`);
         return 0;
       }
       default: {
         const code = await this.spawn.argv(argv, this.host, io, env);
-        if (code === undefined) { err(`sh: ${name}: not found\n`); return 127; }
+        if (code === undefined) {
+          err(`sh: ${name}: not found\n`);
+          return 127;
+        }
         return code;
       }
     }
   }
 
   private async cat(args: string[], io: ShellIO): Promise<number> {
-    const files = args.filter((a) => a !== '-' && !a.startsWith('-'));
-    if (files.length === 0) { io.stdout.write(await readAll(io.stdin, io.signal)); return 0; }
+    const files = args.filter(a => a !== '-' && !a.startsWith('-'));
+    if (files.length === 0) {
+      io.stdout.write(await readAll(io.stdin, io.signal));
+      return 0;
+    }
     let code = 0;
     for (const f of files) {
       const p = this.path(f);
-      try { io.stdout.write(this.host.fs.read(p)); } catch (e) {
+      try {
+        io.stdout.write(this.host.fs.read(p));
+      } catch (e) {
         // The runtime may not write /etc/resolv.conf; generate it from host.dns then.
-        if (p === '/etc/resolv.conf' && this.host.os === 'linux') { io.stdout.write(resolvConf(this.host)); continue; }
+        if (p === '/etc/resolv.conf' && this.host.os === 'linux') {
+          io.stdout.write(resolvConf(this.host));
+          continue;
+        }
         io.stderr.write(`cat: can't open '${f}': ${posixReason(e)}\n`);
         code = 1;
       }
@@ -379,9 +513,9 @@ export class ShSession {
    * bits only); which build the e2e image's busybox.exe is is UNCONFIRMED.
    */
   private async ls(args: string[], io: ShellIO): Promise<number> {
-    const long = args.some((a) => /^-\w*l/.test(a));
-    const all = args.some((a) => /^-\w*a/.test(a));
-    const targets = args.filter((a) => !a.startsWith('-'));
+    const long = args.some(a => /^-\w*l/.test(a));
+    const all = args.some(a => /^-\w*a/.test(a));
+    const targets = args.filter(a => !a.startsWith('-'));
     const line = (path: string, e: { name: string; dir: boolean; size: number; mtime: Date }): string => {
       if (!long) return `${e.name}\n`;
       const owner = (this.host.os === 'windows' ? this.host.user.replace(/^.*\\/, '') : 'root').slice(0, 8);
@@ -391,15 +525,26 @@ export class ShSession {
     let code = 0;
     for (const t of targets.length ? targets : ['.']) {
       const p = this.path(t);
-      if (!this.host.fs.exists(p)) { io.stderr.write(`ls: ${t}: No such file or directory\n`); code = 1; continue; }
+      if (!this.host.fs.exists(p)) {
+        io.stderr.write(`ls: ${t}: No such file or directory\n`);
+        code = 1;
+        continue;
+      }
       if (!this.host.fs.isDir(p)) {
         let size = 0;
-        try { size = this.host.fs.read(p).length; } catch { /* unreadable: size 0 */ }
+        try {
+          size = this.host.fs.read(p).length;
+        } catch {
+          /* unreadable: size 0 */
+        }
         io.stdout.write(line(p, { name: t, dir: false, size, mtime: new Date() }));
         continue;
       }
       if (targets.length > 1) io.stdout.write(`${t}:\n`);
-      const entries = this.host.fs.list(p).filter((e) => all || !e.name.startsWith('.')).sort((a, b) => (a.name < b.name ? -1 : 1));
+      const entries = this.host.fs
+        .list(p)
+        .filter(e => all || !e.name.startsWith('.'))
+        .sort((a, b) => (a.name < b.name ? -1 : 1));
       if (long) io.stdout.write(`total ${entries.reduce((n, e) => n + Math.ceil(e.size / 4096) * 4, 0)}\n`);
       for (const e of entries) io.stdout.write(line(join(p, e.name), e));
     }
@@ -417,36 +562,59 @@ export class ShSession {
         if (/\.(exe|com|bat|cmd)$/i.test(path)) mode |= 0o111;
       }
     }
-    const bits = 'rwxrwxrwx'.split('').map((ch, i) => (mode! & (0o400 >> i) ? ch : '-')).join('');
+    const bits = 'rwxrwxrwx'
+      .split('')
+      .map((ch, i) => (mode! & (0o400 >> i) ? ch : '-'))
+      .join('');
     return `${dir ? 'd' : '-'}${bits}`;
   }
 
   /** Runs one busybox applet (argv[0] one of BUSYBOX_BUILTINS) as its own program. */
   async applet(argv: string[], io: ShellIO, env: Record<string, string>): Promise<number> {
-    try { return await this.command(argv, io, env); } catch (e) {
+    try {
+      return await this.command(argv, io, env);
+    } catch (e) {
       if (e instanceof ShExit) return e.code;
       throw e;
     }
   }
 
   private async grep(args: string[], io: ShellIO): Promise<number> {
-    let quiet = false; let ci = false; let inv = false; let count = false;
+    let quiet = false;
+    let ci = false;
+    let inv = false;
+    let count = false;
     const rest: string[] = [];
     for (const a of args) {
-      if (/^-[qivcE]+$/.test(a)) { quiet ||= a.includes('q'); ci ||= a.includes('i'); inv ||= a.includes('v'); count ||= a.includes('c'); } else rest.push(a);
+      if (/^-[qivcE]+$/.test(a)) {
+        quiet ||= a.includes('q');
+        ci ||= a.includes('i');
+        inv ||= a.includes('v');
+        count ||= a.includes('c');
+      } else rest.push(a);
     }
     const [pat, ...files] = rest;
-    if (pat === undefined) { io.stderr.write('BusyBox grep: usage\n'); return 2; }
+    if (pat === undefined) {
+      io.stderr.write('BusyBox grep: usage\n');
+      return 2;
+    }
     let text: string;
     try {
-      text = files.length ? files.map((f) => this.host.fs.read(this.path(f)).toString('utf8')).join('\n') : (await readAll(io.stdin, io.signal)).toString('utf8');
-    } catch { io.stderr.write(`grep: ${files[0]}: No such file or directory\n`); return 2; }
+      text = files.length ? files.map(f => this.host.fs.read(this.path(f)).toString('utf8')).join('\n') : (await readAll(io.stdin, io.signal)).toString('utf8');
+    } catch {
+      io.stderr.write(`grep: ${files[0]}: No such file or directory\n`);
+      return 2;
+    }
     let re: RegExp;
-    try { re = new RegExp(pat, ci ? 'i' : ''); } catch { re = new RegExp(pat.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), ci ? 'i' : ''); }
+    try {
+      re = new RegExp(pat, ci ? 'i' : '');
+    } catch {
+      re = new RegExp(pat.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), ci ? 'i' : '');
+    }
     const lines = text.split('\n');
     if (lines[lines.length - 1] === '') lines.pop();
-    const hits = lines.filter((l) => re.test(l) !== inv);
-    if (!quiet) io.stdout.write(count ? `${hits.length}\n` : hits.map((l) => `${l}\n`).join(''));
+    const hits = lines.filter(l => re.test(l) !== inv);
+    if (!quiet) io.stdout.write(count ? `${hits.length}\n` : hits.map(l => `${l}\n`).join(''));
     return hits.length ? 0 : 1;
   }
 
@@ -455,7 +623,8 @@ export class ShSession {
       io.stderr.write('Usage: ip [OPTIONS] address\n');
       return 1;
     }
-    let out = '1: lo: <LOOPBACK,UP,LOWER_UP> mtu 65536 qdisc noqueue state UNKNOWN qlen 1000\n    link/loopback 00:00:00:00:00:00 brd 00:00:00:00:00:00\n    inet 127.0.0.1/8 scope host lo\n       valid_lft forever preferred_lft forever\n';
+    let out =
+      '1: lo: <LOOPBACK,UP,LOWER_UP> mtu 65536 qdisc noqueue state UNKNOWN qlen 1000\n    link/loopback 00:00:00:00:00:00 brd 00:00:00:00:00:00\n    inet 127.0.0.1/8 scope host lo\n       valid_lft forever preferred_lft forever\n';
     for (const [i, itf] of this.host.interfaces.entries()) {
       out += `${i + 2}: ${itf.name}@if${i + 10}: <BROADCAST,MULTICAST,UP,LOWER_UP,M-DOWN> mtu 1450 qdisc noqueue state UP\n`;
       out += `    link/ether 0a:58:0a:f4:00:${(i + 2).toString(16).padStart(2, '0')} brd ff:ff:ff:ff:ff:ff\n`;
@@ -482,8 +651,27 @@ function lsDate(d: Date): string {
  * would loop back through launchArgv.
  */
 export const BUSYBOX_BUILTINS = [
-  'ls', 'cat', 'echo', 'printf', 'mkdir', 'rm', 'touch', 'test', 'true', 'false', 'id', 'head', 'tail', 'wc',
-  'env', 'printenv', 'grep', 'sleep', 'dd', 'yes', 'ip',
+  'ls',
+  'cat',
+  'echo',
+  'printf',
+  'mkdir',
+  'rm',
+  'touch',
+  'test',
+  'true',
+  'false',
+  'id',
+  'head',
+  'tail',
+  'wc',
+  'env',
+  'printenv',
+  'grep',
+  'sleep',
+  'dd',
+  'yes',
+  'ip',
 ] as const;
 
 /** A busybox applet run directly (not through sh). */
@@ -502,7 +690,7 @@ function sizeArg(v: string): number {
 
 /** /etc/resolv.conf as the kubelet writes it for a pod. */
 export function resolvConf(host: ShellHost): string {
-  const lines = host.dns.nameservers.map((n) => `nameserver ${n}`);
+  const lines = host.dns.nameservers.map(n => `nameserver ${n}`);
   if (host.dns.searches.length) lines.unshift(`search ${host.dns.searches.join(' ')}`);
   lines.push(`options ndots:${host.dns.ndots}`);
   return `${lines.join('\n')}\n`;
@@ -514,7 +702,9 @@ function isNoop(n: ShNode): boolean {
   if (n.k === 'pipe') return n.cmds.length === 1 && !n.neg && isNoop(n.cmds[0]!);
   if (n.k === 'simple') {
     const w = n.words[0];
-    return n.words.length === 1 && n.redirs.length === 0 && w !== undefined && w.length === 1 && w[0]!.kind === 'lit' && (w[0]!.s === ':' || w[0]!.s === 'true');
+    return (
+      n.words.length === 1 && n.redirs.length === 0 && w !== undefined && w.length === 1 && w[0]!.kind === 'lit' && (w[0]!.s === ':' || w[0]!.s === 'true')
+    );
   }
   return false;
 }
@@ -541,27 +731,51 @@ function testExpr(a: string[], path: (p: string) => string, host: ShellHost): bo
   if (a.length === 2) {
     const [op, v] = a as [string, string];
     switch (op) {
-      case '-z': return v === '';
-      case '-n': return v !== '';
-      case '-e': return host.fs.exists(path(v));
-      case '-f': return host.fs.exists(path(v)) && !host.fs.isDir(path(v));
-      case '-d': return host.fs.isDir(path(v));
-      case '-s': try { return host.fs.read(path(v)).length > 0; } catch { return false; }
-      case '-r': return host.fs.exists(path(v));
-      case '-w': case '-x': return host.fs.exists(path(v));
-      default: return false;
+      case '-z':
+        return v === '';
+      case '-n':
+        return v !== '';
+      case '-e':
+        return host.fs.exists(path(v));
+      case '-f':
+        return host.fs.exists(path(v)) && !host.fs.isDir(path(v));
+      case '-d':
+        return host.fs.isDir(path(v));
+      case '-s':
+        try {
+          return host.fs.read(path(v)).length > 0;
+        } catch {
+          return false;
+        }
+      case '-r':
+        return host.fs.exists(path(v));
+      case '-w':
+      case '-x':
+        return host.fs.exists(path(v));
+      default:
+        return false;
     }
   }
   const [l, op, r] = a as [string, string, string];
   switch (op) {
-    case '=': case '==': return l === r;
-    case '!=': return l !== r;
-    case '-eq': return Number(l) === Number(r);
-    case '-ne': return Number(l) !== Number(r);
-    case '-gt': return Number(l) > Number(r);
-    case '-ge': return Number(l) >= Number(r);
-    case '-lt': return Number(l) < Number(r);
-    case '-le': return Number(l) <= Number(r);
-    default: return false;
+    case '=':
+    case '==':
+      return l === r;
+    case '!=':
+      return l !== r;
+    case '-eq':
+      return Number(l) === Number(r);
+    case '-ne':
+      return Number(l) !== Number(r);
+    case '-gt':
+      return Number(l) > Number(r);
+    case '-ge':
+      return Number(l) >= Number(r);
+    case '-lt':
+      return Number(l) < Number(r);
+    case '-le':
+      return Number(l) <= Number(r);
+    default:
+      return false;
   }
 }

@@ -6,7 +6,12 @@ export type WordPart =
   | { kind: 'cmdsub'; src: string; quoted: boolean };
 export type Word = WordPart[];
 
-export interface Redir { fd: 1 | 2 | 0; op: '>' | '<' | '>&'; append: boolean; target: Word }
+export interface Redir {
+  fd: 1 | 2 | 0;
+  op: '>' | '<' | '>&';
+  append: boolean;
+  target: Word;
+}
 
 export type ShNode =
   | { k: 'list'; items: ShNode[] }
@@ -35,7 +40,10 @@ function readVar(src: string, i: number, quoted: boolean): { part: WordPart; end
   if (c === '(') {
     let depth = 1;
     let j = i + 2;
-    for (; j < src.length && depth > 0; j++) { if (src[j] === '(') depth++; else if (src[j] === ')') depth--; }
+    for (; j < src.length && depth > 0; j++) {
+      if (src[j] === '(') depth++;
+      else if (src[j] === ')') depth--;
+    }
     return { part: { kind: 'cmdsub', src: src.slice(i + 2, j - 1), quoted }, end: j };
   }
   const m = /^([A-Za-z_]\w*|[?$#0-9])/.exec(src.slice(i + 1));
@@ -48,33 +56,80 @@ export function tokenize(src: string): Token[] {
   let i = 0;
   while (i < src.length) {
     const ch = src[i]!;
-    if (ch === ' ' || ch === '\t') { i++; continue; }
-    if (ch === '\\' && src[i + 1] === '\n') { i += 2; continue; }
-    if (ch === '#') { while (i < src.length && src[i] !== '\n') i++; continue; }
-    if (ch === '\n' || ch === ';') { toks.push({ t: 'op', v: ';' }); i++; continue; }
-    if (src.startsWith('&&', i) || src.startsWith('||', i)) { toks.push({ t: 'op', v: src.slice(i, i + 2) }); i += 2; continue; }
-    if (ch === '&') { toks.push({ t: 'op', v: ';' }); i++; continue; }
-    if (ch === '|' || ch === '(' || ch === ')') { toks.push({ t: 'op', v: ch }); i++; continue; }
+    if (ch === ' ' || ch === '\t') {
+      i++;
+      continue;
+    }
+    if (ch === '\\' && src[i + 1] === '\n') {
+      i += 2;
+      continue;
+    }
+    if (ch === '#') {
+      while (i < src.length && src[i] !== '\n') i++;
+      continue;
+    }
+    if (ch === '\n' || ch === ';') {
+      toks.push({ t: 'op', v: ';' });
+      i++;
+      continue;
+    }
+    if (src.startsWith('&&', i) || src.startsWith('||', i)) {
+      toks.push({ t: 'op', v: src.slice(i, i + 2) });
+      i += 2;
+      continue;
+    }
+    if (ch === '&') {
+      toks.push({ t: 'op', v: ';' });
+      i++;
+      continue;
+    }
+    if (ch === '|' || ch === '(' || ch === ')') {
+      toks.push({ t: 'op', v: ch });
+      i++;
+      continue;
+    }
     if (ch === '>' || ch === '<' || (/[012]/.test(ch) && (src[i + 1] === '>' || src[i + 1] === '<'))) {
       let fd: 0 | 1 | 2 = ch === '<' ? 0 : 1;
-      if (/[012]/.test(ch)) { fd = Number(ch) as 0 | 1 | 2; i++; }
+      if (/[012]/.test(ch)) {
+        fd = Number(ch) as 0 | 1 | 2;
+        i++;
+      }
       const c = src[i]!;
-      if (c === '<') { toks.push({ t: 'redir', fd: 0, op: '<' }); i++; continue; }
-      if (src[i + 1] === '>') { toks.push({ t: 'redir', fd, op: '>>' }); i += 2; continue; }
-      if (src[i + 1] === '&') { toks.push({ t: 'redir', fd, op: '>&' }); i += 2; continue; }
-      toks.push({ t: 'redir', fd, op: '>' }); i++; continue;
+      if (c === '<') {
+        toks.push({ t: 'redir', fd: 0, op: '<' });
+        i++;
+        continue;
+      }
+      if (src[i + 1] === '>') {
+        toks.push({ t: 'redir', fd, op: '>>' });
+        i += 2;
+        continue;
+      }
+      if (src[i + 1] === '&') {
+        toks.push({ t: 'redir', fd, op: '>&' });
+        i += 2;
+        continue;
+      }
+      toks.push({ t: 'redir', fd, op: '>' });
+      i++;
+      continue;
     }
     // A word: runs of unquoted, single-quoted and double-quoted text.
     const w: Word = [];
     const start = i;
     let lit = '';
-    const flush = (quoted: boolean): void => { if (lit) { w.push({ kind: 'lit', s: lit, quoted }); lit = ''; } };
+    const flush = (quoted: boolean): void => {
+      if (lit) {
+        w.push({ kind: 'lit', s: lit, quoted });
+        lit = '';
+      }
+    };
     while (i < src.length && !/[\s;&|()<>]/.test(src[i]!)) {
       const c = src[i]!;
       if (c === "'") {
         flush(false);
         const e = src.indexOf("'", i + 1);
-        if (e < 0) throw new Error("unterminated quoted string");
+        if (e < 0) throw new Error('unterminated quoted string');
         w.push({ kind: 'lit', s: src.slice(i + 1, e), quoted: true });
         i = e + 1;
         continue;
@@ -86,24 +141,51 @@ export function tokenize(src: string): Token[] {
         let closed = false;
         while (i < src.length) {
           const d = src[i]!;
-          if (d === '"') { closed = true; i++; break; }
-          if (d === '\\' && /["\\$`\n]/.test(src[i + 1] ?? '')) { q += src[i + 1]; i += 2; continue; }
+          if (d === '"') {
+            closed = true;
+            i++;
+            break;
+          }
+          if (d === '\\' && /["\\$`\n]/.test(src[i + 1] ?? '')) {
+            q += src[i + 1];
+            i += 2;
+            continue;
+          }
           if (d === '$') {
             const v = readVar(src, i, true);
-            if (v) { if (q) { w.push({ kind: 'lit', s: q, quoted: true }); q = ''; } w.push(v.part); i = v.end; continue; }
+            if (v) {
+              if (q) {
+                w.push({ kind: 'lit', s: q, quoted: true });
+                q = '';
+              }
+              w.push(v.part);
+              i = v.end;
+              continue;
+            }
           }
-          q += d; i++;
+          q += d;
+          i++;
         }
         if (!closed) throw new Error('unterminated quoted string');
         w.push({ kind: 'lit', s: q, quoted: true });
         continue;
       }
-      if (c === '\\') { lit += src[i + 1] ?? ''; i += 2; continue; }
+      if (c === '\\') {
+        lit += src[i + 1] ?? '';
+        i += 2;
+        continue;
+      }
       if (c === '$') {
         const v = readVar(src, i, false);
-        if (v) { flush(false); w.push(v.part); i = v.end; continue; }
+        if (v) {
+          flush(false);
+          w.push(v.part);
+          i = v.end;
+          continue;
+        }
       }
-      lit += c; i++;
+      lit += c;
+      i++;
     }
     flush(false);
     toks.push({ t: 'word', w, raw: src.slice(start, i) });
@@ -133,7 +215,10 @@ export class Parser {
     return t?.t === 'word' ? t.raw : undefined;
   }
 
-  private isOp(v: string): boolean { const t = this.toks[this.i]; return t?.t === 'op' && t.v === v; }
+  private isOp(v: string): boolean {
+    const t = this.toks[this.i];
+    return t?.t === 'op' && t.v === v;
+  }
 
   private expectWord(w: string): void {
     if (this.peekWord() !== w) throw new Error(`expected ${w}, got ${this.describe()}`);
@@ -165,9 +250,15 @@ export class Parser {
 
   private pipeline(): ShNode {
     let neg = false;
-    if (this.peekWord() === '!') { neg = true; this.i++; }
+    if (this.peekWord() === '!') {
+      neg = true;
+      this.i++;
+    }
     const cmds = [this.command()];
-    while (this.isOp('|')) { this.i++; cmds.push(this.command()); }
+    while (this.isOp('|')) {
+      this.i++;
+      cmds.push(this.command());
+    }
     return { k: 'pipe', cmds, neg };
   }
 
@@ -180,7 +271,12 @@ export class Parser {
       this.i++;
       return { k: 'group', body, subshell: true };
     }
-    if (w === '{') { this.i++; const body = this.list(new Set(['}'])); this.expectWord('}'); return { k: 'group', body, subshell: false }; }
+    if (w === '{') {
+      this.i++;
+      const body = this.list(new Set(['}']));
+      this.expectWord('}');
+      return { k: 'group', body, subshell: false };
+    }
     if (w === 'if') {
       this.i++;
       const clauses: [ShNode, ShNode][] = [];
@@ -193,8 +289,10 @@ export class Parser {
         const next = this.peekWord();
         this.i++;
         if (next === 'elif') continue;
-        if (next === 'else') { els = this.list(new Set(['fi'])); this.expectWord('fi'); }
-        else if (next !== 'fi') throw new Error('expected fi');
+        if (next === 'else') {
+          els = this.list(new Set(['fi']));
+          this.expectWord('fi');
+        } else if (next !== 'fi') throw new Error('expected fi');
         break;
       }
       return { k: 'if', clauses, else: els };

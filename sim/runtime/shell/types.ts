@@ -26,12 +26,33 @@ export interface ShellFS {
 
 export type FsErrorCode = 'ENOENT' | 'EACCES' | 'EISDIR' | 'ENOTDIR' | 'EROFS' | 'EEXIST';
 export class FsError extends Error {
-  constructor(readonly code: FsErrorCode, message: string) { super(message); }
+  constructor(
+    readonly code: FsErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
-export interface ServiceState { name: string; displayName: string; status: 'Running' | 'Stopped'; pid: number }
-export interface HnsNetwork { id: string; name: string; type: string; subnets?: string[]; managementIP?: string }
-export interface ComputeProcess { id: string; owner: string; type: 'Container' | 'VirtualMachine'; isTemplate: boolean }
+export interface ServiceState {
+  name: string;
+  displayName: string;
+  status: 'Running' | 'Stopped';
+  pid: number;
+}
+export interface HnsNetwork {
+  id: string;
+  name: string;
+  type: string;
+  subnets?: string[];
+  managementIP?: string;
+}
+export interface ComputeProcess {
+  id: string;
+  owner: string;
+  type: 'Container' | 'VirtualMachine';
+  isTemplate: boolean;
+}
 
 export interface ShellHost {
   os: 'linux' | 'windows';
@@ -48,7 +69,14 @@ export interface ShellHost {
   dns: DnsConfig;
   net: NetworkTwin;
   /** Interfaces shown by ipconfig / ip addr. */
-  interfaces: { name: string; address: string; prefixLength: number; gateway?: string; dnsSuffix?: string; /** dual-stack: the adapter's IPv6 address. */ address6?: string }[];
+  interfaces: {
+    name: string;
+    address: string;
+    prefixLength: number;
+    gateway?: string;
+    dnsSuffix?: string;
+    /** dual-stack: the adapter's IPv6 address. */ address6?: string;
+  }[];
   /** Executables present in the image (lower-case basenames), e.g. "curl.exe", "powershell.exe", "nc". */
   hasBinary(name: string): boolean;
   /** Node-level views, present for HostProcess containers and SSH sessions on nodes. */

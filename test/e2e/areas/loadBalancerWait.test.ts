@@ -17,7 +17,18 @@ function failingProvisionerFor(service: string) {
       sub.stop();
       const svc = e.object;
       recordEvent(sim.store, svc, 'Normal', 'EnsuringLoadBalancer', 'Ensuring load balancer', 'service-controller');
-      setTimeout(() => recordEvent(sim.store, svc, 'Warning', 'SyncLoadBalancerFailed', 'Error syncing load balancer: failed to ensure load balancer: quota exceeded for public IP addresses', 'service-controller'), 1_000).unref();
+      setTimeout(
+        () =>
+          recordEvent(
+            sim.store,
+            svc,
+            'Warning',
+            'SyncLoadBalancerFailed',
+            'Error syncing load balancer: failed to ensure load balancer: quota exceeded for public IP addresses',
+            'service-controller',
+          ),
+        1_000,
+      ).unref();
     });
   };
 }
@@ -27,15 +38,21 @@ describe('net.lb: the LoadBalancer wait is bounded by evidence', function () {
 
   it('minimal: n/a after the short bound when no provisioner acts; an acting provisioner is waited for to the deadline and its failure is an error naming it', async () => {
     const r = await runOnSim(['net.lb', 'net.preserve-destination'], {
-      base: 'minimal', timeouts: { ...FAST_NET, netLoadBalancer: 8_000, netLoadBalancerActs: 2_000 }, onSim: failingProvisionerFor('net-svc-lb-preserve'),
+      base: 'minimal',
+      timeouts: { ...FAST_NET, netLoadBalancer: 8_000, netLoadBalancerActs: 2_000 },
+      onSim: failingProvisionerFor('net-svc-lb-preserve'),
     });
     const lb = r.results.get('net.lb')!;
     expect(lb.outcome, r.output.join('\n')).to.equal('n/a');
-    expect(lb.reason).to.match(/^no LoadBalancer provisioner acted on the Service within 2s \(service net-svc-lb: no ingress address, no EnsuringLoadBalancer\/EnsuredLoadBalancer event, no finalizer\)/);
+    expect(lb.reason).to.match(
+      /^no LoadBalancer provisioner acted on the Service within 2s \(service net-svc-lb: no ingress address, no EnsuringLoadBalancer\/EnsuredLoadBalancer event, no finalizer\)/,
+    );
     expect(lb.steps.join('\n')).to.match(/waiting up to 8s for a LoadBalancer address \(2s unless a provisioner is seen acting on the Service\)/);
     const pd = r.results.get('net.preserve-destination')!;
     expect(pd.outcome, r.output.join('\n')).to.equal('error');
-    expect(pd.reason).to.match(/a LoadBalancer provisioner acted on service net-svc-lb-preserve \(event SyncLoadBalancerFailed from service-controller: Error syncing load balancer: .*quota exceeded.*\) but gave it no address within 8s/);
+    expect(pd.reason).to.match(
+      /a LoadBalancer provisioner acted on service net-svc-lb-preserve \(event SyncLoadBalancerFailed from service-controller: Error syncing load balancer: .*quota exceeded.*\) but gave it no address within 8s/,
+    );
     expect(r.leftover).to.deep.equal([]);
   });
 });

@@ -18,7 +18,8 @@ import type { Profile } from '../../../sim/index.ts';
 import { loadProfile, withOverrides } from '../../../sim/profiles/load.ts';
 import { FAST_NET, runOnSim, type SimRun as NetSimRun, type SimRunOptions } from '../../support/simRun.ts';
 
-const runNetOnSim = (profile: Profile, features: string[], o: SimRunOptions = {}): Promise<NetSimRun> => runOnSim(features, { ...o, base: profile, timeouts: FAST_NET });
+const runNetOnSim = (profile: Profile, features: string[], o: SimRunOptions = {}): Promise<NetSimRun> =>
+  runOnSim(features, { ...o, base: profile, timeouts: FAST_NET });
 
 // The sim's host outside the cluster (sim/network/addresses.ts): the harness only gets a URL.
 const EGRESS_URL = 'http://egress.wincheck.test/';
@@ -64,26 +65,41 @@ function outcomes(run: NetSimRun): Record<string, Outcome> {
 
 /** Failure context for assertions: the results that were not what was expected, with reasons. */
 function why(run: NetSimRun): string {
-  return [...run.results.values()].filter(r => r.outcome === 'error' || r.outcome === 'regressed').map(r => `${r.id}: ${r.outcome}: ${r.reason}`).join('\n') || 'no error/regressed result';
+  return (
+    [...run.results.values()]
+      .filter(r => r.outcome === 'error' || r.outcome === 'regressed')
+      .map(r => `${r.id}: ${r.outcome}: ${r.reason}`)
+      .join('\n') || 'no error/regressed result'
+  );
 }
 
 function evidenceOf(r: CheckResult): Evidence[] {
   return r.evidence.filter((e): e is Evidence => typeof e !== 'string');
 }
 
-interface JUnitCase { id: string; outcome: Outcome; failure: boolean; skipped: boolean; error: boolean }
+interface JUnitCase {
+  id: string;
+  outcome: Outcome;
+  failure: boolean;
+  skipped: boolean;
+  error: boolean;
+}
 
 function junitCases(run: NetSimRun): JUnitCase[] {
   const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: name => ['testsuite', 'testcase', 'property'].includes(name) });
   const out: JUnitCase[] = [];
   for (const xml of Object.values(run.junit)) {
-    const doc = parser.parse(xml) as { testsuites?: { testsuite: { testcase?: Record<string, unknown>[] }[] }; testsuite?: { testcase?: Record<string, unknown>[] }[] };
+    const doc = parser.parse(xml) as {
+      testsuites?: { testsuite: { testcase?: Record<string, unknown>[] }[] };
+      testsuite?: { testcase?: Record<string, unknown>[] }[];
+    };
     const suites = doc.testsuites?.testsuite ?? doc.testsuite ?? [];
-    for (const s of suites) for (const tc of s.testcase ?? []) {
-      const props = testcaseContext(String(tc['system-out'] ?? ''));
-      const prop = (n: string) => props[n] ?? '';
-      out.push({ id: prop('feature-id'), outcome: prop('outcome') as Outcome, failure: 'failure' in tc, skipped: 'skipped' in tc, error: 'error' in tc });
-    }
+    for (const s of suites)
+      for (const tc of s.testcase ?? []) {
+        const props = testcaseContext(String(tc['system-out'] ?? ''));
+        const prop = (n: string) => props[n] ?? '';
+        out.push({ id: prop('feature-id'), outcome: prop('outcome') as Outcome, failure: 'failure' in tc, skipped: 'skipped' in tc, error: 'error' in tc });
+      }
   }
   return out;
 }
@@ -109,7 +125,9 @@ describe('networking and services suites against the simulated cluster', functio
 
   before(async () => {
     base = await runNetOnSim(loadProfile('default'), ['net.*'], { egressUrl: EGRESS_URL });
-    changed = await runNetOnSim(withOverrides(loadProfile('default'), { limitations: { icmpEgress: false }, breaks: ['w2l'] }), ['net.*'], { egressUrl: EGRESS_URL });
+    changed = await runNetOnSim(withOverrides(loadProfile('default'), { limitations: { icmpEgress: false }, breaks: ['w2l'] }), ['net.*'], {
+      egressUrl: EGRESS_URL,
+    });
   });
 
   it('default profile: every networking feature has its documented outcome', () => {
@@ -134,17 +152,26 @@ describe('networking and services suites against the simulated cluster', functio
   it('breaking w2l regresses net.w2l and the W → ClusterIP path to its Linux backend; every other feature keeps its outcome', () => {
     const before = outcomes(base);
     const after = outcomes(changed);
-    const differing = Object.keys(after).filter(id => after[id] !== before[id]).sort();
+    const differing = Object.keys(after)
+      .filter(id => after[id] !== before[id])
+      .sort();
     // The Windows kube-proxy DNATs on the client's node: a W → ClusterIP → L connection is a
     // W → L packet, so the mixed Service's Linux backend is lost too, on the tries that pick it
     // (one in three backends; other checks share the round-robin, so with the shortened steady
     // period a run may or may not draw it: pod-to-clusterip is regressed or unchanged).
     const mayDiffer = ['net.pod-to-clusterip'];
-    expect(differing.filter(id => !mayDiffer.includes(id)), why(changed)).to.deep.equal(['net.icmp-egress', 'net.w2l']);
+    expect(
+      differing.filter(id => !mayDiffer.includes(id)),
+      why(changed),
+    ).to.deep.equal(['net.icmp-egress', 'net.w2l']);
     expect(after['net.w2l']).to.equal('regressed');
     if (after['net.pod-to-clusterip'] === 'regressed') expect(changed.results.get('net.pod-to-clusterip')!.summary).to.match(/Timeout was reached|timed out/);
     else expect(after['net.pod-to-clusterip']).to.equal(before['net.pod-to-clusterip']);
-    expect(Object.entries(after).filter(([id, o]) => o === 'regressed' && !mayDiffer.includes(id)).map(([id]) => id)).to.deep.equal(['net.w2l']);
+    expect(
+      Object.entries(after)
+        .filter(([id, o]) => o === 'regressed' && !mayDiffer.includes(id))
+        .map(([id]) => id),
+    ).to.deep.equal(['net.w2l']);
     expect(changed.results.get('net.w2l')!.reason).to.match(/no pass within the .* warm-up/);
     expect(changed.exitCode).to.equal(1);
   });
@@ -157,11 +184,19 @@ describe('networking and services suites against the simulated cluster', functio
     expect(r.summary).to.match(/control: the Linux node linux-\S+ reached its own NodePort/);
     const ev = evidenceOf(r);
     expect(ev.some(e => e.transport.includes('net-linux-host') && e.exitCode === 0)).to.equal(true);
-    expect(ev.some(e => !e.transport.includes('net-linux-host') && e.command.includes('curl.exe') && e.exitCode !== 0), 'a failed curl.exe on the Windows node').to.equal(true);
+    expect(
+      ev.some(e => !e.transport.includes('net-linux-host') && e.command.includes('curl.exe') && e.exitCode !== 0),
+      'a failed curl.exe on the Windows node',
+    ).to.equal(true);
   });
 
-  it('pod servers are reached by real connections from the probing pod\'s own address (/clientip)', () => {
-    const clients: [string, string][] = [['net.w2w-same-node', 'net-win'], ['net.w2w-cross-node', 'net-win'], ['net.w2l', 'net-win'], ['net.l2w', 'net-linux']];
+  it("pod servers are reached by real connections from the probing pod's own address (/clientip)", () => {
+    const clients: [string, string][] = [
+      ['net.w2w-same-node', 'net-win'],
+      ['net.w2w-cross-node', 'net-win'],
+      ['net.w2l', 'net-win'],
+      ['net.l2w', 'net-linux'],
+    ];
     for (const [id, client] of clients) {
       const ip = base.podIPs.get(client);
       expect(ip, `IP of ${client}`).to.be.a('string');
@@ -196,10 +231,11 @@ describe('networking and services suites against the simulated cluster', functio
       const cells = matrixCells(run.summaryMd);
       const inMatrix = cells.flatMap(c => c.ids).sort();
       expect(inMatrix).to.deep.equal([...NET_PATHS.keys()].filter(id => byId.has(id)).sort());
-      for (const cell of cells) for (const id of cell.ids) {
-        const tc = byId.get(id)!;
-        if (cell.ids.length === 1) expect(cell.word, id).to.equal(CELL_WORD[tc.outcome]);
-      }
+      for (const cell of cells)
+        for (const id of cell.ids) {
+          const tc = byId.get(id)!;
+          if (cell.ids.length === 1) expect(cell.word, id).to.equal(CELL_WORD[tc.outcome]);
+        }
     }
     expect(matrixCells(changed.summaryMd).find(c => c.ids.includes('net.w2l'))?.word).to.equal('failed');
     expect(matrixCells(changed.summaryMd).find(c => c.ids.includes('net.icmp-egress'))?.word).to.equal('ok (lifted)');
@@ -214,7 +250,9 @@ describe('networking and services suites against the simulated cluster', functio
     expect(run.results.get('net.preserve-destination')!.reason).to.match(/no LoadBalancer provisioner acted on the Service within 5s/);
     expect(run.results.get('net.preserve-client-ip')!.summary).to.match(/SNAT by the node\), while the Linux control saw/);
     expect(run.results.get('net.preserve-destination')!.expectation.expected).to.equal('limited');
-    expect(run.results.get('net.lb')!.reason).to.match(/no LoadBalancer provisioner acted on the Service within 5s \(service net-svc-lb: no ingress address, no EnsuringLoadBalancer\/EnsuredLoadBalancer event, no finalizer\)/);
+    expect(run.results.get('net.lb')!.reason).to.match(
+      /no LoadBalancer provisioner acted on the Service within 5s \(service net-svc-lb: no ingress address, no EnsuringLoadBalancer\/EnsuredLoadBalancer event, no finalizer\)/,
+    );
     expect(run.exitCode).to.equal(0);
   });
 
@@ -226,10 +264,14 @@ describe('networking and services suites against the simulated cluster', functio
   });
 
   it('breaking pod-ip, dns-config and preserve-destination regresses exactly those three', async () => {
-    const run = await runNetOnSim(withOverrides(loadProfile('default'), { breaks: ['pod-ip', 'dns-config', 'preserve-destination'] }), ['net.*'], { egressUrl: EGRESS_URL });
+    const run = await runNetOnSim(withOverrides(loadProfile('default'), { breaks: ['pod-ip', 'dns-config', 'preserve-destination'] }), ['net.*'], {
+      egressUrl: EGRESS_URL,
+    });
     const before = outcomes(base);
     const after = outcomes(run);
-    const differing = Object.keys(after).filter(id => after[id] !== before[id]).sort();
+    const differing = Object.keys(after)
+      .filter(id => after[id] !== before[id])
+      .sort();
     expect(differing, why(run)).to.deep.equal(['net.dns-config', 'net.pod-ip', 'net.preserve-destination']);
     for (const id of differing) expect(after[id], id).to.equal('regressed');
     expect(run.results.get('net.pod-ip')!.summary).to.match(/ipconfig in net-win\S* shows 127\.\S+, not its pod IP/);

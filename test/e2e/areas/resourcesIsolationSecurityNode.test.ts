@@ -42,7 +42,9 @@ describe('features-risn: against the simulated cluster', function () {
 
   describe('default profile', () => {
     let run: SimRun;
-    before(async () => { run = await runOnSim(ALL); });
+    before(async () => {
+      run = await runOnSim(ALL);
+    });
 
     for (const id of ALL) {
       it(`${id}: ${DOCUMENTED[id]}`, () => {
@@ -62,7 +64,9 @@ describe('features-risn: against the simulated cluster', function () {
       const cpu = outcome(run, 'res.cpu-limit-enforced');
       expect(String(cpu.evidence[0])).to.match(/stats\/summary: container burner usageNanoCores \d+m/);
       const hv = outcome(run, 'iso.hyperv-runtimeclass');
-      expect(JSON.stringify(hv.evidence)).to.contain("Get-ComputeProcess | Where-Object { ($_.Type -EQ 'VirtualMachine') -and ($_.Owner -EQ 'containerd-shim-runhcs-v1.exe') }");
+      expect(JSON.stringify(hv.evidence)).to.contain(
+        "Get-ComputeProcess | Where-Object { ($_.Type -EQ 'VirtualMachine') -and ($_.Owner -EQ 'containerd-shim-runhcs-v1.exe') }",
+      );
       expect(JSON.stringify(outcome(run, 'sec.linux-fields-rejected').evidence)).to.contain('spec.securityContext.fsGroup: forbidden');
     });
   });
@@ -124,7 +128,7 @@ describe('features-risn: against the simulated cluster', function () {
       expectRegressedWithEvidence(run, 'sec.run-as-username', /runs as "ContainerUser"/);
     });
 
-    it('process isolation and the pause image: regressed with the runtime\'s words', async () => {
+    it("process isolation and the pause image: regressed with the runtime's words", async () => {
       const [iso, pause] = await Promise.all([
         runOnSim(['iso.process'], { breaks: ['process-isolation'] }),
         runOnSim(['node.pause-image'], { breaks: ['pause-image'] }),
@@ -166,7 +170,7 @@ describe('features-risn: against the simulated cluster', function () {
       expect(run.output.join('\n')).to.match(/HostProcess failed .*trying SSH/);
     });
 
-    it('--node-access ssh with the sim\'s known_hosts: node checks run over SSH', async () => {
+    it("--node-access ssh with the sim's known_hosts: node checks run over SSH", async () => {
       const run = await runOnSim(['node.services'], { nodeAccess: 'ssh' });
       const svc = outcome(run, 'node.services');
       expect(svc.outcome, svc.reason).to.equal('supported');
@@ -178,7 +182,11 @@ describe('features-risn: against the simulated cluster', function () {
       const wrong = ssh2.utils.generateKeyPairSync('ed25519').public.split(' ').slice(0, 2).join(' ');
       const run = await runOnSim(['node.services'], {
         nodeAccess: 'ssh',
-        knownHosts: kh => kh.split('\n').map(l => (l.trim() ? `${l.split(' ')[0]} ${wrong}` : l)).join('\n'),
+        knownHosts: kh =>
+          kh
+            .split('\n')
+            .map(l => (l.trim() ? `${l.split(' ')[0]} ${wrong}` : l))
+            .join('\n'),
       });
       const svc = outcome(run, 'node.services');
       expect(svc.outcome).to.equal('error');
@@ -200,7 +208,10 @@ describe('features-risn: against the simulated cluster', function () {
       for (const id of ['node.hns-network', 'iso.hyperv-runtimeclass']) {
         const r = outcome(run, id);
         expect(r.outcome, `${id}: ${r.summary}`).to.equal('supported');
-        expect(transportsOf(r).every(t => t.startsWith('ssh Administrator@')), id).to.equal(true);
+        expect(
+          transportsOf(r).every(t => t.startsWith('ssh Administrator@')),
+          id,
+        ).to.equal(true);
       }
     });
   });

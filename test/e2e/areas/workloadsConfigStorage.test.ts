@@ -14,16 +14,52 @@ const SIM_ENTRY = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'sim
 
 const WORKLOADS = ['work.statefulset', 'work.multi-container', 'work.exec-logs', 'work.port-forward', 'work.os-mismatch', 'work.env-colon-name', 'work.hpa'];
 const CONFIG = ['cfg.secret-volume', 'cfg.configmap-volume', 'cfg.secret-defaultmode', 'cfg.secret-at-rest'];
-const STORAGE = ['stor.hostpath', 'stor.emptydir', 'stor.emptydir-memory', 'stor.subpath', 'stor.readonly-rootfs', 'stor.mount-propagation', 'stor.pvc', 'stor.nfs', 'stor.block', 'stor.resize'];
+const STORAGE = [
+  'stor.hostpath',
+  'stor.emptydir',
+  'stor.emptydir-memory',
+  'stor.subpath',
+  'stor.readonly-rootfs',
+  'stor.mount-propagation',
+  'stor.pvc',
+  'stor.nfs',
+  'stor.block',
+  'stor.resize',
+];
 const ALL = [...WORKLOADS, ...CONFIG, ...STORAGE];
 
-const SUPPORTED = ['work.statefulset', 'work.multi-container', 'work.exec-logs', 'work.port-forward', 'work.hpa', 'cfg.secret-volume', 'cfg.configmap-volume', 'stor.hostpath', 'stor.emptydir', 'stor.pvc'];
-const LIMITED = ['work.os-mismatch', 'cfg.secret-defaultmode', 'stor.emptydir-memory', 'stor.subpath', 'stor.readonly-rootfs', 'stor.nfs', 'stor.block', 'stor.resize'];
+const SUPPORTED = [
+  'work.statefulset',
+  'work.multi-container',
+  'work.exec-logs',
+  'work.port-forward',
+  'work.hpa',
+  'cfg.secret-volume',
+  'cfg.configmap-volume',
+  'stor.hostpath',
+  'stor.emptydir',
+  'stor.pvc',
+];
+const LIMITED = [
+  'work.os-mismatch',
+  'cfg.secret-defaultmode',
+  'stor.emptydir-memory',
+  'stor.subpath',
+  'stor.readonly-rootfs',
+  'stor.nfs',
+  'stor.block',
+  'stor.resize',
+];
 
 /** Where the sim does not behave as the documents say (as of this writing): case pending. */
 const SIM_GAPS: Record<string, string> = {};
 
-interface Case { run: string; id: string; outcome: Outcome; evidence?: boolean }
+interface Case {
+  run: string;
+  id: string;
+  outcome: Outcome;
+  evidence?: boolean;
+}
 
 const cases: Case[] = [
   // Kubernetes v1.33, every add-on, limitations as documented.
@@ -48,20 +84,34 @@ const cases: Case[] = [
 
 const RUNS: Record<string, { features: string[]; options: SimRunOptions }> = {
   default: { features: ALL, options: {} },
-  'old-bare': { features: ['work.env-colon-name', 'work.hpa', 'stor.pvc', 'stor.block', 'stor.resize'], options: { base: 'k8s-1-30', addons: { defaultStorageClass: false, metricsServer: false } } },
+  'old-bare': {
+    features: ['work.env-colon-name', 'work.hpa', 'stor.pvc', 'stor.block', 'stor.resize'],
+    options: { base: 'k8s-1-30', addons: { defaultStorageClass: false, metricsServer: false } },
+  },
   lifted: {
     features: [...LIMITED, 'work.env-colon-name', 'cfg.secret-at-rest', 'stor.mount-propagation'],
     options: {
       base: 'k8s-1-30',
       limitations: {
-        osBuildMismatch: false, envColonName: false, secretDefaultMode: false, secretAtRest: false, emptyDirMemory: false, subPath: false,
-        readOnlyRootFilesystem: false, mountPropagation: false, nfs: false, blockVolume: false, volumeResize: false,
+        osBuildMismatch: false,
+        envColonName: false,
+        secretDefaultMode: false,
+        secretAtRest: false,
+        emptyDirMemory: false,
+        subPath: false,
+        readOnlyRootFilesystem: false,
+        mountPropagation: false,
+        nfs: false,
+        blockVolume: false,
+        volumeResize: false,
       },
     },
   },
   broken: {
     features: SUPPORTED,
-    options: { breaks: ['statefulset-dns', 'shared-netns', 'logs', 'port-forward', 'hpa', 'secret-volume', 'configmap-volume', 'hostpath', 'emptydir', 'pvc-bind'] },
+    options: {
+      breaks: ['statefulset-dns', 'shared-netns', 'logs', 'port-forward', 'hpa', 'secret-volume', 'configmap-volume', 'hostpath', 'emptydir', 'pvc-bind'],
+    },
   },
   'broken-exec': { features: ['work.exec-logs'], options: { breaks: ['exec'] } },
 };
@@ -86,8 +136,7 @@ describe('Workloads, Configuration and Storage features against the simulated cl
   });
 
   it('every feature of each run reported exactly once', () => {
-    for (const [name, r] of Object.entries(RUNS))
-      expect([...runs.get(name)!.results.keys()].sort(), name).to.deep.equal([...r.features].sort());
+    for (const [name, r] of Object.entries(RUNS)) expect([...runs.get(name)!.results.keys()].sort(), name).to.deep.equal([...r.features].sort());
   });
 
   for (const c of cases) {

@@ -16,7 +16,12 @@ import { BREAK_CASES, DEFAULT_CASES, type BreakCase } from './cases.ts';
 
 const EGRESS = 'http://egress.wincheck.test/';
 /** Node checks over SSH (the sim's keys), so that breaks of Windows pods leave node access alone. */
-const OPTIONS: SimRunOptions = { ssh: true, egressUrl: EGRESS, inChild: true, timeouts: { ...FAST_NET, netLoadBalancer: 30_000, podStart: 30_000, rollout: 30_000 } };
+const OPTIONS: SimRunOptions = {
+  ssh: true,
+  egressUrl: EGRESS,
+  inChild: true,
+  timeouts: { ...FAST_NET, netLoadBalancer: 30_000, podStart: 30_000, rollout: 30_000 },
+};
 
 const all = process.env.WINCHECK_BREAKS === 'all';
 const selected = all ? BREAK_CASES : BREAK_CASES.filter(c => DEFAULT_CASES.includes(c.name));
@@ -45,7 +50,10 @@ describe('every break regresses exactly its dependents, and nothing turns limite
 
   it('the table names only breaks the sim knows, and every break has a case', () => {
     const covered = new Set(BREAK_CASES.flatMap(c => c.breaks));
-    expect(BREAKABLE.filter(b => !covered.has(b)), 'breaks without a case').to.deep.equal([]);
+    expect(
+      BREAKABLE.filter(b => !covered.has(b)),
+      'breaks without a case',
+    ).to.deep.equal([]);
     for (const c of BREAK_CASES)
       for (const id of [...c.regressed, ...c.error, ...Object.keys(c.outcomes ?? {})]) expect(ids, `${c.name}: ${id}`).to.include(id);
   });
@@ -66,15 +74,33 @@ describe('every break regresses exactly its dependents, and nothing turns limite
       } else {
         it(`regresses exactly: ${c.regressed.join(', ') || 'nothing'}`, () => {
           const run = runs.get(c.name)!;
-          const regressed = [...run.results.values()].filter(r => r.outcome === 'regressed').map(r => r.id).sort();
-          expect(regressed, [...run.results.values()].filter(r => r.outcome === 'regressed').map(r => `${r.id}: ${line(r)}`).join('\n')).to.deep.equal([...c.regressed].sort());
+          const regressed = [...run.results.values()]
+            .filter(r => r.outcome === 'regressed')
+            .map(r => r.id)
+            .sort();
+          expect(
+            regressed,
+            [...run.results.values()]
+              .filter(r => r.outcome === 'regressed')
+              .map(r => `${r.id}: ${line(r)}`)
+              .join('\n'),
+          ).to.deep.equal([...c.regressed].sort());
           for (const id of c.regressed) expect(run.results.get(id)!.evidence.length, `${id} evidence`).to.be.greaterThan(0);
         });
 
         it(`errors exactly where its means broke: ${c.error.length} feature(s)`, () => {
           const run = runs.get(c.name)!;
-          const errors = [...run.results.values()].filter(r => r.outcome === 'error').map(r => r.id).sort();
-          expect(errors, [...run.results.values()].filter(r => r.outcome === 'error').map(r => `${r.id}: ${line(r)}`).join('\n')).to.deep.equal([...c.error].sort());
+          const errors = [...run.results.values()]
+            .filter(r => r.outcome === 'error')
+            .map(r => r.id)
+            .sort();
+          expect(
+            errors,
+            [...run.results.values()]
+              .filter(r => r.outcome === 'error')
+              .map(r => `${r.id}: ${line(r)}`)
+              .join('\n'),
+          ).to.deep.equal([...c.error].sort());
         });
 
         it('every other feature keeps its unbroken outcome', () => {
@@ -94,7 +120,10 @@ describe('every break regresses exactly its dependents, and nothing turns limite
         const run = runs.get(c.name)!;
         for (const r of run.results.values()) {
           if (r.outcome !== 'limited' && r.outcome !== 'lifted') continue;
-          expect(r.evidence.some(e => typeof e === 'string' && e.startsWith('control passed: ')), `${r.id}: ${line(r)}`).to.equal(true);
+          expect(
+            r.evidence.some(e => typeof e === 'string' && e.startsWith('control passed: ')),
+            `${r.id}: ${line(r)}`,
+          ).to.equal(true);
         }
       });
     });

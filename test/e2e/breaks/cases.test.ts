@@ -8,7 +8,9 @@ import { BREAK_CASES } from './cases.ts';
 describe('break cases name only features of the catalog', () => {
   it('every id in regressed, error and outcomes is a feature', async () => {
     const ids = new Set((await loadCatalog()).map(f => f.id));
-    const unknown = BREAK_CASES.flatMap(c => [...c.regressed, ...c.error, ...Object.keys(c.outcomes ?? {})].filter(id => !ids.has(id)).map(id => `${c.name}: ${id}`));
+    const unknown = BREAK_CASES.flatMap(c =>
+      [...c.regressed, ...c.error, ...Object.keys(c.outcomes ?? {})].filter(id => !ids.has(id)).map(id => `${c.name}: ${id}`),
+    );
     expect(unknown).to.deep.equal([]);
     expect(BREAK_CASES.flatMap(c => c.regressed).length).to.be.greaterThan(0);
   });

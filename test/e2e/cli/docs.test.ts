@@ -22,27 +22,39 @@ function shapes(): ClusterInfo[] {
   return [
     cluster(),
     cluster({ nodes: [linuxNode('l'), w2019('w1'), w2019('w2')], version: { gitVersion: 'v1.27.3', major: 1, minor: 27 } }),
-    cluster({ nodes: [linuxNode('l'), winNode('w1', '10.0.26100')], metricsServer: false, loadBalancer: 'yes', dualStack: true,
-      hypervRuntimeClass: 'hyperv', runtimeClasses: [{ name: 'hyperv', handler: 'runhcs-wcow-hypervisor' }], defaultStorageClass: 'standard',
-      network: { cni: 'calico', kubeProxyDaemonSets: ['kube-proxy-windows'], dsr: true, notes: [] } }),
-    cluster({ nodes: [linuxNode('l')], nodeAccess: { hostProcess: false, hostProcessReason: 'no', ssh: false, sshReason: 'no' }, ipv6Only: true,
-      network: { cni: undefined, kubeProxyDaemonSets: [], dsr: false, notes: [] } }),
+    cluster({
+      nodes: [linuxNode('l'), winNode('w1', '10.0.26100')],
+      metricsServer: false,
+      loadBalancer: 'yes',
+      dualStack: true,
+      hypervRuntimeClass: 'hyperv',
+      runtimeClasses: [{ name: 'hyperv', handler: 'runhcs-wcow-hypervisor' }],
+      defaultStorageClass: 'standard',
+      network: { cni: 'calico', kubeProxyDaemonSets: ['kube-proxy-windows'], dsr: true, notes: [] },
+    }),
+    cluster({
+      nodes: [linuxNode('l')],
+      nodeAccess: { hostProcess: false, hostProcessReason: 'no', ssh: false, sshReason: 'no' },
+      ipv6Only: true,
+      network: { cni: undefined, kubeProxyDaemonSets: [], dsr: false, notes: [] },
+    }),
   ];
 }
 
 describe('catalog docs and sources', function () {
   this.timeout(60_000);
   let catalog: Feature[];
-  before(async () => { catalog = await loadCatalog(); });
+  before(async () => {
+    catalog = await loadCatalog();
+  });
 
   it('docs/features.md is exactly `wincheck list -o markdown` (regenerate: npm run docs)', () => {
     const file = join(ROOT, 'docs/features.md');
     expect(existsSync(file), 'docs/features.md is missing: npm run docs').to.equal(true);
-    expect(readFileSync(file, 'utf8').trimEnd(), 'docs/features.md is stale: run "npm run docs" and commit it')
-      .to.equal(formatCatalog(catalog, 'markdown'));
+    expect(readFileSync(file, 'utf8').trimEnd(), 'docs/features.md is stale: run "npm run docs" and commit it').to.equal(formatCatalog(catalog, 'markdown'));
   });
 
-  it('every feature\'s source, on every cluster shape, is upstream documents with URL and docs version', () => {
+  it("every feature's source, on every cluster shape, is upstream documents with URL and docs version", () => {
     const problems: string[] = [];
     for (const c of shapes()) {
       for (const f of catalog) {
@@ -66,10 +78,17 @@ describe('catalog docs and sources', function () {
 
   it('cites the translated pages by their upstream versions', () => {
     expect(citationsOf('seed 003 (session affinity table); FEATURES.md')).to.deep.equal([
-      { title: 'Intro to Windows support in Kubernetes', version: 'v1.22', url: 'https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/', detail: 'session affinity table' },
+      {
+        title: 'Intro to Windows support in Kubernetes',
+        version: 'v1.22',
+        url: 'https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/',
+        detail: 'session affinity table',
+      },
       { title: 'Windows containers in Kubernetes', version: 'v1.33', url: 'https://kubernetes.io/docs/concepts/windows/intro/' },
     ]);
-    expect(formatSources('upstream test/e2e/windows/dns.go')).to.equal('Kubernetes e2e test test/e2e/windows/dns.go (v1.33, https://github.com/kubernetes/kubernetes/blob/release-1.33/test/e2e/windows/dns.go)');
+    expect(formatSources('upstream test/e2e/windows/dns.go')).to.equal(
+      'Kubernetes e2e test test/e2e/windows/dns.go (v1.33, https://github.com/kubernetes/kubernetes/blob/release-1.33/test/e2e/windows/dns.go)',
+    );
     expect(unresolvedKeys('FEATURES.md; a blog post')).to.deep.equal(['a blog post']);
   });
 
@@ -81,7 +100,10 @@ describe('catalog docs and sources', function () {
   });
 
   it('an unknown -o is bad usage (exit 2), not silently text', async () => {
-    for (const args of [['list', '-o', 'xml'], ['discover', '-o', 'markdown']]) {
+    for (const args of [
+      ['list', '-o', 'xml'],
+      ['discover', '-o', 'markdown'],
+    ]) {
       const r = await wincheck(args);
       expect(r.exitCode, args.join(' ')).to.equal(2);
       expect(r.stderr).to.contain('Allowed choices are');
@@ -98,7 +120,9 @@ describe('catalog docs and sources', function () {
 
   it('run --help names the sim profiles and the --timeout default; --timeout without a unit is an error', async () => {
     const help = await wincheck(['run', '--help']);
-    expect(help.stdout.replace(/\s+/g, ' ')).to.match(/--sim \[profile\].*default, dual-stack, .*ws2019/).and.match(/--timeout <duration>.*\(default: none/);
+    expect(help.stdout.replace(/\s+/g, ' '))
+      .to.match(/--sim \[profile\].*default, dual-stack, .*ws2019/)
+      .and.match(/--timeout <duration>.*\(default: none/);
     const r = await wincheck(['run', '--sim', '--timeout', '20']);
     expect(r.exitCode).to.equal(2);
     expect(r.stderr.trim()).to.equal('Error: --timeout "20" is not a duration with a unit (e.g. 30m, 90s, 1h30m)');
@@ -107,6 +131,8 @@ describe('catalog docs and sources', function () {
   it('LICENSE is the ISC licence package.json declares', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
     expect(pkg.license).to.equal('ISC');
-    expect(readFileSync(join(ROOT, 'LICENSE'), 'utf8')).to.match(/^ISC License/).and.contain('Permission to use, copy, modify, and/or distribute this software');
+    expect(readFileSync(join(ROOT, 'LICENSE'), 'utf8'))
+      .to.match(/^ISC License/)
+      .and.contain('Permission to use, copy, modify, and/or distribute this software');
   });
 });

@@ -28,14 +28,19 @@ describe('wincheck images', function () {
     const [b] = imagesNeeded(features, ['10.0.19041']);
     expect(b.images).to.deep.equal([]);
     expect(b.unavailable.map(u => u.feature)).to.have.members(['work.iis-pod', 'work.exec-logs']);
-    expect(b.unavailable.find(u => u.feature === 'work.exec-logs')!.reason).to.match(/agnhost:2\.52 publishes Windows variants for 1809\/ltsc2019, ltsc2022 only/);
+    expect(b.unavailable.find(u => u.feature === 'work.exec-logs')!.reason).to.match(
+      /agnhost:2\.52 publishes Windows variants for 1809\/ltsc2019, ltsc2022 only/,
+    );
   });
 
   it('prints source -> mirror per build with --image-registry, JSON with -o json; bad input exits 2', async () => {
     const text = await wincheck(['images', '--feature', 'work.iis-pod', '--build', '10.0.25398.1189', '--image-registry', 'mirror.local:5000/k8s']);
     expect(text.exitCode, text.all).to.equal(0);
-    expect(text.stdout).to.contain('Windows 10.0.25398 (23H2):')
-      .and.contain('  mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022 -> mirror.local:5000/k8s/windows/servercore/iis:windowsservercore-ltsc2022');
+    expect(text.stdout)
+      .to.contain('Windows 10.0.25398 (23H2):')
+      .and.contain(
+        '  mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022 -> mirror.local:5000/k8s/windows/servercore/iis:windowsservercore-ltsc2022',
+      );
     const json = await wincheck(['images', '--suite', 'node', '--build', '10.0.20348', '-o', 'json', '--image-registry', 'm.local']);
     const parsed = JSON.parse(json.stdout) as { build: string; images: string[]; mirror: string[] }[];
     expect(parsed[0].build).to.equal('10.0.20348');

@@ -10,11 +10,18 @@ import { closedPort, deadKubeconfig, tempDir } from '../../support/cli.ts';
 
 /** The CLI in this process: exit code and what it printed. */
 async function cli(args: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
-  let stderr = '', stdout = '';
+  let stderr = '',
+    stdout = '';
   const err = process.stderr.write.bind(process.stderr);
   const out = process.stdout.write.bind(process.stdout);
-  process.stderr.write = ((c: string) => { stderr += c; return true; }) as typeof process.stderr.write;
-  process.stdout.write = ((c: string) => { stdout += c; return true; }) as typeof process.stdout.write;
+  process.stderr.write = ((c: string) => {
+    stderr += c;
+    return true;
+  }) as typeof process.stderr.write;
+  process.stdout.write = ((c: string) => {
+    stdout += c;
+    return true;
+  }) as typeof process.stdout.write;
   try {
     return { code: await main(['node', 'wincheck', ...args]), stderr, stdout };
   } finally {
@@ -22,7 +29,6 @@ async function cli(args: string[]): Promise<{ code: number; stderr: string; stdo
     process.stdout.write = out;
   }
 }
-
 
 describe('input validation', function () {
   this.timeout(30_000);
@@ -76,8 +82,24 @@ describe('input validation', function () {
         expect(r.stderr.trim().split('\n')).to.have.length(1);
         expect(r.stderr).to.match(why);
       });
-    refuses('a file', () => { const f = join(dir, 'afile'); writeFileSync(f, ''); return f; }, /--report-dir .*afile is a file, not a directory/);
-    refuses('under a file', () => { const f = join(dir, 'afile2'); writeFileSync(f, ''); return join(f, 'sub', 'deeper'); }, /--report-dir .*afile2\/sub\/deeper is under .*afile2, which is a file/);
+    refuses(
+      'a file',
+      () => {
+        const f = join(dir, 'afile');
+        writeFileSync(f, '');
+        return f;
+      },
+      /--report-dir .*afile is a file, not a directory/,
+    );
+    refuses(
+      'under a file',
+      () => {
+        const f = join(dir, 'afile2');
+        writeFileSync(f, '');
+        return join(f, 'sub', 'deeper');
+      },
+      /--report-dir .*afile2\/sub\/deeper is under .*afile2, which is a file/,
+    );
     refuses('a 300-character name', () => join(dir, 'r'.repeat(300)), /--report-dir .* has a name of 300 bytes \(at most 255\)/);
     refuses('/proc/x', () => '/proc/x/reports', /--report-dir \/proc\/x\/reports cannot be written/);
 
@@ -109,11 +131,21 @@ describe('reports that fail to write', () => {
     const { Multiplexer } = await import('../../../lib/report/multiplexer.ts');
     const { default: ConsoleReporter } = await import('../../../lib/report/console.ts');
     const lines: string[] = [];
-    const failing = new (class JUnitReporter { onEnd() { throw new Error('EACCES: permission denied, open \'/r/junit_config.xml\''); } })();
+    const failing = new (class JUnitReporter {
+      onEnd() {
+        throw new Error("EACCES: permission denied, open '/r/junit_config.xml'");
+      }
+    })();
     const consoleReporter = new ConsoleReporter(l => lines.push(l));
     (consoleReporter as unknown as { _reportDir: string })._reportDir = '/r';
     const m = new Multiplexer([failing, consoleReporter], l => lines.push(l));
-    await m.onEnd({ status: 'passed', counts: { supported: 1, limited: 0, lifted: 0, regressed: 0, 'n/a': 0, error: 0 }, results: [], durationMs: 1, errors: [] });
+    await m.onEnd({
+      status: 'passed',
+      counts: { supported: 1, limited: 0, lifted: 0, regressed: 0, 'n/a': 0, error: 0 },
+      results: [],
+      durationMs: 1,
+      errors: [],
+    });
     expect(m.lost).to.deep.equal(["JUnitReporter: EACCES: permission denied, open '/r/junit_config.xml'"]);
     expect(lines.join('\n')).to.contain('Error: reports NOT written to /r: JUnitReporter: EACCES').and.not.contain('Reports written');
   });

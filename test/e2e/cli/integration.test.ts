@@ -11,14 +11,26 @@ import { XMLParser } from 'fast-xml-parser';
 import { ROOT, startWincheck, tempDir, wincheck } from '../../support/cli.ts';
 
 const SIM_ENTRY = join(ROOT, 'sim', 'index.ts');
-const FIRST_FEATURES = ['sched.os-selector', 'sched.os-selector-beta', 'sched.linux-stays-linux', 'sched.pod-os-field', 'sched.taint-toleration',
-  'sched.runtimeclass-scheduling', 'work.iis-pod', 'work.deployment', 'work.daemonset', 'cfg.secret-env', 'cfg.configmap-env'];
+const FIRST_FEATURES = [
+  'sched.os-selector',
+  'sched.os-selector-beta',
+  'sched.linux-stays-linux',
+  'sched.pod-os-field',
+  'sched.taint-toleration',
+  'sched.runtimeclass-scheduling',
+  'work.iis-pod',
+  'work.deployment',
+  'work.daemonset',
+  'cfg.secret-env',
+  'cfg.configmap-env',
+];
 
 const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: n => n === 'testcase' || n === 'property' });
 
 function testcases(dir: string): { file: string; name: string; skipped?: unknown; failure?: unknown; error?: unknown }[] {
-  return readdirSync(dir).filter(f => /^junit_.*\.xml$/.test(f)).flatMap(file =>
-    (parser.parse(readFileSync(join(dir, file), 'utf8')).testsuite.testcase ?? []).map((t: { name: string }) => ({ file, ...t })));
+  return readdirSync(dir)
+    .filter(f => /^junit_.*\.xml$/.test(f))
+    .flatMap(file => (parser.parse(readFileSync(join(dir, file), 'utf8')).testsuite.testcase ?? []).map((t: { name: string }) => ({ file, ...t })));
 }
 
 function runIdOf(output: string): string {
@@ -45,7 +57,8 @@ describe('harness against the simulated cluster', function () {
     const names = testcases(dir).map(t => t.name.split(' ')[2].replace(/:$/, ''));
     expect(names.sort()).to.deep.equal([...FIRST_FEATURES].sort());
     // report.html must open with its doctype: there, SIMULATED is the first thing the page shows.
-    for (const f of readdirSync(dir).filter(f => f !== 'report.html')) expect(readFileSync(join(dir, f), 'utf8').split('\n')[0], f).to.contain('SIMULATED CLUSTER');
+    for (const f of readdirSync(dir).filter(f => f !== 'report.html'))
+      expect(readFileSync(join(dir, f), 'utf8').split('\n')[0], f).to.contain('SIMULATED CLUSTER');
     expect(readFileSync(join(dir, 'report.html'), 'utf8')).to.match(/<body>\n<h1>[^\n]*<\/h1>\n<p class="meta">[^\n]*<\/p>\n<p class="sim">SIMULATED CLUSTER/);
     expect(r.stdout).to.match(/\[ ?\d+\/11\] sched\.os-selector +supported/);
   });
@@ -60,7 +73,10 @@ describe('harness against the simulated cluster', function () {
     expect(await sim.stop('SIGINT'), sim.output()).to.equal(0);
     const refused = await new Promise<boolean>(res => {
       const s = connect(Number(server.port), server.hostname);
-      s.on('connect', () => { s.destroy(); res(false); });
+      s.on('connect', () => {
+        s.destroy();
+        res(false);
+      });
       s.on('error', () => res(true));
     });
     expect(refused, `${server.host} still listens`).to.equal(true);
@@ -80,7 +96,9 @@ describe('harness against the simulated cluster', function () {
       node = kc.makeApiClient(NodeV1Api);
     });
 
-    after(async () => { if (sim) await sim.stop('SIGTERM'); });
+    after(async () => {
+      if (sim) await sim.stop('SIGTERM');
+    });
 
     async function leftovers(runId: string): Promise<string[]> {
       const sel = { labelSelector: `wincheck.io/run-id=${runId}` };
@@ -92,7 +110,9 @@ describe('harness against the simulated cluster', function () {
     it('wincheck discover prints the cluster, as text and JSON', async () => {
       const text = await wincheck(['discover', '--kubeconfig', sim.kubeconfig]);
       expect(text.exitCode, text.all).to.equal(0);
-      expect(text.stdout).to.match(/^Server: +https:\/\/127\./m).and.match(/win-2022-1: windows build 10\.0\.20348/);
+      expect(text.stdout)
+        .to.match(/^Server: +https:\/\/127\./m)
+        .and.match(/win-2022-1: windows build 10\.0\.20348/);
       const json = await wincheck(['discover', '--kubeconfig', sim.kubeconfig, '-o', 'json']);
       const info = JSON.parse(json.stdout);
       expect(info.nodes.filter((n: { os: string }) => n.os === 'windows')).to.have.length(2);
@@ -109,11 +129,13 @@ describe('harness against the simulated cluster', function () {
       // Through a plain kubeconfig, but the sim advertises itself (a kube-system ConfigMap discovery reads).
       expect(r.stdout.split('\n')[0]).to.match(/^SIMULATED CLUSTER \(wincheck sim, profile default\)/);
       const names = testcases(dir).map(t => t.name);
-      expect(names.sort()).to.deep.equal([
-        '[sig-windows] config cfg.configmap-env: ConfigMap keys as env vars',
-        '[sig-windows] config cfg.secret-env: Secret keys as env vars with the right values',
-        ...listed.map(f => `[sig-windows] ${f.suite} ${f.id}: ${f.title}`),
-      ].sort());
+      expect(names.sort()).to.deep.equal(
+        [
+          '[sig-windows] config cfg.configmap-env: ConfigMap keys as env vars',
+          '[sig-windows] config cfg.secret-env: Secret keys as env vars with the right values',
+          ...listed.map(f => `[sig-windows] ${f.suite} ${f.id}: ${f.title}`),
+        ].sort(),
+      );
       expect(names).to.include('[sig-windows] scheduling sched.os-selector: Pod with nodeSelector kubernetes.io/os=windows lands on a Windows node only');
       expect(await leftovers(runIdOf(r.stdout))).to.deep.equal([]);
     });
@@ -146,7 +168,10 @@ describe('harness against the simulated cluster', function () {
         const timer = setTimeout(() => reject(new Error(`no fixtures deployed within 60s:\n${out}`)), 60_000);
         proc.all!.on('data', (d: Buffer) => {
           out += d.toString();
-          if (/Deploying \d+ fixture/.test(out)) { clearTimeout(timer); resolve(); }
+          if (/Deploying \d+ fixture/.test(out)) {
+            clearTimeout(timer);
+            resolve();
+          }
         });
       });
       proc.kill('SIGINT');

@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { closedPort, deadKubeconfig, tempDir, wincheck } from '../../support/cli.ts';
 
-
 const noCluster = { HOME: tempDir(), KUBECONFIG: '', KUBERNETES_SERVICE_HOST: '', NO_COLOR: '1', PATH: process.env.PATH };
 
 describe('wincheck CLI', function () {

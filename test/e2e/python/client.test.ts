@@ -11,13 +11,19 @@ import { startSimProcess, type SimProcess } from '../../support/simProcess.ts';
 const PYTHON = '/usr/bin/python3';
 
 function pythonClientVersion(): string | undefined {
-  try { return execFileSync(PYTHON, ['-c', 'import kubernetes; print(kubernetes.__version__)'], { encoding: 'utf8' }).trim(); } catch { return undefined; }
+  try {
+    return execFileSync(PYTHON, ['-c', 'import kubernetes; print(kubernetes.__version__)'], { encoding: 'utf8' }).trim();
+  } catch {
+    return undefined;
+  }
 }
 
 describe('sim: the official Python client', function () {
   this.timeout(180_000);
   let sim: SimProcess | undefined;
-  after(async () => { await sim?.stop('SIGTERM'); });
+  after(async () => {
+    await sim?.stop('SIGTERM');
+  });
 
   it('watches (watch=True), execs and reads logs', async function () {
     const version = pythonClientVersion();

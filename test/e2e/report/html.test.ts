@@ -20,7 +20,16 @@ import { ROOT } from '../../support/cli.ts';
 import { FAST_NET, runOnSim, type SimRun } from '../../support/simRun.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
-const FEATURES = ['sched.os-selector', 'work.iis-pod', 'cfg.secret-env', 'stor.emptydir-memory', 'net.w2l', 'net.w2w-same-node', 'net.icmp-egress', 'net.dual-stack'];
+const FEATURES = [
+  'sched.os-selector',
+  'work.iis-pod',
+  'cfg.secret-env',
+  'stor.emptydir-memory',
+  'net.w2l',
+  'net.w2w-same-node',
+  'net.icmp-egress',
+  'net.dual-stack',
+];
 
 describe('report.html in headless Chromium (mixed-build sim, IIS broken)', function () {
   this.timeout(300_000);
@@ -42,12 +51,16 @@ describe('report.html in headless Chromium (mixed-build sim, IIS broken)', funct
     const { chromium } = await import('playwright-core');
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    page.on('request', req => { if (!req.url().startsWith('file:')) external.push(req.url()); });
+    page.on('request', req => {
+      if (!req.url().startsWith('file:')) external.push(req.url());
+    });
     await page.goto(pathToFileURL(file).href);
     // For a human look (and the project's notes): the page as rendered.
     await page.screenshot({ path: join(dir, 'report.png'), fullPage: true });
   });
-  after(async () => { await browser?.close(); });
+  after(async () => {
+    await browser?.close();
+  });
 
   /** A feature's results: one, or one per Windows build ("<id> [ltsc2022]") on this mixed-build cluster. */
   const resultsOf = (id: string) => [...run.results.values()].filter(r => splitInstanceId(r.id)[0] === id);
@@ -78,13 +91,15 @@ describe('report.html in headless Chromium (mixed-build sim, IIS broken)', funct
     expect(await details.locator('pre').first().isVisible()).to.equal(false);
     await details.locator('summary').click();
     expect(await details.evaluate(d => (d as HTMLDetailsElement).open)).to.equal(true);
-    expect(await details.innerText()).to.contain('Evidence').and.contain('Source');
+    expect(await details.innerText())
+      .to.contain('Evidence')
+      .and.contain('Source');
     await details.screenshot({ path: join(ROOT, '.tmp', 'html-report', 'failure-open.png') });
     // Only what fails (or is lifted) needs attention: the supported ones are not listed there.
     expect(await page.locator('details[id^="f-sched.os-selector"]').count()).to.equal(0);
   });
 
-  it('the support matrix has a column per Windows build, and each result sits in its build\'s column', async () => {
+  it("the support matrix has a column per Windows build, and each result sits in its build's column", async () => {
     const heads = await page.locator('#support-matrix tr').first().locator('th').allInnerTexts();
     expect(heads.join(' | ')).to.contain('Windows Server 2019 (10.0.17763)').and.contain('Windows Server 2022 (10.0.20348)');
     const builds = ['10.0.17763', '10.0.20348', ''];
@@ -98,14 +113,20 @@ describe('report.html in headless Chromium (mixed-build sim, IIS broken)', funct
       }
     }
     // Build-specific features ran once per build on this cluster: both build columns are filled.
-    expect(resultsOf('work.iis-pod').map(r => buildOfResult(r, builds)).sort()).to.deep.equal(['10.0.17763', '10.0.20348']);
+    expect(
+      resultsOf('work.iis-pod')
+        .map(r => buildOfResult(r, builds))
+        .sort(),
+    ).to.deep.equal(['10.0.17763', '10.0.20348']);
   });
 
   it('the connectivity matrix shows each checked path with its word', async () => {
     const cell = (s: string, d: string) => page.locator(`#connectivity-matrix td[data-source="${s}"][data-destination="${d}"]`);
     for (const id of FEATURES.filter(f => NET_PATHS.has(f))) {
       const { from, to } = NET_PATHS.get(id)!;
-      const worst = resultsOf(id).map(r => CELL_WORD[r.outcome]).sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b))[0];
+      const worst = resultsOf(id)
+        .map(r => CELL_WORD[r.outcome])
+        .sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b))[0];
       expect(await cell(from, to).getAttribute('data-word'), id).to.equal(worst);
       expect(await cell(from, to).innerText(), id).to.contain(id.replace(/^net\./, ''));
     }

@@ -12,11 +12,13 @@ import { xsdErrors } from '../../support/xsd.ts';
 import { startSimProcess, type SimProcess } from '../../support/simProcess.ts';
 import { tempDir, wincheck, type CliResult } from '../../support/cli.ts';
 
-
 /** Resolves once the sim's output holds `text` (watching its output, with a deadline). */
 function outputContains(sim: SimProcess, text: string, deadlineMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { sim.proc.all?.off('data', check); reject(new Error(`no "${text}" within ${deadlineMs} ms; output:\n${sim.output()}`)); }, deadlineMs);
+    const timer = setTimeout(() => {
+      sim.proc.all?.off('data', check);
+      reject(new Error(`no "${text}" within ${deadlineMs} ms; output:\n${sim.output()}`));
+    }, deadlineMs);
     function check() {
       if (!sim.output().includes(text)) return;
       clearTimeout(timer);
@@ -29,7 +31,12 @@ function outputContains(sim: SimProcess, text: string, deadlineMs: number): Prom
 }
 
 const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: name => ['testcase', 'property'].includes(name) });
-interface Case { name: string; time: string; failure?: { type: string; message: string }; skipped?: { message: string } }
+interface Case {
+  name: string;
+  time: string;
+  failure?: { type: string; message: string };
+  skipped?: { message: string };
+}
 
 describe('reports CI can trust (wincheck sim, then the run it prints)', function () {
   this.timeout(240_000);
@@ -48,17 +55,40 @@ describe('reports CI can trust (wincheck sim, then the run it prints)', function
     writeFileSync(config, 'timeouts:\n  netWarmup: 2500\n  netSteady: 1000\n  netPoll: 250\n  netConnect: 1000\n  podStart: 60000\n');
     sim = await startSimProcess(['--profile', profile]);
     await outputContains(sim, 'Press Ctrl-C', 30_000);
-    nextLine = sim.output().split('\n').find(l => l.trim().startsWith('wincheck run '))?.trim() ?? '';
+    nextLine =
+      sim
+        .output()
+        .split('\n')
+        .find(l => l.trim().startsWith('wincheck run '))
+        ?.trim() ?? '';
     dir = join(work, 'reports');
     // An earlier run's suite file, which this run does not write.
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'junit_storage-old.xml'), '<testsuite name="old" tests="0" failures="0" errors="0"/>\n');
     const args = nextLine.split(/\s+/).slice(2);
-    run = await wincheck(['run', ...args, '--strict', '--config', config, '--report-dir', dir,
-      '--feature', 'stor.emptydir-memory', '--feature', 'sched.os-selector', '--feature', 'net.egress',
-      '--feature', 'net.pod-to-clusterip', '--feature', 'net.dual-stack']);
+    run = await wincheck([
+      'run',
+      ...args,
+      '--strict',
+      '--config',
+      config,
+      '--report-dir',
+      dir,
+      '--feature',
+      'stor.emptydir-memory',
+      '--feature',
+      'sched.os-selector',
+      '--feature',
+      'net.egress',
+      '--feature',
+      'net.pod-to-clusterip',
+      '--feature',
+      'net.dual-stack',
+    ]);
   });
-  after(async () => { await sim?.stop(); });
+  after(async () => {
+    await sim?.stop();
+  });
 
   it('wincheck sim prints the egress URL and the exact next command', () => {
     expect(sim.output()).to.match(/Egress URL \(a host outside the cluster\): http:\/\/\S+/);
@@ -87,8 +117,11 @@ describe('reports CI can trust (wincheck sim, then the run it prints)', function
   it('removes the junit_*.xml of an earlier run, and says so', () => {
     expect(existsSync(join(dir, 'junit_storage-old.xml'))).to.equal(false);
     expect(run.stdout).to.contain('Removed 1 junit_*.xml of an earlier run').and.contain('junit_storage-old.xml');
-    expect(readdirSync(dir).filter(f => f.startsWith('junit_')).sort())
-      .to.deep.equal(['junit_networking.xml', 'junit_scheduling.xml', 'junit_services.xml', 'junit_storage.xml']);
+    expect(
+      readdirSync(dir)
+        .filter(f => f.startsWith('junit_'))
+        .sort(),
+    ).to.deep.equal(['junit_networking.xml', 'junit_scheduling.xml', 'junit_services.xml', 'junit_storage.xml']);
   });
 
   it('every junit_*.xml validates against the Jenkins/xunit junit-10.xsd', async () => {
@@ -99,13 +132,15 @@ describe('reports CI can trust (wincheck sim, then the run it prints)', function
 
   it('the services suite names its testcases "services"; the n/a one is skipped with its reason', () => {
     const services = parser.parse(readFileSync(join(dir, 'junit_services.xml'), 'utf8')).testsuite;
-    expect((services.testcase as Case[]).map(c => c.name)).to.deep.equal(['[sig-windows] services net.pod-to-clusterip: Windows pod → ClusterIP Service with Windows and Linux backends']);
+    expect((services.testcase as Case[]).map(c => c.name)).to.deep.equal([
+      '[sig-windows] services net.pod-to-clusterip: Windows pod → ClusterIP Service with Windows and Linux backends',
+    ]);
     const net = parser.parse(readFileSync(join(dir, 'junit_networking.xml'), 'utf8')).testsuite;
     const dual = (net.testcase as Case[]).find(c => c.name.includes('net.dual-stack'))!;
     expect(dual.skipped?.message).to.match(/\S/);
   });
 
-  it('a suite\'s time is wall time: never more than the run took', () => {
+  it("a suite's time is wall time: never more than the run took", () => {
     // The console's last word on the run: "Failed: 1 supported, ... in 12.3s."
     const took = Number(/^(?:Passed|Failed)\b.* in (\d+(?:\.\d+)?)s\.$/m.exec(run.stdout)?.[1]);
     expect(took, run.stdout).to.be.greaterThan(0);

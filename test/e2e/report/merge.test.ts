@@ -22,21 +22,30 @@ describe('wincheck report merge and run --rerun-failed', function () {
     root = tempDir('wincheck-merge-');
     config = join(root, 'wincheck.yaml');
     writeFileSync(config, 'timeouts:\n  netWarmup: 2500\n  netSteady: 1000\n  netPoll: 250\n  netConnect: 1000\n  podStart: 60000\n');
-    runs = await Promise.all(PROFILES.map(p => wincheck(['run', '--sim', p, '--config', config, '--report-dir', join(root, 'runs', p),
-      ...FEATURES.flatMap(f => ['--feature', f])])));
+    runs = await Promise.all(
+      PROFILES.map(p => wincheck(['run', '--sim', p, '--config', config, '--report-dir', join(root, 'runs', p), ...FEATURES.flatMap(f => ['--feature', f])])),
+    );
   });
 
   it('the three runs ran', () => {
     runs.forEach((r, i) => expect(r.exitCode, `${PROFILES[i]}: ${r.all}`).to.equal(0));
   });
 
-  it('merges them: one column per Kubernetes version × build, each naming its cluster, every run\'s cells filled', async () => {
+  it("merges them: one column per Kubernetes version × build, each naming its cluster, every run's cells filled", async () => {
     const out = join(root, 'merged');
     const r = await wincheck(['report', 'merge', join(root, 'runs'), '--out', out]);
     expect(r.exitCode, r.all).to.equal(0);
     const m = JSON.parse(readFileSync(join(out, 'merged.json'), 'utf8')) as MergedMatrix;
-    const keys = m.columns.filter(c => c.build).map(c => `${c.k8sVersion} ${c.build} ${c.simulated}`).sort();
-    expect(keys).to.deep.equal(['v1.30.6 10.0.20348 k8s-1-30', 'v1.33.2 10.0.17763 mixed-build', 'v1.33.2 10.0.17763 ws2019', 'v1.33.2 10.0.20348 mixed-build']);
+    const keys = m.columns
+      .filter(c => c.build)
+      .map(c => `${c.k8sVersion} ${c.build} ${c.simulated}`)
+      .sort();
+    expect(keys).to.deep.equal([
+      'v1.30.6 10.0.20348 k8s-1-30',
+      'v1.33.2 10.0.17763 mixed-build',
+      'v1.33.2 10.0.17763 ws2019',
+      'v1.33.2 10.0.20348 mixed-build',
+    ]);
     for (const c of m.columns) expect(c.cluster).to.match(/^https:\/\/127\.\d+\.\d+\.\d+:\d+ \(wincheck-sim-/);
     // One row per feature: per-build instances ("<id> [ltsc2019]") of the mixed run sit in their builds' columns.
     expect(m.features.map(f => f.id).sort()).to.deep.equal([...FEATURES].sort());
@@ -47,7 +56,10 @@ describe('wincheck report merge and run --rerun-failed', function () {
         expect(m.cells[f][i], `${f} on ${p}`).to.have.property('outcome');
       }
       const mixed = m.columns.map((c, i) => [c, i] as const).filter(([c]) => c.simulated === 'mixed-build');
-      expect(mixed.some(([, i]) => m.cells[f][i]), `${f} on mixed-build`).to.equal(true);
+      expect(
+        mixed.some(([, i]) => m.cells[f][i]),
+        `${f} on mixed-build`,
+      ).to.equal(true);
     }
     // The matrix tells the builds and versions apart as documented.
     const at = (p: string, build: string) => m.cells['net.session-affinity'][m.columns.findIndex(c => c.simulated === p && c.build === build)]?.outcome;
@@ -59,7 +71,9 @@ describe('wincheck report merge and run --rerun-failed', function () {
     expect(md).to.contain('k8s v1.30.6 · Windows Server 2022 10.0.20348').and.contain('SIMULATED (ws2019)');
     expect(md.split('\n').filter(l => l.startsWith('| `'))).to.have.length(FEATURES.length);
     const html = readFileSync(join(out, 'merged.html'), 'utf8');
-    expect(html).to.contain('<table id="merged-matrix">').and.not.match(/<script|https?:\/\/[^"]*\.(css|js)/);
+    expect(html)
+      .to.contain('<table id="merged-matrix">')
+      .and.not.match(/<script|https?:\/\/[^"]*\.(css|js)/);
   });
 
   it('--baseline marks exactly the cells that changed, in every column of that version × build', async () => {
@@ -98,7 +112,8 @@ describe('wincheck report merge and run --rerun-failed', function () {
     expect(r.exitCode, r.all).to.equal(0);
     expect(r.stdout).to.contain(`Rerunning 1 feature(s) that regressed or errored in ${file}: cfg.secret-env.`);
     const names = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: n => n === 'testcase' })
-      .parse(readFileSync(join(dir, 'junit_config.xml'), 'utf8')).testsuite.testcase.map((c: { name: string }) => c.name);
+      .parse(readFileSync(join(dir, 'junit_config.xml'), 'utf8'))
+      .testsuite.testcase.map((c: { name: string }) => c.name);
     expect(names).to.deep.equal(['[sig-windows] config cfg.secret-env: Secret keys as env vars with the right values']);
     const none = await wincheck(['run', '--sim', '--rerun-failed', join(root, 'runs', 'ws2019', 'results.json')]);
     expect(none.exitCode).to.equal(0);

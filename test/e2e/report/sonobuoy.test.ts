@@ -14,7 +14,13 @@ import { xsdErrors } from '../../support/xsd.ts';
 
 interface Plugin {
   'sonobuoy-config': { driver: string; 'plugin-name': string; 'result-format': string };
-  spec: { command: string[]; args: string[]; env: { name: string; value: string }[]; volumeMounts: { mountPath: string; name: string }[]; securityContext: { runAsNonRoot: boolean } };
+  spec: {
+    command: string[];
+    args: string[];
+    env: { name: string; value: string }[];
+    volumeMounts: { mountPath: string; name: string }[];
+    securityContext: { runAsNonRoot: boolean };
+  };
 }
 
 const plugin = parse(readFileSync(join(ROOT, 'ci/sonobuoy/wincheck-plugin.yaml'), 'utf8')) as Plugin;
@@ -35,16 +41,24 @@ async function runPlugin(resultsDir: string, kubeconfig: string, extra: string[]
 }
 
 async function tarList(tarball: string): Promise<string[]> {
-  return String((await execa('tar', ['-tzf', tarball])).stdout).split('\n').map(f => f.replace(/^\.\//, '')).filter(Boolean).sort();
+  return String((await execa('tar', ['-tzf', tarball])).stdout)
+    .split('\n')
+    .map(f => f.replace(/^\.\//, ''))
+    .filter(Boolean)
+    .sort();
 }
 
 describe('Sonobuoy plugin (ci/sonobuoy)', function () {
   this.timeout(180_000);
   let sim: SimProcess;
-  before(async () => { sim = await startSimProcess(); });
-  after(async () => { await sim?.stop(); });
+  before(async () => {
+    sim = await startSimProcess();
+  });
+  after(async () => {
+    await sim?.stop();
+  });
 
-  it('is a Job plugin with JUnit results, its results volume where SONOBUOY_RESULTS_DIR points, run as non-root by the Dockerfile\'s entrypoint', () => {
+  it("is a Job plugin with JUnit results, its results volume where SONOBUOY_RESULTS_DIR points, run as non-root by the Dockerfile's entrypoint", () => {
     expect(plugin['sonobuoy-config']).to.include({ driver: 'Job', 'plugin-name': 'wincheck', 'result-format': 'junit' });
     const dir = plugin.spec.env.find(e => e.name === 'SONOBUOY_RESULTS_DIR')!.value;
     expect(plugin.spec.volumeMounts.map(m => m.mountPath)).to.include(dir);
@@ -53,7 +67,9 @@ describe('Sonobuoy plugin (ci/sonobuoy)', function () {
     const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
     expect(dockerfile).to.match(/^USER node$/m);
     expect(dockerfile).to.contain(`ENTRYPOINT ["node", "${plugin.spec.command[1]}"]`);
-    expect(dockerfile).to.match(/^COPY --from=build \/src\/dist \.\/dist$/m).and.match(/^WORKDIR \/opt\/wincheck$/m);
+    expect(dockerfile)
+      .to.match(/^COPY --from=build \/src\/dist \.\/dist$/m)
+      .and.match(/^WORKDIR \/opt\/wincheck$/m);
   });
 
   it('leaves results.tar.gz with valid JUnit and a done file naming it', async () => {

@@ -21,17 +21,25 @@ import * as k8s from '@kubernetes/client-node';
 const CI_RBAC = join(ROOT, 'ci/rbac.yaml');
 
 function roleOf(manifest: string): V1ClusterRole {
-  return parseAllDocuments(manifest).map(d => d.toJS() as V1ClusterRole).find(o => o.kind === 'ClusterRole')!;
+  return parseAllDocuments(manifest)
+    .map(d => d.toJS() as V1ClusterRole)
+    .find(o => o.kind === 'ClusterRole')!;
 }
 
 describe('harness: permissions a selection needs', () => {
   let catalog: Feature[];
-  before(async () => { catalog = await loadCatalog(); });
+  before(async () => {
+    catalog = await loadCatalog();
+  });
 
   it('maps every fixture kind of the catalog and adds what probes do beyond their fixtures', () => {
     for (const f of catalog) expect(() => featureAccess(f), f.id).not.to.throw();
     const perms = (id: string) => featureAccess(catalog.find(f => f.id === id)!).map(p => describePermission(p));
-    expect(perms('work.exec-logs')).to.include.members(['get pods/log in the run namespace', 'get pods/exec in the run namespace', 'create pods/exec in the run namespace']);
+    expect(perms('work.exec-logs')).to.include.members([
+      'get pods/log in the run namespace',
+      'get pods/exec in the run namespace',
+      'create pods/exec in the run namespace',
+    ]);
     expect(perms('work.port-forward')).to.include.members(['get pods/portforward in the run namespace', 'create pods/portforward in the run namespace']);
     expect(perms('res.metrics-api')).to.include.members(['get pods.metrics.k8s.io in the run namespace', 'get nodes.metrics.k8s.io cluster-wide']);
     expect(perms('res.stats')).to.include('get nodes/proxy cluster-wide');
@@ -78,14 +86,19 @@ describe('harness: the RBAC preflight against the simulated API server', functio
     catalog = await loadCatalog();
     env = await startEnv();
     for (const d of parseAllDocuments(readFileSync(CI_RBAC, 'utf8')).map(x => x.toJS() as k8s.KubernetesObject)) {
-      const path = d.kind === 'ServiceAccount' ? '/api/v1/namespaces/default/serviceaccounts' : `/apis/rbac.authorization.k8s.io/v1/${d.kind === 'ClusterRole' ? 'clusterroles' : 'clusterrolebindings'}`;
+      const path =
+        d.kind === 'ServiceAccount'
+          ? '/api/v1/namespaces/default/serviceaccounts'
+          : `/apis/rbac.authorization.k8s.io/v1/${d.kind === 'ClusterRole' ? 'clusterroles' : 'clusterrolebindings'}`;
       expect((await raw(env, 'POST', path, { body: d })).status).to.equal(201);
     }
     const tr = await raw(env, 'POST', '/api/v1/namespaces/default/serviceaccounts/wincheck/token', { body: { spec: {} } });
     saKc = new k8s.KubeConfig();
     saKc.loadFromString(env.api.kubeconfig().replace(env.api.token, tr.json<{ status: { token: string } }>().status.token));
   });
-  after(async () => { await env?.stop(); });
+  after(async () => {
+    await env?.stop();
+  });
 
   it('finds nothing missing for the ServiceAccount bound to ci/rbac.yaml', async () => {
     expect(await deniedPermissions(saKc, accessNeeds(catalog), 'wincheck-abc')).to.deep.equal([]);
@@ -99,7 +112,10 @@ describe('harness: the RBAC preflight against the simulated API server', functio
       expect((await putRole(rules.filter((_, j) => j !== i))).status).to.equal(200);
       const denied = await deniedPermissions(saKc, needs, 'wincheck-abc');
       const want = needs.filter(n => n.group === removed.apiGroups![0] && n.resource === removed.resources![0]);
-      expect(denied.map(d => `${d.verb} ${d.resource}`), stringify(removed)).to.have.members(want.map(n => `${n.verb} ${n.resource}`));
+      expect(
+        denied.map(d => `${d.verb} ${d.resource}`),
+        stringify(removed),
+      ).to.have.members(want.map(n => `${n.verb} ${n.resource}`));
       expect(denied.every(d => d.neededBy.length > 0)).to.equal(true);
     }
     await putRole(rules);

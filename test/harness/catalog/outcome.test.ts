@@ -35,8 +35,7 @@ describe('outcomeOf', () => {
     ['supported + fails with no evidence = error', sup, { ...fails, evidence: [] }, undefined, 'error'],
     ['supported + works with no evidence = error', sup, { ...works, evidence: [] }, undefined, 'error'],
   ];
-  for (const [name, e, o, err, want] of table)
-    it(name, () => expect(outcomeOf(e, o, err).outcome).to.equal(want));
+  for (const [name, e, o, err, want] of table) it(name, () => expect(outcomeOf(e, o, err).outcome).to.equal(want));
 
   it('says why a regression happened', () => {
     expect(outcomeOf(sup, fails).reason).to.equal('documented to work (documented), but no answer');
@@ -53,19 +52,26 @@ describe('outcomeOf', () => {
     expect(outcomeOf(lim, { ...fails, control: undefined }).reason).to.match(/^no positive control ran/);
   });
 
-  it('a failure of the harness\'s own means is error naming the means', () => {
+  it("a failure of the harness's own means is error naming the means", () => {
     const exec = new MeansError('exec', 'exec in ns/iis failed: hcs::System::CreateProcess: The system cannot find the file specified.');
     const v = outcomeOf(sup, undefined, exec);
     expect(v.outcome).to.equal('error');
-    expect(v.reason).to.equal('the harness\'s own means failed (exec), so the feature was not observed: exec in ns/iis failed: hcs::System::CreateProcess: The system cannot find the file specified.');
+    expect(v.reason).to.equal(
+      "the harness's own means failed (exec), so the feature was not observed: exec in ns/iis failed: hcs::System::CreateProcess: The system cannot find the file specified.",
+    );
     // Wrapped by the probe: still found in the cause chain.
     expect(outcomeOf(sup, undefined, new Error('probe failed', { cause: exec })).reason).to.contain('means failed (exec)');
     // A 403 thrown by a generated client is classified without anyone wrapping it.
-    const forbidden = new ApiException(403, 'Forbidden', '{"kind":"Status","message":"pods \\"x\\" is forbidden: User \\"u\\" cannot get resource \\"pods/log\\""}', {});
+    const forbidden = new ApiException(
+      403,
+      'Forbidden',
+      '{"kind":"Status","message":"pods \\"x\\" is forbidden: User \\"u\\" cannot get resource \\"pods/log\\""}',
+      {},
+    );
     expect(outcomeOf(sup, undefined, forbidden).reason).to.match(/means failed \(forbidden\).*cannot get resource "pods\/log"/);
   });
 
-  it('a means that is the feature\'s subject is the observation: regressed, or error for a limited one (no control)', () => {
+  it("a means that is the feature's subject is the observation: regressed, or error for a limited one (no control)", () => {
     const exec = new MeansError('exec', 'exec failed: container not found');
     const v = outcomeOf(sup, undefined, exec, ['exec', 'logs']);
     expect(v.outcome).to.equal('regressed');
@@ -97,7 +103,7 @@ describe('means classification', () => {
     expect(refusalMeans(undefined, 'Unexpected server response: 403')).to.equal('forbidden');
   });
 
-  it('names a pod\'s failed start: scheduling, capacity, volume binding, pulls, the platform, the sandbox; not the pod\'s own failures', () => {
+  it("names a pod's failed start: scheduling, capacity, volume binding, pulls, the platform, the sandbox; not the pod's own failures", () => {
     expect(podStartMeans('FailedScheduling', '0/3 nodes are available: 3 node(s) had untolerated taint {os: windows}')).to.equal('scheduling');
     // No room (others may have taken it): capacity, whose error names the numbers (lib/run/capacity.ts).
     expect(podStartMeans('FailedScheduling', '0/3 nodes are available: 3 Too many pods')).to.equal('capacity');
@@ -119,6 +125,8 @@ describe('means classification', () => {
     // The websocket ErrorEvent the client's port-forward and exec reject with is not an Error.
     const wsRefused = { type: 'error', message: 'Unexpected server response: 403', error: new Error('Unexpected server response: 403') };
     expect(asMeansError(wsRefused, 'port-forward', 'port-forward to pf:8080 failed')?.means).to.equal('forbidden');
-    expect(asMeansError(wsRefused, 'port-forward', 'port-forward to pf:8080 failed')?.message).to.equal('port-forward to pf:8080 failed: Unexpected server response: 403');
+    expect(asMeansError(wsRefused, 'port-forward', 'port-forward to pf:8080 failed')?.message).to.equal(
+      'port-forward to pf:8080 failed: Unexpected server response: 403',
+    );
   });
 });

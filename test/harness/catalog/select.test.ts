@@ -7,13 +7,20 @@ import type { Area, Feature } from '../../../lib/catalog/types.ts';
 import { UsageError } from '../../../lib/errors.ts';
 
 const f = (id: string, area: Area): Feature => ({
-  id, area, title: id, fixtures: [],
+  id,
+  area,
+  title: id,
+  fixtures: [],
   expect: () => ({ expected: 'supported', reason: '', source: '' }),
   probe: async () => ({ works: true, summary: '', evidence: [] }),
 });
 const catalog = [
-  f('sched.os-selector', 'scheduling'), f('sched.os-selector-beta', 'scheduling'), f('sched.pod-os-field', 'scheduling'),
-  f('work.iis-pod', 'workloads'), f('cfg.secret-env', 'config'), f('cfg.configmap-env', 'config'),
+  f('sched.os-selector', 'scheduling'),
+  f('sched.os-selector-beta', 'scheduling'),
+  f('sched.pod-os-field', 'scheduling'),
+  f('work.iis-pod', 'workloads'),
+  f('cfg.secret-env', 'config'),
+  f('cfg.configmap-env', 'config'),
 ];
 const ids = (sel: Parameters<typeof selectFeatures>[1]) => selectFeatures(catalog, sel).map(x => x.id);
 

@@ -22,11 +22,18 @@ describe('API connections: one kept-alive agent per identity', function () {
   let closeEach = false;
 
   before(async () => {
-    server = https.createServer({ key: certs.serverKeyPem, cert: certs.serverCertPem, ca: certs.caPem, requestCert: true, rejectUnauthorized: false }, (req, res) => {
-      const sock = req.socket as TLSSocket;
-      res.writeHead(200, { 'Content-Type': 'application/json', 'X-Client-CN': String(sock.getPeerCertificate()?.subject?.CN ?? ''), ...(closeEach ? { Connection: 'close' } : {}) });
-      res.end(JSON.stringify({ apiVersion: 'v1', kind: 'NamespaceList', metadata: {}, items: [] }));
-    });
+    server = https.createServer(
+      { key: certs.serverKeyPem, cert: certs.serverCertPem, ca: certs.caPem, requestCert: true, rejectUnauthorized: false },
+      (req, res) => {
+        const sock = req.socket as TLSSocket;
+        res.writeHead(200, {
+          'Content-Type': 'application/json',
+          'X-Client-CN': String(sock.getPeerCertificate()?.subject?.CN ?? ''),
+          ...(closeEach ? { Connection: 'close' } : {}),
+        });
+        res.end(JSON.stringify({ apiVersion: 'v1', kind: 'NamespaceList', metadata: {}, items: [] }));
+      },
+    );
     server.keepAliveTimeout = 30_000;
     server.on('secureConnection', (s: TLSSocket) => handshakes.push({ reused: s.isSessionReused(), cn: String(s.getPeerCertificate()?.subject?.CN ?? '') }));
     await new Promise<void>(r => server.listen(0, '127.0.0.1', r));
@@ -39,8 +46,17 @@ describe('API connections: one kept-alive agent per identity', function () {
       currentContext: 'ctx',
     });
   });
-  beforeEach(() => { handshakes = []; closeEach = false; });
-  after(() => new Promise<void>(r => { server.closeAllConnections(); server.close(() => r()); }));
+  beforeEach(() => {
+    handshakes = [];
+    closeEach = false;
+  });
+  after(
+    () =>
+      new Promise<void>(r => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  );
 
   it('sequential calls share one connection', async () => {
     const kube = makeClients(kc);

@@ -25,17 +25,23 @@ describe('against a server that answers /version and stalls the rest', function 
       }
       stalled++; // never answered
     });
-    server.on('connection', s => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+    server.on('connection', s => {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+    });
     await new Promise<void>(r => server.listen(0, '127.0.0.1', () => r()));
     const port = (server.address() as { port: number }).port;
     kubeconfig = join(tempDir(), 'kubeconfig');
-    writeFileSync(kubeconfig, `apiVersion: v1
+    writeFileSync(
+      kubeconfig,
+      `apiVersion: v1
 kind: Config
 clusters: [{ name: stall, cluster: { server: "http://127.0.0.1:${port}", insecure-skip-tls-verify: true } }]
 users: [{ name: u, user: { token: abc } }]
 contexts: [{ name: stall, context: { cluster: stall, user: u } }]
 current-context: stall
-`);
+`,
+    );
   });
   after(async () => {
     for (const s of sockets) s.destroy();
@@ -59,7 +65,12 @@ current-context: stall
     }, 20);
     void p.finally(() => clearInterval(poll));
     const r = await p;
-    return { code: r.exitCode, out: String(r.all), ms: firstStall ? Date.now() - firstStall : Infinity, afterSignal: signalled ? Date.now() - signalled : undefined };
+    return {
+      code: r.exitCode,
+      out: String(r.all),
+      ms: firstStall ? Date.now() - firstStall : Infinity,
+      afterSignal: signalled ? Date.now() - signalled : undefined,
+    };
   }
 
   it('run --timeout 3s ends within seconds of its deadline', async () => {

@@ -28,21 +28,35 @@ describe('API call retries and deadlines', function () {
     server = http.createServer((req, res) => {
       seen.push(`${req.method} ${req.url?.split('?')[0]}`);
       const step = script.shift() ?? { status: 200, body: { kind: 'NamespaceList', apiVersion: 'v1', metadata: {}, items: [] } };
-      if (step === 'reset') { req.socket.destroy(); return; }
+      if (step === 'reset') {
+        req.socket.destroy();
+        return;
+      }
       if (step === 'stall') return;
       res.writeHead(step.status, { 'Content-Type': 'application/json', ...step.headers });
       res.end(JSON.stringify(step.body ?? { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: step.status, message: `scripted ${step.status}` }));
     });
-    server.on('connection', s => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+    server.on('connection', s => {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+    });
     await new Promise<void>(r => server.listen(0, '127.0.0.1', () => r()));
     kc = new KubeConfig();
     kc.loadFromOptions({
       clusters: [{ name: 'c', server: `http://127.0.0.1:${(server.address() as { port: number }).port}`, skipTLSVerify: true }],
-      users: [{ name: 'u', token: 't' }], contexts: [{ name: 'x', cluster: 'c', user: 'u' }], currentContext: 'x',
+      users: [{ name: 'u', token: 't' }],
+      contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+      currentContext: 'x',
     });
   });
-  beforeEach(() => { script = []; seen = []; });
-  after(async () => { for (const s of sockets) s.destroy(); await new Promise(r => server.close(r)); });
+  beforeEach(() => {
+    script = [];
+    seen = [];
+  });
+  after(async () => {
+    for (const s of sockets) s.destroy();
+    await new Promise(r => server.close(r));
+  });
 
   const fast = { policy: { ...DEFAULT_RETRY_POLICY, baseBackoffMs: 10, maxBackoffMs: 50, requestTimeoutMs: 1_000 } };
 
@@ -65,13 +79,17 @@ describe('API call retries and deadlines', function () {
 
   it('does not retry a 403 or 404, and gives up after its attempts naming the last status', async () => {
     script = [{ status: 403 }];
-    const e = await makeClients(kc, fast).core.listNamespace().catch(x => x);
+    const e = await makeClients(kc, fast)
+      .core.listNamespace()
+      .catch(x => x);
     expect(e).to.be.instanceOf(ApiException);
     expect((e as ApiException<unknown>).code).to.equal(403);
     expect(seen).to.have.length(1);
     seen = [];
     script = Array(5).fill({ status: 500 });
-    const e2 = await makeClients(kc, fast).core.listNamespace().catch(x => x);
+    const e2 = await makeClients(kc, fast)
+      .core.listNamespace()
+      .catch(x => x);
     expect((e2 as ApiException<unknown>).code).to.equal(500);
     expect(String((e2 as ApiException<string>).body)).to.contain('scripted 500');
     expect(seen).to.have.length(5);
@@ -80,7 +98,9 @@ describe('API call retries and deadlines', function () {
   it('a stalled answer ends at the per-attempt deadline, naming it', async () => {
     script = ['stall'];
     const t = Date.now();
-    const e = await makeClients(kc, fast).core.listNamespace().catch(x => x);
+    const e = await makeClients(kc, fast)
+      .core.listNamespace()
+      .catch(x => x);
     expect(Date.now() - t).to.be.below(2_500);
     expect((e as Error).message).to.equal('GET /api/v1/namespaces: no answer from the API server within 1s');
   });
@@ -90,7 +110,9 @@ describe('API call retries and deadlines', function () {
     const stop = new AbortController();
     const t = Date.now();
     setTimeout(() => stop.abort(new Error('interrupted by SIGINT')), 100);
-    const e = await makeClients(kc, { signal: stop.signal }).core.listNamespace().catch(x => x);
+    const e = await makeClients(kc, { signal: stop.signal })
+      .core.listNamespace()
+      .catch(x => x);
     expect(Date.now() - t).to.be.below(1_000);
     expect((e as Error).message).to.match(/interrupted/);
   });
@@ -98,11 +120,20 @@ describe('API call retries and deadlines', function () {
   it('a create retried after a reset that comes back 409 is ours when it carries our run label', async () => {
     const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'n', labels: { 'wincheck.io/run-id': 'r1' } } };
     script = [
-      { status: 200, body: { kind: 'APIResourceList', groupVersion: 'v1', resources: [{ name: 'configmaps', namespaced: true, kind: 'ConfigMap', verbs: [] }] } },
-      'reset', { status: 409, body: { kind: 'Status', code: 409, reason: 'AlreadyExists', message: 'configmaps "x" already exists' } }, { status: 200, body: cm }];
+      {
+        status: 200,
+        body: { kind: 'APIResourceList', groupVersion: 'v1', resources: [{ name: 'configmaps', namespaced: true, kind: 'ConfigMap', verbs: [] }] },
+      },
+      'reset',
+      { status: 409, body: { kind: 'Status', code: 409, reason: 'AlreadyExists', message: 'configmaps "x" already exists' } },
+      { status: 200, body: cm },
+    ];
     const got = await createObject(makeClients(kc, fast), cm);
     expect(got.metadata?.name).to.equal('x');
-    script = [{ status: 409, body: { kind: 'Status', code: 409, message: 'configmaps "x" already exists' } }, { status: 200, body: { ...cm, metadata: { ...cm.metadata, labels: { 'wincheck.io/run-id': 'someone-else' } } } }];
+    script = [
+      { status: 409, body: { kind: 'Status', code: 409, message: 'configmaps "x" already exists' } },
+      { status: 200, body: { ...cm, metadata: { ...cm.metadata, labels: { 'wincheck.io/run-id': 'someone-else' } } } },
+    ];
     const e = await createObject(makeClients(kc, fast), cm).catch(x => x);
     expect((e as Error).message).to.match(/failed to create ConfigMap n\/x: configmaps "x" already exists/);
   });
@@ -125,34 +156,81 @@ describe('API call retries and deadlines', function () {
     expect((cut as Error).message).to.match(/interrupted/);
   });
 
-  it('rawGet gets through the sim\'s injected faults (30% 429/500, 20% resets) where one attempt does not', async () => {
+  it("rawGet gets through the sim's injected faults (30% 429/500, 20% resets) where one attempt does not", async () => {
     const env = await startEnv({ profile: { ...PROFILE, faults: { seed: 4, apiErrorRate: 0.3, connResetRate: 0.2 } } });
     try {
       const client = makeClients(env.kc, fast);
       const statuses = await Promise.all(Array.from({ length: 20 }, () => rawGet(client, '/api/v1/nodes').then(r => r.status)));
       expect(statuses).to.deep.equal(Array(20).fill(200));
-      const once = await Promise.all(Array.from({ length: 20 }, () => rawGet(client, '/api/v1/nodes', { attempts: 1 }).then(r => String(r.status), e => (e as Error).message)));
-      expect(once.filter(x => x !== '200'), 'the faults are on').to.not.be.empty;
-    } finally { await env.stop(); }
+      const once = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          rawGet(client, '/api/v1/nodes', { attempts: 1 }).then(
+            r => String(r.status),
+            e => (e as Error).message,
+          ),
+        ),
+      );
+      expect(
+        once.filter(x => x !== '200'),
+        'the faults are on',
+      ).to.not.be.empty;
+    } finally {
+      await env.stop();
+    }
   });
 
   it('a streaming connect (exec, port-forward) is retried on resets; after its attempts a reset is a transport failure, a refusal is not retried', async () => {
     const reset = () => Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
     let calls = 0;
     const closed: string[] = [];
-    const ws = await connectWithRetries('port-forward to ns/p:8080', fast.policy, undefined, async () => { if (++calls < 3) throw reset(); return 'socket'; }, w => closed.push(w));
+    const ws = await connectWithRetries(
+      'port-forward to ns/p:8080',
+      fast.policy,
+      undefined,
+      async () => {
+        if (++calls < 3) throw reset();
+        return 'socket';
+      },
+      w => closed.push(w),
+    );
     expect([ws, calls, closed]).to.deep.equal(['socket', 3, []]);
     calls = 0;
-    const e = await connectWithRetries('port-forward to ns/p:8080', { ...fast.policy, attempts: 3 }, undefined, async () => { calls++; throw reset(); }, () => undefined).catch(x => x);
+    const e = await connectWithRetries(
+      'port-forward to ns/p:8080',
+      { ...fast.policy, attempts: 3 },
+      undefined,
+      async () => {
+        calls++;
+        throw reset();
+      },
+      () => undefined,
+    ).catch(x => x);
     expect(calls).to.equal(3);
     expect(isTransportFailure(e)).to.equal(true);
     expect((e as Error).message).to.equal('port-forward to ns/p:8080: ECONNRESET socket hang up (after 3 attempts)');
     // The websocket library rejects with an ErrorEvent ({ message, error }), not an Error: its words still name the fault.
-    const event = await connectWithRetries('exec into ns/p', { ...fast.policy, attempts: 2 }, undefined, async () => { throw { message: 'Unexpected server response: 500', error: new Error('x') }; }, () => undefined).catch(x => x);
+    const event = await connectWithRetries(
+      'exec into ns/p',
+      { ...fast.policy, attempts: 2 },
+      undefined,
+      async () => {
+        throw { message: 'Unexpected server response: 500', error: new Error('x') };
+      },
+      () => undefined,
+    ).catch(x => x);
     expect((event as Error).message).to.equal('exec into ns/p: Unexpected server response: 500 (after 2 attempts)');
     expect(isTransportFailure(event), 'an upgrade the API server kept refusing 5xx is the path failing').to.equal(true);
     calls = 0;
-    const refused = await connectWithRetries('exec into ns/p', fast.policy, undefined, async () => { calls++; throw new Error('Unexpected server response: 403'); }, () => undefined).catch(x => x);
+    const refused = await connectWithRetries(
+      'exec into ns/p',
+      fast.policy,
+      undefined,
+      async () => {
+        calls++;
+        throw new Error('Unexpected server response: 403');
+      },
+      () => undefined,
+    ).catch(x => x);
     expect(calls).to.equal(1);
     expect(isTransportFailure(refused)).to.equal(false);
   });
@@ -160,7 +238,9 @@ describe('API call retries and deadlines', function () {
   it('a watch whose headers never come ends at its connect deadline', async () => {
     script = ['stall'];
     const t = Date.now();
-    const err = await new Promise<unknown>(resolve => { void openWatch(kc, '/api/v1/pods', {}, () => undefined, resolve, 500); });
+    const err = await new Promise<unknown>(resolve => {
+      void openWatch(kc, '/api/v1/pods', {}, () => undefined, resolve, 500);
+    });
     expect(Date.now() - t).to.be.below(1_500);
     expect(String(err)).to.contain('no answer to the watch of /api/v1/pods within 1s');
   });

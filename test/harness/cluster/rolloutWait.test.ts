@@ -14,20 +14,34 @@ describe('rollout waits and FailedScheduling (sim)', function () {
   let stop: (() => Promise<void>) | undefined;
   const ns = 'wincheck-rollout';
 
-  before(async () => { ({ kube, stop } = await simClients(ns)); });
-  after(async () => { await stop?.(); });
+  before(async () => {
+    ({ kube, stop } = await simClients(ns));
+  });
+  after(async () => {
+    await stop?.();
+  });
 
   const deployment = (name: string, nodeSelector: Record<string, string>): V1Deployment => ({
     metadata: { name, namespace: ns },
     spec: {
-      replicas: 2, selector: { matchLabels: { app: name } },
-      template: { metadata: { labels: { app: name } }, spec: { nodeSelector, containers: [{ name: 'c', image: 'registry.k8s.io/e2e-test-images/agnhost:2.52', args: ['pause'] }] } },
+      replicas: 2,
+      selector: { matchLabels: { app: name } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: { nodeSelector, containers: [{ name: 'c', image: 'registry.k8s.io/e2e-test-images/agnhost:2.52', args: ['pause'] }] },
+      },
     },
   });
 
   it('fails within the grace period when its pods cannot be scheduled, naming the scheduler message', async () => {
-    await kube.apps.createNamespacedDeployment({ namespace: ns, body: deployment('nowhere', { 'kubernetes.io/os': 'linux', 'wincheck.io/no-such-label': 'x' }) });
-    const e = await waitForDeploymentComplete(kube, ns, 'nowhere', 60_000, undefined, { unschedulableGraceMs: 1_000 }).then(() => undefined, (x: unknown) => x);
+    await kube.apps.createNamespacedDeployment({
+      namespace: ns,
+      body: deployment('nowhere', { 'kubernetes.io/os': 'linux', 'wincheck.io/no-such-label': 'x' }),
+    });
+    const e = await waitForDeploymentComplete(kube, ns, 'nowhere', 60_000, undefined, { unschedulableGraceMs: 1_000 }).then(
+      () => undefined,
+      (x: unknown) => x,
+    );
     expect(e).to.be.instanceOf(UnschedulableError);
     expect(e).to.not.be.instanceOf(WaitTimeoutError);
     expect((e as Error).message).to.match(/deployment wincheck-rollout\/nowhere: pod .* stayed Unschedulable for 1s: 0\/\d+ nodes are available/);

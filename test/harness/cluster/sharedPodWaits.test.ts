@@ -17,15 +17,26 @@ describe('PodReadyHub: many Ready waits, one watch', function () {
   const ns = 'wincheck-hub';
   const sel = 'hub=yes';
 
-  before(async () => { ({ kube, stop } = await simClients(ns)); });
-  after(async () => { await stop?.(); });
+  before(async () => {
+    ({ kube, stop } = await simClients(ns));
+  });
+  after(async () => {
+    await stop?.();
+  });
 
   const pod = (name: string, image = 'registry.k8s.io/e2e-test-images/agnhost:2.52'): V1Pod => ({
     metadata: { name, namespace: ns, labels: { hub: 'yes' } },
     spec: { containers: [{ name: 'c', image, args: ['pause'] }], nodeSelector: { 'kubernetes.io/os': 'linux' } },
   });
   const create = (p: V1Pod) => kube.core.createNamespacedPod({ namespace: ns, body: p });
-  const failure = async (p: Promise<unknown>) => { try { await p; } catch (e) { return e as Error; } throw new Error('expected the wait to fail'); };
+  const failure = async (p: Promise<unknown>) => {
+    try {
+      await p;
+    } catch (e) {
+      return e as Error;
+    }
+    throw new Error('expected the wait to fail');
+  };
 
   it('resolves every pod Ready over one watch, including one already Ready when its wait begins', async () => {
     const hub = new PodReadyHub(kube, ns, sel);

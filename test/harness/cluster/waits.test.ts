@@ -26,7 +26,10 @@ function scriptedKube(scripts: { events: [string, unknown][]; end: unknown }[], 
         const script = scripts.shift();
         const controller = new AbortController();
         if (!script) return controller; // stays open until the wait ends
-        setImmediate(() => { for (const [t, o] of script.events) cb(t, o); done(script.end); });
+        setImmediate(() => {
+          for (const [t, o] of script.events) cb(t, o);
+          done(script.end);
+        });
         return controller;
       },
     },
@@ -39,15 +42,37 @@ const obj = (rv: string, ready = false): Obj => ({ metadata: { name: 'x', resour
 
 describe('watchUntil', () => {
   it('restarts a closed watch from the last resourceVersion', async () => {
-    const s = scriptedKube([{ events: [['MODIFIED', obj('7')]], end: null }, { events: [['MODIFIED', obj('9', true)]], end: null }], [[obj('5')]]);
-    const r = await watchUntil<Obj, Obj>({ kube: s.kube, path: '/p', list: s.list, check: o => (o.ready ? o : undefined), what: 'x ready', describe: () => '', timeoutMs: 5000 });
+    const s = scriptedKube(
+      [
+        { events: [['MODIFIED', obj('7')]], end: null },
+        { events: [['MODIFIED', obj('9', true)]], end: null },
+      ],
+      [[obj('5')]],
+    );
+    const r = await watchUntil<Obj, Obj>({
+      kube: s.kube,
+      path: '/p',
+      list: s.list,
+      check: o => (o.ready ? o : undefined),
+      what: 'x ready',
+      describe: () => '',
+      timeoutMs: 5000,
+    });
     expect(r.metadata.resourceVersion).to.equal('9');
     expect(s.calls.map(c => c.rv)).to.deep.equal(['list-1', '7']);
   });
 
   it('relists on 410 Gone', async () => {
     const s = scriptedKube([{ events: [['ERROR', { kind: 'Status', code: 410 }]], end: null }], [[obj('5')], [obj('20', true)]]);
-    const r = await watchUntil<Obj, Obj>({ kube: s.kube, path: '/p', list: s.list, check: o => (o.ready ? o : undefined), what: 'x ready', describe: () => '', timeoutMs: 5000 });
+    const r = await watchUntil<Obj, Obj>({
+      kube: s.kube,
+      path: '/p',
+      list: s.list,
+      check: o => (o.ready ? o : undefined),
+      what: 'x ready',
+      describe: () => '',
+      timeoutMs: 5000,
+    });
     expect(r.metadata.resourceVersion).to.equal('20');
     expect(s.listCalls()).to.equal(2);
   });
@@ -56,8 +81,18 @@ describe('watchUntil', () => {
     const s = scriptedKube([{ events: [['MODIFIED', obj('8')]], end: undefined }], [[obj('5')]]);
     let err: unknown;
     try {
-      await watchUntil<Obj, Obj>({ kube: s.kube, path: '/p', list: s.list, check: () => undefined, what: 'x to be ready', describe: o => `rv ${o?.metadata.resourceVersion}`, timeoutMs: 300 });
-    } catch (e) { err = e; }
+      await watchUntil<Obj, Obj>({
+        kube: s.kube,
+        path: '/p',
+        list: s.list,
+        check: () => undefined,
+        what: 'x to be ready',
+        describe: o => `rv ${o?.metadata.resourceVersion}`,
+        timeoutMs: 300,
+      });
+    } catch (e) {
+      err = e;
+    }
     expect(err).to.be.instanceOf(WaitTimeoutError);
     expect((err as Error).message).to.equal('timed out after 0s waiting for x to be ready; last state seen: rv 8');
   });
@@ -78,8 +113,11 @@ describe('pod waits against the simulated cluster', function () {
   const ns = 'wincheck-waits';
 
   before(async function () {
-    if (!existsSync(simEntry)) { console.log(`    (skipped: ${simEntry} does not exist yet)`); this.skip(); }
-    const sim = await import(simEntry) as { startSim(o: object): Promise<{ kubeconfig: string; stop(): Promise<void> }> };
+    if (!existsSync(simEntry)) {
+      console.log(`    (skipped: ${simEntry} does not exist yet)`);
+      this.skip();
+    }
+    const sim = (await import(simEntry)) as { startSim(o: object): Promise<{ kubeconfig: string; stop(): Promise<void> }> };
     const s = await sim.startSim({});
     stop = s.stop;
     const kc = new KubeConfig();
@@ -87,11 +125,17 @@ describe('pod waits against the simulated cluster', function () {
     kube = makeClients(kc);
     await kube.core.createNamespace({ body: { metadata: { name: ns } } });
   });
-  after(async () => { await stop?.(); });
+  after(async () => {
+    await stop?.();
+  });
 
   const pod = (name: string, spec: Partial<V1Pod['spec']>): V1Pod => ({
     metadata: { name, namespace: ns },
-    spec: { containers: [{ name: 'c', image: 'registry.k8s.io/e2e-test-images/agnhost:2.52', args: ['pause'] }], nodeSelector: { 'kubernetes.io/os': 'linux' }, ...spec },
+    spec: {
+      containers: [{ name: 'c', image: 'registry.k8s.io/e2e-test-images/agnhost:2.52', args: ['pause'] }],
+      nodeSelector: { 'kubernetes.io/os': 'linux' },
+      ...spec,
+    },
   });
 
   async function failure(p: V1Pod, ms = 60_000): Promise<PodStartError> {
@@ -124,20 +168,25 @@ describe('pod waits against the simulated cluster', function () {
     expect(e.message).to.contain('not scheduled').and.contain('FailedScheduling');
   });
 
-  it('times out with the pod\'s last warning events when nothing fails fast', async () => {
+  it("times out with the pod's last warning events when nothing fails fast", async () => {
     // An unknown runAsUserName fails the Windows pod sandbox over and over (WINDOWS-COMMANDS §1):
     // no fail-fast reason, so the wait runs to its deadline and must say why the pod never started.
-    await kube.core.createNamespacedPod({ namespace: ns, body: pod('nosandbox', {
-      nodeSelector: { 'kubernetes.io/os': 'windows' },
-      tolerations: [{ key: 'os', operator: 'Equal', value: 'windows', effect: 'NoSchedule' }],
-      securityContext: { windowsOptions: { runAsUserName: 'NoSuchUser' } },
-    }) });
+    await kube.core.createNamespacedPod({
+      namespace: ns,
+      body: pod('nosandbox', {
+        nodeSelector: { 'kubernetes.io/os': 'windows' },
+        tolerations: [{ key: 'os', operator: 'Equal', value: 'windows', effect: 'NoSchedule' }],
+        securityContext: { windowsOptions: { runAsUserName: 'NoSuchUser' } },
+      }),
+    });
     try {
       await waitTimeoutForPodReady(kube, ns, 'nosandbox', 3_000);
       expect.fail('expected a timeout');
     } catch (e) {
       expect(e).to.be.instanceOf(WaitTimeoutError);
-      expect((e as Error).message).to.match(/^timed out after 3s waiting for pod wincheck-waits\/nosandbox to be Ready; last state seen: .*; last warning events: .*Warning FailedCreatePodSandBox: .*The user name or password is incorrect/);
+      expect((e as Error).message).to.match(
+        /^timed out after 3s waiting for pod wincheck-waits\/nosandbox to be Ready; last state seen: .*; last warning events: .*Warning FailedCreatePodSandBox: .*The user name or password is incorrect/,
+      );
     }
   });
 
@@ -162,10 +211,21 @@ describe('pod waits against the simulated cluster', function () {
     await kube.core.createNamespacedPod({ namespace: ns, body: pod('doomed', { nodeSelector: { 'kubernetes.io/os': 'windows', absent: 'label' } }) });
     // Deleted once the wait has seen it (its condition is asked), so the DELETED event is the wait's to see.
     let seen = false;
-    const deleted = await waitForPodCondition(kube, ns, 'doomed', 'Ready', () => {
-      if (!seen) { seen = true; void kube.core.deleteNamespacedPod({ namespace: ns, name: 'doomed', gracePeriodSeconds: 0 }); }
-      return false;
-    }, 20_000, { failFast: false }).catch(e => e);
+    const deleted = await waitForPodCondition(
+      kube,
+      ns,
+      'doomed',
+      'Ready',
+      () => {
+        if (!seen) {
+          seen = true;
+          void kube.core.deleteNamespacedPod({ namespace: ns, name: 'doomed', gracePeriodSeconds: 0 });
+        }
+        return false;
+      },
+      20_000,
+      { failFast: false },
+    ).catch(e => e);
     expect(deleted).to.be.instanceOf(PodGoneError);
     expect((deleted as Error).message).to.match(/^pod wincheck-waits\/doomed was deleted while waiting for it to be Ready/);
     expect(Date.now() - t).to.be.below(30_000);

@@ -35,12 +35,33 @@ describe('config file', () => {
   });
 
   it('accepts a full file', () => {
-    expect(validateConfig({
-      kubeconfig: '/k', suites: 'scheduling', skip: ['net.*'], timeout: '30m', strict: true, imageRegistry: 'mirror.local',
-      ssh: { user: 'Administrator', key: '/id', knownHosts: '/kh' }, loadBalancer: false, probes: { timeoutMs: 30000 }, timeouts: { podStart: 60000 },
-    }, 'wincheck.yaml')).to.deep.equal({
-      kubeconfig: '/k', suites: ['scheduling'], skip: ['net.*'], timeoutMs: 1_800_000, strict: true, imageRegistry: 'mirror.local',
-      ssh: { user: 'Administrator', key: '/id', knownHosts: '/kh' }, loadBalancer: false, probes: { timeoutMs: 30000 }, timeouts: { podStart: 60000 },
+    expect(
+      validateConfig(
+        {
+          kubeconfig: '/k',
+          suites: 'scheduling',
+          skip: ['net.*'],
+          timeout: '30m',
+          strict: true,
+          imageRegistry: 'mirror.local',
+          ssh: { user: 'Administrator', key: '/id', knownHosts: '/kh' },
+          loadBalancer: false,
+          probes: { timeoutMs: 30000 },
+          timeouts: { podStart: 60000 },
+        },
+        'wincheck.yaml',
+      ),
+    ).to.deep.equal({
+      kubeconfig: '/k',
+      suites: ['scheduling'],
+      skip: ['net.*'],
+      timeoutMs: 1_800_000,
+      strict: true,
+      imageRegistry: 'mirror.local',
+      ssh: { user: 'Administrator', key: '/id', knownHosts: '/kh' },
+      loadBalancer: false,
+      probes: { timeoutMs: 30000 },
+      timeouts: { podStart: 60000 },
     });
   });
 

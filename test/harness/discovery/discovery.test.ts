@@ -17,11 +17,20 @@ const windowsNode: V1Node = {
   spec: { taints: [{ key: 'os', value: 'windows', effect: 'NoSchedule' }], podCIDRs: ['10.244.2.0/24', 'fd00:10:244:2::/64'] },
   status: {
     nodeInfo: {
-      operatingSystem: 'windows', kernelVersion: '10.0.17763.6054', osImage: 'Windows Server 2019 Datacenter', containerRuntimeVersion: 'containerd://1.6.28',
-      kubeletVersion: 'v1.30.4', architecture: 'amd64', bootID: '', kubeProxyVersion: '', machineID: '', systemUUID: '',
+      operatingSystem: 'windows',
+      kernelVersion: '10.0.17763.6054',
+      osImage: 'Windows Server 2019 Datacenter',
+      containerRuntimeVersion: 'containerd://1.6.28',
+      kubeletVersion: 'v1.30.4',
+      architecture: 'amd64',
+      bootID: '',
+      kubeProxyVersion: '',
+      machineID: '',
+      systemUUID: '',
     },
     conditions: [{ type: 'Ready', status: 'True' }],
-    allocatable: { cpu: '3500m', memory: '14Gi' }, capacity: { cpu: '4', memory: '16Gi' },
+    allocatable: { cpu: '3500m', memory: '14Gi' },
+    capacity: { cpu: '4', memory: '16Gi' },
     addresses: [{ type: 'InternalIP', address: '10.0.0.5' }],
   },
 };
@@ -29,7 +38,18 @@ const windowsNode: V1Node = {
 describe('discovery', () => {
   it('records a Windows node: build from the label, runtime split, readiness, CIDRs', () => {
     const n = nodeInfoOf(windowsNode);
-    expect(n).to.include({ name: 'win-1', os: 'windows', windowsBuild: '10.0.17763', buildNumber: 17763, runtimeName: 'containerd', runtimeVersion: '1.6.28', kubeletVersion: 'v1.30.4', ready: true, schedulable: true, internalIP: '10.0.0.5' });
+    expect(n).to.include({
+      name: 'win-1',
+      os: 'windows',
+      windowsBuild: '10.0.17763',
+      buildNumber: 17763,
+      runtimeName: 'containerd',
+      runtimeVersion: '1.6.28',
+      kubeletVersion: 'v1.30.4',
+      ready: true,
+      schedulable: true,
+      internalIP: '10.0.0.5',
+    });
     expect(n.taints).to.have.length(1);
   });
 
@@ -40,7 +60,10 @@ describe('discovery', () => {
   });
 
   it('finds the CNI, kube-proxy DaemonSets, DSR and the flannel mode', () => {
-    const ds = (name: string, args: string[] = []): V1DaemonSet => ({ metadata: { name }, spec: { selector: {}, template: { spec: { containers: [{ name: 'c', args }] } } } });
+    const ds = (name: string, args: string[] = []): V1DaemonSet => ({
+      metadata: { name },
+      spec: { selector: {}, template: { spec: { containers: [{ name: 'c', args }] } } },
+    });
     const info = networkInfoOf(
       [ds('kube-flannel-ds'), ds('kube-proxy'), ds('kube-proxy-windows', ['--enable-dsr=true', '--feature-gates=WinDSR=true'])],
       [{ metadata: { name: 'kube-flannel-cfg' }, data: { 'net-conf.json': '{"Network":"10.244.0.0/16","Backend":{"Type":"vxlan"}}' } } as V1ConfigMap],
@@ -80,13 +103,25 @@ describe('discovery', () => {
 describe('discovery: a node that turned NotReady moments ago', function () {
   this.timeout(30_000);
   let env: Env;
-  before(async () => { env = await startEnv({ profile: { ...PROFILE, faults: { seed: 11, dropWatchRate: 0.5, watchExpiredRate: 0.5 } } }); });
-  after(async () => { await env.stop(); });
+  before(async () => {
+    env = await startEnv({ profile: { ...PROFILE, faults: { seed: 11, dropWatchRate: 0.5, watchExpiredRate: 0.5 } } });
+  });
+  after(async () => {
+    await env.stop();
+  });
 
   /** win-1's Ready condition, its transition `agoMs` before now. */
-  const setReady = (status: 'True' | 'False', agoMs = 0) => env.store.mutate('nodes', undefined, 'win-1', o => {
-    (o as V1Node).status!.conditions = [{ type: 'Ready', status, reason: status === 'True' ? 'KubeletReady' : 'KubeletNotReady', lastTransitionTime: new Date(Date.now() - agoMs).toISOString() as unknown as Date }];
-  });
+  const setReady = (status: 'True' | 'False', agoMs = 0) =>
+    env.store.mutate('nodes', undefined, 'win-1', o => {
+      (o as V1Node).status!.conditions = [
+        {
+          type: 'Ready',
+          status,
+          reason: status === 'True' ? 'KubeletReady' : 'KubeletNotReady',
+          lastTransitionTime: new Date(Date.now() - agoMs).toISOString() as unknown as Date,
+        },
+      ];
+    });
   const listed = async () => (await makeClients(env.kc).core.listNode()).items;
 
   it('waits (a watch with a deadline, said in the log) for it to come back, and records it Ready', async () => {

@@ -10,7 +10,9 @@ import type { CommandResult, ProbeOS, Transport } from '../../../lib/probes/type
 function fakeTransport(os: ProbeOS, answer: (argv: string[]) => CommandResult): Transport & { seen: string[][] } {
   const seen: string[][] = [];
   return {
-    description: `exec ns/pod`, os, seen,
+    description: `exec ns/pod`,
+    os,
+    seen,
     async run(command) {
       const argv = typeof command === 'string' ? [command] : command;
       seen.push(argv);
@@ -22,8 +24,16 @@ const res = (stdout: string, exitCode = 0, stderr = ''): CommandResult => ({ std
 
 describe('probe rendering', () => {
   it('uses upstream curl.exe on Windows and sh + curl/nc on Linux', () => {
-    expect(renderProbe({ kind: 'http-get', url: 'http://10.1.2.3:80/' }, 'windows')).to.deep.equal(['cmd', '/c', 'curl.exe http://10.1.2.3:80/ --connect-timeout 10 --fail']);
-    expect(renderProbe({ kind: 'http-get', url: 'http://10.1.2.3/' }, 'linux')).to.deep.equal(['/bin/sh', '-c', 'curl -sS --fail --connect-timeout 10 http://10.1.2.3/']);
+    expect(renderProbe({ kind: 'http-get', url: 'http://10.1.2.3:80/' }, 'windows')).to.deep.equal([
+      'cmd',
+      '/c',
+      'curl.exe http://10.1.2.3:80/ --connect-timeout 10 --fail',
+    ]);
+    expect(renderProbe({ kind: 'http-get', url: 'http://10.1.2.3/' }, 'linux')).to.deep.equal([
+      '/bin/sh',
+      '-c',
+      'curl -sS --fail --connect-timeout 10 http://10.1.2.3/',
+    ]);
     expect(renderProbe({ kind: 'tcp-connect', host: '10.1.2.3', port: 80 }, 'linux')).to.deep.equal(['/bin/sh', '-c', 'nc -vz 10.1.2.3 80 -w 10']);
   });
 
@@ -33,14 +43,27 @@ describe('probe rendering', () => {
   });
 
   it('runs node commands with powershell -NoProfile on Windows', () => {
-    expect(renderProbe({ kind: 'node-command', script: 'Get-Service kubelet' }, 'windows')).to.deep.equal(['powershell', '-NoProfile', '-Command', 'Get-Service kubelet']);
+    expect(renderProbe({ kind: 'node-command', script: 'Get-Service kubelet' }, 'windows')).to.deep.equal([
+      'powershell',
+      '-NoProfile',
+      '-Command',
+      'Get-Service kubelet',
+    ]);
     expect(renderProbe({ kind: 'ping', host: '8.8.8.8' }, 'windows')).to.deep.equal(['ping', '-n', '1', '8.8.8.8']);
   });
 
   it('turns curl globbing off for an IPv6 literal, as the features sent it before the typed op', () => {
     const url = 'http://[fd00::1]:8080/hostname';
-    expect(renderProbe({ kind: 'http-get', url, connectTimeoutSec: 5 }, 'windows')).to.deep.equal(['cmd', '/c', `curl.exe --globoff ${url} --connect-timeout 5 --fail`]);
-    expect(renderProbe({ kind: 'http-get', url, connectTimeoutSec: 5 }, 'linux')).to.deep.equal(['/bin/sh', '-c', `curl -sS --globoff --fail --connect-timeout 5 '${url}'`]);
+    expect(renderProbe({ kind: 'http-get', url, connectTimeoutSec: 5 }, 'windows')).to.deep.equal([
+      'cmd',
+      '/c',
+      `curl.exe --globoff ${url} --connect-timeout 5 --fail`,
+    ]);
+    expect(renderProbe({ kind: 'http-get', url, connectTimeoutSec: 5 }, 'linux')).to.deep.equal([
+      '/bin/sh',
+      '-c',
+      `curl -sS --globoff --fail --connect-timeout 5 '${url}'`,
+    ]);
   });
 
   it('renders the node and container queries as the features sent them (the Windows command lines did not change)', () => {
@@ -58,7 +81,10 @@ describe('probe rendering', () => {
       [{ kind: 'list-dir', path: 'C:\\var\\lib' }, ['cmd', '/c', 'dir /b C:\\var\\lib']],
       [{ kind: 'file-modes', path: 'C:/etc/secret-mode' }, ['ls', '-lL', 'C:/etc/secret-mode']],
       [{ kind: 'delete-files', paths: ['C:\\a.txt', 'C:\\b.txt'] }, ['cmd', '/c', 'del /q C:\\a.txt C:\\b.txt']],
-      [{ kind: 'make-junction', dir: 'C:\\t', link: 'C:\\h\\mnt', marker: 'm1' }, ['cmd', '/c', 'mkdir C:\\t & echo m1> C:\\t\\marker.txt & mklink /J C:\\h\\mnt C:\\t']],
+      [
+        { kind: 'make-junction', dir: 'C:\\t', link: 'C:\\h\\mnt', marker: 'm1' },
+        ['cmd', '/c', 'mkdir C:\\t & echo m1> C:\\t\\marker.txt & mklink /J C:\\h\\mnt C:\\t'],
+      ],
       [{ kind: 'remove-junction', dir: 'C:\\t', link: 'C:\\h\\mnt' }, ['cmd', '/c', 'rmdir C:\\h\\mnt & rmdir /s /q C:\\t']],
     ];
     for (const [op, argv] of win) expect(renderProbe(op, 'windows'), op.kind).to.deep.equal(argv);
@@ -102,7 +128,12 @@ describe('runProbe', () => {
     const t = fakeTransport('windows', () => res('<html>IIS</html>'));
     const r = await runProbe(t, { kind: 'http-get', url: 'http://10.0.0.9/' }, redactor);
     expect(r.ok).to.equal(true);
-    expect(r.evidence).to.include({ transport: 'exec ns/pod', command: 'cmd /c "curl.exe http://10.0.0.9/ --connect-timeout 10 --fail"', exitCode: 0, stdout: '<html>IIS</html>' });
+    expect(r.evidence).to.include({
+      transport: 'exec ns/pod',
+      command: 'cmd /c "curl.exe http://10.0.0.9/ --connect-timeout 10 --fail"',
+      exitCode: 0,
+      stdout: '<html>IIS</html>',
+    });
   });
 
   it('compares a secret env value inside the probe and never records it', async () => {
@@ -110,7 +141,11 @@ describe('runProbe', () => {
     const ok = await runProbe(t, { kind: 'read-env', name: 'SECRET_PASSWORD', expect: 'hunter2-secret', secret: true }, redactor);
     expect(ok.ok).to.equal(true);
     expect(JSON.stringify(ok)).to.not.contain('hunter2');
-    const wrong = await runProbe(fakeTransport('windows', () => res('wc-0123456789ab\r\n')), { kind: 'read-env', name: 'SECRET_PASSWORD', expect: 'hunter2-secret', secret: true }, redactor);
+    const wrong = await runProbe(
+      fakeTransport('windows', () => res('wc-0123456789ab\r\n')),
+      { kind: 'read-env', name: 'SECRET_PASSWORD', expect: 'hunter2-secret', secret: true },
+      redactor,
+    );
     expect(wrong.ok).to.equal(false);
     expect(JSON.stringify(wrong)).to.not.contain('wc-0123456789ab');
     expect(wrong.evidence.stdout).to.contain('does not match');

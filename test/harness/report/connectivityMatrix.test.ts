@@ -11,7 +11,16 @@ import { cluster } from '../../support/clusterFixture.ts';
 function result(id: string, outcome: Outcome): CheckResult {
   const area = id.startsWith('net.') ? 'networking' : 'workloads';
   return {
-    id, area, suite: area, title: id, outcome, reason: 'r', summary: 's', evidence: [], steps: [], durationMs: 1,
+    id,
+    area,
+    suite: area,
+    title: id,
+    outcome,
+    reason: 'r',
+    summary: 's',
+    evidence: [],
+    steps: [],
+    durationMs: 1,
     expectation: { expected: outcome === 'limited' || outcome === 'lifted' ? 'limited' : outcome === 'n/a' ? 'n/a' : 'supported', reason: 'r', source: 's' },
   };
 }
@@ -25,8 +34,8 @@ const RESULTS: CheckResult[] = [
   result('net.node-to-pod', 'error'),
   result('net.nodeport-local', 'lifted'),
   result('net.nodeport-external', 'supported'),
-  result('net.session-affinity', 'supported'),   // a property of a path: not in the matrix
-  result('work.iis-pod', 'regressed'),           // another area: ignored
+  result('net.session-affinity', 'supported'), // a property of a path: not in the matrix
+  result('work.iis-pod', 'regressed'), // another area: ignored
 ];
 
 describe('connectivity matrix', () => {
@@ -53,7 +62,12 @@ describe('connectivity matrix', () => {
   });
 
   it('shows the worst outcome first when several features share a cell', () => {
-    const m = buildConnectivityMatrix([result('net.pod-to-clusterip', 'supported'), result('net.node-to-service', 'supported'), result('net.w2w-cross-node', 'supported'), result('net.l2w', 'regressed')]);
+    const m = buildConnectivityMatrix([
+      result('net.pod-to-clusterip', 'supported'),
+      result('net.node-to-service', 'supported'),
+      result('net.w2w-cross-node', 'supported'),
+      result('net.l2w', 'regressed'),
+    ]);
     expect(m.cells['linux-pod']?.['windows-pod-other-node']?.word).to.equal('failed');
     const shared = buildConnectivityMatrix([result('net.w2w-same-node', 'limited'), result('net.node-to-pod', 'supported')]);
     expect(shared.cells['windows-node']?.['windows-pod-same-node']?.word).to.equal('ok');
@@ -71,7 +85,17 @@ describe('connectivity matrix', () => {
 
   it('is empty without networking results, and part of summary.md with them', () => {
     expect(renderConnectivityMatrix([result('work.iis-pod', 'supported')])).to.deep.equal([]);
-    const run: RunInfo = { runId: 'r', namespace: 'ns', simulated: false, cluster: cluster(), strict: false, startedAt: '', selected: [], reportDir: '.', kubeconfigSource: 'test' };
+    const run: RunInfo = {
+      runId: 'r',
+      namespace: 'ns',
+      simulated: false,
+      cluster: cluster(),
+      strict: false,
+      startedAt: '',
+      selected: [],
+      reportDir: '.',
+      kubeconfigSource: 'test',
+    };
     const md = renderSummary(run, { status: 'failed', counts: emptyCounts(), results: RESULTS, durationMs: 1, errors: [] });
     expect(md).to.contain('## Connectivity matrix');
     expect(md.indexOf('## Connectivity matrix')).to.be.lessThan(md.indexOf('## Cluster'));

@@ -19,10 +19,24 @@ function result(id: string, outcome: Outcome, extra: Partial<CheckResult> = {}):
   const [prefix] = id.split('.');
   const area = ({ sched: 'scheduling', work: 'workloads', cfg: 'config' } as const)[prefix as 'sched'];
   return {
-    id, area, suite: area, title: `title of ${id}`,
-    expectation: { expected: outcome === 'limited' || outcome === 'lifted' ? 'limited' : outcome === 'n/a' ? 'n/a' : 'supported', reason: `reason ${id}`, source: 'seed 000' },
-    outcome, reason: `why ${outcome}`, summary: 'seen', evidence: [{ transport: 'exec ns/helper', command: 'curl', exitCode: 7, stdout: '', stderr: 'refused', durationMs: 5 }],
-    steps: ['did a thing'], node: 'win-1', windowsBuild: '10.0.20348', durationMs: 1200, ...extra,
+    id,
+    area,
+    suite: area,
+    title: `title of ${id}`,
+    expectation: {
+      expected: outcome === 'limited' || outcome === 'lifted' ? 'limited' : outcome === 'n/a' ? 'n/a' : 'supported',
+      reason: `reason ${id}`,
+      source: 'seed 000',
+    },
+    outcome,
+    reason: `why ${outcome}`,
+    summary: 'seen',
+    evidence: [{ transport: 'exec ns/helper', command: 'curl', exitCode: 7, stdout: '', stderr: 'refused', durationMs: 5 }],
+    steps: ['did a thing'],
+    node: 'win-1',
+    windowsBuild: '10.0.20348',
+    durationMs: 1200,
+    ...extra,
   };
 }
 
@@ -36,10 +50,16 @@ const results = [
 
 function runInfo(simulated: boolean, dir: string): RunInfo {
   return {
-    runId: 'rtest01', namespace: 'wincheck-rtest01', simulated, simProfile: simulated ? 'default' : undefined,
-    cluster: cluster(), strict: false, startedAt: '2026-11-30T04:00:00.000Z',
+    runId: 'rtest01',
+    namespace: 'wincheck-rtest01',
+    simulated,
+    simProfile: simulated ? 'default' : undefined,
+    cluster: cluster(),
+    strict: false,
+    startedAt: '2026-11-30T04:00:00.000Z',
     selected: results.map(r => ({ id: r.id, suite: r.suite, area: r.area, title: r.title })),
-    reportDir: dir, kubeconfigSource: 'test',
+    reportDir: dir,
+    kubeconfigSource: 'test',
   };
 }
 
@@ -60,13 +80,21 @@ async function writeAll(simulated: boolean): Promise<string> {
 
 const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: name => ['testcase', 'property'].includes(name) });
 type Prop = { name: string; value: string };
-type Case = { name: string; 'system-out': string; failure?: { message: string; type: string; '#text': string }; error?: { message: string }; skipped?: { message: string } };
+type Case = {
+  name: string;
+  'system-out': string;
+  failure?: { message: string; type: string; '#text': string };
+  error?: { message: string };
+  skipped?: { message: string };
+};
 /** A testcase's own context: the "key: value" lines that open its <system-out> (junit-10 has no testcase properties). */
 const caseProps = (c: Case) => testcaseContext(c['system-out']);
 
 describe('reports', () => {
   let dir: string;
-  before(async () => { dir = await writeAll(false); });
+  before(async () => {
+    dir = await writeAll(false);
+  });
 
   it('writes one junit_<suite>.xml per suite, with no underscore inside the suite part', () => {
     expect(readdirSync(dir).sort()).to.deep.equal(['junit_config.xml', 'junit_scheduling.xml', 'junit_workloads.xml', 'results.json', 'summary.md']);
@@ -90,12 +118,20 @@ describe('reports', () => {
     expect(na.skipped!.message).to.equal('no Windows node is tainted');
   });
 
-  it('opens every testcase\'s system-out with its context; the run\'s context is in the suite properties', () => {
+  it("opens every testcase's system-out with its context; the run's context is in the suite properties", () => {
     const suite = parser.parse(readFileSync(join(dir, 'junit_scheduling.xml'), 'utf8')).testsuite;
     expect(caseProps((suite.testcase as Case[])[0])).to.deep.equal({
-      'feature-id': 'sched.os-selector', expectation: 'supported', outcome: 'supported', reason: 'why supported',
-      source: 'Using Windows Server Containers in Kubernetes (v1.9, https://github.com/kubernetes/website/blob/release-1.9/docs/getting-started-guides/windows/index.md)',
-      node: 'win-1', 'windows-build': '10.0.20348', runtime: 'containerd://1.7.22', cni: 'flannel', 'k8s-version': 'v1.33.2',
+      'feature-id': 'sched.os-selector',
+      expectation: 'supported',
+      outcome: 'supported',
+      reason: 'why supported',
+      source:
+        'Using Windows Server Containers in Kubernetes (v1.9, https://github.com/kubernetes/website/blob/release-1.9/docs/getting-started-guides/windows/index.md)',
+      node: 'win-1',
+      'windows-build': '10.0.20348',
+      runtime: 'containerd://1.7.22',
+      cni: 'flannel',
+      'k8s-version': 'v1.33.2',
     });
     const props = Object.fromEntries((suite.properties.property as Prop[]).map(p => [p.name, p.value]));
     expect(props).to.include({ 'run-id': 'rtest01', 'k8s-version': 'v1.33.2', strict: 'false', 'results-schema-version': '1' });
@@ -143,10 +179,21 @@ describe('reports', () => {
   it('a reporter that throws does not stop the others', async () => {
     const warnings: string[] = [];
     const seen: string[] = [];
-    const mux = new Multiplexer([
-      new class Broken implements Reporter { onEnd() { throw new Error('disk full'); } }(),
-      { onEnd: () => { seen.push('second'); } },
-    ], w => warnings.push(w));
+    const mux = new Multiplexer(
+      [
+        new (class Broken implements Reporter {
+          onEnd() {
+            throw new Error('disk full');
+          }
+        })(),
+        {
+          onEnd: () => {
+            seen.push('second');
+          },
+        },
+      ],
+      w => warnings.push(w),
+    );
     await mux.onEnd(summary());
     expect(seen).to.deep.equal(['second']);
     expect(warnings).to.deep.equal(['Error in reporter Broken.onEnd: disk full']);

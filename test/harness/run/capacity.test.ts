@@ -3,33 +3,75 @@
 
 import { expect } from 'chai';
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { candidateNodes, demandOf, place, planWaves, podRequests, readNodeRooms, sizeToFit, withReserve, type NodeRoom, type PodDemand } from '../../../lib/run/capacity.ts';
+import {
+  candidateNodes,
+  demandOf,
+  place,
+  planWaves,
+  podRequests,
+  readNodeRooms,
+  sizeToFit,
+  withReserve,
+  type NodeRoom,
+  type PodDemand,
+} from '../../../lib/run/capacity.ts';
 import type { KubeClients } from '../../../lib/cluster/types.ts';
 import type { V1Pod } from '@kubernetes/client-node';
 import type { RenderedFixture } from '../../../lib/fixtures/types.ts';
 import { linuxNode, winNode } from '../../support/clusterFixture.ts';
 
-const room = (name: string, pods: number, cpu = 2, memory = 8 * 2 ** 30, usedPods = 0): NodeRoom =>
-  ({ name, allocatable: { cpu, memory, pods }, used: { cpu: 0, memory: 0, pods: usedPods } });
+const room = (name: string, pods: number, cpu = 2, memory = 8 * 2 ** 30, usedPods = 0): NodeRoom => ({
+  name,
+  allocatable: { cpu, memory, pods },
+  used: { cpu: 0, memory: 0, pods: usedPods },
+});
 const pods = (n: number, candidates: string[], cpu = 0): PodDemand => ({ cpu, memory: 0, count: n, perNode: false, candidates, what: `Pod x` });
 const fixture = (id: string, objects: KubernetesObject[]): RenderedFixture => ({ spec: { id, template: id, os: 'windows' }, objects });
 const deployment = (replicas: number, limits?: Record<string, string>) => ({
-  apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' },
-  spec: { replicas, selector: {}, template: { spec: { containers: [{ name: 'c', ...(limits ? { resources: { limits } } : {}) }], tolerations: [{ key: 'os', operator: 'Equal', value: 'windows', effect: 'NoSchedule' }] } } },
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'd' },
+  spec: {
+    replicas,
+    selector: {},
+    template: {
+      spec: {
+        containers: [{ name: 'c', ...(limits ? { resources: { limits } } : {}) }],
+        tolerations: [{ key: 'os', operator: 'Equal', value: 'windows', effect: 'NoSchedule' }],
+      },
+    },
+  },
 });
 
 describe('capacity', () => {
   it('requests as the scheduler counts them: limits stand in, init containers, overhead', () => {
-    expect(podRequests({ containers: [{ name: 'a', resources: { limits: { cpu: '2', memory: '128Mi' } } }, { name: 'b', resources: { requests: { cpu: '500m' } } }] }))
-      .to.deep.equal({ cpu: 2.5, memory: 128 * 2 ** 20 });
-    expect(podRequests({ containers: [{ name: 'a' }], initContainers: [{ name: 'i', resources: { requests: { cpu: '1' } } }], overhead: { cpu: '100m' } }).cpu).to.be.closeTo(1.1, 1e-9);
+    expect(
+      podRequests({
+        containers: [
+          { name: 'a', resources: { limits: { cpu: '2', memory: '128Mi' } } },
+          { name: 'b', resources: { requests: { cpu: '500m' } } },
+        ],
+      }),
+    ).to.deep.equal({ cpu: 2.5, memory: 128 * 2 ** 20 });
+    expect(
+      podRequests({ containers: [{ name: 'a' }], initContainers: [{ name: 'i', resources: { requests: { cpu: '1' } } }], overhead: { cpu: '100m' } }).cpu,
+    ).to.be.closeTo(1.1, 1e-9);
   });
 
   it('candidates: usable nodes that match selector, affinity and tolerations; nodeName pins', () => {
-    const nodes = [linuxNode('cp', { taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }] }), linuxNode('l1'), winNode('w1'), winNode('w2', '10.0.20348', { ready: false, schedulable: false })];
+    const nodes = [
+      linuxNode('cp', { taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }] }),
+      linuxNode('l1'),
+      winNode('w1'),
+      winNode('w2', '10.0.20348', { ready: false, schedulable: false }),
+    ];
     expect(candidateNodes({ containers: [], nodeSelector: { 'kubernetes.io/os': 'linux' } }, nodes).map(n => n.name)).to.deep.equal(['l1']);
     expect(candidateNodes({ containers: [], nodeSelector: { 'kubernetes.io/os': 'windows' } }, nodes).map(n => n.name)).to.deep.equal([]);
-    expect(candidateNodes({ containers: [], nodeSelector: { 'kubernetes.io/os': 'windows' }, tolerations: [{ key: 'os', operator: 'Exists' }] }, nodes).map(n => n.name)).to.deep.equal(['w1']);
+    expect(
+      candidateNodes({ containers: [], nodeSelector: { 'kubernetes.io/os': 'windows' }, tolerations: [{ key: 'os', operator: 'Exists' }] }, nodes).map(
+        n => n.name,
+      ),
+    ).to.deep.equal(['w1']);
     expect(candidateNodes({ containers: [], nodeName: 'w2' }, nodes).map(n => n.name)).to.deep.equal(['w2']);
   });
 
@@ -50,10 +92,16 @@ describe('capacity', () => {
 
   it('a 30-pod node: waves that fit, shared fixtures kept between waves, released when no longer needed', () => {
     const demand = new Map<string, PodDemand[]>([
-      ['helper', [pods(1, ['w'])]], ['big1', [pods(12, ['w'])]], ['big2', [pods(12, ['w'])]], ['big3', [pods(12, ['w'])]],
+      ['helper', [pods(1, ['w'])]],
+      ['big1', [pods(12, ['w'])]],
+      ['big2', [pods(12, ['w'])]],
+      ['big3', [pods(12, ['w'])]],
     ]);
     const features = [
-      { id: 'f1', fixtures: ['helper', 'big1'] }, { id: 'f2', fixtures: ['helper', 'big2'] }, { id: 'f3', fixtures: ['big3'] }, { id: 'f4', fixtures: ['helper'] },
+      { id: 'f1', fixtures: ['helper', 'big1'] },
+      { id: 'f2', fixtures: ['helper', 'big2'] },
+      { id: 'f3', fixtures: ['big3'] },
+      { id: 'f4', fixtures: ['helper'] },
     ];
     const plan = planWaves(features, demand, withReserve([room('w', 30, 2, 8 * 2 ** 30, 3)]));
     expect(plan.unfit.size).to.equal(0);
@@ -66,22 +114,49 @@ describe('capacity', () => {
   });
 
   it('keeps a fixture a later wave needs up, and never deploys it twice', () => {
-    const demand = new Map<string, PodDemand[]>([['helper', [pods(1, ['w'])]], ['a', [pods(5, ['w'])]], ['b', [pods(5, ['w'])]]]);
-    const plan = planWaves([{ id: 'f1', fixtures: ['helper', 'a'] }, { id: 'f2', fixtures: ['helper', 'b'] }], demand, [room('w', 7)]);
+    const demand = new Map<string, PodDemand[]>([
+      ['helper', [pods(1, ['w'])]],
+      ['a', [pods(5, ['w'])]],
+      ['b', [pods(5, ['w'])]],
+    ]);
+    const plan = planWaves(
+      [
+        { id: 'f1', fixtures: ['helper', 'a'] },
+        { id: 'f2', fixtures: ['helper', 'b'] },
+      ],
+      demand,
+      [room('w', 7)],
+    );
     expect(plan.waves.map(w => w.deploy)).to.deep.equal([['helper', 'a'], ['b']]);
     expect(plan.waves.map(w => w.release)).to.deep.equal([['a'], ['helper', 'b']]);
   });
 
   it('a fixture that cannot fit even alone is unfit, with the numbers; its feature is in no wave', () => {
-    const demand = new Map<string, PodDemand[]>([['huge', [pods(1, ['w'], 4)]], ['ok', [pods(1, ['w'])]]]);
-    const plan = planWaves([{ id: 'f1', fixtures: ['huge'] }, { id: 'f2', fixtures: ['ok'] }], demand, [room('w', 30, 2)]);
+    const demand = new Map<string, PodDemand[]>([
+      ['huge', [pods(1, ['w'], 4)]],
+      ['ok', [pods(1, ['w'])]],
+    ]);
+    const plan = planWaves(
+      [
+        { id: 'f1', fixtures: ['huge'] },
+        { id: 'f2', fixtures: ['ok'] },
+      ],
+      demand,
+      [room('w', 30, 2)],
+    );
     expect(plan.unfit.get('huge')).to.match(/cpu 4.*w: 30 pod slot\(s\), cpu 2, memory/);
     expect(plan.waves.map(w => w.features)).to.deep.equal([['f2']]);
   });
 
-  it('room held by other workloads is crowded (an error of the means), room the node\'s own pods hold is unfit (n/a)', () => {
-    const demand = new Map<string, PodDemand[]>([['mid', [pods(1, ['w'], 1.5)]], ['ok', [pods(1, ['w'])]]]);
-    const features = [{ id: 'f1', fixtures: ['mid'] }, { id: 'f2', fixtures: ['ok'] }];
+  it("room held by other workloads is crowded (an error of the means), room the node's own pods hold is unfit (n/a)", () => {
+    const demand = new Map<string, PodDemand[]>([
+      ['mid', [pods(1, ['w'], 1.5)]],
+      ['ok', [pods(1, ['w'])]],
+    ]);
+    const features = [
+      { id: 'f1', fixtures: ['mid'] },
+      { id: 'f2', fixtures: ['ok'] },
+    ];
     // 1 cpu used, all of it by another workload's pods: without them 'mid' fits.
     const byOthers: NodeRoom = { ...room('w', 30, 2), used: { cpu: 1, memory: 0, pods: 3 }, others: { cpu: 1, memory: 0, pods: 2 } };
     const crowded = planWaves(features, demand, [byOthers]);
@@ -97,7 +172,9 @@ describe('capacity', () => {
 
   it("readNodeRooms: DaemonSet and static pods are the node's own; other pods count as held by others", async () => {
     const pod = (name: string, cpu: string, meta: Partial<NonNullable<V1Pod['metadata']>> = {}, phase = 'Running'): V1Pod => ({
-      metadata: { name, namespace: 'x', ...meta }, spec: { nodeName: 'w', containers: [{ name: 'c', resources: { requests: { cpu } } }] }, status: { phase },
+      metadata: { name, namespace: 'x', ...meta },
+      spec: { nodeName: 'w', containers: [{ name: 'c', resources: { requests: { cpu } } }] },
+      status: { phase },
     });
     const items = [
       pod('ds', '100m', { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'kube-proxy', uid: '1' }] }),

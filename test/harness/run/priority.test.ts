@@ -12,9 +12,9 @@ import { Limiter } from '../../../util/limiter.ts';
 import { SharedPodWaits } from '../../../lib/cluster/sharedPodWaits.ts';
 import { byPriority, fixturesByPriority, ranksOf } from '../../../lib/run/priority.ts';
 
-const spec = (id: string) => ({ id, template: id, os: 'windows' } as FixtureSpec);
+const spec = (id: string) => ({ id, template: id, os: 'windows' }) as FixtureSpec;
 const feature = (id: string, fixtures: string[], designedWaitMs?: (t: Timeouts) => number) =>
-  ({ id, area: 'networking', title: id, fixtures: fixtures.map(spec), ...(designedWaitMs ? { designedWaitMs } : {}) } as unknown as Feature);
+  ({ id, area: 'networking', title: id, fixtures: fixtures.map(spec), ...(designedWaitMs ? { designedWaitMs } : {}) }) as unknown as Feature;
 
 describe('critical path first: the order', () => {
   const t = defaultTimeouts();
@@ -32,7 +32,7 @@ describe('critical path first: the order', () => {
     expect(features.map(f => f.id)).to.deep.equal(['a', 'b', 'c', 'd', 'e']);
   });
 
-  it('the waits come from the run\'s timeouts (a shorter steady period moves those checks down)', () => {
+  it("the waits come from the run's timeouts (a shorter steady period moves those checks down)", () => {
     expect(byPriority(features, { ...t, netSteady: 1_000 }).map(f => f.id)).to.deep.equal(['e', 'c', 'b', 'd', 'a']);
   });
 
@@ -48,7 +48,10 @@ describe('critical path first: the order', () => {
     const order = byPriority(await loadCatalog(), t);
     const waits = order.map(f => f.designedWaitMs?.(t) ?? 0);
     expect(waits, 'sorted longest first').to.deep.equal([...waits].sort((x, y) => y - x));
-    const first = order.slice(0, 2).map(f => f.id).sort();
+    const first = order
+      .slice(0, 2)
+      .map(f => f.id)
+      .sort();
     expect(first).to.deep.equal(['net.session-affinity-timeout', 'work.hpa']);
     const steady = order.filter(f => f.designedWaitMs?.(t) === t.netSteady).map(f => f.id);
     expect(steady).to.include.members(['net.pod-to-clusterip', 'net.w2w-same-node', 'net.dns-service', 'net.session-affinity']);
@@ -62,10 +65,29 @@ describe('Limiter: queued by rank', () => {
   it('while every slot is taken, waiters are served lowest rank first, first come first served within a rank', async () => {
     const l = new Limiter(1);
     let release!: () => void;
-    const holder = l.run(() => new Promise<void>(r => { release = r; }));
+    const holder = l.run(
+      () =>
+        new Promise<void>(r => {
+          release = r;
+        }),
+    );
     const served: string[] = [];
-    const waiters = [['late-default', undefined], ['r5-a', 5], ['r0', 0], ['r5-b', 5], ['r2', 2]].map(([name, rank]) =>
-      l.run(async () => { served.push(name as string); await tick(); }, undefined, rank as number | undefined));
+    const waiters = [
+      ['late-default', undefined],
+      ['r5-a', 5],
+      ['r0', 0],
+      ['r5-b', 5],
+      ['r2', 2],
+    ].map(([name, rank]) =>
+      l.run(
+        async () => {
+          served.push(name as string);
+          await tick();
+        },
+        undefined,
+        rank as number | undefined,
+      ),
+    );
     expect(l.waiting).to.equal(5);
     await tick();
     release();
@@ -81,7 +103,7 @@ describe('Limiter: queued by rank', () => {
 });
 
 describe('SharedPodWaits: one wait per pod in flight', () => {
-  const pod = (name: string) => ({ metadata: { name } } as V1Pod);
+  const pod = (name: string) => ({ metadata: { name } }) as V1Pod;
 
   it('joins a wait in flight for the same pod; another pod or namespace gets its own', async () => {
     const started: string[] = [];
@@ -107,7 +129,10 @@ describe('SharedPodWaits: one wait per pod in flight', () => {
 
   it('keeps nothing once settled: a later wait looks again', async () => {
     let n = 0;
-    const waits = new SharedPodWaits(async (_ns, name) => { n++; return pod(name); });
+    const waits = new SharedPodWaits(async (_ns, name) => {
+      n++;
+      return pod(name);
+    });
     const signal = new AbortController().signal;
     await waits.wait('ns', 'a', 1000, signal);
     await waits.wait('ns', 'a', 1000, signal);
@@ -116,21 +141,38 @@ describe('SharedPodWaits: one wait per pod in flight', () => {
 
   it('a failed wait fails every caller with its error', async () => {
     let fail!: (e: Error) => void;
-    const waits = new SharedPodWaits(() => new Promise((_, reject) => { fail = reject; }));
+    const waits = new SharedPodWaits(
+      () =>
+        new Promise((_, reject) => {
+          fail = reject;
+        }),
+    );
     const signal = new AbortController().signal;
     const both = [waits.wait('ns', 'a', 1000, signal), waits.wait('ns', 'a', 1000, signal)];
     fail(new Error('expected pod ns/a to be Ready, got ErrImagePull instead'));
-    for (const w of both) await w.then(() => expect.fail('should reject'), (e: Error) => expect(e.message).to.match(/ErrImagePull/));
+    for (const w of both)
+      await w.then(
+        () => expect.fail('should reject'),
+        (e: Error) => expect(e.message).to.match(/ErrImagePull/),
+      );
   });
 
   it('a caller whose signal aborts stops waiting; the others still get the pod', async () => {
     let resolve!: (p: V1Pod) => void;
-    const waits = new SharedPodWaits(() => new Promise(r => { resolve = r; }));
+    const waits = new SharedPodWaits(
+      () =>
+        new Promise(r => {
+          resolve = r;
+        }),
+    );
     const ac = new AbortController();
     const gone = waits.wait('ns', 'a', 1000, ac.signal);
     const stays = waits.wait('ns', 'a', 1000, new AbortController().signal);
     ac.abort(new Error('check deadline'));
-    await gone.then(() => expect.fail('should reject'), (e: Error) => expect(e.message).to.equal('check deadline'));
+    await gone.then(
+      () => expect.fail('should reject'),
+      (e: Error) => expect(e.message).to.equal('check deadline'),
+    );
     resolve(pod('a'));
     expect((await stays).metadata?.name).to.equal('a');
   });

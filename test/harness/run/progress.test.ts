@@ -11,15 +11,31 @@ import type { RunInfo, RunSummary } from '../../../lib/run/events.ts';
 import { emptyCounts } from '../../../lib/run/events.ts';
 import { cluster } from '../../support/clusterFixture.ts';
 
-const feature = (id: string) => ({ id, area: 'networking', title: id, fixtures: [] } as unknown as Feature);
+const feature = (id: string) => ({ id, area: 'networking', title: id, fixtures: [] }) as unknown as Feature;
 const result = (id: string, outcome: CheckResult['outcome'] = 'supported'): CheckResult => ({
-  id, area: 'networking', suite: 'networking', title: id, outcome, reason: outcome === 'supported' ? 'ok' : `why ${id}`,
-  summary: '', evidence: [], steps: [], durationMs: 1500, expectation: { expected: 'supported', reason: 'r', source: 's' },
+  id,
+  area: 'networking',
+  suite: 'networking',
+  title: id,
+  outcome,
+  reason: outcome === 'supported' ? 'ok' : `why ${id}`,
+  summary: '',
+  evidence: [],
+  steps: [],
+  durationMs: 1500,
+  expectation: { expected: 'supported', reason: 'r', source: 's' },
 });
 const ids = ['net.a', 'net.b', 'net.c'];
 const info: RunInfo = {
-  runId: 'r1', namespace: 'wincheck-r1', simulated: false, cluster: cluster(), strict: false, startedAt: new Date().toISOString(),
-  selected: ids.map(id => ({ id, suite: 'networking', area: 'networking', title: id })), reportDir: '', kubeconfigSource: 'test',
+  runId: 'r1',
+  namespace: 'wincheck-r1',
+  simulated: false,
+  cluster: cluster(),
+  strict: false,
+  startedAt: new Date().toISOString(),
+  selected: ids.map(id => ({ id, suite: 'networking', area: 'networking', title: id })),
+  reportDir: '',
+  kubeconfigSource: 'test',
 };
 const summary = (): RunSummary => ({ status: 'passed', counts: emptyCounts(), results: [], durationMs: 1, errors: [] });
 const tick = (ms: number) => new Promise(r => setTimeout(r, ms));
@@ -27,14 +43,19 @@ const tick = (ms: number) => new Promise(r => setTimeout(r, ms));
 describe('Limiter: what costs is bounded, waiting is not', () => {
   it('lets at most `limit` holders in at once, first come first served', async () => {
     const l = new Limiter(2);
-    let inside = 0, peak = 0;
+    let inside = 0,
+      peak = 0;
     const order: number[] = [];
-    await Promise.all([0, 1, 2, 3, 4].map(i => l.run(async () => {
-      peak = Math.max(peak, ++inside);
-      order.push(i);
-      await tick(5);
-      inside--;
-    })));
+    await Promise.all(
+      [0, 1, 2, 3, 4].map(i =>
+        l.run(async () => {
+          peak = Math.max(peak, ++inside);
+          order.push(i);
+          await tick(5);
+          inside--;
+        }),
+      ),
+    );
     expect(peak).to.equal(2);
     expect(order).to.deep.equal([0, 1, 2, 3, 4]);
     expect(l.active).to.equal(0);
@@ -42,19 +63,31 @@ describe('Limiter: what costs is bounded, waiting is not', () => {
 
   it('gives the slot back when the holder throws', async () => {
     const l = new Limiter(1);
-    await l.run(async () => { throw new Error('boom'); }).catch(() => undefined);
+    await l
+      .run(async () => {
+        throw new Error('boom');
+      })
+      .catch(() => undefined);
     expect(await l.run(async () => 'next')).to.equal('next');
   });
 
   it('a waiter whose signal aborts leaves the queue without taking a slot', async () => {
     const l = new Limiter(1);
     let release!: () => void;
-    const holder = l.run(() => new Promise<void>(r => { release = r; }));
+    const holder = l.run(
+      () =>
+        new Promise<void>(r => {
+          release = r;
+        }),
+    );
     const ac = new AbortController();
     const waiter = l.run(async () => 'never', ac.signal);
     expect(l.waiting).to.equal(1);
     ac.abort(new Error('interrupted'));
-    await waiter.then(() => expect.fail('should reject'), (e: Error) => expect(e.message).to.equal('interrupted'));
+    await waiter.then(
+      () => expect.fail('should reject'),
+      (e: Error) => expect(e.message).to.equal('interrupted'),
+    );
     expect(l.waiting).to.equal(0);
     release();
     await holder;
@@ -74,10 +107,20 @@ describe('CheckPool hooks', () => {
     const events: string[] = [];
     const features = ids.map(feature);
     const delay: Record<string, number> = { 'net.a': 30, 'net.b': 5, 'net.c': 15 };
-    const pool = new CheckPool(features, features.length, async f => { await tick(delay[f.id]); return result(f.id); }, f => result(f.id, 'error'), new AbortController().signal, {
-      onBegin: f => events.push(`begin ${f.id}`),
-      onEnd: (r, done) => events.push(`end ${r.id} ${done}`),
-    });
+    const pool = new CheckPool(
+      features,
+      features.length,
+      async f => {
+        await tick(delay[f.id]);
+        return result(f.id);
+      },
+      f => result(f.id, 'error'),
+      new AbortController().signal,
+      {
+        onBegin: f => events.push(`begin ${f.id}`),
+        onEnd: (r, done) => events.push(`end ${r.id} ${done}`),
+      },
+    );
     pool.start();
     const all = await Promise.all(features.map(f => pool.result(f)));
     expect(all.map(r => r.id)).to.deep.equal(ids);
@@ -95,7 +138,11 @@ describe('console progress while checks run concurrently', () => {
     c.onCheckEnd(result('net.a', 'regressed'), { done: 2, total: 3 });
     c.onCheckEnd(result('net.c', 'error'), { done: 3, total: 3 });
     const progress = lines.filter(l => l.startsWith('['));
-    expect(progress).to.deep.equal(['[1/3] net.b  supported  (1.5s)', '[2/3] net.a  regressed  (1.5s)  why net.a', '[3/3] net.c  error      (1.5s)  why net.c']);
+    expect(progress).to.deep.equal([
+      '[1/3] net.b  supported  (1.5s)',
+      '[2/3] net.a  regressed  (1.5s)  why net.a',
+      '[3/3] net.c  error      (1.5s)  why net.c',
+    ]);
     c.onEnd(summary());
   });
 

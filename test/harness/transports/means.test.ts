@@ -17,9 +17,17 @@ describe('exec: the status says whether the command ran', () => {
   });
 
   it('an exec that failed keeps the Status message and reason', () => {
-    const hcs = { status: 'Failure', reason: 'InternalError', code: 500, message: 'Internal error occurred: error executing command in container: failed to exec in container: hcs::System::CreateProcess abc: The system cannot find the file specified.: unknown' };
+    const hcs = {
+      status: 'Failure',
+      reason: 'InternalError',
+      code: 500,
+      message:
+        'Internal error occurred: error executing command in container: failed to exec in container: hcs::System::CreateProcess abc: The system cannot find the file specified.: unknown',
+    };
     expect(execFailure(hcs, { stdout: '', stderr: '' })).to.equal(`${hcs.message} (InternalError, HTTP 500)`);
-    expect(execFailure(undefined, { stdout: '', stderr: 'OCI runtime exec failed\n' })).to.equal('the connection closed without an exec status (stderr: OCI runtime exec failed)');
+    expect(execFailure(undefined, { stdout: '', stderr: 'OCI runtime exec failed\n' })).to.equal(
+      'the connection closed without an exec status (stderr: OCI runtime exec failed)',
+    );
   });
 });
 
@@ -27,7 +35,12 @@ describe('exec: the status says whether the command ran', () => {
 function burstConnection(events: (s: EventEmitter & { stderr: EventEmitter }) => void) {
   return {
     exec(_line: string, _opts: object, cb: (err: Error | undefined, s: EventEmitter) => void) {
-      const s = Object.assign(new EventEmitter(), { stderr: new EventEmitter(), close() { /* closed already */ } });
+      const s = Object.assign(new EventEmitter(), {
+        stderr: new EventEmitter(),
+        close() {
+          /* closed already */
+        },
+      });
       cb(undefined, s);
       events(s);
     },
@@ -42,18 +55,29 @@ function sshWith(conn: object): SshTransport {
 
 describe('SSH transport: the exit status is never lost', () => {
   it('keeps stdout and the exit status when the channel ends in the same tick as it opens', async () => {
-    const t = sshWith(burstConnection(s => {
-      s.emit('data', Buffer.from('WIN-1\r\n'));
-      s.stderr.emit('data', Buffer.from('warning\r\n'));
-      s.emit('exit', 3);
-      s.emit('close');
-    }));
+    const t = sshWith(
+      burstConnection(s => {
+        s.emit('data', Buffer.from('WIN-1\r\n'));
+        s.stderr.emit('data', Buffer.from('warning\r\n'));
+        s.emit('exit', 3);
+        s.emit('close');
+      }),
+    );
     expect(await t.run('echo %COMPUTERNAME%', { timeoutMs: 2_000 })).to.deep.equal({ stdout: 'WIN-1\r\n', stderr: 'warning\r\n', exitCode: 3 });
   });
 
   it('a channel that closes without an exit status is a MeansError, not exit -1', async () => {
-    const t = sshWith(burstConnection(s => { s.emit('data', Buffer.from('partial')); s.emit('exit', null, 'KILL'); s.emit('close'); }));
-    const err = await t.run('x', { timeoutMs: 2_000 }).then(() => undefined, (e: unknown) => e);
+    const t = sshWith(
+      burstConnection(s => {
+        s.emit('data', Buffer.from('partial'));
+        s.emit('exit', null, 'KILL');
+        s.emit('close');
+      }),
+    );
+    const err = await t.run('x', { timeoutMs: 2_000 }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).to.be.instanceOf(MeansError);
     expect((err as MeansError).means).to.equal('node-access');
     expect((err as Error).message).to.equal('ssh win-1: the channel closed without an exit status (signal KILL)');

@@ -40,7 +40,7 @@ function fakeCtx(nodes: string[]) {
   return { ctx, most, order };
 }
 
-describe('node-level checks: a node\'s commands go out together', () => {
+describe("node-level checks: a node's commands go out together", () => {
   it('node.services asks kubelet, containerd and kube-proxy at once on each node, evidence in that order', async () => {
     const { ctx, most } = fakeCtx(['win-1', 'win-2', 'win-3']);
     const obs = await features.find(f => f.id === 'node.services')!.probe(ctx);

@@ -62,8 +62,9 @@ describe('features-risn: Windows command lines for a cmd.exe default shell', () 
     expect(windowsCommandLine(['cmd', '/S', '/C', 'echo %username%'])).to.equal('echo %username%');
   });
   it('powershell -Command "<script>"; scripts with double quotes go encoded', () => {
-    expect(windowsCommandLine(['powershell', '-NoProfile', '-Command', "Get-Service kubelet | Where-Object { $_.Status -eq 'Running' }"]))
-      .to.equal(`powershell -NoProfile -Command "Get-Service kubelet | Where-Object { $_.Status -eq 'Running' }"`);
+    expect(windowsCommandLine(['powershell', '-NoProfile', '-Command', "Get-Service kubelet | Where-Object { $_.Status -eq 'Running' }"])).to.equal(
+      `powershell -NoProfile -Command "Get-Service kubelet | Where-Object { $_.Status -eq 'Running' }"`,
+    );
     const enc = windowsCommandLine(['powershell', '-NoProfile', '-Command', 'Write-Output "a|b"']);
     expect(enc).to.match(/^powershell -NoProfile -EncodedCommand [A-Za-z0-9+/=]+$/);
     expect(Buffer.from(enc.split(' ').pop()!, 'base64').toString('utf16le')).to.equal('Write-Output "a|b"');
@@ -90,7 +91,9 @@ describe('features-risn: SSH transport against an ssh2 server', () => {
     if (allowed instanceof Error) throw allowed;
     server = new Server({ hostKeys: [host.private] }, c => {
       conns.add(c);
-      c.on('error', () => { /* a client refusing our host key disconnects mid-handshake */ });
+      c.on('error', () => {
+        /* a client refusing our host key disconnects mid-handshake */
+      });
       c.on('close', () => conns.delete(c));
       c.on('authentication', ctx => {
         if (ctx.method === 'publickey' && ctx.username === 'Administrator' && ctx.key.algo === allowed.type && ctx.key.data.equals(allowed.getPublicSSH())) {
@@ -99,17 +102,28 @@ describe('features-risn: SSH transport against an ssh2 server', () => {
         }
         ctx.reject(['publickey']);
       });
-      c.on('ready', () => c.on('session', accept => {
-        const session = accept();
-        let pty = false;
-        session.on('pty', ok => { pty = true; ok?.(); });
-        session.on('exec', (ok, _rej, info) => {
-          seen.push({ command: info.command, pty });
-          const ch = ok();
-          if (info.command === 'echo %COMPUTERNAME%') { ch.write('WIN-1\r\n'); ch.exit(0); } else { ch.stderr.write(`'${info.command.split(' ')[0]}' is not recognized as an internal or external command,\r\noperable program or batch file.\r\n`); ch.exit(9009); }
-          ch.end();
-        });
-      }));
+      c.on('ready', () =>
+        c.on('session', accept => {
+          const session = accept();
+          let pty = false;
+          session.on('pty', ok => {
+            pty = true;
+            ok?.();
+          });
+          session.on('exec', (ok, _rej, info) => {
+            seen.push({ command: info.command, pty });
+            const ch = ok();
+            if (info.command === 'echo %COMPUTERNAME%') {
+              ch.write('WIN-1\r\n');
+              ch.exit(0);
+            } else {
+              ch.stderr.write(`'${info.command.split(' ')[0]}' is not recognized as an internal or external command,\r\noperable program or batch file.\r\n`);
+              ch.exit(9009);
+            }
+            ch.end();
+          });
+        }),
+      );
     });
     await new Promise<void>(res => server.listen(0, '127.0.0.1', () => res()));
     port = (server.address() as AddressInfo).port;
@@ -119,10 +133,17 @@ describe('features-risn: SSH transport against an ssh2 server', () => {
     await new Promise<void>(res => server.close(() => res()));
   });
 
-  const transport = (knownHostsLine: string) => new SshTransport({
-    node: 'win-1', host: '127.0.0.1', port, user: 'Administrator', privateKey: client.private,
-    knownHosts: parseKnownHosts(knownHostsLine), knownHostsSource: 'test known_hosts', readyTimeoutMs: 5_000,
-  });
+  const transport = (knownHostsLine: string) =>
+    new SshTransport({
+      node: 'win-1',
+      host: '127.0.0.1',
+      port,
+      user: 'Administrator',
+      privateKey: client.private,
+      knownHosts: parseKnownHosts(knownHostsLine),
+      knownHostsSource: 'test known_hosts',
+      readyTimeoutMs: 5_000,
+    });
 
   it('connects with the pinned key and runs a command without a pty (stdout, stderr, exit status)', async () => {
     const t = transport(`[127.0.0.1]:${port} ${blobOf(host.public)}`);
@@ -153,7 +174,11 @@ describe('features-risn: SSH transport against an ssh2 server', () => {
     const t = transport(`[127.0.0.1]:${port} ${blobOf(other.public)}`);
     const before = seen.length;
     let err: unknown;
-    try { await t.run('echo %COMPUTERNAME%'); } catch (e) { err = e; }
+    try {
+      await t.run('echo %COMPUTERNAME%');
+    } catch (e) {
+      err = e;
+    }
     expect(err).to.be.instanceOf(HostKeyError);
     expect((err as Error).message).to.equal('host key of node win-1 (127.0.0.1) does not match known_hosts: refusing to connect');
     expect(seen.length).to.equal(before);
@@ -162,7 +187,11 @@ describe('features-risn: SSH transport against an ssh2 server', () => {
   it('refuses an unknown host key', async () => {
     const t = transport(`[10.9.9.9]:${port} ${blobOf(host.public)}`);
     let err: unknown;
-    try { await t.connect(); } catch (e) { err = e; }
+    try {
+      await t.connect();
+    } catch (e) {
+      err = e;
+    }
     expect(err).to.be.instanceOf(HostKeyError);
     expect((err as Error).message).to.equal('host key of node win-1 (127.0.0.1) is not in known_hosts (test known_hosts): refusing to connect');
   });

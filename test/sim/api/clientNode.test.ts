@@ -7,18 +7,24 @@ import { startEnv, raw, rawWatch, waitFor, PROFILE, type Env } from '../../suppo
 import { startGarbageCollector } from '../../../sim/controllers/garbageCollector.ts';
 
 const pod = (name: string, labels: Record<string, string> = {}): k8s.V1Pod => ({
-  apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'test', labels },
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, namespace: 'test', labels },
   spec: { containers: [{ name: 'c', image: 'registry.k8s.io/pause:3.9', env: [{ name: 'A', value: '1' }], ports: [{ containerPort: 80 }] }] },
 });
 
 function statusOf(e: unknown): { code: number; body: Record<string, any> } {
   expect(e).to.be.instanceOf(k8s.ApiException);
   const ex = e as k8s.ApiException<string>;
-  return { code: ex.code, body: typeof ex.body === 'string' ? JSON.parse(ex.body) : ex.body as Record<string, any> };
+  return { code: ex.code, body: typeof ex.body === 'string' ? JSON.parse(ex.body) : (ex.body as Record<string, any>) };
 }
 
 async function rejects(p: Promise<unknown>): Promise<{ code: number; body: Record<string, any> }> {
-  try { await p; } catch (e) { return statusOf(e); }
+  try {
+    await p;
+  } catch (e) {
+    return statusOf(e);
+  }
   throw new Error('expected the call to fail');
 }
 
@@ -31,7 +37,9 @@ describe('sim api: client-node', function () {
     core = env.kc.makeApiClient(k8s.CoreV1Api);
     apps = env.kc.makeApiClient(k8s.AppsV1Api);
   });
-  after(async () => { await env.stop(); });
+  after(async () => {
+    await env.stop();
+  });
 
   it('serves /version from the profile and answers 401 without credentials', async () => {
     const v = await env.kc.makeApiClient(k8s.VersionApi).getCode();
@@ -97,15 +105,37 @@ describe('sim api: client-node', function () {
 
   it('applies JSON, merge and strategic merge patches', async () => {
     await core.createNamespacedPod({ namespace: 'test', body: pod('patchme', { a: '1' }) });
-    const merge = await core.patchNamespacedPod({ namespace: 'test', name: 'patchme', body: { metadata: { labels: { a: null, b: '2' } } } },
-      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+    const merge = await core.patchNamespacedPod(
+      { namespace: 'test', name: 'patchme', body: { metadata: { labels: { a: null, b: '2' } } } },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+    );
     expect(merge.metadata?.labels).to.deep.equal({ b: '2' });
-    const json = await core.patchNamespacedPod({ namespace: 'test', name: 'patchme', body: [{ op: 'add', path: '/metadata/annotations', value: { x: 'y' } }] },
-      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.JsonPatch));
+    const json = await core.patchNamespacedPod(
+      { namespace: 'test', name: 'patchme', body: [{ op: 'add', path: '/metadata/annotations', value: { x: 'y' } }] },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.JsonPatch),
+    );
     expect(json.metadata?.annotations).to.deep.equal({ x: 'y' });
-    const smp = await core.patchNamespacedPod({ namespace: 'test', name: 'patchme', body: {
-      spec: { containers: [{ name: 'c', env: [{ name: 'B', value: '2' }, { name: 'A', $patch: 'delete' }], image: 'registry.k8s.io/pause:3.10' }] },
-    } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.StrategicMergePatch));
+    const smp = await core.patchNamespacedPod(
+      {
+        namespace: 'test',
+        name: 'patchme',
+        body: {
+          spec: {
+            containers: [
+              {
+                name: 'c',
+                env: [
+                  { name: 'B', value: '2' },
+                  { name: 'A', $patch: 'delete' },
+                ],
+                image: 'registry.k8s.io/pause:3.10',
+              },
+            ],
+          },
+        },
+      },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.StrategicMergePatch),
+    );
     const c = smp.spec!.containers[0];
     expect(c.image).to.equal('registry.k8s.io/pause:3.10');
     expect(c.env).to.deep.equal([{ name: 'B', value: '2' }]);
@@ -114,13 +144,15 @@ describe('sim api: client-node', function () {
     expect(bad.status).to.equal(415);
   });
 
-
   it('honours dryRun=All on every write', async () => {
     const dry = await core.createNamespacedConfigMap({ namespace: 'test', body: { metadata: { name: 'dry' }, data: { a: '1' } }, dryRun: 'All' });
     expect(dry.metadata?.name).to.equal('dry');
     expect(env.store.tryGet('configmaps', 'test', 'dry')).to.equal(undefined);
     await core.createNamespacedConfigMap({ namespace: 'test', body: { metadata: { name: 'wet' }, data: { a: '1' } } });
-    await core.patchNamespacedConfigMap({ namespace: 'test', name: 'wet', body: { data: { a: '2' } }, dryRun: 'All' }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+    await core.patchNamespacedConfigMap(
+      { namespace: 'test', name: 'wet', body: { data: { a: '2' } }, dryRun: 'All' },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+    );
     await core.deleteNamespacedConfigMap({ namespace: 'test', name: 'wet', dryRun: 'All' });
     expect((env.store.get('configmaps', 'test', 'wet').data as Record<string, string>).a).to.equal('1');
   });
@@ -141,7 +173,9 @@ describe('sim api: client-node', function () {
   it('marks owners with the orphan / foregroundDeletion finalizers and deletes Background at once', async () => {
     const mk = async (name: string) => core.createNamespacedConfigMap({ namespace: 'test', body: { metadata: { name } } });
     await mk('bg');
-    const st = await raw(env, 'DELETE', '/api/v1/namespaces/test/configmaps/bg', { body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' } });
+    const st = await raw(env, 'DELETE', '/api/v1/namespaces/test/configmaps/bg', {
+      body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' },
+    });
     expect(st.json()).to.include({ kind: 'Status', status: 'Success' });
     expect(env.store.tryGet('configmaps', 'test', 'bg')).to.equal(undefined);
     await mk('orph');
@@ -163,13 +197,22 @@ describe('sim api: client-node', function () {
       const ref = { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata!.uid! };
       await core.createNamespacedConfigMap({ namespace: 'test', body: { metadata: { name: 'child', ownerReferences: [ref] } } });
       await core.deleteNamespacedConfigMap({ namespace: 'test', name: 'owner', body: { propagationPolicy: 'Foreground' } });
-      await waitFor(() => (!env.store.tryGet('configmaps', 'test', 'owner') && !env.store.tryGet('configmaps', 'test', 'child') ? true : undefined), 5000, env.store);
+      await waitFor(
+        () => (!env.store.tryGet('configmaps', 'test', 'owner') && !env.store.tryGet('configmaps', 'test', 'child') ? true : undefined),
+        5000,
+        env.store,
+      );
       const owner2 = await core.createNamespacedConfigMap({ namespace: 'test', body: { metadata: { name: 'owner2' } } });
-      await core.createNamespacedConfigMap({ namespace: 'test', body: { metadata: { name: 'orphan', ownerReferences: [{ ...ref, name: 'owner2', uid: owner2.metadata!.uid! }] } } });
+      await core.createNamespacedConfigMap({
+        namespace: 'test',
+        body: { metadata: { name: 'orphan', ownerReferences: [{ ...ref, name: 'owner2', uid: owner2.metadata!.uid! }] } },
+      });
       await core.deleteNamespacedConfigMap({ namespace: 'test', name: 'owner2', propagationPolicy: 'Orphan' });
       await waitFor(() => (!env.store.tryGet('configmaps', 'test', 'owner2') ? true : undefined), 5000, env.store);
       expect(env.store.get('configmaps', 'test', 'orphan').metadata.ownerReferences ?? []).to.have.length(0);
-    } finally { await gc.stop(); }
+    } finally {
+      await gc.stop();
+    }
   });
 
   it('deletes a bound pod gracefully and honours gracePeriodSeconds=0', async () => {
@@ -186,10 +229,20 @@ describe('sim api: client-node', function () {
     let bookmarks = 0;
     const w = new k8s.Watch(env.kc);
     const list = await core.listNamespacedConfigMap({ namespace: 'test' });
-    const ac = await w.watch('/api/v1/namespaces/test/configmaps', { allowWatchBookmarks: true, resourceVersion: list.metadata?.resourceVersion },
-      (type, obj: k8s.V1ConfigMap) => { if (type === 'BOOKMARK') bookmarks++; else events.push(`${type} ${obj.metadata?.name}`); }, () => {});
+    const ac = await w.watch(
+      '/api/v1/namespaces/test/configmaps',
+      { allowWatchBookmarks: true, resourceVersion: list.metadata?.resourceVersion },
+      (type, obj: k8s.V1ConfigMap) => {
+        if (type === 'BOOKMARK') bookmarks++;
+        else events.push(`${type} ${obj.metadata?.name}`);
+      },
+      () => {},
+    );
     await core.createNamespacedConfigMap({ namespace: 'test', body: { metadata: { name: 'watched' } } });
-    await core.patchNamespacedConfigMap({ namespace: 'test', name: 'watched', body: { data: { a: '1' } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+    await core.patchNamespacedConfigMap(
+      { namespace: 'test', name: 'watched', body: { data: { a: '1' } } },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+    );
     await core.deleteNamespacedConfigMap({ namespace: 'test', name: 'watched' });
     await waitFor(() => (events.length >= 3 && bookmarks > 0 ? true : undefined));
     ac.abort();
@@ -207,8 +260,9 @@ describe('sim api: client-node', function () {
   });
 
   it('marks the end of initial events with an annotated bookmark (sendInitialEvents)', async () => {
-    const { events } = await rawWatch(env, '/api/v1/nodes?watch=1&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan',
-      ev => ev.some(e => e.type === 'BOOKMARK'));
+    const { events } = await rawWatch(env, '/api/v1/nodes?watch=1&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan', ev =>
+      ev.some(e => e.type === 'BOOKMARK'),
+    );
     expect(events.map(e => e.type)).to.deep.equal(['ADDED', 'ADDED', 'BOOKMARK']);
     const bm = events[2].object;
     expect(bm.metadata.annotations).to.deep.equal({ 'k8s.io/initial-events-end': 'true' });
@@ -224,9 +278,24 @@ describe('sim api: client-node', function () {
 
   it('serves Tables for kubectl get, including table watches', async () => {
     const accept = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
-    const t = (await raw(env, 'GET', '/api/v1/nodes', { accept })).json<{ kind: string; columnDefinitions: { name: string; priority: number }[]; rows: { cells: unknown[]; object: Record<string, any> }[] }>();
+    const t = (await raw(env, 'GET', '/api/v1/nodes', { accept })).json<{
+      kind: string;
+      columnDefinitions: { name: string; priority: number }[];
+      rows: { cells: unknown[]; object: Record<string, any> }[];
+    }>();
     expect(t.kind).to.equal('Table');
-    expect(t.columnDefinitions.map(c => c.name)).to.deep.equal(['Name', 'Status', 'Roles', 'Age', 'Version', 'Internal-IP', 'External-IP', 'OS-Image', 'Kernel-Version', 'Container-Runtime']);
+    expect(t.columnDefinitions.map(c => c.name)).to.deep.equal([
+      'Name',
+      'Status',
+      'Roles',
+      'Age',
+      'Version',
+      'Internal-IP',
+      'External-IP',
+      'OS-Image',
+      'Kernel-Version',
+      'Container-Runtime',
+    ]);
     expect(t.rows[1].cells.slice(0, 3)).to.deep.equal(['win-1', 'Ready', '<none>']);
     expect(t.rows[0].object.kind).to.equal('PartialObjectMetadata');
     const { events } = await rawWatch(env, '/api/v1/nodes?watch=true&includeObject=None', ev => ev.length >= 2, 5000, accept);
@@ -236,21 +305,35 @@ describe('sim api: client-node', function () {
   });
 
   it('scales Deployments through the scale subresource and validates replicas (422)', async () => {
-    await apps.createNamespacedDeployment({ namespace: 'test', body: {
-      metadata: { name: 'web' },
-      spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'w', image: 'i' }] } } },
-    } });
+    await apps.createNamespacedDeployment({
+      namespace: 'test',
+      body: {
+        metadata: { name: 'web' },
+        spec: {
+          replicas: 1,
+          selector: { matchLabels: { app: 'web' } },
+          template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'w', image: 'i' }] } },
+        },
+      },
+    });
     const s = await apps.readNamespacedDeploymentScale({ namespace: 'test', name: 'web' });
     expect(s.spec?.replicas).to.equal(1);
     expect(s.status?.selector).to.equal('app=web');
     await apps.replaceNamespacedDeploymentScale({ namespace: 'test', name: 'web', body: { ...s, spec: { replicas: 3 } } });
     expect((await apps.readNamespacedDeployment({ namespace: 'test', name: 'web' })).spec?.replicas).to.equal(3);
-    const inv = await raw(env, 'PATCH', '/apis/apps/v1/namespaces/test/deployments/web/scale', { body: { spec: { replicas: -1 } }, contentType: 'application/merge-patch+json' });
+    const inv = await raw(env, 'PATCH', '/apis/apps/v1/namespaces/test/deployments/web/scale', {
+      body: { spec: { replicas: -1 } },
+      contentType: 'application/merge-patch+json',
+    });
     expect(inv.status).to.equal(422);
     expect(inv.json<{ details: { causes: { field: string }[] } }>().details.causes[0].field).to.equal('spec.replicas');
     // The main resource ignores status writes; /status changes only status.
     const d = await apps.readNamespacedDeployment({ namespace: 'test', name: 'web' });
-    await apps.replaceNamespacedDeploymentStatus({ namespace: 'test', name: 'web', body: { ...d, spec: { ...d.spec!, replicas: 9 }, status: { readyReplicas: 2 } } });
+    await apps.replaceNamespacedDeploymentStatus({
+      namespace: 'test',
+      name: 'web',
+      body: { ...d, spec: { ...d.spec!, replicas: 9 }, status: { readyReplicas: 2 } },
+    });
     const after = await apps.readNamespacedDeployment({ namespace: 'test', name: 'web' });
     expect(after.spec?.replicas).to.equal(3);
     expect(after.status?.readyReplicas).to.equal(2);
@@ -258,14 +341,24 @@ describe('sim api: client-node', function () {
 
   it('binds and evicts pods, and refuses exec without an upgrade', async () => {
     await core.createNamespacedPod({ namespace: 'test', body: pod('tobind') });
-    await core.createNamespacedPodBinding({ namespace: 'test', name: 'tobind', body: { metadata: { name: 'tobind' }, target: { kind: 'Node', name: 'linux-1' } } });
+    await core.createNamespacedPodBinding({
+      namespace: 'test',
+      name: 'tobind',
+      body: { metadata: { name: 'tobind' }, target: { kind: 'Node', name: 'linux-1' } },
+    });
     expect((await core.readNamespacedPod({ namespace: 'test', name: 'tobind' })).spec?.nodeName).to.equal('linux-1');
-    const again = await rejects(core.createNamespacedPodBinding({ namespace: 'test', name: 'tobind', body: { metadata: { name: 'tobind' }, target: { kind: 'Node', name: 'win-1' } } }));
+    const again = await rejects(
+      core.createNamespacedPodBinding({ namespace: 'test', name: 'tobind', body: { metadata: { name: 'tobind' }, target: { kind: 'Node', name: 'win-1' } } }),
+    );
     expect(again.code).to.equal(409);
     const ex = await raw(env, 'POST', '/api/v1/namespaces/test/pods/tobind/exec?command=ls&stdout=true');
     expect(ex.status).to.equal(400);
     expect(ex.json().message).to.equal('Upgrade request required');
-    await core.createNamespacedPodEviction({ namespace: 'test', name: 'tobind', body: { metadata: { name: 'tobind' }, deleteOptions: { gracePeriodSeconds: 0 } } });
+    await core.createNamespacedPodEviction({
+      namespace: 'test',
+      name: 'tobind',
+      body: { metadata: { name: 'tobind' }, deleteOptions: { gracePeriodSeconds: 0 } },
+    });
     expect(env.store.tryGet('pods', 'test', 'tobind')).to.equal(undefined);
   });
 
@@ -273,11 +366,21 @@ describe('sim api: client-node', function () {
     await core.createNamespacedPod({ namespace: 'test', body: pod('logger') });
     env.api.setHandlers({
       exec: async () => ({ exitCode: 0 }),
-      async log(req, out) { out.write(`hello from ${req.pod}/${req.container}\n`); },
-      portForward: async () => { throw new Error('no'); },
-      async nodeProxy(node, path) { return { status: 200, contentType: 'application/json', body: JSON.stringify({ node: { nodeName: node }, path }) }; },
-      async podMetrics(ns) { return [{ metadata: { name: 'logger', namespace: ns ?? 'test' }, containers: [{ name: 'c', usage: { cpu: '1m', memory: '1Mi' } }] }]; },
-      async nodeMetrics() { return [{ metadata: { name: 'win-1' }, usage: { cpu: '100m', memory: '1Gi' } }]; },
+      async log(req, out) {
+        out.write(`hello from ${req.pod}/${req.container}\n`);
+      },
+      portForward: async () => {
+        throw new Error('no');
+      },
+      async nodeProxy(node, path) {
+        return { status: 200, contentType: 'application/json', body: JSON.stringify({ node: { nodeName: node }, path }) };
+      },
+      async podMetrics(ns) {
+        return [{ metadata: { name: 'logger', namespace: ns ?? 'test' }, containers: [{ name: 'c', usage: { cpu: '1m', memory: '1Mi' } }] }];
+      },
+      async nodeMetrics() {
+        return [{ metadata: { name: 'win-1' }, usage: { cpu: '100m', memory: '1Gi' } }];
+      },
     });
     expect(await core.readNamespacedPodLog({ namespace: 'test', name: 'logger' })).to.equal('hello from logger/c\n');
     const bad = await rejects(core.readNamespacedPodLog({ namespace: 'test', name: 'logger', container: 'nope' }));
@@ -299,16 +402,37 @@ describe('sim api: client-node', function () {
   });
 
   it('shares Events between core/v1 and events.k8s.io/v1', async () => {
-    await core.createNamespacedEvent({ namespace: 'test', body: {
-      metadata: { name: 'ev1' }, involvedObject: { kind: 'Pod', name: 'p', namespace: 'test' }, reason: 'Pulled', message: 'pulled it', type: 'Normal',
-      source: { component: 'kubelet', host: 'win-1' }, count: 2,
-    } });
+    await core.createNamespacedEvent({
+      namespace: 'test',
+      body: {
+        metadata: { name: 'ev1' },
+        involvedObject: { kind: 'Pod', name: 'p', namespace: 'test' },
+        reason: 'Pulled',
+        message: 'pulled it',
+        type: 'Normal',
+        source: { component: 'kubelet', host: 'win-1' },
+        count: 2,
+      },
+    });
     const ev = env.kc.makeApiClient(k8s.EventsV1Api);
     const e = await ev.readNamespacedEvent({ namespace: 'test', name: 'ev1' });
     expect(e.note).to.equal('pulled it');
     expect(e.regarding?.name).to.equal('p');
     expect(e.reportingController).to.equal('kubelet');
-    await ev.createNamespacedEvent({ namespace: 'test', body: { metadata: { name: 'ev2' }, eventTime: new Date(), regarding: { kind: 'Pod', name: 'q' }, reason: 'Started', note: 'n', type: 'Normal', action: 'Start', reportingController: 'x', reportingInstance: 'y' } });
+    await ev.createNamespacedEvent({
+      namespace: 'test',
+      body: {
+        metadata: { name: 'ev2' },
+        eventTime: new Date(),
+        regarding: { kind: 'Pod', name: 'q' },
+        reason: 'Started',
+        note: 'n',
+        type: 'Normal',
+        action: 'Start',
+        reportingController: 'x',
+        reportingInstance: 'y',
+      },
+    });
     const c = await core.readNamespacedEvent({ namespace: 'test', name: 'ev2' });
     expect(c.involvedObject.name).to.equal('q');
     expect(c.message).to.equal('n');
@@ -331,10 +455,20 @@ describe('sim api: client-node', function () {
     const other = await startEnv();
     let done = false;
     const w = new k8s.Watch(other.kc);
-    await w.watch('/api/v1/pods', {}, () => {}, () => { done = true; });
+    await w.watch(
+      '/api/v1/pods',
+      {},
+      () => {},
+      () => {
+        done = true;
+      },
+    );
     await other.stop();
     await waitFor(() => (done ? true : undefined), 5000);
-    const r = await raw(other, 'GET', '/version').then(() => 'open', (e: NodeJS.ErrnoException) => e.code);
+    const r = await raw(other, 'GET', '/version').then(
+      () => 'open',
+      (e: NodeJS.ErrnoException) => e.code,
+    );
     expect(r).to.equal('ECONNREFUSED');
   });
 });

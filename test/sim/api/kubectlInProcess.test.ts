@@ -14,7 +14,11 @@ import { createAdmission } from '../../../sim/api/validation/index.ts';
 import type { SubresourceHandlers } from '../../../sim/api/runtimeContract.ts';
 import type { Profile } from '../../../sim/profiles/types.ts';
 
-interface ApiServerLike { url: string; kubeconfig(opts?: { auth?: 'token' | 'cert' }): string; close(): Promise<void> }
+interface ApiServerLike {
+  url: string;
+  kubeconfig(opts?: { auth?: 'token' | 'cert' }): string;
+  close(): Promise<void>;
+}
 type Start = (opts: { store: Store; profile: Profile; handlers?: SubresourceHandlers }) => Promise<ApiServerLike>;
 
 const PROFILE: Profile = { name: 'b', kubernetesVersion: 'v1.33.2', nodes: [], network: { mode: 'l2bridge', cni: 'flannel' }, addons: {} };
@@ -53,9 +57,15 @@ const handlers: SubresourceHandlers = {
     const m = /^exit (\d+)$/.exec(req.command.slice(2).join(' '));
     return { exitCode: m ? Number(m[1]) : 0 };
   },
-  async log() { /* unused */ },
-  async portForward() { throw new Error('unused'); },
-  async nodeProxy() { return { status: 404, contentType: 'text/plain', body: '' }; },
+  async log() {
+    /* unused */
+  },
+  async portForward() {
+    throw new Error('unused');
+  },
+  async nodeProxy() {
+    return { status: 404, contentType: 'text/plain', body: '' };
+  },
 };
 
 describe('sim API (admission, OpenAPI, streaming) with real kubectl', function () {
@@ -66,7 +76,9 @@ describe('sim API (admission, OpenAPI, streaming) with real kubectl', function (
 
   before(async function () {
     let start: Start | undefined;
-    try { start = ((await import('../../../sim/api/server.ts')) as unknown as { startApiServer: Start }).startApiServer; } catch (err) {
+    try {
+      start = ((await import('../../../sim/api/server.ts')) as unknown as { startApiServer: Start }).startApiServer;
+    } catch (err) {
       console.log(`    (sim/api/server.ts cannot be loaded: ${(err as Error).message}; skipped)`);
       this.skip();
     }
@@ -78,14 +90,23 @@ describe('sim API (admission, OpenAPI, streaming) with real kubectl', function (
     kubeconfigPath = join(mkdtempSync(join(tmpdir(), 'sim-api-b-')), 'kubeconfig');
     writeFileSync(kubeconfigPath, api.kubeconfig({ auth: 'token' }), { mode: 0o600 });
   });
-  after(async () => { await api?.close(); });
+  after(async () => {
+    await api?.close();
+  });
 
   const binary = (version: string, ctx: Mocha.Context): string => {
     const b = kubectlBinary(version);
-    if (!b) { console.log(`    (kubectl.${version} is not on this machine: skipped)`); ctx.skip(); }
+    if (!b) {
+      console.log(`    (kubectl.${version} is not on this machine: skipped)`);
+      ctx.skip();
+    }
     return b!;
   };
-  const file = (name: string, text: string) => { const p = join(kubeconfigPath, '..', name); writeFileSync(p, text); return p; };
+  const file = (name: string, text: string) => {
+    const p = join(kubeconfigPath, '..', name);
+    writeFileSync(p, text);
+    return p;
+  };
 
   for (const version of ['1.27', '1.33']) {
     it(`kubectl ${version} applies a Windows pod manifest (client validation on, server-side fieldValidation)`, async function () {
@@ -125,9 +146,15 @@ describe('sim API (admission, OpenAPI, streaming) with real kubectl', function (
       const bin = binary(version, this);
       const name = 'exec-target';
       if (!store.tryGet('pods', 'default', name)) {
-        store.create('pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' },
-          spec: { os: { name: 'windows' }, nodeName: 'win-1', containers: [{ name: 'iis', image: 'iis:ltsc2022' }] } });
-        store.mutate('pods', 'default', name, o => { o.status = { phase: 'Running' }; });
+        store.create('pods', {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name, namespace: 'default' },
+          spec: { os: { name: 'windows' }, nodeName: 'win-1', containers: [{ name: 'iis', image: 'iis:ltsc2022' }] },
+        });
+        store.mutate('pods', 'default', name, o => {
+          o.status = { phase: 'Running' };
+        });
       }
       const ok = await kubectl(bin, kubeconfigPath, ['exec', name, '--', 'cmd', '/c', 'echo', 'hello']);
       expect(ok.exitCode, ok.stderr).to.equal(0);

@@ -47,10 +47,15 @@ spec:
 describe('sim api: kubectl', function () {
   let env: Env;
   before(async function () {
-    if (bins.size === 0) { console.log('    (no kubectl binaries found beside kubectl: skipping)'); this.skip(); }
+    if (bins.size === 0) {
+      console.log('    (no kubectl binaries found beside kubectl: skipping)');
+      this.skip();
+    }
     env = await startEnv();
   });
-  after(async () => { await env?.stop(); });
+  after(async () => {
+    await env?.stop();
+  });
 
   for (const v of ['1.27', '1.28', '1.29', '1.30', '1.31', '1.32', '1.33']) {
     describe(`kubectl ${v}`, function () {
@@ -59,7 +64,10 @@ describe('sim api: kubectl', function () {
       const run = (args: string[], input?: string) => kubectl(bin, env.kubeconfigPath, args, input);
       before(function () {
         const b = bins.get(v);
-        if (!b) { console.log(`    (kubectl.${v} not found: skipping)`); this.skip(); }
+        if (!b) {
+          console.log(`    (kubectl.${v} not found: skipping)`);
+          this.skip();
+        }
         bin = b!;
         env.store.create('namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns }, status: { phase: 'Active' } });
       });
@@ -68,8 +76,21 @@ describe('sim api: kubectl', function () {
         const r = await run(['get', 'nodes', '-o', 'wide']);
         expect(r.code, r.stderr).to.equal(0);
         const lines = r.stdout.trim().split('\n');
-        expect(lines[0].split(/\s{2,}/)).to.deep.equal(['NAME', 'STATUS', 'ROLES', 'AGE', 'VERSION', 'INTERNAL-IP', 'EXTERNAL-IP', 'OS-IMAGE', 'KERNEL-VERSION', 'CONTAINER-RUNTIME']);
-        expect(lines[1]).to.match(/^linux-1\s+Ready\s+control-plane\s+\S+\s+v1\.33\.1\s+127\.0\.1\.1\s+<none>\s+Ubuntu 22\.04\.4 LTS\s+5\.15\.0-105-generic\s+containerd:\/\/1\.7\.20$/);
+        expect(lines[0].split(/\s{2,}/)).to.deep.equal([
+          'NAME',
+          'STATUS',
+          'ROLES',
+          'AGE',
+          'VERSION',
+          'INTERNAL-IP',
+          'EXTERNAL-IP',
+          'OS-IMAGE',
+          'KERNEL-VERSION',
+          'CONTAINER-RUNTIME',
+        ]);
+        expect(lines[1]).to.match(
+          /^linux-1\s+Ready\s+control-plane\s+\S+\s+v1\.33\.1\s+127\.0\.1\.1\s+<none>\s+Ubuntu 22\.04\.4 LTS\s+5\.15\.0-105-generic\s+containerd:\/\/1\.7\.20$/,
+        );
         expect(lines[2]).to.match(/^win-1\s+Ready\s+<none>\s+\S+\s+v1\.33\.1\s+127\.0\.1\.2\s+<none>\s+Windows Server 2022 Datacenter\s+10\.0\.20348\.2582/);
       });
 
@@ -99,11 +120,21 @@ describe('sim api: kubectl', function () {
         const w = kubectlUntil(bin, env.kubeconfigPath, ['get', 'pods', '-n', ns, '-w'], out => /watched\s+0\/1\s+Pending\s+0\s+\S+\n/.test(out));
         // The header arrives once the initial list is printed; then a new pod shows up as a row.
         await new Promise<void>((resolve, reject) => {
-          const onData = (d: Buffer) => { if (String(d).includes('NAME')) { w.child.stdout?.off('data', onData); resolve(); } };
+          const onData = (d: Buffer) => {
+            if (String(d).includes('NAME')) {
+              w.child.stdout?.off('data', onData);
+              resolve();
+            }
+          };
           w.child.stdout?.on('data', onData);
           w.done.catch(reject);
         });
-        env.store.create('pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'watched', namespace: ns }, spec: { containers: [{ name: 'c', image: 'x' }] } });
+        env.store.create('pods', {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: 'watched', namespace: ns },
+          spec: { containers: [{ name: 'c', image: 'x' }] },
+        });
         const out = await w.done;
         expect(out.split('\n')[0].split(/\s{2,}/)).to.deep.equal(['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE']);
         expect(out).to.match(/watched\s+0\/1\s+Pending\s+0\s+\S+/);
@@ -163,17 +194,25 @@ describe('sim api: kubectl', function () {
           expect(r.stdout.trim()).to.equal(want);
           expect(r.stderr, args.join(' ')).to.not.include('Warning');
         }
-        const d = env.store.get('deployments.apps', ns, 'web') as unknown as { spec: { replicas: number; selector: unknown; template: { spec: { containers: { image: string; ports: unknown[] }[] } } } };
+        const d = env.store.get('deployments.apps', ns, 'web') as unknown as {
+          spec: { replicas: number; selector: unknown; template: { spec: { containers: { image: string; ports: unknown[] }[] } } };
+        };
         expect(d.spec.replicas).to.equal(3);
         expect(d.spec.selector).to.deep.equal({ matchLabels: { app: 'web' } });
         expect(d.spec.template.spec.containers[0].image).to.equal('img:2');
         expect(d.spec.template.spec.containers[0].ports).to.deep.equal([{ containerPort: 80 }]);
         expect(env.store.get('secrets', ns, 'sec').data).to.deep.equal({ pw: Buffer.from('s3cr3t').toString('base64') });
         expect(env.store.get('configmaps', ns, 'cfg').data).to.deep.equal({ a: 'b' });
-        expect((env.store.get('services', ns, 'svc').spec as { ports: unknown[] }).ports).to.deep.equal([{ name: '80-8080', protocol: 'TCP', port: 80, targetPort: 8080 }]);
+        expect((env.store.get('services', ns, 'svc').spec as { ports: unknown[] }).ports).to.deep.equal([
+          { name: '80-8080', protocol: 'TCP', port: 80, targetPort: 8080 },
+        ]);
         const job = env.store.get('jobs.batch', ns, 'once').spec as { template: { spec: { restartPolicy: string } } };
         expect(job.template.spec.restartPolicy).to.equal('Never');
-        const hpa = env.store.get('horizontalpodautoscalers.autoscaling', ns, 'web').spec as { minReplicas: number; maxReplicas: number; scaleTargetRef: { name: string } };
+        const hpa = env.store.get('horizontalpodautoscalers.autoscaling', ns, 'web').spec as {
+          minReplicas: number;
+          maxReplicas: number;
+          scaleTargetRef: { name: string };
+        };
         expect([hpa.minReplicas, hpa.maxReplicas, hpa.scaleTargetRef.name]).to.deep.equal([2, 5, 'web']);
         const del = await run(['delete', 'hpa/web', 'job/once', 'svc/svc', 'secret/sec', 'cm/cfg', 'deploy/web', '-n', ns, '--wait=false']);
         expect(del.code, del.stderr).to.equal(0);

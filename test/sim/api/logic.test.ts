@@ -17,7 +17,16 @@ describe('sim api: strategic merge patch', () => {
   const podSpec = {
     spec: {
       containers: [
-        { name: 'a', image: 'a:1', env: [{ name: 'X', value: '1' }, { name: 'Y', value: '2' }], ports: [{ containerPort: 80, protocol: 'TCP' }], volumeMounts: [{ name: 'v', mountPath: '/v' }] },
+        {
+          name: 'a',
+          image: 'a:1',
+          env: [
+            { name: 'X', value: '1' },
+            { name: 'Y', value: '2' },
+          ],
+          ports: [{ containerPort: 80, protocol: 'TCP' }],
+          volumeMounts: [{ name: 'v', mountPath: '/v' }],
+        },
         { name: 'b', image: 'b:1' },
       ],
       tolerations: [{ key: 'os', value: 'windows', effect: 'NoSchedule' }],
@@ -27,23 +36,45 @@ describe('sim api: strategic merge patch', () => {
   };
 
   it('merges containers, env, ports and volumes by their merge keys', () => {
-    const out = strategicMergePatch(podSpec, { spec: {
-      containers: [{ name: 'a', env: [{ name: 'Z', value: '3' }, { name: 'X', value: '9' }], ports: [{ containerPort: 443 }] }, { name: 'c', image: 'c:1' }],
-      volumes: [{ name: 'w', configMap: { name: 'cm' } }],
-    } }) as typeof podSpec;
+    const out = strategicMergePatch(podSpec, {
+      spec: {
+        containers: [
+          {
+            name: 'a',
+            env: [
+              { name: 'Z', value: '3' },
+              { name: 'X', value: '9' },
+            ],
+            ports: [{ containerPort: 443 }],
+          },
+          { name: 'c', image: 'c:1' },
+        ],
+        volumes: [{ name: 'w', configMap: { name: 'cm' } }],
+      },
+    }) as typeof podSpec;
     const a = out.spec.containers[0];
     expect(a.image).to.equal('a:1');
-    expect(a.env).to.deep.equal([{ name: 'X', value: '9' }, { name: 'Y', value: '2' }, { name: 'Z', value: '3' }]);
+    expect(a.env).to.deep.equal([
+      { name: 'X', value: '9' },
+      { name: 'Y', value: '2' },
+      { name: 'Z', value: '3' },
+    ]);
     expect(a.ports).to.deep.equal([{ containerPort: 80, protocol: 'TCP' }, { containerPort: 443 }]);
     expect(out.spec.containers.map(c => c.name)).to.deep.equal(['a', 'b', 'c']);
     expect(out.spec.volumes.map(v => v.name)).to.deep.equal(['v', 'w']);
   });
 
   it('replaces lists without a merge key (tolerations, args) and deletes with $patch and null', () => {
-    const out = strategicMergePatch(podSpec, { spec: {
-      tolerations: [{ key: 'x', operator: 'Exists' }],
-      containers: [{ name: 'b', $patch: 'delete' }, { name: 'a', volumeMounts: [{ mountPath: '/v', $patch: 'delete' }] }],
-    }, metadata: { labels: { l: null } } }) as typeof podSpec;
+    const out = strategicMergePatch(podSpec, {
+      spec: {
+        tolerations: [{ key: 'x', operator: 'Exists' }],
+        containers: [
+          { name: 'b', $patch: 'delete' },
+          { name: 'a', volumeMounts: [{ mountPath: '/v', $patch: 'delete' }] },
+        ],
+      },
+      metadata: { labels: { l: null } },
+    }) as typeof podSpec;
     expect(out.spec.tolerations).to.deep.equal([{ key: 'x', operator: 'Exists' }]);
     expect(out.spec.containers.map(c => c.name)).to.deep.equal(['a']);
     expect(out.spec.containers[0].volumeMounts).to.deep.equal([]);
@@ -52,7 +83,10 @@ describe('sim api: strategic merge patch', () => {
 
   it('honours $patch: replace, $retainKeys, $deleteFromPrimitiveList and ignores $setElementOrder', () => {
     const out = strategicMergePatch(podSpec, {
-      spec: { '$setElementOrder/containers': [{ name: 'b' }, { name: 'a' }], volumes: [{ name: 'v', hostPath: { path: '/h' }, $retainKeys: ['name', 'hostPath'] }] },
+      spec: {
+        '$setElementOrder/containers': [{ name: 'b' }, { name: 'a' }],
+        volumes: [{ name: 'v', hostPath: { path: '/h' }, $retainKeys: ['name', 'hostPath'] }],
+      },
       metadata: { '$deleteFromPrimitiveList/finalizers': ['a'], annotations: { $patch: 'replace', k: 'v' } },
     }) as typeof podSpec & { metadata: { annotations: unknown } };
     expect(out.spec.volumes).to.deep.equal([{ name: 'v', hostPath: { path: '/h' } }]);
@@ -65,7 +99,9 @@ describe('sim api: strategic merge patch', () => {
 
   it('merges Service ports by port, and supports merge and JSON patches', () => {
     const svc = { spec: { ports: [{ port: 80, targetPort: 8080 }, { port: 443 }] } };
-    expect(strategicMergePatch(svc, { spec: { ports: [{ port: 80, nodePort: 30080 }] } })).to.deep.equal({ spec: { ports: [{ port: 80, targetPort: 8080, nodePort: 30080 }, { port: 443 }] } });
+    expect(strategicMergePatch(svc, { spec: { ports: [{ port: 80, nodePort: 30080 }] } })).to.deep.equal({
+      spec: { ports: [{ port: 80, targetPort: 8080, nodePort: 30080 }, { port: 443 }] },
+    });
     expect(mergePatch({ a: { b: 1, c: 2 }, d: [1] }, { a: { b: null }, d: [2] })).to.deep.equal({ a: { c: 2 }, d: [2] });
     expect(applyJsonPatch({ a: [1] }, [{ op: 'add', path: '/a/-', value: 2 }])).to.deep.equal({ a: [1, 2] });
     expect(() => applyJsonPatch({ a: 1 }, [{ op: 'test', path: '/a', value: 2 }])).to.throw();
@@ -84,33 +120,89 @@ describe('sim api: printing', () => {
     expect(humanDuration(400 * 86400_000)).to.equal('400d');
   });
 
-  const base = (status: V1Pod['status'], extra: Partial<V1Pod> = {}): V1Pod => ({ metadata: { name: 'p' }, spec: { containers: [{ name: 'c' }] }, status, ...extra });
+  const base = (status: V1Pod['status'], extra: Partial<V1Pod> = {}): V1Pod => ({
+    metadata: { name: 'p' },
+    spec: { containers: [{ name: 'c' }] },
+    status,
+    ...extra,
+  });
 
   it('computes the pod STATUS column as kubectl does', () => {
-    expect(podStatusReason(base({ phase: 'Pending', containerStatuses: [{ name: 'c', ready: false, restartCount: 0, image: '', imageID: '', state: { waiting: { reason: 'ContainerCreating' } } }] }))).to.equal('ContainerCreating');
-    expect(podStatusReason(base({ phase: 'Running', containerStatuses: [{ name: 'c', ready: false, restartCount: 4, image: '', imageID: '', state: { waiting: { reason: 'CrashLoopBackOff' } } }] }))).to.equal('CrashLoopBackOff');
-    expect(podStatusReason(base({ phase: 'Pending', containerStatuses: [{ name: 'c', ready: false, restartCount: 0, image: '', imageID: '', state: { waiting: { reason: 'ImagePullBackOff' } } }] }))).to.equal('ImagePullBackOff');
-    expect(podStatusReason(base({ phase: 'Failed', containerStatuses: [{ name: 'c', ready: false, restartCount: 0, image: '', imageID: '', state: { terminated: { exitCode: 3 } } }] }))).to.equal('ExitCode:3');
-    expect(podStatusReason(base({ phase: 'Running', containerStatuses: [{ name: 'c', ready: true, restartCount: 0, image: '', imageID: '', state: { running: {} } }] }))).to.equal('Running');
+    expect(
+      podStatusReason(
+        base({
+          phase: 'Pending',
+          containerStatuses: [{ name: 'c', ready: false, restartCount: 0, image: '', imageID: '', state: { waiting: { reason: 'ContainerCreating' } } }],
+        }),
+      ),
+    ).to.equal('ContainerCreating');
+    expect(
+      podStatusReason(
+        base({
+          phase: 'Running',
+          containerStatuses: [{ name: 'c', ready: false, restartCount: 4, image: '', imageID: '', state: { waiting: { reason: 'CrashLoopBackOff' } } }],
+        }),
+      ),
+    ).to.equal('CrashLoopBackOff');
+    expect(
+      podStatusReason(
+        base({
+          phase: 'Pending',
+          containerStatuses: [{ name: 'c', ready: false, restartCount: 0, image: '', imageID: '', state: { waiting: { reason: 'ImagePullBackOff' } } }],
+        }),
+      ),
+    ).to.equal('ImagePullBackOff');
+    expect(
+      podStatusReason(
+        base({
+          phase: 'Failed',
+          containerStatuses: [{ name: 'c', ready: false, restartCount: 0, image: '', imageID: '', state: { terminated: { exitCode: 3 } } }],
+        }),
+      ),
+    ).to.equal('ExitCode:3');
+    expect(
+      podStatusReason(
+        base({ phase: 'Running', containerStatuses: [{ name: 'c', ready: true, restartCount: 0, image: '', imageID: '', state: { running: {} } }] }),
+      ),
+    ).to.equal('Running');
     expect(podStatusReason(base({ phase: 'Running' }, { metadata: { name: 'p', deletionTimestamp: new Date() } }))).to.equal('Terminating');
-    expect(podStatusReason(base({ phase: 'Pending', initContainerStatuses: [{ name: 'i', ready: false, restartCount: 0, image: '', imageID: '', state: { running: {} } }] },
-      { spec: { initContainers: [{ name: 'i' }], containers: [{ name: 'c' }] } }))).to.equal('Init:0/1');
+    expect(
+      podStatusReason(
+        base(
+          { phase: 'Pending', initContainerStatuses: [{ name: 'i', ready: false, restartCount: 0, image: '', imageID: '', state: { running: {} } }] },
+          { spec: { initContainers: [{ name: 'i' }], containers: [{ name: 'c' }] } },
+        ),
+      ),
+    ).to.equal('Init:0/1');
   });
 });
 
 describe('sim api: tables', () => {
   it('prints HPAs and version-dependent Job columns', () => {
     const hpaRt = findResource('autoscaling', 'v2', 'horizontalpodautoscalers')!;
-    const hpa = { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'web', creationTimestamp: new Date() },
-      spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, minReplicas: 2, maxReplicas: 5, metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 60 } } }] },
-      status: { currentReplicas: 2 } };
+    const hpa = {
+      apiVersion: 'autoscaling/v2',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'web', creationTimestamp: new Date() },
+      spec: {
+        scaleTargetRef: { kind: 'Deployment', name: 'web' },
+        minReplicas: 2,
+        maxReplicas: 5,
+        metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 60 } } }],
+      },
+      status: { currentReplicas: 2 },
+    };
     const t = toTable(hpaRt, 'horizontalpodautoscalers.autoscaling', [hpa], 'None', 33);
     expect(t.columnDefinitions.map(c => c.name)).to.deep.equal(['Name', 'Reference', 'Targets', 'MinPods', 'MaxPods', 'Replicas', 'Age']);
     expect(t.rows[0].cells.slice(0, 6)).to.deep.equal(['web', 'Deployment/web', 'cpu: <unknown>/60%', '2', '5', '2']);
     const jobRt = findResource('batch', 'v1', 'jobs')!;
     const job = { metadata: { name: 'j' }, spec: { completions: 1 }, status: { succeeded: 1, conditions: [{ type: 'Complete', status: 'True' }] } };
     expect(toTable(jobRt, 'jobs.batch', [job], 'None', 33).rows[0].cells.slice(0, 3)).to.deep.equal(['j', 'Complete', '1/1']);
-    expect(toTable(jobRt, 'jobs.batch', [job], 'None', 29).columnDefinitions.map(c => c.name).slice(0, 3)).to.deep.equal(['Name', 'Completions', 'Duration']);
+    expect(
+      toTable(jobRt, 'jobs.batch', [job], 'None', 29)
+        .columnDefinitions.map(c => c.name)
+        .slice(0, 3),
+    ).to.deep.equal(['Name', 'Completions', 'Duration']);
   });
 });
 
@@ -118,7 +210,12 @@ describe('sim api: conversion, faults, routing', () => {
   it('converts HPAs between autoscaling/v1 and v2', () => {
     const v1 = findResource('autoscaling', 'v1', 'horizontalpodautoscalers')!;
     const v2 = findResource('autoscaling', 'v2', 'horizontalpodautoscalers')!;
-    const stored = toStorage(v1, { apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: { name: 'h' }, spec: { maxReplicas: 3, targetCPUUtilizationPercentage: 50 } });
+    const stored = toStorage(v1, {
+      apiVersion: 'autoscaling/v1',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'h' },
+      spec: { maxReplicas: 3, targetCPUUtilizationPercentage: 50 },
+    });
     expect(stored.apiVersion).to.equal('autoscaling/v2');
     expect((stored.spec as { metrics: unknown[] }).metrics).to.have.length(1);
     expect(toExternal(v2, stored).apiVersion).to.equal('autoscaling/v2');
@@ -127,7 +224,8 @@ describe('sim api: conversion, faults, routing', () => {
 
   it('injects seeded faults reproducibly and none by default', () => {
     const p = { ...PROFILE, faults: { seed: 7, apiErrorRate: 0.3, dropWatchRate: 0.5 } };
-    const a = createFaults(p), b = createFaults(p);
+    const a = createFaults(p),
+      b = createFaults(p);
     const seqA = Array.from({ length: 50 }, () => a.apiError());
     expect(seqA).to.deep.equal(Array.from({ length: 50 }, () => b.apiError()));
     const errs = seqA.filter(x => x !== undefined).length;

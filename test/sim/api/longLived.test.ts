@@ -9,12 +9,18 @@ import type { SubresourceHandlers } from '../../../sim/api/runtimeContract.ts';
 
 function handlers(over: Partial<SubresourceHandlers> = {}): SubresourceHandlers {
   return {
-    async exec(req, streams) { streams.stdout.write(`ran ${req.command.join(' ')} in ${req.container}\r\n`); return { exitCode: req.command.includes('fail') ? 3 : 0 }; },
+    async exec(req, streams) {
+      streams.stdout.write(`ran ${req.command.join(' ')} in ${req.container}\r\n`);
+      return { exitCode: req.command.includes('fail') ? 3 : 0 };
+    },
     async log(req, out, signal) {
       out.write('first\n');
       if (!req.follow) return;
       // Follow: one more line per tick until the client goes away.
-      for (let i = 0; !signal.aborted; i++) { out.write(`tick ${i}\n`); await new Promise(r => setTimeout(r, 20)); }
+      for (let i = 0; !signal.aborted; i++) {
+        out.write(`tick ${i}\n`);
+        await new Promise(r => setTimeout(r, 20));
+      }
     },
     portForward: async () => new PassThrough(),
     nodeProxy: async () => ({ status: 200, contentType: 'text/plain', body: 'ok' }),
@@ -23,21 +29,41 @@ function handlers(over: Partial<SubresourceHandlers> = {}): SubresourceHandlers 
 }
 
 async function rejects409(p: Promise<unknown>): Promise<number> {
-  try { await p; return 0; } catch (e) { return (e as k8s.ApiException<string>).code; }
+  try {
+    await p;
+    return 0;
+  } catch (e) {
+    return (e as k8s.ApiException<string>).code;
+  }
 }
 
 describe('sim api: streams and faults', function () {
   let env: Env;
   before(async () => {
     env = await startEnv({ handlers: handlers() });
-    env.store.create('pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'run', namespace: 'test' }, spec: { nodeName: 'win-1', containers: [{ name: 'c', image: 'x' }] }, status: { phase: 'Running' } });
+    env.store.create('pods', {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'run', namespace: 'test' },
+      spec: { nodeName: 'win-1', containers: [{ name: 'c', image: 'x' }] },
+      status: { phase: 'Running' },
+    });
   });
-  after(async () => { await env.stop(); });
+  after(async () => {
+    await env.stop();
+  });
 
   it('follows logs until the client disconnects', async () => {
     const lines: string[] = [];
     let buf = '';
-    const out = new Writable({ write(chunk, _e, cb) { buf += String(chunk); lines.push(...buf.split('\n').slice(0, -1)); buf = buf.slice(buf.lastIndexOf('\n') + 1); cb(); } });
+    const out = new Writable({
+      write(chunk, _e, cb) {
+        buf += String(chunk);
+        lines.push(...buf.split('\n').slice(0, -1));
+        buf = buf.slice(buf.lastIndexOf('\n') + 1);
+        cb();
+      },
+    });
     const ac = await new k8s.Log(env.kc).log('test', 'run', 'c', out, { follow: true });
     await waitFor(() => (lines.length >= 4 ? true : undefined));
     ac.abort();
@@ -46,7 +72,12 @@ describe('sim api: streams and faults', function () {
 
   it('runs exec over the websocket channel protocol', async () => {
     let stdout = '';
-    const out = new Writable({ write(c, _e, cb) { stdout += String(c); cb(); } });
+    const out = new Writable({
+      write(c, _e, cb) {
+        stdout += String(c);
+        cb();
+      },
+    });
     const status = await new Promise<k8s.V1Status>((resolve, reject) => {
       new k8s.Exec(env.kc).exec('test', 'run', 'c', ['cmd', '/c', 'fail'], out, null, null, false, s => resolve(s)).catch(reject);
     });
@@ -81,11 +112,17 @@ describe('sim api: streams and faults', function () {
       expect((await raw(faulty, 'GET', '/version')).status).to.equal(200);
       let w;
       for (let i = 0; i < 20 && !w; i++) {
-        try { w = await rawWatch(faulty, '/api/v1/nodes?watch=true&resourceVersion=' + faulty.store.currentRV(), () => false, 8000); } catch { /* a fault before the stream started */ }
+        try {
+          w = await rawWatch(faulty, '/api/v1/nodes?watch=true&resourceVersion=' + faulty.store.currentRV(), () => false, 8000);
+        } catch {
+          /* a fault before the stream started */
+        }
         if (w && !w.ended) w = undefined;
       }
       expect(w?.ended).to.equal(true);
-    } finally { await faulty.stop(); }
+    } finally {
+      await faulty.stop();
+    }
   });
 
   it('answers a watch resumed from a resourceVersion 410 Expired when the profile asks (a fresh watch is served)', async () => {
@@ -96,6 +133,8 @@ describe('sim api: streams and faults', function () {
       expect(resumed.events[0].object).to.include({ code: 410, reason: 'Expired' });
       const fresh = await rawWatch(faulty, '/api/v1/nodes?watch=true', ev => ev.length > 0, 8000);
       expect(fresh.events[0].type).to.equal('ADDED');
-    } finally { await faulty.stop(); }
+    } finally {
+      await faulty.stop();
+    }
   });
 });

@@ -7,8 +7,12 @@ import { raw, startEnv, type Env } from '../../support/simApi.ts';
 
 describe('sim api: /metrics apiserver_request_total', () => {
   let env: Env;
-  before(async () => { env = await startEnv(); });
-  after(async () => { await env.stop(); });
+  before(async () => {
+    env = await startEnv();
+  });
+  after(async () => {
+    await env.stop();
+  });
 
   it('counts each request once it completes, by verb and code; scrapes of /metrics are not counted', async () => {
     const before = sumRequestTotal((await raw(env, 'GET', '/metrics')).body);
@@ -26,6 +30,10 @@ describe('sim api: /metrics apiserver_request_total', () => {
   });
 
   it('sumRequestTotal adds every sample and ignores other metrics', () => {
-    expect(sumRequestTotal('# TYPE apiserver_request_total counter\napiserver_request_total{verb="GET",code="200"} 7\napiserver_request_total{verb="POST",code="201"} 3\nother_total 100\n')).to.equal(10);
+    expect(
+      sumRequestTotal(
+        '# TYPE apiserver_request_total counter\napiserver_request_total{verb="GET",code="200"} 7\napiserver_request_total{verb="POST",code="201"} 3\nother_total 100\n',
+      ),
+    ).to.equal(10);
   });
 });

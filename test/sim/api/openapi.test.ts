@@ -18,7 +18,10 @@ describe('sim OpenAPI documents', function () {
   before(async () => {
     server = createServer((req, res) => {
       const path = new URL(req.url ?? '/', 'http://x').pathname;
-      if (!serveOpenAPI(req, res, path, 'v1.33.2')) { res.writeHead(404); res.end('not mine'); }
+      if (!serveOpenAPI(req, res, path, 'v1.33.2')) {
+        res.writeHead(404);
+        res.end('not mine');
+      }
     });
     await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -47,7 +50,7 @@ describe('sim OpenAPI documents', function () {
   });
 
   it('serves a v3 index whose links resolve to documents kubectl can use', async () => {
-    const index = await (await fetch(`${base}/openapi/v3`)).json() as Json;
+    const index = (await (await fetch(`${base}/openapi/v3`)).json()) as Json;
     expect(index.paths).to.have.property('api/v1');
     expect(index.paths).to.have.property('apis/apps/v1');
     for (const [key, entry] of Object.entries(index.paths as Record<string, { serverRelativeURL: string }>)) {
@@ -55,11 +58,13 @@ describe('sim OpenAPI documents', function () {
       const r = await fetch(base + entry.serverRelativeURL);
       expect(r.status, key).to.equal(200);
       expect(r.headers.get('cache-control')).to.equal('public, immutable');
-      const doc = await r.json() as Json;
+      const doc = (await r.json()) as Json;
       expect(doc.openapi).to.equal('3.0.0');
       expect(danglingRefs(doc, '#/components/schemas/', doc.components.schemas), key).to.deep.equal([]);
       // Every PATCH names its GVK and lists fieldValidation: kubectl then validates server-side.
-      const patches = Object.values(doc.paths as Record<string, Json>).filter(p => p.patch).map(p => p.patch);
+      const patches = Object.values(doc.paths as Record<string, Json>)
+        .filter(p => p.patch)
+        .map(p => p.patch);
       const patchable = RESOURCES.some(r => (r.group ? `apis/${r.group}/${r.version}` : `api/${r.version}`) === key && r.verbs?.includes('patch'));
       expect(patches.length > 0, key).to.equal(patchable);
       for (const p of patches) {
@@ -67,7 +72,7 @@ describe('sim OpenAPI documents', function () {
         expect(p.parameters.map((x: Json) => `${x.in}:${x.name}`)).to.include('query:fieldValidation');
       }
     }
-    const core = await (await fetch(`${base}/openapi/v3/api/v1`)).json() as Json;
+    const core = (await (await fetch(`${base}/openapi/v3/api/v1`)).json()) as Json;
     const pod = core.components.schemas['io.k8s.api.core.v1.Pod'];
     expect(pod['x-kubernetes-group-version-kind']).to.deep.equal([{ group: '', kind: 'Pod', version: 'v1' }]);
     const containers = core.components.schemas['io.k8s.api.core.v1.PodSpec'].properties.containers;
@@ -76,10 +81,13 @@ describe('sim OpenAPI documents', function () {
   });
 
   it('has a GVK for every served kind that upstream models', async () => {
-    const doc = await (await fetch(`${base}/openapi/v2`)).json() as Json;
-    const gvks = Object.values(doc.definitions as Record<string, Json>).flatMap(d => d['x-kubernetes-group-version-kind'] ?? [])
+    const doc = (await (await fetch(`${base}/openapi/v2`)).json()) as Json;
+    const gvks = Object.values(doc.definitions as Record<string, Json>)
+      .flatMap(d => d['x-kubernetes-group-version-kind'] ?? [])
       .map((g: Json) => `${g.group}/${g.version}/${g.kind}`);
-    const missing = RESOURCES.filter(r => r.group !== 'metrics.k8s.io').map(r => `${r.group}/${r.version}/${r.kind}`).filter(k => !gvks.includes(k));
+    const missing = RESOURCES.filter(r => r.group !== 'metrics.k8s.io')
+      .map(r => `${r.group}/${r.version}/${r.kind}`)
+      .filter(k => !gvks.includes(k));
     expect(missing).to.deep.equal([]);
     expect(danglingRefs(doc, '#/definitions/', doc.definitions)).to.deep.equal([]);
   });
@@ -87,7 +95,7 @@ describe('sim OpenAPI documents', function () {
   it('answers 404 for an unknown group version', async () => {
     const r = await fetch(`${base}/openapi/v3/apis/nope/v1`);
     expect(r.status).to.equal(404);
-    expect((await r.json() as Json).reason).to.equal('NotFound');
+    expect(((await r.json()) as Json).reason).to.equal('NotFound');
   });
 
   it('encodes v2 as gnostic protobuf that decodes back to the document', async () => {

@@ -21,15 +21,20 @@ describe('sim api: query parameter conversion', () => {
     expect(int64Param(q('limit=%2B5'), 'limit')).to.equal(5);
     expect(int64Param(q('gracePeriodSeconds=-1'), 'gracePeriodSeconds')).to.equal(-1);
     expect(int64Param(q(''), 'limit')).to.equal(undefined);
-    for (const v of ['abc', '1.5', '', ' 1', '0x10']) expect(() => int64Param(q(`limit=${encodeURIComponent(v)}`), 'limit'), v).to.throw(`strconv.ParseInt: parsing "${v}": invalid syntax`);
+    for (const v of ['abc', '1.5', '', ' 1', '0x10'])
+      expect(() => int64Param(q(`limit=${encodeURIComponent(v)}`), 'limit'), v).to.throw(`strconv.ParseInt: parsing "${v}": invalid syntax`);
     expect(() => int64Param(q('limit=9223372036854775808'), 'limit')).to.throw('value out of range');
   });
 
   describe('over HTTP', function () {
     this.timeout(30_000);
     let env: Env;
-    before(async () => { env = await startEnv(); });
-    after(async () => { await env?.stop(); });
+    before(async () => {
+      env = await startEnv();
+    });
+    after(async () => {
+      await env?.stop();
+    });
 
     it('watches on watch=True (what the Python client sends) and lists on watch=FALSE', async () => {
       const w = await rawWatch(env, '/api/v1/namespaces?watch=True', ev => ev.length >= 3);

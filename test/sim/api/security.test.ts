@@ -14,11 +14,18 @@ import { startEnv, type Env } from '../../support/simApi.ts';
 
 function get(env: Env, path: string, o: { token?: string; cert?: { cert: string; key: string } } = {}): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = https.request(new URL(path, env.api.url), {
-      ca: env.api.caPem,
-      headers: o.token !== undefined ? { Authorization: o.token } : {},
-      ...(o.cert ? { cert: o.cert.cert, key: o.cert.key } : {}),
-    }, res => { res.resume(); res.on('end', () => resolve(res.statusCode ?? 0)); });
+    const req = https.request(
+      new URL(path, env.api.url),
+      {
+        ca: env.api.caPem,
+        headers: o.token !== undefined ? { Authorization: o.token } : {},
+        ...(o.cert ? { cert: o.cert.cert, key: o.cert.key } : {}),
+      },
+      res => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -26,8 +33,12 @@ function get(env: Env, path: string, o: { token?: string; cert?: { cert: string;
 
 describe('sim security', () => {
   let env: Env;
-  before(async () => { env = await startEnv(); });
-  after(async () => { await env.stop(); });
+  before(async () => {
+    env = await startEnv();
+  });
+  after(async () => {
+    await env.stop();
+  });
 
   for (const path of ['/version', '/healthz', '/readyz', '/api', '/api/v1/namespaces'])
     it(`answers 401 to an invalid credential on ${path}`, async () => {

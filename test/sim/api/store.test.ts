@@ -37,19 +37,31 @@ describe('sim store: onAny', () => {
   it('hands over objects that later writes never change: update, mutate, graceful delete, removal', () => {
     const store = newStore();
     const seen: { type: string; object: KubeObject; old?: KubeObject }[] = [];
-    store.onAny((bucket, e, old) => { if (bucket === 'configmaps' || bucket === 'pods') seen.push({ type: e.type, object: e.object, old }); });
+    store.onAny((bucket, e, old) => {
+      if (bucket === 'configmaps' || bucket === 'pods') seen.push({ type: e.type, object: e.object, old });
+    });
     createNamespace(store, 'ns');
     store.create('configmaps', { metadata: { name: 'c', namespace: 'ns' }, data: { k: '1' } });
     store.update('configmaps', { ...store.get('configmaps', 'ns', 'c'), data: { k: '2' } });
-    store.mutate('configmaps', 'ns', 'c', o => { (o as unknown as { data: Record<string, string> }).data.k = '3'; });
+    store.mutate('configmaps', 'ns', 'c', o => {
+      (o as unknown as { data: Record<string, string> }).data.k = '3';
+    });
     store.create('pods', { ...windowsPod('p', 'ns'), spec: { ...(windowsPod('p', 'ns').spec as object), nodeName: 'n1' } });
     store.delete('pods', 'ns', 'p');
     store.delete('pods', 'ns', 'p', { gracePeriodSeconds: 0 });
     const data = (o?: KubeObject) => (o as { data?: Record<string, string> } | undefined)?.data?.k;
     const cms = seen.filter(s => s.object.metadata.name === 'c');
-    expect(cms.map(s => [s.type, data(s.object), data(s.old)])).to.deep.equal([['ADDED', '1', undefined], ['MODIFIED', '2', '1'], ['MODIFIED', '3', '2']]);
+    expect(cms.map(s => [s.type, data(s.object), data(s.old)])).to.deep.equal([
+      ['ADDED', '1', undefined],
+      ['MODIFIED', '2', '1'],
+      ['MODIFIED', '3', '2'],
+    ]);
     const pods = seen.filter(s => s.object.metadata.name === 'p');
-    expect(pods.map(s => [s.type, !!s.object.metadata.deletionTimestamp])).to.deep.equal([['ADDED', false], ['MODIFIED', true], ['DELETED', true]]);
+    expect(pods.map(s => [s.type, !!s.object.metadata.deletionTimestamp])).to.deep.equal([
+      ['ADDED', false],
+      ['MODIFIED', true],
+      ['DELETED', true],
+    ]);
     expect(pods[0].object.metadata.deletionTimestamp, 'the first object handed over is unchanged by the deletion').to.equal(undefined);
     // What get() returns is a copy: changing it changes nothing stored or handed over.
     const copy = store.get('configmaps', 'ns', 'c') as unknown as { data: Record<string, string> };
@@ -62,18 +74,38 @@ describe('sim store: onAny', () => {
     const store = newStore();
     // Registered first, so every later listener (controllers, kubelet) is handed frozen objects:
     // a listener that changed one would throw, and guarded() would log it.
-    store.onAny((_b, e, old) => { deepFreeze(e.object); if (old) deepFreeze(old); });
+    store.onAny((_b, e, old) => {
+      deepFreeze(e.object);
+      if (old) deepFreeze(old);
+    });
     const errors: unknown[][] = [];
     const consoleError = console.error;
-    console.error = (...args: unknown[]) => { errors.push(args); };
+    console.error = (...args: unknown[]) => {
+      errors.push(args);
+    };
     const kubelet = startFakeKubelet(store);
     const controllers = startControllers(store, loadProfile('default'));
     try {
       createNamespace(store, 'w');
       const spec = windowsPod('x', 'w').spec as V1Pod['spec'];
-      store.create('deployments.apps', { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'w' }, spec: { replicas: 2, selector: { matchLabels: { app: 'd' } }, template: { metadata: { labels: { app: 'd' } }, spec } } } as unknown as KubeObject);
-      store.create('daemonsets.apps', { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'ds', namespace: 'w' }, spec: { selector: { matchLabels: { app: 'ds' } }, template: { metadata: { labels: { app: 'ds' } }, spec } } } as unknown as KubeObject);
-      store.create('services', { apiVersion: 'v1', kind: 'Service', metadata: { name: 's', namespace: 'w' }, spec: { selector: { app: 'd' }, ports: [{ port: 80 }] } });
+      store.create('deployments.apps', {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'd', namespace: 'w' },
+        spec: { replicas: 2, selector: { matchLabels: { app: 'd' } }, template: { metadata: { labels: { app: 'd' } }, spec } },
+      } as unknown as KubeObject);
+      store.create('daemonsets.apps', {
+        apiVersion: 'apps/v1',
+        kind: 'DaemonSet',
+        metadata: { name: 'ds', namespace: 'w' },
+        spec: { selector: { matchLabels: { app: 'ds' } }, template: { metadata: { labels: { app: 'ds' } }, spec } },
+      } as unknown as KubeObject);
+      store.create('services', {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 's', namespace: 'w' },
+        spec: { selector: { app: 'd' }, ports: [{ port: 80 }] },
+      });
       await waitFor(store, 'the Deployment and DaemonSet pods Ready', () => {
         const d = store.get('deployments.apps', 'w', 'd') as unknown as V1Deployment;
         const ds = store.get('daemonsets.apps', 'w', 'ds') as unknown as V1DaemonSet;

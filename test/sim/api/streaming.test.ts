@@ -12,22 +12,37 @@ import { deadline, storeWithPod, streamServer, type StreamServer } from '../../s
 
 class Sink extends Writable {
   text = '';
-  _write(chunk: Buffer, _enc: BufferEncoding, cb: () => void) { this.text += chunk.toString(); this.emit('text'); cb(); }
+  _write(chunk: Buffer, _enc: BufferEncoding, cb: () => void) {
+    this.text += chunk.toString();
+    this.emit('text');
+    cb();
+  }
   /** Resolves once the collected text satisfies ok (checked on every write). */
   until(ok: (t: string) => boolean, what: string): Promise<void> {
-    return deadline(new Promise<void>(resolve => {
-      const check = () => { if (ok(this.text)) { this.off('text', check); resolve(); } };
-      this.on('text', check);
-      check();
-    }), 5000, what);
+    return deadline(
+      new Promise<void>(resolve => {
+        const check = () => {
+          if (ok(this.text)) {
+            this.off('text', check);
+            resolve();
+          }
+        };
+        this.on('text', check);
+        check();
+      }),
+      5000,
+      what,
+    );
   }
 }
 
 function kubeconfig(server: string): KubeConfig {
   const kc = new KubeConfig();
   kc.loadFromOptions({
-    clusters: [{ name: 'c', server, skipTLSVerify: true }], users: [{ name: 'u' }],
-    contexts: [{ name: 'x', cluster: 'c', user: 'u' }], currentContext: 'x',
+    clusters: [{ name: 'c', server, skipTLSVerify: true }],
+    users: [{ name: 'u' }],
+    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+    currentContext: 'x',
   });
   return kc;
 }
@@ -51,14 +66,21 @@ describe('sim streaming: exec and port-forward over websockets', () => {
       if (cmd === 'warn') streams.stderr.write('to stderr\n');
       return { exitCode: cmd === 'cmd' && args[1] === 'exit' ? Number(args[2]) : 0 };
     },
-    async log(req, out) { out.write(`attached to ${req.container}\n`); },
+    async log(req, out) {
+      out.write(`attached to ${req.container}\n`);
+    },
     async portForward(req) {
       if (req.port !== 8080) throw new Error(`dial tcp 127.0.0.1:${req.port}: connect: connection refused`);
       const s = connect(echoPort, '127.0.0.1');
-      await new Promise<void>((resolve, reject) => { s.once('connect', resolve); s.once('error', reject); });
+      await new Promise<void>((resolve, reject) => {
+        s.once('connect', resolve);
+        s.once('error', reject);
+      });
       return s;
     },
-    async nodeProxy() { return { status: 404, contentType: 'text/plain', body: '' }; },
+    async nodeProxy() {
+      return { status: 404, contentType: 'text/plain', body: '' };
+    },
   };
 
   before(async () => {
@@ -74,11 +96,18 @@ describe('sim streaming: exec and port-forward over websockets', () => {
 
   /** Runs an exec with client-node and waits for the socket to close and the status to arrive. */
   async function clientExec(command: string[], stdin: PassThrough | null = null) {
-    const out = new Sink(), err = new Sink();
+    const out = new Sink(),
+      err = new Sink();
     let status: V1Status | undefined;
     const gotStatus = new Promise<void>(resolve => {
-      const ws = new Exec(kubeconfig(srv.url)).exec('ns', 'iis', 'iis', command, out, err, stdin, false, s => { status = s; resolve(); });
-      void ws.then(w => { if (stdin) stdin.end('hello over stdin'); return w; });
+      const ws = new Exec(kubeconfig(srv.url)).exec('ns', 'iis', 'iis', command, out, err, stdin, false, s => {
+        status = s;
+        resolve();
+      });
+      void ws.then(w => {
+        if (stdin) stdin.end('hello over stdin');
+        return w;
+      });
     });
     await deadline(gotStatus, 5000, 'the exec status');
     return { out: out.text, err: err.text, status: status! };
@@ -94,9 +123,11 @@ describe('sim streaming: exec and port-forward over websockets', () => {
   it('reports a non-zero exit code as the kubelet does', async () => {
     const r = await clientExec(['cmd', '/c', 'exit', '3']);
     expect(r.status).to.deep.equal({
-      metadata: {}, status: 'Failure',
+      metadata: {},
+      status: 'Failure',
       message: 'command terminated with non-zero exit code: error executing command [cmd /c exit 3], exit code 3',
-      reason: 'NonZeroExitCode', details: { causes: [{ reason: 'ExitCode', message: '3' }] },
+      reason: 'NonZeroExitCode',
+      details: { causes: [{ reason: 'ExitCode', message: '3' }] },
     });
   });
 
@@ -127,7 +158,12 @@ describe('sim streaming: exec and port-forward over websockets', () => {
     expect(code).to.equal(1000);
     const status = frames.find(f => f[0] === 3)!;
     expect(JSON.parse(status.subarray(1).toString())).to.include({ status: 'Failure', reason: 'NonZeroExitCode' });
-    expect(frames.filter(f => f[0] === 1).map(f => f.subarray(1).toString()).join('')).to.equal('cmd /c exit 7\n');
+    expect(
+      frames
+        .filter(f => f[0] === 1)
+        .map(f => f.subarray(1).toString())
+        .join(''),
+    ).to.equal('cmd /c exit 7\n');
   });
 
   it('attaches to the container output', async () => {
@@ -136,20 +172,39 @@ describe('sim streaming: exec and port-forward over websockets', () => {
     const frames: Buffer[] = [];
     ws.on('message', (d: Buffer) => frames.push(d));
     await deadline(new Promise<void>(resolve => ws.on('close', () => resolve())), 5000, 'the close');
-    expect(frames.filter(f => f[0] === 1).map(f => f.subarray(1).toString()).join('')).to.equal('attached to iis\n');
-    expect(JSON.parse(frames.find(f => f[0] === 3)!.subarray(1).toString())).to.deep.equal({ metadata: {}, status: 'Success' });
+    expect(
+      frames
+        .filter(f => f[0] === 1)
+        .map(f => f.subarray(1).toString())
+        .join(''),
+    ).to.equal('attached to iis\n');
+    expect(
+      JSON.parse(
+        frames
+          .find(f => f[0] === 3)!
+          .subarray(1)
+          .toString(),
+      ),
+    ).to.deep.equal({ metadata: {}, status: 'Success' });
   });
 
   it('rejects a missing pod or container with an HTTP Status before upgrading', async () => {
-    const status = (path: string) => deadline(new Promise<{ code: number; body: { reason: string; message: string } }>((resolve, reject) => {
-      const ws = new WebSocket(`${srv.url.replace('http', 'ws')}${path}`, ['v5.channel.k8s.io']);
-      ws.on('unexpected-response', (_req, res) => {
-        let body = '';
-        res.on('data', (c: Buffer) => { body += c; });
-        res.on('end', () => resolve({ code: res.statusCode ?? 0, body: JSON.parse(body) }));
-      });
-      ws.on('open', () => reject(new Error('upgraded')));
-    }), 5000, 'the HTTP error');
+    const status = (path: string) =>
+      deadline(
+        new Promise<{ code: number; body: { reason: string; message: string } }>((resolve, reject) => {
+          const ws = new WebSocket(`${srv.url.replace('http', 'ws')}${path}`, ['v5.channel.k8s.io']);
+          ws.on('unexpected-response', (_req, res) => {
+            let body = '';
+            res.on('data', (c: Buffer) => {
+              body += c;
+            });
+            res.on('end', () => resolve({ code: res.statusCode ?? 0, body: JSON.parse(body) }));
+          });
+          ws.on('open', () => reject(new Error('upgraded')));
+        }),
+        5000,
+        'the HTTP error',
+      );
     const missing = await status('/api/v1/namespaces/ns/pods/nope/exec?command=x&stdout=true');
     expect(missing.code).to.equal(404);
     expect(missing.body).to.include({ reason: 'NotFound', message: 'pods "nope" not found' });
@@ -160,9 +215,10 @@ describe('sim streaming: exec and port-forward over websockets', () => {
 
   it('forwards a port for client-node PortForward', async () => {
     const pf = new PortForward(kubeconfig(srv.url));
-    const out = new Sink(), err = new Sink();
+    const out = new Sink(),
+      err = new Sink();
     const input = new PassThrough();
-    const ws = await deadline(pf.portForward('ns', 'iis', [8080], out, err, input), 5000, 'the port-forward socket') as WebSocket;
+    const ws = (await deadline(pf.portForward('ns', 'iis', [8080], out, err, input), 5000, 'the port-forward socket')) as WebSocket;
     input.write('ping through the tunnel');
     await out.until(t => t === 'ping through the tunnel', 'the echo');
     expect(err.text).to.equal('');
@@ -183,43 +239,81 @@ describe('sim streaming: exec and port-forward over websockets', () => {
 
 describe('sim streaming: checks before the upgrade', () => {
   const noop: SubresourceHandlers = {
-    async exec() { return { exitCode: 0 }; }, async log() { /* unused */ },
-    async portForward() { throw new Error('unused'); }, async nodeProxy() { return { status: 404, contentType: 'text/plain', body: '' }; },
+    async exec() {
+      return { exitCode: 0 };
+    },
+    async log() {
+      /* unused */
+    },
+    async portForward() {
+      throw new Error('unused');
+    },
+    async nodeProxy() {
+      return { status: 404, contentType: 'text/plain', body: '' };
+    },
   };
 
   /** The HTTP status a websocket handshake is refused with. */
-  const refusal = (url: string, protocols: string[]) => deadline(new Promise<{ code: number; message: string }>((resolve, reject) => {
-    const ws = new WebSocket(url, protocols);
-    ws.on('unexpected-response', (_req, res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => { body += c; });
-      res.on('end', () => resolve({ code: res.statusCode ?? 0, message: (JSON.parse(body) as { message: string }).message }));
-    });
-    ws.on('open', () => reject(new Error('upgraded')));
-  }), 5000, 'the refusal');
+  const refusal = (url: string, protocols: string[]) =>
+    deadline(
+      new Promise<{ code: number; message: string }>((resolve, reject) => {
+        const ws = new WebSocket(url, protocols);
+        ws.on('unexpected-response', (_req, res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => {
+            body += c;
+          });
+          res.on('end', () => resolve({ code: res.statusCode ?? 0, message: (JSON.parse(body) as { message: string }).message }));
+        });
+        ws.on('open', () => reject(new Error('upgraded')));
+      }),
+      5000,
+      'the refusal',
+    );
 
   it('refuses exec into a container the kubelet reports as not running, and into a completed pod', async () => {
     const store = storeWithPod({ name: 'p', containers: ['c'] });
-    store.mutate('pods', 'ns', 'p', o => { o.status = { phase: 'Pending', containerStatuses: [{ name: 'c', state: { waiting: { reason: 'ContainerCreating' } } }] }; });
+    store.mutate('pods', 'ns', 'p', o => {
+      o.status = { phase: 'Pending', containerStatuses: [{ name: 'c', state: { waiting: { reason: 'ContainerCreating' } } }] };
+    });
     const srv = await streamServer(store, noop);
     try {
       const base = `${srv.url.replace('http', 'ws')}/api/v1/namespaces/ns/pods/p/exec?command=cmd&stdout=true`;
       expect(await refusal(base, ['v5.channel.k8s.io'])).to.deep.equal({ code: 400, message: 'unable to upgrade connection: container not found ("c")' });
-      store.mutate('pods', 'ns', 'p', o => { o.status = { phase: 'Succeeded' }; });
-      expect(await refusal(base, ['v5.channel.k8s.io'])).to.deep.equal({ code: 400, message: 'cannot exec into a container in a completed pod; current phase is Succeeded' });
-    } finally { await srv.close(); }
+      store.mutate('pods', 'ns', 'p', o => {
+        o.status = { phase: 'Succeeded' };
+      });
+      expect(await refusal(base, ['v5.channel.k8s.io'])).to.deep.equal({
+        code: 400,
+        message: 'cannot exec into a container in a completed pod; current phase is Succeeded',
+      });
+    } finally {
+      await srv.close();
+    }
   });
 
   it('refuses a handshake offering no protocol it speaks, so clients can fall back', async () => {
     const store = storeWithPod({ name: 'p', containers: ['c'] });
     const srv = await streamServer(store, noop);
     try {
-      const code = await deadline(new Promise<number>((resolve, reject) => {
-        const ws = new WebSocket(`${srv.url.replace('http', 'ws')}/api/v1/namespaces/ns/pods/p/portforward?ports=80`, ['v5.channel.k8s.io'] /* port-forward speaks v4 framing only */);
-        ws.on('unexpected-response', (_req, res) => { res.resume(); resolve(res.statusCode ?? 0); });
-        ws.on('open', () => reject(new Error('upgraded')));
-      }), 5000, 'the refusal');
+      const code = await deadline(
+        new Promise<number>((resolve, reject) => {
+          const ws = new WebSocket(
+            `${srv.url.replace('http', 'ws')}/api/v1/namespaces/ns/pods/p/portforward?ports=80`,
+            ['v5.channel.k8s.io'] /* port-forward speaks v4 framing only */,
+          );
+          ws.on('unexpected-response', (_req, res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          });
+          ws.on('open', () => reject(new Error('upgraded')));
+        }),
+        5000,
+        'the refusal',
+      );
       expect(code).to.equal(403);
-    } finally { await srv.close(); }
+    } finally {
+      await srv.close();
+    }
   });
 });

@@ -13,10 +13,15 @@ const turn = () => new Promise(r => setImmediate(r));
 describe('sim controller building blocks', () => {
   it('runs each queued key once per burst, later, never inside add()', async () => {
     const seen: string[] = [];
-    const q = new WorkQueue('test', k => { seen.push(k); });
-    q.add('a'); q.add('b'); q.add('a');
+    const q = new WorkQueue('test', k => {
+      seen.push(k);
+    });
+    q.add('a');
+    q.add('b');
+    q.add('a');
     expect(seen).to.deep.equal([]);
-    await turn(); await turn();
+    await turn();
+    await turn();
     expect(seen).to.deep.equal(['a', 'b']);
     await q.stop();
   });
@@ -26,7 +31,10 @@ describe('sim controller building blocks', () => {
     let goneCalls = 0;
     const done = new Promise<void>(resolve => {
       const q = new WorkQueue('test', k => {
-        if (k === 'gone') { goneCalls++; throw new StoreError(404, 'NotFound', 'gone'); }
+        if (k === 'gone') {
+          goneCalls++;
+          throw new StoreError(404, 'NotFound', 'gone');
+        }
         if (++calls < 3) throw new Error('transient');
         void q.stop().then(resolve);
       });
@@ -61,8 +69,10 @@ describe('sim controller building blocks', () => {
       { reasons: ['Insufficient cpu', 'Insufficient memory'], resolvable: true },
       { reasons: ['Too many pods'], resolvable: true },
     ]);
-    expect(msg).to.equal("0/12 nodes are available: 1 Insufficient cpu, 1 Insufficient memory, 1 Too many pods, 10 node(s) didn't match Pod's node affinity/selector. "
-      + 'preemption: 0/12 nodes are available: 10 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.');
+    expect(msg).to.equal(
+      "0/12 nodes are available: 1 Insufficient cpu, 1 Insufficient memory, 1 Too many pods, 10 node(s) didn't match Pod's node affinity/selector. " +
+        'preemption: 0/12 nodes are available: 10 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.',
+    );
     expect(failedSchedulingMessage(0, [])).to.equal('no nodes available to schedule pods');
   });
 });

@@ -1,7 +1,18 @@
 // Cluster bootstrap, garbage collection, namespace deletion, volumes and autoscaling.
 
 import { expect } from 'chai';
-import type { CoreV1Event, V1ConfigMap, V1DaemonSet, V1Namespace, V1PersistentVolume, V1PersistentVolumeClaim, V1RuntimeClass, V1Service, V1StorageClass, V2HorizontalPodAutoscaler } from '@kubernetes/client-node';
+import type {
+  CoreV1Event,
+  V1ConfigMap,
+  V1DaemonSet,
+  V1Namespace,
+  V1PersistentVolume,
+  V1PersistentVolumeClaim,
+  V1RuntimeClass,
+  V1Service,
+  V1StorageClass,
+  V2HorizontalPodAutoscaler,
+} from '@kubernetes/client-node';
 import type { KubeObject } from '../../../sim/api/store.ts';
 import { loadProfile, withOverrides } from '../../../sim/profiles/load.ts';
 import { metricsSourceFromPodMetrics } from '../../../sim/controllers/index.ts';
@@ -13,7 +24,9 @@ const NS = 'life';
 function deployment(name: string, replicas: number, cpu = '500m'): KubeObject {
   const spec = windowsPod(name, NS, { containers: [{ name: 'c', image: 'iis', resources: { requests: { cpu } } }] }).spec;
   return {
-    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: NS },
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace: NS },
     spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec } },
   };
 }
@@ -22,14 +35,17 @@ const names = (c: TestCluster, bucket: string, ns?: string) => c.store.list(buck
 
 describe('sim cluster bootstrap', () => {
   let c: TestCluster;
-  afterEach(async () => { await c.stop(); });
+  afterEach(async () => {
+    await c.stop();
+  });
 
   it('creates the system namespaces, default ServiceAccounts and the kubernetes Service', async () => {
     c = await startTestCluster('default');
     expect(names(c, 'namespaces')).to.include.members(['default', 'kube-system', 'kube-public', 'kube-node-lease']);
     createNamespace(c.store, NS);
     await waitFor(c.store, 'default ServiceAccounts everywhere', () =>
-      ['default', 'kube-system', 'kube-public', 'kube-node-lease', NS].every(ns => c.store.tryGet('serviceaccounts', ns, 'default')));
+      ['default', 'kube-system', 'kube-public', 'kube-node-lease', NS].every(ns => c.store.tryGet('serviceaccounts', ns, 'default')),
+    );
     const k = c.store.get('services', 'default', 'kubernetes') as unknown as V1Service;
     expect(k.spec!.ports![0]).to.include({ name: 'https', port: 443 });
     expect(names(c, 'nodes')).to.have.length(5);
@@ -77,9 +93,11 @@ describe('sim cluster bootstrap', () => {
 
 describe('sim garbage collection and namespace deletion', () => {
   let c: TestCluster;
-  afterEach(async () => { await c.stop(); });
+  afterEach(async () => {
+    await c.stop();
+  });
 
-  it('deletes a Deployment\'s ReplicaSets and pods with it', async () => {
+  it("deletes a Deployment's ReplicaSets and pods with it", async () => {
     c = await startTestCluster('default');
     createNamespace(c.store, NS);
     c.store.create('deployments.apps', deployment('web', 2));
@@ -93,10 +111,16 @@ describe('sim garbage collection and namespace deletion', () => {
     createNamespace(c.store, NS);
     c.store.create('deployments.apps', deployment('web', 1));
     await waitFor(c.store, 'a ReplicaSet', () => names(c, 'replicasets.apps', NS).length === 1);
-    c.store.mutate('deployments.apps', NS, 'web', o => { o.metadata.finalizers = ['foregroundDeletion']; });
+    c.store.mutate('deployments.apps', NS, 'web', o => {
+      o.metadata.finalizers = ['foregroundDeletion'];
+    });
     c.store.delete('deployments.apps', NS, 'web');
     expect(c.store.get('deployments.apps', NS, 'web').metadata.deletionTimestamp).to.not.equal(undefined);
-    await waitFor(c.store, 'the Deployment gone after its ReplicaSet', () => !c.store.tryGet('deployments.apps', NS, 'web') && !names(c, 'replicasets.apps', NS).length);
+    await waitFor(
+      c.store,
+      'the Deployment gone after its ReplicaSet',
+      () => !c.store.tryGet('deployments.apps', NS, 'web') && !names(c, 'replicasets.apps', NS).length,
+    );
   });
 
   it('deletes everything in a Terminating namespace, waits for pods, then removes it', async () => {
@@ -105,7 +129,12 @@ describe('sim garbage collection and namespace deletion', () => {
     expect(ns.spec!.finalizers).to.deep.equal(['kubernetes']);
     c.store.create('deployments.apps', deployment('web', 2));
     c.store.create('configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg', namespace: NS }, data: { a: 'b' } });
-    c.store.create('services', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: NS }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } });
+    c.store.create('services', {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'web', namespace: NS },
+      spec: { selector: { app: 'web' }, ports: [{ port: 80 }] },
+    });
     await waitFor(c.store, 'two running pods', () => podsIn(c.store, NS).filter(p => p.status?.phase === 'Running').length === 2);
     c.store.delete('namespaces', undefined, NS);
     const terminating = c.store.get('namespaces', undefined, NS) as unknown as V1Namespace;
@@ -114,7 +143,7 @@ describe('sim garbage collection and namespace deletion', () => {
     for (const bucket of c.store.bucketNames()) if (c.store.isNamespaced(bucket)) expect(names(c, bucket, NS), bucket).to.deep.equal([]);
   });
 
-  it('keeps a namespace Terminating while a pod\'s kubelet has not finished it', async () => {
+  it("keeps a namespace Terminating while a pod's kubelet has not finished it", async () => {
     c = await startTestCluster('default', { kubelet: { deadNodes: new Set(['win-2022-1', 'win-2022-2']) } });
     createNamespace(c.store, NS);
     c.store.create('pods', windowsPod('stuck', NS));
@@ -130,10 +159,14 @@ describe('sim garbage collection and namespace deletion', () => {
 
 describe('sim volumes and autoscaling', () => {
   let c: TestCluster;
-  afterEach(async () => { await c.stop(); });
+  afterEach(async () => {
+    await c.stop();
+  });
 
   const claim: KubeObject = {
-    apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data', namespace: NS },
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
+    metadata: { name: 'data', namespace: NS },
     spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '5Gi' } } },
   };
 
@@ -166,14 +199,20 @@ describe('sim volumes and autoscaling', () => {
     // A pod using the claim waits in the scheduler, as upstream's VolumeBinding plugin makes it.
     c.store.create('pods', windowsPod('user', NS, { volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'data' } }] }));
     const ev = await waitFor(c.store, 'FailedScheduling', () => c.store.list('events', { namespace: NS }).items.find(e => e.reason === 'FailedScheduling'));
-    expect(ev.message).to.equal('0/5 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/5 nodes are available: 5 Preemption is not helpful for scheduling.');
+    expect(ev.message).to.equal(
+      '0/5 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/5 nodes are available: 5 Preemption is not helpful for scheduling.',
+    );
   });
 
   function hpa(target: string): KubeObject {
     return {
-      apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: target, namespace: NS },
+      apiVersion: 'autoscaling/v2',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: target, namespace: NS },
       spec: {
-        scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: target }, minReplicas: 1, maxReplicas: 4,
+        scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: target },
+        minReplicas: 1,
+        maxReplicas: 4,
         metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } }],
       },
     };
@@ -200,10 +239,19 @@ describe('sim volumes and autoscaling', () => {
     createNamespace(c.store, NS);
     c.store.create('deployments.apps', deployment('web', 1));
     await waitFor(c.store, 'a running pod', () => podsIn(c.store, NS).some(p => p.status?.phase === 'Running'));
-    c.controllers.setMetricsSource(metricsSourceFromPodMetrics(async ns => podsIn(c.store, ns).map(p => ({
-      metadata: { name: p.metadata!.name, namespace: ns },
-      containers: [{ name: 'c', usage: { cpu: '125m', memory: '20Mi' } }, { name: 'd', usage: { cpu: '125m', memory: '1Mi' } }],
-    })), q => parseQuantity(q) ?? 0));
+    c.controllers.setMetricsSource(
+      metricsSourceFromPodMetrics(
+        async ns =>
+          podsIn(c.store, ns).map(p => ({
+            metadata: { name: p.metadata!.name, namespace: ns },
+            containers: [
+              { name: 'c', usage: { cpu: '125m', memory: '20Mi' } },
+              { name: 'd', usage: { cpu: '125m', memory: '1Mi' } },
+            ],
+          })),
+        q => parseQuantity(q) ?? 0,
+      ),
+    );
     c.store.create('horizontalpodautoscalers.autoscaling', hpa('web'));
     const status = await waitFor(c.store, 'HPA status with metrics', () => (hpaStatus(c)?.currentMetrics?.length ? hpaStatus(c) : undefined));
     expect(status.currentMetrics![0].resource!.current).to.deep.equal({ averageUtilization: 50, averageValue: '250m' });
@@ -218,8 +266,13 @@ describe('sim volumes and autoscaling', () => {
     c.store.create('horizontalpodautoscalers.autoscaling', hpa('web'));
     const cond = await waitFor(c.store, 'ScalingActive False', () => hpaStatus(c)?.conditions?.find(x => x.type === 'ScalingActive' && x.status === 'False'));
     expect(cond.reason).to.equal('FailedGetResourceMetric');
-    expect(cond.message).to.equal('the HPA was unable to compute the replica count: failed to get cpu utilization: unable to get metrics for resource cpu: no metrics returned from resource metrics API');
-    const ev = c.store.list('events', { namespace: NS }).items.map(e => e as unknown as CoreV1Event).find(e => e.reason === 'FailedGetResourceMetric');
+    expect(cond.message).to.equal(
+      'the HPA was unable to compute the replica count: failed to get cpu utilization: unable to get metrics for resource cpu: no metrics returned from resource metrics API',
+    );
+    const ev = c.store
+      .list('events', { namespace: NS })
+      .items.map(e => e as unknown as CoreV1Event)
+      .find(e => e.reason === 'FailedGetResourceMetric');
     expect(ev?.type).to.equal('Warning');
   });
 });

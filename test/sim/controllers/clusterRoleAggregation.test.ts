@@ -19,9 +19,18 @@ describe('sim controllers: ClusterRole aggregation', () => {
       const rules = (name: string) => (store.get(CLUSTER_ROLES, undefined, name) as unknown as V1ClusterRole).rules ?? [];
       const has = (name: string, resource: string, verb: string) => rules(name).some(r => r.resources?.includes(resource) && r.verbs.includes(verb));
       await waitFor(store, 'view aggregated', () => has('view', 'pods', 'list'));
-      await waitFor(store, 'admin aggregated from edit and view', () => has('admin', 'rolebindings', 'create') && has('admin', 'pods/exec', 'create') && has('admin', 'pods', 'list'));
+      await waitFor(
+        store,
+        'admin aggregated from edit and view',
+        () => has('admin', 'rolebindings', 'create') && has('admin', 'pods/exec', 'create') && has('admin', 'pods', 'list'),
+      );
       expect(has('view', 'secrets', 'get')).to.equal(false);
-      store.create(CLUSTER_ROLES, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'crd-view', labels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' } }, rules: [{ apiGroups: ['example.com'], resources: ['widgets'], verbs: ['get'] }] } as unknown as KubeObject);
+      store.create(CLUSTER_ROLES, {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRole',
+        metadata: { name: 'crd-view', labels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' } },
+        rules: [{ apiGroups: ['example.com'], resources: ['widgets'], verbs: ['get'] }],
+      } as unknown as KubeObject);
       await waitFor(store, 'view and admin follow the new role', () => has('view', 'widgets', 'get') && has('admin', 'widgets', 'get'));
     } finally {
       await c.stop();

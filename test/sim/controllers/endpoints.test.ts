@@ -10,18 +10,24 @@ const NS = 'svc';
 
 function service(name: string, selector: Record<string, string>, extra: Partial<V1Service['spec']> = {}): KubeObject {
   return {
-    apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: NS, labels: { team: 'win' } },
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name, namespace: NS, labels: { team: 'win' } },
     spec: { selector, ports: [{ name: 'http', port: 80, targetPort: 'http', protocol: 'TCP' }], ...extra },
   };
 }
 
 const slicesOf = (c: TestCluster, svc: string) =>
-  c.store.list('endpointslices.discovery.k8s.io', { namespace: NS, labelSelector: `kubernetes.io/service-name=${svc}` }).items.map(o => o as unknown as V1EndpointSlice);
+  c.store
+    .list('endpointslices.discovery.k8s.io', { namespace: NS, labelSelector: `kubernetes.io/service-name=${svc}` })
+    .items.map(o => o as unknown as V1EndpointSlice);
 const endpointsOf = (c: TestCluster, svc: string) => c.store.tryGet('endpoints', NS, svc) as unknown as V1Endpoints | undefined;
 
 describe('sim service controllers', () => {
   let c: TestCluster;
-  afterEach(async () => { await c.stop(); });
+  afterEach(async () => {
+    await c.stop();
+  });
 
   it('lists ready pods in Endpoints and EndpointSlices, with named ports resolved and targetRefs', async () => {
     c = await startTestCluster('default', { kubelet: { notReady: p => p.metadata!.name === 'web-b' } });
@@ -51,7 +57,11 @@ describe('sim service controllers', () => {
     });
     expect(slice.addressType).to.equal('IPv4');
     expect(slice.metadata!.name).to.match(/^web-[a-z0-9]{5}$/);
-    expect(slice.metadata!.labels).to.include({ 'kubernetes.io/service-name': 'web', 'endpointslice.kubernetes.io/managed-by': 'endpointslice-controller.k8s.io', team: 'win' });
+    expect(slice.metadata!.labels).to.include({
+      'kubernetes.io/service-name': 'web',
+      'endpointslice.kubernetes.io/managed-by': 'endpointslice-controller.k8s.io',
+      team: 'win',
+    });
     expect(slice.metadata!.ownerReferences![0]).to.include({ kind: 'Service', name: 'web', controller: true });
     expect(slice.ports).to.deep.equal([{ name: 'http', port: 8080, protocol: 'TCP' }]);
     const byName = Object.fromEntries(slice.endpoints.map(e => [e.targetRef!.name, e]));
@@ -68,7 +78,10 @@ describe('sim service controllers', () => {
     c.store.create('services', service('one', { app: 'one' }));
     await waitFor(c.store, 'one address', () => endpointsOf(c, 'one')?.subsets?.[0]?.addresses?.length === 1);
     c.store.delete('pods', NS, 'one');
-    await waitFor(c.store, 'no addresses', () => { const e = endpointsOf(c, 'one'); return e && !e.subsets; });
+    await waitFor(c.store, 'no addresses', () => {
+      const e = endpointsOf(c, 'one');
+      return e && !e.subsets;
+    });
     await waitFor(c.store, 'an empty slice', () => slicesOf(c, 'one').length === 1 && !slicesOf(c, 'one')[0].endpoints?.length);
     c.store.delete('services', NS, 'one');
     await waitFor(c.store, 'Endpoints and slices gone', () => !endpointsOf(c, 'one') && slicesOf(c, 'one').length === 0);
@@ -89,7 +102,11 @@ describe('sim service controllers', () => {
     c = await startTestCluster('default');
     createNamespace(c.store, NS);
     c.store.create('services', service('lb', { app: 'x' }, { type: 'LoadBalancer' }));
-    const ip = await waitFor(c.store, 'an ingress IP', () => (c.store.get('services', NS, 'lb') as unknown as V1Service).status?.loadBalancer?.ingress?.[0]?.ip);
+    const ip = await waitFor(
+      c.store,
+      'an ingress IP',
+      () => (c.store.get('services', NS, 'lb') as unknown as V1Service).status?.loadBalancer?.ingress?.[0]?.ip,
+    );
     expect(ip).to.match(/^127\.0\.200\.\d+$/);
     await c.stop();
 
@@ -104,7 +121,11 @@ describe('sim service controllers', () => {
     c = await startTestCluster('default', { network: { allocateLoadBalancerIP: (ns, name) => (ns === NS && name === 'lb' ? '127.0.250.7' : '127.0.250.9') } });
     createNamespace(c.store, NS);
     c.store.create('services', service('lb', { app: 'x' }, { type: 'LoadBalancer' }));
-    const ip = await waitFor(c.store, 'an ingress IP', () => (c.store.get('services', NS, 'lb') as unknown as V1Service).status?.loadBalancer?.ingress?.[0]?.ip);
+    const ip = await waitFor(
+      c.store,
+      'an ingress IP',
+      () => (c.store.get('services', NS, 'lb') as unknown as V1Service).status?.loadBalancer?.ingress?.[0]?.ip,
+    );
     expect(ip).to.equal('127.0.250.7');
   });
 });

@@ -5,16 +5,22 @@
 import { expect } from 'chai';
 import { useSimWithKubectl } from '../../support/simKubectl.ts';
 
-const job = (name: string, script: string, backoffLimit: number) => JSON.stringify({
-  apiVersion: 'batch/v1', kind: 'Job', metadata: { name, namespace: 'default' },
-  spec: {
-    backoffLimit,
-    template: { spec: {
-      restartPolicy: 'Never', nodeSelector: { 'kubernetes.io/os': 'linux' },
-      containers: [{ name: 'main', image: 'registry.k8s.io/e2e-test-images/busybox:1.36.1-1', command: ['sh', '-c', script] }],
-    } },
-  },
-});
+const job = (name: string, script: string, backoffLimit: number) =>
+  JSON.stringify({
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name, namespace: 'default' },
+    spec: {
+      backoffLimit,
+      template: {
+        spec: {
+          restartPolicy: 'Never',
+          nodeSelector: { 'kubernetes.io/os': 'linux' },
+          containers: [{ name: 'main', image: 'registry.k8s.io/e2e-test-images/busybox:1.36.1-1', command: ['sh', '-c', script] }],
+        },
+      },
+    },
+  });
 
 describe('sim: Jobs', function () {
   this.timeout(120_000);

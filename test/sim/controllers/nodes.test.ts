@@ -21,13 +21,21 @@ describe('sim nodes', () => {
     const { get, nodes } = nodesOf('default');
     const n = get('win-2022-1');
     expect(n.metadata!.labels).to.include({
-      'kubernetes.io/os': 'windows', 'beta.kubernetes.io/os': 'windows',
-      'kubernetes.io/arch': 'amd64', 'beta.kubernetes.io/arch': 'amd64',
-      'kubernetes.io/hostname': 'win-2022-1', 'node.kubernetes.io/windows-build': '10.0.20348',
+      'kubernetes.io/os': 'windows',
+      'beta.kubernetes.io/os': 'windows',
+      'kubernetes.io/arch': 'amd64',
+      'beta.kubernetes.io/arch': 'amd64',
+      'kubernetes.io/hostname': 'win-2022-1',
+      'node.kubernetes.io/windows-build': '10.0.20348',
     });
     expect(n.status!.nodeInfo).to.include({
-      operatingSystem: 'windows', architecture: 'amd64', osImage: 'Windows Server 2022 Datacenter',
-      kernelVersion: '10.0.20348.2582', containerRuntimeVersion: 'containerd://1.7.22', kubeletVersion: 'v1.33.2', kubeProxyVersion: 'v1.33.2',
+      operatingSystem: 'windows',
+      architecture: 'amd64',
+      osImage: 'Windows Server 2022 Datacenter',
+      kernelVersion: '10.0.20348.2582',
+      containerRuntimeVersion: 'containerd://1.7.22',
+      kubeletVersion: 'v1.33.2',
+      kubeProxyVersion: 'v1.33.2',
     });
     expect(n.status!.nodeInfo!.machineID).to.be.a('string').and.not.empty;
     expect(n.status!.nodeInfo!.systemUUID).to.match(/^[0-9A-F-]{36}$/);
@@ -90,7 +98,13 @@ describe('sim nodes', () => {
   it('reports the five conditions and refreshes heartbeats and leases on a timer', async () => {
     const { store, get, nodes } = nodesOf('default');
     const n = get('linux-1');
-    expect(n.status!.conditions!.map(c => `${c.type}=${c.status}`)).to.have.members(['Ready=True', 'MemoryPressure=False', 'DiskPressure=False', 'PIDPressure=False', 'NetworkUnavailable=False']);
+    expect(n.status!.conditions!.map(c => `${c.type}=${c.status}`)).to.have.members([
+      'Ready=True',
+      'MemoryPressure=False',
+      'DiskPressure=False',
+      'PIDPressure=False',
+      'NetworkUnavailable=False',
+    ]);
     const lease = store.get('leases.coordination.k8s.io', 'kube-node-lease', 'linux-1') as unknown as V1Lease;
     expect(lease.spec!.holderIdentity).to.equal('linux-1');
     expect(lease.metadata!.ownerReferences![0]).to.include({ kind: 'Node', name: 'linux-1', uid: n.metadata!.uid });
@@ -108,7 +122,11 @@ describe('sim nodes', () => {
     setNodeReady(store, profile, 'win-2022-2', false);
     let n = get('win-2022-2');
     expect(n.status!.conditions!.find(c => c.type === 'Ready')!.status).to.equal('False');
-    expect(n.spec!.taints!.map(t => `${t.key}:${t.effect}`)).to.include.members(['os:NoSchedule', 'node.kubernetes.io/not-ready:NoSchedule', 'node.kubernetes.io/not-ready:NoExecute']);
+    expect(n.spec!.taints!.map(t => `${t.key}:${t.effect}`)).to.include.members([
+      'os:NoSchedule',
+      'node.kubernetes.io/not-ready:NoSchedule',
+      'node.kubernetes.io/not-ready:NoExecute',
+    ]);
     setNodeReady(store, profile, 'win-2022-2', true);
     n = get('win-2022-2');
     expect(n.status!.conditions!.find(c => c.type === 'Ready')!.status).to.equal('True');

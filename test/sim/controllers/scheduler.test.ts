@@ -25,13 +25,19 @@ function boundNode(c: TestCluster, name: string): Promise<string> {
 }
 
 function failedScheduling(c: TestCluster, name: string): Promise<CoreV1Event> {
-  return waitFor(c.store, `FailedScheduling for ${name}`, () => c.store.list('events', { namespace: NS }).items
-    .map(e => e as unknown as CoreV1Event).find(e => e.reason === 'FailedScheduling' && e.involvedObject.name === name));
+  return waitFor(c.store, `FailedScheduling for ${name}`, () =>
+    c.store
+      .list('events', { namespace: NS })
+      .items.map(e => e as unknown as CoreV1Event)
+      .find(e => e.reason === 'FailedScheduling' && e.involvedObject.name === name),
+  );
 }
 
 describe('sim scheduler', () => {
   let c: TestCluster;
-  afterEach(async () => { await c?.stop(); });
+  afterEach(async () => {
+    await c?.stop();
+  });
 
   it('puts a Windows-selecting, tolerating pod on a Windows node and records Scheduled', async () => {
     c = await cluster();
@@ -40,7 +46,10 @@ describe('sim scheduler', () => {
     expect(nodeOS(c, node)).to.equal('windows');
     const pod = podOf(c, 'iis')!;
     expect(pod.status!.conditions!.find(x => x.type === 'PodScheduled')!.status).to.equal('True');
-    const ev = c.store.list('events', { namespace: NS }).items.map(e => e as unknown as CoreV1Event).find(e => e.reason === 'Scheduled')!;
+    const ev = c.store
+      .list('events', { namespace: NS })
+      .items.map(e => e as unknown as CoreV1Event)
+      .find(e => e.reason === 'Scheduled')!;
     expect(ev.type).to.equal('Normal');
     expect(ev.message).to.equal(`Successfully assigned ${NS}/iis to ${node}`);
     expect(ev.source!.component).to.equal('default-scheduler');
@@ -60,9 +69,11 @@ describe('sim scheduler', () => {
     c.store.create('pods', pod);
     const ev = await failedScheduling(c, 'untolerated');
     expect(ev.type).to.equal('Warning');
-    expect(ev.message).to.equal('0/5 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, '
-      + "2 node(s) didn't match Pod's node affinity/selector, 2 node(s) had untolerated taint {os: windows}. "
-      + 'preemption: 0/5 nodes are available: 5 Preemption is not helpful for scheduling.');
+    expect(ev.message).to.equal(
+      '0/5 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, ' +
+        "2 node(s) didn't match Pod's node affinity/selector, 2 node(s) had untolerated taint {os: windows}. " +
+        'preemption: 0/5 nodes are available: 5 Preemption is not helpful for scheduling.',
+    );
     const cond = podOf(c, 'untolerated')!.status!.conditions!.find(x => x.type === 'PodScheduled')!;
     expect(cond).to.include({ status: 'False', reason: 'Unschedulable', message: ev.message });
     expect(podOf(c, 'untolerated')!.spec!.nodeName).to.equal(undefined);
@@ -74,7 +85,9 @@ describe('sim scheduler', () => {
     delete (pod.spec as V1Pod['spec'])!.tolerations;
     c.store.create('pods', pod);
     await failedScheduling(c, 'waits');
-    c.store.mutate('nodes', undefined, 'win-2022-2', n => { delete (n.spec as { taints?: unknown }).taints; });
+    c.store.mutate('nodes', undefined, 'win-2022-2', n => {
+      delete (n.spec as { taints?: unknown }).taints;
+    });
     expect(await boundNode(c, 'waits')).to.equal('win-2022-2');
   });
 
@@ -83,12 +96,34 @@ describe('sim scheduler', () => {
     const affinity = (exprs: { key: string; operator: string; values?: string[] }[]) => ({
       nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: exprs }] } },
     });
-    c.store.create('pods', linuxPod('in', NS, { nodeSelector: undefined, affinity: affinity([{ key: 'kubernetes.io/hostname', operator: 'In', values: ['linux-2'] }]) }));
-    c.store.create('pods', windowsPod('notin', NS, { nodeSelector: undefined, affinity: affinity([
-      { key: 'kubernetes.io/os', operator: 'In', values: ['windows'] }, { key: 'kubernetes.io/hostname', operator: 'NotIn', values: ['win-2022-1'] }]) }));
-    c.store.create('pods', windowsPod('exists', NS, { nodeSelector: undefined, affinity: affinity([{ key: 'node.kubernetes.io/windows-build', operator: 'Exists' }]) }));
-    c.store.create('pods', linuxPod('dne', NS, { nodeSelector: undefined, affinity: affinity([
-      { key: 'node.kubernetes.io/windows-build', operator: 'DoesNotExist' }, { key: 'node-role.kubernetes.io/control-plane', operator: 'DoesNotExist' }]) }));
+    c.store.create(
+      'pods',
+      linuxPod('in', NS, { nodeSelector: undefined, affinity: affinity([{ key: 'kubernetes.io/hostname', operator: 'In', values: ['linux-2'] }]) }),
+    );
+    c.store.create(
+      'pods',
+      windowsPod('notin', NS, {
+        nodeSelector: undefined,
+        affinity: affinity([
+          { key: 'kubernetes.io/os', operator: 'In', values: ['windows'] },
+          { key: 'kubernetes.io/hostname', operator: 'NotIn', values: ['win-2022-1'] },
+        ]),
+      }),
+    );
+    c.store.create(
+      'pods',
+      windowsPod('exists', NS, { nodeSelector: undefined, affinity: affinity([{ key: 'node.kubernetes.io/windows-build', operator: 'Exists' }]) }),
+    );
+    c.store.create(
+      'pods',
+      linuxPod('dne', NS, {
+        nodeSelector: undefined,
+        affinity: affinity([
+          { key: 'node.kubernetes.io/windows-build', operator: 'DoesNotExist' },
+          { key: 'node-role.kubernetes.io/control-plane', operator: 'DoesNotExist' },
+        ]),
+      }),
+    );
     expect(await boundNode(c, 'in')).to.equal('linux-2');
     expect(await boundNode(c, 'notin')).to.equal('win-2022-2');
     expect(nodeOS(c, await boundNode(c, 'exists'))).to.equal('windows');
@@ -98,8 +133,18 @@ describe('sim scheduler', () => {
   it('prefers nodes matching preferred node affinity', async () => {
     c = await cluster();
     for (let i = 0; i < 3; i++) {
-      c.store.create('pods', windowsPod(`pref${i}`, NS, { affinity: { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [
-        { weight: 50, preference: { matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: ['win-2022-2'] }] } }] } } }));
+      c.store.create(
+        'pods',
+        windowsPod(`pref${i}`, NS, {
+          affinity: {
+            nodeAffinity: {
+              preferredDuringSchedulingIgnoredDuringExecution: [
+                { weight: 50, preference: { matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: ['win-2022-2'] }] } },
+              ],
+            },
+          },
+        }),
+      );
     }
     const nodes = await Promise.all([0, 1, 2].map(i => boundNode(c, `pref${i}`)));
     expect(nodes).to.deep.equal(['win-2022-2', 'win-2022-2', 'win-2022-2']);
@@ -116,8 +161,12 @@ describe('sim scheduler', () => {
     c.store.create('pods', big('big-3'));
     const ev = await failedScheduling(c, 'big-3');
     // Reasons sort as strings, counts included, as kube-scheduler sorts them.
-    expect(ev.message).to.match(/^0\/5 nodes are available: 1 node\(s\) had untolerated taint \{node-role.kubernetes.io\/control-plane: \}, 2 Insufficient memory, 2 node\(s\) didn't match/);
-    expect(ev.message).to.match(/preemption: 0\/5 nodes are available: 2 No preemption victims found for incoming pod, 3 Preemption is not helpful for scheduling\.$/);
+    expect(ev.message).to.match(
+      /^0\/5 nodes are available: 1 node\(s\) had untolerated taint \{node-role.kubernetes.io\/control-plane: \}, 2 Insufficient memory, 2 node\(s\) didn't match/,
+    );
+    expect(ev.message).to.match(
+      /preemption: 0\/5 nodes are available: 2 No preemption victims found for incoming pod, 3 Preemption is not helpful for scheduling\.$/,
+    );
     c.store.delete('pods', NS, 'big-1');
     expect(await boundNode(c, 'big-3')).to.equal(a);
   });
@@ -131,8 +180,10 @@ describe('sim scheduler', () => {
     expect(nodeOS(c, await boundNode(c, 'hyperv'))).to.equal('windows');
     const perBuild = c.store.create('pods', linuxPod('ws2022', NS, { nodeSelector: undefined, runtimeClassName: 'windows-2022' })) as unknown as V1Pod;
     expect(perBuild.spec!.nodeSelector).to.include({ 'node.kubernetes.io/windows-build': '10.0.20348' });
-    expect(() => c.store.create('pods', linuxPod('missing', NS, { runtimeClassName: 'nope' })))
-      .to.throw(StoreError, 'pods "missing" is forbidden: pod rejected: RuntimeClass "nope" not found');
+    expect(() => c.store.create('pods', linuxPod('missing', NS, { runtimeClassName: 'nope' }))).to.throw(
+      StoreError,
+      'pods "missing" is forbidden: pod rejected: RuntimeClass "nope" not found',
+    );
   });
 
   it('breaks: runtimeclass-scheduling leaves the pod unmerged', async () => {
@@ -157,7 +208,9 @@ describe('sim scheduler', () => {
 
   it('skips cordoned and NotReady nodes', async () => {
     c = await cluster();
-    c.store.mutate('nodes', undefined, 'win-2022-1', n => { (n.spec as { unschedulable?: boolean }).unschedulable = true; });
+    c.store.mutate('nodes', undefined, 'win-2022-1', n => {
+      (n.spec as { unschedulable?: boolean }).unschedulable = true;
+    });
     c.store.mutate('nodes', undefined, 'win-2022-2', n => {
       for (const cond of (n.status as { conditions: { type: string; status: string }[] }).conditions) if (cond.type === 'Ready') cond.status = 'False';
     });

@@ -11,7 +11,9 @@ const NS = 'resize';
 
 function claim(name: string, className?: string): KubeObject {
   return {
-    apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name, namespace: NS },
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
+    metadata: { name, namespace: NS },
     spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, ...(className ? { storageClassName: className } : {}) },
   };
 }
@@ -19,7 +21,10 @@ function claim(name: string, className?: string): KubeObject {
 const getClaim = (c: TestCluster, name: string) => c.store.get('persistentvolumeclaims', NS, name) as unknown as V1PersistentVolumeClaim;
 
 async function bound(c: TestCluster, name: string): Promise<V1PersistentVolumeClaim> {
-  return waitFor(c.store, `claim ${name} Bound`, () => { const p = getClaim(c, name); return p.status?.phase === 'Bound' && p; });
+  return waitFor(c.store, `claim ${name} Bound`, () => {
+    const p = getClaim(c, name);
+    return p.status?.phase === 'Bound' && p;
+  });
 }
 
 function grow(c: TestCluster, name: string, storage: string): void {
@@ -31,7 +36,9 @@ function grow(c: TestCluster, name: string, storage: string): void {
 
 describe('sim volume resizer', () => {
   let c: TestCluster;
-  afterEach(async () => { await c.stop(); });
+  afterEach(async () => {
+    await c.stop();
+  });
 
   it('grows the PV and marks the claim FileSystemResizePending, capacity unchanged until the node grows it', async () => {
     c = await startTestCluster('default');
@@ -57,8 +64,13 @@ describe('sim volume resizer', () => {
     c = await startTestCluster('default');
     createNamespace(c.store, NS);
     c.store.create('storageclasses.storage.k8s.io', {
-      apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'fixed' },
-      provisioner: 'disk.csi.azure.com', reclaimPolicy: 'Delete', volumeBindingMode: 'Immediate', allowVolumeExpansion: false,
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'StorageClass',
+      metadata: { name: 'fixed' },
+      provisioner: 'disk.csi.azure.com',
+      reclaimPolicy: 'Delete',
+      volumeBindingMode: 'Immediate',
+      allowVolumeExpansion: false,
     } as unknown as KubeObject);
     c.store.create('persistentvolumeclaims', claim('fixed', 'fixed'));
     const pvc = await bound(c, 'fixed');

@@ -15,11 +15,21 @@ const WINDOWS_POD_SPEC = {
   containers: [{ name: 'iis', image: 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022', ports: [{ name: 'http', containerPort: 80 }] }],
 };
 
-function deployment(name: string, replicas: number, strategy?: V1Deployment['spec'] extends infer S ? S extends { strategy?: infer T } ? T : never : never): KubeObject {
+function deployment(
+  name: string,
+  replicas: number,
+  strategy?: V1Deployment['spec'] extends infer S ? (S extends { strategy?: infer T } ? T : never) : never,
+): KubeObject {
   return {
-    apiVersion: 'apps/v1', kind: 'Deployment',
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
     metadata: { name, namespace: NS },
-    spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: structuredClone(WINDOWS_POD_SPEC) }, ...(strategy ? { strategy } : {}) },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: structuredClone(WINDOWS_POD_SPEC) },
+      ...(strategy ? { strategy } : {}),
+    },
   };
 }
 
@@ -30,15 +40,26 @@ function deploymentDone(c: TestCluster, name: string, replicas: number) {
   return waitFor(c.store, `deployment ${name} with ${replicas} available replicas`, () => {
     const d = getDeploy(c, name);
     const s = d.status;
-    return s?.observedGeneration === d.metadata!.generation && s?.updatedReplicas === replicas && s?.availableReplicas === replicas
-      && s?.replicas === replicas && podsIn(c.store, NS, `app=${name}`).length === replicas && d;
+    return (
+      s?.observedGeneration === d.metadata!.generation &&
+      s?.updatedReplicas === replicas &&
+      s?.availableReplicas === replicas &&
+      s?.replicas === replicas &&
+      podsIn(c.store, NS, `app=${name}`).length === replicas &&
+      d
+    );
   });
 }
 
 describe('sim workload controllers', () => {
   let c: TestCluster;
-  beforeEach(async () => { c = await startTestCluster('default'); createNamespace(c.store, NS); });
-  afterEach(async () => { await c.stop(); });
+  beforeEach(async () => {
+    c = await startTestCluster('default');
+    createNamespace(c.store, NS);
+  });
+  afterEach(async () => {
+    await c.stop();
+  });
 
   it('runs a Deployment of 3 Windows replicas through a ReplicaSet, spread over both Windows nodes', async () => {
     c.store.create('deployments.apps', deployment('web', 3));
@@ -63,9 +84,13 @@ describe('sim workload controllers', () => {
   it('scales a Deployment up and down', async () => {
     c.store.create('deployments.apps', deployment('web', 2));
     await deploymentDone(c, 'web', 2);
-    c.store.mutate('deployments.apps', NS, 'web', o => { (o.spec as { replicas: number }).replicas = 5; });
+    c.store.mutate('deployments.apps', NS, 'web', o => {
+      (o.spec as { replicas: number }).replicas = 5;
+    });
     await deploymentDone(c, 'web', 5);
-    c.store.mutate('deployments.apps', NS, 'web', o => { (o.spec as { replicas: number }).replicas = 1; });
+    c.store.mutate('deployments.apps', NS, 'web', o => {
+      (o.spec as { replicas: number }).replicas = 1;
+    });
     await deploymentDone(c, 'web', 1);
     expect(replicaSets(c)).to.have.length(1);
   });
@@ -95,7 +120,10 @@ describe('sim workload controllers', () => {
     expect(oldRS.spec!.replicas).to.equal(0);
     expect(podsIn(c.store, NS, 'app=web').every(p => p.spec!.containers[0].image!.endsWith('-v2'))).to.equal(true);
     expect(d.status!.conditions!.find(x => x.type === 'Progressing')!.message).to.equal(`ReplicaSet "${newRS.metadata!.name}" has successfully progressed.`);
-    const scaling = c.store.list('events', { namespace: NS }).items.filter(e => e.reason === 'ScalingReplicaSet').map(e => e.message as string);
+    const scaling = c.store
+      .list('events', { namespace: NS })
+      .items.filter(e => e.reason === 'ScalingReplicaSet')
+      .map(e => e.message as string);
     expect(scaling).to.include(`Scaled up replica set ${newRS.metadata!.name} from 0 to 1`);
     expect(scaling).to.include(`Scaled down replica set ${oldRS.metadata!.name} from 3 to 2`);
   });
@@ -107,8 +135,12 @@ describe('sim workload controllers', () => {
     const d = deployment('stuck', 2);
     (d.spec as { progressDeadlineSeconds: number }).progressDeadlineSeconds = 1;
     c.store.create('deployments.apps', d);
-    const cond = await waitFor(c.store, 'ProgressDeadlineExceeded', () =>
-      getDeploy(c, 'stuck').status?.conditions?.find(x => x.type === 'Progressing' && x.reason === 'ProgressDeadlineExceeded'), 8000);
+    const cond = await waitFor(
+      c.store,
+      'ProgressDeadlineExceeded',
+      () => getDeploy(c, 'stuck').status?.conditions?.find(x => x.type === 'Progressing' && x.reason === 'ProgressDeadlineExceeded'),
+      8000,
+    );
     expect(cond.status).to.equal('False');
     expect(cond.message).to.match(/^ReplicaSet "stuck-[a-z0-9]+" has timed out progressing\.$/);
   });
@@ -138,20 +170,40 @@ describe('sim workload controllers', () => {
   });
 
   function daemonSet(name: string, os: 'windows' | 'linux'): KubeObject {
-    const spec = os === 'windows' ? structuredClone(WINDOWS_POD_SPEC) : { nodeSelector: { 'kubernetes.io/os': 'linux' }, containers: [{ name: 'c', image: 'agnhost' }] };
-    return { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name, namespace: NS }, spec: { selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec } } };
+    const spec =
+      os === 'windows' ? structuredClone(WINDOWS_POD_SPEC) : { nodeSelector: { 'kubernetes.io/os': 'linux' }, containers: [{ name: 'c', image: 'agnhost' }] };
+    return {
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: { name, namespace: NS },
+      spec: { selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec } },
+    };
   }
   const dsStatus = (name: string) => (c.store.get('daemonsets.apps', NS, name) as unknown as V1DaemonSet).status;
 
   it('runs a Windows DaemonSet pod on each Windows node and none on Linux', async () => {
     c.store.create('daemonsets.apps', daemonSet('agent', 'windows'));
     await waitFor(c.store, 'DaemonSet ready on 2 nodes', () => dsStatus('agent')?.numberReady === 2 && dsStatus('agent'));
-    expect(dsStatus('agent')).to.include({ desiredNumberScheduled: 2, currentNumberScheduled: 2, numberReady: 2, updatedNumberScheduled: 2, numberAvailable: 2, numberMisscheduled: 0 });
+    expect(dsStatus('agent')).to.include({
+      desiredNumberScheduled: 2,
+      currentNumberScheduled: 2,
+      numberReady: 2,
+      updatedNumberScheduled: 2,
+      numberAvailable: 2,
+      numberMisscheduled: 0,
+    });
     const pods = podsIn(c.store, NS, 'app=agent');
     expect(pods.map(p => p.spec!.nodeName).sort()).to.deep.equal(['win-2022-1', 'win-2022-2']);
     const tolerations = pods[0].spec!.tolerations!.map(t => `${t.key}:${t.effect}`);
-    expect(tolerations).to.include.members(['node.kubernetes.io/not-ready:NoExecute', 'node.kubernetes.io/unreachable:NoExecute', 'node.kubernetes.io/unschedulable:NoSchedule']);
-    expect(pods[0].spec!.affinity!.nodeAffinity!.requiredDuringSchedulingIgnoredDuringExecution!.nodeSelectorTerms[0].matchFields![0]).to.include({ key: 'metadata.name', operator: 'In' });
+    expect(tolerations).to.include.members([
+      'node.kubernetes.io/not-ready:NoExecute',
+      'node.kubernetes.io/unreachable:NoExecute',
+      'node.kubernetes.io/unschedulable:NoSchedule',
+    ]);
+    expect(pods[0].spec!.affinity!.nodeAffinity!.requiredDuringSchedulingIgnoredDuringExecution!.nodeSelectorTerms[0].matchFields![0]).to.include({
+      key: 'metadata.name',
+      operator: 'In',
+    });
   });
 
   it('a node flapping NotReady keeps its DaemonSet pod (not-ready NoSchedule stops new pods only); an untolerated NoExecute taint evicts it', async () => {
@@ -164,8 +216,14 @@ describe('sim workload controllers', () => {
     setNodeReady(c.store, c.profile, 'win-2022-1', true);
     await waitFor(c.store, 'desired 2 again', () => dsStatus('agent')?.desiredNumberScheduled === 2 && dsStatus('agent')?.numberReady === 2);
     expect(podsIn(c.store, NS, 'app=agent').find(p => p.spec!.nodeName === 'win-2022-1')?.metadata!.uid, 'the same pod').to.equal(before);
-    c.store.mutate('nodes', undefined, 'win-2022-1', n => { (n.spec as { taints?: unknown[] }).taints = [...((n.spec as { taints?: unknown[] }).taints ?? []), { key: 'drain', value: 'now', effect: 'NoExecute' }]; });
-    await waitFor(c.store, 'the pod on the NoExecute-tainted node gone', () => !podsIn(c.store, NS, 'app=agent').some(p => p.spec!.nodeName === 'win-2022-1' && !p.metadata!.deletionTimestamp) || undefined);
+    c.store.mutate('nodes', undefined, 'win-2022-1', n => {
+      (n.spec as { taints?: unknown[] }).taints = [...((n.spec as { taints?: unknown[] }).taints ?? []), { key: 'drain', value: 'now', effect: 'NoExecute' }];
+    });
+    await waitFor(
+      c.store,
+      'the pod on the NoExecute-tainted node gone',
+      () => !podsIn(c.store, NS, 'app=agent').some(p => p.spec!.nodeName === 'win-2022-1' && !p.metadata!.deletionTimestamp) || undefined,
+    );
   });
 
   it('keeps a DaemonSet without the Windows toleration off tainted Windows nodes, and follows node changes', async () => {
@@ -174,7 +232,9 @@ describe('sim workload controllers', () => {
     c.store.create('daemonsets.apps', ds);
     await waitFor(c.store, 'DaemonSet status', () => dsStatus('strict')?.observedGeneration === 1 && dsStatus('strict'));
     expect(dsStatus('strict')!.desiredNumberScheduled).to.equal(0);
-    c.store.mutate('nodes', undefined, 'win-2022-1', n => { delete (n.spec as { taints?: unknown }).taints; });
+    c.store.mutate('nodes', undefined, 'win-2022-1', n => {
+      delete (n.spec as { taints?: unknown }).taints;
+    });
     await waitFor(c.store, 'one pod on the untainted node', () => dsStatus('strict')?.numberReady === 1);
     expect(podsIn(c.store, NS, 'app=strict').map(p => p.spec!.nodeName)).to.deep.equal(['win-2022-1']);
   });
@@ -193,10 +253,19 @@ describe('sim workload controllers', () => {
 
   it('creates StatefulSet pods in order with stable names, hostname and subdomain', async () => {
     const order: string[] = [];
-    const sub = c.store.onAny((bucket, e) => { if (bucket === 'pods' && e.type === 'ADDED' && e.object.metadata.namespace === NS) order.push(e.object.metadata.name!); });
+    const sub = c.store.onAny((bucket, e) => {
+      if (bucket === 'pods' && e.type === 'ADDED' && e.object.metadata.namespace === NS) order.push(e.object.metadata.name!);
+    });
     c.store.create('statefulsets.apps', {
-      apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db', namespace: NS },
-      spec: { replicas: 3, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: { metadata: { labels: { app: 'db' } }, spec: structuredClone(WINDOWS_POD_SPEC) } },
+      apiVersion: 'apps/v1',
+      kind: 'StatefulSet',
+      metadata: { name: 'db', namespace: NS },
+      spec: {
+        replicas: 3,
+        serviceName: 'db',
+        selector: { matchLabels: { app: 'db' } },
+        template: { metadata: { labels: { app: 'db' } }, spec: structuredClone(WINDOWS_POD_SPEC) },
+      },
     });
     await waitFor(c.store, 'StatefulSet ready', () => (c.store.get('statefulsets.apps', NS, 'db') as unknown as V1StatefulSet).status?.readyReplicas === 3);
     sub.stop();
@@ -213,26 +282,48 @@ describe('sim workload controllers', () => {
       const p = c.store.tryGet('pods', NS, 'db-1') as unknown as V1Pod | undefined;
       return p && p.metadata!.uid !== uid && isReady(p);
     });
-    c.store.mutate('statefulsets.apps', NS, 'db', o => { (o.spec as { replicas: number }).replicas = 1; });
-    await waitFor(c.store, 'scaled down to db-0', () => podsIn(c.store, NS, 'app=db').map(p => p.metadata!.name).join() === 'db-0');
+    c.store.mutate('statefulsets.apps', NS, 'db', o => {
+      (o.spec as { replicas: number }).replicas = 1;
+    });
+    await waitFor(
+      c.store,
+      'scaled down to db-0',
+      () =>
+        podsIn(c.store, NS, 'app=db')
+          .map(p => p.metadata!.name)
+          .join() === 'db-0',
+    );
   });
 
   it('gives StatefulSet pods their own claims and rolls a new template from the highest ordinal', async () => {
     c.store.create('statefulsets.apps', {
-      apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db', namespace: NS },
+      apiVersion: 'apps/v1',
+      kind: 'StatefulSet',
+      metadata: { name: 'db', namespace: NS },
       spec: {
-        replicas: 2, serviceName: 'db', selector: { matchLabels: { app: 'db' } },
+        replicas: 2,
+        serviceName: 'db',
+        selector: { matchLabels: { app: 'db' } },
         template: { metadata: { labels: { app: 'db' } }, spec: structuredClone(WINDOWS_POD_SPEC) },
         volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }],
       },
     });
     const sts = () => c.store.get('statefulsets.apps', NS, 'db') as unknown as V1StatefulSet;
     await waitFor(c.store, 'StatefulSet ready', () => sts().status?.readyReplicas === 2);
-    expect(c.store.list('persistentvolumeclaims', { namespace: NS }).items.map(o => o.metadata.name).sort()).to.deep.equal(['data-db-0', 'data-db-1']);
+    expect(
+      c.store
+        .list('persistentvolumeclaims', { namespace: NS })
+        .items.map(o => o.metadata.name)
+        .sort(),
+    ).to.deep.equal(['data-db-0', 'data-db-1']);
     expect(podsIn(c.store, NS, 'app=db')[0].spec!.volumes).to.deep.include({ name: 'data', persistentVolumeClaim: { claimName: 'data-db-0' } });
     const deletions: string[] = [];
-    const sub = c.store.onAny((bucket, e) => { if (bucket === 'pods' && e.type === 'DELETED' && e.object.metadata.namespace === NS) deletions.push(e.object.metadata.name!); });
-    c.store.mutate('statefulsets.apps', NS, 'db', o => { (o.spec as V1StatefulSet['spec'])!.template.spec!.containers[0].image += '-v2'; });
+    const sub = c.store.onAny((bucket, e) => {
+      if (bucket === 'pods' && e.type === 'DELETED' && e.object.metadata.namespace === NS) deletions.push(e.object.metadata.name!);
+    });
+    c.store.mutate('statefulsets.apps', NS, 'db', o => {
+      (o.spec as V1StatefulSet['spec'])!.template.spec!.containers[0].image += '-v2';
+    });
     await waitFor(c.store, 'both pods on the new revision', () => {
       const cur = sts();
       const s = cur.status;

@@ -41,8 +41,7 @@ describe('sim network: the address plan at scale', () => {
     }
     // Sorted by first address, ranges are disjoint when each ends before the next begins.
     ranges.sort((a, b) => a.r[0] - b.r[0]);
-    for (let i = 1; i < ranges.length; i++)
-      expect(overlaps(ranges[i - 1].r, ranges[i].r), `${ranges[i - 1].what} vs ${ranges[i].what}`).to.equal(false);
+    for (let i = 1; i < ranges.length; i++) expect(overlaps(ranges[i - 1].r, ranges[i].r), `${ranges[i - 1].what} vs ${ranges[i].what}`).to.equal(false);
   });
 
   it('a pod on a node past the 75th gets an address in its own range, with an IPv6 twin that maps back', () => {

@@ -7,7 +7,10 @@ import { Policy } from '../../../sim/network/policy.ts';
 import { makeProfile } from '../../support/simNetwork.ts';
 
 const svc: V1Service = { spec: { sessionAffinity: 'ClientIP', sessionAffinityConfig: { clientIP: { timeoutSeconds: 10 } } } };
-const backends = [{ address: '127.21.0.2', port: 80 }, { address: '127.22.0.2', port: 80 }];
+const backends = [
+  { address: '127.21.0.2', port: 80 },
+  { address: '127.22.0.2', port: 80 },
+];
 
 function afterTimeout(policy: Policy, node: string): [string, string] {
   const p = new BackendPicker();

@@ -13,9 +13,13 @@ let dnsIP = '';
 function udpQuery(name: string, type: 'A' | 'AAAA' = 'A', source = '127.0.0.1', timeoutMs = 1000): Promise<{ rcode: number; answers: string[] }> {
   return new Promise((resolve, reject) => {
     const s = dgram.createSocket('udp4');
-    const t = setTimeout(() => { s.close(); reject(new Error('timeout')); }, timeoutMs);
+    const t = setTimeout(() => {
+      s.close();
+      reject(new Error('timeout'));
+    }, timeoutMs);
     s.on('message', m => {
-      clearTimeout(t); s.close();
+      clearTimeout(t);
+      s.close();
       const p = dnsPacket.decode(m);
       resolve({ rcode: (p.flags ?? 0) & 0xf, answers: (p.answers ?? []).filter((a: Answer): a is StringAnswer => a.type === type).map(a => a.data) });
     });
@@ -27,7 +31,9 @@ function udpQuery(name: string, type: 'A' | 'AAAA' = 'A', source = '127.0.0.1', 
 
 describe('sim network: DNS', () => {
   let c: Cluster;
-  afterEach(async () => { await c?.stop(); });
+  afterEach(async () => {
+    await c?.stop();
+  });
 
   async function withService(profile = makeProfile()) {
     c = await Cluster.start(profile);
@@ -53,7 +59,13 @@ describe('sim network: DNS', () => {
     const reply = await new Promise<Buffer>((resolve, reject) => {
       const s = net.connect({ host: dnsIP, port: 53 }, () => s.write(q));
       let buf = Buffer.alloc(0);
-      s.on('data', d => { buf = Buffer.concat([buf, d]); if (buf.length >= 2 && buf.length >= 2 + buf.readUInt16BE(0)) { s.destroy(); resolve(buf); } });
+      s.on('data', d => {
+        buf = Buffer.concat([buf, d]);
+        if (buf.length >= 2 && buf.length >= 2 + buf.readUInt16BE(0)) {
+          s.destroy();
+          resolve(buf);
+        }
+      });
       s.on('error', reject);
     });
     const p = dnsPacket.streamDecode(reply);
@@ -66,7 +78,15 @@ describe('sim network: DNS', () => {
     const p0 = c.pod('default', 'db-0', 'win-2022', { app: 'db' }, { hostname: 'db-0', subdomain: 'db' });
     const p1 = c.pod('default', 'db-1', 'lin-1', { app: 'db' }, { hostname: 'db-1', subdomain: 'db' });
     c.service('default', 'db', { clusterIP: 'None', selector: { app: 'db' }, ports: [{ port: 80 }] });
-    c.slice('default', 'db', [{ ...p0, hostname: 'db-0' }, { ...p1, hostname: 'db-1' }], 80);
+    c.slice(
+      'default',
+      'db',
+      [
+        { ...p0, hostname: 'db-0' },
+        { ...p1, hostname: 'db-1' },
+      ],
+      80,
+    );
     expect((await udpQuery('db.default.svc.cluster.local')).answers.sort()).to.deep.equal([p0.address, p1.address].sort());
     expect((await udpQuery('db-1.db.default.svc.cluster.local')).answers).to.deep.equal([p1.address]);
     await c.stop();
@@ -107,7 +127,7 @@ describe('sim network: DNS', () => {
     expect(await c.net.resolve(w.endpoint, 'web.default', c.net.clusterDnsConfig('default'))).to.deep.equal([ip]);
   });
 
-  it('breaks: dns drops Windows pods\' queries (timeout), Linux still resolves', async () => {
+  it("breaks: dns drops Windows pods' queries (timeout), Linux still resolves", async () => {
     const { ip } = await withService(makeProfile({ breaks: ['dns'] }));
     const w = c.pod('default', 'w', 'win-2022');
     const l = c.pod('default', 'l', 'lin-1');
@@ -119,7 +139,7 @@ describe('sim network: DNS', () => {
     expect(await c.net.resolve(l.endpoint, 'web', dns)).to.deep.equal([ip]);
   });
 
-  it('the nodes\' upstream resolver knows external names only', async () => {
+  it("the nodes' upstream resolver knows external names only", async () => {
     const { ip } = await withService();
     const node = c.net.nodeEndpoint('win-2022');
     const upstream = { nameservers: [c.net.upstreamDnsServer().address], searches: [], ndots: 1 };
@@ -128,10 +148,12 @@ describe('sim network: DNS', () => {
     expect(await c.net.resolve(node, 'web.default.svc.cluster.local', c.net.clusterDnsConfig('default'))).to.deep.equal([ip]);
   });
 
-  it('dnsPolicy None: queries go to the pod\'s own nameserver', async () => {
+  it("dnsPolicy None: queries go to the pod's own nameserver", async () => {
     await withService();
     const w = c.pod('default', 'w', 'win-2022');
-    const err = await c.net.resolveWith(w.endpoint, 'web.default.svc.cluster.local', { nameservers: ['1.1.1.1'], searches: [], ndots: 1 }, { timeoutMs: 200 }).catch(e => e);
+    const err = await c.net
+      .resolveWith(w.endpoint, 'web.default.svc.cluster.local', { nameservers: ['1.1.1.1'], searches: [], ndots: 1 }, { timeoutMs: 200 })
+      .catch(e => e);
     expect(err.code).to.equal('ETIMEDOUT');
   });
 

@@ -11,15 +11,24 @@ import { iisServer } from '../../../sim/network/servers/iis.ts';
 function udpAsk(source: string, host: string, port: number, msg: string, timeoutMs = 500): Promise<string> {
   return new Promise((resolve, reject) => {
     const s = dgram.createSocket('udp4');
-    const t = setTimeout(() => { s.close(); reject(new Error('timeout')); }, timeoutMs);
-    s.on('message', m => { clearTimeout(t); s.close(); resolve(m.toString()); });
+    const t = setTimeout(() => {
+      s.close();
+      reject(new Error('timeout'));
+    }, timeoutMs);
+    s.on('message', m => {
+      clearTimeout(t);
+      s.close();
+      resolve(m.toString());
+    });
     s.bind({ address: source, port: 0 }, () => s.send(msg, port, host));
   });
 }
 
 describe('sim network: more paths', () => {
   let c: Cluster;
-  afterEach(async () => { await c?.stop(); });
+  afterEach(async () => {
+    await c?.stop();
+  });
 
   it('proxies UDP through a ClusterIP (netexec UDP, the client address kept)', async () => {
     c = await Cluster.start();
@@ -31,7 +40,8 @@ describe('sim network: more paths', () => {
     const svc = c.service('default', 'u', { selector: { app: 'u' }, ports: [{ port: 53, targetPort: 8081, protocol: 'UDP' }] });
     c.store.create('endpointslices.discovery.k8s.io', {
       metadata: { name: 'u-1', namespace: 'default', labels: { 'kubernetes.io/service-name': 'u' } },
-      addressType: 'IPv4', endpoints: [{ addresses: [b.address], nodeName: 'win-2022', conditions: { ready: true } }],
+      addressType: 'IPv4',
+      endpoints: [{ addresses: [b.address], nodeName: 'win-2022', conditions: { ready: true } }],
       ports: [{ name: '', port: 8081, protocol: 'UDP' }],
     });
     const client = c.pod('default', 'client', 'lin-1');
@@ -48,9 +58,13 @@ describe('sim network: more paths', () => {
       const k = c.service('default', 'kubernetes', { ports: [{ name: 'https', port: 443 }] });
       expect(k.spec?.clusterIP).to.equal(c.net.plan.kubernetesServiceIP());
       const w = c.pod('default', 'w', 'win-2022');
-      const r = await eventually(async () => httpGet(await c.net.connect({ from: w.endpoint, host: 'kubernetes.default.svc.cluster.local', port: 443, timeoutMs: 1000 }), '/'));
+      const r = await eventually(async () =>
+        httpGet(await c.net.connect({ from: w.endpoint, host: 'kubernetes.default.svc.cluster.local', port: 443, timeoutMs: 1000 }), '/'),
+      );
       expect(r.body).to.equal('api');
-    } finally { api.close(); }
+    } finally {
+      api.close();
+    }
   });
 
   it('dual-stack: IPv6 (IPv4-mapped) service addresses connect; a 2019 node has none', async () => {
@@ -76,13 +90,22 @@ describe('sim network: more paths', () => {
     c = await Cluster.start(makeProfile({ network: { mode: 'l2bridge', cni: 'flannel', kubeProxyEnableDSR: true } }));
     const b = c.pod('default', 'pd', 'lin-1', { app: 'pd' });
     const seen: (string | undefined)[] = [];
-    await c.net.listen(b.address, 80, s => { seen.push(c.net.originalDestination(s.remoteAddress ?? '', s.remotePort ?? 0)); s.end(); });
-    const svc = c.store.create('services', { metadata: { name: 'pd', namespace: 'default', annotations: { 'preserve-destination': 'true' } }, spec: { selector: { app: 'pd' }, ports: [{ port: 80 }] } });
+    await c.net.listen(b.address, 80, s => {
+      seen.push(c.net.originalDestination(s.remoteAddress ?? '', s.remotePort ?? 0));
+      s.end();
+    });
+    const svc = c.store.create('services', {
+      metadata: { name: 'pd', namespace: 'default', annotations: { 'preserve-destination': 'true' } },
+      spec: { selector: { app: 'pd' }, ports: [{ port: 80 }] },
+    });
     const ip = (svc.spec as { clusterIP: string }).clusterIP;
     c.slice('default', 'pd', [b], 80);
     const w = c.pod('default', 'w', 'win-2022');
     const l = c.pod('default', 'l', 'lin-1');
-    const drain = async (from: typeof w) => { const s = await c.net.connect({ from: from.endpoint, host: ip, port: 80, timeoutMs: 1000 }); await new Promise(r => s.on('close', r).resume()); };
+    const drain = async (from: typeof w) => {
+      const s = await c.net.connect({ from: from.endpoint, host: ip, port: 80, timeoutMs: 1000 });
+      await new Promise(r => s.on('close', r).resume());
+    };
     await eventually(() => drain(w));
     await drain(l);
     expect(seen.slice(-2)).to.deep.equal([`${ip}:80`, undefined]);

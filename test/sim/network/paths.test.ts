@@ -7,7 +7,9 @@ import { NetError } from '../../../sim/network/types.ts';
 
 describe('sim network: paths', () => {
   let c: Cluster;
-  afterEach(async () => { await c?.stop(); });
+  afterEach(async () => {
+    await c?.stop();
+  });
 
   it('gives each pod its own address in its node range, and nodes theirs', async () => {
     c = await Cluster.start();
@@ -34,7 +36,10 @@ describe('sim network: paths', () => {
     const client = c.pod('default', 'client', 'win-2019');
     const server = c.pod('default', 'server', 'lin-1');
     const seen = new Promise<string | undefined>(res => {
-      void c.net.listen(server.address, 9000, (s: Socket) => { res(s.remoteAddress); s.end('hi'); });
+      void c.net.listen(server.address, 9000, (s: Socket) => {
+        res(s.remoteAddress);
+        s.end('hi');
+      });
     });
     await new Promise(r => setImmediate(r));
     const s = await c.net.connect({ from: client.endpoint, host: server.address, port: 9000, timeoutMs: 2000 });
@@ -92,7 +97,7 @@ describe('sim network: paths', () => {
     expect(await c.net.ping(w.endpoint, 'example.com')).to.equal(false);
     expect(await c.net.ping(w.endpoint, l.address)).to.equal(true);
     expect(await c.net.ping(l.endpoint, c.net.externalHost().address)).to.equal(true);
-    expect(await c.net.ping(l.endpoint, '127.33.0.9')).to.equal(false);   // nobody lives there
+    expect(await c.net.ping(l.endpoint, '127.33.0.9')).to.equal(false); // nobody lives there
   });
 
   it('lifting icmpEgress lets Windows pods ping outside', async () => {

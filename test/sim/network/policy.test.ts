@@ -15,7 +15,9 @@ const cip: Target = { kind: 'service', address: '127.96.0.11', via: 'clusterIP' 
 const np = (os: 'linux' | 'windows', n: string): Target => ({ kind: 'service', address: '127.10.0.3', via: 'nodePort', os, node: n });
 const ext: Target = { kind: 'external', address: '127.250.0.1' };
 
-const W = pod('windows', 'win-2022'), W19 = pod('windows', 'win-2019'), L = pod('linux', 'lin-1');
+const W = pod('windows', 'win-2022'),
+  W19 = pod('windows', 'win-2019'),
+  L = pod('linux', 'lin-1');
 
 function verdict(p: Policy, from: Endpoint, to: Target, proto: 'tcp' | 'icmp' = 'tcp'): string {
   const d = p.decide(from, to, proto);
@@ -61,7 +63,7 @@ describe('sim network: path policy', () => {
     expect(verdict(p, node('windows', 'win-2022'), np('linux', 'lin-1'))).to.equal('ok');
     expect(verdict(p, W, podT('linux', 'lin-1'), 'icmp')).to.equal('ok');
     expect(verdict(p, L, ext, 'icmp')).to.equal('ok');
-    expect(verdict(p, outside, cip)).to.equal('timeout');     // ClusterIPs do not exist outside
+    expect(verdict(p, outside, cip)).to.equal('timeout'); // ClusterIPs do not exist outside
   });
 
   it('dual-stack: unreachable on a single-stack cluster, on overlay and on 2019; breakable', () => {
@@ -71,7 +73,9 @@ describe('sim network: path policy', () => {
     expect(verdict(new Policy(makeProfile({ network: ds })), W, v6(podT('linux', 'lin-1')))).to.equal('ok');
     expect(verdict(new Policy(makeProfile({ network: ds })), W19, v6(podT('linux', 'lin-1')))).to.equal('unreachable');
     expect(verdict(new Policy(makeProfile({ network: { ...ds, mode: 'overlay' } })), W, v6(podT('linux', 'lin-1')))).to.equal('unreachable');
-    expect(verdict(new Policy(makeProfile({ network: { ...ds, mode: 'overlay' }, limitations: { dualStackOverlay: false } })), W, v6(podT('linux', 'lin-1')))).to.equal('ok');
+    expect(
+      verdict(new Policy(makeProfile({ network: { ...ds, mode: 'overlay' }, limitations: { dualStackOverlay: false } })), W, v6(podT('linux', 'lin-1'))),
+    ).to.equal('ok');
     expect(verdict(new Policy(makeProfile({ network: ds, breaks: ['dual-stack'] })), W, v6(podT('linux', 'lin-1')))).to.equal('timeout');
   });
 

@@ -21,7 +21,9 @@ async function hostnames(c: Cluster, from: Pod['endpoint'], host: string, port: 
 
 describe('sim network: services', () => {
   let c: Cluster;
-  afterEach(async () => { await c?.stop(); });
+  afterEach(async () => {
+    await c?.stop();
+  });
 
   it('allocates clusterIP and nodePorts on create, and keeps them on update', async () => {
     c = await Cluster.start();
@@ -32,10 +34,19 @@ describe('sim network: services', () => {
     expect(np).to.be.within(30000, 32767);
     const k = c.service('default', 'kubernetes', { ports: [{ port: 443 }] });
     expect(k.spec?.clusterIP).to.equal(c.net.plan.kubernetesServiceIP());
-    const upd = c.store.update('services', { ...svc, spec: { ...svc.spec, clusterIP: undefined, clusterIPs: undefined, ports: [{ port: 80 }] } } as never) as unknown as V1Service;
+    const upd = c.store.update('services', {
+      ...svc,
+      spec: { ...svc.spec, clusterIP: undefined, clusterIPs: undefined, ports: [{ port: 80 }] },
+    } as never) as unknown as V1Service;
     expect(upd.spec?.clusterIP).to.equal(svc.spec?.clusterIP);
     expect(upd.spec?.ports?.[0].nodePort).to.equal(np);
-    const dup = (() => { try { c.service('default', 'dup', { clusterIP: svc.spec?.clusterIP, ports: [{ port: 80 }] }); } catch (e) { return e as { code: number }; } })();
+    const dup = (() => {
+      try {
+        c.service('default', 'dup', { clusterIP: svc.spec?.clusterIP, ports: [{ port: 80 }] });
+      } catch (e) {
+        return e as { code: number };
+      }
+    })();
     expect(dup?.code).to.equal(422);
   });
 
@@ -131,7 +142,7 @@ describe('sim network: services', () => {
     const win = await fetchVia(c.net, outside, c.net.nodeAddress('win-2022'), np, '/clientip');
     expect(win.body.split(':')[0]).to.equal(c.net.nodeAddress('win-2022'));
     const err = await c.net.connect({ from: outside, host: c.net.nodeAddress('win-2019'), port: np, timeoutMs: 300 }).catch(e => e);
-    expect(err.code).to.equal('ETIMEDOUT');   // no local endpoint: dropped
+    expect(err.code).to.equal('ETIMEDOUT'); // no local endpoint: dropped
     await c.stop();
 
     c = await Cluster.start(makeProfile({ network: { mode: 'l2bridge', cni: 'flannel', kubeProxyEnableDSR: true } }));
@@ -168,7 +179,13 @@ describe('sim network: services', () => {
     expect(err.code).to.equal('ECONNREFUSED');
     c.store.delete('services', 'default', 'web');
     await eventually(async () => {
-      const e = await c.net.connect({ from: client.endpoint, host: svc.spec!.clusterIP!, port: 80, timeoutMs: 500 }).then(s => { s.destroy(); return undefined; }, x => x);
+      const e = await c.net.connect({ from: client.endpoint, host: svc.spec!.clusterIP!, port: 80, timeoutMs: 500 }).then(
+        s => {
+          s.destroy();
+          return undefined;
+        },
+        x => x,
+      );
       if (e?.code !== 'ECONNREFUSED') throw new Error('listener still there');
     });
   });

@@ -28,13 +28,22 @@ async function annotatedLB(c: Cluster, preserve: boolean) {
 /** A connection to ip:80 from outside, held open while fn runs. */
 async function holding<T>(ip: string, fn: (local: net.Socket) => Promise<T> | T): Promise<T> {
   const s = net.connect({ host: ip, port: 80 });
-  await new Promise((res, rej) => { s.once('connect', res); s.once('error', rej); });
-  try { return await eventually(() => fn(s)); } finally { s.destroy(); }
+  await new Promise((res, rej) => {
+    s.once('connect', res);
+    s.once('error', rej);
+  });
+  try {
+    return await eventually(() => fn(s));
+  } finally {
+    s.destroy();
+  }
 }
 
 describe('sim network: socket table, proxied paths, dual-stack', () => {
   let c: Cluster;
-  afterEach(async () => { await c?.stop(); });
+  afterEach(async () => {
+    await c?.stop();
+  });
 
   it('socketTable: a pod server listens on the wildcard; an accepted DNATed connection shows the pod address', async () => {
     c = await Cluster.start(makeProfile({ network: DSR }), { provisionLoadBalancers: true });
@@ -42,38 +51,54 @@ describe('sim network: socket table, proxied paths, dual-stack', () => {
     expect(c.net.socketTable(b.address)).to.deep.include({ proto: 'TCP', local: { address: '0.0.0.0', port: 8080 }, state: 'LISTENING' });
     await holding(ip, s => {
       const est = c.net.socketTable(b.address).filter(e => e.state === 'ESTABLISHED');
-      expect(est.map(e => e.local), JSON.stringify(est)).to.deep.include({ address: b.address, port: 8080 });
+      expect(
+        est.map(e => e.local),
+        JSON.stringify(est),
+      ).to.deep.include({ address: b.address, port: 8080 });
       // DSR with externalTrafficPolicy Local keeps the client address as the peer.
       expect(est.some(e => e.foreign?.address === s.localAddress)).to.equal(true);
     });
   });
 
-  it('preserve-destination with DSR: the backend\'s local address is the LoadBalancer VIP; broken, it is the pod IP', async () => {
+  it("preserve-destination with DSR: the backend's local address is the LoadBalancer VIP; broken, it is the pod IP", async () => {
     c = await Cluster.start(makeProfile({ network: DSR }), { provisionLoadBalancers: true });
     const one = await annotatedLB(c, true);
     await holding(one.ip, () => {
-      const locals = c.net.socketTable(one.b.address).filter(e => e.state === 'ESTABLISHED').map(e => e.local);
+      const locals = c.net
+        .socketTable(one.b.address)
+        .filter(e => e.state === 'ESTABLISHED')
+        .map(e => e.local);
       expect(locals).to.deep.include({ address: one.ip, port: 8080 });
     });
     await c.stop();
     c = await Cluster.start(makeProfile({ network: DSR, breaks: ['preserve-destination'] }), { provisionLoadBalancers: true });
     const two = await annotatedLB(c, true);
     await holding(two.ip, () => {
-      const locals = c.net.socketTable(two.b.address).filter(e => e.state === 'ESTABLISHED').map(e => e.local);
+      const locals = c.net
+        .socketTable(two.b.address)
+        .filter(e => e.state === 'ESTABLISHED')
+        .map(e => e.local);
       expect(locals).to.deep.include({ address: two.b.address, port: 8080 });
       expect(locals.some(l => l.address === two.ip)).to.equal(false);
     });
   });
 
-  it('socketTable lists a pod\'s own outbound connection, to the address it dialed', async () => {
+  it("socketTable lists a pod's own outbound connection, to the address it dialed", async () => {
     c = await Cluster.start();
     const srv = await c.netexecPod('default', 'srv', 'lin-1');
     const client = c.pod('default', 'client', 'win-2022');
     const s = await c.net.connect({ from: client.endpoint, host: srv.address, port: 8080, timeoutMs: 2000 });
     try {
       const mine = c.net.socketTable(client.address);
-      expect(mine).to.deep.include({ proto: 'TCP', local: { address: client.address, port: s.localPort }, foreign: { address: srv.address, port: 8080 }, state: 'ESTABLISHED' });
-    } finally { s.destroy(); }
+      expect(mine).to.deep.include({
+        proto: 'TCP',
+        local: { address: client.address, port: s.localPort },
+        foreign: { address: srv.address, port: 8080 },
+        state: 'ESTABLISHED',
+      });
+    } finally {
+      s.destroy();
+    }
   });
 
   it('breaks: w2l also drops W → ClusterIP → Linux backend (after DNAT), not the Windows backend; L clients unaffected', async () => {
@@ -88,10 +113,15 @@ describe('sim network: socket table, proxied paths, dual-stack', () => {
     const probe = c.pod('default', 'probe', 'lin-1');
     await eventually(() => fetchVia(c.net, probe.endpoint, ip, 80, '/healthz'));
     for (let i = 0; i < 4; i++) {
-      results.push(await fetchVia(c.net, win.endpoint, ip, 80, '/hostname', 300).then(r => r.body, (e: { code: string }) => e.code));
+      results.push(
+        await fetchVia(c.net, win.endpoint, ip, 80, '/hostname', 300).then(
+          r => r.body,
+          (e: { code: string }) => e.code,
+        ),
+      );
     }
     expect(results.filter(r => r === 'web-w')).to.have.length(2);
-    expect(results.filter(r => r === 'ETIMEDOUT')).to.have.length(2);   // the Linux backend's turns
+    expect(results.filter(r => r === 'ETIMEDOUT')).to.have.length(2); // the Linux backend's turns
     const lin = c.pod('default', 'lc', 'lin-1');
     const names = new Set<string>();
     for (let i = 0; i < 4; i++) names.add((await fetchVia(c.net, lin.endpoint, ip, 80, '/hostname')).body);
@@ -130,7 +160,12 @@ describe('sim network: socket table, proxied paths, dual-stack', () => {
     const [, v6] = c.net.podIPs(srv.address, 'win-2022');
     const s = await c.net.connect({ from: client.endpoint, host: `[${v6}]`, port: 8080, timeoutMs: 2000 });
     expect((await httpGet(s, '/hostname')).body).to.equal('srv');
-    const six = c.service('default', 'six', { selector: { app: 'six' }, ipFamilyPolicy: 'SingleStack', ipFamilies: ['IPv6'], ports: [{ port: 80, targetPort: 8080, protocol: 'TCP' }] });
+    const six = c.service('default', 'six', {
+      selector: { app: 'six' },
+      ipFamilyPolicy: 'SingleStack',
+      ipFamilies: ['IPv6'],
+      ports: [{ port: 80, targetPort: 8080, protocol: 'TCP' }],
+    });
     c.slice('default', 'six', [srv]);
     const r = await eventually(() => fetchVia(c.net, client.endpoint, six.spec!.clusterIP!, 80, '/hostname'));
     expect(r.body).to.equal('srv');
@@ -142,7 +177,14 @@ describe('sim network: socket table, proxied paths, dual-stack', () => {
 
   it('a single-stack cluster rejects IPv6 families and RequireDualStack (422), as the API server does', async () => {
     c = await Cluster.start();
-    const fail = (spec: V1Service['spec']) => { try { c.service('default', `x${Math.random().toString(36).slice(2, 7)}`, spec); return undefined; } catch (e) { return e as { code: number; message: string }; } };
+    const fail = (spec: V1Service['spec']) => {
+      try {
+        c.service('default', `x${Math.random().toString(36).slice(2, 7)}`, spec);
+        return undefined;
+      } catch (e) {
+        return e as { code: number; message: string };
+      }
+    };
     const six = fail({ ipFamilies: ['IPv6'], ports: [{ port: 80 }] });
     expect(six?.code).to.equal(422);
     expect(six?.message).to.contain('spec.ipFamilies[0]: Invalid value: "IPv6": not configured on this cluster');

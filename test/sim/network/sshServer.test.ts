@@ -8,7 +8,11 @@ import { fingerprint, generateEd25519 } from '../../../sim/network/ssh.ts';
 
 const { Client } = ssh2;
 
-interface ExecResult { code: number | undefined; stdout: string; stderr: string }
+interface ExecResult {
+  code: number | undefined;
+  stdout: string;
+  stderr: string;
+}
 
 function sshExec(opts: { host: string; privateKey: string; pinned: string; command: string; user?: string }): Promise<ExecResult> {
   const pinnedBlob = Buffer.from(opts.pinned.split(' ')[1], 'base64');
@@ -17,16 +21,35 @@ function sshExec(opts: { host: string; privateKey: string; pinned: string; comma
     conn.on('error', reject);
     conn.on('ready', () => {
       conn.exec(opts.command, (err, stream) => {
-        if (err) { conn.end(); reject(err); return; }
-        let stdout = '', stderr = '', code: number | undefined;
-        stream.on('data', (d: Buffer) => { stdout += d; });
-        stream.stderr.on('data', (d: Buffer) => { stderr += d; });
-        stream.on('exit', (c: number) => { code = c; });
-        stream.on('close', () => { conn.end(); resolve({ code, stdout, stderr }); });
+        if (err) {
+          conn.end();
+          reject(err);
+          return;
+        }
+        let stdout = '',
+          stderr = '',
+          code: number | undefined;
+        stream.on('data', (d: Buffer) => {
+          stdout += d;
+        });
+        stream.stderr.on('data', (d: Buffer) => {
+          stderr += d;
+        });
+        stream.on('exit', (c: number) => {
+          code = c;
+        });
+        stream.on('close', () => {
+          conn.end();
+          resolve({ code, stdout, stderr });
+        });
       });
     });
     conn.connect({
-      host: opts.host, port: 22, username: opts.user ?? 'Administrator', privateKey: opts.privateKey, readyTimeout: 3000,
+      host: opts.host,
+      port: 22,
+      username: opts.user ?? 'Administrator',
+      privateKey: opts.privateKey,
+      readyTimeout: 3000,
       hostVerifier: (key: Buffer) => key.equals(pinnedBlob),
     });
   });
@@ -35,7 +58,9 @@ function sshExec(opts: { host: string; privateKey: string; pinned: string; comma
 describe('sim network: SSH on Windows nodes', () => {
   let c: Cluster;
   const user = generateEd25519();
-  afterEach(async () => { await c?.stop(); });
+  afterEach(async () => {
+    await c?.stop();
+  });
 
   it('serves exec with the node host key; exit status comes back', async () => {
     c = await Cluster.start(undefined, { ssh: { authorizedKeys: [user.public] } });
@@ -47,15 +72,22 @@ describe('sim network: SSH on Windows nodes', () => {
       return 3;
     });
     const keys = c.net.hostKeys();
-    expect(Object.keys(keys)).to.deep.equal(['win-2022']);        // only the node with ssh: true
+    expect(Object.keys(keys)).to.deep.equal(['win-2022']); // only the node with ssh: true
     expect(keys['win-2022'].publicKey).to.match(/^ssh-ed25519 AAAA/);
-    expect(keys['win-2022'].fingerprintSha256).to.equal(fingerprint(keys['win-2022'].publicKey)).and.match(/^SHA256:[A-Za-z0-9+/]{43}$/);
+    expect(keys['win-2022'].fingerprintSha256)
+      .to.equal(fingerprint(keys['win-2022'].publicKey))
+      .and.match(/^SHA256:[A-Za-z0-9+/]{43}$/);
     expect(c.net.knownHosts()).to.equal(`win-2022,${c.net.nodeAddress('win-2022')} ${keys['win-2022'].publicKey}\n`);
     const r = await sshExec({ host: c.net.nodeAddress('win-2022'), privateKey: user.private, pinned: keys['win-2022'].publicKey, command: 'echo %USERNAME%' });
     expect(r).to.deep.equal({ code: 3, stdout: 'ContainerAdministrator\r\n', stderr: 'warn\r\n' });
     expect(seen).to.deep.equal(['win-2022:echo %USERNAME%']);
     // The sim's own client key is accepted too.
-    const own = await sshExec({ host: c.net.nodeAddress('win-2022'), privateKey: c.net.sshClientKey().privateKey, pinned: keys['win-2022'].publicKey, command: 'hostname' });
+    const own = await sshExec({
+      host: c.net.nodeAddress('win-2022'),
+      privateKey: c.net.sshClientKey().privateKey,
+      pinned: keys['win-2022'].publicKey,
+      command: 'hostname',
+    });
     expect(own.code).to.equal(3);
   });
 

@@ -65,8 +65,12 @@ describe('sim network: instances', () => {
         expect(pb.address).to.not.equal(pa.address);
         const r = await fetchVia(b.net, b.net.nodeEndpoint('lin-1'), pb.address, 8080, '/hostname');
         expect(r.body).to.equal('p');
-      } finally { await b.stop(); }
-    } finally { await a.stop(); }
+      } finally {
+        await b.stop();
+      }
+    } finally {
+      await a.stop();
+    }
   });
 });
 

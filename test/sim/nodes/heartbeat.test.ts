@@ -19,16 +19,29 @@ describe('sim nodes: a lapsed Lease recovers', () => {
     const get = () => store.get('nodes', undefined, 'win-2022-1') as unknown as V1Node;
     try {
       // What the controller writes when the Lease is older than its grace period.
-      store.mutate('nodes', undefined, 'win-2022-1', o => {
-        const n = o as unknown as V1Node;
-        n.status!.conditions = n.status!.conditions!.map(c => c.type === 'NetworkUnavailable' ? c : { ...c, status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' });
-      }, { skipAdmission: true });
+      store.mutate(
+        'nodes',
+        undefined,
+        'win-2022-1',
+        o => {
+          const n = o as unknown as V1Node;
+          n.status!.conditions = n.status!.conditions!.map(c =>
+            c.type === 'NetworkUnavailable' ? c : { ...c, status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' },
+          );
+        },
+        { skipAdmission: true },
+      );
       await waitFor(store, 'unreachable taints', () => (get().spec?.taints ?? []).some(t => t.key === 'node.kubernetes.io/unreachable'), 5_000);
-      const back = await waitFor(store, 'Ready again, untainted', () => {
-        const n = get();
-        const ready = n.status!.conditions!.find(c => c.type === 'Ready');
-        return ready?.status === 'True' && !(n.spec?.taints ?? []).some(t => t.key.startsWith('node.kubernetes.io/')) ? n : undefined;
-      }, 5_000);
+      const back = await waitFor(
+        store,
+        'Ready again, untainted',
+        () => {
+          const n = get();
+          const ready = n.status!.conditions!.find(c => c.type === 'Ready');
+          return ready?.status === 'True' && !(n.spec?.taints ?? []).some(t => t.key.startsWith('node.kubernetes.io/')) ? n : undefined;
+        },
+        5_000,
+      );
       expect(back.status!.conditions!.find(c => c.type === 'Ready')!.reason).to.equal('KubeletReady');
       expect(back.status!.conditions!.some(c => c.status === 'Unknown')).to.equal(false);
     } finally {

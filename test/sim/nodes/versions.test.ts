@@ -24,9 +24,13 @@ const withVersion = (v: string, edit: (p: Profile) => void = () => {}): Profile 
 
 function admitted(profile: Profile): V1Pod {
   const pod = {
-    apiVersion: 'v1', kind: 'Pod', metadata: { name: 'hp', namespace: 'default' },
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'hp', namespace: 'default' },
     spec: {
-      os: { name: 'windows' }, nodeSelector: { 'kubernetes.io/os': 'windows' }, hostNetwork: true,
+      os: { name: 'windows' },
+      nodeSelector: { 'kubernetes.io/os': 'windows' },
+      hostNetwork: true,
       securityContext: { windowsOptions: { hostProcess: true, runAsUserName: 'NT AUTHORITY\\SYSTEM' } },
       containers: [{ name: 'c', image: 'mcr.microsoft.com/oss/kubernetes/windows-host-process-containers-base-image:v1.0.0' }],
     },
@@ -42,9 +46,16 @@ function until<T>(store: Store, bucket: string, what: string, find: () => T | un
       if (settled) return;
       const v = find();
       if (v === undefined) return;
-      settled = true; clearTimeout(t); queueMicrotask(() => w.stop()); resolve(v);
+      settled = true;
+      clearTimeout(t);
+      queueMicrotask(() => w.stop());
+      resolve(v);
     };
-    const t = setTimeout(() => { settled = true; w.stop(); reject(new Error(`timed out waiting for ${what}`)); }, ms);
+    const t = setTimeout(() => {
+      settled = true;
+      w.stop();
+      reject(new Error(`timed out waiting for ${what}`));
+    }, ms);
     const w = store.watch(bucket, { namespace: 'default' }, () => queueMicrotask(check));
     check();
   });
@@ -95,7 +106,10 @@ describe('sim: behaviour by version, runtime and build', function () {
   });
 
   it('runs the Windows agents as DaemonSets only where a Windows node can run HostProcess', () => {
-    const windowsDs = (p: Profile) => [...kubeProxy(p).daemonSets, ...cni(p).daemonSets].filter(d => d.spec!.template.spec!.nodeSelector?.['kubernetes.io/os'] === 'windows').map(d => d.metadata!.name);
+    const windowsDs = (p: Profile) =>
+      [...kubeProxy(p).daemonSets, ...cni(p).daemonSets]
+        .filter(d => d.spec!.template.spec!.nodeSelector?.['kubernetes.io/os'] === 'windows')
+        .map(d => d.metadata!.name);
     expect(windowsDs(withVersion('v1.33.2'))).to.have.members(['kube-proxy-windows', 'kube-flannel-ds-windows']);
     expect(windowsDs(withVersion('v1.22.17'))).to.deep.equal([]);
   });
@@ -103,21 +117,41 @@ describe('sim: behaviour by version, runtime and build', function () {
   it('on the kubeadm profile: Docker refuses a HostProcess pod, containerd 1.6 has no Hyper-V handler, containerd 1.6 runs HostProcess', async () => {
     const sim = await startSim({ profile: 'kubeadm' });
     try {
-      sim.store.create('runtimeclasses.node.k8s.io', { apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name: 'hyperv' }, handler: 'runhcs-wcow-hypervisor' } as unknown as KubeObject);
-      const hp = (name: string, node: string) => ({
-        apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' },
-        spec: {
-          nodeName: node, hostNetwork: true, restartPolicy: 'Never',
-          securityContext: { windowsOptions: { hostProcess: true, runAsUserName: 'NT AUTHORITY\\SYSTEM' } },
-          containers: [{ name: 'c', image: 'mcr.microsoft.com/oss/kubernetes/windows-host-process-containers-base-image:v1.0.0', command: ['cmd', '/c', 'whoami'] }],
-        },
-      }) as unknown as KubeObject;
+      sim.store.create('runtimeclasses.node.k8s.io', {
+        apiVersion: 'node.k8s.io/v1',
+        kind: 'RuntimeClass',
+        metadata: { name: 'hyperv' },
+        handler: 'runhcs-wcow-hypervisor',
+      } as unknown as KubeObject);
+      const hp = (name: string, node: string) =>
+        ({
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name, namespace: 'default' },
+          spec: {
+            nodeName: node,
+            hostNetwork: true,
+            restartPolicy: 'Never',
+            securityContext: { windowsOptions: { hostProcess: true, runAsUserName: 'NT AUTHORITY\\SYSTEM' } },
+            containers: [
+              { name: 'c', image: 'mcr.microsoft.com/oss/kubernetes/windows-host-process-containers-base-image:v1.0.0', command: ['cmd', '/c', 'whoami'] },
+            ],
+          },
+        }) as unknown as KubeObject;
       sim.store.create('pods', hp('hp-docker', 'win-r76r0a6edbe'));
       sim.store.create('pods', hp('hp-ctrd', 'win-2019-ctrd-01'));
-      sim.store.create('pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'hv', namespace: 'default' },
-        spec: { nodeName: 'win-2019-ctrd-01', runtimeClassName: 'hyperv', containers: [{ name: 'c', image: 'mcr.microsoft.com/windows/servercore:ltsc2019' }] } } as unknown as KubeObject);
-      const eventFor = (pod: string, pattern: RegExp) => until(sim.store, 'events', `an event ${pattern} for ${pod}`,
-        () => (sim.store.list('events', { namespace: 'default' }).items as unknown as CoreV1Event[]).find(e => e.involvedObject.name === pod && pattern.test(e.message ?? '')));
+      sim.store.create('pods', {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'hv', namespace: 'default' },
+        spec: { nodeName: 'win-2019-ctrd-01', runtimeClassName: 'hyperv', containers: [{ name: 'c', image: 'mcr.microsoft.com/windows/servercore:ltsc2019' }] },
+      } as unknown as KubeObject);
+      const eventFor = (pod: string, pattern: RegExp) =>
+        until(sim.store, 'events', `an event ${pattern} for ${pod}`, () =>
+          (sim.store.list('events', { namespace: 'default' }).items as unknown as CoreV1Event[]).find(
+            e => e.involvedObject.name === pod && pattern.test(e.message ?? ''),
+          ),
+        );
       expect((await eventFor('hp-docker', /hostprocess containers are not supported/)).reason).to.equal('FailedCreatePodSandBox');
       expect((await eventFor('hv', /no runtime for "runhcs-wcow-hypervisor" is configured/)).reason).to.equal('FailedCreatePodSandBox');
       const done = await until(sim.store, 'pods', 'hp-ctrd finished', () => {
@@ -125,6 +159,8 @@ describe('sim: behaviour by version, runtime and build', function () {
         return p?.status?.phase === 'Succeeded' || p?.status?.phase === 'Failed' ? p : undefined;
       });
       expect(done.status!.phase).to.equal('Succeeded');
-    } finally { await sim.stop(); }
+    } finally {
+      await sim.stop();
+    }
   });
 });

@@ -20,7 +20,9 @@ function profileFile(edit: (doc: Record<string, any>) => void): string {
 }
 
 function loadError(file: string): string {
-  try { loadProfile(file); } catch (err) {
+  try {
+    loadProfile(file);
+  } catch (err) {
     expect(err).to.be.instanceOf(ProfileError);
     return (err as Error).message;
   }
@@ -52,9 +54,17 @@ describe('sim profiles', () => {
   });
 
   it('differs per built-in where the name says so', () => {
-    expect(loadProfile('ws2019').nodes.filter(x => x.os === 'windows').map(x => x.windowsBuild!.slice(0, 10))).to.deep.equal(['10.0.17763', '10.0.17763']);
+    expect(
+      loadProfile('ws2019')
+        .nodes.filter(x => x.os === 'windows')
+        .map(x => x.windowsBuild!.slice(0, 10)),
+    ).to.deep.equal(['10.0.17763', '10.0.17763']);
     expect(loadProfile('ws2025').nodes.find(x => x.os === 'windows')!.windowsBuild).to.match(/^10\.0\.26100\./);
-    expect(loadProfile('mixed-build').nodes.filter(x => x.os === 'windows').map(x => x.windowsBuild!.split('.')[2])).to.have.members(['17763', '20348']);
+    expect(
+      loadProfile('mixed-build')
+        .nodes.filter(x => x.os === 'windows')
+        .map(x => x.windowsBuild!.split('.')[2]),
+    ).to.have.members(['17763', '20348']);
     const minimal = loadProfile('minimal');
     expect(minimal.addons).to.deep.equal({});
     expect(minimal.nodes.filter(x => x.os === 'windows').every(x => !x.taints?.length && !x.ssh)).to.equal(true);
@@ -67,18 +77,90 @@ describe('sim profiles', () => {
   });
 
   const cases: [string, (d: Record<string, any>) => void, RegExp][] = [
-    ['a malformed Windows build', d => { d.nodes[3].windowsBuild = '10.0.2'; }, /: nodes\[3\]\.windowsBuild must look like 10\.0\.NNNNN\.N, got "10\.0\.2"$/],
-    ['an unknown key', d => { d.nodes[1].colour = 'blue'; }, /: nodes\[1\]\.colour is not a known field; known: name, os, /],
-    ['a wrong type', d => { d.nodes[0].ssh = 'yes'; }, /: nodes\[0\]\.ssh must be true or false, got string "yes"$/],
-    ['an unknown break', d => { d.breaks = ['dns', 'teleport']; }, /: breaks\[1\] "teleport" is not a known break; one of: scheduler-os-selector, /],
-    ['an unknown limitation', d => { d.limitations = { icmpEgress: false, warpDrive: true }; }, /: limitations\.warpDrive is not a known limitation; known: icmpEgress, /],
-    ['a duplicate node name', d => { d.nodes[4].name = d.nodes[3].name; }, /: nodes\[4\]\.name "win-2022-1" is already used by nodes\[3\]$/],
-    ['a Windows node without a build', d => { delete d.nodes[3].windowsBuild; }, /: nodes\[3\]\.windowsBuild is required for a Windows node/],
-    ['a missing required field', d => { delete d.network; }, /: network is required$/],
-    ['an unknown network mode', d => { d.network.mode = 'bridge'; }, /: network\.mode "bridge" is not a known network mode; one of: l2bridge, overlay, host-gw$/],
-    ['a bad quantity', d => { d.nodes[0].capacity.memory = 'lots'; }, /: nodes\[0\]\.capacity\.memory must look like a quantity such as 4, 500m or 8Gi, got "lots"$/],
-    ['a bad version', d => { d.kubernetesVersion = '1.33'; }, /: kubernetesVersion must look like v1\.33\.1, got "1\.33"$/],
-    ['an unknown taint effect', d => { d.nodes[3].taints[0].effect = 'Never'; }, /: nodes\[3\]\.taints\[0\]\.effect "Never" is not a known taint effect/],
+    [
+      'a malformed Windows build',
+      d => {
+        d.nodes[3].windowsBuild = '10.0.2';
+      },
+      /: nodes\[3\]\.windowsBuild must look like 10\.0\.NNNNN\.N, got "10\.0\.2"$/,
+    ],
+    [
+      'an unknown key',
+      d => {
+        d.nodes[1].colour = 'blue';
+      },
+      /: nodes\[1\]\.colour is not a known field; known: name, os, /,
+    ],
+    [
+      'a wrong type',
+      d => {
+        d.nodes[0].ssh = 'yes';
+      },
+      /: nodes\[0\]\.ssh must be true or false, got string "yes"$/,
+    ],
+    [
+      'an unknown break',
+      d => {
+        d.breaks = ['dns', 'teleport'];
+      },
+      /: breaks\[1\] "teleport" is not a known break; one of: scheduler-os-selector, /,
+    ],
+    [
+      'an unknown limitation',
+      d => {
+        d.limitations = { icmpEgress: false, warpDrive: true };
+      },
+      /: limitations\.warpDrive is not a known limitation; known: icmpEgress, /,
+    ],
+    [
+      'a duplicate node name',
+      d => {
+        d.nodes[4].name = d.nodes[3].name;
+      },
+      /: nodes\[4\]\.name "win-2022-1" is already used by nodes\[3\]$/,
+    ],
+    [
+      'a Windows node without a build',
+      d => {
+        delete d.nodes[3].windowsBuild;
+      },
+      /: nodes\[3\]\.windowsBuild is required for a Windows node/,
+    ],
+    [
+      'a missing required field',
+      d => {
+        delete d.network;
+      },
+      /: network is required$/,
+    ],
+    [
+      'an unknown network mode',
+      d => {
+        d.network.mode = 'bridge';
+      },
+      /: network\.mode "bridge" is not a known network mode; one of: l2bridge, overlay, host-gw$/,
+    ],
+    [
+      'a bad quantity',
+      d => {
+        d.nodes[0].capacity.memory = 'lots';
+      },
+      /: nodes\[0\]\.capacity\.memory must look like a quantity such as 4, 500m or 8Gi, got "lots"$/,
+    ],
+    [
+      'a bad version',
+      d => {
+        d.kubernetesVersion = '1.33';
+      },
+      /: kubernetesVersion must look like v1\.33\.1, got "1\.33"$/,
+    ],
+    [
+      'an unknown taint effect',
+      d => {
+        d.nodes[3].taints[0].effect = 'Never';
+      },
+      /: nodes\[3\]\.taints\[0\]\.effect "Never" is not a known taint effect/,
+    ],
   ];
   for (const [what, edit, expected] of cases) {
     it(`rejects ${what} in one line naming the file and field`, () => {
@@ -108,7 +190,11 @@ describe('sim profiles', () => {
 });
 
 describe('sim profiles: base', () => {
-  const write = (text: string) => { const f = join(dir, `b${n++}.yaml`); writeFileSync(f, text); return f; };
+  const write = (text: string) => {
+    const f = join(dir, `b${n++}.yaml`);
+    writeFileSync(f, text);
+    return f;
+  };
 
   it('takes a built-in as the base and states only what differs', () => {
     const p = loadProfile(write('name: broken-w2l\nbase: default\nlimitations:\n  icmpEgress: false\nbreaks: [w2l]\n'));
@@ -120,7 +206,7 @@ describe('sim profiles: base', () => {
     expect(p.addons).to.deep.equal(base.addons);
   });
 
-  it('merges addons and network into the base\'s', () => {
+  it("merges addons and network into the base's", () => {
     const p = loadProfile(write('name: x\nbase: default\naddons:\n  metricsServer: false\nnetwork:\n  mode: overlay\n'));
     expect(p.addons.metricsServer).to.equal(false);
     expect(p.addons.defaultStorageClass).to.equal(loadProfile('default').addons.defaultStorageClass);

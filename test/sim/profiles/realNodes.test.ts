@@ -21,8 +21,12 @@ type Env = Awaited<ReturnType<typeof withProfile>>;
 function onProfile(name: string, body: (env: () => Env) => void): void {
   describe(name, () => {
     let env: Env | undefined;
-    before(async () => { env = await withProfile(name); });
-    after(async () => { await env?.sim.stop(); });
+    before(async () => {
+      env = await withProfile(name);
+    });
+    after(async () => {
+      await env?.sim.stop();
+    });
     body(() => env!);
   });
 }
@@ -35,15 +39,25 @@ describe('sim: real-node-like profiles, read through the API', function () {
   this.timeout(60_000);
 
   onProfile('aks', env => {
-
     it('has the spot Windows Server 2022 node of real-nodes/01 as described', () => {
       const n = env().nodes.get('aksnpw22000000')!;
       expect(taintsOf(n)).to.deep.equal(['kubernetes.azure.com/scalesetpriority=spot:NoSchedule']);
       expect(n.status!.capacity).to.include({ cpu: '32', memory: '134217268Ki', pods: '30', 'ephemeral-storage': '133703676Ki' });
       expect(n.status!.allocatable).to.include({ cpu: '31580m', memory: '122348084Ki', pods: '30', 'ephemeral-storage': '133703676Ki' });
-      expect(n.status!.nodeInfo).to.include({ containerRuntimeVersion: 'containerd://1.7.17+azure', kubeletVersion: 'v1.28.12', osImage: 'Windows Server 2022 Datacenter', kernelVersion: '10.0.20348.2655' });
-      expect(n.metadata!.labels).to.include({ 'kubernetes.azure.com/os-sku': 'Windows2022', 'node.kubernetes.io/windows-build': '10.0.20348', 'node-role.kubernetes.io/agent': '' });
-      expect(n.metadata!.annotations!['csi.volume.kubernetes.io/nodeid']).to.equal('{"disk.csi.azure.com":"aksnpw22000000","file.csi.azure.com":"aksnpw22000000"}');
+      expect(n.status!.nodeInfo).to.include({
+        containerRuntimeVersion: 'containerd://1.7.17+azure',
+        kubeletVersion: 'v1.28.12',
+        osImage: 'Windows Server 2022 Datacenter',
+        kernelVersion: '10.0.20348.2655',
+      });
+      expect(n.metadata!.labels).to.include({
+        'kubernetes.azure.com/os-sku': 'Windows2022',
+        'node.kubernetes.io/windows-build': '10.0.20348',
+        'node-role.kubernetes.io/agent': '',
+      });
+      expect(n.metadata!.annotations!['csi.volume.kubernetes.io/nodeid']).to.equal(
+        '{"disk.csi.azure.com":"aksnpw22000000","file.csi.azure.com":"aksnpw22000000"}',
+      );
       // Azure CNI sets no NetworkUnavailable condition (the AKS dumps have none).
       expect(cond(n, 'NetworkUnavailable')).to.equal(undefined);
     });
@@ -58,7 +72,11 @@ describe('sim: real-node-like profiles, read through the API', function () {
       const n = env().nodes.get('akswin19000005')!;
       expect(n.spec!.taints).to.equal(undefined);
       expect(n.status!.allocatable).to.include({ 'microsoft.com/directx': '1', cpu: '3860m', pods: '30' });
-      expect(n.status!.nodeInfo).to.include({ containerRuntimeVersion: 'containerd://1.6.14+azure', kubeletVersion: 'v1.25.4', osImage: 'Windows Server 2019 Datacenter' });
+      expect(n.status!.nodeInfo).to.include({
+        containerRuntimeVersion: 'containerd://1.6.14+azure',
+        kubeletVersion: 'v1.25.4',
+        osImage: 'Windows Server 2019 Datacenter',
+      });
     });
 
     it('has Linux system nodes of 2 vCPUs and 30 pods, and the Azure CNI as AKS lays it out', async () => {
@@ -73,10 +91,15 @@ describe('sim: real-node-like profiles, read through the API', function () {
   });
 
   onProfile('eks', env => {
-
     it('has the 2-vCPU Windows node of real-nodes/09 with vpc extended resources, ephemeral-storage 0 and EC2 addresses', () => {
       const n = env().nodes.get('ip-192-168-33-201.ap-southeast-2.compute.internal')!;
-      expect(n.status!.capacity).to.include({ cpu: '2', memory: '8388208Ki', 'ephemeral-storage': '0', 'vpc.amazonaws.com/PrivateIPv4Address': '11', 'vpc.amazonaws.com/ENI': '1' });
+      expect(n.status!.capacity).to.include({
+        cpu: '2',
+        memory: '8388208Ki',
+        'ephemeral-storage': '0',
+        'vpc.amazonaws.com/PrivateIPv4Address': '11',
+        'vpc.amazonaws.com/ENI': '1',
+      });
       expect(n.status!.addresses!.map(a => a.type)).to.deep.equal(['InternalIP', 'ExternalIP', 'InternalDNS', 'ExternalDNS', 'Hostname']);
       expect(addr(n, 'ExternalDNS')).to.deep.equal(['ec2-3-104-131-156.ap-southeast-2.compute.amazonaws.com']);
       expect(n.spec!.taints).to.equal(undefined);
@@ -84,7 +107,11 @@ describe('sim: real-node-like profiles, read through the API', function () {
 
     it('has the managed node group labels of real-nodes/03 and a vendor kubelet version', () => {
       const n = env().nodes.get('ip-192-168-62-122.ap-southeast-2.compute.internal')!;
-      expect(n.metadata!.labels).to.include({ 'eks.amazonaws.com/nodegroup': 'gpu-win', 'node.kubernetes.io/instance-type': 'g4dn.2xlarge', 'node.kubernetes.io/windows-build': '10.0.20348' });
+      expect(n.metadata!.labels).to.include({
+        'eks.amazonaws.com/nodegroup': 'gpu-win',
+        'node.kubernetes.io/instance-type': 'g4dn.2xlarge',
+        'node.kubernetes.io/windows-build': '10.0.20348',
+      });
       expect(n.status!.nodeInfo!.kubeletVersion).to.equal('v1.29.3-eks-ae9a62a');
       const linux = env().nodes.get('ip-192-168-12-34.ap-southeast-2.compute.internal')!;
       expect(linux.status!.allocatable).to.include({ cpu: '1930m', pods: '29' });
@@ -93,7 +120,6 @@ describe('sim: real-node-like profiles, read through the API', function () {
   });
 
   onProfile('gke', env => {
-
     it('has Windows nodes with names past 50 characters that share their first 50, tainted node.kubernetes.io/os=windows', () => {
       const win = [...env().nodes.values()].filter(n => n.metadata!.labels!['kubernetes.io/os'] === 'windows');
       expect(win).to.have.length(2);
@@ -116,13 +142,17 @@ describe('sim: real-node-like profiles, read through the API', function () {
   });
 
   onProfile('openshift', env => {
-
     it('has the WMCO Windows node of real-nodes/12 and 08: hostname differing from the name, os=Windows taint, containerd://1.19, Standard edition', () => {
       const n = env().nodes.get('ip-10-0-52-217.ec2.internal')!;
       expect(n.metadata!.labels!['kubernetes.io/hostname']).to.equal('ec2amaz-83bb2ln');
       expect(addr(n, 'Hostname')).to.deep.equal(['ec2amaz-83bb2ln']);
       expect(taintsOf(n)).to.deep.equal(['os=Windows:NoSchedule']);
-      expect(n.status!.nodeInfo).to.include({ containerRuntimeVersion: 'containerd://1.19', kubeletVersion: 'v1.25.0-2653+a34b9e9499e6c3', osImage: 'Windows Server 2022 Standard', kernelVersion: '10.0.20348.1668' });
+      expect(n.status!.nodeInfo).to.include({
+        containerRuntimeVersion: 'containerd://1.19',
+        kubeletVersion: 'v1.25.0-2653+a34b9e9499e6c3',
+        osImage: 'Windows Server 2022 Standard',
+        kernelVersion: '10.0.20348.1668',
+      });
     });
 
     it('carries OVN-Kubernetes hybrid-overlay annotations, masters tainted master only, ovnkube-node outside kube-system', async () => {
@@ -139,12 +169,15 @@ describe('sim: real-node-like profiles, read through the API', function () {
   });
 
   onProfile('kubeadm', env => {
-
     it('has the on-prem Docker node of real-nodes/07 without the windows-build label, and a containerd node with it', () => {
       const docker = env().nodes.get('win-r76r0a6edbe')!;
       expect(docker.metadata!.labels).to.not.have.property('node.kubernetes.io/windows-build');
       expect(docker.metadata!.labels).to.include({ 'kubernetes.io/os': 'windows', 'beta.kubernetes.io/os': 'windows' });
-      expect(docker.status!.nodeInfo).to.include({ containerRuntimeVersion: 'docker://20.10.9', osImage: 'Windows Server 2019 Standard Evaluation', kubeletVersion: 'v1.23.17' });
+      expect(docker.status!.nodeInfo).to.include({
+        containerRuntimeVersion: 'docker://20.10.9',
+        osImage: 'Windows Server 2019 Standard Evaluation',
+        kubeletVersion: 'v1.23.17',
+      });
       expect(docker.status!.allocatable).to.include({ cpu: '8', memory: '4193844Ki', pods: '110', 'ephemeral-storage': '0' });
       const ctrd = env().nodes.get('win-2019-ctrd-01')!;
       expect(ctrd.metadata!.labels).to.include({ 'node.kubernetes.io/windows-build': '10.0.17763' });

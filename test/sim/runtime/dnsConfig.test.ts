@@ -21,16 +21,19 @@ async function ipconfigAll(f: Fixture): Promise<string> {
 
 describe('sim runtime: pod DNS settings in ipconfig /all', () => {
   let f: Fixture | undefined;
-  afterEach(async () => { await f?.stop(); f = undefined; });
+  afterEach(async () => {
+    await f?.stop();
+    f = undefined;
+  });
 
-  it('dnsPolicy None: the dnsConfig nameserver and search suffix are the adapter\'s', async () => {
+  it("dnsPolicy None: the dnsConfig nameserver and search suffix are the adapter's", async () => {
     f = await startFixture();
     const out = await ipconfigAll(f);
     expect(out).to.contain('   DNS Servers . . . . . . . . . . . : 1.1.1.1\r\n');
     expect(out).to.contain('   DNS Suffix Search List. . . . . . : resolv.conf.local\r\n');
   });
 
-  it('breaks: dns-config ignores the pod\'s dnsConfig: the cluster DNS and search list show instead', async () => {
+  it("breaks: dns-config ignores the pod's dnsConfig: the cluster DNS and search list show instead", async () => {
     f = await startFixture(testProfile({ breaks: ['dns-config'] }));
     const out = await ipconfigAll(f);
     expect(out).to.not.contain('1.1.1.1');

@@ -19,18 +19,37 @@ describe('sim runtime: env and volumes', () => {
   let f: Fixture;
   beforeEach(async () => {
     f = await startFixture();
-    f.store.create('secrets', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'mysecret', namespace: NS }, type: 'Opaque',
-      data: { username: Buffer.from(USERNAME).toString('base64'), password: Buffer.from(PASSWORD).toString('base64') } } as KubeObject);
-    f.store.create('configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'example-config', namespace: NS },
-      data: { 'example.property.1': 'hello', 'example.property.2': 'world' } } as KubeObject);
+    f.store.create('secrets', {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'mysecret', namespace: NS },
+      type: 'Opaque',
+      data: { username: Buffer.from(USERNAME).toString('base64'), password: Buffer.from(PASSWORD).toString('base64') },
+    } as KubeObject);
+    f.store.create('configmaps', {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'example-config', namespace: NS },
+      data: { 'example.property.1': 'hello', 'example.property.2': 'world' },
+    } as KubeObject);
   });
-  afterEach(async () => { await f.stop(); });
+  afterEach(async () => {
+    await f.stop();
+  });
 
-  it('puts secret keys into env (the seed\'s secret-pod)', async () => {
-    createPod(f.store, WIN, 'my-secret-pod', { containers: [{ name: 'my-secret-pod', image: SERVERCORE, env: [
-      { name: 'USERNAME', valueFrom: { secretKeyRef: { name: 'mysecret', key: 'username' } } },
-      { name: 'PASSWORD', valueFrom: { secretKeyRef: { name: 'mysecret', key: 'password' } } },
-    ] }] });
+  it("puts secret keys into env (the seed's secret-pod)", async () => {
+    createPod(f.store, WIN, 'my-secret-pod', {
+      containers: [
+        {
+          name: 'my-secret-pod',
+          image: SERVERCORE,
+          env: [
+            { name: 'USERNAME', valueFrom: { secretKeyRef: { name: 'mysecret', key: 'username' } } },
+            { name: 'PASSWORD', valueFrom: { secretKeyRef: { name: 'mysecret', key: 'password' } } },
+          ],
+        },
+      ],
+    });
     await waitPod(f.store, 'my-secret-pod', 'Ready', isReady);
     const u = await exec(f.runtime, 'my-secret-pod', ['cmd', '/c', 'echo %USERNAME%']);
     const p = await exec(f.runtime, 'my-secret-pod', ['cmd', '/c', 'echo %PASSWORD%']);
@@ -41,32 +60,41 @@ describe('sim runtime: env and volumes', () => {
   });
 
   it('puts configmap keys into env and expands $(VAR) in the command', async () => {
-    createPod(f.store, WIN, 'configmap-pod', { restartPolicy: 'Never', containers: [{ name: 'c', image: SERVERCORE,
-      command: ['cmd', '/c', 'echo $(EXAMPLE_PROPERTY_1) %EXAMPLE_PROPERTY_2%'],
-      env: [
-        { name: 'EXAMPLE_PROPERTY_1', valueFrom: { configMapKeyRef: { name: 'example-config', key: 'example.property.1' } } },
-        { name: 'EXAMPLE_PROPERTY_2', valueFrom: { configMapKeyRef: { name: 'example-config', key: 'example.property.2' } } },
-      ] }] });
+    createPod(f.store, WIN, 'configmap-pod', {
+      restartPolicy: 'Never',
+      containers: [
+        {
+          name: 'c',
+          image: SERVERCORE,
+          command: ['cmd', '/c', 'echo $(EXAMPLE_PROPERTY_1) %EXAMPLE_PROPERTY_2%'],
+          env: [
+            { name: 'EXAMPLE_PROPERTY_1', valueFrom: { configMapKeyRef: { name: 'example-config', key: 'example.property.1' } } },
+            { name: 'EXAMPLE_PROPERTY_2', valueFrom: { configMapKeyRef: { name: 'example-config', key: 'example.property.2' } } },
+          ],
+        },
+      ],
+    });
     await waitPod(f.store, 'configmap-pod', 'Succeeded', p => p.status?.phase === 'Succeeded');
     expect(await logs(f.runtime, 'configmap-pod')).to.equal('hello world\r\n');
   });
 
-  it('fails a missing key with CreateContainerConfigError and the kubelet\'s message', async () => {
-    createPod(f.store, WIN, 'badkey', { containers: [{ name: 'c', image: SERVERCORE, env: [
-      { name: 'X', valueFrom: { secretKeyRef: { name: 'mysecret', key: 'nokey' } } },
-    ] }] });
+  it("fails a missing key with CreateContainerConfigError and the kubelet's message", async () => {
+    createPod(f.store, WIN, 'badkey', {
+      containers: [{ name: 'c', image: SERVERCORE, env: [{ name: 'X', valueFrom: { secretKeyRef: { name: 'mysecret', key: 'nokey' } } }] }],
+    });
     const p = await waitPod(f.store, 'badkey', 'CreateContainerConfigError', x => waitingReason(x) === 'CreateContainerConfigError');
     expect(p.status!.containerStatuses![0].state!.waiting!.message).to.equal(`couldn't find key nokey in Secret ${NS}/mysecret`);
     expect(events(f.store, 'badkey').some(e => e.message === `Error: couldn't find key nokey in Secret ${NS}/mysecret`)).to.equal(true);
   });
 
-  it('mounts a secret volume with files per key, and leaves a plaintext copy on the Windows node\'s disk', async () => {
+  it("mounts a secret volume with files per key, and leaves a plaintext copy on the Windows node's disk", async () => {
     const pod = createPod(f.store, WIN, 'secret-vol', {
       volumes: [{ name: 'sec', secret: { secretName: 'mysecret' } }],
       containers: [{ name: 'c', image: SERVERCORE, volumeMounts: [{ name: 'sec', mountPath: 'C:\\etc\\secret' }] }],
     });
     createPod(f.store, WIN, 'hpc', {
-      hostNetwork: true, securityContext: { windowsOptions: { hostProcess: true, runAsUserName: 'NT AUTHORITY\\SYSTEM' } },
+      hostNetwork: true,
+      securityContext: { windowsOptions: { hostProcess: true, runAsUserName: 'NT AUTHORITY\\SYSTEM' } },
       containers: [{ name: 'c', image: 'mcr.microsoft.com/windows/nanoserver:ltsc2022', command: ['ping', '-t', 'localhost'] }],
     });
     await waitPod(f.store, 'secret-vol', 'Ready', isReady);
@@ -74,17 +102,27 @@ describe('sim runtime: env and volumes', () => {
     const inPod = await exec(f.runtime, 'secret-vol', ['cmd', '/c', 'type C:\\etc\\secret\\password']);
     expect(inPod.exitCode).to.equal(0);
     sameSecret(inPod.stdout, PASSWORD, 'secret file');
-    const onDisk = await exec(f.runtime, 'hpc', ['cmd', '/c', `type C:\\var\\lib\\kubelet\\pods\\${pod.metadata!.uid}\\volumes\\kubernetes.io~secret\\sec\\password`]);
+    const onDisk = await exec(f.runtime, 'hpc', [
+      'cmd',
+      '/c',
+      `type C:\\var\\lib\\kubelet\\pods\\${pod.metadata!.uid}\\volumes\\kubernetes.io~secret\\sec\\password`,
+    ]);
     expect(onDisk.exitCode).to.equal(0);
     sameSecret(onDisk.stdout, PASSWORD, 'node-disk copy');
     const write = await exec(f.runtime, 'secret-vol', ['cmd', '/c', 'echo x > C:\\etc\\secret\\new.txt']);
     expect(write.stderr.trim()).to.equal('Access is denied.');
   });
 
-  it('shares emptyDirs between containers at /cache and C:/scratch (the seed\'s emptydir pod)', async () => {
-    const mounts = [{ name: 'cache-volume', mountPath: '/cache' }, { name: 'scratch-volume', mountPath: 'C:/scratch' }];
+  it("shares emptyDirs between containers at /cache and C:/scratch (the seed's emptydir pod)", async () => {
+    const mounts = [
+      { name: 'cache-volume', mountPath: '/cache' },
+      { name: 'scratch-volume', mountPath: 'C:/scratch' },
+    ];
     createPod(f.store, WIN, 'my-empty-dir-pod', {
-      volumes: [{ name: 'cache-volume', emptyDir: {} }, { name: 'scratch-volume', emptyDir: {} }],
+      volumes: [
+        { name: 'cache-volume', emptyDir: {} },
+        { name: 'scratch-volume', emptyDir: {} },
+      ],
       containers: [
         { name: 'a', image: SERVERCORE, volumeMounts: mounts },
         { name: 'b', image: SERVERCORE, volumeMounts: mounts },

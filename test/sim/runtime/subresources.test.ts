@@ -7,7 +7,10 @@ import { createPod, exec, isReady, LIN, logs, NS, startFixture, testProfile, wai
 const SERVERCORE = 'mcr.microsoft.com/windows/servercore:ltsc2022';
 const AGNHOST = 'registry.k8s.io/e2e-test-images/agnhost:2.53';
 
-interface Summary { pods: { podRef: { name: string }; containers: { name: string; cpu: { usageNanoCores: number }; memory: { workingSetBytes: number } }[] }[]; node: { nodeName: string; cpu: { usageNanoCores: number } } }
+interface Summary {
+  pods: { podRef: { name: string }; containers: { name: string; cpu: { usageNanoCores: number }; memory: { workingSetBytes: number } }[] }[];
+  node: { nodeName: string; cpu: { usageNanoCores: number } };
+}
 
 async function summary(f: Fixture, node: string): Promise<Summary> {
   const r = await f.runtime.handlers.nodeProxy(node, 'stats/summary');
@@ -17,8 +20,12 @@ async function summary(f: Fixture, node: string): Promise<Summary> {
 
 describe('sim runtime: exec, logs, node views, stats', () => {
   let f: Fixture;
-  beforeEach(async () => { f = await startFixture(); });
-  afterEach(async () => { await f.stop(); });
+  beforeEach(async () => {
+    f = await startFixture();
+  });
+  afterEach(async () => {
+    await f.stop();
+  });
 
   it('returns exec exit codes and CRLF output from cmd', async () => {
     createPod(f.store, WIN, 'w', { containers: [{ name: 'c', image: SERVERCORE, command: ['ping', '-t', 'localhost'] }] });
@@ -31,7 +38,10 @@ describe('sim runtime: exec, logs, node views, stats', () => {
   });
 
   it('runs as ContainerUser when runAsUserName says so, and fails an invalid user at the sandbox', async () => {
-    createPod(f.store, WIN, 'user', { securityContext: { windowsOptions: { runAsUserName: 'ContainerUser' } }, containers: [{ name: 'c', image: SERVERCORE, command: ['ping', '-t', 'localhost'] }] });
+    createPod(f.store, WIN, 'user', {
+      securityContext: { windowsOptions: { runAsUserName: 'ContainerUser' } },
+      containers: [{ name: 'c', image: SERVERCORE, command: ['ping', '-t', 'localhost'] }],
+    });
     await waitPod(f.store, 'user', 'Ready', isReady);
     expect((await exec(f.runtime, 'user', ['cmd', '/S', '/C', 'echo %username%'])).stdout.trim()).to.equal('ContainerUser');
     createPod(f.store, WIN, 'baduser', { securityContext: { windowsOptions: { runAsUserName: 'Nobody' } }, containers: [{ name: 'c', image: SERVERCORE }] });
@@ -55,7 +65,8 @@ describe('sim runtime: exec, logs, node views, stats', () => {
 
   it('runs a HostProcess pod as SYSTEM on the host, seeing node services', async () => {
     createPod(f.store, WIN, 'hpc', {
-      hostNetwork: true, restartPolicy: 'Never',
+      hostNetwork: true,
+      restartPolicy: 'Never',
       securityContext: { windowsOptions: { hostProcess: true, runAsUserName: 'NT AUTHORITY\\SYSTEM' } },
       containers: [{ name: 'c', image: 'mcr.microsoft.com/windows/nanoserver:ltsc2022', command: ['ping', '-t', 'localhost'] }],
     });
@@ -69,33 +80,46 @@ describe('sim runtime: exec, logs, node views, stats', () => {
 
   it('shares localhost between the containers of a pod', async function () {
     if (process.env.SIM_RUNTIME_STUB_SHELL) this.skip();
-    createPod(f.store, WIN, 'duo', { containers: [
-      { name: 'server', image: AGNHOST, args: ['netexec', '--http-port=8080'] },
-      { name: 'client', image: AGNHOST, args: ['pause'] },
-    ] });
+    createPod(f.store, WIN, 'duo', {
+      containers: [
+        { name: 'server', image: AGNHOST, args: ['netexec', '--http-port=8080'] },
+        { name: 'client', image: AGNHOST, args: ['pause'] },
+      ],
+    });
     await waitPod(f.store, 'duo', 'Ready', isReady);
     const r = await exec(f.runtime, 'duo', ['cmd', '/c', 'curl.exe -s http://localhost:8080/hostname --connect-timeout 5 --fail'], 'client');
     expect(r).to.include({ exitCode: 0, stdout: 'duo' });
   });
 
-  it('port-forwards to a pod\'s port', async () => {
+  it("port-forwards to a pod's port", async () => {
     createPod(f.store, WIN, 'iis', { containers: [{ name: 'iis', image: 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022' }] });
     await waitPod(f.store, 'iis', 'Ready', isReady);
     const s = await f.runtime.handlers.portForward({ namespace: NS, pod: 'iis', port: 80 }, AbortSignal.timeout(5000));
-    const reply = await new Promise<string>(r => { let t = ''; s.on('data', (d: Buffer) => { t += d.toString(); }); s.on('end', () => r(t)); s.write('GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'); });
+    const reply = await new Promise<string>(r => {
+      let t = '';
+      s.on('data', (d: Buffer) => {
+        t += d.toString();
+      });
+      s.on('end', () => r(t));
+      s.write('GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    });
     expect(reply).to.match(/^HTTP\/1\.1 200/);
   });
 
   it('accounts a CPU burner in /stats/summary, capped at the limit; metrics.k8s.io has the pod', async () => {
-    createPod(f.store, WIN, 'burn', { containers: [{ name: 'c', image: SERVERCORE, command: ['powershell', '-Command', 'while ($true) {}'], resources: { limits: { cpu: '500m', memory: '128Mi' } } }] });
+    createPod(f.store, WIN, 'burn', {
+      containers: [
+        { name: 'c', image: SERVERCORE, command: ['powershell', '-Command', 'while ($true) {}'], resources: { limits: { cpu: '500m', memory: '128Mi' } } },
+      ],
+    });
     await waitPod(f.store, 'burn', 'Ready', isReady);
     const s = await summary(f, WIN);
     const c = s.pods.find(p => p.podRef.name === 'burn')!.containers[0];
     expect(c.cpu.usageNanoCores).to.be.within(400e6, 500e6);
     expect(c.memory.workingSetBytes).to.be.greaterThan(0);
-    const pm = await f.runtime.handlers.podMetrics!(NS) as { metadata: { name: string }; containers: { usage: { cpu: string } }[] }[];
+    const pm = (await f.runtime.handlers.podMetrics!(NS)) as { metadata: { name: string }; containers: { usage: { cpu: string } }[] }[];
     expect(pm.find(m => m.metadata.name === 'burn')?.containers[0].usage.cpu).to.match(/^\d+n$/);
-    const nm = await f.runtime.handlers.nodeMetrics!() as { metadata: { name: string } }[];
+    const nm = (await f.runtime.handlers.nodeMetrics!()) as { metadata: { name: string } }[];
     expect(nm.map(n => n.metadata.name)).to.include(WIN);
   });
 
@@ -108,13 +132,22 @@ describe('sim runtime: exec, logs, node views, stats', () => {
   });
 
   it('OOM-kills a Linux container over its memory limit; a Windows one pages instead', async () => {
-    createPod(f.store, LIN, 'oom', { restartPolicy: 'Never', containers: [{ name: 'c', image: AGNHOST, args: ['pause'], resources: { limits: { memory: '64Mi' } } }] });
-    createPod(f.store, WIN, 'page', { restartPolicy: 'Never', containers: [{ name: 'c', image: SERVERCORE, command: ['ping', '-t', 'localhost'], resources: { limits: { memory: '128Mi' } } }] });
+    createPod(f.store, LIN, 'oom', {
+      restartPolicy: 'Never',
+      containers: [{ name: 'c', image: AGNHOST, args: ['pause'], resources: { limits: { memory: '64Mi' } } }],
+    });
+    createPod(f.store, WIN, 'page', {
+      restartPolicy: 'Never',
+      containers: [{ name: 'c', image: SERVERCORE, command: ['ping', '-t', 'localhost'], resources: { limits: { memory: '128Mi' } } }],
+    });
     await waitPod(f.store, 'oom', 'Ready', isReady);
     await waitPod(f.store, 'page', 'Ready', isReady);
     const hostOf = (pod: string) => {
       // The interpreter reaches allocateMemory through host.resources; here it is called directly.
-      const w = f.runtime.kubelet(pod === 'oom' ? LIN : WIN).pods().find(x => x.pod.metadata!.name === pod)!;
+      const w = f.runtime
+        .kubelet(pod === 'oom' ? LIN : WIN)
+        .pods()
+        .find(x => x.pod.metadata!.name === pod)!;
       return w.containers[0].host!;
     };
     expect(hostOf('page').resources!.allocateMemory(512 * 2 ** 20)).to.deep.equal({ ok: true, oomKilled: false });

@@ -30,8 +30,12 @@ describe('sim runtime: units', () => {
   it('publishes pause and agnhost for 1809 and ltsc2022 only; 2025 and 23H2 run the ltsc2022 variant (stable ABI)', () => {
     for (const ref of ['registry.k8s.io/pause:3.10', 'registry.k8s.io/e2e-test-images/agnhost:2.52']) {
       const e = findImage(parseImageRef(ref))!;
-      expect(e.manifests.filter(m => m.os === 'windows').map(m => m.build), ref).to.deep.equal([BUILD_2019, BUILD_2022]);
-      for (const host of ['10.0.26100', '10.0.25398']) expect(selectManifest(e, { os: 'windows', build: host })?.build, `${ref} on ${host}`).to.equal(BUILD_2022);
+      expect(
+        e.manifests.filter(m => m.os === 'windows').map(m => m.build),
+        ref,
+      ).to.deep.equal([BUILD_2019, BUILD_2022]);
+      for (const host of ['10.0.26100', '10.0.25398'])
+        expect(selectManifest(e, { os: 'windows', build: host })?.build, `${ref} on ${host}`).to.equal(BUILD_2022);
       expect(selectManifest(e, { os: 'windows', build: '10.0.19041' }), `${ref} on 2004`).to.equal(undefined);
     }
     // The stable ABI runs older images on newer hosts only from 2022, never newer images on older hosts.

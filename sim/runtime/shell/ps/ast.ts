@@ -22,13 +22,20 @@ export type Expr =
 
 export type CmdArg = { k: 'param'; name: string; value?: Expr } | { k: 'arg'; e: Expr };
 
-export interface Redirection { stream: '1' | '2' | '*'; target: Expr | '&1'; append: boolean }
+export interface Redirection {
+  stream: '1' | '2' | '*';
+  target: Expr | '&1';
+  append: boolean;
+}
 
-export type Element =
-  | { k: 'command'; name: string | Expr; args: CmdArg[]; start: number; end: number }
-  | { k: 'expr'; e: Expr; start: number; end: number };
+export type Element = { k: 'command'; name: string | Expr; args: CmdArg[]; start: number; end: number } | { k: 'expr'; e: Expr; start: number; end: number };
 
-export interface Pipeline { elems: Element[]; redirs: Redirection[]; start: number; end: number }
+export interface Pipeline {
+  elems: Element[];
+  redirs: Redirection[];
+  start: number;
+  end: number;
+}
 
 export type Stmt =
   | { k: 'pipe'; p: Pipeline; start: number; end: number }

@@ -57,7 +57,7 @@ const COMMON_SWITCHES = ['Verbose|vb', 'Debug|db', 'WhatIf', 'Confirm'];
 function canon(names: string[], want: string): string | undefined {
   const w = want.toLowerCase();
   for (const n of names) if (n.toLowerCase().split('|').includes(w)) return n.split('|')[0];
-  const hits = names.filter((n) => n.toLowerCase().split('|')[0]!.startsWith(w));
+  const hits = names.filter(n => n.toLowerCase().split('|')[0]!.startsWith(w));
   return hits.length === 1 ? hits[0]!.split('|')[0] : undefined;
 }
 
@@ -66,28 +66,48 @@ export function bindArgs(spec: CmdletSpec, tokens: ArgToken[], el: Extract<Eleme
   const params = [...(spec.params ?? []), ...COMMON];
   const switches = [...(spec.switches ?? []), ...COMMON_SWITCHES];
   const fq = `Microsoft.PowerShell.Commands.${spec.name.replace('-', '')}Command`;
-  const bindErr = (message: string, fqid: string): StatementError => new StatementError({
-    message, command: spec.name, category: 'InvalidArgument', target: '', targetType: '', reason: 'ParameterBindingException', fqid: `${fqid},${fq}`, start: el.start, end: el.end,
-  });
+  const bindErr = (message: string, fqid: string): StatementError =>
+    new StatementError({
+      message,
+      command: spec.name,
+      category: 'InvalidArgument',
+      target: '',
+      targetType: '',
+      reason: 'ParameterBindingException',
+      fqid: `${fqid},${fq}`,
+      start: el.start,
+      end: el.end,
+    });
   const positional: PSValue[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
-    if (t.kind === 'pos') { positional.push(t.value); continue; }
+    if (t.kind === 'pos') {
+      positional.push(t.value);
+      continue;
+    }
     const sw = canon(switches, t.name);
     const p = sw ? undefined : canon(params, t.name);
-    if (sw) { bound[sw] = t.attached ? truthy(t.value ?? null) : true; continue; }
+    if (sw) {
+      bound[sw] = t.attached ? truthy(t.value ?? null) : true;
+      continue;
+    }
     if (!p) throw bindErr(`A parameter cannot be found that matches parameter name '${t.name}'.`, 'NamedParameterNotFound');
-    if (t.attached) { bound[p] = t.value ?? null; continue; }
+    if (t.attached) {
+      bound[p] = t.value ?? null;
+      continue;
+    }
     const next = tokens[i + 1];
-    if (!next || next.kind !== 'pos') throw bindErr(`Missing an argument for parameter '${p}'. Specify a parameter of type 'System.Object' and try again.`, 'MissingArgument');
+    if (!next || next.kind !== 'pos')
+      throw bindErr(`Missing an argument for parameter '${p}'. Specify a parameter of type 'System.Object' and try again.`, 'MissingArgument');
     bound[p] = next.value;
     i++;
   }
-  const free = (spec.positional ?? []).filter((n) => !(n in bound));
+  const free = (spec.positional ?? []).filter(n => !(n in bound));
   const rest: PSValue[] = [];
   for (const v of positional) {
     const n = free.shift();
-    if (n) bound[n] = v; else if (spec.rest) rest.push(v);
+    if (n) bound[n] = v;
+    else if (spec.rest) rest.push(v);
     else throw bindErr(`A positional parameter cannot be found that accepts argument '${toStr(v)}'.`, 'PositionalParameterNotFound');
   }
   if (spec.rest) bound['__rest'] = rest;
@@ -95,13 +115,50 @@ export function bindArgs(spec: CmdletSpec, tokens: ArgToken[], el: Extract<Eleme
 }
 
 const ALIASES: Record<string, string> = {
-  echo: 'Write-Output', write: 'Write-Output', where: 'Where-Object', '?': 'Where-Object', select: 'Select-Object', foreach: 'ForEach-Object',
-  '%': 'ForEach-Object', gc: 'Get-Content', cat: 'Get-Content', type: 'Get-Content', ls: 'Get-ChildItem', dir: 'Get-ChildItem', gci: 'Get-ChildItem',
-  rm: 'Remove-Item', del: 'Remove-Item', ri: 'Remove-Item', rmdir: 'Remove-Item', erase: 'Remove-Item', rd: 'Remove-Item', ni: 'New-Item', sleep: 'Start-Sleep',
-  measure: 'Measure-Object', gsv: 'Get-Service', iwr: 'Invoke-WebRequest', irm: 'Invoke-RestMethod', sort: 'Sort-Object', ft: 'Format-Table',
-  fl: 'Format-List', pwd: 'Get-Location', gl: 'Get-Location', cd: 'Set-Location', sl: 'Set-Location', chdir: 'Set-Location', md: 'mkdir',
-  tnc: 'Test-NetConnection', gi: 'Get-Item', gcm: 'Get-Command', ac: 'Add-Content', cls: 'Clear-Host', clear: 'Clear-Host', sls: 'Select-String',
-  gp: 'Get-ItemProperty', gwmi: 'Get-WmiObject', gcim: 'Get-CimInstance',
+  echo: 'Write-Output',
+  write: 'Write-Output',
+  where: 'Where-Object',
+  '?': 'Where-Object',
+  select: 'Select-Object',
+  foreach: 'ForEach-Object',
+  '%': 'ForEach-Object',
+  gc: 'Get-Content',
+  cat: 'Get-Content',
+  type: 'Get-Content',
+  ls: 'Get-ChildItem',
+  dir: 'Get-ChildItem',
+  gci: 'Get-ChildItem',
+  rm: 'Remove-Item',
+  del: 'Remove-Item',
+  ri: 'Remove-Item',
+  rmdir: 'Remove-Item',
+  erase: 'Remove-Item',
+  rd: 'Remove-Item',
+  ni: 'New-Item',
+  sleep: 'Start-Sleep',
+  measure: 'Measure-Object',
+  gsv: 'Get-Service',
+  iwr: 'Invoke-WebRequest',
+  irm: 'Invoke-RestMethod',
+  sort: 'Sort-Object',
+  ft: 'Format-Table',
+  fl: 'Format-List',
+  pwd: 'Get-Location',
+  gl: 'Get-Location',
+  cd: 'Set-Location',
+  sl: 'Set-Location',
+  chdir: 'Set-Location',
+  md: 'mkdir',
+  tnc: 'Test-NetConnection',
+  gi: 'Get-Item',
+  gcm: 'Get-Command',
+  ac: 'Add-Content',
+  cls: 'Clear-Host',
+  clear: 'Clear-Host',
+  sls: 'Select-String',
+  gp: 'Get-ItemProperty',
+  gwmi: 'Get-WmiObject',
+  gcim: 'Get-CimInstance',
 };
 /** Windows PowerShell 5.1 only: curl/wget call Invoke-WebRequest, sc is Set-Content (§2). */
 const DESKTOP_ALIASES: Record<string, string> = { curl: 'Invoke-WebRequest', wget: 'Invoke-WebRequest', sc: 'Set-Content' };
@@ -125,10 +182,13 @@ export function findCmdlet(name: string, interp: Interp): CmdletSpec | undefined
   return spec;
 }
 
-
 // ---- helpers ----
-function str(v: PSValue | undefined): string | undefined { return v === undefined || v === null ? undefined : toStr(v); }
-function flag(b: Bound, n: string): boolean { return truthy(b[n] ?? null); }
+function str(v: PSValue | undefined): string | undefined {
+  return v === undefined || v === null ? undefined : toStr(v);
+}
+function flag(b: Bound, n: string): boolean {
+  return truthy(b[n] ?? null);
+}
 
 function decode(buf: Buffer): string {
   if (buf[0] === 0xff && buf[1] === 0xfe) return buf.subarray(2).toString('utf16le');
@@ -147,10 +207,22 @@ export function encode(text: string, enc: string | undefined, edition: Interp['e
 function pathError(c: CmdletCall, path: string, e: unknown, verb: 'read' | 'write'): void {
   const cmd = c.name.replace('-', '');
   if (e instanceof FsError && (e.code === 'EACCES' || e.code === 'EROFS')) {
-    c.error({ message: `Access to the path '${path}' is denied.`, category: 'PermissionDenied', target: path, reason: 'UnauthorizedAccessException', fqid: `${verb === 'read' ? 'GetContentReaderUnauthorizedAccessError' : 'GetContentWriterUnauthorizedAccessError'},Microsoft.PowerShell.Commands.${cmd}Command` });
+    c.error({
+      message: `Access to the path '${path}' is denied.`,
+      category: 'PermissionDenied',
+      target: path,
+      reason: 'UnauthorizedAccessException',
+      fqid: `${verb === 'read' ? 'GetContentReaderUnauthorizedAccessError' : 'GetContentWriterUnauthorizedAccessError'},Microsoft.PowerShell.Commands.${cmd}Command`,
+    });
     return;
   }
-  c.error({ message: `Cannot find path '${path}' because it does not exist.`, category: 'ObjectNotFound', target: path, reason: 'ItemNotFoundException', fqid: `PathNotFound,Microsoft.PowerShell.Commands.${cmd}Command` });
+  c.error({
+    message: `Cannot find path '${path}' because it does not exist.`,
+    category: 'ObjectNotFound',
+    target: path,
+    reason: 'ItemNotFoundException',
+    fqid: `PathNotFound,Microsoft.PowerShell.Commands.${cmd}Command`,
+  });
 }
 
 function fileInfo(host: ShellHost, path: string, e?: { name: string; dir: boolean; size: number; mtime: Date }): PSObject {
@@ -159,25 +231,40 @@ function fileInfo(host: ShellHost, path: string, e?: { name: string; dir: boolea
   const dir = e ? e.dir : host.fs.isDir(path);
   const parent = norm.includes('\\') ? norm.slice(0, norm.lastIndexOf('\\')) || norm : norm;
   let size = e?.size ?? 0;
-  if (!e && !dir) { try { size = host.fs.read(path).length; } catch { size = 0; } }
+  if (!e && !dir) {
+    try {
+      size = host.fs.read(path).length;
+    } catch {
+      size = 0;
+    }
+  }
   // The read-only attribute is the one permission bit a Windows file keeps (fs.ts readOnlyAttribute):
   // Mode "-ar---", FileInfo.IsReadOnly and Attributes "ReadOnly, Archive".
   const ro = !dir && (host.fs.readOnlyAttribute?.(path) ?? false);
-  return new PSObject('FileSystemInfo', {
-    Mode: dir ? 'd-----' : ro ? '-ar---' : '-a----', LastWriteTime: e?.mtime ?? new Date(), Length: dir ? null : size, Name: name,
-    ...(dir ? { Attributes: 'Directory' } : { IsReadOnly: ro, Attributes: ro ? 'ReadOnly, Archive' : 'Archive' }),
-    FullName: norm, PSIsContainer: dir, DirectoryName: /^[a-zA-Z]:$/.test(parent) ? `${parent}\\` : parent,
-  }, norm);
+  return new PSObject(
+    'FileSystemInfo',
+    {
+      Mode: dir ? 'd-----' : ro ? '-ar---' : '-a----',
+      LastWriteTime: e?.mtime ?? new Date(),
+      Length: dir ? null : size,
+      Name: name,
+      ...(dir ? { Attributes: 'Directory' } : { IsReadOnly: ro, Attributes: ro ? 'ReadOnly, Archive' : 'Archive' }),
+      FullName: norm,
+      PSIsContainer: dir,
+      DirectoryName: /^[a-zA-Z]:$/.test(parent) ? `${parent}\\` : parent,
+    },
+    norm,
+  );
 }
 
-function compareWith(c: CmdletCall, b: Bound): ((x: PSValue) => Promise<boolean>) {
+function compareWith(c: CmdletCall, b: Bound): (x: PSValue) => Promise<boolean> {
   const filter = b['FilterScript'];
-  if (filter instanceof ScriptBlock) return async (x) => truthy(collapse(await c.interp.invokeBlock(filter, x)));
+  if (filter instanceof ScriptBlock) return async x => truthy(collapse(await c.interp.invokeBlock(filter, x)));
   const prop = str(b['Property']) ?? '';
   const value = b['Value'] ?? null;
   const ops = ['EQ', 'NE', 'GT', 'GE', 'LT', 'LE', 'Like', 'NotLike', 'Match', 'NotMatch', 'Contains', 'NotContains', 'In', 'NotIn', 'CEQ', 'CNE'];
-  const op = ops.find((o) => flag(b, o));
-  return async (x) => {
+  const op = ops.find(o => flag(b, o));
+  return async x => {
     const v = getMember(x, prop);
     if (!op) return truthy(v);
     const r = await c.interp.binary(op.toLowerCase(), v, value);
@@ -185,57 +272,176 @@ function compareWith(c: CmdletCall, b: Bound): ((x: PSValue) => Promise<boolean>
   };
 }
 
-function asLines(vs: PSValue[]): string[] { return vs.map(toStr); }
+function asLines(vs: PSValue[]): string[] {
+  return vs.map(toStr);
+}
 
 const coreCommands: CmdletSpec[] = [
-  { name: 'Write-Output', params: ['InputObject'], switches: ['NoEnumerate'], positional: ['InputObject'], rest: true,
+  {
+    name: 'Write-Output',
+    params: ['InputObject'],
+    switches: ['NoEnumerate'],
+    positional: ['InputObject'],
+    rest: true,
     async run(c) {
       const vals = 'InputObject' in c.bound ? [c.bound['InputObject'] ?? null, ...((c.bound['__rest'] as PSValue[]) ?? [])] : c.input;
-      return vals.flatMap((v) => (isArray(v) ? v : [v]));
-    } },
-  { name: 'Write-Host', params: ['Object', 'ForegroundColor', 'BackgroundColor', 'Separator'], switches: ['NoNewline'], positional: ['Object'], rest: true,
+      return vals.flatMap(v => (isArray(v) ? v : [v]));
+    },
+  },
+  {
+    name: 'Write-Host',
+    params: ['Object', 'ForegroundColor', 'BackgroundColor', 'Separator'],
+    switches: ['NoNewline'],
+    positional: ['Object'],
+    rest: true,
     async run(c) {
       const given = 'Object' in c.bound ? [c.bound['Object'] ?? null, ...((c.bound['__rest'] as PSValue[]) ?? [])] : [];
       const vals = given.length === 0 && c.hadInput ? c.input : given;
-      const text = vals.flatMap((v) => (isArray(v) ? v : [v])).map(toStr).join(str(c.bound['Separator']) ?? ' ');
+      const text = vals
+        .flatMap(v => (isArray(v) ? v : [v]))
+        .map(toStr)
+        .join(str(c.bound['Separator']) ?? ' ');
       c.io.stdout.write(text + (flag(c.bound, 'NoNewline') ? '' : '\r\n'));
       return [];
-    } },
-  { name: 'Write-Error', params: ['Message', 'Category', 'ErrorId'], positional: ['Message'], rest: true,
+    },
+  },
+  {
+    name: 'Write-Error',
+    params: ['Message', 'Category', 'ErrorId'],
+    positional: ['Message'],
+    rest: true,
     async run(c) {
       const msg = [str(c.bound['Message']) ?? '', ...((c.bound['__rest'] as PSValue[]) ?? []).map(toStr)].join(' ');
-      c.error({ message: msg, category: 'NotSpecified', target: '', targetType: '', reason: 'WriteErrorException', fqid: 'Microsoft.PowerShell.Commands.WriteErrorException' });
+      c.error({
+        message: msg,
+        category: 'NotSpecified',
+        target: '',
+        targetType: '',
+        reason: 'WriteErrorException',
+        fqid: 'Microsoft.PowerShell.Commands.WriteErrorException',
+      });
       return [];
-    } },
-  { name: 'Write-Warning', params: ['Message'], positional: ['Message'],
-    async run(c) { c.io.stdout.write(`WARNING: ${str(c.bound['Message']) ?? ''}\r\n`); return []; } },
-  { name: 'Write-Verbose', params: ['Message'], positional: ['Message'], async run() { return []; } },
-  { name: 'Write-Debug', params: ['Message'], positional: ['Message'], async run() { return []; } },
-  { name: 'Write-Information', params: ['MessageData', 'Tags'], positional: ['MessageData'], async run() { return []; } },
-  { name: 'Out-Null', params: ['InputObject'], async run() { return []; } },
-  { name: 'Out-Host', params: ['InputObject'], async run(c) { c.interp.emit(c.input); return []; } },
-  { name: 'Clear-Host', async run() { return []; } },
-  { name: 'Out-String', params: ['InputObject', 'Width'], switches: ['Stream'], positional: [],
+    },
+  },
+  {
+    name: 'Write-Warning',
+    params: ['Message'],
+    positional: ['Message'],
+    async run(c) {
+      c.io.stdout.write(`WARNING: ${str(c.bound['Message']) ?? ''}\r\n`);
+      return [];
+    },
+  },
+  {
+    name: 'Write-Verbose',
+    params: ['Message'],
+    positional: ['Message'],
+    async run() {
+      return [];
+    },
+  },
+  {
+    name: 'Write-Debug',
+    params: ['Message'],
+    positional: ['Message'],
+    async run() {
+      return [];
+    },
+  },
+  {
+    name: 'Write-Information',
+    params: ['MessageData', 'Tags'],
+    positional: ['MessageData'],
+    async run() {
+      return [];
+    },
+  },
+  {
+    name: 'Out-Null',
+    params: ['InputObject'],
+    async run() {
+      return [];
+    },
+  },
+  {
+    name: 'Out-Host',
+    params: ['InputObject'],
+    async run(c) {
+      c.interp.emit(c.input);
+      return [];
+    },
+  },
+  {
+    name: 'Clear-Host',
+    async run() {
+      return [];
+    },
+  },
+  {
+    name: 'Out-String',
+    params: ['InputObject', 'Width'],
+    switches: ['Stream'],
+    positional: [],
     async run(c) {
       const text = render(c.input);
       return flag(c.bound, 'Stream') ? text.split('\r\n').slice(0, -1) : [text];
-    } },
-  { name: 'Format-Table', params: ['Property'], switches: ['AutoSize', 'HideTableHeaders', 'Wrap'], positional: ['Property'],
-    async run(c) { return [new NativeOutput(Buffer.from(renderAs(c.input, 'table', c.bound['Property'])))]; } },
-  { name: 'Format-List', params: ['Property'], positional: ['Property'],
-    async run(c) { return [new NativeOutput(Buffer.from(renderAs(c.input, 'list', c.bound['Property'])))]; } },
-  { name: 'Where-Object', params: ['FilterScript', 'Property', 'Value', 'InputObject'],
-    switches: ['EQ', 'NE', 'GT', 'GE', 'LT', 'LE', 'Like', 'NotLike', 'Match', 'NotMatch', 'Contains', 'NotContains', 'In', 'NotIn', 'CEQ', 'CNE', 'Is', 'IsNot'],
+    },
+  },
+  {
+    name: 'Format-Table',
+    params: ['Property'],
+    switches: ['AutoSize', 'HideTableHeaders', 'Wrap'],
+    positional: ['Property'],
+    async run(c) {
+      return [new NativeOutput(Buffer.from(renderAs(c.input, 'table', c.bound['Property'])))];
+    },
+  },
+  {
+    name: 'Format-List',
+    params: ['Property'],
+    positional: ['Property'],
+    async run(c) {
+      return [new NativeOutput(Buffer.from(renderAs(c.input, 'list', c.bound['Property'])))];
+    },
+  },
+  {
+    name: 'Where-Object',
+    params: ['FilterScript', 'Property', 'Value', 'InputObject'],
+    switches: [
+      'EQ',
+      'NE',
+      'GT',
+      'GE',
+      'LT',
+      'LE',
+      'Like',
+      'NotLike',
+      'Match',
+      'NotMatch',
+      'Contains',
+      'NotContains',
+      'In',
+      'NotIn',
+      'CEQ',
+      'CNE',
+      'Is',
+      'IsNot',
+    ],
     positional: ['__first', 'Value'],
     async run(c) {
       const first = c.bound['__first'];
-      if (first instanceof ScriptBlock) c.bound['FilterScript'] = first; else if (first !== undefined) c.bound['Property'] = first;
+      if (first instanceof ScriptBlock) c.bound['FilterScript'] = first;
+      else if (first !== undefined) c.bound['Property'] = first;
       const test = compareWith(c, c.bound);
       const out: PSValue[] = [];
       for (const x of c.input) if (await test(x)) out.push(x);
       return out;
-    } },
-  { name: 'ForEach-Object', params: ['Process', 'MemberName', 'Begin', 'End'], positional: ['Process'],
+    },
+  },
+  {
+    name: 'ForEach-Object',
+    params: ['Process', 'MemberName', 'Begin', 'End'],
+    positional: ['Process'],
     async run(c) {
       const p = c.bound['Process'] ?? c.bound['MemberName'];
       const out: PSValue[] = [];
@@ -246,22 +452,33 @@ const coreCommands: CmdletSpec[] = [
       }
       if (c.bound['End'] instanceof ScriptBlock) out.push(...(await c.interp.invokeBlock(c.bound['End'], null)));
       return out;
-    } },
-  { name: 'Select-Object', params: ['Property', 'ExpandProperty', 'First', 'Last', 'Skip', 'Index'], switches: ['Unique'], positional: ['Property'],
+    },
+  },
+  {
+    name: 'Select-Object',
+    params: ['Property', 'ExpandProperty', 'First', 'Last', 'Skip', 'Index'],
+    switches: ['Unique'],
+    positional: ['Property'],
     async run(c) {
       let items = c.input;
       const b = c.bound;
       if (b['Skip'] !== undefined) items = items.slice(toNum(b['Skip'] ?? 0));
       if (b['First'] !== undefined) items = items.slice(0, toNum(b['First'] ?? 0));
       if (b['Last'] !== undefined) items = items.slice(-toNum(b['Last'] ?? 0) || items.length);
-      if (flag(b, 'Unique')) items = items.filter((x, i) => items.findIndex((y) => scalarEq(y, x, false)) === i);
+      if (flag(b, 'Unique')) items = items.filter((x, i) => items.findIndex(y => scalarEq(y, x, false)) === i);
       const exp = str(b['ExpandProperty']);
       if (exp) {
         const out: PSValue[] = [];
         for (const x of items) {
           const v = getMember(x, exp);
           if (v === null && !(x instanceof PSObject && x.has(exp))) {
-            c.error({ message: `Property "${exp}" cannot be found.`, category: 'InvalidArgument', target: toStr(x), reason: 'PSArgumentException', fqid: 'ExpandPropertyNotFound,Microsoft.PowerShell.Commands.SelectObjectCommand' });
+            c.error({
+              message: `Property "${exp}" cannot be found.`,
+              category: 'InvalidArgument',
+              target: toStr(x),
+              reason: 'PSArgumentException',
+              fqid: 'ExpandPropertyNotFound,Microsoft.PowerShell.Commands.SelectObjectCommand',
+            });
             continue;
           }
           out.push(...enumerate(v));
@@ -270,59 +487,115 @@ const coreCommands: CmdletSpec[] = [
       }
       if (b['Property'] !== undefined) {
         const names = enumerate(b['Property'] ?? null).map(toStr);
-        return items.map((x) => {
-          if (names.includes('*') && x instanceof PSObject) return new PSObject('PSCustomObject', x.props.map(([k, v]): [string, PSValue] => [k, v]));
-          return new PSObject('PSCustomObject', names.map((n): [string, PSValue] => [x instanceof PSObject ? (x.props.find(([k]) => k.toLowerCase() === n.toLowerCase())?.[0] ?? n) : n, getMember(x, n)]));
+        return items.map(x => {
+          if (names.includes('*') && x instanceof PSObject)
+            return new PSObject(
+              'PSCustomObject',
+              x.props.map(([k, v]): [string, PSValue] => [k, v]),
+            );
+          return new PSObject(
+            'PSCustomObject',
+            names.map((n): [string, PSValue] => [
+              x instanceof PSObject ? (x.props.find(([k]) => k.toLowerCase() === n.toLowerCase())?.[0] ?? n) : n,
+              getMember(x, n),
+            ]),
+          );
         });
       }
       return items;
-    } },
-  { name: 'Measure-Object', params: ['Property'], switches: ['Sum', 'Average', 'Maximum', 'Minimum', 'Line', 'Word', 'Character'], positional: ['Property'],
+    },
+  },
+  {
+    name: 'Measure-Object',
+    params: ['Property'],
+    switches: ['Sum', 'Average', 'Maximum', 'Minimum', 'Line', 'Word', 'Character'],
+    positional: ['Property'],
     async run(c) {
       const prop = str(c.bound['Property']);
-      const vals = c.input.filter((x) => x !== null).map((x) => (prop ? getMember(x, prop) : x));
+      const vals = c.input.filter(x => x !== null).map(x => (prop ? getMember(x, prop) : x));
       const nums = (): number[] => vals.map(toNum);
       const b = c.bound;
-      return [new PSObject('GenericMeasureInfo', {
-        Count: vals.length,
-        Average: flag(b, 'Average') ? nums().reduce((a, x) => a + x, 0) / Math.max(1, vals.length) : null,
-        Sum: flag(b, 'Sum') ? nums().reduce((a, x) => a + x, 0) : null,
-        Maximum: flag(b, 'Maximum') ? Math.max(...nums()) : null,
-        Minimum: flag(b, 'Minimum') ? Math.min(...nums()) : null,
-        Property: prop ?? null,
-      })];
-    } },
-  { name: 'Sort-Object', params: ['Property'], switches: ['Descending', 'Unique'], positional: ['Property'],
+      return [
+        new PSObject('GenericMeasureInfo', {
+          Count: vals.length,
+          Average: flag(b, 'Average') ? nums().reduce((a, x) => a + x, 0) / Math.max(1, vals.length) : null,
+          Sum: flag(b, 'Sum') ? nums().reduce((a, x) => a + x, 0) : null,
+          Maximum: flag(b, 'Maximum') ? Math.max(...nums()) : null,
+          Minimum: flag(b, 'Minimum') ? Math.min(...nums()) : null,
+          Property: prop ?? null,
+        }),
+      ];
+    },
+  },
+  {
+    name: 'Sort-Object',
+    params: ['Property'],
+    switches: ['Descending', 'Unique'],
+    positional: ['Property'],
     async run(c) {
       const prop = str(c.bound['Property']);
       const key = (x: PSValue): PSValue => (prop ? getMember(x, prop) : x);
       let out = [...c.input].sort((a, b) => scalarCmp(key(a), key(b)));
       if (flag(c.bound, 'Descending')) out.reverse();
-      if (flag(c.bound, 'Unique')) out = out.filter((x, i) => out.findIndex((y) => scalarEq(key(y), key(x))) === i);
+      if (flag(c.bound, 'Unique')) out = out.filter((x, i) => out.findIndex(y => scalarEq(key(y), key(x))) === i);
       return out;
-    } },
-  { name: 'Select-String', params: ['Pattern', 'Path', 'InputObject'], switches: ['SimpleMatch', 'CaseSensitive', 'Quiet', 'NotMatch'], positional: ['Pattern', 'Path'],
+    },
+  },
+  {
+    name: 'Select-String',
+    params: ['Pattern', 'Path', 'InputObject'],
+    switches: ['SimpleMatch', 'CaseSensitive', 'Quiet', 'NotMatch'],
+    positional: ['Pattern', 'Path'],
     async run(c) {
       const pat = toStr(c.bound['Pattern'] ?? '');
-      const re = flag(c.bound, 'SimpleMatch') ? new RegExp(pat.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), flag(c.bound, 'CaseSensitive') ? '' : 'i') : new RegExp(pat, flag(c.bound, 'CaseSensitive') ? '' : 'i');
+      const re = flag(c.bound, 'SimpleMatch')
+        ? new RegExp(pat.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), flag(c.bound, 'CaseSensitive') ? '' : 'i')
+        : new RegExp(pat, flag(c.bound, 'CaseSensitive') ? '' : 'i');
       let lines = asLines(c.input);
       const path = str(c.bound['Path']);
-      if (path) { try { lines = decode(c.host.fs.read(resolveWin(c.interp.cwd, path))).split(/\r?\n/); } catch (e) { pathError(c, path, e, 'read'); return []; } }
-      const hits = lines.filter((l) => re.test(l) !== flag(c.bound, 'NotMatch'));
+      if (path) {
+        try {
+          lines = decode(c.host.fs.read(resolveWin(c.interp.cwd, path))).split(/\r?\n/);
+        } catch (e) {
+          pathError(c, path, e, 'read');
+          return [];
+        }
+      }
+      const hits = lines.filter(l => re.test(l) !== flag(c.bound, 'NotMatch'));
       if (flag(c.bound, 'Quiet')) return [hits.length > 0];
-      return hits.map((l) => new PSObject('MatchInfo', { Line: l, Pattern: pat }, l));
-    } },
-  { name: 'Get-Content', params: ['Path|LiteralPath|PSPath', 'TotalCount|Head|First', 'Tail|Last', 'Encoding'], switches: ['Raw'], positional: ['Path'],
+      return hits.map(l => new PSObject('MatchInfo', { Line: l, Pattern: pat }, l));
+    },
+  },
+  {
+    name: 'Get-Content',
+    params: ['Path|LiteralPath|PSPath', 'TotalCount|Head|First', 'Tail|Last', 'Encoding'],
+    switches: ['Raw'],
+    positional: ['Path'],
     async run(c) {
       const out: PSValue[] = [];
       for (const p of enumerate(c.bound['Path'] ?? null).map(toStr)) {
         const path = resolveWin(c.interp.cwd, p);
         let text: string;
         try {
-          if (c.host.fs.isDir(path)) { c.error({ message: `Access to the path '${path}' is denied.`, category: 'PermissionDenied', target: path, reason: 'UnauthorizedAccessException', fqid: 'GetContentReaderUnauthorizedAccessError,Microsoft.PowerShell.Commands.GetContentCommand' }); continue; }
+          if (c.host.fs.isDir(path)) {
+            c.error({
+              message: `Access to the path '${path}' is denied.`,
+              category: 'PermissionDenied',
+              target: path,
+              reason: 'UnauthorizedAccessException',
+              fqid: 'GetContentReaderUnauthorizedAccessError,Microsoft.PowerShell.Commands.GetContentCommand',
+            });
+            continue;
+          }
           text = decode(c.host.fs.read(path));
-        } catch (e) { pathError(c, path, e, 'read'); continue; }
-        if (flag(c.bound, 'Raw')) { out.push(text); continue; }
+        } catch (e) {
+          pathError(c, path, e, 'read');
+          continue;
+        }
+        if (flag(c.bound, 'Raw')) {
+          out.push(text);
+          continue;
+        }
         let lines = text.split(/\r?\n/);
         if (lines[lines.length - 1] === '') lines.pop();
         if (c.bound['TotalCount'] !== undefined) lines = lines.slice(0, toNum(c.bound['TotalCount'] ?? 0));
@@ -330,29 +603,52 @@ const coreCommands: CmdletSpec[] = [
         out.push(...lines);
       }
       return out;
-    } },
+    },
+  },
   ...['Set-Content', 'Add-Content', 'Out-File'].map((name): CmdletSpec => ({
-    name, params: ['Path|LiteralPath|FilePath', 'Value', 'Encoding', 'InputObject'], switches: ['NoNewline', 'Force', 'Append', 'PassThru', 'NoClobber'],
+    name,
+    params: ['Path|LiteralPath|FilePath', 'Value', 'Encoding', 'InputObject'],
+    switches: ['NoNewline', 'Force', 'Append', 'PassThru', 'NoClobber'],
     positional: name === 'Out-File' ? ['Path', 'Encoding'] : ['Path', 'Value'],
     async run(c) {
       const path = resolveWin(c.interp.cwd, toStr(c.bound['Path'] ?? ''));
-      const vals = c.bound['Value'] !== undefined ? enumerate(c.bound['Value'] ?? null) : c.bound['InputObject'] !== undefined ? enumerate(c.bound['InputObject'] ?? null) : c.input;
+      const vals =
+        c.bound['Value'] !== undefined
+          ? enumerate(c.bound['Value'] ?? null)
+          : c.bound['InputObject'] !== undefined
+            ? enumerate(c.bound['InputObject'] ?? null)
+            : c.input;
       const nl = flag(c.bound, 'NoNewline') ? '' : '\r\n';
-      const text = name === 'Out-File' ? render(vals) : vals.map((v) => `${toStr(v)}${nl}`).join('');
+      const text = name === 'Out-File' ? render(vals) : vals.map(v => `${toStr(v)}${nl}`).join('');
       const append = name === 'Add-Content' || flag(c.bound, 'Append');
       const exists = c.host.fs.exists(path);
       // Add-Content to an existing file keeps its encoding: no second BOM.
       const data = append && exists ? Buffer.from(text) : encode(text, str(c.bound['Encoding']), c.interp.edition, name === 'Out-File');
-      try { c.host.fs.write(path, data, { append }); } catch (e) {
-        if (e instanceof FsError && e.code === 'ENOENT') { c.error({ message: `Could not find a part of the path '${path}'.`, category: 'ObjectNotFound', target: path, reason: 'DirectoryNotFoundException', fqid: `GetContentWriterDirectoryNotFoundError,Microsoft.PowerShell.Commands.${name.replace('-', '')}Command` }); return []; }
+      try {
+        c.host.fs.write(path, data, { append });
+      } catch (e) {
+        if (e instanceof FsError && e.code === 'ENOENT') {
+          c.error({
+            message: `Could not find a part of the path '${path}'.`,
+            category: 'ObjectNotFound',
+            target: path,
+            reason: 'DirectoryNotFoundException',
+            fqid: `GetContentWriterDirectoryNotFoundError,Microsoft.PowerShell.Commands.${name.replace('-', '')}Command`,
+          });
+          return [];
+        }
         pathError(c, path, e, 'write');
       }
       return [];
     },
   })),
-  { name: 'Test-Path', params: ['Path|LiteralPath', 'PathType'], switches: ['IsValid'], positional: ['Path'],
+  {
+    name: 'Test-Path',
+    params: ['Path|LiteralPath', 'PathType'],
+    switches: ['IsValid'],
+    positional: ['Path'],
     async run(c) {
-      return enumerate(c.bound['Path'] ?? null).map((p) => {
+      return enumerate(c.bound['Path'] ?? null).map(p => {
         const path = resolveWin(c.interp.cwd, toStr(p));
         if (/^env:/i.test(toStr(p))) return c.interp.getVar(toStr(p)) !== null;
         if (!c.host.fs.exists(path)) return false;
@@ -361,27 +657,72 @@ const coreCommands: CmdletSpec[] = [
         if (t === 'container') return c.host.fs.isDir(path);
         return true;
       });
-    } },
-  { name: 'New-Item', params: ['Path', 'Name', 'ItemType|Type', 'Value'], switches: ['Force'], positional: ['Path'],
-    async run(c) { return newItem(c, str(c.bound['ItemType'])?.toLowerCase() === 'directory'); } },
-  { name: 'mkdir', params: ['Path', 'Name'], switches: ['Force'], positional: ['Path'], async run(c) { return newItem(c, true); } },
-  { name: 'Remove-Item', params: ['Path|LiteralPath'], switches: ['Recurse', 'Force'], positional: ['Path'],
+    },
+  },
+  {
+    name: 'New-Item',
+    params: ['Path', 'Name', 'ItemType|Type', 'Value'],
+    switches: ['Force'],
+    positional: ['Path'],
+    async run(c) {
+      return newItem(c, str(c.bound['ItemType'])?.toLowerCase() === 'directory');
+    },
+  },
+  {
+    name: 'mkdir',
+    params: ['Path', 'Name'],
+    switches: ['Force'],
+    positional: ['Path'],
+    async run(c) {
+      return newItem(c, true);
+    },
+  },
+  {
+    name: 'Remove-Item',
+    params: ['Path|LiteralPath'],
+    switches: ['Recurse', 'Force'],
+    positional: ['Path'],
     async run(c) {
       for (const p of enumerate(c.bound['Path'] ?? null).map(toStr)) {
         const path = resolveWin(c.interp.cwd, p);
-        if (!c.host.fs.exists(path)) { pathError(c, path, new FsError('ENOENT', p), 'write'); continue; }
-        try { c.host.fs.remove(path); } catch (e) { pathError(c, path, e, 'write'); }
+        if (!c.host.fs.exists(path)) {
+          pathError(c, path, new FsError('ENOENT', p), 'write');
+          continue;
+        }
+        try {
+          c.host.fs.remove(path);
+        } catch (e) {
+          pathError(c, path, e, 'write');
+        }
       }
       return [];
-    } },
-  { name: 'Get-ChildItem', params: ['Path|LiteralPath', 'Filter'], switches: ['Recurse', 'Name', 'Force', 'File', 'Directory'], positional: ['Path', 'Filter'],
+    },
+  },
+  {
+    name: 'Get-ChildItem',
+    params: ['Path|LiteralPath', 'Filter'],
+    switches: ['Recurse', 'Name', 'Force', 'File', 'Directory'],
+    positional: ['Path', 'Filter'],
     async run(c) {
       const out: PSValue[] = [];
       for (const p of enumerate(c.bound['Path'] ?? c.interp.cwd).map(toStr)) {
-        if (/^env:\\?$/i.test(p)) { out.push(...Object.entries(c.interp.env).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => new PSObject('DictionaryEntry', { Name: k, Value: v }))); continue; }
+        if (/^env:\\?$/i.test(p)) {
+          out.push(
+            ...Object.entries(c.interp.env)
+              .sort(([a], [b]) => a.localeCompare(b))
+              .map(([k, v]) => new PSObject('DictionaryEntry', { Name: k, Value: v })),
+          );
+          continue;
+        }
         const path = resolveWin(c.interp.cwd, p);
-        if (!c.host.fs.exists(path)) { pathError(c, path, new FsError('ENOENT', p), 'read'); continue; }
-        if (!c.host.fs.isDir(path)) { out.push(fileInfo(c.host, path)); continue; }
+        if (!c.host.fs.exists(path)) {
+          pathError(c, path, new FsError('ENOENT', p), 'read');
+          continue;
+        }
+        if (!c.host.fs.isDir(path)) {
+          out.push(fileInfo(c.host, path));
+          continue;
+        }
         const filter = str(c.bound['Filter']);
         for (const e of c.host.fs.list(path)) {
           if (filter && !wildcard(filter).test(e.name)) continue;
@@ -392,35 +733,69 @@ const coreCommands: CmdletSpec[] = [
         }
       }
       return out;
-    } },
-  { name: 'Get-Item', params: ['Path|LiteralPath'], switches: ['Force'], positional: ['Path'],
+    },
+  },
+  {
+    name: 'Get-Item',
+    params: ['Path|LiteralPath'],
+    switches: ['Force'],
+    positional: ['Path'],
     async run(c) {
       const p = toStr(c.bound['Path'] ?? '.');
       const path = resolveWin(c.interp.cwd, p);
-      if (!c.host.fs.exists(path)) { pathError(c, path, new FsError('ENOENT', p), 'read'); return []; }
+      if (!c.host.fs.exists(path)) {
+        pathError(c, path, new FsError('ENOENT', p), 'read');
+        return [];
+      }
       return [fileInfo(c.host, path)];
-    } },
-  { name: 'Get-ItemProperty', params: ['Path|LiteralPath', 'Name'], positional: ['Path', 'Name'],
+    },
+  },
+  {
+    name: 'Get-ItemProperty',
+    params: ['Path|LiteralPath', 'Name'],
+    positional: ['Path', 'Name'],
     async run(c) {
       const p = toStr(c.bound['Path'] ?? '');
       if (/^HKLM:\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\?$/i.test(p) && c.host.os === 'windows') {
         const b = (c.host.windowsBuild ?? '10.0.20348.0').split('.');
         const o = new PSObject('PSCustomObject', {
-          CurrentBuild: b[2] ?? '', CurrentBuildNumber: b[2] ?? '', UBR: Number(b[3] ?? 0), CurrentMajorVersionNumber: 10, CurrentMinorVersionNumber: 0,
-          ProductName: productName(b[2] ?? ''), EditionID: 'ServerDatacenter', InstallationType: c.host.node ? 'Server Core' : 'Nano Server',
+          CurrentBuild: b[2] ?? '',
+          CurrentBuildNumber: b[2] ?? '',
+          UBR: Number(b[3] ?? 0),
+          CurrentMajorVersionNumber: 10,
+          CurrentMinorVersionNumber: 0,
+          ProductName: productName(b[2] ?? ''),
+          EditionID: 'ServerDatacenter',
+          InstallationType: c.host.node ? 'Server Core' : 'Nano Server',
         });
         const n = str(c.bound['Name']);
         return [n ? new PSObject('PSCustomObject', [[o.props.find(([k]) => k.toLowerCase() === n.toLowerCase())?.[0] ?? n, o.get(n) ?? null]]) : o];
       }
-      c.error({ message: `Cannot find path '${p}' because it does not exist.`, category: 'ObjectNotFound', target: p, reason: 'ItemNotFoundException', fqid: 'PathNotFound,Microsoft.PowerShell.Commands.GetItemPropertyCommand' });
+      c.error({
+        message: `Cannot find path '${p}' because it does not exist.`,
+        category: 'ObjectNotFound',
+        target: p,
+        reason: 'ItemNotFoundException',
+        fqid: 'PathNotFound,Microsoft.PowerShell.Commands.GetItemPropertyCommand',
+      });
       return [];
-    } },
-  { name: 'Join-Path', params: ['Path', 'ChildPath'], positional: ['Path', 'ChildPath'], rest: true,
+    },
+  },
+  {
+    name: 'Join-Path',
+    params: ['Path', 'ChildPath'],
+    positional: ['Path', 'ChildPath'],
+    rest: true,
     async run(c) {
       const parts = [toStr(c.bound['Path'] ?? ''), toStr(c.bound['ChildPath'] ?? ''), ...((c.bound['__rest'] as PSValue[]) ?? []).map(toStr)];
       return [parts.reduce((a, b) => (b ? `${a.replace(/[\\/]+$/, '')}\\${b.replace(/^[\\/]+/, '')}` : a))];
-    } },
-  { name: 'Split-Path', params: ['Path'], switches: ['Leaf', 'Parent', 'Qualifier'], positional: ['Path'],
+    },
+  },
+  {
+    name: 'Split-Path',
+    params: ['Path'],
+    switches: ['Leaf', 'Parent', 'Qualifier'],
+    positional: ['Path'],
     async run(c) {
       const p = toStr(c.bound['Path'] ?? '').replace(/[\\/]+$/, '');
       const i = Math.max(p.lastIndexOf('\\'), p.lastIndexOf('/'));
@@ -428,22 +803,42 @@ const coreCommands: CmdletSpec[] = [
       if (flag(c.bound, 'Qualifier')) return [/^[a-zA-Z]:/.exec(p)?.[0] ?? ''];
       const parent = i < 0 ? '' : p.slice(0, i);
       return [/^[a-zA-Z]:$/.test(parent) ? `${parent}\\` : parent];
-    } },
-  { name: 'Get-Location', async run(c) { return [new PSObject('PathInfo', { Path: c.interp.cwd }, c.interp.cwd)]; } },
-  { name: 'Set-Location', params: ['Path|LiteralPath'], positional: ['Path'],
+    },
+  },
+  {
+    name: 'Get-Location',
+    async run(c) {
+      return [new PSObject('PathInfo', { Path: c.interp.cwd }, c.interp.cwd)];
+    },
+  },
+  {
+    name: 'Set-Location',
+    params: ['Path|LiteralPath'],
+    positional: ['Path'],
     async run(c) {
       const p = resolveWin(c.interp.cwd, toStr(c.bound['Path'] ?? ''));
-      if (!c.host.fs.isDir(p)) { pathError(c, p, new FsError('ENOENT', p), 'read'); return []; }
+      if (!c.host.fs.isDir(p)) {
+        pathError(c, p, new FsError('ENOENT', p), 'read');
+        return [];
+      }
       c.interp.cwd = p;
       return [];
-    } },
-  { name: 'Start-Sleep', params: ['Seconds|s', 'Milliseconds|ms'], positional: ['Seconds'],
+    },
+  },
+  {
+    name: 'Start-Sleep',
+    params: ['Seconds|s', 'Milliseconds|ms'],
+    positional: ['Seconds'],
     async run(c) {
       const ms = c.bound['Milliseconds'] !== undefined ? toNum(c.bound['Milliseconds'] ?? 0) : toNum(c.bound['Seconds'] ?? 0) * 1000;
       if (!(await sleep(ms, c.io.signal))) throw new ExitSignal(ABORTED_EXIT);
       return [];
-    } },
-  { name: 'Get-Date', params: ['Format', 'UFormat', 'Date'], positional: ['Date'],
+    },
+  },
+  {
+    name: 'Get-Date',
+    params: ['Format', 'UFormat', 'Date'],
+    positional: ['Date'],
     async run(c) {
       const d = c.bound['Date'] !== undefined ? new Date(toStr(c.bound['Date'] ?? '')) : new Date();
       const f = str(c.bound['Format']);
@@ -451,78 +846,179 @@ const coreCommands: CmdletSpec[] = [
       const u = str(c.bound['UFormat']);
       if (u) return [u.replace(/%s/g, String(Math.floor(d.getTime() / 1000))).replace(/%Y/g, String(d.getUTCFullYear()))];
       return [d];
-    } },
-  { name: 'Get-Command', params: ['Name'], switches: ['All'], positional: ['Name'],
+    },
+  },
+  {
+    name: 'Get-Command',
+    params: ['Name'],
+    switches: ['All'],
+    positional: ['Name'],
     async run(c) {
       const out: PSValue[] = [];
       for (const n of enumerate(c.bound['Name'] ?? null).map(toStr)) {
         const spec = findCmdlet(n, c.interp);
-        if (spec) { out.push(new PSObject('CommandInfo', { CommandType: 'Cmdlet', Name: spec.name, Version: '3.0.0.0', Source: 'Microsoft.PowerShell.Management' })); continue; }
+        if (spec) {
+          out.push(new PSObject('CommandInfo', { CommandType: 'Cmdlet', Name: spec.name, Version: '3.0.0.0', Source: 'Microsoft.PowerShell.Management' }));
+          continue;
+        }
         const prog = c.interp.spawn.resolve(c.host, n);
-        if (prog) { out.push(new PSObject('CommandInfo', { CommandType: 'Application', Name: `${prog.key}.exe`, Version: '10.0.0.0', Source: `C:\\Windows\\system32\\${prog.key}.exe` })); continue; }
-        c.error({ message: `The term '${n}' is not recognized as the name of a cmdlet, function, script file, or operable program. Check the spelling of the name, or if a path was included, verify that the path is correct and try again.`, category: 'ObjectNotFound', target: n, reason: 'CommandNotFoundException', fqid: 'CommandNotFoundException,Microsoft.PowerShell.Commands.GetCommandCommand' });
+        if (prog) {
+          out.push(
+            new PSObject('CommandInfo', {
+              CommandType: 'Application',
+              Name: `${prog.key}.exe`,
+              Version: '10.0.0.0',
+              Source: `C:\\Windows\\system32\\${prog.key}.exe`,
+            }),
+          );
+          continue;
+        }
+        c.error({
+          message: `The term '${n}' is not recognized as the name of a cmdlet, function, script file, or operable program. Check the spelling of the name, or if a path was included, verify that the path is correct and try again.`,
+          category: 'ObjectNotFound',
+          target: n,
+          reason: 'CommandNotFoundException',
+          fqid: 'CommandNotFoundException,Microsoft.PowerShell.Commands.GetCommandCommand',
+        });
       }
       return out;
-    } },
-  { name: 'Get-Service', params: ['Name|ServiceName', 'DisplayName'], positional: ['Name'],
+    },
+  },
+  {
+    name: 'Get-Service',
+    params: ['Name|ServiceName', 'DisplayName'],
+    positional: ['Name'],
     async run(c) {
-      const all = (c.host.node?.services() ?? []).map((s) => new PSObject('ServiceController', {
-        Status: s.status, Name: s.name, DisplayName: s.displayName, ServiceName: s.name, StartType: 'Automatic', CanStop: s.status === 'Running',
-      }, s.name));
+      const all = (c.host.node?.services() ?? []).map(
+        s =>
+          new PSObject(
+            'ServiceController',
+            {
+              Status: s.status,
+              Name: s.name,
+              DisplayName: s.displayName,
+              ServiceName: s.name,
+              StartType: 'Automatic',
+              CanStop: s.status === 'Running',
+            },
+            s.name,
+          ),
+      );
       if (c.bound['Name'] === undefined) return all;
       const out: PSValue[] = [];
       for (const n of enumerate(c.bound['Name'] ?? null).map(toStr)) {
         const re = wildcard(n);
-        const hits = all.filter((s) => re.test(toStr(s.get('Name') ?? null)));
+        const hits = all.filter(s => re.test(toStr(s.get('Name') ?? null)));
         if (hits.length === 0 && !/[*?[]/.test(n)) {
-          c.error({ message: `Cannot find any service with service name '${n}'.`, category: 'ObjectNotFound', target: n, reason: 'ServiceCommandException', fqid: 'NoServiceFoundForGivenName,Microsoft.PowerShell.Commands.GetServiceCommand' });
+          c.error({
+            message: `Cannot find any service with service name '${n}'.`,
+            category: 'ObjectNotFound',
+            target: n,
+            reason: 'ServiceCommandException',
+            fqid: 'NoServiceFoundForGivenName,Microsoft.PowerShell.Commands.GetServiceCommand',
+          });
         }
         out.push(...hits);
       }
       return out;
-    } },
+    },
+  },
   // From hns.psm1, which not every provider's nodes import (AKS downloads it): absent, the name is not recognized.
-  { name: 'Get-HnsNetwork', available: (h) => h.node !== undefined && h.node.hnsModule?.() !== false,
+  {
+    name: 'Get-HnsNetwork',
+    available: h => h.node !== undefined && h.node.hnsModule?.() !== false,
     async run(c) {
-      return (c.host.node?.hnsNetworks() ?? []).map((n) => {
-        const props: [string, PSValue][] = [['ID', n.id], ['Name', n.name], ['Type', n.type]];
+      return (c.host.node?.hnsNetworks() ?? []).map(n => {
+        const props: [string, PSValue][] = [
+          ['ID', n.id],
+          ['Name', n.name],
+          ['Type', n.type],
+        ];
         if (n.managementIP !== undefined) props.push(['ManagementIP', n.managementIP]);
-        if (n.subnets !== undefined) props.push(['Subnets', n.subnets.map((s) => new PSObject('Subnet', { AddressPrefix: s }, `@{AddressPrefix=${s}}`))]);
+        if (n.subnets !== undefined) props.push(['Subnets', n.subnets.map(s => new PSObject('Subnet', { AddressPrefix: s }, `@{AddressPrefix=${s}}`))]);
         return new PSObject('HnsNetwork', props);
       });
-    } },
-  { name: 'Get-ComputeProcess', params: ['Type', 'Id', 'Owner'], available: (h) => h.node !== undefined,
+    },
+  },
+  {
+    name: 'Get-ComputeProcess',
+    params: ['Type', 'Id', 'Owner'],
+    available: h => h.node !== undefined,
     async run(c) {
       const type = str(c.bound['Type'])?.toLowerCase();
       return (c.host.node?.computeProcesses() ?? [])
-        .filter((p) => !type || p.type.toLowerCase() === type)
-        .filter((p) => c.bound['Id'] === undefined || p.id === toStr(c.bound['Id'] ?? null))
-        .map((p) => new PSObject('ComputeProcess', { Id: p.id, Name: p.id, Owner: p.owner, Type: p.type, IsTemplate: p.isTemplate }));
-    } },
+        .filter(p => !type || p.type.toLowerCase() === type)
+        .filter(p => c.bound['Id'] === undefined || p.id === toStr(c.bound['Id'] ?? null))
+        .map(p => new PSObject('ComputeProcess', { Id: p.id, Name: p.id, Owner: p.owner, Type: p.type, IsTemplate: p.isTemplate }));
+    },
+  },
   ...['Get-WmiObject', 'Get-CimInstance'].map((name): CmdletSpec => ({
-    name, params: ['Class|ClassName', 'Namespace', 'Filter'], positional: ['Class'],
+    name,
+    params: ['Class|ClassName', 'Namespace', 'Filter'],
+    positional: ['Class'],
     async run(c) {
       const cls = toStr(c.bound['Class'] ?? '').toLowerCase();
       const b = (c.host.windowsBuild ?? '10.0.20348.0').split('.');
-      if (cls === 'win32_operatingsystem') return [new PSObject('Win32_OperatingSystem', { Caption: `Microsoft ${productName(b[2] ?? '')} Datacenter`, Version: `${b[0]}.${b[1]}.${b[2]}`, BuildNumber: b[2] ?? '', OSArchitecture: '64-bit', CSName: computerName(c.interp) })];
-      if (cls === 'win32_computersystem') return [new PSObject('Win32_ComputerSystem', { Name: computerName(c.interp), Domain: 'WORKGROUP', NumberOfLogicalProcessors: Number(c.interp.env['NUMBER_OF_PROCESSORS'] ?? 2) })];
-      throw c.fail({ message: 'Invalid class ', category: 'InvalidType', target: '', targetType: '', reason: 'ManagementException', fqid: `GetWMIManagementException,Microsoft.PowerShell.Commands.GetWmiObjectCommand` });
+      if (cls === 'win32_operatingsystem')
+        return [
+          new PSObject('Win32_OperatingSystem', {
+            Caption: `Microsoft ${productName(b[2] ?? '')} Datacenter`,
+            Version: `${b[0]}.${b[1]}.${b[2]}`,
+            BuildNumber: b[2] ?? '',
+            OSArchitecture: '64-bit',
+            CSName: computerName(c.interp),
+          }),
+        ];
+      if (cls === 'win32_computersystem')
+        return [
+          new PSObject('Win32_ComputerSystem', {
+            Name: computerName(c.interp),
+            Domain: 'WORKGROUP',
+            NumberOfLogicalProcessors: Number(c.interp.env['NUMBER_OF_PROCESSORS'] ?? 2),
+          }),
+        ];
+      throw c.fail({
+        message: 'Invalid class ',
+        category: 'InvalidType',
+        target: '',
+        targetType: '',
+        reason: 'ManagementException',
+        fqid: `GetWMIManagementException,Microsoft.PowerShell.Commands.GetWmiObjectCommand`,
+      });
     },
   })),
-  { name: 'ConvertTo-Json', params: ['InputObject', 'Depth'], switches: ['Compress'], positional: ['InputObject'],
+  {
+    name: 'ConvertTo-Json',
+    params: ['InputObject', 'Depth'],
+    switches: ['Compress'],
+    positional: ['InputObject'],
     async run(c) {
       const vals = c.bound['InputObject'] !== undefined ? [c.bound['InputObject'] ?? null] : c.input;
       const v = vals.length === 1 ? vals[0]! : vals;
       const depth = toNum(c.bound['Depth'] ?? 2);
       return [toJson(v, depth, flag(c.bound, 'Compress'), c.interp.edition === 'desktop', 0)];
-    } },
-  { name: 'ConvertFrom-Json', params: ['InputObject'], positional: ['InputObject'],
+    },
+  },
+  {
+    name: 'ConvertFrom-Json',
+    params: ['InputObject'],
+    positional: ['InputObject'],
     async run(c) {
       const text = c.bound['InputObject'] !== undefined ? toStr(c.bound['InputObject'] ?? null) : asLines(c.input).join('\n');
-      try { return enumerate(fromJson(JSON.parse(text) as unknown)); } catch {
-        throw c.fail({ message: 'Invalid JSON primitive: .', category: 'NotSpecified', target: '', targetType: '', reason: 'ArgumentException', fqid: 'System.ArgumentException,Microsoft.PowerShell.Commands.ConvertFromJsonCommand' });
+      try {
+        return enumerate(fromJson(JSON.parse(text) as unknown));
+      } catch {
+        throw c.fail({
+          message: 'Invalid JSON primitive: .',
+          category: 'NotSpecified',
+          target: '',
+          targetType: '',
+          reason: 'ArgumentException',
+          fqid: 'System.ArgumentException,Microsoft.PowerShell.Commands.ConvertFromJsonCommand',
+        });
       }
-    } },
+    },
+  },
 ];
 
 function productName(build: string): string {
@@ -536,7 +1032,13 @@ async function newItem(c: CmdletCall, dir: boolean): Promise<PSValue[]> {
   if (c.host.fs.exists(path)) {
     if (dir && flag(c.bound, 'Force') && c.host.fs.isDir(path)) return [fileInfo(c.host, path)];
     if (!flag(c.bound, 'Force') || dir) {
-      c.error({ message: `An item with the specified name ${path} already exists.`, category: 'ResourceExists', target: path, reason: 'IOException', fqid: `${dir ? 'DirectoryExist' : 'NewItemIOError'},Microsoft.PowerShell.Commands.NewItemCommand` });
+      c.error({
+        message: `An item with the specified name ${path} already exists.`,
+        category: 'ResourceExists',
+        target: path,
+        reason: 'IOException',
+        fqid: `${dir ? 'DirectoryExist' : 'NewItemIOError'},Microsoft.PowerShell.Commands.NewItemCommand`,
+      });
       return [];
     }
   }
@@ -545,25 +1047,45 @@ async function newItem(c: CmdletCall, dir: boolean): Promise<PSValue[]> {
     else c.host.fs.write(path, Buffer.from(toStr(c.bound['Value'] ?? '')));
   } catch (e) {
     if (e instanceof FsError && (e.code === 'EACCES' || e.code === 'EROFS')) {
-      c.error({ message: `Access to the path '${path}' is denied.`, category: 'PermissionDenied', target: path, reason: 'UnauthorizedAccessException', fqid: 'NewItemUnauthorizedAccessError,Microsoft.PowerShell.Commands.NewItemCommand' });
+      c.error({
+        message: `Access to the path '${path}' is denied.`,
+        category: 'PermissionDenied',
+        target: path,
+        reason: 'UnauthorizedAccessException',
+        fqid: 'NewItemUnauthorizedAccessError,Microsoft.PowerShell.Commands.NewItemCommand',
+      });
       return [];
     }
-    c.error({ message: `Could not find a part of the path '${path}'.`, category: 'WriteError', target: path, reason: 'DirectoryNotFoundException', fqid: 'NewItemIOError,Microsoft.PowerShell.Commands.NewItemCommand' });
+    c.error({
+      message: `Could not find a part of the path '${path}'.`,
+      category: 'WriteError',
+      target: path,
+      reason: 'DirectoryNotFoundException',
+      fqid: 'NewItemIOError,Microsoft.PowerShell.Commands.NewItemCommand',
+    });
     return [];
   }
   return [fileInfo(c.host, path)];
 }
 
 function renderAs(vals: PSValue[], kind: 'table' | 'list', props: PSValue | undefined): string {
-  const objs = vals.map((v) => (v instanceof PSObject ? v : new PSObject('PSCustomObject', { Value: v })));
+  const objs = vals.map(v => (v instanceof PSObject ? v : new PSObject('PSCustomObject', { Value: v })));
   const names = props !== undefined ? enumerate(props).map(toStr) : undefined;
-  return render(objs.map((o) => {
-    const base = viewFor(o);
-    const cols = names && !names.includes('*') ? names : kind === 'list' && (names?.includes('*') ?? false) ? o.props.map(([k]) => k)
-      : base.kind === 'table' ? base.columns.map((x) => x.name) : base.props;
-    const view: View = kind === 'table' ? { kind: 'table', columns: cols.map((n) => ({ name: n })) } : { kind: 'list', props: cols };
-    return new PSObject(`__view:${kind}:${cols.join(',')}`, o.props, o.str).withView(view);
-  }));
+  return render(
+    objs.map(o => {
+      const base = viewFor(o);
+      const cols =
+        names && !names.includes('*')
+          ? names
+          : kind === 'list' && (names?.includes('*') ?? false)
+            ? o.props.map(([k]) => k)
+            : base.kind === 'table'
+              ? base.columns.map(x => x.name)
+              : base.props;
+      const view: View = kind === 'table' ? { kind: 'table', columns: cols.map(n => ({ name: n })) } : { kind: 'list', props: cols };
+      return new PSObject(`__view:${kind}:${cols.join(',')}`, o.props, o.str).withView(view);
+    }),
+  );
 }
 
 function toJson(v: PSValue, depth: number, compress: boolean, desktop: boolean, level: number): string {
@@ -576,7 +1098,7 @@ function toJson(v: PSValue, depth: number, compress: boolean, desktop: boolean, 
   if (v instanceof Date) return desktop ? `"\\/Date(${v.getTime()})\\/"` : JSON.stringify(v.toISOString());
   if (isArray(v)) {
     if (level > depth) return JSON.stringify(toStr(v));
-    return `[${nl}${v.map((x) => ind(level + 1) + toJson(x, depth, compress, desktop, level + 1)).join(`,${nl}`)}${nl}${ind(level)}]`;
+    return `[${nl}${v.map(x => ind(level + 1) + toJson(x, depth, compress, desktop, level + 1)).join(`,${nl}`)}${nl}${ind(level)}]`;
   }
   if (v instanceof PSObject) {
     if (level >= depth) return JSON.stringify(toStr(v));
@@ -589,6 +1111,10 @@ function toJson(v: PSValue, depth: number, compress: boolean, desktop: boolean, 
 function fromJson(x: unknown): PSValue {
   if (x === null || typeof x === 'string' || typeof x === 'number' || typeof x === 'boolean') return x;
   if (Array.isArray(x)) return x.map(fromJson);
-  if (typeof x === 'object') return new PSObject('PSCustomObject', Object.entries(x as Record<string, unknown>).map(([k, v]): [string, PSValue] => [k, fromJson(v)]));
+  if (typeof x === 'object')
+    return new PSObject(
+      'PSCustomObject',
+      Object.entries(x as Record<string, unknown>).map(([k, v]): [string, PSValue] => [k, fromJson(v)]),
+    );
   return null;
 }

@@ -23,12 +23,26 @@ export interface ErrorInfo {
 }
 
 /** A statement-terminating error: the statement stops, the script goes on ($? = false). */
-export class StatementError extends Error { constructor(readonly info: ErrorInfo) { super(info.message); } }
+export class StatementError extends Error {
+  constructor(readonly info: ErrorInfo) {
+    super(info.message);
+  }
+}
 /** A script-terminating error (`throw`, -ErrorAction Stop): exit code 1 unless caught. */
-export class ScriptError extends Error { constructor(readonly info: ErrorInfo) { super(info.message); } }
-export class ExitSignal { constructor(readonly code: number) {} }
-export class LoopControl { constructor(readonly kind: 'break' | 'continue') {} }
-export class ReturnSignal { constructor(readonly values: unknown[]) {} }
+export class ScriptError extends Error {
+  constructor(readonly info: ErrorInfo) {
+    super(info.message);
+  }
+}
+export class ExitSignal {
+  constructor(readonly code: number) {}
+}
+export class LoopControl {
+  constructor(readonly kind: 'break' | 'continue') {}
+}
+export class ReturnSignal {
+  constructor(readonly values: unknown[]) {}
+}
 
 export type Edition = 'desktop' | 'core7';
 
@@ -61,9 +75,11 @@ export function formatError(info: ErrorInfo, src: string, edition: Edition): str
     offset = offset - cut + 4;
   }
   const target = `${info.target ?? ''}:${info.targetType ?? (info.target !== undefined ? 'String' : '')}`;
-  return `${head}\r\nAt line:${line} char:${col}\r\n+ ${shown}\r\n+ ${' '.repeat(offset)}${'~'.repeat(underlineLen)}\r\n`
-    + `    + CategoryInfo          : ${info.category}: (${target === ':' ? ':' : target}) [${info.activity ?? info.command ?? ''}], ${info.reason}\r\n`
-    + `    + FullyQualifiedErrorId : ${info.fqid}\r\n \r\n`;
+  return (
+    `${head}\r\nAt line:${line} char:${col}\r\n+ ${shown}\r\n+ ${' '.repeat(offset)}${'~'.repeat(underlineLen)}\r\n` +
+    `    + CategoryInfo          : ${info.category}: (${target === ':' ? ':' : target}) [${info.activity ?? info.command ?? ''}], ${info.reason}\r\n` +
+    `    + FullyQualifiedErrorId : ${info.fqid}\r\n \r\n`
+  );
 }
 
 /** The record `throw '<msg>'` produces. */
@@ -74,6 +90,13 @@ export function thrownInfo(message: string, start: number, end: number): ErrorIn
 export function notRecognized(name: string, start: number, end: number): ErrorInfo {
   return {
     message: `The term '${name}' is not recognized as the name of a cmdlet, function, script file, or operable program. Check the spelling of the name, or if a path was included, verify that the path is correct and try again.`,
-    command: name, activity: '', category: 'ObjectNotFound', target: name, reason: 'CommandNotFoundException', fqid: 'CommandNotFoundException', start, end,
+    command: name,
+    activity: '',
+    category: 'ObjectNotFound',
+    target: name,
+    reason: 'CommandNotFoundException',
+    fqid: 'CommandNotFoundException',
+    start,
+    end,
   };
 }

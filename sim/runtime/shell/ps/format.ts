@@ -11,15 +11,34 @@ export type { ListView, TableView, View } from './values.ts';
 /** Views per type name (what PowerShell's format.ps1xml files provide). */
 const VIEWS: Record<string, View> = {
   ServiceController: { kind: 'table', columns: [{ name: 'Status', width: 8 }, { name: 'Name', minWidth: 8 }, { name: 'DisplayName' }] },
-  DnsRecord: { kind: 'table', columns: [{ name: 'Name', minWidth: 40 }, { name: 'Type', width: 6 }, { name: 'TTL', width: 5 }, { name: 'Section', width: 10 }, { name: 'IPAddress' }] },
+  DnsRecord: {
+    kind: 'table',
+    columns: [{ name: 'Name', minWidth: 40 }, { name: 'Type', width: 6 }, { name: 'TTL', width: 5 }, { name: 'Section', width: 10 }, { name: 'IPAddress' }],
+  },
   ComputeProcess: { kind: 'table', columns: [{ name: 'Id' }, { name: 'Name' }, { name: 'Owner' }, { name: 'Type' }] },
   Hashtable: { kind: 'table', columns: [{ name: 'Name' }, { name: 'Value' }] },
   DictionaryEntry: { kind: 'table', columns: [{ name: 'Name', minWidth: 30 }, { name: 'Value' }] },
   HnsNetwork: { kind: 'list', props: ['ID', 'Name', 'Type', 'ManagementIP', 'Subnets'] },
   TestNetConnectionResult: { kind: 'list', props: [] },
-  NetAdapter: { kind: 'table', columns: [{ name: 'Name', minWidth: 20 }, { name: 'InterfaceDescription', minWidth: 32 }, { name: 'ifIndex', align: 'right' }, { name: 'Status', minWidth: 6 }, { name: 'MacAddress', minWidth: 17 }, { name: 'LinkSpeed', align: 'right' }] },
-  DnsClientServerAddress: { kind: 'table', columns: [{ name: 'InterfaceAlias', minWidth: 24 }, { name: 'Interface', align: 'right' }, { name: 'Address', minWidth: 7 }, { name: 'ServerAddresses' }] },
-  CommandInfo: { kind: 'table', columns: [{ name: 'CommandType', minWidth: 11 }, { name: 'Name', minWidth: 30 }, { name: 'Version', minWidth: 10 }, { name: 'Source' }] },
+  NetAdapter: {
+    kind: 'table',
+    columns: [
+      { name: 'Name', minWidth: 20 },
+      { name: 'InterfaceDescription', minWidth: 32 },
+      { name: 'ifIndex', align: 'right' },
+      { name: 'Status', minWidth: 6 },
+      { name: 'MacAddress', minWidth: 17 },
+      { name: 'LinkSpeed', align: 'right' },
+    ],
+  },
+  DnsClientServerAddress: {
+    kind: 'table',
+    columns: [{ name: 'InterfaceAlias', minWidth: 24 }, { name: 'Interface', align: 'right' }, { name: 'Address', minWidth: 7 }, { name: 'ServerAddresses' }],
+  },
+  CommandInfo: {
+    kind: 'table',
+    columns: [{ name: 'CommandType', minWidth: 11 }, { name: 'Name', minWidth: 30 }, { name: 'Version', minWidth: 10 }, { name: 'Source' }],
+  },
   PathInfo: { kind: 'table', columns: [{ name: 'Path' }] },
   GenericMeasureInfo: { kind: 'list', props: ['Count', 'Average', 'Sum', 'Maximum', 'Minimum', 'Property'] },
 };
@@ -46,23 +65,27 @@ export function cell(v: PSValue | undefined): string {
 }
 
 function table(objs: PSObject[], view: TableView): string {
-  const rows = objs.map((o) => view.columns.map((c) => cell(o.get(c.name))));
-  const widths = view.columns.map((c, i) => c.width ?? Math.max(c.minWidth ?? 0, c.name.length, ...rows.map((r) => r[i]!.length)));
-  const fmt = (vals: string[]): string => vals.map((v, i) => {
-    const last = i === vals.length - 1;
-    const w = widths[i]!;
-    const text = v.length > w && !last ? `${v.slice(0, Math.max(0, w - 3))}...` : v;
-    return view.columns[i]!.align === 'right' ? text.padStart(w) : last ? text : text.padEnd(w);
-  }).join(' ').trimEnd();
-  const header = fmt(view.columns.map((c) => c.name));
-  const dashes = fmt(view.columns.map((c) => '-'.repeat(c.name.length)));
-  return `\r\n${header}\r\n${dashes}\r\n${rows.map((r) => `${fmt(r)}\r\n`).join('')}\r\n\r\n`;
+  const rows = objs.map(o => view.columns.map(c => cell(o.get(c.name))));
+  const widths = view.columns.map((c, i) => c.width ?? Math.max(c.minWidth ?? 0, c.name.length, ...rows.map(r => r[i]!.length)));
+  const fmt = (vals: string[]): string =>
+    vals
+      .map((v, i) => {
+        const last = i === vals.length - 1;
+        const w = widths[i]!;
+        const text = v.length > w && !last ? `${v.slice(0, Math.max(0, w - 3))}...` : v;
+        return view.columns[i]!.align === 'right' ? text.padStart(w) : last ? text : text.padEnd(w);
+      })
+      .join(' ')
+      .trimEnd();
+  const header = fmt(view.columns.map(c => c.name));
+  const dashes = fmt(view.columns.map(c => '-'.repeat(c.name.length)));
+  return `\r\n${header}\r\n${dashes}\r\n${rows.map(r => `${fmt(r)}\r\n`).join('')}\r\n\r\n`;
 }
 
 function list(objs: PSObject[], view: ListView): string {
-  const w = Math.max(...view.props.map((p) => p.length));
-  const blocks = objs.map((o) => view.props.map((p) => `${p.padEnd(w)} : ${cell(o.get(p))}`.trimEnd()).join('\r\n'));
-  return `\r\n${blocks.map((b) => `${b}\r\n`).join('\r\n')}\r\n\r\n`;
+  const w = Math.max(...view.props.map(p => p.length));
+  const blocks = objs.map(o => view.props.map(p => `${p.padEnd(w)} : ${cell(o.get(p))}`.trimEnd()).join('\r\n'));
+  return `\r\n${blocks.map(b => `${b}\r\n`).join('\r\n')}\r\n\r\n`;
 }
 
 /** Long date/time as the console shows a [DateTime]: "Monday, November 30, 2026 3:31:27 AM". */
@@ -111,7 +134,8 @@ export function render(values: PSValue[]): string {
       while (i + 1 < values.length) {
         const n = values[i + 1];
         if (!(n instanceof PSObject) || n.typeName !== v.typeName) break;
-        group.push(n); i++;
+        group.push(n);
+        i++;
       }
       out += fileTable(group);
     } else if (v instanceof PSObject && !(v.str !== undefined && VIEWS[v.typeName] === undefined && v.props.length === 0)) {
@@ -119,7 +143,8 @@ export function render(values: PSValue[]): string {
       while (i + 1 < values.length) {
         const n = values[i + 1];
         if (!(n instanceof PSObject) || n.typeName !== v.typeName) break;
-        group.push(n); i++;
+        group.push(n);
+        i++;
       }
       const view = viewFor(v);
       out += view.kind === 'table' ? table(group, view) : list(group, view);

@@ -5,7 +5,21 @@
 import type { ShellHost, ShellIO, Spawn } from '../types.ts';
 import type { CmdArg, Element, Expr, Pipeline, Stmt } from './ast.ts';
 import {
-  NativeOutput, PSObject, PSType, ScriptBlock, collapse, enumerate, isArray, lines, scalarCmp, scalarEq, toNum, toStr, truthy, typeOf, wildcard,
+  NativeOutput,
+  PSObject,
+  PSType,
+  ScriptBlock,
+  collapse,
+  enumerate,
+  isArray,
+  lines,
+  scalarCmp,
+  scalarEq,
+  toNum,
+  toStr,
+  truthy,
+  typeOf,
+  wildcard,
 } from './values.ts';
 import type { PSValue } from './values.ts';
 import { ExitSignal, LoopControl, ReturnSignal, ScriptError, StatementError, formatError, notRecognized, thrownInfo } from './errors.ts';
@@ -59,7 +73,10 @@ export class Interp {
       return this.lastOk ? 0 : 1;
     } catch (e) {
       if (e instanceof ExitSignal) return e.code;
-      if (e instanceof ScriptError) { this.writeErrorInfo(e.info); return 1; }
+      if (e instanceof ScriptError) {
+        this.writeErrorInfo(e.info);
+        return 1;
+      }
       if (e instanceof ReturnSignal) return this.lastOk ? 0 : 1;
       throw e;
     } finally {
@@ -72,7 +89,10 @@ export class Interp {
     try {
       await this.stmt(st, out, true);
     } catch (e) {
-      if (e instanceof StatementError) { this.writeErrorInfo(e.info); this.lastOk = false; } else {
+      if (e instanceof StatementError) {
+        this.writeErrorInfo(e.info);
+        this.lastOk = false;
+      } else {
         this.emit(out);
         throw e;
       }
@@ -97,7 +117,10 @@ export class Interp {
     this.failed = true;
     const pref = (action ?? toStr(this.getVar('ErrorActionPreference'))).toLowerCase();
     if (pref === 'stop') throw new ScriptError(info);
-    if (pref === 'silentlycontinue' || pref === 'ignore') { this.errors.unshift(errorRecord(info)); return; }
+    if (pref === 'silentlycontinue' || pref === 'ignore') {
+      this.errors.unshift(errorRecord(info));
+      return;
+    }
     this.writeErrorInfo(info);
   }
 
@@ -106,26 +129,39 @@ export class Interp {
     const n = name.replace(/^(global|script|local|using):/i, '');
     const l = n.toLowerCase();
     if (l.startsWith('env:')) {
-      const key = Object.keys(this.env).find((k) => k.toLowerCase() === l.slice(4));
+      const key = Object.keys(this.env).find(k => k.toLowerCase() === l.slice(4));
       return key !== undefined ? this.env[key]! : null;
     }
     switch (l) {
-      case '?': return this.lastOk;
-      case 'true': return true;
-      case 'false': return false;
-      case 'null': return null;
-      case 'lastexitcode': return this.lastExitCode;
-      case 'pwd': return new PSObject('PathInfo', { Path: this.cwd }, this.cwd);
-      case 'error': return this.errors;
-      case 'pid': return 4242;
-      case 'home': return this.env['USERPROFILE'] ?? 'C:\\Users\\ContainerUser';
-      case 'psitem': return this.vars.get('_') ?? null;
-      case 'erroractionpreference': return this.vars.get(l) ?? 'Continue';
-      case 'psversiontable': return new PSObject('Hashtable', {
-        PSVersion: this.edition === 'desktop' ? '5.1.20348.2582' : '7.4.6',
-        PSEdition: this.edition === 'desktop' ? 'Desktop' : 'Core',
-      });
-      default: return this.vars.has(l) ? this.vars.get(l)! : null;
+      case '?':
+        return this.lastOk;
+      case 'true':
+        return true;
+      case 'false':
+        return false;
+      case 'null':
+        return null;
+      case 'lastexitcode':
+        return this.lastExitCode;
+      case 'pwd':
+        return new PSObject('PathInfo', { Path: this.cwd }, this.cwd);
+      case 'error':
+        return this.errors;
+      case 'pid':
+        return 4242;
+      case 'home':
+        return this.env['USERPROFILE'] ?? 'C:\\Users\\ContainerUser';
+      case 'psitem':
+        return this.vars.get('_') ?? null;
+      case 'erroractionpreference':
+        return this.vars.get(l) ?? 'Continue';
+      case 'psversiontable':
+        return new PSObject('Hashtable', {
+          PSVersion: this.edition === 'desktop' ? '5.1.20348.2582' : '7.4.6',
+          PSEdition: this.edition === 'desktop' ? 'Desktop' : 'Core',
+        });
+      default:
+        return this.vars.has(l) ? this.vars.get(l)! : null;
     }
   }
 
@@ -134,12 +170,15 @@ export class Interp {
     const l = n.toLowerCase();
     if (l.startsWith('env:')) {
       const want = n.slice(4);
-      const key = Object.keys(this.env).find((k) => k.toLowerCase() === want.toLowerCase());
+      const key = Object.keys(this.env).find(k => k.toLowerCase() === want.toLowerCase());
       if (key !== undefined) delete this.env[key];
       if (v !== null && toStr(v) !== '') this.env[key ?? want] = toStr(v);
       return;
     }
-    if (l === 'lastexitcode') { this.lastExitCode = v === null ? null : toNum(v); return; }
+    if (l === 'lastexitcode') {
+      this.lastExitCode = v === null ? null : toNum(v);
+      return;
+    }
     this.vars.set(l === 'psitem' ? '_' : l, v);
   }
 
@@ -149,14 +188,20 @@ export class Interp {
       try {
         await this.stmt(st, out, false);
       } catch (e) {
-        if (e instanceof StatementError) { this.writeErrorInfo(e.info); this.lastOk = false; continue; }
+        if (e instanceof StatementError) {
+          this.writeErrorInfo(e.info);
+          this.lastOk = false;
+          continue;
+        }
         throw e;
       }
     }
   }
 
   private async loopBody(body: Stmt[], out: PSValue[]): Promise<'break' | 'continue' | undefined> {
-    try { await this.block(body, out); } catch (e) {
+    try {
+      await this.block(body, out);
+    } catch (e) {
       if (e instanceof LoopControl) return e.kind;
       throw e;
     }
@@ -170,7 +215,9 @@ export class Interp {
 
   async stmt(st: Stmt, out: PSValue[], top: boolean): Promise<void> {
     switch (st.k) {
-      case 'pipe': out.push(...(await this.pipeline(st.p, top))); return;
+      case 'pipe':
+        out.push(...(await this.pipeline(st.p, top)));
+        return;
       case 'assign': {
         // `$a = @()` or `$a = @(cmd)`: an array expression on its own is assigned as is (an
         // empty array stays an array whose Count is 0); a pipeline's output is collapsed.
@@ -192,13 +239,16 @@ export class Interp {
       }
       case 'if': {
         for (const [c, body] of st.clauses) {
-          if (await this.cond(c)) { await this.block(body, out); return; }
+          if (await this.cond(c)) {
+            await this.block(body, out);
+            return;
+          }
         }
         if (st.else) await this.block(st.else, out);
         return;
       }
       case 'switch': {
-        const items = (await this.pipeline(st.subject, false)).flatMap((v) => enumerate(v));
+        const items = (await this.pipeline(st.subject, false)).flatMap(v => enumerate(v));
         const saved = this.vars.get('_');
         try {
           for (const it of items) {
@@ -211,20 +261,28 @@ export class Interp {
               if (cl.test.k === 'block') hit = truthy(collapse(await this.invokeBlock(new ScriptBlock(cl.test.body, cl.test.src), it)));
               else {
                 const t = toStr(await this.eval(cl.test));
-                hit = st.flags.includes('wildcard') ? wildcard(t).test(toStr(it)) : st.flags.includes('regex') ? new RegExp(t, 'i').test(toStr(it)) : scalarEq(it, t);
+                hit = st.flags.includes('wildcard')
+                  ? wildcard(t).test(toStr(it))
+                  : st.flags.includes('regex')
+                    ? new RegExp(t, 'i').test(toStr(it))
+                    : scalarEq(it, t);
               }
               if (!hit) continue;
               matched = true;
-              if ((await this.loopBody(cl.body, out)) === 'break') { stop = true; break; }
+              if ((await this.loopBody(cl.body, out)) === 'break') {
+                stop = true;
+                break;
+              }
             }
             if (!matched) {
-              const d = st.clauses.find((c) => c.test === 'default');
+              const d = st.clauses.find(c => c.test === 'default');
               if (d && (await this.loopBody(d.body, out)) === 'break') stop = true;
             }
             if (stop) break;
           }
         } finally {
-          if (saved !== undefined) this.vars.set('_', saved); else this.vars.delete('_');
+          if (saved !== undefined) this.vars.set('_', saved);
+          else this.vars.delete('_');
         }
         return;
       }
@@ -237,7 +295,7 @@ export class Interp {
         let n = 0;
         while (await this.cond(st.cond)) {
           if ((await this.loopBody(st.body, out)) === 'break') break;
-          if (++n % 100 === 0) await new Promise((r) => setImmediate(r));
+          if (++n % 100 === 0) await new Promise(r => setImmediate(r));
         }
         return;
       }
@@ -249,7 +307,7 @@ export class Interp {
         let n = 0;
         do {
           if ((await this.loopBody(st.body, out)) === 'break') break;
-          if (++n % 100 === 0) await new Promise((r) => setImmediate(r));
+          if (++n % 100 === 0) await new Promise(r => setImmediate(r));
         } while ((await this.cond(st.cond)) !== st.until);
         return;
       }
@@ -263,12 +321,12 @@ export class Interp {
           }
           if ((await this.loopBody(st.body, out)) === 'break') break;
           if (st.step) await this.stmt(st.step, [], false);
-          if (++n % 100 === 0) await new Promise((r) => setImmediate(r));
+          if (++n % 100 === 0) await new Promise(r => setImmediate(r));
         }
         return;
       }
       case 'foreach': {
-        const items = (await this.pipeline(st.coll, false)).flatMap((v) => enumerate(v));
+        const items = (await this.pipeline(st.coll, false)).flatMap(v => enumerate(v));
         for (const it of items) {
           this.setVar(st.name, it);
           if ((await this.loopBody(st.body, out)) === 'break') break;
@@ -282,7 +340,11 @@ export class Interp {
           if (!(e instanceof ScriptError) || !st.catch) throw e;
           const saved = this.getVar('_');
           this.setVar('_', errorRecord(e.info));
-          try { await this.block(st.catch, out); } finally { this.setVar('_', saved); }
+          try {
+            await this.block(st.catch, out);
+          } finally {
+            this.setVar('_', saved);
+          }
         } finally {
           if (st.finally) await this.block(st.finally, out);
         }
@@ -301,17 +363,27 @@ export class Interp {
         const vals = st.e ? await this.pipeline(st.e, false) : [];
         throw new ReturnSignal(vals);
       }
-      case 'break': case 'continue': throw new LoopControl(st.k);
-      case 'function': this.functions.set(st.name.toLowerCase(), new ScriptBlock(st.body, '')); return;
+      case 'break':
+      case 'continue':
+        throw new LoopControl(st.k);
+      case 'function':
+        this.functions.set(st.name.toLowerCase(), new ScriptBlock(st.body, ''));
+        return;
     }
   }
 
   private async assign(target: Expr, v: PSValue): Promise<void> {
     switch (target.k) {
-      case 'var': this.setVar(target.name, v); return;
-      case 'cast': return this.assign(target.e, await this.cast(target.type, v));
+      case 'var':
+        this.setVar(target.name, v);
+        return;
+      case 'cast':
+        return this.assign(target.e, await this.cast(target.type, v));
       case 'member': {
-        if (target.static) { setStaticMember(target.obj, target.name, v); return; }
+        if (target.static) {
+          setStaticMember(target.obj, target.name, v);
+          return;
+        }
         const o = await this.eval(target.obj);
         if (o instanceof PSObject) o.set(target.name, v);
         return;
@@ -319,10 +391,14 @@ export class Interp {
       case 'index': {
         const o = await this.eval(target.obj);
         const i = await this.eval(target.idx);
-        if (isArray(o)) { const n = toNum(i); o[n < 0 ? o.length + n : n] = v; } else if (o instanceof PSObject) o.set(toStr(i), v);
+        if (isArray(o)) {
+          const n = toNum(i);
+          o[n < 0 ? o.length + n : n] = v;
+        } else if (o instanceof PSObject) o.set(toStr(i), v);
         return;
       }
-      default: throw this.stmtError('The assignment expression is not valid.', 'InvalidOperation');
+      default:
+        throw this.stmtError('The assignment expression is not valid.', 'InvalidOperation');
     }
   }
 
@@ -336,10 +412,18 @@ export class Interp {
     let fileOut: { path: string; append: boolean } | undefined;
     let nullOut = false;
     for (const r of p.redirs) {
-      if (r.target === '&1') { if (r.stream === '2') this.errorSink = 'stdout'; continue; }
+      if (r.target === '&1') {
+        if (r.stream === '2') this.errorSink = 'stdout';
+        continue;
+      }
       const t = r.target.k === 'var' && r.target.name.toLowerCase() === 'null' ? null : toStr(await this.eval(r.target));
-      if (r.stream === '2' || r.stream === '*') { if (t === null) this.errorSink = 'null'; }
-      if (r.stream === '1' || r.stream === '*') { if (t === null) nullOut = true; else fileOut = { path: resolveWin(this.cwd, t), append: r.append }; }
+      if (r.stream === '2' || r.stream === '*') {
+        if (t === null) this.errorSink = 'null';
+      }
+      if (r.stream === '1' || r.stream === '*') {
+        if (t === null) nullOut = true;
+        else fileOut = { path: resolveWin(this.cwd, t), append: r.append };
+      }
     }
     this.failed = false;
     let input: PSValue[] | undefined;
@@ -367,10 +451,22 @@ export class Interp {
       const text = render(result);
       // `>` is Out-File: UTF-16LE with BOM in Windows PowerShell 5.1, UTF-8 in pwsh.
       const data = this.edition === 'desktop' ? Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]) : Buffer.from(text);
-      try { this.host.fs.write(fileOut.path, data, { append: fileOut.append }); } catch (e) {
+      try {
+        this.host.fs.write(fileOut.path, data, { append: fileOut.append });
+      } catch (e) {
         if (!(e instanceof FsError)) throw e;
         this.lastOk = false;
-        throw new StatementError({ message: `Access to the path '${fileOut.path}' is denied.`, category: 'OpenError', target: '', targetType: '', activity: 'Out-File', reason: 'UnauthorizedAccessException', fqid: 'FileOpenFailure,Microsoft.PowerShell.Commands.OutFileCommand', start: p.start, end: p.end });
+        throw new StatementError({
+          message: `Access to the path '${fileOut.path}' is denied.`,
+          category: 'OpenError',
+          target: '',
+          targetType: '',
+          activity: 'Out-File',
+          reason: 'UnauthorizedAccessException',
+          fqid: 'FileOpenFailure,Microsoft.PowerShell.Commands.OutFileCommand',
+          start: p.start,
+          end: p.end,
+        });
       }
       return [];
     }
@@ -413,10 +509,21 @@ export class Interp {
       const { tokens } = await this.argTokens(el.args);
       const bound = bindArgs(cmdlet, tokens, el);
       const call: CmdletCall = {
-        interp: this, host: this.host, io: this.io, input: input ?? [], bound, name: cmdlet.name, hadInput: input !== undefined,
-        error: (info) => this.commandError({ command: cmdlet.name, start: el.start, end: el.end, ...info }, bound['ErrorAction'] === undefined ? undefined : toStr(bound['ErrorAction'])),
-        fail: (info) => new StatementError({ command: cmdlet.name, start: el.start, end: el.end, ...info }),
-        start: el.start, end: el.end,
+        interp: this,
+        host: this.host,
+        io: this.io,
+        input: input ?? [],
+        bound,
+        name: cmdlet.name,
+        hadInput: input !== undefined,
+        error: info =>
+          this.commandError(
+            { command: cmdlet.name, start: el.start, end: el.end, ...info },
+            bound['ErrorAction'] === undefined ? undefined : toStr(bound['ErrorAction']),
+          ),
+        fail: info => new StatementError({ command: cmdlet.name, start: el.start, end: el.end, ...info }),
+        start: el.start,
+        end: el.end,
       };
       return cmdlet.run(call);
     }
@@ -425,8 +532,16 @@ export class Interp {
       const { raw } = await this.argTokens(el.args);
       const cap = new Capture();
       const errCap = this.errorSink === 'stderr' ? undefined : new Capture();
-      const stdin = input !== undefined ? stdinFrom(Buffer.from(input.map((v) => `${toStr(v)}\r\n`).join(''))) : null;
-      const code = await prog.run({ host: this.host, io: withStreams(this.io, { stdout: cap, stdin, stderr: errCap ?? this.io.stderr }), name: prog.key, args: raw, cmdline: joinWindowsArgv(raw), env: { ...this.env }, spawn: this.spawn });
+      const stdin = input !== undefined ? stdinFrom(Buffer.from(input.map(v => `${toStr(v)}\r\n`).join(''))) : null;
+      const code = await prog.run({
+        host: this.host,
+        io: withStreams(this.io, { stdout: cap, stdin, stderr: errCap ?? this.io.stderr }),
+        name: prog.key,
+        args: raw,
+        cmdline: joinWindowsArgv(raw),
+        env: { ...this.env },
+        spawn: this.spawn,
+      });
       this.lastExitCode = code;
       if (code !== 0) this.failed = true;
       const out: PSValue[] = [new NativeOutput(cap.buffer())];
@@ -444,9 +559,21 @@ export class Interp {
   private nativeErrorLines(errLines: string[], name: string, start: number, end: number): PSValue[] {
     if (this.edition !== 'desktop') return errLines;
     const [first, ...rest] = errLines as [string, ...string[]];
-    const record = formatError({
-      message: first, command: name, category: 'NotSpecified', target: first, reason: 'RemoteException', activity: '', fqid: 'NativeCommandError', start, end,
-    }, this.src, this.edition);
+    const record = formatError(
+      {
+        message: first,
+        command: name,
+        category: 'NotSpecified',
+        target: first,
+        reason: 'RemoteException',
+        activity: '',
+        fqid: 'NativeCommandError',
+        start,
+        end,
+      },
+      this.src,
+      this.edition,
+    );
     return [new NativeOutput(Buffer.from(record)), ...rest];
   }
 
@@ -464,8 +591,10 @@ export class Interp {
       if (e instanceof ReturnSignal) out.push(...(e.values as PSValue[]));
       else throw e;
     } finally {
-      if (saved !== undefined) this.vars.set('_', saved); else this.vars.delete('_');
-      if (savedArgs !== undefined) this.vars.set('args', savedArgs); else this.vars.delete('args');
+      if (saved !== undefined) this.vars.set('_', saved);
+      else this.vars.delete('_');
+      if (savedArgs !== undefined) this.vars.set('args', savedArgs);
+      else this.vars.delete('args');
     }
     return out.flatMap(materialize);
   }
@@ -473,25 +602,43 @@ export class Interp {
   // ---- expressions ----
   async eval(e: Expr): Promise<PSValue> {
     switch (e.k) {
-      case 'num': return e.v;
-      case 'str': return e.v;
+      case 'num':
+        return e.v;
+      case 'str':
+        return e.v;
       case 'xstr': {
         let s = '';
         for (const p of e.parts) s += typeof p === 'string' ? p : toStr(await this.eval(p));
         return s;
       }
-      case 'var': return this.getVar(e.name);
-      case 'array': { const out: PSValue[] = []; for (const i of e.items) out.push(await this.eval(i)); return out; }
-      case 'arrayexpr': { const out: PSValue[] = []; await this.block(e.body, out); return out.flatMap(materialize).flatMap((v) => enumerate(v)); }
-      case 'subexpr': { const out: PSValue[] = []; await this.block(e.body, out); return collapse(out.flatMap(materialize)); }
-      case 'paren': return collapse(await this.pipeline(e.pipe, false));
+      case 'var':
+        return this.getVar(e.name);
+      case 'array': {
+        const out: PSValue[] = [];
+        for (const i of e.items) out.push(await this.eval(i));
+        return out;
+      }
+      case 'arrayexpr': {
+        const out: PSValue[] = [];
+        await this.block(e.body, out);
+        return out.flatMap(materialize).flatMap(v => enumerate(v));
+      }
+      case 'subexpr': {
+        const out: PSValue[] = [];
+        await this.block(e.body, out);
+        return collapse(out.flatMap(materialize));
+      }
+      case 'paren':
+        return collapse(await this.pipeline(e.pipe, false));
       case 'hash': {
         const o = new PSObject('Hashtable', []);
         for (const [k, x] of e.entries) o.set(k, await this.eval(x));
         return o;
       }
-      case 'block': return new ScriptBlock(e.body, e.src);
-      case 'type': return new PSType(e.name);
+      case 'block':
+        return new ScriptBlock(e.body, e.src);
+      case 'type':
+        return new PSType(e.name);
       case 'unary': {
         const v = await this.eval(e.e);
         if (e.op === 'not') return !truthy(v);
@@ -500,13 +647,15 @@ export class Interp {
         if (e.op === 'split') return toStr(v).trim().split(/\s+/);
         return v;
       }
-      case 'cast': return this.cast(e.type, await this.eval(e.e));
+      case 'cast':
+        return this.cast(e.type, await this.eval(e.e));
       case 'bin': {
         if (e.op === 'and') return truthy(await this.eval(e.l)) && truthy(await this.eval(e.r));
         if (e.op === 'or') return truthy(await this.eval(e.l)) || truthy(await this.eval(e.r));
         return this.binary(e.op, await this.eval(e.l), await this.eval(e.r));
       }
-      case 'member': return e.static ? staticMember(this, e.obj, e.name) : getMember(await this.eval(e.obj), e.name);
+      case 'member':
+        return e.static ? staticMember(this, e.obj, e.name) : getMember(await this.eval(e.obj), e.name);
       case 'call': {
         const args: PSValue[] = [];
         for (const a of e.args) args.push(await this.eval(a));
@@ -524,17 +673,44 @@ export class Interp {
   async cast(type: string, v: PSValue): Promise<PSValue> {
     const t = type.toLowerCase().replace(/^system\./, '');
     switch (t) {
-      case 'int': case 'int32': case 'int64': case 'long': case 'uint32': case 'byte': return Math.round(toNum(v));
-      case 'double': case 'float': case 'decimal': return toNum(v);
-      case 'string': return toStr(v);
-      case 'bool': case 'boolean': return truthy(v);
-      case 'array': case 'object[]': case 'string[]': return t === 'string[]' ? enumerate(v).map(toStr) : enumerate(v);
-      case 'int[]': return enumerate(v).map(toNum);
-      case 'void': return null;
-      case 'datetime': return v instanceof Date ? v : new Date(toStr(v));
-      case 'pscustomobject': return v instanceof PSObject ? new PSObject('PSCustomObject', v.props.map(([k, x]): [string, PSValue] => [k, x])) : v;
-      case 'ipaddress': case 'net.ipaddress': return new PSObject('IPAddress', { IPAddressToString: toStr(v), AddressFamily: 'InterNetwork' }, toStr(v));
-      default: return v;
+      case 'int':
+      case 'int32':
+      case 'int64':
+      case 'long':
+      case 'uint32':
+      case 'byte':
+        return Math.round(toNum(v));
+      case 'double':
+      case 'float':
+      case 'decimal':
+        return toNum(v);
+      case 'string':
+        return toStr(v);
+      case 'bool':
+      case 'boolean':
+        return truthy(v);
+      case 'array':
+      case 'object[]':
+      case 'string[]':
+        return t === 'string[]' ? enumerate(v).map(toStr) : enumerate(v);
+      case 'int[]':
+        return enumerate(v).map(toNum);
+      case 'void':
+        return null;
+      case 'datetime':
+        return v instanceof Date ? v : new Date(toStr(v));
+      case 'pscustomobject':
+        return v instanceof PSObject
+          ? new PSObject(
+              'PSCustomObject',
+              v.props.map(([k, x]): [string, PSValue] => [k, x]),
+            )
+          : v;
+      case 'ipaddress':
+      case 'net.ipaddress':
+        return new PSObject('IPAddress', { IPAddressToString: toStr(v), AddressFamily: 'InterNetwork' }, toStr(v));
+      default:
+        return v;
     }
   }
 
@@ -544,54 +720,106 @@ export class Interp {
     const ci = !cs;
     const scalar = (a: PSValue): boolean => {
       switch (base) {
-        case 'eq': return scalarEq(a, r, ci);
-        case 'ne': return !scalarEq(a, r, ci);
-        case 'gt': return scalarCmp(a, r, ci) > 0;
-        case 'ge': return scalarCmp(a, r, ci) >= 0;
-        case 'lt': return scalarCmp(a, r, ci) < 0;
-        case 'le': return scalarCmp(a, r, ci) <= 0;
-        case 'like': return wildcard(toStr(r)).test(toStr(a));
-        case 'notlike': return !wildcard(toStr(r)).test(toStr(a));
-        case 'match': case 'notmatch': {
+        case 'eq':
+          return scalarEq(a, r, ci);
+        case 'ne':
+          return !scalarEq(a, r, ci);
+        case 'gt':
+          return scalarCmp(a, r, ci) > 0;
+        case 'ge':
+          return scalarCmp(a, r, ci) >= 0;
+        case 'lt':
+          return scalarCmp(a, r, ci) < 0;
+        case 'le':
+          return scalarCmp(a, r, ci) <= 0;
+        case 'like':
+          return wildcard(toStr(r)).test(toStr(a));
+        case 'notlike':
+          return !wildcard(toStr(r)).test(toStr(a));
+        case 'match':
+        case 'notmatch': {
           const m = new RegExp(toStr(r), ci ? 'i' : '').exec(toStr(a));
-          if (m && base === 'match') this.vars.set('matches', new PSObject('Hashtable', m.map((x, i) => [String(i), x ?? null] as [string, PSValue])));
+          if (m && base === 'match')
+            this.vars.set(
+              'matches',
+              new PSObject(
+                'Hashtable',
+                m.map((x, i) => [String(i), x ?? null] as [string, PSValue]),
+              ),
+            );
           return base === 'match' ? m !== null : m === null;
         }
-        default: return false;
+        default:
+          return false;
       }
     };
     switch (base) {
-      case 'eq': case 'ne': case 'gt': case 'ge': case 'lt': case 'le': case 'like': case 'notlike': case 'match': case 'notmatch':
+      case 'eq':
+      case 'ne':
+      case 'gt':
+      case 'ge':
+      case 'lt':
+      case 'le':
+      case 'like':
+      case 'notlike':
+      case 'match':
+      case 'notmatch':
         // A collection on the left filters: ($a -eq 'x') returns the matching items.
-        return isArray(l) ? l.filter((x) => scalar(x)) : scalar(l);
-      case 'contains': return enumerate(l).some((x) => scalarEq(x, r, ci));
-      case 'notcontains': return !enumerate(l).some((x) => scalarEq(x, r, ci));
-      case 'in': return enumerate(r).some((x) => scalarEq(x, l, ci));
-      case 'notin': return !enumerate(r).some((x) => scalarEq(x, l, ci));
-      case 'is': case 'isnot': {
+        return isArray(l) ? l.filter(x => scalar(x)) : scalar(l);
+      case 'contains':
+        return enumerate(l).some(x => scalarEq(x, r, ci));
+      case 'notcontains':
+        return !enumerate(l).some(x => scalarEq(x, r, ci));
+      case 'in':
+        return enumerate(r).some(x => scalarEq(x, l, ci));
+      case 'notin':
+        return !enumerate(r).some(x => scalarEq(x, l, ci));
+      case 'is':
+      case 'isnot': {
         const want = r instanceof PSType ? r.name.toLowerCase().replace(/^system\./, '') : toStr(r).toLowerCase();
-        const have = typeOf(l).toLowerCase().replace(/^system\./, '');
-        const alias: Record<string, string> = { int: 'int32', string: 'string', bool: 'boolean', array: 'object[]', datetime: 'datetime', pscustomobject: 'pscustomobject' };
+        const have = typeOf(l)
+          .toLowerCase()
+          .replace(/^system\./, '');
+        const alias: Record<string, string> = {
+          int: 'int32',
+          string: 'string',
+          bool: 'boolean',
+          array: 'object[]',
+          datetime: 'datetime',
+          pscustomobject: 'pscustomobject',
+        };
         const hit = have === (alias[want] ?? want) || (want === 'object' && l !== null) || (want === 'array' && isArray(l));
         return base === 'is' ? hit : !hit;
       }
       case 'replace': {
         const [pat, rep] = isArray(r) ? [toStr(r[0] ?? ''), toStr(r[1] ?? '')] : [toStr(r), ''];
         const re = new RegExp(pat, ci ? 'gi' : 'g');
-        return isArray(l) ? l.map((x) => toStr(x).replace(re, rep)) : toStr(l).replace(re, rep);
+        return isArray(l) ? l.map(x => toStr(x).replace(re, rep)) : toStr(l).replace(re, rep);
       }
-      case 'split': return toStr(l).split(new RegExp(toStr(r), ci ? 'i' : ''));
-      case 'join': return enumerate(l).map(toStr).join(toStr(r));
-      case 'xor': return truthy(l) !== truthy(r);
+      case 'split':
+        return toStr(l).split(new RegExp(toStr(r), ci ? 'i' : ''));
+      case 'join':
+        return enumerate(l).map(toStr).join(toStr(r));
+      case 'xor':
+        return truthy(l) !== truthy(r);
       case 'f': {
         const args = enumerate(r);
         return toStr(l).replace(/\{(\d+)(?:,(-?\d+))?(?::([^}]*))?\}/g, (_m, i: string, w?: string, f?: string) => {
           let s = formatValue(args[Number(i)] ?? null, f);
-          if (w) { const n = Number(w); s = n < 0 ? s.padEnd(-n) : s.padStart(n); }
+          if (w) {
+            const n = Number(w);
+            s = n < 0 ? s.padEnd(-n) : s.padStart(n);
+          }
           return s;
         });
       }
-      case '..': { const a = toNum(l); const b = toNum(r); const out: number[] = []; for (let i = a; a <= b ? i <= b : i >= b; i += a <= b ? 1 : -1) out.push(i); return out; }
+      case '..': {
+        const a = toNum(l);
+        const b = toNum(r);
+        const out: number[] = [];
+        for (let i = a; a <= b ? i <= b : i >= b; i += a <= b ? 1 : -1) out.push(i);
+        return out;
+      }
       case '+':
         if (isArray(l)) return [...l, ...enumerate(r)];
         if (l === null) return r;
@@ -605,17 +833,26 @@ export class Interp {
         if (typeof l === 'string') return l.repeat(toNum(r));
         if (isArray(l)) return Array.from({ length: toNum(r) }, () => l).flat();
         return toNum(l) * toNum(r);
-      case '/': return toNum(l) / toNum(r);
-      case '%': return toNum(l) % toNum(r);
-      default: throw this.stmtError(`Unexpected operator '-${op}'.`, 'ParserError');
+      case '/':
+        return toNum(l) / toNum(r);
+      case '%':
+        return toNum(l) % toNum(r);
+      default:
+        throw this.stmtError(`Unexpected operator '-${op}'.`, 'ParserError');
     }
   }
 }
 
 export function timeSpan(ms: number): PSObject {
   return new PSObject('TimeSpan', {
-    Days: Math.trunc(ms / 86400000), Hours: Math.trunc(ms / 3600000) % 24, Minutes: Math.trunc(ms / 60000) % 60, Seconds: Math.trunc(ms / 1000) % 60,
-    Milliseconds: Math.trunc(ms) % 1000, TotalSeconds: ms / 1000, TotalMilliseconds: ms, TotalMinutes: ms / 60000,
+    Days: Math.trunc(ms / 86400000),
+    Hours: Math.trunc(ms / 3600000) % 24,
+    Minutes: Math.trunc(ms / 60000) % 60,
+    Seconds: Math.trunc(ms / 1000) % 60,
+    Milliseconds: Math.trunc(ms) % 1000,
+    TotalSeconds: ms / 1000,
+    TotalMilliseconds: ms,
+    TotalMinutes: ms / 60000,
   });
 }
 
@@ -626,19 +863,27 @@ function formatValue(v: PSValue, f: string | undefined): string {
   const n = toNum(v);
   const digits = m[2] ? Number(m[2]) : m[1]!.toUpperCase() === 'D' ? 0 : 2;
   switch (m[1]!.toUpperCase()) {
-    case 'N': return n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-    case 'F': return n.toFixed(digits);
-    case 'D': return String(Math.trunc(n)).padStart(digits, '0');
-    case 'X': return Math.trunc(n).toString(16).toUpperCase().padStart(digits, '0');
-    default: return toStr(v);
+    case 'N':
+      return n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+    case 'F':
+      return n.toFixed(digits);
+    case 'D':
+      return String(Math.trunc(n)).padStart(digits, '0');
+    case 'X':
+      return Math.trunc(n).toString(16).toUpperCase().padStart(digits, '0');
+    default:
+      return toStr(v);
   }
 }
 
 function index(o: PSValue, i: PSValue): PSValue {
-  if (isArray(i)) return i.map((x) => index(o, x));
+  if (isArray(i)) return i.map(x => index(o, x));
   if (o === null) return null;
   if (o instanceof PSObject) return o.get(toStr(i)) ?? null;
-  if (typeof o === 'string') { const n = toNum(i); return o[n < 0 ? o.length + n : n] ?? null; }
+  if (typeof o === 'string') {
+    const n = toNum(i);
+    return o[n < 0 ? o.length + n : n] ?? null;
+  }
   const arr = enumerate(o);
   const n = toNum(i);
   return arr[n < 0 ? arr.length + n : n] ?? null;
@@ -651,13 +896,19 @@ export function materialize(v: PSValue): PSValue[] {
 /** An ErrorRecord as scripts see it in catch blocks ($_.Exception.Message, "$_"). */
 export class PSErrorRecord extends PSObject {
   constructor(readonly info: ErrorInfo) {
-    super('ErrorRecord', {
-      Exception: new PSObject('Exception', { Message: info.message }, info.message),
-      CategoryInfo: `${info.category}: (${info.target ?? ''}:${info.targetType ?? 'String'}) [${info.activity ?? info.command ?? ''}], ${info.reason}`,
-      FullyQualifiedErrorId: info.fqid,
-      TargetObject: info.target ?? null,
-    }, info.message);
+    super(
+      'ErrorRecord',
+      {
+        Exception: new PSObject('Exception', { Message: info.message }, info.message),
+        CategoryInfo: `${info.category}: (${info.target ?? ''}:${info.targetType ?? 'String'}) [${info.activity ?? info.command ?? ''}], ${info.reason}`,
+        FullyQualifiedErrorId: info.fqid,
+        TargetObject: info.target ?? null,
+      },
+      info.message,
+    );
   }
 }
 
-export function errorRecord(info: ErrorInfo): PSErrorRecord { return new PSErrorRecord(info); }
+export function errorRecord(info: ErrorInfo): PSErrorRecord {
+  return new PSErrorRecord(info);
+}

@@ -5,12 +5,37 @@
 import type { CmdArg, Element, Expr, Pipeline, Redirection, Stmt } from './ast.ts';
 
 export class PSParseError extends Error {
-  constructor(message: string, readonly pos: number) { super(message); }
+  constructor(
+    message: string,
+    readonly pos: number,
+  ) {
+    super(message);
+  }
 }
 
 const KEYWORDS = new Set(['switch', 'if', 'while', 'for', 'foreach', 'do', 'try', 'throw', 'exit', 'return', 'break', 'continue', 'function']);
-const OPS = ['eq', 'ne', 'gt', 'ge', 'lt', 'le', 'like', 'notlike', 'match', 'notmatch', 'contains', 'notcontains', 'in', 'notin', 'is', 'isnot', 'replace', 'split', 'join'];
-const COMPARISON = new Set([...OPS, ...OPS.map((o) => `i${o}`), ...OPS.map((o) => `c${o}`)]);
+const OPS = [
+  'eq',
+  'ne',
+  'gt',
+  'ge',
+  'lt',
+  'le',
+  'like',
+  'notlike',
+  'match',
+  'notmatch',
+  'contains',
+  'notcontains',
+  'in',
+  'notin',
+  'is',
+  'isnot',
+  'replace',
+  'split',
+  'join',
+];
+const COMPARISON = new Set([...OPS, ...OPS.map(o => `i${o}`), ...OPS.map(o => `c${o}`)]);
 const LOGICAL = new Set(['and', 'or', 'xor']);
 
 export function parseScript(src: string): Stmt[] {
@@ -27,23 +52,53 @@ class Parser {
   private noComma = false;
   constructor(private s: string) {}
 
-  eof(): boolean { return this.pos >= this.s.length; }
-  private ch(o = 0): string { return this.s[this.pos + o] ?? ''; }
-  private startsWithCI(w: string): boolean { return this.s.slice(this.pos, this.pos + w.length).toLowerCase() === w; }
-  private err(msg: string): never { throw new PSParseError(msg, this.pos); }
+  eof(): boolean {
+    return this.pos >= this.s.length;
+  }
+  private ch(o = 0): string {
+    return this.s[this.pos + o] ?? '';
+  }
+  private startsWithCI(w: string): boolean {
+    return this.s.slice(this.pos, this.pos + w.length).toLowerCase() === w;
+  }
+  private err(msg: string): never {
+    throw new PSParseError(msg, this.pos);
+  }
 
   /** Skips blanks, line continuations and comments, not newlines. */
   ws(): void {
     for (;;) {
       const c = this.ch();
-      if (c === ' ' || c === '\t' || c === '\r') { this.pos++; continue; }
-      if (c === '`' && (this.ch(1) === '\n' || (this.ch(1) === '\r' && this.ch(2) === '\n'))) { this.pos += this.ch(1) === '\r' ? 3 : 2; continue; }
-      if (c === '<' && this.ch(1) === '#') { const e = this.s.indexOf('#>', this.pos); this.pos = e < 0 ? this.s.length : e + 2; continue; }
-      if (c === '#') { while (!this.eof() && this.ch() !== '\n') this.pos++; continue; }
+      if (c === ' ' || c === '\t' || c === '\r') {
+        this.pos++;
+        continue;
+      }
+      if (c === '`' && (this.ch(1) === '\n' || (this.ch(1) === '\r' && this.ch(2) === '\n'))) {
+        this.pos += this.ch(1) === '\r' ? 3 : 2;
+        continue;
+      }
+      if (c === '<' && this.ch(1) === '#') {
+        const e = this.s.indexOf('#>', this.pos);
+        this.pos = e < 0 ? this.s.length : e + 2;
+        continue;
+      }
+      if (c === '#') {
+        while (!this.eof() && this.ch() !== '\n') this.pos++;
+        continue;
+      }
       return;
     }
   }
-  wsNl(): void { for (;;) { this.ws(); if (this.ch() === '\n') { this.pos++; continue; } return; } }
+  wsNl(): void {
+    for (;;) {
+      this.ws();
+      if (this.ch() === '\n') {
+        this.pos++;
+        continue;
+      }
+      return;
+    }
+  }
 
   private word(): string {
     const m = /^[A-Za-z_][\w]*/.exec(this.s.slice(this.pos));
@@ -60,12 +115,18 @@ class Parser {
     const out: Stmt[] = [];
     for (;;) {
       this.wsNl();
-      while (this.ch() === ';') { this.pos++; this.wsNl(); }
+      while (this.ch() === ';') {
+        this.pos++;
+        this.wsNl();
+      }
       if (this.eof() || (end && this.ch() === end)) return out;
       out.push(this.statement());
       this.ws();
       const c = this.ch();
-      if (c === ';' || c === '\n') { this.pos++; continue; }
+      if (c === ';' || c === '\n') {
+        this.pos++;
+        continue;
+      }
       if (this.eof() || (end && c === end)) return out;
       this.err(`Unexpected token '${this.s.slice(this.pos).split(/\s/)[0]}' in expression or statement.`);
     }
@@ -97,7 +158,10 @@ class Parser {
   private nextWordIs(kw: string): boolean {
     const save = this.pos;
     this.wsNl();
-    if (this.word().toLowerCase() === kw) { this.pos += kw.length; return true; }
+    if (this.word().toLowerCase() === kw) {
+      this.pos += kw.length;
+      return true;
+    }
     this.pos = save;
     return false;
   }
@@ -105,14 +169,20 @@ class Parser {
   statement(): Stmt {
     const start = this.pos;
     const kw = this.peekKeyword();
-    const fin = <T extends Stmt>(st: T): T => { st.end = this.pos; return st; };
+    const fin = <T extends Stmt>(st: T): T => {
+      st.end = this.pos;
+      return st;
+    };
     if (kw) this.pos += kw.length;
     switch (kw) {
       case 'if': {
         const clauses: [Pipeline, Stmt[]][] = [[this.condition(), this.block()]];
         let els: Stmt[] | undefined;
         for (;;) {
-          if (this.nextWordIs('elseif')) { clauses.push([this.condition(), this.block()]); continue; }
+          if (this.nextWordIs('elseif')) {
+            clauses.push([this.condition(), this.block()]);
+            continue;
+          }
           if (this.nextWordIs('else')) els = this.block();
           break;
         }
@@ -132,11 +202,19 @@ class Parser {
         const clauses: { test: Expr | 'default'; body: Stmt[] }[] = [];
         for (;;) {
           this.wsNl();
-          while (this.ch() === ';') { this.pos++; this.wsNl(); }
-          if (this.ch() === '}') { this.pos++; break; }
+          while (this.ch() === ';') {
+            this.pos++;
+            this.wsNl();
+          }
+          if (this.ch() === '}') {
+            this.pos++;
+            break;
+          }
           let test: Expr | 'default';
-          if (/^default\b/i.test(this.s.slice(this.pos))) { this.pos += 7; test = 'default'; }
-          else if (/[A-Za-z_]/.test(this.ch())) {
+          if (/^default\b/i.test(this.s.slice(this.pos))) {
+            this.pos += 7;
+            test = 'default';
+          } else if (/[A-Za-z_]/.test(this.ch())) {
             const m = /^[^\s{]+/.exec(this.s.slice(this.pos))!;
             this.pos += m[0].length;
             test = { k: 'str', v: m[0] };
@@ -145,7 +223,10 @@ class Parser {
         }
         return fin({ k: 'switch', flags, subject, clauses, start, end: 0 });
       }
-      case 'while': { const cond = this.condition(); return fin({ k: 'while', cond, body: this.block(), start, end: 0 }); }
+      case 'while': {
+        const cond = this.condition();
+        return fin({ k: 'while', cond, body: this.block(), start, end: 0 });
+      }
       case 'do': {
         const body = this.block();
         const until = this.nextWordIs('until');
@@ -156,9 +237,11 @@ class Parser {
         this.expect('(');
         this.wsNl();
         const init = this.ch() === ';' ? undefined : this.statement();
-        this.expect(';'); this.wsNl();
+        this.expect(';');
+        this.wsNl();
         const cond = this.ch() === ';' ? undefined : this.pipeline();
-        this.expect(';'); this.wsNl();
+        this.expect(';');
+        this.wsNl();
         const step = this.ch() === ')' ? undefined : this.statement();
         this.expect(')');
         return fin({ k: 'for', init, cond, step, body: this.block(), start, end: 0 });
@@ -184,19 +267,30 @@ class Parser {
         let f: Stmt[] | undefined;
         while (this.nextWordIs('catch')) {
           this.ws();
-          while (this.ch() === '[') { this.typeName(); this.ws(); if (this.ch() === ',') { this.pos++; this.ws(); } }
+          while (this.ch() === '[') {
+            this.typeName();
+            this.ws();
+            if (this.ch() === ',') {
+              this.pos++;
+              this.ws();
+            }
+          }
           c = this.block();
         }
         if (this.nextWordIs('finally')) f = this.block();
         return fin({ k: 'try', body, catch: c, finally: f, start, end: 0 });
       }
-      case 'throw': case 'exit': case 'return': {
+      case 'throw':
+      case 'exit':
+      case 'return': {
         this.ws();
         const c = this.ch();
         const e = c === '' || c === ';' || c === '\n' || c === '}' || c === ')' ? undefined : this.pipeline();
         return fin({ k: kw, e, start, end: 0 });
       }
-      case 'break': case 'continue': return fin({ k: kw, start, end: 0 });
+      case 'break':
+      case 'continue':
+        return fin({ k: kw, start, end: 0 });
       case 'function': {
         this.ws();
         const m = /^[\w-]+/.exec(this.s.slice(this.pos));
@@ -204,7 +298,8 @@ class Parser {
         this.pos += m[0].length;
         return fin({ k: 'function', name: m[0], body: this.block(), start, end: 0 });
       }
-      default: break;
+      default:
+        break;
     }
     // Assignment: an l-value followed by = += -= *= /= (or ++ / --).
     if (this.ch() === '$' || this.ch() === '[') {
@@ -215,7 +310,15 @@ class Parser {
         const m = /^([+\-*/]?=)(?!=)|^(\+\+|--)/.exec(this.s.slice(this.pos));
         if (m && (target.k === 'var' || target.k === 'member' || target.k === 'index' || target.k === 'cast')) {
           this.pos += m[0].length;
-          if (m[2]) return fin({ k: 'assign', target, op: m[2] === '++' ? '+=' : '-=', value: { k: 'pipe', p: { elems: [{ k: 'expr', e: { k: 'num', v: 1 }, start, end: start }], redirs: [], start, end: start }, start, end: start }, start, end: 0 });
+          if (m[2])
+            return fin({
+              k: 'assign',
+              target,
+              op: m[2] === '++' ? '+=' : '-=',
+              value: { k: 'pipe', p: { elems: [{ k: 'expr', e: { k: 'num', v: 1 }, start, end: start }], redirs: [], start, end: start }, start, end: start },
+              start,
+              end: 0,
+            });
           this.wsNl();
           const value = this.statement();
           return fin({ k: 'assign', target, op: m[1]!, value, start, end: 0 });
@@ -254,7 +357,11 @@ class Parser {
         elems.push(this.command(redirs));
       }
       this.ws();
-      if (this.ch() === '|' && this.ch(1) !== '|') { this.pos++; this.wsNl(); continue; }
+      if (this.ch() === '|' && this.ch(1) !== '|') {
+        this.pos++;
+        this.wsNl();
+        continue;
+      }
       return { elems, redirs, start, end: this.pos };
     }
   }
@@ -268,7 +375,10 @@ class Parser {
       this.pos += m[0].length;
       any = true;
       const stream = (m[1] ?? '1') as '1' | '2' | '*';
-      if (m[3]) { into.push({ stream, target: '&1', append: false }); continue; }
+      if (m[3]) {
+        into.push({ stream, target: '&1', append: false });
+        continue;
+      }
       this.ws();
       into.push({ stream, target: this.commandArgValue(), append: m[2] === '>>' });
     }
@@ -277,7 +387,11 @@ class Parser {
   private command(redirs: Redirection[]): Element {
     const start = this.pos;
     let name: string | Expr;
-    if (this.ch() === '&') { this.pos++; this.ws(); name = this.postfix(this.primary()); } else {
+    if (this.ch() === '&') {
+      this.pos++;
+      this.ws();
+      name = this.postfix(this.primary());
+    } else {
       const m = /^[^\s;|(){}<>,"'`]+/.exec(this.s.slice(this.pos));
       name = m ? m[0] : this.err('Missing command name.');
       this.pos += name.length;
@@ -286,15 +400,21 @@ class Parser {
     for (;;) {
       this.ws();
       const c = this.ch();
-      if (c === '' || c === '\n' || c === ';' || c === ')' || c === '}' || (c === '|') || (c === '&' && this.ch(1) === '&')) break;
+      if (c === '' || c === '\n' || c === ';' || c === ')' || c === '}' || c === '|' || (c === '&' && this.ch(1) === '&')) break;
       if (this.redirections(redirs)) continue;
       if (c === '-' && /[A-Za-z_?]/.test(this.ch(1))) {
         const m = /^-([\w?-]+)(:)?/.exec(this.s.slice(this.pos))!;
         this.pos += m[0].length;
-        if (m[2]) { this.ws(); args.push({ k: 'param', name: m[1]!, value: this.commandArgValue() }); } else args.push({ k: 'param', name: m[1]! });
+        if (m[2]) {
+          this.ws();
+          args.push({ k: 'param', name: m[1]!, value: this.commandArgValue() });
+        } else args.push({ k: 'param', name: m[1]! });
         continue;
       }
-      if (c === '-' && this.ch(1) === '-' && this.ch(2) === '%') { this.pos += 3; continue; }
+      if (c === '-' && this.ch(1) === '-' && this.ch(2) === '%') {
+        this.pos += 3;
+        continue;
+      }
       args.push({ k: 'arg', e: this.commandArgValue() });
     }
     return { k: 'command', name, args, start, end: this.pos };
@@ -325,14 +445,20 @@ class Parser {
   }
 
   // ---- expressions ----
-  expression(): Expr { return this.logical(); }
+  expression(): Expr {
+    return this.logical();
+  }
 
   private opWord(allowed: Set<string>): string | undefined {
     const save = this.pos;
     this.ws();
     if (this.ch() === '-') {
       const m = /^-([A-Za-z]+)/.exec(this.s.slice(this.pos));
-      if (m && allowed.has(m[1]!.toLowerCase())) { this.pos += m[0].length; this.wsNl(); return m[1]!.toLowerCase(); }
+      if (m && allowed.has(m[1]!.toLowerCase())) {
+        this.pos += m[0].length;
+        this.wsNl();
+        return m[1]!.toLowerCase();
+      }
     }
     this.pos = save;
     return undefined;
@@ -356,7 +482,9 @@ class Parser {
     for (const o of ops) {
       // "-eq" is an operator word, "+=" an assignment: neither is arithmetic.
       if (this.s.startsWith(o, this.pos) && this.s[this.pos + 1] !== '=' && !(o === '-' && /[A-Za-z]/.test(this.ch(1)))) {
-        this.pos += o.length; this.wsNl(); return o;
+        this.pos += o.length;
+        this.wsNl();
+        return o;
       }
     }
     this.pos = save;
@@ -385,15 +513,27 @@ class Parser {
     const l = this.notExpr();
     const save = this.pos;
     this.ws();
-    if (this.s.startsWith('..', this.pos)) { this.pos += 2; this.wsNl(); return { k: 'bin', op: '..', l, r: this.notExpr() }; }
+    if (this.s.startsWith('..', this.pos)) {
+      this.pos += 2;
+      this.wsNl();
+      return { k: 'bin', op: '..', l, r: this.notExpr() };
+    }
     this.pos = save;
     return l;
   }
 
   private notExpr(): Expr {
     this.ws();
-    if (this.ch() === '!' ) { this.pos++; this.ws(); return { k: 'unary', op: 'not', e: this.notExpr() }; }
-    if (/^-not\b/i.test(this.s.slice(this.pos))) { this.pos += 4; this.ws(); return { k: 'unary', op: 'not', e: this.notExpr() }; }
+    if (this.ch() === '!') {
+      this.pos++;
+      this.ws();
+      return { k: 'unary', op: 'not', e: this.notExpr() };
+    }
+    if (/^-not\b/i.test(this.s.slice(this.pos))) {
+      this.pos += 4;
+      this.ws();
+      return { k: 'unary', op: 'not', e: this.notExpr() };
+    }
     return this.comma();
   }
 
@@ -403,7 +543,10 @@ class Parser {
     for (;;) {
       const save = this.pos;
       this.ws();
-      if (this.ch() !== ',') { this.pos = save; break; }
+      if (this.ch() !== ',') {
+        this.pos = save;
+        break;
+      }
       this.pos++;
       this.wsNl();
       items.push(this.unary());
@@ -414,10 +557,18 @@ class Parser {
   private unary(): Expr {
     this.ws();
     const c = this.ch();
-    if (c === '-' && !/[A-Za-z]/.test(this.ch(1))) { this.pos++; return { k: 'unary', op: '-', e: this.unary() }; }
-    if (c === '+' && /[\d$(]/.test(this.ch(1))) { this.pos++; return this.unary(); }
+    if (c === '-' && !/[A-Za-z]/.test(this.ch(1))) {
+      this.pos++;
+      return { k: 'unary', op: '-', e: this.unary() };
+    }
+    if (c === '+' && /[\d$(]/.test(this.ch(1))) {
+      this.pos++;
+      return this.unary();
+    }
     if (c === '-' && /^-(split|join)\b/i.test(this.s.slice(this.pos))) {
-      const op = this.s.slice(this.pos + 1, this.pos + 5).toLowerCase(); this.pos += 5; this.ws();
+      const op = this.s.slice(this.pos + 1, this.pos + 5).toLowerCase();
+      this.pos += 5;
+      this.ws();
       return { k: 'unary', op, e: this.unary() };
     }
     if (c === '[') return this.postfix(this.castOrType());
@@ -456,7 +607,11 @@ class Parser {
         e = this.member(e, false);
         continue;
       }
-      if (c === ':' && this.ch(1) === ':') { this.pos += 2; e = this.member(e, true); continue; }
+      if (c === ':' && this.ch(1) === ':') {
+        this.pos += 2;
+        e = this.member(e, true);
+        continue;
+      }
       if (c === '[') {
         this.pos++;
         this.wsNl();
@@ -482,7 +637,11 @@ class Parser {
         for (;;) {
           args.push(this.nested(true, () => this.expression()));
           this.wsNl();
-          if (this.ch() === ',') { this.pos++; this.wsNl(); continue; }
+          if (this.ch() === ',') {
+            this.pos++;
+            this.wsNl();
+            continue;
+          }
           break;
         }
       }
@@ -496,7 +655,11 @@ class Parser {
   private nested<T>(noComma: boolean, f: () => T): T {
     const saved = this.noComma;
     this.noComma = noComma;
-    try { return f(); } finally { this.noComma = saved; }
+    try {
+      return f();
+    } finally {
+      this.noComma = saved;
+    }
   }
 
   private primary(): Expr {
@@ -512,15 +675,26 @@ class Parser {
       this.expect(')');
       return { k: 'paren', pipe };
     }
-    if (c === '@' && this.ch(1) === '(') { this.pos += 2; const body = this.nested(false, () => this.statements(')')); this.expect(')'); return { k: 'arrayexpr', body }; }
-    if (c === '@' && this.ch(1) === '{') { this.pos += 2; return this.hash(); }
+    if (c === '@' && this.ch(1) === '(') {
+      this.pos += 2;
+      const body = this.nested(false, () => this.statements(')'));
+      this.expect(')');
+      return { k: 'arrayexpr', body };
+    }
+    if (c === '@' && this.ch(1) === '{') {
+      this.pos += 2;
+      return this.hash();
+    }
     if (c === '{') {
       const start = this.pos + 1;
       const body = this.nested(false, () => this.block());
       return { k: 'block', body, src: this.s.slice(start, this.pos - 1) };
     }
     const num = /^(0x[0-9a-f]+|\d+(?:\.\d+)?)(kb|mb|gb)?(?![\w])/i.exec(this.s.slice(this.pos));
-    if (num) { this.pos += num[0].length; return { k: 'num', v: Number(num[1]) * multiplier(num[2]) }; }
+    if (num) {
+      this.pos += num[0].length;
+      return { k: 'num', v: Number(num[1]) * multiplier(num[2]) };
+    }
     return this.err(`Unexpected token '${this.s.slice(this.pos).split(/\s/)[0]}' in expression or statement.`);
   }
 
@@ -528,13 +702,23 @@ class Parser {
     const entries: [string, Expr][] = [];
     for (;;) {
       this.wsNl();
-      while (this.ch() === ';') { this.pos++; this.wsNl(); }
-      if (this.ch() === '}') { this.pos++; return { k: 'hash', entries }; }
+      while (this.ch() === ';') {
+        this.pos++;
+        this.wsNl();
+      }
+      if (this.ch() === '}') {
+        this.pos++;
+        return { k: 'hash', entries };
+      }
       let key: string;
-      if (this.ch() === "'" || this.ch() === '"') { const k = this.primary(); key = k.k === 'str' ? k.v : ''; } else {
+      if (this.ch() === "'" || this.ch() === '"') {
+        const k = this.primary();
+        key = k.k === 'str' ? k.v : '';
+      } else {
         const m = /^[\w-]+/.exec(this.s.slice(this.pos));
         if (!m) this.err('Missing key in hash literal.');
-        key = m[0]; this.pos += key.length;
+        key = m[0];
+        this.pos += key.length;
       }
       this.expect('=');
       this.wsNl();
@@ -546,9 +730,22 @@ class Parser {
   private variableOrSub(): Expr {
     this.pos++; // $
     const c = this.ch();
-    if (c === '(') { this.pos++; const body = this.nested(false, () => this.statements(')')); this.expect(')'); return { k: 'subexpr', body }; }
-    if (c === '{') { const e = this.s.indexOf('}', this.pos); const name = this.s.slice(this.pos + 1, e); this.pos = e + 1; return { k: 'var', name }; }
-    if (c === '?' || c === '_' && !/\w/.test(this.ch(1)) || c === '$' || c === '^') { this.pos++; return { k: 'var', name: c }; }
+    if (c === '(') {
+      this.pos++;
+      const body = this.nested(false, () => this.statements(')'));
+      this.expect(')');
+      return { k: 'subexpr', body };
+    }
+    if (c === '{') {
+      const e = this.s.indexOf('}', this.pos);
+      const name = this.s.slice(this.pos + 1, e);
+      this.pos = e + 1;
+      return { k: 'var', name };
+    }
+    if (c === '?' || (c === '_' && !/\w/.test(this.ch(1))) || c === '$' || c === '^') {
+      this.pos++;
+      return { k: 'var', name: c };
+    }
     const m = /^(?:(env|global|script|local|using):)?[\w]+/i.exec(this.s.slice(this.pos));
     if (!m) return { k: 'str', v: '$' };
     this.pos += m[0].length;
@@ -560,10 +757,18 @@ class Parser {
     let v = '';
     for (;;) {
       const c = this.ch();
-      if (c === '') this.err('The string is missing the terminator: \'.');
-      if (c === "'" && this.ch(1) === "'") { v += "'"; this.pos += 2; continue; }
-      if (c === "'") { this.pos++; return { k: 'str', v }; }
-      v += c; this.pos++;
+      if (c === '') this.err("The string is missing the terminator: '.");
+      if (c === "'" && this.ch(1) === "'") {
+        v += "'";
+        this.pos += 2;
+        continue;
+      }
+      if (c === "'") {
+        this.pos++;
+        return { k: 'str', v };
+      }
+      v += c;
+      this.pos++;
     }
   }
 
@@ -575,16 +780,32 @@ class Parser {
     for (;;) {
       const c = this.ch();
       if (c === '') this.err('The string is missing the terminator: ".');
-      if (c === '`') { const n = this.ch(1); lit += esc[n] ?? n; this.pos += 2; continue; }
-      if (c === '"' && this.ch(1) === '"') { lit += '"'; this.pos += 2; continue; }
-      if (c === '"') { this.pos++; break; }
+      if (c === '`') {
+        const n = this.ch(1);
+        lit += esc[n] ?? n;
+        this.pos += 2;
+        continue;
+      }
+      if (c === '"' && this.ch(1) === '"') {
+        lit += '"';
+        this.pos += 2;
+        continue;
+      }
+      if (c === '"') {
+        this.pos++;
+        break;
+      }
       if (c === '$' && /[\w({?_]/.test(this.ch(1))) {
-        if (lit) { parts.push(lit); lit = ''; }
+        if (lit) {
+          parts.push(lit);
+          lit = '';
+        }
         // Only $name, ${name}, $env:X and $(...) expand; "$x.Prop" keeps ".Prop" literal.
         parts.push(this.variableOrSub());
         continue;
       }
-      lit += c; this.pos++;
+      lit += c;
+      this.pos++;
     }
     if (lit || parts.length === 0) parts.push(lit);
     return parts.length === 1 && typeof parts[0] === 'string' ? { k: 'str', v: parts[0] } : { k: 'xstr', parts };
@@ -593,9 +814,13 @@ class Parser {
 
 function multiplier(suffix: string | undefined): number {
   switch ((suffix ?? '').toLowerCase()) {
-    case 'kb': return 1024;
-    case 'mb': return 1024 ** 2;
-    case 'gb': return 1024 ** 3;
-    default: return 1;
+    case 'kb':
+      return 1024;
+    case 'mb':
+      return 1024 ** 2;
+    case 'gb':
+      return 1024 ** 3;
+    default:
+      return 1;
   }
 }

@@ -20,11 +20,21 @@ async function attempt(host: ShellHost, name: string, port: number, signal: Abor
   if (!r.ok) return { ok: false, message: 'No such host is known', code: 'HostNotFound' };
   const ip = r.value[0]!;
   const c = await connectTo(host, ip, port, WINDOWS_CONNECT_MS, signal);
-  if (c.ok) { c.value.destroy(); return { ok: true }; }
+  if (c.ok) {
+    c.value.destroy();
+    return { ok: true };
+  }
   switch (c.code) {
-    case 'ETIMEDOUT': return { ok: false, code: 'TimedOut', message: `A connection attempt failed because the connected party did not properly respond after a period of time, or established connection failed because connected host has failed to respond ${ip}:${port}` };
-    case 'EHOSTUNREACH': return { ok: false, code: 'HostUnreachable', message: `A socket operation was attempted to an unreachable host ${ip}:${port}` };
-    default: return { ok: false, code: 'ConnectionRefused', message: `No connection could be made because the target machine actively refused it ${ip}:${port}` };
+    case 'ETIMEDOUT':
+      return {
+        ok: false,
+        code: 'TimedOut',
+        message: `A connection attempt failed because the connected party did not properly respond after a period of time, or established connection failed because connected host has failed to respond ${ip}:${port}`,
+      };
+    case 'EHOSTUNREACH':
+      return { ok: false, code: 'HostUnreachable', message: `A socket operation was attempted to an unreachable host ${ip}:${port}` };
+    default:
+      return { ok: false, code: 'ConnectionRefused', message: `No connection could be made because the target machine actively refused it ${ip}:${port}` };
   }
 }
 
@@ -35,15 +45,20 @@ function aggregate(o: Extract<Outcome, { ok: false }>): PSObject {
 
 export function tcpClient(host: ShellHost, signal: AbortSignal): PSObject {
   const client = new PSObject('TcpClient', { Connected: false, Available: 0, ReceiveTimeout: 0, SendTimeout: 0 });
-  const settle = (o: Outcome): void => { if (o.ok) client.set('Connected', true); };
+  const settle = (o: Outcome): void => {
+    if (o.ok) client.set('Connected', true);
+  };
   client.methods = {
     connectasync: async (args: PSValue[]) => {
       const task = new PSObject('Task', { Id: 1, Status: 'WaitingForActivation', IsCompleted: false, IsFaulted: false, IsCanceled: false, Exception: null });
-      const done = attempt(host, toStr(args[0] ?? null), toNum(args[1] ?? 0), signal).then((o) => {
+      const done = attempt(host, toStr(args[0] ?? null), toNum(args[1] ?? 0), signal).then(o => {
         settle(o);
         task.set('IsCompleted', true);
         task.set('Status', o.ok ? 'RanToCompletion' : 'Faulted');
-        if (!o.ok) { task.set('IsFaulted', true); task.set('Exception', aggregate(o)); }
+        if (!o.ok) {
+          task.set('IsFaulted', true);
+          task.set('Exception', aggregate(o));
+        }
         return o;
       });
       task.methods = {
@@ -65,8 +80,14 @@ export function tcpClient(host: ShellHost, signal: AbortSignal): PSObject {
       if (!o.ok) throw new MethodException(o.message, 'SocketException');
       return null;
     },
-    close: async () => { client.set('Connected', false); return null; },
-    dispose: async () => { client.set('Connected', false); return null; },
+    close: async () => {
+      client.set('Connected', false);
+      return null;
+    },
+    dispose: async () => {
+      client.set('Connected', false);
+      return null;
+    },
   };
   return client;
 }

@@ -4,8 +4,14 @@
 
 import type { Stmt } from './ast.ts';
 
-export interface TableView { kind: 'table'; columns: { name: string; width?: number; minWidth?: number; align?: 'left' | 'right' }[] }
-export interface ListView { kind: 'list'; props: string[] }
+export interface TableView {
+  kind: 'table';
+  columns: { name: string; width?: number; minWidth?: number; align?: 'left' | 'right' }[];
+}
+export interface ListView {
+  kind: 'list';
+  props: string[];
+}
 export type View = TableView | ListView;
 
 /** A .NET-like object: ordered properties (looked up case-insensitively) and a display type. */
@@ -23,23 +29,39 @@ export class PSObject {
   view?: View;
   /** .NET methods of simulated objects (TcpClient.ConnectAsync, Task.Wait), by lower-case name. */
   methods?: Record<string, (args: PSValue[]) => Promise<PSValue>>;
-  withView(v: View): this { this.view = v; return this; }
+  withView(v: View): this {
+    this.view = v;
+    return this;
+  }
   get(name: string): PSValue | undefined {
     const l = name.toLowerCase();
     return this.props.find(([k]) => k.toLowerCase() === l)?.[1];
   }
-  has(name: string): boolean { const l = name.toLowerCase(); return this.props.some(([k]) => k.toLowerCase() === l); }
+  has(name: string): boolean {
+    const l = name.toLowerCase();
+    return this.props.some(([k]) => k.toLowerCase() === l);
+  }
   set(name: string, v: PSValue): void {
     const l = name.toLowerCase();
     const i = this.props.findIndex(([k]) => k.toLowerCase() === l);
-    if (i >= 0) this.props[i] = [this.props[i]![0], v]; else this.props.push([name, v]);
+    if (i >= 0) this.props[i] = [this.props[i]![0], v];
+    else this.props.push([name, v]);
   }
 }
 
-export class ScriptBlock { constructor(readonly body: Stmt[], readonly src: string) {} }
-export class PSType { constructor(readonly name: string) {} }
+export class ScriptBlock {
+  constructor(
+    readonly body: Stmt[],
+    readonly src: string,
+  ) {}
+}
+export class PSType {
+  constructor(readonly name: string) {}
+}
 /** Stdout of a native program: written raw at top level, split into lines when captured. */
-export class NativeOutput { constructor(readonly data: Buffer) {} }
+export class NativeOutput {
+  constructor(readonly data: Buffer) {}
+}
 
 export type PSValue = null | string | number | boolean | Date | PSValue[] | PSObject | ScriptBlock | PSType | NativeOutput;
 
@@ -48,7 +70,9 @@ export function lines(out: NativeOutput): string[] {
   return t === '' ? [] : t.split(/\r?\n/);
 }
 
-export function isArray(v: PSValue | undefined): v is PSValue[] { return Array.isArray(v); }
+export function isArray(v: PSValue | undefined): v is PSValue[] {
+  return Array.isArray(v);
+}
 
 /** Pipeline results: none -> $null, one -> itself, several -> array (PowerShell unrolling). */
 export function collapse(vs: PSValue[]): PSValue {
@@ -64,7 +88,9 @@ export function enumerate(v: PSValue | undefined): PSValue[] {
   return [v];
 }
 
-export function pad2(n: number): string { return String(n).padStart(2, '0'); }
+export function pad2(n: number): string {
+  return String(n).padStart(2, '0');
+}
 
 /** Invariant-culture date text, as string interpolation gives it: 11/30/2026 03:31:27. */
 export function dateInvariant(d: Date): string {
@@ -132,8 +158,13 @@ export function wildcard(p: string): RegExp {
     const c = p[i]!;
     if (c === '*') re += '.*';
     else if (c === '?') re += '.';
-    else if (c === '[') { const e = p.indexOf(']', i); if (e > i) { re += p.slice(i, e + 1); i = e; } else re += '\\['; }
-    else if (c === '`' && i + 1 < p.length) re += p[++i]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    else if (c === '[') {
+      const e = p.indexOf(']', i);
+      if (e > i) {
+        re += p.slice(i, e + 1);
+        i = e;
+      } else re += '\\[';
+    } else if (c === '`' && i + 1 < p.length) re += p[++i]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     else re += c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   }
   return new RegExp(`^${re}$`, 'is');
@@ -142,7 +173,13 @@ export function wildcard(p: string): RegExp {
 /** Scalar equality with the right operand converted to the left's type. */
 export function scalarEq(l: PSValue, r: PSValue, ci = true): boolean {
   if (l === null || r === null) return l === r || (l === null && Array.isArray(r) && false);
-  if (typeof l === 'number') { try { return l === toNum(r); } catch { return false; } }
+  if (typeof l === 'number') {
+    try {
+      return l === toNum(r);
+    } catch {
+      return false;
+    }
+  }
   if (typeof l === 'boolean') return l === truthy(r);
   if (typeof l === 'string') {
     const rs = toStr(r);
@@ -155,8 +192,15 @@ export function scalarEq(l: PSValue, r: PSValue, ci = true): boolean {
 
 /** Ordering with the right operand converted to the left's type (strings case-insensitive). */
 export function scalarCmp(l: PSValue, r: PSValue, ci = true): number {
-  if (typeof l === 'number' || typeof l === 'boolean') { const a = toNum(l); const b = toNum(r); return a < b ? -1 : a > b ? 1 : 0; }
-  if (l instanceof Date) { const b = r instanceof Date ? r.getTime() : new Date(toStr(r)).getTime(); return l.getTime() < b ? -1 : l.getTime() > b ? 1 : 0; }
+  if (typeof l === 'number' || typeof l === 'boolean') {
+    const a = toNum(l);
+    const b = toNum(r);
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
+  if (l instanceof Date) {
+    const b = r instanceof Date ? r.getTime() : new Date(toStr(r)).getTime();
+    return l.getTime() < b ? -1 : l.getTime() > b ? 1 : 0;
+  }
   if (l === null) return r === null ? 0 : -1;
   const a = ci ? toStr(l).toLowerCase() : toStr(l);
   const b = ci ? toStr(r).toLowerCase() : toStr(r);

@@ -31,32 +31,106 @@ interface CurlOpts {
 }
 
 const VALUE_SHORT = new Set(['o', 'w', 'm', 'H', 'X', 'A', 'd', 'u', 'e', 'x']);
-const VALUE_LONG = new Set(['output', 'write-out', 'max-time', 'connect-timeout', 'header', 'request', 'user-agent', 'data', 'user', 'retry', 'retry-delay', 'retry-max-time', 'referer', 'proxy', 'resolve', 'cacert', 'interface']);
+const VALUE_LONG = new Set([
+  'output',
+  'write-out',
+  'max-time',
+  'connect-timeout',
+  'header',
+  'request',
+  'user-agent',
+  'data',
+  'user',
+  'retry',
+  'retry-delay',
+  'retry-max-time',
+  'referer',
+  'proxy',
+  'resolve',
+  'cacert',
+  'interface',
+]);
 
 function parseArgs(args: string[]): CurlOpts | string {
-  const o: CurlOpts = { noMeter: false, silent: false, showError: false, fail: false, insecure: false, head: false, include: false, verbose: false, follow: false, headers: [] };
+  const o: CurlOpts = {
+    noMeter: false,
+    silent: false,
+    showError: false,
+    fail: false,
+    insecure: false,
+    head: false,
+    include: false,
+    verbose: false,
+    follow: false,
+    headers: [],
+  };
   const setValue = (name: string, v: string): void => {
     switch (name) {
-      case 'o': case 'output': o.output = v; break;
-      case 'w': case 'write-out': o.writeOut = v; break;
-      case 'm': case 'max-time': o.maxTime = Number(v); break;
-      case 'connect-timeout': o.connectTimeout = Number(v); break;
-      case 'H': case 'header': { const i = v.indexOf(':'); if (i > 0) o.headers.push([v.slice(0, i).trim(), v.slice(i + 1).trim()]); break; }
-      case 'A': case 'user-agent': o.headers.push(['User-Agent', v]); break;
-      default: break;
+      case 'o':
+      case 'output':
+        o.output = v;
+        break;
+      case 'w':
+      case 'write-out':
+        o.writeOut = v;
+        break;
+      case 'm':
+      case 'max-time':
+        o.maxTime = Number(v);
+        break;
+      case 'connect-timeout':
+        o.connectTimeout = Number(v);
+        break;
+      case 'H':
+      case 'header': {
+        const i = v.indexOf(':');
+        if (i > 0) o.headers.push([v.slice(0, i).trim(), v.slice(i + 1).trim()]);
+        break;
+      }
+      case 'A':
+      case 'user-agent':
+        o.headers.push(['User-Agent', v]);
+        break;
+      default:
+        break;
     }
   };
   const setFlag = (name: string): boolean => {
     switch (name) {
-      case 's': case 'silent': o.silent = true; return true;
-      case 'S': case 'show-error': o.showError = true; return true;
-      case 'f': case 'fail': o.fail = true; return true;
-      case 'k': case 'insecure': o.insecure = true; return true;
-      case 'I': case 'head': o.head = true; return true;
-      case 'i': case 'include': o.include = true; return true;
-      case 'v': case 'verbose': o.verbose = true; return true;
-      case 'L': case 'location': o.follow = true; return true;
-      default: return false;
+      case 's':
+      case 'silent':
+        o.silent = true;
+        return true;
+      case 'S':
+      case 'show-error':
+        o.showError = true;
+        return true;
+      case 'f':
+      case 'fail':
+        o.fail = true;
+        return true;
+      case 'k':
+      case 'insecure':
+        o.insecure = true;
+        return true;
+      case 'I':
+      case 'head':
+        o.head = true;
+        return true;
+      case 'i':
+      case 'include':
+        o.include = true;
+        return true;
+      case 'v':
+      case 'verbose':
+        o.verbose = true;
+        return true;
+      case 'L':
+      case 'location':
+        o.follow = true;
+        return true;
+      default:
+        return false;
     }
   };
   for (let i = 0; i < args.length; i++) {
@@ -113,17 +187,28 @@ export async function runCurl(ctx: ProgramCtx): Promise<number> {
   const writeOut = (res: HttpResponse | undefined, exitCode: number, elapsedMs = 0, size = 0): void => {
     if (!o.writeOut) return;
     const text = o.writeOut
-      .replace(/\\n/g, '\n').replace(/\\r/g, '\r').replace(/\\t/g, '\t')
+      .replace(/\\n/g, '\n')
+      .replace(/\\r/g, '\r')
+      .replace(/\\t/g, '\t')
       .replace(/%\{([a-z_]+)\}/g, (_m, v: string) => {
         switch (v) {
-          case 'http_code': case 'response_code': return res ? String(res.statusCode).padStart(3, '0') : '000';
-          case 'exitcode': return String(exitCode);
-          case 'remote_ip': return res?.remoteAddress ?? '';
-          case 'remote_port': return res ? String(res.port) : '';
-          case 'size_download': return String(size);
-          case 'time_total': return (elapsedMs / 1000).toFixed(6);
-          case 'url_effective': return currentUrl?.toString() ?? '';
-          default: return '';
+          case 'http_code':
+          case 'response_code':
+            return res ? String(res.statusCode).padStart(3, '0') : '000';
+          case 'exitcode':
+            return String(exitCode);
+          case 'remote_ip':
+            return res?.remoteAddress ?? '';
+          case 'remote_port':
+            return res ? String(res.port) : '';
+          case 'size_download':
+            return String(size);
+          case 'time_total':
+            return (elapsedMs / 1000).toFixed(6);
+          case 'url_effective':
+            return currentUrl?.toString() ?? '';
+          default:
+            return '';
         }
       });
     io.stdout.write(text);
@@ -142,7 +227,9 @@ export async function runCurl(ctx: ProgramCtx): Promise<number> {
     return err(1, `Protocol "${currentUrl.protocol.replace(':', '')}" not supported or disabled in libcurl`);
   }
   if (!o.silent && !o.noMeter) {
-    io.stderr.write(`  % Total    % Received % Xferd  Average Speed   Time    Time     Time  Current${nl}                                 Dload  Upload   Total   Spent    Left  Speed${nl}`);
+    io.stderr.write(
+      `  % Total    % Received % Xferd  Average Speed   Time    Time     Time  Current${nl}                                 Dload  Upload   Total   Spent    Left  Speed${nl}`,
+    );
     io.stderr.write('\r  0     0    0     0    0     0      0      0 --:--:-- --:--:-- --:--:--     0');
     meterStarted = true;
   }
@@ -154,7 +241,10 @@ export async function runCurl(ctx: ProgramCtx): Promise<number> {
     const url: URL = currentUrl;
     if (o.verbose) io.stderr.write(`*   Trying ${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}...${nl}`);
     const r = await httpRequest(host, {
-      url, method: o.head ? 'HEAD' : 'GET', insecure: o.insecure, connectTimeoutMs,
+      url,
+      method: o.head ? 'HEAD' : 'GET',
+      insecure: o.insecure,
+      connectTimeoutMs,
       maxTimeMs: maxTimeMs !== undefined ? Math.max(1, maxTimeMs - (Date.now() - started)) : undefined,
       headers: [
         ['User-Agent', o.headers.find(([k]) => k.toLowerCase() === 'user-agent')?.[1] ?? USER_AGENT],
@@ -190,7 +280,9 @@ export async function runCurl(ctx: ProgramCtx): Promise<number> {
     if (!o.head) out.push(res.body);
     const data = Buffer.concat(out);
     if (o.output && !/^(nul|\/dev\/null)$/i.test(o.output)) {
-      try { host.fs.write(host.os === 'windows' ? resolveWin(host.cwd ?? 'C:\\', o.output) : resolvePosix(host.cwd ?? '/', o.output), data); } catch (e) {
+      try {
+        host.fs.write(host.os === 'windows' ? resolveWin(host.cwd ?? 'C:\\', o.output) : resolvePosix(host.cwd ?? '/', o.output), data);
+      } catch (e) {
         if (e instanceof FsError) return err(23, `Failure writing output to destination`);
         throw e;
       }
@@ -229,9 +321,12 @@ function failureMessage(f: Exclude<HttpFailure, { kind: 'aborted' }>, os: 'linux
       return [28, `Operation timed out after ${f.elapsedMs} milliseconds with ${f.bytes} bytes received`];
     case 'tls':
       if (f.certificate) {
-        return [60, os === 'windows'
-          ? 'schannel: SEC_E_UNTRUSTED_ROOT (0x80090325) - The certificate chain was issued by an authority that is not trusted.'
-          : `SSL certificate problem: ${f.message}`];
+        return [
+          60,
+          os === 'windows'
+            ? 'schannel: SEC_E_UNTRUSTED_ROOT (0x80090325) - The certificate chain was issued by an authority that is not trusted.'
+            : `SSL certificate problem: ${f.message}`,
+        ];
       }
       return [35, `OpenSSL SSL_connect: ${f.message}`];
     case 'protocol':

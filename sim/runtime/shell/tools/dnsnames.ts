@@ -13,9 +13,13 @@ export async function lookupWithSearch(host: ShellHost, query: string, signal: A
   const absolute = query.endsWith('.');
   const dots = (q.match(/\./g) ?? []).length;
   const searchFirst = !absolute && (host.os === 'windows' ? dots === 0 : dots < host.dns.ndots);
-  const candidates = absolute ? [q]
-    : searchFirst ? [...host.dns.searches.map((s) => `${q}.${s}`), ...(host.os === 'windows' ? [] : [q])]
-    : host.os === 'windows' ? [q] : [q, ...host.dns.searches.map((s) => `${q}.${s}`)];
+  const candidates = absolute
+    ? [q]
+    : searchFirst
+      ? [...host.dns.searches.map(s => `${q}.${s}`), ...(host.os === 'windows' ? [] : [q])]
+      : host.os === 'windows'
+        ? [q]
+        : [q, ...host.dns.searches.map(s => `${q}.${s}`)];
   if (candidates.length === 0) candidates.push(q);
   let last: Lookup = { ok: false, code: 'ENOTFOUND', tried: candidates[candidates.length - 1] ?? q };
   for (const c of candidates) {

@@ -23,18 +23,22 @@ export async function runFindstr(ctx: ProgramCtx): Promise<number> {
   }
   let text: string;
   if (files.length > 0) {
-    try { text = files.map((f) => host.fs.read(f).toString('utf8')).join('\r\n'); } catch {
+    try {
+      text = files.map(f => host.fs.read(f).toString('utf8')).join('\r\n');
+    } catch {
       io.stderr.write(`FINDSTR: Cannot open ${files[0]}\r\n`);
       return 1;
     }
   } else text = (await readAll(io.stdin, io.signal)).toString('utf8');
-  const tests = patterns.map((p) => regex ? new RegExp(p, ignoreCase ? 'i' : '')
-    : new RegExp(p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), ignoreCase ? 'i' : ''));
+  const tests = patterns.map(p => (regex ? new RegExp(p, ignoreCase ? 'i' : '') : new RegExp(p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), ignoreCase ? 'i' : '')));
   let matched = 0;
   for (const line of text.split(/\r?\n/)) {
-    if (line === '' ) continue;
-    const hit = tests.some((t) => t.test(line));
-    if (hit !== invert) { matched++; io.stdout.write(`${line}\r\n`); }
+    if (line === '') continue;
+    const hit = tests.some(t => t.test(line));
+    if (hit !== invert) {
+      matched++;
+      io.stdout.write(`${line}\r\n`);
+    }
   }
   return matched > 0 ? 0 : 1;
 }

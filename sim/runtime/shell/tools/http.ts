@@ -67,7 +67,10 @@ export async function httpRequest(host: ShellHost, req: HttpRequest): Promise<Ht
   let sock: Socket | tls.TLSSocket = conn.value;
   if (req.url.protocol === 'https:') {
     const t = await startTls(conn.value, hostname, req.insecure);
-    if ('failure' in t) { conn.value.destroy(); return { ok: false, failure: t.failure, elapsedMs: elapsed() }; }
+    if ('failure' in t) {
+      conn.value.destroy();
+      return { ok: false, failure: t.failure, elapsedMs: elapsed() };
+    }
     sock = t.socket;
   }
   const hostHeader = req.url.port ? `${req.url.hostname}:${req.url.port}` : req.url.hostname;
@@ -86,7 +89,7 @@ export async function httpRequest(host: ShellHost, req: HttpRequest): Promise<Ht
 }
 
 function startTls(socket: Socket, servername: string, insecure: boolean): Promise<{ socket: tls.TLSSocket } | { failure: HttpFailure }> {
-  return new Promise((resolve) => {
+  return new Promise(resolve => {
     const s = tls.connect({ socket, servername: /^\d/.test(servername) ? undefined : servername, rejectUnauthorized: !insecure });
     s.once('secureConnect', () => resolve({ socket: s }));
     s.once('error', (e: Error & { code?: string }) => {
@@ -96,12 +99,23 @@ function startTls(socket: Socket, servername: string, insecure: boolean): Promis
   });
 }
 
-interface Parsed { httpVersion: string; statusCode: number; statusText: string; headers: [string, string][]; rawHead: string; body: Buffer }
+interface Parsed {
+  httpVersion: string;
+  statusCode: number;
+  statusText: string;
+  headers: [string, string][];
+  rawHead: string;
+  body: Buffer;
+}
 
 function exchange(
-  sock: Socket | tls.TLSSocket, head: string, isHead: boolean, timeoutMs: number | undefined, signal: AbortSignal,
+  sock: Socket | tls.TLSSocket,
+  head: string,
+  isHead: boolean,
+  timeoutMs: number | undefined,
+  signal: AbortSignal,
 ): Promise<{ res: Parsed } | { failure: HttpFailure }> {
-  return new Promise((resolve) => {
+  return new Promise(resolve => {
     let buf = Buffer.alloc(0);
     let done = false;
     const finish = (v: { res: Parsed } | { failure: HttpFailure }): void => {
@@ -113,19 +127,27 @@ function exchange(
     };
     const onAbort = (): void => finish({ failure: { kind: 'aborted' } });
     signal.addEventListener('abort', onAbort, { once: true });
-    const timer = timeoutMs !== undefined
-      ? setTimeout(() => finish({ failure: { kind: 'timeout', elapsedMs: timeoutMs, bytes: buf.length } }), timeoutMs)
-      : undefined;
+    const timer =
+      timeoutMs !== undefined ? setTimeout(() => finish({ failure: { kind: 'timeout', elapsedMs: timeoutMs, bytes: buf.length } }), timeoutMs) : undefined;
     const tryParse = (closed: boolean): void => {
       const p = parseResponse(buf, isHead, closed);
       if (p === 'incomplete') {
-        if (closed) finish({ failure: { kind: 'protocol', message: buf.length === 0 ? 'Empty reply from server' : 'Transfer closed with outstanding read data remaining' } });
+        if (closed)
+          finish({
+            failure: { kind: 'protocol', message: buf.length === 0 ? 'Empty reply from server' : 'Transfer closed with outstanding read data remaining' },
+          });
         return;
       }
-      if (p === 'invalid') { finish({ failure: { kind: 'protocol', message: 'Unsupported HTTP/1 subversion in response' } }); return; }
+      if (p === 'invalid') {
+        finish({ failure: { kind: 'protocol', message: 'Unsupported HTTP/1 subversion in response' } });
+        return;
+      }
       finish({ res: p });
     };
-    sock.on('data', (d: Buffer) => { buf = Buffer.concat([buf, d]); tryParse(false); });
+    sock.on('data', (d: Buffer) => {
+      buf = Buffer.concat([buf, d]);
+      tryParse(false);
+    });
     sock.on('end', () => tryParse(true));
     sock.on('close', () => tryParse(true));
     sock.on('error', () => tryParse(true));
@@ -184,6 +206,19 @@ function dechunk(b: Buffer): Buffer | undefined {
 }
 
 export function reasonPhrase(code: number): string {
-  const map: Record<number, string> = { 200: 'OK', 201: 'Created', 204: 'No Content', 301: 'Moved Permanently', 302: 'Found', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable' };
+  const map: Record<number, string> = {
+    200: 'OK',
+    201: 'Created',
+    204: 'No Content',
+    301: 'Moved Permanently',
+    302: 'Found',
+    400: 'Bad Request',
+    401: 'Unauthorized',
+    403: 'Forbidden',
+    404: 'Not Found',
+    500: 'Internal Server Error',
+    502: 'Bad Gateway',
+    503: 'Service Unavailable',
+  };
   return map[code] ?? '';
 }

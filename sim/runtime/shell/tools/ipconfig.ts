@@ -5,7 +5,7 @@ import type { ProgramCtx } from '../types.ts';
 
 function mask(prefix: number): string {
   const bits = prefix <= 0 ? 0 : (0xffffffff << (32 - prefix)) >>> 0;
-  return [24, 16, 8, 0].map((s) => (bits >>> s) & 255).join('.');
+  return [24, 16, 8, 0].map(s => (bits >>> s) & 255).join('.');
 }
 
 /** "   Host Name . . . . : " — dots sit on odd columns up to column 35, the value at column 39 (§4). */
@@ -21,7 +21,7 @@ function adapterName(n: string): string {
 
 export async function runIpconfig(ctx: ProgramCtx): Promise<number> {
   const { host, io } = ctx;
-  const all = ctx.args.some((a) => a.toLowerCase() === '/all' || a.toLowerCase() === '-all');
+  const all = ctx.args.some(a => a.toLowerCase() === '/all' || a.toLowerCase() === '-all');
   const lines: string[] = ['', 'Windows IP Configuration', ''];
   const cont = ' '.repeat(39);
   if (all) {
@@ -62,6 +62,6 @@ export async function runIpconfig(ctx: ProgramCtx): Promise<number> {
     }
     lines.push('');
   }
-  io.stdout.write(lines.map((l) => `${l}\r\n`).join(''));
+  io.stdout.write(lines.map(l => `${l}\r\n`).join(''));
   return 0;
 }

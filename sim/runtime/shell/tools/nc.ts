@@ -20,8 +20,14 @@ export async function runNc(ctx: ProgramCtx): Promise<number> {
         if (c === 'v') verbose = true;
         else if (c === 'z') zero = true;
         else if (c === 'n' || c === 'u') continue;
-        else if (c === 'w') { const v = j + 1 < a.length ? a.slice(j + 1) : ctx.args[++i]; waitSec = Number(v); break; }
-        else { io.stderr.write(`nc: invalid option -- '${c}'\n`); return 1; }
+        else if (c === 'w') {
+          const v = j + 1 < a.length ? a.slice(j + 1) : ctx.args[++i];
+          waitSec = Number(v);
+          break;
+        } else {
+          io.stderr.write(`nc: invalid option -- '${c}'\n`);
+          return 1;
+        }
       }
       continue;
     }
@@ -44,20 +50,30 @@ export async function runNc(ctx: ProgramCtx): Promise<number> {
   const conn = await connectTo(host, addr, port, (waitSec ?? 127) * 1000, io.signal);
   if (!conn.ok) {
     if (conn.code === 'EABORTED') return ABORTED_EXIT;
-    const why = conn.code === 'ETIMEDOUT' ? 'Connection timed out'
-      : conn.code === 'EHOSTUNREACH' ? 'No route to host' : 'Connection refused';
+    const why = conn.code === 'ETIMEDOUT' ? 'Connection timed out' : conn.code === 'EHOSTUNREACH' ? 'No route to host' : 'Connection refused';
     io.stderr.write(`nc: ${target} (${addr}:${port}): ${why}\n`);
     return 1;
   }
   if (verbose) io.stderr.write(`${target} (${addr}:${port}) open\n`);
-  if (zero) { conn.value.destroy(); return 0; }
+  if (zero) {
+    conn.value.destroy();
+    return 0;
+  }
   // Without -z: copy stdin to the socket and the socket to stdout until it closes.
   const sock = conn.value;
-  return new Promise<number>((resolve) => {
+  return new Promise<number>(resolve => {
     sock.on('data', (d: Buffer) => io.stdout.write(d));
     sock.on('close', () => resolve(0));
     sock.on('error', () => resolve(1));
-    io.signal.addEventListener('abort', () => { sock.destroy(); resolve(ABORTED_EXIT); }, { once: true });
-    if (io.stdin) io.stdin.pipe(sock); else sock.end();
+    io.signal.addEventListener(
+      'abort',
+      () => {
+        sock.destroy();
+        resolve(ABORTED_EXIT);
+      },
+      { once: true },
+    );
+    if (io.stdin) io.stdin.pipe(sock);
+    else sock.end();
   });
 }

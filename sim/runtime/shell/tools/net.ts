@@ -23,8 +23,16 @@ function abortable<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(Object.assign(new Error('aborted'), { code: 'ABORT_ERR' }));
     signal.addEventListener('abort', onAbort, { once: true });
-    p.then((v) => { signal.removeEventListener('abort', onAbort); resolve(v); },
-      (e: unknown) => { signal.removeEventListener('abort', onAbort); reject(e); });
+    p.then(
+      v => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
   });
 }
 
@@ -41,9 +49,7 @@ export async function resolveName(host: ShellHost, name: string, signal: AbortSi
 }
 
 /** Opens a TCP connection to an address through the twin (real socket from the endpoint's address). */
-export async function connectTo(
-  host: ShellHost, address: string, port: number, timeoutMs: number, signal: AbortSignal,
-): Promise<NetResult<Socket>> {
+export async function connectTo(host: ShellHost, address: string, port: number, timeoutMs: number, signal: AbortSignal): Promise<NetResult<Socket>> {
   try {
     const sock = await abortable(host.net.connect({ from: host.endpoint, host: address, port, timeoutMs }), signal);
     return { ok: true, value: sock };

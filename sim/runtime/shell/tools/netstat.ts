@@ -24,7 +24,12 @@ const USAGE = [
 
 function sortKey(addr: string, port: number): string {
   const v4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(addr);
-  const a = v4 ? v4.slice(1).map(x => x.padStart(3, '0')).join('.') : addr;
+  const a = v4
+    ? v4
+        .slice(1)
+        .map(x => x.padStart(3, '0'))
+        .join('.')
+    : addr;
   return `${a}:${String(port).padStart(5, '0')}`;
 }
 
@@ -35,38 +40,58 @@ function rows(entries: SocketEntry[]): Row[] {
     const local = `${e.local.address}:${e.local.port}`;
     if (e.proto === 'UDP') {
       out.push({ proto: 'UDP', local, foreign: '*:*', state: '', port: e.local.port, sortKey: sortKey(e.local.address, e.local.port) });
-      if (e.local.address === '0.0.0.0') out.push({ proto: 'UDPv6', local: `[::]:${e.local.port}`, foreign: '*:*', state: '', port: e.local.port, sortKey: sortKey('::', e.local.port) });
+      if (e.local.address === '0.0.0.0')
+        out.push({ proto: 'UDPv6', local: `[::]:${e.local.port}`, foreign: '*:*', state: '', port: e.local.port, sortKey: sortKey('::', e.local.port) });
       continue;
     }
     if (e.state === 'LISTENING') {
       out.push({ proto: 'TCP', local, foreign: '0.0.0.0:0', state: 'LISTENING', port: e.local.port, sortKey: sortKey(e.local.address, e.local.port) });
-      out.push({ proto: 'TCPv6', local: `[::]:${e.local.port}`, foreign: '[::]:0', state: 'LISTENING', port: e.local.port, sortKey: sortKey('::', e.local.port) });
+      out.push({
+        proto: 'TCPv6',
+        local: `[::]:${e.local.port}`,
+        foreign: '[::]:0',
+        state: 'LISTENING',
+        port: e.local.port,
+        sortKey: sortKey('::', e.local.port),
+      });
       continue;
     }
     const f = e.foreign ?? { address: '0.0.0.0', port: 0 };
-    out.push({ proto: 'TCP', local, foreign: `${f.address}:${f.port}`, state: 'ESTABLISHED', port: e.local.port, sortKey: sortKey(e.local.address, e.local.port) });
+    out.push({
+      proto: 'TCP',
+      local,
+      foreign: `${f.address}:${f.port}`,
+      state: 'ESTABLISHED',
+      port: e.local.port,
+      sortKey: sortKey(e.local.address, e.local.port),
+    });
   }
   return out.sort((a, b) => PROTOS.indexOf(a.proto) - PROTOS.indexOf(b.proto) || a.sortKey.localeCompare(b.sortKey));
 }
 
 /** A made-up, stable PID for the process owning a local port (PIDs are not modelled). */
-function pidOf(port: number): number { return 1000 + ((port * 7919) % 7000) * 4; }
+function pidOf(port: number): number {
+  return 1000 + ((port * 7919) % 7000) * 4;
+}
 
 export async function runNetstat(ctx: ProgramCtx): Promise<number> {
   const { host, io } = ctx;
   const windows = host.os === 'windows';
-  let all = false, pid = false;
+  let all = false,
+    pid = false;
   let proto: string | undefined;
   for (let i = 0; i < ctx.args.length; i++) {
     const a = ctx.args[i]!;
-    if (/^\d+$/.test(a)) continue;                         // interval: printed once (the sim never loops)
+    if (/^\d+$/.test(a)) continue; // interval: printed once (the sim never loops)
     const flags = windows ? /^[-/]([a-z]+)$/i.exec(a) : /^-([a-z]+)$/i.exec(a);
     if (!flags) return usage(ctx);
     for (const c of flags[1]!.toLowerCase()) {
       if (c === 'a') all = true;
       else if (c === 'o' && windows) pid = true;
-      else if (c === 'p' && windows) { proto = ctx.args[++i]; if (!proto) return usage(ctx); }
-      else if ('n'.includes(c) || (!windows && 'tuwlp'.includes(c))) continue;
+      else if (c === 'p' && windows) {
+        proto = ctx.args[++i];
+        if (!proto) return usage(ctx);
+      } else if ('n'.includes(c) || (!windows && 'tuwlp'.includes(c))) continue;
       else return usage(ctx);
     }
   }
@@ -80,10 +105,17 @@ export async function runNetstat(ctx: ProgramCtx): Promise<number> {
       list = list.filter(r => r.proto === want);
     }
     const col = (s: string, w: number) => `${s.padEnd(w - 1)} `;
-    const lines = ['', 'Active Connections', '', `  ${col('Proto', 7)}${col('Local Address', 23)}${col('Foreign Address', 23)}${pid ? `${col('State', 16)}PID` : 'State'}`];
+    const lines = [
+      '',
+      'Active Connections',
+      '',
+      `  ${col('Proto', 7)}${col('Local Address', 23)}${col('Foreign Address', 23)}${pid ? `${col('State', 16)}PID` : 'State'}`,
+    ];
     for (const r of list) {
       const state = r.proto.startsWith('UDP') ? '' : r.state;
-      lines.push(`  ${col(r.proto === 'TCPv6' ? 'TCP' : r.proto === 'UDPv6' ? 'UDP' : r.proto, 7)}${col(r.local, 23)}${col(r.foreign, 23)}${pid ? `${col(state, 16)}${pidOf(r.port)}` : state}`);
+      lines.push(
+        `  ${col(r.proto === 'TCPv6' ? 'TCP' : r.proto === 'UDPv6' ? 'UDP' : r.proto, 7)}${col(r.local, 23)}${col(r.foreign, 23)}${pid ? `${col(state, 16)}${pidOf(r.port)}` : state}`,
+      );
     }
     io.stdout.write(lines.map(l => `${l}\r\n`).join(''));
     return 0;
@@ -92,7 +124,8 @@ export async function runNetstat(ctx: ProgramCtx): Promise<number> {
   const lines = [head, `Proto Recv-Q Send-Q ${'Local Address'.padEnd(23)} ${'Foreign Address'.padEnd(23)} State       `];
   for (const r of list) {
     const p = r.proto === 'TCP' ? 'tcp' : r.proto === 'TCPv6' ? 'tcp6' : r.proto === 'UDP' ? 'udp' : 'udp6';
-    const foreign = r.foreign === '0.0.0.0:0' ? '0.0.0.0:*' : r.foreign === '[::]:0' || r.foreign === '*:*' ? (p.endsWith('6') ? ':::*' : '0.0.0.0:*') : r.foreign;
+    const foreign =
+      r.foreign === '0.0.0.0:0' ? '0.0.0.0:*' : r.foreign === '[::]:0' || r.foreign === '*:*' ? (p.endsWith('6') ? ':::*' : '0.0.0.0:*') : r.foreign;
     const local = r.local.startsWith('[::]') ? `:::${r.port}` : r.local;
     const state = r.state === 'LISTENING' ? 'LISTEN' : r.state;
     lines.push(`${p.padEnd(5)} ${'0'.padStart(6)} ${'0'.padStart(6)} ${local.padEnd(23)} ${foreign.padEnd(23)} ${state.padEnd(12)}`);

@@ -9,7 +9,7 @@ import { ABORTED_EXIT, sleep } from '../io.ts';
 
 export async function runNslookup(ctx: ProgramCtx): Promise<number> {
   const { host, io } = ctx;
-  const pos = ctx.args.filter((a) => !a.startsWith('-'));
+  const pos = ctx.args.filter(a => !a.startsWith('-'));
   const name = pos[0];
   const server = pos[1] ?? host.dns.nameservers[0] ?? '';
   if (!name) {
@@ -51,7 +51,7 @@ async function windows(ctx: ProgramCtx, name: string, server: string): Promise<n
   const [first, ...rest] = r.addresses;
   w(`Name:    ${r.name}\n`);
   if (rest.length === 0) w(`Address:  ${first}\n`);
-  else w(`Addresses:  ${first}\n${rest.map((a) => `          ${a}\n`).join('')}`);
+  else w(`Addresses:  ${first}\n${rest.map(a => `          ${a}\n`).join('')}`);
   w('\n');
   return 0;
 }

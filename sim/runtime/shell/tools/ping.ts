@@ -25,7 +25,10 @@ async function windows(ctx: ProgramCtx): Promise<number> {
     else if (a === '-l' || a === '-i') i++;
     else target = ctx.args[i];
   }
-  if (!target) { w('\nUsage: ping [-t] [-n count] [-w timeout] target_name\n'); return 1; }
+  if (!target) {
+    w('\nUsage: ping [-t] [-n count] [-w timeout] target_name\n');
+    return 1;
+  }
   const r = await resolveName(host, target, io.signal);
   if (!r.ok) {
     if (r.code === 'EABORTED') return ABORTED_EXIT;
@@ -36,7 +39,7 @@ async function windows(ctx: ProgramCtx): Promise<number> {
   w(`\nPinging ${isIPv4(target) ? ip : `${target} [${ip}]`} with 32 bytes of data:\n`);
   let received = 0;
   let sent = 0;
-  for (; sent < count; ) {
+  for (; sent < count;) {
     if (io.signal.aborted) return ABORTED_EXIT;
     sent++;
     const ok = await host.net.ping(host.endpoint, ip);
@@ -68,7 +71,10 @@ async function linux(ctx: ProgramCtx): Promise<number> {
     else if (a === '-q' || a === '-4') continue;
     else target = a;
   }
-  if (!target) { io.stderr.write('ping: usage error: Destination address required\n'); return 1; }
+  if (!target) {
+    io.stderr.write('ping: usage error: Destination address required\n');
+    return 1;
+  }
   const r = await resolveName(host, target, io.signal);
   if (!r.ok) {
     if (r.code === 'EABORTED') return ABORTED_EXIT;
@@ -82,12 +88,17 @@ async function linux(ctx: ProgramCtx): Promise<number> {
   while (sent < count) {
     if (io.signal.aborted) break;
     const ok = await host.net.ping(host.endpoint, ip);
-    if (ok) { received++; io.stdout.write(`64 bytes from ${ip}: seq=${sent} ttl=64 time=0.100 ms\n`); }
+    if (ok) {
+      received++;
+      io.stdout.write(`64 bytes from ${ip}: seq=${sent} ttl=64 time=0.100 ms\n`);
+    }
     sent++;
     if (sent < count && !(await sleep(ok ? 1000 : waitSec * 1000, io.signal))) break;
     if (!ok && sent >= count) await sleep(waitSec * 1000, io.signal);
   }
-  io.stdout.write(`\n--- ${target} ping statistics ---\n${sent} packets transmitted, ${received} packets received, ${Math.round(((sent - received) / Math.max(1, sent)) * 100)}% packet loss\n`);
+  io.stdout.write(
+    `\n--- ${target} ping statistics ---\n${sent} packets transmitted, ${received} packets received, ${Math.round(((sent - received) / Math.max(1, sent)) * 100)}% packet loss\n`,
+  );
   if (received > 0) io.stdout.write('round-trip min/avg/max = 0.100/0.100/0.100 ms\n');
   return received > 0 ? 0 : 1;
 }

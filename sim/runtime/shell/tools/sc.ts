@@ -9,10 +9,12 @@ export async function runSc(ctx: ProgramCtx): Promise<number> {
   const [verbRaw, name] = ctx.args;
   const verb = (verbRaw ?? '').toLowerCase();
   if ((verb !== 'query' && verb !== 'queryex') || !name) {
-    w('DESCRIPTION:\n        SC is a command line program used for communicating with the\n        Service Control Manager and services.\nUSAGE:\n        sc <server> [command] [service name] <option1> <option2>...\n');
+    w(
+      'DESCRIPTION:\n        SC is a command line program used for communicating with the\n        Service Control Manager and services.\nUSAGE:\n        sc <server> [command] [service name] <option1> <option2>...\n',
+    );
     return verb ? 1639 : 0;
   }
-  const svc = (host.node?.services() ?? []).find((s) => s.name.toLowerCase() === name.toLowerCase());
+  const svc = (host.node?.services() ?? []).find(s => s.name.toLowerCase() === name.toLowerCase());
   if (!svc) {
     const op = verb === 'queryex' ? 'EnumQueryServicesStatus:OpenService' : 'EnumQueryServicesStatus:OpenService';
     w(`[SC] ${op} FAILED 1060:\n\nThe specified service does not exist as an installed service.\n\n`);

@@ -14,16 +14,25 @@ export async function runTimeout(ctx: ProgramCtx): Promise<number> {
     return 1;
   }
   const args = [...ctx.args];
-  while (args[0]?.startsWith('-')) { const a = args.shift()!; if (a === '-s' || a === '-k') args.shift(); }
+  while (args[0]?.startsWith('-')) {
+    const a = args.shift()!;
+    if (a === '-s' || a === '-k') args.shift();
+  }
   const seconds = Number((args.shift() ?? '0').replace(/s$/, ''));
-  if (args.length === 0 || Number.isNaN(seconds)) { io.stderr.write('Usage: timeout [-s SIG] SECS PROG ARGS\n'); return 1; }
+  if (args.length === 0 || Number.isNaN(seconds)) {
+    io.stderr.write('Usage: timeout [-s SIG] SECS PROG ARGS\n');
+    return 1;
+  }
   const ac = new AbortController();
   const onAbort = (): void => ac.abort(io.signal.reason);
   io.signal.addEventListener('abort', onAbort, { once: true });
   let timedOut = false;
-  const t = setTimeout(() => { timedOut = true; ac.abort('SIGTERM'); }, seconds * 1000);
+  const t = setTimeout(() => {
+    timedOut = true;
+    ac.abort('SIGTERM');
+  }, seconds * 1000);
   try {
-    const quoted = args.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+    const quoted = args.map(a => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
     const code = await new ShSession(host, { ...ctx.env }, ctx.spawn, false, false).runScript(quoted, { ...io, signal: ac.signal });
     return timedOut ? 143 : code;
   } finally {

@@ -21,22 +21,42 @@ export async function runWget(ctx: ProgramCtx): Promise<number> {
     else if (a.startsWith('-') && a.length > 1 && !a.startsWith('--')) {
       for (let j = 1; j < a.length; j++) {
         if (a[j] === 'q') quiet = true;
-        else if (a[j] === 'O') { output = j + 1 < a.length ? a.slice(j + 1) : ctx.args[++i]; break; }
+        else if (a[j] === 'O') {
+          output = j + 1 < a.length ? a.slice(j + 1) : ctx.args[++i];
+          break;
+        }
       }
     } else url = a;
   }
-  if (!url) { io.stderr.write('wget: missing URL\n'); return 1; }
+  if (!url) {
+    io.stderr.write('wget: missing URL\n');
+    return 1;
+  }
   let u: URL;
-  try { u = new URL(/^[a-z]+:\/\//i.test(url) ? url : `http://${url}`); } catch { io.stderr.write(`wget: bad address '${url}'\n`); return 1; }
+  try {
+    u = new URL(/^[a-z]+:\/\//i.test(url) ? url : `http://${url}`);
+  } catch {
+    io.stderr.write(`wget: bad address '${url}'\n`);
+    return 1;
+  }
   const r = await httpRequest(host, {
-    url: u, method: spider ? 'HEAD' : 'GET', insecure: false, connectTimeoutMs: timeoutSec * 1000, maxTimeMs: timeoutSec * 1000,
-    headers: [['User-Agent', 'Wget'], ['Connection', 'close']], signal: io.signal,
+    url: u,
+    method: spider ? 'HEAD' : 'GET',
+    insecure: false,
+    connectTimeoutMs: timeoutSec * 1000,
+    maxTimeMs: timeoutSec * 1000,
+    headers: [
+      ['User-Agent', 'Wget'],
+      ['Connection', 'close'],
+    ],
+    signal: io.signal,
   });
   if (!r.ok) {
     const f = r.failure;
     if (f.kind === 'aborted') return ABORTED_EXIT;
     if (f.kind === 'resolve') io.stderr.write(`wget: bad address '${u.hostname}'\n`);
-    else if (f.kind === 'connect' && f.code !== 'ETIMEDOUT') io.stderr.write(`wget: can't connect to remote host (${f.address}): ${f.code === 'EHOSTUNREACH' ? 'No route to host' : 'Connection refused'}\n`);
+    else if (f.kind === 'connect' && f.code !== 'ETIMEDOUT')
+      io.stderr.write(`wget: can't connect to remote host (${f.address}): ${f.code === 'EHOSTUNREACH' ? 'No route to host' : 'Connection refused'}\n`);
     else if (f.kind === 'connect' || f.kind === 'timeout') io.stderr.write('wget: download timed out\n');
     else io.stderr.write(`wget: error getting response\n`);
     return 1;
@@ -54,7 +74,12 @@ export async function runWget(ctx: ProgramCtx): Promise<number> {
     io.stdout.write(res.body);
   } else {
     if (!quiet) io.stderr.write(`saving to '${target}'\n`);
-    try { host.fs.write(host.os === 'windows' ? resolveWin(host.cwd ?? 'C:\\', target) : resolvePosix(host.cwd ?? '/', target), res.body); } catch { io.stderr.write(`wget: can't open '${target}': Permission denied\n`); return 1; }
+    try {
+      host.fs.write(host.os === 'windows' ? resolveWin(host.cwd ?? 'C:\\', target) : resolvePosix(host.cwd ?? '/', target), res.body);
+    } catch {
+      io.stderr.write(`wget: can't open '${target}': Permission denied\n`);
+      return 1;
+    }
   }
   if (!quiet) io.stderr.write(`${target === '-' ? 'written to stdout' : `'${target}' saved`}\n`);
   return 0;

@@ -4,7 +4,7 @@
 import type { ProgramCtx } from '../types.ts';
 
 export function windowsAccount(user: string): string {
-  return (user.includes('\\') ? user : `User Manager\\${user}`);
+  return user.includes('\\') ? user : `User Manager\\${user}`;
 }
 
 export async function runWhoami(ctx: ProgramCtx): Promise<number> {

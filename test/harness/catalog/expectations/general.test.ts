@@ -10,12 +10,25 @@ let catalog: Feature[];
 const feature = (id: string) => catalog.find(f => f.id === id)!;
 
 describe('catalog expectations', () => {
-  before(async () => { catalog = await loadCatalog(); });
+  before(async () => {
+    catalog = await loadCatalog();
+  });
 
   it('has the first features with unique ids, each with a source', () => {
     const ids = catalog.map(f => f.id);
-    for (const id of ['sched.os-selector', 'sched.os-selector-beta', 'sched.linux-stays-linux', 'sched.pod-os-field', 'sched.taint-toleration',
-      'sched.runtimeclass-scheduling', 'work.iis-pod', 'work.deployment', 'work.daemonset', 'cfg.secret-env', 'cfg.configmap-env'])
+    for (const id of [
+      'sched.os-selector',
+      'sched.os-selector-beta',
+      'sched.linux-stays-linux',
+      'sched.pod-os-field',
+      'sched.taint-toleration',
+      'sched.runtimeclass-scheduling',
+      'work.iis-pod',
+      'work.deployment',
+      'work.daemonset',
+      'cfg.secret-env',
+      'cfg.configmap-env',
+    ])
       expect(ids).to.include(id);
     expect(new Set(ids).size).to.equal(ids.length);
     for (const f of catalog) expect(f.expect(cluster()).source, f.id).to.not.equal('');

@@ -11,11 +11,30 @@ import type { ClusterInfo } from '../../../../lib/discovery/types.ts';
 import { cluster, linuxNode, winNode } from '../../../support/clusterFixture.ts';
 
 const FEATURES_MD_IDS = [
-  'net.pod-ip', 'net.w2w-same-node', 'net.w2w-cross-node', 'net.w2l', 'net.l2w', 'net.pod-to-clusterip',
-  'net.dns-service', 'net.dns-dotted-name', 'net.dns-hostnet', 'net.dns-config', 'net.egress', 'net.icmp-egress',
-  'net.node-to-pod', 'net.node-to-service', 'net.nodeport-external', 'net.nodeport-local', 'net.lb',
-  'net.session-affinity', 'net.session-affinity-timeout', 'net.preserve-client-ip', 'net.preserve-destination',
-  'net.dual-stack', 'net.ipv6-only', 'net.hairpin',
+  'net.pod-ip',
+  'net.w2w-same-node',
+  'net.w2w-cross-node',
+  'net.w2l',
+  'net.l2w',
+  'net.pod-to-clusterip',
+  'net.dns-service',
+  'net.dns-dotted-name',
+  'net.dns-hostnet',
+  'net.dns-config',
+  'net.egress',
+  'net.icmp-egress',
+  'net.node-to-pod',
+  'net.node-to-service',
+  'net.nodeport-external',
+  'net.nodeport-local',
+  'net.lb',
+  'net.session-affinity',
+  'net.session-affinity-timeout',
+  'net.preserve-client-ip',
+  'net.preserve-destination',
+  'net.dual-stack',
+  'net.ipv6-only',
+  'net.hairpin',
 ];
 
 const ws2019 = () => cluster({ nodes: [linuxNode('linux-1'), winNode('win-1', '10.0.17763'), winNode('win-2', '10.0.17763')] });
@@ -41,7 +60,7 @@ describe('networking catalog', () => {
     expect(suiteOf(byId.get('net.w2l')!)).to.equal('networking');
   });
 
-  it('exercises every source and destination of the matrix with some feature\'s netPath', () => {
+  it("exercises every source and destination of the matrix with some feature's netPath", () => {
     const paths = [...byId.values()].flatMap(f => (f.netPath ? [f.netPath] : []));
     expect([...new Set(paths.map(p => p.from))].sort()).to.deep.equal(Object.keys(SOURCE_LABELS).sort());
     expect([...new Set(paths.map(p => p.to))].sort()).to.deep.equal(Object.keys(DESTINATION_LABELS).sort());

@@ -21,13 +21,33 @@ let catalog: Feature[];
 const feature = (id: string) => catalog.find(f => f.id === id)!;
 const v = (minor: number, patch = 0) => ({ gitVersion: `v1.${minor}.${patch}`, major: 1, minor });
 
-const MINE = ['res.limits', 'res.cpu-limit-enforced', 'res.memory-no-oomkill', 'res.node-reserved', 'res.stats', 'res.metrics-api',
-  'iso.process', 'iso.hyperv-runtimeclass', 'iso.hyperv-annotation', 'iso.hostprocess',
-  'sec.run-as-username', 'sec.linux-fields-rejected', 'sec.linux-fields-ignored', 'sec.privileged',
-  'node.services', 'node.hns-network', 'node.runtime', 'node.os-supported', 'node.version-skew', 'node.pause-image'];
+const MINE = [
+  'res.limits',
+  'res.cpu-limit-enforced',
+  'res.memory-no-oomkill',
+  'res.node-reserved',
+  'res.stats',
+  'res.metrics-api',
+  'iso.process',
+  'iso.hyperv-runtimeclass',
+  'iso.hyperv-annotation',
+  'iso.hostprocess',
+  'sec.run-as-username',
+  'sec.linux-fields-rejected',
+  'sec.linux-fields-ignored',
+  'sec.privileged',
+  'node.services',
+  'node.hns-network',
+  'node.runtime',
+  'node.os-supported',
+  'node.version-skew',
+  'node.pause-image',
+];
 
 describe('features-risn: expectations', () => {
-  before(async () => { catalog = await loadCatalog(); });
+  before(async () => {
+    catalog = await loadCatalog();
+  });
 
   it('has every feature of the four sections, each with a reason and a source', () => {
     for (const id of MINE) {
@@ -40,7 +60,10 @@ describe('features-risn: expectations', () => {
   });
 
   it('documented outcomes on a current cluster (1.33, 2022, containerd 1.7, metrics-server, Hyper-V RuntimeClass)', () => {
-    const c = cluster({ hypervRuntimeClass: 'runhcs-wcow-hypervisor', runtimeClasses: [{ name: 'runhcs-wcow-hypervisor', handler: 'runhcs-wcow-hypervisor' }] });
+    const c = cluster({
+      hypervRuntimeClass: 'runhcs-wcow-hypervisor',
+      runtimeClasses: [{ name: 'runhcs-wcow-hypervisor', handler: 'runhcs-wcow-hypervisor' }],
+    });
     for (const [id, expected] of Object.entries(DOCUMENTED)) expect(feature(id).expect(c).expected, id).to.equal(expected);
   });
 
@@ -54,7 +77,8 @@ describe('features-risn: expectations', () => {
     expect(feature('iso.hyperv-runtimeclass').expect(cluster()).expected).to.equal('n/a');
     expect(feature('iso.hyperv-runtimeclass').expect(cluster()).reason).to.contain('runhcs-wcow-hypervisor');
     const old = cluster({
-      hypervRuntimeClass: 'hv', runtimeClasses: [{ name: 'hv', handler: 'runhcs-wcow-hypervisor' }],
+      hypervRuntimeClass: 'hv',
+      runtimeClasses: [{ name: 'hv', handler: 'runhcs-wcow-hypervisor' }],
       nodes: [linuxNode('l'), winNode('win-1', '10.0.20348', { runtimeVersion: '1.6.21' })],
     });
     expect(feature('iso.hyperv-runtimeclass').expect(old).expected).to.equal('limited');
@@ -65,7 +89,9 @@ describe('features-risn: expectations', () => {
     expect(feature('iso.hostprocess').expect(cluster()).expected).to.equal('supported');
     expect(feature('iso.hostprocess').expect(cluster({ version: v(25) })).expected).to.equal('supported');
     expect(feature('iso.hostprocess').expect(cluster({ version: v(22) })).expected).to.equal('limited');
-    expect(feature('iso.hostprocess').expect(cluster({ version: v(22) })).reason).to.contain('alpha in Kubernetes v1.22.0').and.contain('off by default');
+    expect(feature('iso.hostprocess').expect(cluster({ version: v(22) })).reason)
+      .to.contain('alpha in Kubernetes v1.22.0')
+      .and.contain('off by default');
     const docker = cluster({ nodes: [winNode('w', '10.0.17763', { runtimeName: 'docker', runtimeVersion: '20.10.9' })] });
     expect(feature('iso.hostprocess').expect(docker).expected).to.equal('limited');
   });
@@ -90,7 +116,9 @@ describe('features-risn: expectations', () => {
     expect(feature('node.services').needs).to.include('node-access');
     expect(feature('node.hns-network').needs).to.include('node-access');
     expect(feature('iso.hyperv-runtimeclass').needs).to.include('node-access');
-    expect(unmetNeed('node-access', none, {})).to.contain('HostProcess Kubernetes v1.25.0 < 1.26').and.contain('SSH not configured');
+    expect(unmetNeed('node-access', none, {}))
+      .to.contain('HostProcess Kubernetes v1.25.0 < 1.26')
+      .and.contain('SSH not configured');
   });
 
   it('node.os-supported: the build table per control-plane version', () => {
@@ -118,17 +146,24 @@ describe('features-risn: expectations', () => {
 
 describe('features-risn: parsers of real Windows output', () => {
   it('sc.exe queryex: RUNNING, START_PENDING, not installed (1060)', () => {
-    const running = 'SERVICE_NAME: kubelet\r\n        TYPE               : 10  WIN32_OWN_PROCESS\r\n        STATE              : 4  RUNNING\r\n                                (STOPPABLE, PAUSABLE, ACCEPTS_SHUTDOWN)\r\n        PID                : 4624\r\n';
+    const running =
+      'SERVICE_NAME: kubelet\r\n        TYPE               : 10  WIN32_OWN_PROCESS\r\n        STATE              : 4  RUNNING\r\n                                (STOPPABLE, PAUSABLE, ACCEPTS_SHUTDOWN)\r\n        PID                : 4624\r\n';
     expect(serviceState(running, 0)).to.equal('RUNNING');
     expect(serviceState(running.replace('4  RUNNING', '2  START_PENDING'), 0)).to.equal('START_PENDING');
-    expect(serviceState('[SC] EnumQueryServicesStatus:OpenService FAILED 1060:\r\n\r\nThe specified service does not exist as an installed service.\r\n', 1060)).to.equal('NOT_INSTALLED');
+    expect(
+      serviceState('[SC] EnumQueryServicesStatus:OpenService FAILED 1060:\r\n\r\nThe specified service does not exist as an installed service.\r\n', 1060),
+    ).to.equal('NOT_INSTALLED');
     expect(serviceState('', 5)).to.equal(undefined);
   });
 
   it('Get-HnsNetwork list output and ipconfig adapters', () => {
     const out = '\r\nName : nat\r\nType : nat\r\nID   : 1A2B\r\n\r\nName : cbr0\r\nType : L2Bridge\r\nID   : 3C4D\r\n\r\n';
-    expect(parseHnsNetworks(out)).to.deep.equal([{ name: 'nat', type: 'nat' }, { name: 'cbr0', type: 'L2Bridge' }]);
-    const ip = '\r\nWindows IP Configuration\r\n\r\n\r\nEthernet adapter vEthernet (Ethernet):\r\n\r\n   IPv4 Address. . . : 10.0.0.4\r\n\r\nEthernet adapter vEthernet (nat):\r\n';
+    expect(parseHnsNetworks(out)).to.deep.equal([
+      { name: 'nat', type: 'nat' },
+      { name: 'cbr0', type: 'L2Bridge' },
+    ]);
+    const ip =
+      '\r\nWindows IP Configuration\r\n\r\n\r\nEthernet adapter vEthernet (Ethernet):\r\n\r\n   IPv4 Address. . . : 10.0.0.4\r\n\r\nEthernet adapter vEthernet (nat):\r\n';
     expect(vEthernetAdapters(ip)).to.deep.equal(['vEthernet (Ethernet)', 'vEthernet (nat)']);
   });
 
@@ -142,15 +177,24 @@ describe('features-risn: parsers of real Windows output', () => {
   });
 
   it('sec.linux-fields-rejected: a 422 naming the field is Forbidden; a dropped field is not counted', () => {
-    const body = JSON.stringify({ kind: 'Status', status: 'Failure', reason: 'Invalid', code: 422,
+    const body = JSON.stringify({
+      kind: 'Status',
+      status: 'Failure',
+      reason: 'Invalid',
+      code: 422,
       message: 'Pod "x" is invalid: spec.hostPID: Forbidden: cannot be set for a windows pod',
-      details: { causes: [{ reason: 'FieldValueForbidden', message: 'Forbidden: cannot be set for a windows pod', field: 'spec.hostPID' }] } });
+      details: { causes: [{ reason: 'FieldValueForbidden', message: 'Forbidden: cannot be set for a windows pod', field: 'spec.hostPID' }] },
+    });
     expect(fieldVerdict('spec.hostPID', undefined, new ApiException(422, 'Unprocessable', body, {})).verdict).to.equal('forbidden');
     expect(fieldVerdict('spec.hostIPC', undefined, new ApiException(422, 'Unprocessable', body, {})).verdict).to.equal('rejected-otherwise');
     expect(fieldVerdict('spec.hostPID', { spec: { hostPID: true } }, undefined).verdict).to.equal('accepted');
     expect(fieldVerdict('spec.securityContext.seLinuxChangePolicy', { spec: { securityContext: {} } }, undefined).verdict).to.equal('dropped');
     expect(valueAt({ spec: { containers: [{ securityContext: { privileged: true } }] } }, 'spec.containers[0].securityContext.privileged')).to.equal(true);
-    expect(LINUX_ONLY_FIELDS.map(f => f.path)).to.include.members(['spec.securityContext.fsGroup', 'spec.shareProcessNamespace', 'spec.containers[0].securityContext.procMount']);
+    expect(LINUX_ONLY_FIELDS.map(f => f.path)).to.include.members([
+      'spec.securityContext.fsGroup',
+      'spec.shareProcessNamespace',
+      'spec.containers[0].securityContext.procMount',
+    ]);
     expect(LINUX_ONLY_FIELDS).to.have.length(25);
   });
 });
@@ -173,11 +217,13 @@ describe('features-risn: node access choice', () => {
     expect(planNodeAccess(run('hostprocess'), winNode('win-1')).ssh.reason).to.equal('node access is set to hostprocess');
     expect(planNodeAccess(run('auto', false), winNode('win-1')).ssh.reason).to.contain('--ssh-known-hosts');
   });
-  it('the mode narrows discovery\'s node access, so the node-access need says why', () => {
+  it("the mode narrows discovery's node access, so the node-access need says why", () => {
     const both = { hostProcess: true, hostProcessReason: 'Kubernetes v1.33.2 >= 1.26', ssh: true, sshReason: 'Administrator@10.0.0.4:22' };
     expect(applyNodeAccessMode(both, 'auto')).to.deep.equal(both);
     const ssh = applyNodeAccessMode({ ...both, ssh: false, sshReason: 'SSH not configured' }, 'ssh');
-    expect(unmetNeed('node-access', cluster({ nodeAccess: ssh }), {})).to.contain('node access is set to ssh').and.contain('SSH not configured');
+    expect(unmetNeed('node-access', cluster({ nodeAccess: ssh }), {}))
+      .to.contain('node access is set to ssh')
+      .and.contain('SSH not configured');
     expect(applyNodeAccessMode(both, 'hostprocess').ssh).to.equal(false);
   });
   it('config: nodeAccess from flags beats the file; the file is validated', () => {
@@ -187,14 +233,24 @@ describe('features-risn: node access choice', () => {
     expect(validateConfig({ nodeAccess: 'ssh' }, 'w.yaml').nodeAccess).to.equal('ssh');
     expect(() => validateConfig({ nodeAccess: 'telnet' }, 'w.yaml')).to.throw('w.yaml: nodeAccess must be one of auto, hostprocess, ssh');
   });
-  it('the HostProcess pod: pinned, tolerating the node\'s taints, SYSTEM, host network, run label', () => {
+  it("the HostProcess pod: pinned, tolerating the node's taints, SYSTEM, host network, run label", () => {
     const name = hostProcessPodName('Win-2022_1');
     expect(name).to.match(/^wincheck-node-win-2022-1-[0-9a-f]{8}$/);
-    const r = renderFixture({ id: name, template: 'hostprocess', os: 'windows', pin: 'node' }, {
-      runId: 'r1', namespace: 'wincheck-r1', windowsNode: 'Win-2022_1', multipleBuilds: false,
-      windowsTaints: [{ key: 'os', value: 'windows', effect: 'NoSchedule' }], secrets: {},
-    });
-    const pod = r.objects[0] as unknown as { metadata: { labels: Record<string, string>; namespace: string }; spec: Record<string, unknown> & { securityContext: { windowsOptions: Record<string, unknown> }; tolerations: unknown[] } };
+    const r = renderFixture(
+      { id: name, template: 'hostprocess', os: 'windows', pin: 'node' },
+      {
+        runId: 'r1',
+        namespace: 'wincheck-r1',
+        windowsNode: 'Win-2022_1',
+        multipleBuilds: false,
+        windowsTaints: [{ key: 'os', value: 'windows', effect: 'NoSchedule' }],
+        secrets: {},
+      },
+    );
+    const pod = r.objects[0] as unknown as {
+      metadata: { labels: Record<string, string>; namespace: string };
+      spec: Record<string, unknown> & { securityContext: { windowsOptions: Record<string, unknown> }; tolerations: unknown[] };
+    };
     expect(pod.spec.nodeName).to.equal('Win-2022_1');
     expect(pod.spec.hostNetwork).to.equal(true);
     expect(pod.spec.securityContext.windowsOptions).to.deep.equal({ hostProcess: true, runAsUserName: 'NT AUTHORITY\\SYSTEM' });

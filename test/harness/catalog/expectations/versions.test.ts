@@ -15,12 +15,16 @@ const exp = (id: string, c = cluster()) => catalog.find(f => f.id === id)!.expec
 const docker = (name: string, build = '10.0.17763', version = '20.10.9') => winNode(name, build, { runtimeName: 'docker', runtimeVersion: version });
 
 describe('expectations by version, runtime and build', () => {
-  before(async () => { catalog = await loadCatalog(); });
+  before(async () => {
+    catalog = await loadCatalog();
+  });
 
   it('feature stages: pod OS field alpha 1.23 / beta 1.24 / GA 1.25; HostProcess alpha 1.22 / beta 1.23 / GA 1.26', () => {
     expect([22, 23, 24, 25].map(m => stageAt(POD_OS_FIELD, v(m)))).to.deep.equal(['absent', 'alpha', 'beta', 'ga']);
     expect([21, 22, 23, 25, 26].map(m => stageAt(HOST_PROCESS, v(m)))).to.deep.equal(['absent', 'alpha', 'beta', 'beta', 'ga']);
-    expect(describeStage(HOST_PROCESS, v(22))).to.contain('alpha in Kubernetes v1.22.0').and.contain('off by default');
+    expect(describeStage(HOST_PROCESS, v(22)))
+      .to.contain('alpha in Kubernetes v1.22.0')
+      .and.contain('off by default');
   });
 
   it('runtime: dockershim before 1.24 (Docker EE 19.03+), containerd 1.4+ before 1.24 and 1.6+ from it', () => {
@@ -54,7 +58,10 @@ describe('expectations by version, runtime and build', () => {
     const hv = { hypervRuntimeClass: 'hv' };
     expect(exp('iso.hyperv-runtimeclass', cluster({ ...hv })).expected).to.equal('supported');
     expect(exp('iso.hyperv-runtimeclass', cluster({ ...hv, version: v(22), nodes: [linuxNode('l'), docker('w', '10.0.20348')] })).expected).to.equal('limited');
-    const mixed = exp('iso.hyperv-runtimeclass', cluster({ ...hv, nodes: [linuxNode('l'), winNode('a'), winNode('b', '10.0.20348', { runtimeVersion: '1.6.28' })] }));
+    const mixed = exp(
+      'iso.hyperv-runtimeclass',
+      cluster({ ...hv, nodes: [linuxNode('l'), winNode('a'), winNode('b', '10.0.20348', { runtimeVersion: '1.6.28' })] }),
+    );
     expect(mixed.expected).to.equal('n/a');
     expect(mixed.reason).to.match(/^could not tell which runtime/);
   });
@@ -69,7 +76,10 @@ describe('expectations by version, runtime and build', () => {
     expect(exp('net.preserve-client-ip', dsr()).expected).to.equal('supported');
     expect(exp('net.preserve-client-ip', dsr([linuxNode('l'), winNode('w', '10.0.14393')])).expected).to.equal('limited');
     expect(exp('net.preserve-destination', dsr([linuxNode('l'), winNode('w', '10.0.17763')])).expected).to.equal('limited');
-    const unknownBuild = [linuxNode('l'), winNode('w', '10.0.20348', { windowsBuild: undefined, buildNumber: undefined, kernelVersion: '', osImage: 'Windows' })];
+    const unknownBuild = [
+      linuxNode('l'),
+      winNode('w', '10.0.20348', { windowsBuild: undefined, buildNumber: undefined, kernelVersion: '', osImage: 'Windows' }),
+    ];
     for (const id of ['net.preserve-client-ip', 'net.preserve-destination', 'net.session-affinity']) {
       const e = exp(id, dsr(unknownBuild));
       expect(e.expected, id).to.equal('n/a');

@@ -16,16 +16,33 @@ const feature = (id: string) => {
 const v = (minor: number, patch = 0) => ({ version: { gitVersion: `v1.${minor}.${patch}`, major: 1, minor } });
 
 const DOCUMENTED: Record<string, Expected> = {
-  'work.statefulset': 'supported', 'work.multi-container': 'supported', 'work.exec-logs': 'supported', 'work.port-forward': 'supported',
-  'work.os-mismatch': 'limited', 'work.env-colon-name': 'supported', 'work.hpa': 'supported',
-  'cfg.secret-volume': 'supported', 'cfg.configmap-volume': 'supported', 'cfg.secret-defaultmode': 'limited', 'cfg.secret-at-rest': 'limited',
-  'stor.hostpath': 'supported', 'stor.emptydir': 'supported', 'stor.emptydir-memory': 'limited', 'stor.subpath': 'limited',
-  'stor.readonly-rootfs': 'limited', 'stor.mount-propagation': 'limited', 'stor.pvc': 'supported', 'stor.nfs': 'limited',
-  'stor.block': 'limited', 'stor.resize': 'limited',
+  'work.statefulset': 'supported',
+  'work.multi-container': 'supported',
+  'work.exec-logs': 'supported',
+  'work.port-forward': 'supported',
+  'work.os-mismatch': 'limited',
+  'work.env-colon-name': 'supported',
+  'work.hpa': 'supported',
+  'cfg.secret-volume': 'supported',
+  'cfg.configmap-volume': 'supported',
+  'cfg.secret-defaultmode': 'limited',
+  'cfg.secret-at-rest': 'limited',
+  'stor.hostpath': 'supported',
+  'stor.emptydir': 'supported',
+  'stor.emptydir-memory': 'limited',
+  'stor.subpath': 'limited',
+  'stor.readonly-rootfs': 'limited',
+  'stor.mount-propagation': 'limited',
+  'stor.pvc': 'supported',
+  'stor.nfs': 'limited',
+  'stor.block': 'limited',
+  'stor.resize': 'limited',
 };
 
 describe('workloads/config/storage expectations', () => {
-  before(async () => { catalog = await loadCatalog(); });
+  before(async () => {
+    catalog = await loadCatalog();
+  });
 
   it('every row is in the catalog, in its area, with a reason, a source and existing templates', () => {
     for (const [id, expected] of Object.entries(DOCUMENTED)) {
@@ -88,10 +105,11 @@ describe('workloads/config/storage expectations', () => {
 
   it('features sharing a fixture id declare it identically', () => {
     const byId = new Map<string, string>();
-    for (const f of catalog) for (const s of f.fixtures) {
-      const key = JSON.stringify(s);
-      if (byId.has(s.id)) expect(key, `${f.id}: fixture ${s.id}`).to.equal(byId.get(s.id));
-      else byId.set(s.id, key);
-    }
+    for (const f of catalog)
+      for (const s of f.fixtures) {
+        const key = JSON.stringify(s);
+        if (byId.has(s.id)) expect(key, `${f.id}: fixture ${s.id}`).to.equal(byId.get(s.id));
+        else byId.set(s.id, key);
+      }
   });
 });

@@ -10,20 +10,27 @@ import type { CommandResult, ProbeResult, Transport } from '../../../../lib/prob
 
 // WINDOWS-COMMANDS.md §4 (ipconfig /all composite), CRLF as cmd writes it.
 const IPCONFIG = [
-  'Windows IP Configuration', '',
+  'Windows IP Configuration',
+  '',
   '   Host Name . . . . . . . . . . . . : statefulset-0',
   '   Primary Dns Suffix  . . . . . . . :',
   '   Node Type . . . . . . . . . . . . : Hybrid',
   '   DNS Suffix Search List. . . . . . : wincheck-r1.svc.cluster.local',
   '                                       svc.cluster.local',
-  '                                       cluster.local', '',
-  'Ethernet adapter vEthernet (abc_eth0):', '',
+  '                                       cluster.local',
+  '',
+  'Ethernet adapter vEthernet (abc_eth0):',
+  '',
   '   Connection-specific DNS Suffix  . : cluster.local',
 ].join('\r\n');
 
 const fakeTransport = (r: CommandResult, seen: (string[] | string)[] = []): Transport => ({
-  description: 'exec ns/pod [c]', os: 'windows',
-  run: async cmd => { seen.push(cmd); return r; },
+  description: 'exec ns/pod [c]',
+  os: 'windows',
+  run: async cmd => {
+    seen.push(cmd);
+    return r;
+  },
 });
 const ctx = { options: { timeouts: { exec: 1000 } }, signal: new AbortController().signal } as Parameters<typeof fileMatches>[0];
 
@@ -58,7 +65,12 @@ describe('workloads/config/storage probe helpers', () => {
   });
 
   it('accessDenied reads stderr, not the exit code (a failed redirection may exit 0)', () => {
-    const r = (stderr: string, exitCode = 0): ProbeResult => ({ op: 'write-file', ok: exitCode === 0, detail: '', evidence: { transport: 't', command: 'c', exitCode, stdout: '', stderr, durationMs: 1 } });
+    const r = (stderr: string, exitCode = 0): ProbeResult => ({
+      op: 'write-file',
+      ok: exitCode === 0,
+      detail: '',
+      evidence: { transport: 't', command: 'c', exitCode, stdout: '', stderr, durationMs: 1 },
+    });
     expect(accessDenied(r('Access is denied.\r\n'))).to.equal(true);
     expect(accessDenied(r('', 0))).to.equal(false);
     expect(accessDenied(r('The system cannot find the path specified.\r\n', 1))).to.equal(false);
@@ -66,7 +78,12 @@ describe('workloads/config/storage probe helpers', () => {
 
   it('fileMatches compares in the harness and never records the content', async () => {
     const seen: (string[] | string)[] = [];
-    const ok = await fileMatches(ctx, fakeTransport({ stdout: 'S3cr3t-value', stderr: '', exitCode: 0 }, seen), 'C:\\etc\\secret-volume\\password', 'S3cr3t-value');
+    const ok = await fileMatches(
+      ctx,
+      fakeTransport({ stdout: 'S3cr3t-value', stderr: '', exitCode: 0 }, seen),
+      'C:\\etc\\secret-volume\\password',
+      'S3cr3t-value',
+    );
     expect(ok.ok).to.equal(true);
     expect(seen[0]).to.deep.equal(['cmd', '/c', 'type C:\\etc\\secret-volume\\password']);
     expect(JSON.stringify(ok)).to.not.contain('S3cr3t-value');
@@ -79,7 +96,7 @@ describe('workloads/config/storage probe helpers', () => {
     expect(missing.detail).to.contain('could not be read');
   });
 
-  it('secretVolumeDirOnNode is under the kubelet\'s default root dir', () => {
+  it("secretVolumeDirOnNode is under the kubelet's default root dir", () => {
     expect(secretVolumeDirOnNode('1234-abcd', 'secret')).to.equal('C:\\var\\lib\\kubelet\\pods\\1234-abcd\\volumes\\kubernetes.io~secret\\secret');
   });
 });

@@ -15,7 +15,10 @@ describe('client outside the cluster', () => {
   before(async () => {
     server = http.createServer((req, res) => {
       if (req.url === '/clientip') res.end(`${req.socket.remoteAddress}:${req.socket.remotePort}`);
-      else if (req.url === '/missing') { res.statusCode = 404; res.end('404 page not found\n'); } else res.end('net-win-peer');
+      else if (req.url === '/missing') {
+        res.statusCode = 404;
+        res.end('404 page not found\n');
+      } else res.end('net-win-peer');
     });
     await new Promise<void>(r => server.listen(0, '127.0.0.1', r));
     port = (server.address() as AddressInfo).port;

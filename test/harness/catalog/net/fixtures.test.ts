@@ -9,8 +9,13 @@ import { RUN_LABEL, renderFixture } from '../../../../lib/fixtures/render.ts';
 import type { RenderContext } from '../../../../lib/fixtures/types.ts';
 
 const ctx: RenderContext = {
-  runId: 'abc', namespace: 'wincheck-abc', windowsBuild: '10.0.20348', windowsNode: 'win-1', multipleBuilds: false,
-  windowsTaints: [{ key: 'os', value: 'windows', effect: 'NoSchedule' }], secrets: {},
+  runId: 'abc',
+  namespace: 'wincheck-abc',
+  windowsBuild: '10.0.20348',
+  windowsNode: 'win-1',
+  multipleBuilds: false,
+  windowsTaints: [{ key: 'os', value: 'windows', effect: 'NoSchedule' }],
+  secrets: {},
 };
 
 describe('networking fixtures', () => {

@@ -2,7 +2,18 @@
 // §6 agnhost) and netstat.
 
 import { expect } from 'chai';
-import { clientIpOf, clusterDomainOf, curlFailureOf, destinationVerdict, dnsServersOf, hostnameOf, parseIpconfig, parseNetstat, pingReplies, pingUnresolved } from '../../../../lib/catalog/net/parse.ts';
+import {
+  clientIpOf,
+  clusterDomainOf,
+  curlFailureOf,
+  destinationVerdict,
+  dnsServersOf,
+  hostnameOf,
+  parseIpconfig,
+  parseNetstat,
+  pingReplies,
+  pingUnresolved,
+} from '../../../../lib/catalog/net/parse.ts';
 
 const CRLF = (lines: string[]) => lines.join('\r\n') + '\r\n';
 
@@ -59,8 +70,13 @@ describe('networking probe output parsing', () => {
 
   describe('curl exit codes (§2)', () => {
     it('classifies 6, 7, 22 and 28 and keeps the curl line', () => {
-      expect(curlFailureOf(6, 'curl: (6) Could not resolve host: google.com\r\n')).to.deep.equal({ kind: 'resolve', message: 'curl: (6) Could not resolve host: google.com' });
-      expect(curlFailureOf(7, '  % Total    % Received\r\ncurl: (7) Failed to connect to 10.0.0.1 port 80 after 2 ms: Connection refused\r\n').kind).to.equal('connect');
+      expect(curlFailureOf(6, 'curl: (6) Could not resolve host: google.com\r\n')).to.deep.equal({
+        kind: 'resolve',
+        message: 'curl: (6) Could not resolve host: google.com',
+      });
+      expect(curlFailureOf(7, '  % Total    % Received\r\ncurl: (7) Failed to connect to 10.0.0.1 port 80 after 2 ms: Connection refused\r\n').kind).to.equal(
+        'connect',
+      );
       expect(curlFailureOf(22, 'curl: (22) The requested URL returned error: 404\n').kind).to.equal('http');
       expect(curlFailureOf(28, 'curl: (28) Failed to connect to github.com port 443 after 21365 ms: Could not connect to server').kind).to.equal('timeout');
     });
@@ -85,13 +101,30 @@ describe('networking probe output parsing', () => {
 
   describe('ping (§4): replies, not exit codes', () => {
     it('counts Windows replies and Linux "bytes from"', () => {
-      const win = CRLF(['', 'Pinging 8.8.8.8 with 32 bytes of data:', 'Reply from 8.8.8.8: bytes=32 time=3ms TTL=117', '', 'Ping statistics for 8.8.8.8:', '    Packets: Sent = 1, Received = 1, Lost = 0 (0% loss),']);
+      const win = CRLF([
+        '',
+        'Pinging 8.8.8.8 with 32 bytes of data:',
+        'Reply from 8.8.8.8: bytes=32 time=3ms TTL=117',
+        '',
+        'Ping statistics for 8.8.8.8:',
+        '    Packets: Sent = 1, Received = 1, Lost = 0 (0% loss),',
+      ]);
       expect(pingReplies(win)).to.equal(1);
       expect(pingReplies('PING 8.8.8.8 (8.8.8.8): 56 data bytes\n64 bytes from 8.8.8.8: seq=0 ttl=117 time=3.1 ms\n')).to.equal(1);
     });
     it('does not count timeouts or "Destination host unreachable" (which Windows counts as Received)', () => {
-      expect(pingReplies(CRLF(['Pinging 8.8.8.8 with 32 bytes of data:', 'Request timed out.', '', '    Packets: Sent = 1, Received = 0, Lost = 1 (100% loss),']))).to.equal(0);
-      expect(pingReplies(CRLF(['Pinging 8.8.8.8 with 32 bytes of data:', 'Reply from 10.0.0.1: Destination host unreachable.', '    Packets: Sent = 1, Received = 1, Lost = 0 (0% loss),']))).to.equal(0);
+      expect(
+        pingReplies(CRLF(['Pinging 8.8.8.8 with 32 bytes of data:', 'Request timed out.', '', '    Packets: Sent = 1, Received = 0, Lost = 1 (100% loss),'])),
+      ).to.equal(0);
+      expect(
+        pingReplies(
+          CRLF([
+            'Pinging 8.8.8.8 with 32 bytes of data:',
+            'Reply from 10.0.0.1: Destination host unreachable.',
+            '    Packets: Sent = 1, Received = 1, Lost = 0 (0% loss),',
+          ]),
+        ),
+      ).to.equal(0);
     });
     it('tells an unresolved name apart', () => {
       expect(pingUnresolved('Ping request could not find host nope. Please check the name and try again.\r\n', '')).to.equal(true);
@@ -102,10 +135,17 @@ describe('networking probe output parsing', () => {
 
   describe('netstat -an', () => {
     it('reads Windows TCP rows', () => {
-      const rows = parseNetstat(CRLF(['', 'Active Connections', '', '  Proto  Local Address          Foreign Address        State',
-        '  TCP    0.0.0.0:8080           0.0.0.0:0              LISTENING',
-        '  TCP    10.244.2.4:8080        10.0.0.4:51234         ESTABLISHED',
-        '  TCP    [::]:8080              [::]:0                 LISTENING']));
+      const rows = parseNetstat(
+        CRLF([
+          '',
+          'Active Connections',
+          '',
+          '  Proto  Local Address          Foreign Address        State',
+          '  TCP    0.0.0.0:8080           0.0.0.0:0              LISTENING',
+          '  TCP    10.244.2.4:8080        10.0.0.4:51234         ESTABLISHED',
+          '  TCP    [::]:8080              [::]:0                 LISTENING',
+        ]),
+      );
       expect(rows).to.have.length(3);
       expect(rows[1]).to.deep.equal({ proto: 'TCP', local: '10.244.2.4', localPort: 8080, foreign: '10.0.0.4', foreignPort: 51234, state: 'ESTABLISHED' });
       expect(rows[2].local).to.equal('::');

@@ -15,7 +15,11 @@ function script(results: boolean[]): { attempt: () => Promise<Attempt>; calls: (
     attempt: async () => {
       const ok = results[Math.min(i, results.length - 1)];
       i++;
-      return { ok, detail: ok ? `pass ${i}` : `fail ${i}`, evidence: { transport: 't', command: 'c', exitCode: ok ? 0 : 7, stdout: ok ? `host-${i}` : '', stderr: '', durationMs: 1 } };
+      return {
+        ok,
+        detail: ok ? `pass ${i}` : `fail ${i}`,
+        evidence: { transport: 't', command: 'c', exitCode: ok ? 0 : 7, stdout: ok ? `host-${i}` : '', stderr: '', durationMs: 1 },
+      };
     },
   };
 }
@@ -65,7 +69,11 @@ describe('warm-up then steady period', () => {
     const s = script([false]);
     setTimeout(() => ac.abort(), 30);
     let err: unknown;
-    try { await warmupThenSteady({ ...ctx, signal: ac.signal }, 'path', s.attempt, { ...T, warmupMs: 10_000 }); } catch (e) { err = e; }
+    try {
+      await warmupThenSteady({ ...ctx, signal: ac.signal }, 'path', s.attempt, { ...T, warmupMs: 10_000 });
+    } catch (e) {
+      err = e;
+    }
     expect(err).to.be.instanceOf(Error);
   });
 });

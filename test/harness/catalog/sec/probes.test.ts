@@ -36,9 +36,19 @@ function refusal(code: number, field: string, message: string): FixtureError {
 function fakeContext(o: { pod?: V1Pod; rejected?: FixtureError; startError?: PodStartError; answer: (argv: string[]) => CommandResult }): CheckContext {
   const transport: Transport = { description: 'exec ns/pod', os: 'windows', run: async argv => o.answer(argv as string[]) };
   const ctx = {
-    cluster: cluster(), namespace: 'ns', runId: 'r', labels: {}, secrets: {},
-    fixture: (id: string) => { if (o.rejected) throw o.rejected; return { spec: { id, template: id, os: 'windows' }, objects: [] }; },
-    waitForPodReady: async () => { if (o.startError) throw o.startError; return o.pod!; },
+    cluster: cluster(),
+    namespace: 'ns',
+    runId: 'r',
+    labels: {},
+    secrets: {},
+    fixture: (id: string) => {
+      if (o.rejected) throw o.rejected;
+      return { spec: { id, template: id, os: 'windows' }, objects: [] };
+    },
+    waitForPodReady: async () => {
+      if (o.startError) throw o.startError;
+      return o.pod!;
+    },
     podsCannotAppear: () => undefined,
     podTransport: () => transport,
     probe: (t: Transport, op: Parameters<typeof runProbe>[1]) => runProbe(t, op, new Redactor([])),
@@ -59,16 +69,22 @@ const ok = (stdout: string): CommandResult => ({ stdout, stderr: '', exitCode: 0
 
 describe('features-risn: limited security probes see the limitation and its lifting', () => {
   it('sec.privileged: limited when the container cannot see the host services (WINDOWS-COMMANDS §5 error)', async () => {
-    const r = await verdict('sec.privileged', fakeContext({
-      pod: readyPod('privileged'),
-      answer: () => ({ stdout: '', stderr: "Get-Service : Cannot find any service with service name 'kubelet'.\r\n", exitCode: 1 }),
-    }));
+    const r = await verdict(
+      'sec.privileged',
+      fakeContext({
+        pod: readyPod('privileged'),
+        answer: () => ({ stdout: '', stderr: "Get-Service : Cannot find any service with service name 'kubelet'.\r\n", exitCode: 1 }),
+      }),
+    );
     expect(r.outcome).to.equal('limited');
     expect(r.obs.summary).to.contain('ignored');
   });
 
   it('sec.privileged: limited when the API server rejects it with a 422 naming the field', async () => {
-    const r = await verdict('sec.privileged', fakeContext({ rejected: refusal(422, 'spec.containers[0].securityContext.privileged', 'Forbidden: disallowed'), answer: () => ok('') }));
+    const r = await verdict(
+      'sec.privileged',
+      fakeContext({ rejected: refusal(422, 'spec.containers[0].securityContext.privileged', 'Forbidden: disallowed'), answer: () => ok('') }),
+    );
     expect(r.outcome).to.equal('limited');
     expect(r.obs.summary).to.contain('rejected');
   });
@@ -77,20 +93,36 @@ describe('features-risn: limited security probes see the limitation and its lift
     const podSecurity = refusal(403, '', 'pods "privileged" is forbidden: User "ci" cannot create resource "pods" in API group "" in the namespace "ns"');
     for (const id of ['sec.privileged', 'sec.linux-fields-ignored']) {
       const f = feature(id);
-      const err = await f.probe(fakeContext({ rejected: podSecurity, answer: () => ok('') })).then(() => undefined, (e: unknown) => e);
+      const err = await f.probe(fakeContext({ rejected: podSecurity, answer: () => ok('') })).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(err, id).to.be.instanceOf(MeansError);
       expect(outcomeOf(f.expect(cluster()), undefined, err).outcome, id).to.equal('error');
       expect(outcomeOf(f.expect(cluster()), undefined, err).reason, id).to.contain('(forbidden)');
     }
-    const other = await feature('sec.privileged').probe(fakeContext({ rejected: refusal(422, 'spec.containers[0].image', 'Required value'), answer: () => ok('') })).then(() => undefined, (e: unknown) => e);
+    const other = await feature('sec.privileged')
+      .probe(fakeContext({ rejected: refusal(422, 'spec.containers[0].image', 'Required value'), answer: () => ok('') }))
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(other).to.be.instanceOf(MeansError);
   });
 
-  it('sec.linux-fields-ignored: a pod that was never scheduled is error (the harness\'s scheduling or capacity), never lifted', async () => {
+  it("sec.linux-fields-ignored: a pod that was never scheduled is error (the harness's scheduling or capacity), never lifted", async () => {
     const pending: V1Pod = { metadata: { name: 'linux-fields', namespace: 'ns' }, spec: { containers: [{ name: 'c' }] } };
-    const startError = new PodStartError('expected pod ns/linux-fields to be Ready, got FailedScheduling instead: 0/3 nodes are available: 3 Too many pods', 'FailedScheduling', pending, []);
+    const startError = new PodStartError(
+      'expected pod ns/linux-fields to be Ready, got FailedScheduling instead: 0/3 nodes are available: 3 Too many pods',
+      'FailedScheduling',
+      pending,
+      [],
+    );
     const f = feature('sec.linux-fields-ignored');
-    const err = await f.probe(fakeContext({ startError, answer: () => ok('') })).then(() => undefined, (e: unknown) => e);
+    const err = await f.probe(fakeContext({ startError, answer: () => ok('') })).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     const v = outcomeOf(f.expect(cluster()), undefined, err, f.subject);
     expect(v.outcome).to.equal('error');
     // No room on the nodes: the harness's capacity (others may have taken it), an error all the same.
@@ -99,7 +131,10 @@ describe('features-risn: limited security probes see the limitation and its lift
 
   it('sec.privileged / sec.linux-fields-ignored: an exec that answered nothing is error (no control), not a verdict', async () => {
     for (const id of ['sec.privileged', 'sec.linux-fields-ignored']) {
-      const r = await verdict(id, fakeContext({ pod: readyPod(id === 'sec.privileged' ? 'privileged' : 'linux-fields'), answer: () => ({ stdout: '', stderr: '', exitCode: 1 }) }));
+      const r = await verdict(
+        id,
+        fakeContext({ pod: readyPod(id === 'sec.privileged' ? 'privileged' : 'linux-fields'), answer: () => ({ stdout: '', stderr: '', exitCode: 1 }) }),
+      );
       expect(r.outcome, id).to.equal('error');
     }
   });
@@ -118,7 +153,10 @@ describe('features-risn: limited security probes see the limitation and its lift
   });
 
   it('sec.linux-fields-ignored: lifted when the fields are rejected or take effect', async () => {
-    const rejected = await verdict('sec.linux-fields-ignored', fakeContext({ rejected: refusal(422, 'spec.securityContext.runAsUser', 'Forbidden: not supported'), answer: () => ok('') }));
+    const rejected = await verdict(
+      'sec.linux-fields-ignored',
+      fakeContext({ rejected: refusal(422, 'spec.securityContext.runAsUser', 'Forbidden: not supported'), answer: () => ok('') }),
+    );
     expect(rejected.outcome).to.equal('lifted');
     const changed = await verdict('sec.linux-fields-ignored', fakeContext({ pod: readyPod('linux-fields'), answer: () => ok('user1000\r\n') }));
     expect(changed.outcome).to.equal('lifted');

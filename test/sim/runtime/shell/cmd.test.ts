@@ -43,7 +43,7 @@ describe('sim shell: cmd', () => {
     expect(r.stdout).to.equal('fallback\r\n');
   });
 
-  it('a redirect writes the echoed text with cmd\'s trailing space', async () => {
+  it("a redirect writes the echoed text with cmd's trailing space", async () => {
     const host = winHost();
     const r = await run(['cmd', '/c', 'echo hi > C:\\data\\out.txt'], host);
     expect(r.stdout).to.equal('');
@@ -58,7 +58,10 @@ describe('sim shell: cmd', () => {
 
   it('set lists variables alphabetically as Name=value', async () => {
     const r = await run(['cmd', '/c', 'set'], winHost());
-    const names = r.stdout.trimEnd().split('\r\n').map((l) => l.split('=')[0]!);
+    const names = r.stdout
+      .trimEnd()
+      .split('\r\n')
+      .map(l => l.split('=')[0]!);
     expect(names).to.deep.equal([...names].sort((a, b) => a.toUpperCase().localeCompare(b.toUpperCase())));
     expect(r.stdout).to.include('USERNAME=ContainerUser\r\n');
   });
@@ -111,7 +114,7 @@ describe('sim shell: cmd', () => {
     expect(r.stderr).to.include('executable file not found in $PATH');
   });
 
-  it('< feeds a file to a program\'s stdin', async () => {
+  it("< feeds a file to a program's stdin", async () => {
     const r = await run(['cmd', '/c', 'findstr line2 < C:\\data\\hello.txt'], winHost());
     expect(r.stdout).to.equal('line2\r\n');
   });
@@ -121,11 +124,16 @@ describe('sim shell: cmd', () => {
     expect(r.stdout).to.equal('\r\nMicrosoft Windows [Version 10.0.20348.2582]\r\n');
   });
 
-  it('runCommandLine keeps an SSH client\'s command line as is', async () => {
+  it("runCommandLine keeps an SSH client's command line as is", async () => {
     const { runCommandLine } = await import('../../../../sim/runtime/shell/index.ts');
     const { Capture } = await import('../../../../sim/runtime/shell/io.ts');
     const out = new Capture();
-    const code = await runCommandLine('cmd.exe /c echo "quoted" & echo %USERDOMAIN%', winHost(), { stdin: null, stdout: out, stderr: new Capture(), signal: new AbortController().signal });
+    const code = await runCommandLine('cmd.exe /c echo "quoted" & echo %USERDOMAIN%', winHost(), {
+      stdin: null,
+      stdout: out,
+      stderr: new Capture(),
+      signal: new AbortController().signal,
+    });
     expect(out.text()).to.equal('"quoted" \r\nUser Manager\r\n');
     expect(code).to.equal(0);
   });

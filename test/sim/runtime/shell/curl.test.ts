@@ -3,8 +3,12 @@ import { run, winHost, linuxHost, startHttp } from '../../../support/fakeShellHo
 
 describe('sim shell: curl', () => {
   let srv: { port: number; close: () => Promise<void> };
-  before(async () => { srv = await startHttp(); });
-  after(async () => { await srv.close(); });
+  before(async () => {
+    srv = await startHttp();
+  });
+  after(async () => {
+    await srv.close();
+  });
   const host = () => winHost({}, { open: { [`10.0.0.1:80`]: srv.port }, names: { 'web.ns.svc.cluster.local': ['10.0.0.1'] }, blackhole: ['10.0.0.66'] });
 
   it('exits 0 with the body on stdout and the progress meter on stderr', async () => {

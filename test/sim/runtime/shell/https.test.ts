@@ -24,11 +24,17 @@ describe('sim shell: curl over TLS', () => {
   let srv: https.Server;
   let port = 0;
   before(async () => {
-    srv = https.createServer(selfSigned(), (_req, res) => { res.writeHead(403, { 'Content-Type': 'application/json' }); res.end('{"kind":"Status"}'); });
-    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+    srv = https.createServer(selfSigned(), (_req, res) => {
+      res.writeHead(403, { 'Content-Type': 'application/json' });
+      res.end('{"kind":"Status"}');
+    });
+    await new Promise<void>(r => srv.listen(0, '127.0.0.1', () => r()));
     port = (srv.address() as AddressInfo).port;
   });
-  after(async () => { srv.closeAllConnections(); await new Promise((r) => srv.close(r)); });
+  after(async () => {
+    srv.closeAllConnections();
+    await new Promise(r => srv.close(r));
+  });
   const host = () => winHost({}, { open: { '10.96.0.1:443': port }, names: { 'kubernetes.ns.svc.cluster.local': ['10.96.0.1'] } });
 
   it('curl.exe -k https://kubernetes:443 exits 0 (dns.go)', async () => {

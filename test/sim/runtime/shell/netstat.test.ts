@@ -24,18 +24,20 @@ describe('sim shell: netstat', () => {
   it('netstat -an: Windows layout, CRLF, listeners on both families, connections as the twin reports them', async () => {
     const r = await run(['cmd', '/c', 'netstat -an'], withTable(winHost, ['netstat.exe']));
     expect(r.code).to.equal(0);
-    expect(r.stdout).to.equal([
-      '',
-      'Active Connections',
-      '',
-      '  Proto  Local Address          Foreign Address        State',
-      '  TCP    0.0.0.0:8080           0.0.0.0:0              LISTENING',
-      '  TCP    10.0.0.50:8080         192.168.1.9:51234      ESTABLISHED',
-      '  TCP    [::]:8080              [::]:0                 LISTENING',
-      '  UDP    0.0.0.0:8081           *:*                    ',
-      '  UDP    [::]:8081              *:*                    ',
-      '',
-    ].join('\r\n'));
+    expect(r.stdout).to.equal(
+      [
+        '',
+        'Active Connections',
+        '',
+        '  Proto  Local Address          Foreign Address        State',
+        '  TCP    0.0.0.0:8080           0.0.0.0:0              LISTENING',
+        '  TCP    10.0.0.50:8080         192.168.1.9:51234      ESTABLISHED',
+        '  TCP    [::]:8080              [::]:0                 LISTENING',
+        '  UDP    0.0.0.0:8081           *:*                    ',
+        '  UDP    [::]:8081              *:*                    ',
+        '',
+      ].join('\r\n'),
+    );
   });
 
   it('netstat -ano adds the PID column; -p TCP keeps IPv4 TCP only; without -a no listeners', async () => {

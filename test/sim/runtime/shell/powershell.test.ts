@@ -7,8 +7,12 @@ const ps = (script: string): string[] => ['powershell', '-NoProfile', '-Command'
 
 describe('sim shell: powershell', () => {
   let srv: { port: number; close: () => Promise<void> };
-  before(async () => { srv = await startHttp(); });
-  after(async () => { await srv.close(); });
+  before(async () => {
+    srv = await startHttp();
+  });
+  after(async () => {
+    await srv.close();
+  });
 
   it('Write-Output prints one CRLF line per string', async () => {
     const r = await run(ps('Write-Output "SUCCESS"; "a","b"'), winHost());
@@ -17,15 +21,17 @@ describe('sim shell: powershell', () => {
   });
 
   it('the last statement decides: a failing cmdlet earlier still exits 0', async () => {
-    const r = await run(ps("Get-Service nope; Write-Output ok"), winHost({ node: nodeViews() }));
+    const r = await run(ps('Get-Service nope; Write-Output ok'), winHost({ node: nodeViews() }));
     expect(r.code).to.equal(0);
     expect(r.stdout).to.equal('ok\r\n');
   });
 
   it('the last statement decides: a failing cmdlet last exits 1 with the error record', async () => {
-    const r = await run(ps("Write-Output ok; Get-Service nope"), winHost({ node: nodeViews() }));
+    const r = await run(ps('Write-Output ok; Get-Service nope'), winHost({ node: nodeViews() }));
     expect(r.code).to.equal(1);
-    expect(r.stderr).to.match(/^Get-Service : Cannot find any service with service name 'nope'\.\r\nAt line:1 char:18\r\n\+ Write-Output ok; Get-Service nope\r\n\+ \x20{17}~{16}\r\n/);
+    expect(r.stderr).to.match(
+      /^Get-Service : Cannot find any service with service name 'nope'\.\r\nAt line:1 char:18\r\n\+ Write-Output ok; Get-Service nope\r\n\+ \x20{17}~{16}\r\n/,
+    );
     expect(r.stderr).to.include('+ CategoryInfo          : ObjectNotFound: (nope:String) [Get-Service], ServiceCommandException\r\n');
   });
 
@@ -36,12 +42,12 @@ describe('sim shell: powershell', () => {
     expect(r.stderr).to.match(/^boom\r\nAt line:1 char:9\r\n\+ \$x = 1; throw 'boom'; Write-Output never\r\n\+ \x20{8}~{12}\r\n/);
   });
 
-  it('an external program\'s nonzero exit becomes 1', async () => {
+  it("an external program's nonzero exit becomes 1", async () => {
     const r = await run(ps('cmd /c exit 5'), winHost());
     expect(r.code).to.equal(1);
   });
 
-  it('exit $LASTEXITCODE keeps the external program\'s code', async () => {
+  it("exit $LASTEXITCODE keeps the external program's code", async () => {
     const r = await run(ps('cmd /c exit 5; exit $LASTEXITCODE'), winHost());
     expect(r.code).to.equal(5);
   });
@@ -65,7 +71,8 @@ describe('sim shell: powershell', () => {
     expect(r.code).to.equal(0);
   });
 
-  const hyperv = "$vms = Get-ComputeProcess | Where-Object { ($_.Type -EQ 'VirtualMachine') -and ($_.Owner -EQ 'containerd-shim-runhcs-v1.exe') } ; if ($vms.Length -le 0) { throw 'error' }";
+  const hyperv =
+    "$vms = Get-ComputeProcess | Where-Object { ($_.Type -EQ 'VirtualMachine') -and ($_.Owner -EQ 'containerd-shim-runhcs-v1.exe') } ; if ($vms.Length -le 0) { throw 'error' }";
   it('the hyperv.go script passes when a utility VM exists', async () => {
     const vm = { id: 'A1', owner: 'containerd-shim-runhcs-v1.exe', type: 'VirtualMachine' as const, isTemplate: false };
     const r = await run(ps(hyperv), winHost({ node: nodeViews([vm]) }));
@@ -88,7 +95,10 @@ describe('sim shell: powershell', () => {
   it('Where-Object simple form and Select-Object -ExpandProperty', async () => {
     const vm = { id: 'A1', owner: 'o', type: 'VirtualMachine' as const, isTemplate: false };
     const ct = { id: 'B2', owner: 'o', type: 'Container' as const, isTemplate: false };
-    const r = await run(ps("Get-ComputeProcess | Where-Object Type -EQ 'container' | Select-Object -ExpandProperty Id"), winHost({ node: nodeViews([vm, ct]) }));
+    const r = await run(
+      ps("Get-ComputeProcess | Where-Object Type -EQ 'container' | Select-Object -ExpandProperty Id"),
+      winHost({ node: nodeViews([vm, ct]) }),
+    );
     expect(r.stdout).to.equal('B2\r\n');
   });
 
@@ -115,7 +125,10 @@ describe('sim shell: powershell', () => {
 
   it('Get-Content / Set-Content / Test-Path round trip', async () => {
     const host = winHost();
-    const r = await run(ps("Set-Content -Path C:\\data\\x.txt -Value 'v1'; Add-Content C:\\data\\x.txt 'v2'; (Get-Content C:\\data\\x.txt).Count; Test-Path C:\\data\\x.txt"), host);
+    const r = await run(
+      ps("Set-Content -Path C:\\data\\x.txt -Value 'v1'; Add-Content C:\\data\\x.txt 'v2'; (Get-Content C:\\data\\x.txt).Count; Test-Path C:\\data\\x.txt"),
+      host,
+    );
     expect(r.stdout).to.equal('2\r\nTrue\r\n');
     expect(host.fs.read('C:\\data\\x.txt').toString()).to.equal('v1\r\nv2\r\n');
   });
@@ -128,7 +141,10 @@ describe('sim shell: powershell', () => {
 
   it('Test-NetConnection -InformationLevel Quiet returns True/False', async () => {
     const host = winHost({}, { open: { '10.0.0.1:80': srv.port } });
-    const r = await run(ps('Test-NetConnection -ComputerName 10.0.0.1 -Port 80 -InformationLevel Quiet; Test-NetConnection 10.0.0.9 -Port 81 -InformationLevel Quiet'), host);
+    const r = await run(
+      ps('Test-NetConnection -ComputerName 10.0.0.1 -Port 80 -InformationLevel Quiet; Test-NetConnection 10.0.0.9 -Port 81 -InformationLevel Quiet'),
+      host,
+    );
     expect(r.stdout).to.equal('True\r\nWARNING: TCP connect to (10.0.0.9 : 81) failed\r\nWARNING: Ping to 10.0.0.9 failed with status: TimedOut\r\nFalse\r\n');
     expect(r.code).to.equal(0);
   });
@@ -154,7 +170,7 @@ describe('sim shell: powershell', () => {
 
   it('Invoke-WebRequest returns StatusCode and Content; failure sets $? false', async () => {
     const host = winHost({}, { open: { '10.0.0.1:80': srv.port } });
-    const r = await run(ps("$r = Invoke-WebRequest -UseBasicParsing -Uri http://10.0.0.1/ -TimeoutSec 5; $r.StatusCode; $r.Content"), host);
+    const r = await run(ps('$r = Invoke-WebRequest -UseBasicParsing -Uri http://10.0.0.1/ -TimeoutSec 5; $r.StatusCode; $r.Content'), host);
     expect(r.stdout).to.equal('200\r\nhello\r\n');
     const bad = await run(ps('Invoke-WebRequest -UseBasicParsing http://10.0.0.1/missing'), host);
     expect(bad.code).to.equal(1);
@@ -176,12 +192,15 @@ describe('sim shell: powershell', () => {
   });
 
   it('if/else, comparison operators, arrays and .Count', async () => {
-    const r = await run(ps("$a = @(1,2,3); if ($a.Count -ge 3 -and 'abc' -like 'a*') { 'yes' } else { 'no' }; $a -contains 2; 'X' -match 'x'; ($a | Measure-Object).Count"), winHost());
+    const r = await run(
+      ps("$a = @(1,2,3); if ($a.Count -ge 3 -and 'abc' -like 'a*') { 'yes' } else { 'no' }; $a -contains 2; 'X' -match 'x'; ($a | Measure-Object).Count"),
+      winHost(),
+    );
     expect(r.stdout).to.equal('yes\r\nTrue\r\nTrue\r\n3\r\n');
   });
 
   it('try/catch catches a throw and reads $_.Exception.Message', async () => {
-    const r = await run(ps("try { throw 'inner' } catch { Write-Output \"caught: $($_.Exception.Message)\" }"), winHost());
+    const r = await run(ps('try { throw \'inner\' } catch { Write-Output "caught: $($_.Exception.Message)" }'), winHost());
     expect(r.stdout).to.equal('caught: inner\r\n');
     expect(r.code).to.equal(0);
   });
@@ -201,10 +220,21 @@ describe('sim shell: powershell', () => {
 
   it('while ($true) {} burns CPU through host.resources until aborted', async () => {
     const calls: [number, number][] = [];
-    const host: ShellHost = winHost({ resources: {
-      burnCpu: async (m, ms, signal) => { calls.push([m, ms]); await new Promise((r) => { const t = setTimeout(r, 10); signal.addEventListener('abort', () => { clearTimeout(t); r(undefined); }); }); },
-      allocateMemory: () => ({ ok: true, oomKilled: false }),
-    } });
+    const host: ShellHost = winHost({
+      resources: {
+        burnCpu: async (m, ms, signal) => {
+          calls.push([m, ms]);
+          await new Promise(r => {
+            const t = setTimeout(r, 10);
+            signal.addEventListener('abort', () => {
+              clearTimeout(t);
+              r(undefined);
+            });
+          });
+        },
+        allocateMemory: () => ({ ok: true, oomKilled: false }),
+      },
+    });
     const r = await run(ps('while ($true) {}'), host, { abortAfterMs: 100 });
     expect(r.code).to.equal(130);
     expect(calls.length).to.be.greaterThan(2);
@@ -213,10 +243,15 @@ describe('sim shell: powershell', () => {
 
   it('a deadline loop on Get-Date ends by itself', async () => {
     const calls: number[] = [];
-    const host: ShellHost = winHost({ resources: {
-      burnCpu: async (_m, ms) => { calls.push(ms); await new Promise((r) => setTimeout(r, ms)); },
-      allocateMemory: () => ({ ok: true, oomKilled: false }),
-    } });
+    const host: ShellHost = winHost({
+      resources: {
+        burnCpu: async (_m, ms) => {
+          calls.push(ms);
+          await new Promise(r => setTimeout(r, ms));
+        },
+        allocateMemory: () => ({ ok: true, oomKilled: false }),
+      },
+    });
     const r = await run(ps('$end = (Get-Date).AddMilliseconds(250); while ((Get-Date) -lt $end) { }; "done"'), host);
     expect(r.stdout).to.equal('done\r\n');
     expect(calls.length).to.be.within(2, 4);
@@ -230,7 +265,7 @@ describe('sim shell: powershell', () => {
   });
 
   it('pwsh prints errors in ConciseView', async () => {
-    const r = await run(['pwsh', '-Command', 'Get-Service nope'], winHost({ hasBinary: (n) => n === 'pwsh.exe', node: nodeViews() }));
+    const r = await run(['pwsh', '-Command', 'Get-Service nope'], winHost({ hasBinary: n => n === 'pwsh.exe', node: nodeViews() }));
     expect(r.stderr).to.equal("Get-Service: Cannot find any service with service name 'nope'.\r\n");
   });
 
@@ -247,7 +282,9 @@ describe('sim shell: powershell', () => {
   it('Get-HnsNetwork is a list of ID, Name, Type', async () => {
     const host = winHost({ node: nodeViews([], [], [{ id: 'B0F7', name: 'flannel.4096', type: 'Overlay' }]) });
     const r = await run(ps('Get-HnsNetwork'), host);
-    expect(r.stdout).to.equal('\r\nID           : B0F7\r\nName         : flannel.4096\r\nType         : Overlay\r\nManagementIP :\r\nSubnets      :\r\n\r\n\r\n');
+    expect(r.stdout).to.equal(
+      '\r\nID           : B0F7\r\nName         : flannel.4096\r\nType         : Overlay\r\nManagementIP :\r\nSubnets      :\r\n\r\n\r\n',
+    );
   });
 
   it('a Start-Sleep longer than a timer can hold still sleeps (HostProcess idle pods)', async () => {
@@ -258,7 +295,15 @@ describe('sim shell: powershell', () => {
 
   it('New-Object byte[] reports the allocation to host.resources', async () => {
     const seen: number[] = [];
-    const host = winHost({ resources: { burnCpu: async () => {}, allocateMemory: (b) => { seen.push(b); return { ok: true, oomKilled: false }; } } });
+    const host = winHost({
+      resources: {
+        burnCpu: async () => {},
+        allocateMemory: b => {
+          seen.push(b);
+          return { ok: true, oomKilled: false };
+        },
+      },
+    });
     const r = await run(ps('$a = New-Object byte[] 200MB; $a.Length'), host);
     expect(seen).to.deep.equal([200 * 1024 * 1024]);
     expect(r.stdout).to.equal('209715200\r\n');
@@ -272,7 +317,10 @@ describe('sim shell: powershell', () => {
     expect(r.code).to.equal(1);
   });
 
-  const tcpProbe = (h: string, p: number): string[] => ps(`$c = New-Object Net.Sockets.TcpClient; $t = $c.ConnectAsync('${h}', ${p}); if (-not $t.Wait(10000)) { Write-Error 'TIMEOUT'; exit 1 }; if ($t.IsFaulted) { Write-Error $t.Exception.InnerException.Message; exit 1 }; exit 0`);
+  const tcpProbe = (h: string, p: number): string[] =>
+    ps(
+      `$c = New-Object Net.Sockets.TcpClient; $t = $c.ConnectAsync('${h}', ${p}); if (-not $t.Wait(10000)) { Write-Error 'TIMEOUT'; exit 1 }; if ($t.IsFaulted) { Write-Error $t.Exception.InnerException.Message; exit 1 }; exit 0`,
+    );
 
   it('the TcpClient.ConnectAsync probe exits 0 on an open port', async () => {
     const r = await run(tcpProbe('10.0.0.1', 80), winHost({}, { open: { '10.0.0.1:80': srv.port } }));

@@ -5,8 +5,12 @@ import { ContainerFS, MemFS as SimFS, splitPath } from '../../../../sim/runtime/
 
 describe('sim shell: sh', () => {
   let srv: { port: number; close: () => Promise<void> };
-  before(async () => { srv = await startHttp(); });
-  after(async () => { await srv.close(); });
+  before(async () => {
+    srv = await startHttp();
+  });
+  after(async () => {
+    await srv.close();
+  });
 
   it('expands $VAR and ${VAR}, and exit sets the code', async () => {
     const r = await run(['/bin/sh', '-c', 'echo "$HOME" ${HOME}x; exit 3'], linuxHost());
@@ -75,10 +79,21 @@ describe('sim shell: sh', () => {
 
   it('while true; do :; done burns CPU through host.resources', async () => {
     let calls = 0;
-    const host: ShellHost = linuxHost({ resources: {
-      burnCpu: async (_m, ms, signal) => { calls++; await new Promise((r) => { const t = setTimeout(r, Math.min(ms, 10)); signal.addEventListener('abort', () => { clearTimeout(t); r(undefined); }); }); },
-      allocateMemory: () => ({ ok: true, oomKilled: false }),
-    } });
+    const host: ShellHost = linuxHost({
+      resources: {
+        burnCpu: async (_m, ms, signal) => {
+          calls++;
+          await new Promise(r => {
+            const t = setTimeout(r, Math.min(ms, 10));
+            signal.addEventListener('abort', () => {
+              clearTimeout(t);
+              r(undefined);
+            });
+          });
+        },
+        allocateMemory: () => ({ ok: true, oomKilled: false }),
+      },
+    });
     const r = await run(['sh', '-c', 'while true; do :; done'], host, { abortAfterMs: 80 });
     expect(r.code).to.equal(130);
     expect(calls).to.be.greaterThan(1);
@@ -86,13 +101,13 @@ describe('sim shell: sh', () => {
 
   it('busybox sh on a Windows agnhost image', async () => {
     const base = winHost();
-    const r = await run(['sh', '-c', 'echo $USERNAME'], { ...base, hasBinary: (n) => n === 'sh.exe' || base.hasBinary(n) });
+    const r = await run(['sh', '-c', 'echo $USERNAME'], { ...base, hasBinary: n => n === 'sh.exe' || base.hasBinary(n) });
     expect(r.stdout).to.equal('ContainerUser\n');
   });
 
   it('timeout stops a command at its deadline with 143', async () => {
     const base = linuxHost();
-    const r = await run(['sh', '-c', 'timeout 1 sleep 30; echo "rc=$?"'], { ...base, hasBinary: (n) => n === 'timeout' || base.hasBinary(n) });
+    const r = await run(['sh', '-c', 'timeout 1 sleep 30; echo "rc=$?"'], { ...base, hasBinary: n => n === 'timeout' || base.hasBinary(n) });
     expect(r.stdout).to.equal('rc=143\n');
   });
 
@@ -109,9 +124,15 @@ describe('sim shell: sh', () => {
       const vol = new SimFS(true);
       vol.write(['data'], 'wincheck-defaultmode', { mode: 0o400 });
       vol.write(['tool.exe'], 'MZ', { mode: 0o644 });
-      return new ContainerFS('windows', new SimFS(true), [{ at: splitPath('C:/etc/secret-mode', 'windows'), fs: vol, base: [], readOnly: true, name: 'secret' }], undefined, { modes });
+      return new ContainerFS(
+        'windows',
+        new SimFS(true),
+        [{ at: splitPath('C:/etc/secret-mode', 'windows'), fs: vol, base: [], readOnly: true, name: 'secret' }],
+        undefined,
+        { modes },
+      );
     }
-    const agnhost = (fs: ContainerFS) => winHost({ user: 'ContainerAdministrator', fs, hasBinary: (n) => ['ls', 'cat', 'cmd.exe'].includes(n) });
+    const agnhost = (fs: ContainerFS) => winHost({ user: 'ContainerAdministrator', fs, hasBinary: n => ['ls', 'cat', 'cmd.exe'].includes(n) });
 
     it('Windows: the read-only attribute shows as -r--r--r--, owner cut to 8 characters, LF endings', async () => {
       const r = await run(['ls', '-lL', 'C:/etc/secret-mode'], agnhost(secretView(false)));
@@ -133,11 +154,13 @@ describe('sim shell: sh', () => {
       expect(r.code).to.equal(127);
     });
 
-    it('Linux: ls -l shows the file system\'s mode; a missing path is exit 1', async () => {
+    it("Linux: ls -l shows the file system's mode; a missing path is exit 1", async () => {
       const vol = new SimFS(false);
       vol.write(['data'], 'x', { mode: 0o440 });
-      const fs = new ContainerFS('linux', new SimFS(false), [{ at: ['etc', 'secret-mode'], fs: vol, base: [], readOnly: true, name: 'secret' }], undefined, { modes: true });
-      const host = linuxHost({ fs, hasBinary: (n) => ['sh', 'ls'].includes(n) });
+      const fs = new ContainerFS('linux', new SimFS(false), [{ at: ['etc', 'secret-mode'], fs: vol, base: [], readOnly: true, name: 'secret' }], undefined, {
+        modes: true,
+      });
+      const host = linuxHost({ fs, hasBinary: n => ['sh', 'ls'].includes(n) });
       const r = await run(['ls', '-l', '/etc/secret-mode'], host);
       expect(r.stdout).to.match(/^total 4\n-r--r----- {4}1 root {5}root {13}1 \w{3} [ \d]\d \d\d:\d\d data\n$/);
       const miss = await run(['ls', '/nope'], host);

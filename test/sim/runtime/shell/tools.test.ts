@@ -3,11 +3,15 @@ import { run, winHost, linuxHost, startHttp, nodeViews } from '../../../support/
 
 describe('sim shell: DNS, ping, ipconfig, sc, agnhost, nc', () => {
   let srv: { port: number; close: () => Promise<void> };
-  before(async () => { srv = await startHttp(); });
-  after(async () => { await srv.close(); });
+  before(async () => {
+    srv = await startHttp();
+  });
+  after(async () => {
+    await srv.close();
+  });
   const names = { 'kubernetes.default.svc.cluster.local': ['10.96.0.1'], 'www.example.com': ['10.0.0.200', '10.0.0.201'] };
 
-  it('Windows nslookup: can\'t find goes to stderr and exits 0', async () => {
+  it("Windows nslookup: can't find goes to stderr and exits 0", async () => {
     const r = await run(['nslookup', 'nope.example.com'], winHost({}, { names }));
     expect(r.code).to.equal(0);
     expect(r.stdout).to.equal('Server:  UnKnown\r\nAddress:  10.96.0.10\r\n\r\n');
@@ -51,7 +55,10 @@ describe('sim shell: DNS, ping, ipconfig, sc, agnhost, nc', () => {
   });
 
   it('ipconfig /all shows host name, suffixes and DNS servers', async () => {
-    const r = await run(['ipconfig', '/all'], winHost({ dns: { nameservers: ['1.1.1.1', '10.96.0.10'], searches: ['cluster.local', 'default.svc.cluster.local'], ndots: 5 } }));
+    const r = await run(
+      ['ipconfig', '/all'],
+      winHost({ dns: { nameservers: ['1.1.1.1', '10.96.0.10'], searches: ['cluster.local', 'default.svc.cluster.local'], ndots: 5 } }),
+    );
     expect(r.stdout).to.include('   Host Name . . . . . . . . . . . . : iis-7c7757c8bf-24fh4\r\n');
     expect(r.stdout).to.include('   DNS Suffix Search List. . . . . . : cluster.local\r\n                                       default.svc.cluster.local\r\n');
     expect(r.stdout).to.include('   DNS Servers . . . . . . . . . . . : 1.1.1.1\r\n                                       10.96.0.10\r\n');
@@ -59,8 +66,13 @@ describe('sim shell: DNS, ping, ipconfig, sc, agnhost, nc', () => {
   });
 
   it('ipconfig on a dual-stack adapter lists its IPv6 address before the IPv4 one', async () => {
-    const r = await run(['ipconfig', '/all'], winHost({ interfaces: [{ name: 'abc123_eth0', address: '10.244.1.5', address6: 'fd00:10:244:1::5', prefixLength: 24 }] }));
-    expect(r.stdout).to.include('   IPv6 Address. . . . . . . . . . . : fd00:10:244:1::5(Preferred)\r\n   IPv4 Address. . . . . . . . . . . : 10.244.1.5(Preferred)\r\n');
+    const r = await run(
+      ['ipconfig', '/all'],
+      winHost({ interfaces: [{ name: 'abc123_eth0', address: '10.244.1.5', address6: 'fd00:10:244:1::5', prefixLength: 24 }] }),
+    );
+    expect(r.stdout).to.include(
+      '   IPv6 Address. . . . . . . . . . . : fd00:10:244:1::5(Preferred)\r\n   IPv4 Address. . . . . . . . . . . : 10.244.1.5(Preferred)\r\n',
+    );
   });
 
   it('sc.exe queryex on a missing service exits 1060', async () => {
@@ -70,7 +82,10 @@ describe('sim shell: DNS, ping, ipconfig, sc, agnhost, nc', () => {
   });
 
   it('sc.exe queryex on a running service', async () => {
-    const r = await run(['sc.exe', 'queryex', 'kubelet'], winHost({ node: nodeViews([], [{ name: 'kubelet', displayName: 'kubelet', status: 'Running', pid: 4624 }]) }));
+    const r = await run(
+      ['sc.exe', 'queryex', 'kubelet'],
+      winHost({ node: nodeViews([], [{ name: 'kubelet', displayName: 'kubelet', status: 'Running', pid: 4624 }]) }),
+    );
     expect(r.code).to.equal(0);
     expect(r.stdout).to.include('STATE              : 4  RUNNING');
     expect(r.stdout).to.include('PID                : 4624');
@@ -118,7 +133,15 @@ describe('sim shell: DNS, ping, ipconfig, sc, agnhost, nc', () => {
 
   it('agnhost netexec delegates to host.startServer', async () => {
     const started: string[][] = [];
-    const r = await run(['/agnhost', 'netexec', '--http-port=8080', '--udp-port=-1'], winHost({ startServer: async (a) => { started.push(a); } }), { abortAfterMs: 50 });
+    const r = await run(
+      ['/agnhost', 'netexec', '--http-port=8080', '--udp-port=-1'],
+      winHost({
+        startServer: async a => {
+          started.push(a);
+        },
+      }),
+      { abortAfterMs: 50 },
+    );
     expect(started).to.deep.equal([['agnhost', 'netexec', '--http-port=8080', '--udp-port=-1']]);
     expect(r.stderr).to.match(/Started HTTP server on port 8080\n$/);
   });
@@ -137,7 +160,7 @@ describe('sim shell: DNS, ping, ipconfig, sc, agnhost, nc', () => {
 
   it('hostname from the busybox image prints no newline', async () => {
     const base = winHost();
-    const r = await run(['cmd', '/c', 'hostname'], { ...base, hasBinary: (n) => n === 'busybox-hostname' || base.hasBinary(n) });
+    const r = await run(['cmd', '/c', 'hostname'], { ...base, hasBinary: n => n === 'busybox-hostname' || base.hasBinary(n) });
     expect(r.stdout).to.equal('iis-7c7757c8bf-24fh4');
   });
 

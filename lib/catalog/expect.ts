@@ -1,4 +1,4 @@
-// Small builders for expectations, so feature files read like the FEATURES.md table.
+// Small builders for expectations, so feature files read like the the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) table.
 
 import type { Expectation } from './types.ts';
 

@@ -49,7 +49,7 @@ export interface Expectation {
   expected: Expected;
   /** Why, in one sentence, naming the discovered fact it depends on. */
   reason: string;
-  /** Where the promise comes from: "seed 003", "FEATURES.md", "upstream doc windows-networking". */
+  /** Where the promise comes from: "the v1.22 Windows intro (https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/)", "the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/)", "upstream doc windows-networking". */
   source: string;
 }
 

@@ -79,7 +79,7 @@ export function apiExceptionIn(e: unknown): ApiException<unknown> | undefined {
   return undefined;
 }
 
-/** containerd's words when an image has no manifest for the node's OS build (WINDOWS-COMMANDS §7). */
+/** containerd's words when an image has no manifest for the node's OS build (docs/windows-commands.md §7). */
 export const PLATFORM_MISMATCH = /no match(?:ing)? (?:for )?(?:platform|manifest)/i;
 
 /** The means a pod's failed start points at (PodStartError reasons), or undefined: the pod's own failure. */

@@ -1,5 +1,5 @@
 // When a Kubernetes feature reached each stage, and what that means for a cluster's version:
-// the facts expectations cite (FEATURES.md, seed 003, the KEPs and upstream docs named in `source`).
+// the facts expectations cite (the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/), the v1.22 Windows intro (https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/), the KEPs and upstream docs named in `source`).
 // Pure; tested without a cluster.
 
 import { versionAtLeast } from '../../util/version.ts';
@@ -90,8 +90,8 @@ export interface RuntimeVerdict {
 
 /**
  * Whether the node's container runtime is one the control plane's version supports on Windows:
- * before 1.24 Docker EE 19.03+ (dockershim) or containerd 1.4+ (seed 003); from 1.24 containerd
- * 1.6+ (FEATURES.md node.runtime; dockershim removed).
+ * before 1.24 Docker EE 19.03+ (dockershim) or containerd 1.4+ (the v1.22 Windows intro (https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/)); from 1.24 containerd
+ * 1.6+ (the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) node.runtime; dockershim removed).
  */
 export function runtimeSupport(n: NodeRuntime, v: ServerVersion): RuntimeVerdict {
   const shim = k8sAtLeast(v, ...DOCKERSHIM_REMOVED) ? undefined : 'dockershim';
@@ -122,7 +122,7 @@ export function runtimeSupport(n: NodeRuntime, v: ServerVersion): RuntimeVerdict
   return { ok: false, why: `${what}: Windows nodes run containerd${shim ? ' or Docker EE (dockershim)' : ''}` };
 }
 
-/** Hyper-V isolation: a runhcs-wcow-hypervisor RuntimeClass, which only containerd 1.7+ serves (FEATURES.md). */
+/** Hyper-V isolation: a runhcs-wcow-hypervisor RuntimeClass, which only containerd 1.7+ serves (the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/)). */
 export const HYPERV_CONTAINERD_MIN = '1.7';
 
 export function hypervCapable(n: Omit<NodeRuntime, 'name'>): boolean {

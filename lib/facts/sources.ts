@@ -1,12 +1,12 @@
 // Where an expectation's promise comes from, as a user can look it up: an upstream document
 // with its URL and the docs version it speaks for. The catalog writes short citation keys in
-// Expectation.source ("seed 003 (session affinity table); FEATURES.md"); every report and
+// Expectation.source ("the v1.22 Windows intro (https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/) (session affinity table); the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/)"); every report and
 // `wincheck list` shows them through citationsOf(), never the keys themselves.
 //
-// The keys name the project's working notes: "seed 000" is the translated v1.9 page "Using
-// Windows Server Containers in Kubernetes", "seed 003" the translated v1.22 page "Intro to
-// Windows support in Kubernetes", FEATURES.md the current "Windows containers in Kubernetes"
-// page, WINDOWS-COMMANDS.md the upstream Windows e2e tests it cites.
+// The keys name the project's working notes: "the v1.9 Windows guide (https://github.com/kubernetes/website/blob/release-1.9/docs/getting-started-guides/windows/index.md)" is the translated v1.9 page "Using
+// Windows Server Containers in Kubernetes", "the v1.22 Windows intro (https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/)" the translated v1.22 page "Intro to
+// Windows support in Kubernetes", the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) the current "Windows containers in Kubernetes"
+// page, docs/windows-commands.md the upstream Windows e2e tests it cites.
 
 import { WINCHECK_VERSION } from '../version.ts';
 
@@ -82,17 +82,17 @@ function namedDoc(name: string): UpstreamDoc | undefined {
   return undefined;
 }
 
-/** One key ("seed 003 (table)") → its citations; undefined when the key is not known. */
+/** One key ("the v1.22 Windows intro (https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/) (table)") → its citations; undefined when the key is not known. */
 function resolveKey(key: string): Citation[] | undefined {
   const m = /^(.*?)\s*(?:\((.*)\))?$/.exec(key.trim())!;
   const [head, paren] = [m[1].trim(), m[2]?.trim()];
   const cite = (doc: UpstreamDoc, detail?: string): Citation => ({ ...doc, ...(detail ? { detail } : {}) });
   if (head === 'seed 000') return [cite(UPSTREAM_DOCS.v19Guide, paren)];
   if (head === 'seed 003') return [cite(UPSTREAM_DOCS.v122Intro, paren)];
-  // "FEATURES.md net.dual-stack": the catalog row is ours; the page it rests on is the intro.
+  // "the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) net.dual-stack": the catalog row is ours; the page it rests on is the intro.
   if (/^FEATURES\.md\b/.test(head)) return [cite(UPSTREAM_DOCS.intro, paren)];
   if (/^WINDOWS-COMMANDS\.md\b/.test(head)) return [cite(UPSTREAM_DOCS.e2e, paren)];
-  // "k8s build/pause/Makefile": a file in kubernetes/kubernetes, as WINDOWS-COMMANDS.md cites them.
+  // "k8s build/pause/Makefile": a file in kubernetes/kubernetes, as docs/windows-commands.md cites them.
   const k8s = /^k8s ([\w./-]+)$/.exec(head);
   if (k8s)
     return [
@@ -172,7 +172,7 @@ export function formatSourcesMarkdown(source: string): string {
 }
 
 function splitKeys(source: string): string[] {
-  // Split on ";" outside parentheses: "seed 000 (a; b); FEATURES.md" is two keys.
+  // Split on ";" outside parentheses: "the v1.9 Windows guide (https://github.com/kubernetes/website/blob/release-1.9/docs/getting-started-guides/windows/index.md) (a; b); the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/)" is two keys.
   const keys: string[] = [];
   let depth = 0;
   let cur = '';

@@ -1,4 +1,4 @@
-// Each op's verdict from what came back. Quirks from WINDOWS-COMMANDS.md: nslookup can exit 0
+// Each op's verdict from what came back. Quirks from docs/windows-commands.md: nslookup can exit 0
 // on failure; ping's exit code is unreliable on Windows; an unset %VAR% echoes itself.
 
 import type { CommandResult, ProbeOp, ProbeOS } from './types.ts';

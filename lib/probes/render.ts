@@ -1,5 +1,5 @@
 // Typed probe ops → the command a Windows or Linux container really runs.
-// Windows has no sh: cmd /c and powershell (FEATURES.md "Facts every probe needs");
+// Windows has no sh: cmd /c and powershell (the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) "Facts every probe needs");
 // the commands follow upstream test/e2e/windows where it has one.
 
 import type { ProbeOp, ProbeOS } from './types.ts';

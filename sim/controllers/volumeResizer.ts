@@ -3,7 +3,7 @@
 // condition FileSystemResizePending. The file system is grown by the kubelet of the node
 // that mounts the claim (sim/runtime/podWorker.ts expandVolumes), which then sets the
 // claim's status.capacity; on Windows that step is the documented limitation
-// (FEATURES.md stor.resize: expanding a mounted volume), so the condition stays.
+// (the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) stor.resize: expanding a mounted volume), so the condition stays.
 // Shrinking is rejected by the API server in a real cluster; here it is simply ignored.
 
 import type { V1PersistentVolume, V1PersistentVolumeClaim, V1StorageClass } from '@kubernetes/client-node';

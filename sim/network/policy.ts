@@ -122,7 +122,7 @@ export class Policy {
       return ALLOW;
     }
     if (to.via === 'nodePort') {
-      // seed 003: a Windows node cannot reach its own NodePort (the connection hangs).
+      // the v1.22 Windows intro (https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/): a Windows node cannot reach its own NodePort (the connection hangs).
       if (to.os === 'windows' && this.hostStack(from) && from.node === to.node && this.limited('localNodePort', to.node))
         return drop('limitation localNodePort: a Windows node cannot reach its own NodePort');
       if (to.os === 'windows' && from.kind === 'external' && this.broken('nodeport-external', to.node)) return drop('break nodeport-external');
@@ -132,7 +132,7 @@ export class Policy {
     return ALLOW;
   }
 
-  /** seed 003: Windows pods have no outbound ICMP beyond the pod network; pod-to-pod ping works. */
+  /** the v1.22 Windows intro (https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/): Windows pods have no outbound ICMP beyond the pod network; pod-to-pod ping works. */
   private decideIcmp(from: Endpoint, to: Target): Decision {
     if (to.kind === 'service') return drop('service addresses are virtual: nothing answers ICMP');
     if (this.winPod(from) && to.kind !== 'pod' && this.limited('icmpEgress', from.node))
@@ -143,7 +143,7 @@ export class Policy {
 
   /**
    * Session affinity of the kube-proxy on `proxyNode`: on Windows it needs build >= 19551
-   * (seed 003 table; limited on 2019), and timeoutSeconds is ignored (seed 003).
+   * (the v1.22 Windows intro (https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/) table; limited on 2019), and timeoutSeconds is ignored (the v1.22 Windows intro (https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/)).
    */
   affinity(proxyNode: string | undefined): AffinityRule {
     const spec = this.node(proxyNode);
@@ -156,7 +156,7 @@ export class Policy {
 
   /**
    * kube-proxy's DSR on this Windows node: --enable-dsr with the WinDSR gate, and a build
-   * that has it (seed 003 table: DSR needs Windows Server 2019, 10.0.17763).
+   * that has it (the v1.22 Windows intro (https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/) table: DSR needs Windows Server 2019, 10.0.17763).
    */
   private dsr(proxyNode: string | undefined): boolean {
     return !!this.profile.network.kubeProxyEnableDSR && buildNumber(this.node(proxyNode)?.windowsBuild) >= 17763;
@@ -172,7 +172,7 @@ export class Policy {
     return this.dsr(proxyNode) && !this.broken('preserve-client-ip', proxyNode);
   }
 
-  /** Annotation preserve-destination: "true" skips DNAT on Windows with DSR (seed 003: WS 1903, 10.0.18362, or later). */
+  /** Annotation preserve-destination: "true" skips DNAT on Windows with DSR (the v1.22 Windows intro (https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/): WS 1903, 10.0.18362, or later). */
   preservesDestination(proxyNode: string | undefined, annotated: boolean): boolean {
     if (!annotated || this.nodeOS(proxyNode) !== 'windows') return false;
     return this.dsr(proxyNode) && buildNumber(this.node(proxyNode)?.windowsBuild) >= 18362 && !this.broken('preserve-destination', proxyNode);

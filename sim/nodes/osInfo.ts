@@ -2,7 +2,7 @@
 
 import type { ResolvedNodeSpec } from './nodeSpec.ts';
 
-/** Windows Server release per build number (FEATURES.md "Facts every probe needs"). */
+/** Windows Server release per build number (the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) "Facts every probe needs"). */
 const WINDOWS_RELEASES: Record<string, string> = {
   '14393': 'Windows Server 2016 Datacenter',
   '17763': 'Windows Server 2019 Datacenter',

@@ -1,9 +1,9 @@
 // What a node's Kubernetes version and container runtime allow, as the docs give it
-// (FEATURES.md, seed 003): the one place the sim's version-dependent behaviour is decided.
+// (the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/), the v1.22 Windows intro (https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/)): the one place the sim's version-dependent behaviour is decided.
 //  - dockershim: the kubelet's built-in Docker support, removed in 1.24 (docker:// after that
 //    is cri-dockerd); neither runs HostProcess or Hyper-V containers.
 //  - HostProcess (WindowsHostProcessContainers): alpha 1.22 (off by default), beta 1.23 (on),
-//    GA 1.26; needs containerd >= 1.6 (FEATURES.md iso.hostprocess). An older containerd does
+//    GA 1.26; needs containerd >= 1.6 (the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) iso.hostprocess). An older containerd does
 //    not know the field and starts an ordinary container.
 //  - Hyper-V isolation through a RuntimeClass handler runhcs-wcow-hypervisor: containerd >= 1.7.
 //  - spec.os (IdentifyPodOS): alpha 1.23 (off by default), beta 1.24 (on), GA 1.25.

@@ -1,5 +1,5 @@
 // The cluster profile: what a simulated cluster is made of and how it behaves.
-// Written from ../shared/FEATURES.md and the seeds, never from the harness's catalog.
+// Written from ../shared/the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) and the seeds, never from the harness's catalog.
 // Every sim module reads the profile through these types; loading and the built-in
 // profiles live in ./load.ts and ./builtin/.
 
@@ -31,7 +31,7 @@ export interface NodeSpec {
   unschedulable?: boolean;
   /** Labels the kubelet would set that this node lacks (e.g. node.kubernetes.io/windows-build). */
   removeLabels?: string[];
-  // The variety of real nodes (issue 8; /work/shared/real-nodes): see sim/nodes/nodeObject.ts.
+  // The variety of real nodes (issue 8; /work/test/data/real-nodes/): see sim/nodes/nodeObject.ts.
   annotations?: Record<string, string>;
   /** The kubernetes.io/hostname label and Hostname address, where they differ from the node name. */
   hostname?: string;
@@ -97,11 +97,11 @@ export interface AddonSpec {
  * a profile sets one to false to lift it, so the harness can be seen to notice.
  */
 export interface Limitations {
-  /** seed 003: Windows pods have no outbound ICMP to other networks. */
+  /** the v1.22 Windows intro (https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/): Windows pods have no outbound ICMP to other networks. */
   icmpEgress?: boolean;
-  /** seed 003: a Windows node cannot reach its own NodePort. */
+  /** the v1.22 Windows intro (https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/): a Windows node cannot reach its own NodePort. */
   localNodePort?: boolean;
-  /** seed 003: sessionAffinityConfig.clientIP.timeoutSeconds is ignored on Windows. */
+  /** the v1.22 Windows intro (https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/): sessionAffinityConfig.clientIP.timeoutSeconds is ignored on Windows. */
   sessionAffinityTimeout?: boolean;
   /** session affinity needs build >= 19551: ignored on 2019 nodes. */
   sessionAffinityOld?: boolean;
@@ -135,7 +135,7 @@ export interface Limitations {
   linuxFieldsRejected?: boolean;
   privileged?: boolean;
   /**
-   * seed 003: single-stack "IPv6-only" networking is not supported on Windows. Not
+   * the v1.22 Windows intro (https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/): single-stack "IPv6-only" networking is not supported on Windows. Not
    * observable in the sim: a profile is single-stack IPv4 or dual-stack (network.dualStack),
    * never IPv6-only. The same seed says single-family Services (ipFamilies [IPv6]) on
    * dual-stack pods and nodes ARE supported, so the sim serves those (sim/network/admission.ts).

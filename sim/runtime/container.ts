@@ -113,7 +113,7 @@ export class ContainerRunner {
     return Math.round(this.cpuNanoSeconds);
   }
 
-  /** Working set: idle + allocations; Windows pages above the limit instead of growing (seed 003). */
+  /** Working set: idle + allocations; Windows pages above the limit instead of growing (the v1.22 Windows intro (https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/)). */
   workingSetBytes(): number {
     if (!this.running) return 0;
     const ws = IDLE_MEMORY[this.windows ? 'windows' : 'linux'] + this.memoryBytes;
@@ -156,7 +156,7 @@ export class ContainerRunner {
       return this.pulled?.manifest.user ?? 'ContainerUser';
     if (c ?? p) return (c ?? p)!;
     if (this.w.hostProcess) return 'NT AUTHORITY\\SYSTEM';
-    // Linux-only runAsUser has no Windows meaning and is ignored (seed 003); lifted, the
+    // Linux-only runAsUser has no Windows meaning and is ignored (the v1.22 Windows intro (https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/)); lifted, the
     // sim maps a non-root UID to the unprivileged account, so the effect is observable.
     const uid = this.spec.securityContext?.runAsUser ?? this.w.pod.spec?.securityContext?.runAsUser;
     if (this.windows && uid !== undefined && uid !== 0 && !this.w.ctx.limited('linuxFieldsIgnored', true)) return 'ContainerUser';
@@ -165,7 +165,7 @@ export class ContainerRunner {
 
   /**
    * Whether the container sees the host (its services, HNS, compute processes): HostProcess
-   * containers do; `privileged: true` is ignored on Windows (seed 003: no privileged
+   * containers do; `privileged: true` is ignored on Windows (the v1.22 Windows intro (https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/): no privileged
    * containers), unless the profile lifts that limitation.
    */
   private seesHost(): boolean {
@@ -352,7 +352,7 @@ export class ContainerRunner {
 
   /**
    * Memory over the limit: Linux (and Windows with memoryOOMKill lifted) kills the
-   * container (OOMKilled, 137); Windows pages instead (seed 003, FEATURES.md res.memory-no-oomkill).
+   * container (OOMKilled, 137); Windows pages instead (the v1.22 Windows intro (https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/), the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) res.memory-no-oomkill).
    */
   private allocateMemory(bytes: number): { ok: boolean; oomKilled: boolean } {
     this.memoryBytes += bytes;

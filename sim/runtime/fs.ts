@@ -1,7 +1,7 @@
 // In-memory file systems: a node's disk, a container's writable layer, volume
 // backings (tmpfs), and the container's view that stitches them by mount path.
 // Windows paths: `C:\etc\foo`, `C:/etc/foo` and `c:\ETC\foo` are the same path
-// (seed 000 "paths must be escaped or use forward slashes"), and `/cache` means `C:\cache`.
+// (the v1.9 Windows guide (https://github.com/kubernetes/website/blob/release-1.9/docs/getting-started-guides/windows/index.md) "paths must be escaped or use forward slashes"), and `/cache` means `C:\cache`.
 
 import { FsError, type ShellFS } from './shell/types.ts';
 
@@ -232,7 +232,7 @@ export interface Mount {
    * followed on the host (mount propagation HostToContainer/Bidirectional). Otherwise a
    * junction's absolute target is resolved in the container's own namespace, as with a
    * private mount: the kubelet makes every Windows mount private (translateMountPropagation
-   * in kubelet_pods.go; seed 000: no mount propagation on Windows).
+   * in kubelet_pods.go; the v1.9 Windows guide (https://github.com/kubernetes/website/blob/release-1.9/docs/getting-started-guides/windows/index.md): no mount propagation on Windows).
    */
   hostLinks?: boolean;
 }
@@ -240,7 +240,7 @@ export interface Mount {
 /**
  * The container's view: the image's writable layer plus mounts, longest mount path
  * first. Writes under a readOnly mount fail as Windows reports them ("Access is
- * denied.", WINDOWS-COMMANDS §1) or Linux does (EROFS).
+ * denied.", docs/windows-commands.md §1) or Linux does (EROFS).
  */
 export class ContainerFS implements ShellFS {
   constructor(
@@ -331,7 +331,7 @@ export class ContainerFS implements ShellFS {
     this.checkWritable(r);
     r.fs.link(r.parts, splitPath(target, this.style, this.cwd), r.shown);
   }
-  /** Windows has no POSIX modes (FEATURES.md cfg.secret-defaultmode): undefined unless lifted. */
+  /** Windows has no POSIX modes (the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) cfg.secret-defaultmode): undefined unless lifted. */
   mode(path: string): number | undefined {
     if (!this.opts.modes) return undefined;
     const r = this.resolve(path);

@@ -1,7 +1,7 @@
 // Image pulls on one node as containerd does them: a per-node cache, the pull
 // policy, the profile's first-pull latency (a timer, not a busy wait), and the
 // platform match that makes a Windows image of another build fail at pull time
-// (WINDOWS-COMMANDS §7: "no match for platform in manifest: not found").
+// (docs/windows-commands.md §7: "no match for platform in manifest: not found").
 
 import type { RuntimeContext } from './context.ts';
 import { findImage, imageDigest, parseImageRef, selectManifest, type ImageEntry, type ImageManifest, type PlatformWanted } from './images.ts';

@@ -1,6 +1,6 @@
 // The sim's image registry: which images exist, for which OS and Windows build
 // (multi-arch manifest lists), and what is inside them (entrypoint, user, binaries,
-// default env). Facts come from FEATURES.md and WINDOWS-COMMANDS.md §0, §1, §7, §8.
+// default env). Facts come from the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) and docs/windows-commands.md §0, §1, §7, §8.
 
 import { createHash } from 'node:crypto';
 import { WINCHECK_ENTRYPOINT } from './hostProcess.ts';
@@ -51,7 +51,7 @@ export interface ImageEntry {
 export const BUILD_2019 = '10.0.17763';
 export const BUILD_2022 = '10.0.20348';
 export const BUILD_2025 = '10.0.26100';
-/** Windows Server 1709 (the seed 000 images). */
+/** Windows Server 1709 (the the v1.9 Windows guide (https://github.com/kubernetes/website/blob/release-1.9/docs/getting-started-guides/windows/index.md) images). */
 export const BUILD_1709 = '10.0.16299';
 /** Windows Server 2016 (what `microsoft/iis:latest` and `*-nanoserver` tags of 2017 were). */
 export const BUILD_2016 = '10.0.14393';
@@ -64,7 +64,7 @@ const MODERN = [BUILD_2019, BUILD_2022, BUILD_2025];
  */
 const K8S_IMAGE_BUILDS = [BUILD_2019, BUILD_2022];
 
-// Windows System32 tools of Server Core (WINDOWS-COMMANDS §0, §2, §4, §5).
+// Windows System32 tools of Server Core (docs/windows-commands.md §0, §2, §4, §5).
 const SERVERCORE_BINS = [
   'cmd.exe',
   'powershell.exe',
@@ -91,7 +91,7 @@ const SERVERCORE_BINS = [
   'sort.exe',
 ];
 // Nano Server has no PowerShell (microsoft/Windows-Containers#252, §0); curl.exe UNCONFIRMED (§2), kept.
-// netstat.exe: UNCONFIRMED for Nano Server (no source in WINDOWS-COMMANDS); kept with the other inbox
+// netstat.exe: UNCONFIRMED for Nano Server (no source in docs/windows-commands.md); kept with the other inbox
 // TCP/IP tools (ipconfig, ping, nslookup, netsh) it ships beside in System32.
 const NANOSERVER_BINS = [
   'cmd.exe',
@@ -223,7 +223,7 @@ const nanoserver = (build: string): ImageManifest =>
     size: 120 * MB,
     defaultRunsForever: true,
   });
-// The Windows pause image: wincat for port-forward (FEATURES.md work.port-forward).
+// The Windows pause image: wincat for port-forward (the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) work.port-forward).
 const winPause = (build: string): ImageManifest =>
   win(build, {
     entrypoint: ['/pause.exe'],

@@ -1,6 +1,6 @@
 // One node's machine state: its disk, image cache, address, Windows services, HNS
 // networks and compute processes (the node-level views HostProcess containers and
-// SSH sessions see: WINDOWS-COMMANDS §5, FEATURES.md node.services / node.hns-network /
+// SSH sessions see: docs/windows-commands.md §5, the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) node.services / node.hns-network /
 // iso.hyperv-runtimeclass).
 
 import type { NodeSpec } from '../profiles/types.ts';
@@ -129,7 +129,7 @@ export class NodeRuntime {
   }
 
   /**
-   * Windows services on the node (seed 000: kubelet and kube-proxy run as services). kube-proxy
+   * Windows services on the node (the v1.9 Windows guide (https://github.com/kubernetes/website/blob/release-1.9/docs/getting-started-guides/windows/index.md): kubelet and kube-proxy run as services). kube-proxy
    * is a service unless the profile's layout runs it only as a HostProcess DaemonSet, named as
    * the provider names it (AKS: kubeproxy).
    */
@@ -164,7 +164,7 @@ export class NodeRuntime {
     return this.ctx.profile.windowsLayout?.hnsdiag !== false;
   }
 
-  /** The CNI's HNS network per profile.network.mode, plus the default nat network (seed 003 troubleshooting). */
+  /** The CNI's HNS network per profile.network.mode, plus the default nat network (the v1.22 Windows intro (https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/) troubleshooting). */
   hnsNetworks(): HnsNetwork[] {
     if (this.ctx.broken('hns-network')) return [];
     const addr = this.address();

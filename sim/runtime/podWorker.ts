@@ -20,7 +20,7 @@ import { nodeSpecOf } from '../nodes/nodeSpec.ts';
 import { hostProcessOn, hypervIsolationOn } from '../nodes/versions.ts';
 import { MountError, podDir, refreshVolumes, setUpVolumes, type PodVolume, type VolumeLimitation } from './volumes.ts';
 
-/** The Hyper-V RuntimeClass handler (FEATURES.md iso.hyperv-runtimeclass). */
+/** The Hyper-V RuntimeClass handler (the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) iso.hyperv-runtimeclass). */
 export const HYPERV_HANDLER = 'runhcs-wcow-hypervisor';
 const LEGACY_HYPERV_ANNOTATION = 'experimental.windows.kubernetes.io/isolation-type';
 
@@ -268,7 +268,7 @@ export class PodWorker {
   /**
    * Node-side expansion of this pod's mounted claims whose PV the resizer grew (condition
    * FileSystemResizePending): the kubelet grows the file system, then sets the claim's
-   * status.capacity and clears the condition. FEATURES.md stor.resize: expanding a mounted
+   * status.capacity and clears the condition. the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) stor.resize: expanding a mounted
    * volume is a Windows limitation; mount-utils' resizefs exists for Linux only
    * (resizefs_unsupported.go: "Resize is not supported for this build"), so the kubelet
    * reports FileSystemResizeFailed and the claim keeps its old capacity.
@@ -347,7 +347,7 @@ export class PodWorker {
     if (this.windows && this.pod.metadata?.annotations?.[LEGACY_HYPERV_ANNOTATION] === 'hyperv' && !this.ctx.limited('hypervAnnotation', true))
       this.hyperv = true;
     if (this.windows && !this.wantsHostProcess && wo?.runAsUserName && !validWindowsUser(wo.runAsUserName, false) && !this.ctx.broken('run-as-username')) {
-      // WINDOWS-COMMANDS §1: an invalid runAsUserName fails the sandbox; the pod stays Pending.
+      // docs/windows-commands.md §1: an invalid runAsUserName fails the sandbox; the pod stays Pending.
       return this.sandboxFailed(
         `rpc error: code = Unknown desc = failed to create containerd task: failed to create shim task: hcs::CreateComputeSystem ${this.sandboxID.slice(0, 12)}: The user name or password is incorrect.: unknown`,
       );

@@ -1,7 +1,7 @@
 // ShellHosts: what the interpreter sees of a container, a HostProcess container or
-// an SSH session on a node. Identity (hostname, user, env per WINDOWS-COMMANDS §1, §8),
+// an SSH session on a node. Identity (hostname, user, env per docs/windows-commands.md §1, §8),
 // resolver settings per dnsPolicy, interfaces, and the pod's network namespace
-// (localhost is the pod itself: FEATURES.md work.multi-container).
+// (localhost is the pod itself: the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) work.multi-container).
 
 import type { V1Pod } from '@kubernetes/client-node';
 import type { ConnectOptions, DnsConfig, Endpoint, NetworkTwin } from '../network/types.ts';
@@ -40,7 +40,7 @@ export function podDns(ctx: RuntimeContext, pod: V1Pod, node: NodeRuntime): DnsC
   if (policy === 'None') base = { nameservers: [], searches: [], ndots: 5 };
   else if (policy === 'Default') base = nodeResolver;
   else if (policy === 'ClusterFirstWithHostNet')
-    // FEATURES.md net.dns-hostnet: not supported on Windows: the host's resolver stays.
+    // the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) net.dns-hostnet: not supported on Windows: the host's resolver stays.
     base = hostNet && ctx.limited('dnsHostNetwork', node.os === 'windows') ? nodeResolver : cluster;
   else base = hostNet ? nodeResolver : cluster;
   const dc = ignoreOwn ? undefined : pod.spec?.dnsConfig;
@@ -58,7 +58,7 @@ export function podDns(ctx: RuntimeContext, pod: V1Pod, node: NodeRuntime): DnsC
 export function nodeDns(ctx: RuntimeContext, _node: NodeRuntime): DnsConfig {
   // A node resolves through its infrastructure DNS, which knows external names but not
   // cluster.local (so host-network pods without ClusterFirstWithHostNet cannot resolve
-  // services: FEATURES.md net.dns-hostnet). Older twins without one: cluster DNS.
+  // services: the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) net.dns-hostnet). Older twins without one: cluster DNS.
   const upstream = ctx.network.upstreamDnsServer?.() ?? ctx.network.dnsServer();
   return { nameservers: [upstream.address], searches: [], ndots: 1 };
 }

@@ -1,6 +1,6 @@
 // The kubelet's /stats/summary (node, pods, containers: CPU from burners, memory
 // working set) and the metrics.k8s.io objects metrics-server would serve from it
-// (FEATURES.md res.stats, res.cpu-limit-enforced, res.metrics-api).
+// (the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) res.stats, res.cpu-limit-enforced, res.metrics-api).
 
 import type { RuntimeContext } from './context.ts';
 import type { NodeRuntime } from './nodeRuntime.ts';

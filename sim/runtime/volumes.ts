@@ -1,7 +1,7 @@
 // Pod volumes with real contents: emptyDir, hostPath, secret, configMap, projected,
 // downwardAPI, PVC. Backings live on the node's disk under the kubelet's pod dir, as
 // on a real node; Linux secrets and memory emptyDirs get a tmpfs (a private MemFS).
-// On Windows secret files land in plaintext on the node's disk (seed 003, FEATURES.md
+// On Windows secret files land in plaintext on the node's disk (the v1.22 Windows intro (https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/), the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/)
 // cfg.secret-at-rest) where node-level probes (HostProcess, SSH) can read them.
 
 import type { V1ConfigMap, V1Container, V1KeyToPath, V1PersistentVolumeClaim, V1Pod, V1Secret, V1Volume } from '@kubernetes/client-node';
@@ -125,7 +125,7 @@ function setUp(v: V1Volume, ctx: VolumeContext, existing?: PodVolume): PodVolume
 
   if (v.emptyDir) {
     if (v.emptyDir.medium === 'Memory') {
-      // FEATURES.md stor.emptydir-memory: "memory as the storage medium" is not supported on Windows nodes.
+      // the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) stor.emptydir-memory: "memory as the storage medium" is not supported on Windows nodes.
       if (ctx.limited('emptyDirMemory')) throw failed('emptyDir medium "Memory" is not supported on Windows nodes');
       return tmpfs();
     }
@@ -166,7 +166,7 @@ function setUp(v: V1Volume, ctx: VolumeContext, existing?: PodVolume): PodVolume
     const got = kind === 'secret' ? secretData(ctx.store, ns, name) : configMapData(ctx.store, ns, name);
     if (!got && !optional) throw failed(`${kind} "${name}" not found`);
     const plugin = kind === 'secret' ? 'kubernetes.io~secret' : 'kubernetes.io~configmap';
-    // Linux: secrets in tmpfs. Windows: plaintext on the node's disk (seed 003) unless lifted.
+    // Linux: secrets in tmpfs. Windows: plaintext on the node's disk (the v1.22 Windows intro (https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/)) unless lifted.
     const inMemory = kind === 'secret' && (style === 'linux' || !ctx.limited('secretAtRest'));
     // A tmpfs is mounted on the kubelet's volume directory, which exists on the disk (empty).
     if (inMemory && !existing) ctx.disk.mkdir(podVolumeDir(style, uid, plugin, v.name));
@@ -220,7 +220,7 @@ function setUp(v: V1Volume, ctx: VolumeContext, existing?: PodVolume): PodVolume
     if (!pvc) throw failed(`persistentvolumeclaim "${claim}" not found`);
     const pv = pvc.spec?.volumeName;
     if (!pv) throw new MountError(`unbound immediate PersistentVolumeClaims: persistentvolumeclaim "${claim}" is not bound`);
-    // FEATURES.md stor.block: raw block volumes are not supported on Windows nodes. The
+    // the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) stor.block: raw block volumes are not supported on Windows nodes. The
     // kubelet's block-volume path (MapVolume) fails and the pod stays ContainerCreating;
     // the reason is the kubelet's FailedMapVolume, the wording after the volume is UNCONFIRMED.
     if (pvc.spec?.volumeMode === 'Block' && ctx.limited('blockVolume'))
@@ -236,7 +236,7 @@ function setUp(v: V1Volume, ctx: VolumeContext, existing?: PodVolume): PodVolume
     return { name: v.name, fs, base: [], readOnly: v.persistentVolumeClaim.readOnly ?? false };
   }
   if (v.nfs) {
-    // FEATURES.md stor.nfs: NFS volumes are a Windows limitation.
+    // the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) stor.nfs: NFS volumes are a Windows limitation.
     if (ctx.limited('nfs')) throw failed(`mount failed: NFS volumes are not supported on Windows nodes`);
     const key = `nfs:${v.nfs.server}:${v.nfs.path}`;
     let fs = ctx.pvStore.get(key);
@@ -276,11 +276,11 @@ export function refreshVolumes(ctx: VolumeContext, vols: Map<string, PodVolume>)
 
 /**
  * The mounts of one container. On Windows `subPath` is a documented limitation
- * (FEATURES.md stor.subpath, "whole volumes only"): the whole volume is mounted.
+ * (the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) stor.subpath, "whole volumes only"): the whole volume is mounted.
  */
 export function containerMounts(c: V1Container, vols: Map<string, PodVolume>, ctx: Pick<VolumeContext, 'limited' | 'broken' | 'style'>): Mount[] {
   // HostToContainer/Bidirectional carry host-side changes into the container; Windows makes
-  // every mount private (seed 000; kubelet_pods.go translateMountPropagation) unless lifted.
+  // every mount private (the v1.9 Windows guide (https://github.com/kubernetes/website/blob/release-1.9/docs/getting-started-guides/windows/index.md); kubelet_pods.go translateMountPropagation) unless lifted.
   const propagates = (p: string | undefined) => (p === 'HostToContainer' || p === 'Bidirectional') && !ctx.limited('mountPropagation');
   const out: Mount[] = [];
   for (const vm of c.volumeMounts ?? []) {

@@ -1,5 +1,5 @@
 // The whole catalog against the simulated cluster, as the issues check it: every ID of
-// FEATURES.md has a feature and a JUnit testcase (n/a ones skipped with their reason), a
+// the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) has a feature and a JUnit testcase (n/a ones skipped with their reason), a
 // default run shows no regression, and a profile lifting every documented limitation turns
 // every limited feature into "lifted" (so each limitation is observable both ways).
 
@@ -18,7 +18,7 @@ import { FAST_NET, runOnSim, type SimRun } from '../support/simRun.ts';
 const FEATURES_MD = resolve(import.meta.dirname, '../../shared/FEATURES.md');
 const EGRESS = 'http://egress.wincheck.test/';
 
-/** IDs in the first column of FEATURES.md's catalog tables ("stor.nfs / stor.block" rows name several). */
+/** IDs in the first column of the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/)'s catalog tables ("stor.nfs / stor.block" rows name several). */
 function featuresMdIds(text: string): string[] {
   const ids: string[] = [];
   for (const line of text.split('\n')) {

@@ -1,5 +1,5 @@
 // The whole catalog on the real-node-like profiles (sim/profiles/builtin/{aks,eks,gke,openshift,
-// kubeadm}.yaml, modelled on shared/real-nodes/), compared feature by feature with the verdict
+// kubeadm}.yaml, modelled on test/data/real-nodes/), compared feature by feature with the verdict
 // the docs give for that cluster shape. Nothing is broken and no limitation is lifted on these
 // profiles, so any regressed, lifted or error outcome is the harness's own fault (placement,
 // capacity, an expectation that ignores the version): each profile asserts there is none, but

@@ -105,7 +105,7 @@ describe('placement and capacity on real node shapes (sim)', function () {
     });
     expect(prefix.length + 4).to.be.greaterThan(60);
     expect(harnessFailures(r).map(x => `${x.id}: ${x.reason}`)).to.deep.equal([]);
-    // The annotation was removed in 1.21 (seed 000; FEATURES.md): limited, never lifted by another node's VMs.
+    // The annotation was removed in 1.21 (the v1.9 Windows guide (https://github.com/kubernetes/website/blob/release-1.9/docs/getting-started-guides/windows/index.md); the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/)): limited, never lifted by another node's VMs.
     expect(outcomes(r)).to.deep.equal({
       'node.services': 'supported',
       'node.hns-network': 'supported',
@@ -133,7 +133,7 @@ describe('placement and capacity on real node shapes (sim)', function () {
         }
       },
     });
-    // seed 003: Docker EE 19.03+ through dockershim before 1.24; 2019 is supported on 1.22.
+    // the v1.22 Windows intro (https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/): Docker EE 19.03+ through dockershim before 1.24; 2019 is supported on 1.22.
     expect(r.results.get('node.runtime')!.outcome).to.equal('supported');
     expect(r.results.get('node.runtime')!.expectation.source).to.contain('seed 003');
     expect(r.results.get('node.os-supported')!.outcome).to.equal('supported');

@@ -1,4 +1,4 @@
-// Configuration (FEATURES.md "Configuration"): env from Secrets and ConfigMaps.
+// Configuration (the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) "Configuration"): env from Secrets and ConfigMaps.
 
 import { supported } from '../expect.ts';
 import { fixturePodReady } from '../kit/podWaits.ts';

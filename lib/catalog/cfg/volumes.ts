@@ -1,4 +1,4 @@
-// Configuration (FEATURES.md "Configuration"): Secrets and ConfigMaps as volumes, defaultMode,
+// Configuration (the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) "Configuration"): Secrets and ConfigMaps as volumes, defaultMode,
 // and where Secret volume contents land on the node. Env vars are in config.ts.
 
 import { fileMatches } from '../kit/fileCompare.ts';
@@ -114,7 +114,7 @@ async function secretAtRestProbe(ctx: CheckContext): Promise<Observation> {
   const podDir = `C:\\var\\lib\\kubelet\\pods\\${uid}`;
   ctx.step(`looking for the pod directory ${podDir} on ${node.name}`);
   // No quotes inside cmd /c: the argv is joined into one command line with \" escapes, which cmd
-  // does not undo (WINDOWS-COMMANDS.md §0). These paths have no spaces.
+  // does not undo (docs/windows-commands.md §0). These paths have no spaces.
   const dir = await ctx.probe(t, { kind: 'list-dir', path: podDir });
   evidence.push(dir.evidence);
   if (!dir.ok)

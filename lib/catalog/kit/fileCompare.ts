@@ -37,7 +37,7 @@ export async function fileMatches(ctx: Pick<CheckContext, 'options' | 'signal'>,
 /**
  * A write refused by Windows: `cmd /c echo x> file` on a read-only mount prints exactly
  * "Access is denied." on stderr, and a failed redirection may leave the exit code at 0
- * (WINDOWS-COMMANDS.md §1), so the message is what counts, not the exit code.
+ * (docs/windows-commands.md §1), so the message is what counts, not the exit code.
  */
 export function accessDenied(r: ProbeResult): boolean {
   return /Access is denied\./i.test(r.evidence.stderr) || /Read-only file system|Permission denied/i.test(r.evidence.stderr);

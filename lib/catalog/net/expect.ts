@@ -1,4 +1,4 @@
-// Networking expectations that depend on the discovered cluster (FEATURES.md "Networking").
+// Networking expectations that depend on the discovered cluster (the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) "Networking").
 // Pure functions of ClusterInfo, each naming the fact it used and its source.
 
 import { schedulableWindowsNodes, targetWindowsNode } from '../../discovery/nodes.ts';
@@ -109,7 +109,7 @@ export function dualStackExpectation(c: ClusterInfo): Expectation {
 
 export function ipv6OnlyExpectation(c: ClusterInfo): Expectation {
   const source = 'FEATURES.md net.ipv6-only; upstream doc windows-networking';
-  // seed 003: IPv6-only networking is not supported on Windows, but single-family IPv6
+  // the v1.22 Windows intro (https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/): IPv6-only networking is not supported on Windows, but single-family IPv6
   // Services on dual-stack pods and nodes are (that case belongs to net.dual-stack). Only
   // an IPv6-only cluster can show the limitation.
   const seed = `seed 003; ${source}`;

@@ -1,4 +1,4 @@
-// Parsers for what the networking probes read back, in the real formats of WINDOWS-COMMANDS.md:
+// Parsers for what the networking probes read back, in the real formats of docs/windows-commands.md:
 // curl exit codes and "curl: (N) ..." lines (§2), ipconfig /all (§4), ping replies (§4),
 // agnhost netexec /hostname and /clientip bodies (§6), netstat -an. Pure: unit-tested.
 

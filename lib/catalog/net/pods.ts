@@ -1,4 +1,4 @@
-// Networking (FEATURES.md "Networking"): pod addresses, pod ↔ pod paths, DNS, egress, ICMP and the
+// Networking (the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) "Networking"): pod addresses, pod ↔ pod paths, DNS, egress, ICMP and the
 // Windows node's own paths, suite "networking". Service paths (ClusterIP, NodePort, LoadBalancer,
 // affinity, DSR, hairpin) are in services.ts. Probes follow upstream test/e2e/windows
 // (hybrid_network.go, dns.go): curl.exe from Windows, nc from Linux, never ICMP for reachability,

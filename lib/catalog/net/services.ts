@@ -1,4 +1,4 @@
-// Services (FEATURES.md "Networking", the Service rows): ClusterIP with W and L backends, the
+// Services (the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) "Networking", the Service rows): ClusterIP with W and L backends, the
 // Windows node → ClusterIP, NodePort from outside and from the node itself, LoadBalancer,
 // ClientIP session affinity (and its timeout), externalTrafficPolicy Local / DSR, the
 // preserve-destination annotation and hairpin. Suite "services"; area "networking".

@@ -1,4 +1,4 @@
-// Node (FEATURES.md "Node"): services and HNS networks seen on the node itself (HostProcess pod or
+// Node (the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) "Node"): services and HNS networks seen on the node itself (HostProcess pod or
 // SSH), runtime, OS build support, version skew, the pause image on every Windows build.
 
 import { permissions } from '../../cluster/accessReview.ts';

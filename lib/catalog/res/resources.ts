@@ -1,4 +1,4 @@
-// Resources and metrics (FEATURES.md "Resources and metrics"): limits, CPU enforcement in the
+// Resources and metrics (the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) "Resources and metrics"): limits, CPU enforcement in the
 // kubelet's stats, no OOM killer, node reservations, the summary API and metrics.k8s.io.
 
 import { permissions } from '../../cluster/accessReview.ts';
@@ -17,7 +17,7 @@ import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.
 import { parseQuantity } from '../../../util/quantity.ts';
 import { formatBytes } from '../kit/quantity.ts';
 import { kubeletSummary, podStatsOf, type StatsSummary } from '../kit/kubeletStats.ts';
-/** Recommended system reservation on Windows nodes (seed 003: "at least 2GB"). */
+/** Recommended system reservation on Windows nodes (the v1.22 Windows intro (https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/): "at least 2GB"). */
 const RECOMMENDED_RESERVED = 2 * 2 ** 30;
 /** Kubelet stats come from periodic housekeeping (10-15 s): a new pod may take that long to show. */
 const STATS_DEADLINE_MS = 30_000;

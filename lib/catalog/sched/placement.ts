@@ -1,4 +1,4 @@
-// Scheduling and placement (FEATURES.md "Scheduling and placement").
+// Scheduling and placement (the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) "Scheduling and placement").
 
 import { WaitTimeoutError } from '../../cluster/watch.ts';
 import { schedulableWindowsNodes, windowsNodes } from '../../discovery/nodes.ts';

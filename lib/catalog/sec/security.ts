@@ -1,4 +1,4 @@
-// Security (FEATURES.md "Isolation and security", sec.*): runAsUserName, Linux-only fields with
+// Security (the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) "Isolation and security", sec.*): runAsUserName, Linux-only fields with
 // and without spec.os, privileged containers.
 
 import type { V1Pod } from '@kubernetes/client-node';
@@ -47,7 +47,7 @@ const ctrField = (name: string, value: unknown): LinuxField => ({
   },
 });
 
-/** FEATURES.md "Facts every probe needs": Forbidden with spec.os.name=windows. */
+/** the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) "Facts every probe needs": Forbidden with spec.os.name=windows. */
 export const LINUX_ONLY_FIELDS: LinuxField[] = [
   podField('appArmorProfile', { type: 'RuntimeDefault' }),
   podField('seLinuxOptions', { level: 's0:c123,c456' }),

@@ -1,4 +1,4 @@
-// Storage (FEATURES.md "Storage"): hostPath and emptyDir from seed 000, the documented volume
+// Storage (the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) "Storage"): hostPath and emptyDir from the v1.9 Windows guide (https://github.com/kubernetes/website/blob/release-1.9/docs/getting-started-guides/windows/index.md), the documented volume
 // limitations (memory emptyDir, subPath, read-only root, propagation, NFS, raw block, resize) and
 // PVCs from the default StorageClass. Every probe writes and reads real files in the container.
 // Paths given to cmd use backslashes: cmd reads "/" as a switch.
@@ -16,7 +16,7 @@ import { control, meansOfStart, notStarted, podStarted, readableFileControl } fr
 import type { ClusterInfo } from '../../discovery/types.ts';
 import type { CheckContext, Expectation, EvidenceItem, Feature, Observation } from '../types.ts';
 
-/** The storage limitations' source: FEATURES.md and the upstream Windows storage docs. */
+/** The storage limitations' source: the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) and the upstream Windows storage docs. */
 const STORAGE_DOCS = 'FEATURES.md; upstream doc windows/intro (storage)';
 
 /** Writes `content` to `writePath` over `w` and reads it back from `readPath` over `r`. */

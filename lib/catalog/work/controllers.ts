@@ -1,4 +1,4 @@
-// Workloads (FEATURES.md "Workloads"): the first three rows; the others are added here too.
+// Workloads (the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) "Workloads"): the first three rows; the others are added here too.
 
 import { permissions } from '../../cluster/accessReview.ts';
 import type { V1Deployment } from '@kubernetes/client-node';

@@ -1,4 +1,4 @@
-// Workloads (FEATURES.md "Workloads"), the rows after the IIS pod, Deployment and DaemonSet:
+// Workloads (the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) "Workloads"), the rows after the IIS pod, Deployment and DaemonSet:
 // StatefulSet, multi-container pods, exec/logs, port-forward, build mismatch, env names with ':',
 // HPA. The first three rows live in workloads.ts.
 
@@ -128,7 +128,7 @@ async function execLogsProbe(ctx: CheckContext): Promise<Observation> {
   evidence.push(ex.evidence);
   if (!ex.ok || ex.evidence.stdout.trim() !== marker)
     problems.push(`exec: expected "${marker}" on stdout, got exit ${ex.evidence.exitCode} and "${ex.evidence.stdout.trim().slice(0, 100)}"`);
-  // agnhost pause prints "Paused" when it starts (WINDOWS-COMMANDS.md §6).
+  // agnhost pause prints "Paused" when it starts (docs/windows-commands.md §6).
   ctx.step(`reading the logs of ${name}`);
   let log = '';
   try {
@@ -243,7 +243,7 @@ export function otherBuildTag(build: string): { tag: string; build: string } {
   return { tag: LTSC_TAGS[pick], build: `10.0.${pick}` };
 }
 
-/** Event and status texts that name a build mismatch (WINDOWS-COMMANDS.md §7). */
+/** Event and status texts that name a build mismatch (docs/windows-commands.md §7). */
 const MISMATCH_TEXT =
   /no match for platform in manifest|no matching manifest|operating system (of the container )?does not match|container operating system does not match|0xc0370101/i;
 

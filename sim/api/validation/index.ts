@@ -1,6 +1,6 @@
 // Admission for the simulated API server: defaulting, then validation against the
 // upstream schemas, the semantic rules real clients meet and the Windows pod rules
-// of FEATURES.md. Failures are 422 Invalid exactly as the real server words them.
+// of the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/). Failures are 422 Invalid exactly as the real server words them.
 
 import type { Profile } from '../../profiles/types.ts';
 import { RESOURCES, apiVersionOf, bucketOf } from '../resources.ts';

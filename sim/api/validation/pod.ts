@@ -1,6 +1,6 @@
 // Pod spec validation (ValidatePodSpec and validateWindows of pkg/apis/core/validation),
 // for pods and workload templates: the rules real clients meet, and the Windows rules
-// of FEATURES.md ("Pods with spec.os.name: windows are validated by the API server").
+// of the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) ("Pods with spec.os.name: windows are validated by the API server").
 
 import type { V1Container, V1EphemeralContainer, V1PodSpec, V1PodSecurityContext, V1SecurityContext } from '@kubernetes/client-node';
 import { duplicate, forbidden, invalid, notFound, notSupported, required, type FieldError } from './errors.ts';

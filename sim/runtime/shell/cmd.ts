@@ -1,6 +1,6 @@
 // cmd.exe: /c /k /s switches and quote stripping, %VAR% expansion, &, &&, ||, |,
 // redirections, a few built-ins, and launching other programs. Output is CRLF
-// (WINDOWS-COMMANDS §0, §1).
+// (docs/windows-commands.md §0, §1).
 
 import type { ProgramCtx, ShellHost, ShellIO, Spawn } from './types.ts';
 import { FsError } from './types.ts';

@@ -8,7 +8,7 @@
 //   "sc.exe", "findstr.exe", "agnhost.exe", "sh.exe"/"wget.exe" (busybox in
 //   C:\bin); on Linux "sh", "nc", "wget", "curl", "nslookup", "ping", "agnhost".
 //   The pseudo-binary "busybox-hostname" marks the e2e busybox image whose
-//   hostname.exe prints without a newline (WINDOWS-COMMANDS §0).
+//   hostname.exe prints without a newline (docs/windows-commands.md §0).
 // - sh built-ins (echo, cat, env, ls, test, sleep, mkdir, rm, id, whoami,
 //   hostname, grep, ip...) need only "sh"; /etc/resolv.conf is generated from
 //   host.dns when the file system has none. The same applets exec'd directly
@@ -40,7 +40,7 @@ export const runCommand: RunCommand = async (argv: string[], host: ShellHost, io
   return 127;
 };
 
-/** Windows only: runs one raw command line, as CreateProcess receives it (WINDOWS-COMMANDS §0). */
+/** Windows only: runs one raw command line, as CreateProcess receives it (docs/windows-commands.md §0). */
 export async function runCommandLine(line: string, host: ShellHost, io: ShellIO): Promise<number> {
   if (io.signal.aborted) return ABORTED_EXIT;
   const code = await launchWindows(line, host, io, { ...host.env });

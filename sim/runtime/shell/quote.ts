@@ -1,5 +1,5 @@
 // Windows command-line quoting. Windows hands a process one joined command line
-// (WINDOWS-COMMANDS §0), so argv from the runtime is joined the way containerd/
+// (docs/windows-commands.md §0), so argv from the runtime is joined the way containerd/
 // hcsshim do it (Go's syscall.EscapeArg) and split again by each program the way
 // the MSVC runtime (CommandLineToArgvW) does.
 

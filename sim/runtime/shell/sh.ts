@@ -1,5 +1,5 @@
 // /bin/sh (Linux images, and busybox sh on Windows agnhost images): -c, -x (e2e's
-// RunHostCmd uses `/bin/sh -x -c`, WINDOWS-COMMANDS §0), lists, pipes, redirections,
+// RunHostCmd uses `/bin/sh -x -c`, docs/windows-commands.md §0), lists, pipes, redirections,
 // $VAR / ${VAR} / $(cmd) expansion, quotes, if/while/until/for, busybox applets as
 // built-ins, other programs through hasBinary. Output uses LF.
 

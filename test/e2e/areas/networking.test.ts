@@ -24,7 +24,7 @@ const runNetOnSim = (profile: Profile, features: string[], o: SimRunOptions = {}
 // The sim's host outside the cluster (sim/network/addresses.ts): the harness only gets a URL.
 const EGRESS_URL = 'http://egress.wincheck.test/';
 
-/** FEATURES.md on the default profile (v1.33, two WS2022 nodes, flannel l2bridge, DSR on, LB, single-stack). */
+/** the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) on the default profile (v1.33, two WS2022 nodes, flannel l2bridge, DSR on, LB, single-stack). */
 const DOCUMENTED: Record<string, Outcome> = {
   'net.pod-ip': 'supported',
   'net.w2w-same-node': 'supported',
@@ -283,7 +283,7 @@ describe('networking and services suites against the simulated cluster', functio
   it('the dual-stack profile: net.dual-stack supported; net.ipv6-only n/a (only an IPv6-only cluster shows it)', async () => {
     const run = await runNetOnSim(loadProfile('dual-stack'), ['net.dual-stack', 'net.ipv6-only'], {});
     expect(run.results.get('net.dual-stack')!.expectation.expected).to.equal('supported');
-    // seed 003: IPv6-only NETWORKING is not supported, but single-family Services on dual-stack
+    // the v1.22 Windows intro (https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/): IPv6-only NETWORKING is not supported, but single-family Services on dual-stack
     // pods and nodes are; so on a dual-stack cluster the limitation cannot be observed.
     expect(run.results.get('net.ipv6-only')!.reason).to.contain('not IPv6-only');
     expect(outcomes(run), why(run)).to.deep.equal({ 'net.dual-stack': 'supported', 'net.ipv6-only': 'n/a' });

@@ -169,7 +169,7 @@ describe('pod waits against the simulated cluster', function () {
   });
 
   it("times out with the pod's last warning events when nothing fails fast", async () => {
-    // An unknown runAsUserName fails the Windows pod sandbox over and over (WINDOWS-COMMANDS §1):
+    // An unknown runAsUserName fails the Windows pod sandbox over and over (docs/windows-commands.md §1):
     // no fail-fast reason, so the wait runs to its deadline and must say why the pod never started.
     await kube.core.createNamespacedPod({
       namespace: ns,

@@ -1,5 +1,5 @@
 // The PowerShell evaluator: statements, pipelines, expressions, variables and the
-// exit-code rules of WINDOWS-COMMANDS §5 (last statement's $? decides; an external
+// exit-code rules of docs/windows-commands.md §5 (last statement's $? decides; an external
 // program's nonzero exit makes $? false; `throw` ends the script with 1).
 
 import type { ShellHost, ShellIO, Spawn } from '../types.ts';
@@ -548,7 +548,7 @@ export class Interp {
       const errLines = errCap ? lines(new NativeOutput(errCap.buffer())) : [];
       if (errLines.length > 0 && this.errorSink === 'stdout') out.push(...this.nativeErrorLines(errLines, name, el.start, el.end));
       // Windows PowerShell 5.1 turns redirected native stderr into error records, so $? is false
-      // (the NativeCommandError quirk behind actions/runner-images#698, WINDOWS-COMMANDS §3).
+      // (the NativeCommandError quirk behind actions/runner-images#698, docs/windows-commands.md §3).
       if (errLines.length > 0 && this.edition === 'desktop') this.failed = true;
       return out;
     }

@@ -255,7 +255,7 @@ export function osVersion(interp: Interp): PSObject {
   );
 }
 
-/** COMPUTERNAME: upper-case, capped at 15 characters (WINDOWS-COMMANDS §8). */
+/** COMPUTERNAME: upper-case, capped at 15 characters (docs/windows-commands.md §8). */
 export function computerName(interp: Interp): string {
   const key = Object.keys(interp.env).find(k => k.toUpperCase() === 'COMPUTERNAME');
   return key ? interp.env[key]! : interp.host.hostname.toUpperCase().slice(0, 15);

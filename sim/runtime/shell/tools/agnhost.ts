@@ -1,4 +1,4 @@
-// agnhost subcommands (WINDOWS-COMMANDS §6). Go program: output ends in "\n" only.
+// agnhost subcommands (docs/windows-commands.md §6). Go program: output ends in "\n" only.
 // connect: exit 1 with TIMEOUT / REFUSED / DNS: / OTHER:, including the Windows
 // quirk where a refused TCP connection is reported as OTHER (syscall.ECONNREFUSED is
 // an invented constant on Windows). Servers are delegated to host.startServer.

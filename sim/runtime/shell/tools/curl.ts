@@ -1,5 +1,5 @@
 // curl / curl.exe: HTTP(S) GET/HEAD through the twin, with curl's exit codes and
-// stderr lines (WINDOWS-COMMANDS §2). One message style is used for every image:
+// stderr lines (docs/windows-commands.md §2). One message style is used for every image:
 // curl 8.x ("... port P after N ms: ..."), the form the doc quotes.
 
 import type { ProgramCtx } from '../types.ts';

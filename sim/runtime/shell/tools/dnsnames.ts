@@ -1,6 +1,6 @@
 // Which fully-qualified name a resolver tool reports for a query: names without a
 // dot get the search suffixes in order; dotted names are taken as FQDNs on Windows
-// (WINDOWS-COMMANDS §3 "How Windows treats dotted names"), while Linux applies ndots.
+// (docs/windows-commands.md §3 "How Windows treats dotted names"), while Linux applies ndots.
 
 import type { ShellHost } from '../types.ts';
 import type { NetErrorCode } from '../../../network/types.ts';

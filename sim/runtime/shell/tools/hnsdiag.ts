@@ -1,4 +1,4 @@
-// hnsdiag.exe list networks: the node's HNS networks, one per line (WINDOWS-COMMANDS §5;
+// hnsdiag.exe list networks: the node's HNS networks, one per line (docs/windows-commands.md §5;
 // the tool is inbox on Windows Server and used by Microsoft's troubleshooting guide; its exact
 // output layout is UNCONFIRMED, modelled as a header and one "id | name | type" row each).
 

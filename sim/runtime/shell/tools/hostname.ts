@@ -1,5 +1,5 @@
 // hostname. On Windows e2e images C:\bin\hostname.exe is a Go program printing with
-// fmt.Print, so no trailing newline (WINDOWS-COMMANDS §0); the runtime marks such an
+// fmt.Print, so no trailing newline (docs/windows-commands.md §0); the runtime marks such an
 // image by listing the pseudo-binary "busybox-hostname" in hasBinary. Otherwise the
 // native tool prints the name and CRLF. Linux: name and LF.
 

@@ -1,5 +1,5 @@
 // ipconfig and ipconfig /all, composed from host.interfaces and host.dns in the
-// layout of WINDOWS-COMMANDS §4 (e2e only checks that a DNS server address appears).
+// layout of docs/windows-commands.md §4 (e2e only checks that a DNS server address appears).
 
 import type { ProgramCtx } from '../types.ts';
 

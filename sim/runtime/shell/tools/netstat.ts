@@ -1,6 +1,6 @@
 // netstat -a / -n / -o / -p <proto>: the container's (or node's) socket table as the
 // network twin knows it (NetworkTwin.socketTable: listeners of servers in the pod, the
-// connections they accepted, connections the pod opened). WINDOWS-COMMANDS.md has no
+// connections they accepted, connections the pod opened). docs/windows-commands.md has no
 // netstat section: the Windows layout is the well-known inbox one ("Active Connections",
 // columns "Proto  Local Address  Foreign Address  State [PID]", CRLF), UNCONFIRMED in
 // detail; without -n real netstat prints host names, the sim always prints numbers.

@@ -1,4 +1,4 @@
-// nslookup. Windows images: the inbox tool's format (WINDOWS-COMMANDS §3): server
+// nslookup. Windows images: the inbox tool's format (docs/windows-commands.md §3): server
 // shown as "UnKnown", "Non-authoritative answer:" and "*** ... can't find" on
 // stderr, exit 0 even when the name does not exist. Linux images: busybox format.
 // (agnhost's BIND nslookup is not modelled; its format is UNCONFIRMED in the doc.)

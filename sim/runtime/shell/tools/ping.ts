@@ -1,5 +1,5 @@
 // ping: ICMP is answered by the twin's ping() (no real ICMP). Windows output per
-// WINDOWS-COMMANDS §4 (look for "TTL"; exit code unreliable, here 0 when any reply
+// docs/windows-commands.md §4 (look for "TTL"; exit code unreliable, here 0 when any reply
 // came back); Linux output in busybox style.
 
 import type { ProgramCtx } from '../types.ts';

@@ -1,4 +1,4 @@
-// sc.exe query / queryex <service> against the node's services (WINDOWS-COMMANDS §5).
+// sc.exe query / queryex <service> against the node's services (docs/windows-commands.md §5).
 // A missing service prints the 1060 text and exits 1060.
 
 import type { ProgramCtx } from '../types.ts';

@@ -1,6 +1,6 @@
 // timeout. Windows timeout.exe (the cmd "sleep" idiom `timeout /t 5`): without a
 // console, as in a non-TTY exec, it refuses redirected input and exits at once (the
-// widely reported container behaviour; WINDOWS-COMMANDS does not cover it, UNCONFIRMED).
+// widely reported container behaviour; docs/windows-commands.md does not cover it, UNCONFIRMED).
 // Linux `timeout DURATION cmd...`: runs cmd with a deadline; 143 when it had to stop it
 // (busybox reports the child's SIGTERM status).
 

@@ -1,5 +1,5 @@
 // whoami. Windows prints "domain\user" in lower case, e.g. "user manager\containeradministrator"
-// (WINDOWS-COMMANDS §1; container users live in the "User Manager" domain). Linux prints the user.
+// (docs/windows-commands.md §1; container users live in the "User Manager" domain). Linux prints the user.
 
 import type { ProgramCtx } from '../types.ts';
 

@@ -1,6 +1,6 @@
-// Expectations per discovered cluster (FEATURES.md "Networking"): session affinity by build,
+// Expectations per discovered cluster (the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) "Networking"): session affinity by build,
 // DSR on/off/unknown, dual-stack and IPv6-only, LB and egress preconditions, and the catalog's
-// networking rows (IDs exactly as FEATURES.md, suites, matrix paths).
+// networking rows (IDs exactly as the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/), suites, matrix paths).
 
 import { expect } from 'chai';
 import { unmetNeed } from '../../../../lib/catalog/needs.ts';

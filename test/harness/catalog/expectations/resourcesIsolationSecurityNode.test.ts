@@ -1,5 +1,5 @@
 // Resources, isolation, security and node: expectations per discovered cluster, and the pure
-// rules and parsers their probes use (real Windows output from WINDOWS-COMMANDS.md).
+// rules and parsers their probes use (real Windows output from docs/windows-commands.md).
 
 import { expect } from 'chai';
 import { ApiException } from '@kubernetes/client-node';

@@ -8,7 +8,7 @@ import { dnsSuffixes, otherBuildTag } from '../../../../lib/catalog/work/workloa
 import { accessDenied, fileMatches } from '../../../../lib/catalog/kit/fileCompare.ts';
 import type { CommandResult, ProbeResult, Transport } from '../../../../lib/probes/types.ts';
 
-// WINDOWS-COMMANDS.md §4 (ipconfig /all composite), CRLF as cmd writes it.
+// docs/windows-commands.md §4 (ipconfig /all composite), CRLF as cmd writes it.
 const IPCONFIG = [
   'Windows IP Configuration',
   '',

@@ -1,4 +1,4 @@
-// Probe output parsing for the real formats of WINDOWS-COMMANDS.md (§2 curl, §4 ping/ipconfig,
+// Probe output parsing for the real formats of docs/windows-commands.md (§2 curl, §4 ping/ipconfig,
 // §6 agnhost) and netstat.
 
 import { expect } from 'chai';
@@ -17,7 +17,7 @@ import {
 
 const CRLF = (lines: string[]) => lines.join('\r\n') + '\r\n';
 
-// WINDOWS-COMMANDS §4 composite, with an extra DNS server on a continuation line.
+// docs/windows-commands.md §4 composite, with an extra DNS server on a continuation line.
 const IPCONFIG_ALL = CRLF([
   '',
   'Windows IP Configuration',

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 
-const ROOT = resolve(import.meta.dirname, '..');
+const ROOT = resolve(import.meta.dirname, '../..');
 const NAMES = ['critical-path', 'node-scale', 'parallel-deploy', 'watch-vs-poll', 'api-overhead'];
 
 describe('bench/run.ts --list', () => {

@@ -15,7 +15,7 @@ import { LIMITATION_KEYS } from '../../sim/profiles/limitations.ts';
 import type { Limitations } from '../../sim/profiles/types.ts';
 import { FAST_NET, runOnSim, type SimRun } from '../support/simRun.ts';
 
-const FEATURES_MD = resolve(import.meta.dirname, '../../shared/FEATURES.md');
+const FEATURES_MD = resolve(import.meta.dirname, '../../../shared/FEATURES.md');
 const EGRESS = 'http://egress.wincheck.test/';
 
 /** IDs in the first column of the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/)'s catalog tables ("stor.nfs / stor.block" rows name several). */

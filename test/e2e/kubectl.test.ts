@@ -9,7 +9,7 @@ import { execa } from 'execa';
 import { kubectl, kubectlBinary } from '../support/kubectl.ts';
 import { startSimProcess, type SimProcess } from '../support/simProcess.ts';
 
-const MANIFESTS = join(import.meta.dirname, 'manifests');
+const MANIFESTS = join(import.meta.dirname, '..', 'data', 'kubectl-manifests');
 const SEED_MANIFESTS = ['iis-pod', 'secret-pod', 'configmap-pod', 'hostpath-volume-pod', 'emptydir-pod', 'daemonset', 'deploy-resource'];
 const SEED_PODS = ['iis', 'my-secret-pod', 'configmap-pod', 'hostpath-volume-pod', 'my-empty-dir-pod'];
 

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { CheckResult, Outcome } from '../../../lib/catalog/types.ts';
 import type { SimRun, SimRunOptions } from '../../support/simRun.ts';
 
-const SIM_ENTRY = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'sim', 'index.ts');
+const SIM_ENTRY = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'sim', 'index.ts');
 
 const WORKLOADS = ['work.statefulset', 'work.multi-container', 'work.exec-logs', 'work.port-forward', 'work.os-mismatch', 'work.env-colon-name', 'work.hpa'];
 const CONFIG = ['cfg.secret-volume', 'cfg.configmap-volume', 'cfg.secret-defaultmode', 'cfg.secret-at-rest'];

@@ -7,7 +7,7 @@
 // least-privilege ClusterRole (ci/rbac.yaml is that for the whole catalog).
 
 import { loadTemplate } from '../fixtures/render.ts';
-import { type AccessNeed, type Permission, permissionKey, permissions } from '../cluster/accessReview.ts';
+import { type AccessNeed, type Permission, permissionKey, permissions } from '../cluster/permission.ts';
 import type { Feature } from './types.ts';
 
 export const RUN_ITSELF = 'wincheck';

@@ -6,7 +6,7 @@
 // (or create that file; every file in that folder is loaded). Nothing else to edit.
 
 import type { V1Pod } from '@kubernetes/client-node';
-import type { Permission } from '../cluster/accessReview.ts';
+import type { Permission } from '../cluster/permission.ts';
 import type { Means } from '../cluster/meansError.ts';
 import type { Timeouts } from '../cluster/timeouts.ts';
 import type { KubeClients } from '../cluster/types.ts';

@@ -5,42 +5,9 @@
 import { AuthorizationV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { apiErrorMessage } from './apiError.ts';
 import { resilientConfiguration } from './resilience.ts';
+import { describePermission, type AccessNeed } from './permission.ts';
 
 /** Where a permission is needed: cluster-scoped, the run's namespace, kube-system, or every namespace. */
-export type Scope = 'cluster' | 'namespace' | 'kube-system' | 'all-namespaces';
-
-export interface Permission {
-  verb: string;
-  group: string;
-  /** Plural resource, "pods/exec" for a subresource. */
-  resource: string;
-  scope: Scope;
-}
-
-export interface AccessNeed extends Permission {
-  /** Who needs it: feature ids, or "wincheck" for the run itself. */
-  neededBy: string[];
-}
-
-/** One Permission per verb on a resource: permissions('', 'pods/log', ['get'], 'namespace'). */
-export const permissions = (group: string, resource: string, verbs: string[], scope: Scope): Permission[] =>
-  verbs.map(verb => ({ verb, group, resource, scope }));
-
-export const permissionKey = (p: Permission) => `${p.scope}|${p.group}|${p.resource}|${p.verb}`;
-
-export function describePermission(p: Permission, namespace?: string): string {
-  const resource = p.group ? `${p.resource}.${p.group}` : p.resource;
-  const where =
-    p.scope === 'cluster'
-      ? 'cluster-wide'
-      : p.scope === 'all-namespaces'
-        ? 'in all namespaces'
-        : p.scope === 'kube-system'
-          ? 'in namespace kube-system'
-          : `in ${namespace ? `namespace ${namespace}` : 'the run namespace'}`;
-  return `${p.verb} ${resource} ${where}`;
-}
-
 export interface Denied extends AccessNeed {
   /** The API server's reason, when it gave one (or the error asking). */
   reason?: string;

@@ -4,7 +4,7 @@
 // them run as n/a instead, unless the run itself needs them.
 
 import type { KubeConfig } from '@kubernetes/client-node';
-import { describePermission } from '../cluster/accessReview.ts';
+import { describePermission } from '../cluster/permission.ts';
 import { accessNeeds, RUN_ITSELF } from '../catalog/access.ts';
 import { deniedPermissions } from '../cluster/accessReview.ts';
 import { MissingPermissionsError } from '../errors.ts';

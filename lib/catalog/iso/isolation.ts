@@ -1,7 +1,7 @@
 // Isolation (the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) "Isolation and security", iso.*): process isolation, Hyper-V isolation
 // by RuntimeClass and by the v1.9 Windows guide (https://github.com/kubernetes/website/blob/release-1.9/docs/getting-started-guides/windows/index.md)'s removed annotation, HostProcess pods.
 
-import { permissions } from '../../cluster/accessReview.ts';
+import { permissions } from '../../cluster/permission.ts';
 import type { V1Pod } from '@kubernetes/client-node';
 import { HYPERV_HANDLER, hostProcessPossible } from '../../discovery/discover.ts';
 import { schedulableWindowsNodes, targetWindowsNode } from '../../discovery/nodes.ts';

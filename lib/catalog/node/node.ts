@@ -1,7 +1,7 @@
 // Node (the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) "Node"): services and HNS networks seen on the node itself (HostProcess pod or
 // SSH), runtime, OS build support, version skew, the pause image on every Windows build.
 
-import { permissions } from '../../cluster/accessReview.ts';
+import { permissions } from '../../cluster/permission.ts';
 import type { V1Node } from '@kubernetes/client-node';
 import { rawGet } from '../../cluster/rawGet.ts';
 import { WaitTimeoutError } from '../../cluster/watch.ts';

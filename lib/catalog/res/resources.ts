@@ -1,7 +1,7 @@
 // Resources and metrics (the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) "Resources and metrics"): limits, CPU enforcement in the
 // kubelet's stats, no OOM killer, node reservations, the summary API and metrics.k8s.io.
 
-import { permissions } from '../../cluster/accessReview.ts';
+import { permissions } from '../../cluster/permission.ts';
 import { NODE_SUMMARY_ACCESS } from '../access.ts';
 import type { V1Deployment } from '@kubernetes/client-node';
 import { MeansError, podStartMeans, refusalMeans } from '../../cluster/meansError.ts';

@@ -3,7 +3,7 @@
 // PVCs from the default StorageClass. Every probe writes and reads real files in the container.
 // Paths given to cmd use backslashes: cmd reads "/" as a switch.
 
-import { permissions } from '../../cluster/accessReview.ts';
+import { permissions } from '../../cluster/permission.ts';
 import type { CoreV1Event, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
 import { apiStatusCode } from '../../cluster/apiError.ts';
 import { watchUntil, WaitTimeoutError } from '../../cluster/watch.ts';

@@ -1,6 +1,6 @@
 // Workloads (the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) "Workloads"): the first three rows; the others are added here too.
 
-import { permissions } from '../../cluster/accessReview.ts';
+import { permissions } from '../../cluster/permission.ts';
 import type { V1Deployment } from '@kubernetes/client-node';
 import { apiStatusCode } from '../../cluster/apiError.ts';
 import { describeDaemonSet, describeDeployment, waitForDaemonSetReady, waitForDeploymentComplete } from '../../cluster/workloadWait.ts';

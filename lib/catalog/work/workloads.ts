@@ -2,7 +2,7 @@
 // StatefulSet, multi-container pods, exec/logs, port-forward, build mismatch, env names with ':',
 // HPA. The first three rows live in workloads.ts.
 
-import { permissions } from '../../cluster/accessReview.ts';
+import { permissions } from '../../cluster/permission.ts';
 import { PassThrough } from 'node:stream';
 import { AutoscalingV2Api, PortForward, type V1StatefulSet, type V2HorizontalPodAutoscaler } from '@kubernetes/client-node';
 import { asMeansError } from '../../cluster/meansError.ts';

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
 import type { V1ClusterRole, V1PolicyRule } from '@kubernetes/client-node';
-import { describePermission } from '../../../lib/cluster/accessReview.ts';
+import { describePermission } from '../../../lib/cluster/permission.ts';
 import { accessNeeds, featureAccess, RUN_ITSELF } from '../../../lib/catalog/access.ts';
 import { rbacManifest } from '../../../lib/catalog/rbacManifest.ts';
 import { loadCatalog } from '../../../lib/catalog/registry.ts';

@@ -5,7 +5,7 @@
 import { AuthorizationV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { apiErrorMessage } from './apiError.ts';
 import { resilientConfiguration } from './resilience.ts';
-import { describePermission, type AccessNeed } from './permission.ts';
+import type { AccessNeed } from './permission.ts';
 
 /** Where a permission is needed: cluster-scoped, the run's namespace, kube-system, or every namespace. */
 export interface Denied extends AccessNeed {

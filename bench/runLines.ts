@@ -2,6 +2,7 @@
 // (harness-child.ts) and the installed bin (processes.ts runWincheckBin): its console lines
 // (marks on the timeline, each check's outcome) and its results.json (each check's span).
 
+import { instanceId } from '../lib/run/builds.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -39,7 +40,8 @@ export function failuresOf(lines: string[]): string[] {
 
 export interface ResultsFile {
   run: { startedAt: string };
-  summary: { durationMs: number; results: { id: string; startedAt?: string; durationMs: number }[] };
+  // Schema 2: a per-build check has its build apart from the feature ID.
+  summary: { durationMs: number; results: { id: string; build?: string; startedAt?: string; durationMs: number }[] };
 }
 
 export function readResults(reportDir: string): ResultsFile | undefined {
@@ -57,7 +59,7 @@ export function checkSpans(results: ResultsFile | undefined, wallStart: number):
   for (const r of results.summary.results) {
     if (!r.startedAt) continue;
     const start = Date.parse(r.startedAt) - wallStart;
-    spans[r.id] = [start, start + r.durationMs];
+    spans[r.build ? instanceId(r.id, r.build) : r.id] = [start, start + r.durationMs];
   }
   return spans;
 }

@@ -9,7 +9,9 @@ import { PACKAGE_ROOT } from '../util/paths.ts';
  * Bumped when a field of results.json is renamed, removed or changes meaning (adding one is
  * compatible). `wincheck report merge` and `--rerun-failed` refuse a newer major.
  */
-export const RESULTS_SCHEMA_VERSION = '1';
+export const RESULTS_SCHEMA_VERSION = '2';
+// 2: a per-build result's `id` is the feature ID and its Windows build is `build` ("ltsc2022");
+//    schema 1 wrote both in `id` ("iso.hostprocess [ltsc2022]"). Both are read.
 
 /** package.json's version, from the package root util/paths.ts finds (source or built JS alike). */
 export const WINCHECK_VERSION: string = readPackageVersion();

@@ -6,6 +6,7 @@ import { UsageError } from '../errors.ts';
 import { RESULTS_SCHEMA_VERSION, WINCHECK_VERSION } from '../version.ts';
 import type { RunInfo, RunSummary } from '../run/events.ts';
 import { splitInstanceId } from './buildTable.ts';
+import { fromStored, type StoredResult } from './json.ts';
 
 export interface LoadedRun {
   file: string;
@@ -32,7 +33,9 @@ export function readResults(file: string): LoadedRun {
   const schema = data.schemaVersion ?? '0';
   if (Number(schema.split('.')[0]) > Number(RESULTS_SCHEMA_VERSION.split('.')[0]))
     throw new UsageError(`${file} has results schema ${schema}; this wincheck ${WINCHECK_VERSION} reads up to ${RESULTS_SCHEMA_VERSION}`);
-  return { file, schemaVersion: schema, wincheckVersion: data.wincheckVersion ?? 'unknown', run: data.run, summary: data.summary! };
+  // Schema 1 wrote a per-build check's build inside its id; schema 2 has it in `build` (fromStored rejoins them).
+  const summary = Number(schema.split('.')[0]) >= 2 ? { ...data.summary!, results: (data.summary!.results as StoredResult[]).map(fromStored) } : data.summary!;
+  return { file, schemaVersion: schema, wincheckVersion: data.wincheckVersion ?? 'unknown', run: data.run, summary };
 }
 
 /** What `--rerun-failed` reruns: the features that regressed or errored (each id once; a per-build testcase by its feature). */

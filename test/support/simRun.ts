@@ -12,6 +12,7 @@ import { parseAllDocuments } from 'yaml';
 import type { CheckResult } from '../../lib/catalog/types.ts';
 import { exitCodeOf } from '../../lib/errors.ts';
 import { RUN_LABEL } from '../../lib/labels.ts';
+import { readResults } from '../../lib/report/resultsFile.ts';
 import { bucketOf, RESOURCES, resourceForKind } from '../../sim/api/resources.ts';
 import type { KubeObject } from '../../sim/api/store.ts';
 import type { Timeouts } from '../../lib/cluster/timeouts.ts';
@@ -151,7 +152,8 @@ async function runInProcess(features: string[], o: SimRunOptions): Promise<SimRu
         created,
       };
     }
-    const json = JSON.parse(readFileSync(join(reports, 'results.json'), 'utf8')) as { summary: { results: CheckResult[] } };
+    // Read as merge and --rerun-failed read it: a per-build result keyed "<id> [<build>]".
+    const json = readResults(join(reports, 'results.json'));
     const junit: Record<string, string> = {};
     for (const f of readdirSync(reports)) if (f.startsWith('junit')) junit[f] = readFileSync(join(reports, f), 'utf8');
     const leftover = sim.store

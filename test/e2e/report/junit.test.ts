@@ -155,10 +155,10 @@ describe('reports CI can trust (wincheck sim, then the run it prints)', function
   it('every report carries the wincheck version and the results.json schema version', () => {
     const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
     const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '../../../package.json'), 'utf8'));
-    expect(results).to.include({ schemaVersion: '1', wincheckVersion: pkg.version });
-    expect(readFileSync(join(dir, 'summary.md'), 'utf8')).to.contain(`wincheck ${pkg.version}; results.json schema 1.`);
+    expect(results).to.include({ schemaVersion: '2', wincheckVersion: pkg.version });
+    expect(readFileSync(join(dir, 'summary.md'), 'utf8')).to.contain(`wincheck ${pkg.version}; results.json schema 2.`);
     const props = parser.parse(readFileSync(join(dir, 'junit_scheduling.xml'), 'utf8')).testsuite.properties.property as { name: string; value: string }[];
     expect(props.find(p => p.name === 'wincheck-version')?.value).to.equal(pkg.version);
-    expect(props.find(p => p.name === 'results-schema-version')?.value).to.equal('1');
+    expect(props.find(p => p.name === 'results-schema-version')?.value).to.equal('2');
   });
 });

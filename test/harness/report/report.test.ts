@@ -134,7 +134,7 @@ describe('reports', () => {
       'k8s-version': 'v1.33.2',
     });
     const props = Object.fromEntries((suite.properties.property as Prop[]).map(p => [p.name, p.value]));
-    expect(props).to.include({ 'run-id': 'rtest01', 'k8s-version': 'v1.33.2', strict: 'false', 'results-schema-version': '1' });
+    expect(props).to.include({ 'run-id': 'rtest01', 'k8s-version': 'v1.33.2', strict: 'false', 'results-schema-version': '2' });
     expect(props['wincheck-version']).to.match(/^\d+\.\d+\.\d+/);
     const lifted = (parser.parse(readFileSync(join(dir, 'junit_config.xml'), 'utf8')).testsuite.testcase as Case[])[0];
     expect(caseProps(lifted).lifted).to.equal('true');
@@ -157,7 +157,7 @@ describe('reports', () => {
   it('results.json parses and carries the run and every result', () => {
     const j = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
     expect(j.banner).to.match(/^wincheck \S+ run rtest01/);
-    expect(j.schemaVersion).to.equal('1');
+    expect(j.schemaVersion).to.equal('2');
     expect(j.wincheckVersion).to.match(/^\d+\.\d+\.\d+/);
     expect(j.summary.results).to.have.length(5);
     expect(j.run.cluster.version.gitVersion).to.equal('v1.33.2');

@@ -1,4 +1,4 @@
-// Seeded fault injection (DESIGN.md "Faults"): API errors and dropped watches at a
+// Seeded fault injection: API errors and dropped watches at a
 // reproducible rate, so reliability tests see the same failures on every run.
 
 import type { Profile } from '../profiles/types.ts';

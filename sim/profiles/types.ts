@@ -1,5 +1,5 @@
 // The cluster profile: what a simulated cluster is made of and how it behaves.
-// Written from ../shared/the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) and the seeds, never from the harness's catalog.
+// Written from the upstream Windows docs (https://kubernetes.io/docs/concepts/windows/intro/, the v1.9 and v1.22 pages) and real node dumps, never from the harness's catalog.
 // Every sim module reads the profile through these types; loading and the built-in
 // profiles live in ./load.ts and ./builtin/.
 
@@ -31,7 +31,7 @@ export interface NodeSpec {
   unschedulable?: boolean;
   /** Labels the kubelet would set that this node lacks (e.g. node.kubernetes.io/windows-build). */
   removeLabels?: string[];
-  // The variety of real nodes (issue 8; /work/test/data/real-nodes/): see sim/nodes/nodeObject.ts.
+  // The variety of real nodes (the public node dumps in test/data/real-nodes/): see sim/nodes/nodeObject.ts.
   annotations?: Record<string, string>;
   /** The kubernetes.io/hostname label and Hostname address, where they differ from the node name. */
   hostname?: string;
@@ -271,7 +271,7 @@ export interface Profile {
   pullLatency?: { mbPerSecond: number; scale: number };
   /** Windows node components' layout (services, HNS tooling) per provider. */
   windowsLayout?: WindowsLayoutSpec;
-  /** Seeded fault injection (DESIGN.md "Faults"). */
+  /** Seeded fault injection (sim/api/faults.ts). */
   faults?: {
     seed?: number;
     /** Share of API requests answered 429 (Retry-After: 1) or 500 instead of being served. */

@@ -1,4 +1,4 @@
-// Capacity taken by others after planning (issue 10 item 10): the run planned its fixtures into
+// Capacity taken by others after planning: the run planned its fixtures into
 // room the nodes had, then another tenant's pods took that room before the scheduler placed them.
 // The check ends as `error` naming the numbers (what the pod requests; per node allocatable, used
 // by this run, used by others), never as a verdict on the feature. Plus the words that say "no

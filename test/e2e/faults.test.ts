@@ -1,4 +1,4 @@
-// The harness under the sim's faults (issue 10 item 4): with API errors (429/500), dropped
+// The harness under the sim's faults: with API errors (429/500), dropped
 // watches, connection resets and slow answers, every verdict equals the clean run's; under
 // faults too heavy to get through, a check ends as `error` naming the fault, never as another
 // verdict. Sized for `npm test` (a subset, two seeds); bench/faults.ts runs 10 seeds on the catalog.

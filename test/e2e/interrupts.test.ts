@@ -1,4 +1,4 @@
-// Interrupts and concurrent runs against one `wincheck sim` process (issue 10 items 5, 9, 10):
+// Interrupts and concurrent runs against one `wincheck sim` process:
 // SIGINT/SIGTERM at seeded moments leave 0 objects and exit 130; a second Ctrl-C exits at once
 // printing the exact cleanup command, which removes what is left; after SIGKILL, `wincheck
 // cleanup` removes everything; a live run's lease keeps `cleanup` away from it; SIGTERM to

@@ -3,7 +3,7 @@
 // the means or the failed control), every other feature keeps its outcome of the unbroken run,
 // and nothing turns limited or lifted without a passing positive control.
 //
-// Each run takes about a minute on the sim, so `npm test` runs the breaks issue 8 names (exec,
+// Each run takes about a minute on the sim, so `npm test` runs the breaks of the means most checks rest on (exec,
 // cluster DNS, PVC binding, the Service path, RBAC on logs/port-forward/metrics, the secret
 // volume, the DaemonSet controller) in four runs; WINCHECK_BREAKS=all runs every case below.
 

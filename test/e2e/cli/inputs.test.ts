@@ -1,4 +1,4 @@
-// Bad input is refused up front (issue 10 item 11): exit 2 and one line naming the flag or the
+// Bad input is refused up front: exit 2 and one line naming the flag or the
 // config file's field, before any cluster is contacted (a dead server would give exit 3).
 
 import { expect } from 'chai';

@@ -1,4 +1,4 @@
-// Every call has a deadline and Ctrl-C cancels it (issue 10 item 7): against a server that
+// Every call has a deadline and Ctrl-C cancels it: against a server that
 // answers /version and stalls everything else, `run --timeout`, a single Ctrl-C and `cleanup`
 // each end within seconds instead of hanging for minutes.
 

@@ -1,4 +1,4 @@
-// Sim security (issue 10 item 12): any invalid credential gets 401 on any path, the kubeconfig
+// Sim security: any invalid credential gets 401 on any path, the kubeconfig
 // the sim writes is always 0600, and temp dirs of killed `run --sim` processes do not survive.
 
 import https from 'node:https';

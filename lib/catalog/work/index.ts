@@ -1,7 +1,12 @@
 // Workloads (work.*): the area's features, in catalog order. Fixture templates in ./fixtures/.
 
 import type { Feature } from '../types.ts';
+import { features as autoscaling } from './autoscaling.ts';
+import { features as buildMismatch } from './buildMismatch.ts';
 import { features as controllers } from './controllers.ts';
-import { features as workloads } from './workloads.ts';
+import { features as envNames } from './envNames.ts';
+import { features as multiContainer } from './multiContainer.ts';
+import { features as statefulset } from './statefulset.ts';
+import { features as streams } from './streams.ts';
 
-export const features: Feature[] = [...workloads, ...controllers];
+export const features: Feature[] = [...statefulset, ...multiContainer, ...streams, ...buildMismatch, ...envNames, ...autoscaling, ...controllers];

@@ -4,7 +4,8 @@
 import { expect } from 'chai';
 import { modeOf, secretVolumeDirOnNode } from '../../../../lib/catalog/cfg/volumes.ts';
 import { storageBytes } from '../../../../lib/catalog/stor/volumes.ts';
-import { dnsSuffixes, otherBuildTag } from '../../../../lib/catalog/work/workloads.ts';
+import { otherBuildTag } from '../../../../lib/catalog/work/buildMismatch.ts';
+import { dnsSuffixes } from '../../../../lib/catalog/work/statefulset.ts';
 import { accessDenied, fileMatches } from '../../../../lib/catalog/kit/fileCompare.ts';
 import type { CommandResult, ProbeResult, Transport } from '../../../../lib/probes/types.ts';
 

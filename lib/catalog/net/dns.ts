@@ -1,0 +1,200 @@
+// Cluster DNS from Windows pods: Service names (short, FQDN, partial dotted), dnsPolicy
+// ClusterFirstWithHostNet on a host-network pod, dnsPolicy None with dnsConfig. Lookups are seen
+// through curl.exe as upstream test/e2e/windows/dns.go does.
+
+import type { Transport } from '../../probes/types.ts';
+import { limited, supported } from '../expect.ts';
+import { control } from '../kit/observe.ts';
+import { readyPods } from '../kit/podWaits.ts';
+import type { CheckContext, EvidenceItem, Feature } from '../types.ts';
+import { urlOf } from './addresses.ts';
+import { httpAttempt } from './attempts.ts';
+import { ipconfigOf } from './ipconfig.ts';
+import { FX, SERVICE_PORT } from './netexec.ts';
+import { clusterDomainOf, curlFailureOf, dnsServersOf } from './parse.ts';
+import { boundedNegative, confirmWindow, controlPasses, steadyPeriod, warmupThenSteady, type Attempt } from './steady.ts';
+
+const SUITE = 'networking';
+
+/**
+ * A name lookup seen through curl.exe, as upstream dns.go does (nslookup ignores ndots and may
+ * exit 0 on failure): resolved unless curl says it could not resolve (exit 6 / "Resolving timed out").
+ */
+async function resolveAttempt(ctx: CheckContext, t: Transport, name: string): Promise<Attempt> {
+  const a = await httpAttempt(ctx, t, urlOf(name, SERVICE_PORT));
+  if (a.ok) return { ...a, detail: `${name} resolved and answered` };
+  const f = curlFailureOf(a.evidence.exitCode, a.evidence.stderr);
+  const unresolved = f.kind === 'resolve' || /Resolving timed out|Could not resolve/i.test(a.evidence.stderr);
+  return unresolved
+    ? { ok: false, detail: `${name} did not resolve (${f.message})`, evidence: a.evidence }
+    : { ok: true, detail: `${name} resolved (the connection then failed: ${f.message})`, evidence: a.evidence };
+}
+
+/** The cluster domain from the client pod's DNS suffix search list (fallback cluster.local). */
+async function clusterDomain(ctx: CheckContext, t: Transport, evidence: EvidenceItem[]): Promise<string> {
+  const { r, cfg } = await ipconfigOf(ctx, t);
+  const domain = clusterDomainOf(cfg.searchList, ctx.namespace);
+  evidence.push(
+    domain
+      ? `cluster domain ${domain} (from the pod's DNS suffix search list)`
+      : "cluster domain not in the pod's DNS suffix search list: assuming cluster.local",
+    r.evidence,
+  );
+  return domain ?? 'cluster.local';
+}
+
+export const features: Feature[] = [
+  {
+    id: 'net.dns-service',
+    area: 'networking',
+    suite: SUITE,
+    title: 'Windows pod resolves Service names (short and FQDN)',
+    netPath: { from: 'windows-pod', to: 'cluster-dns' },
+    needs: ['windows-node', 'linux-node'],
+    fixtures: [FX.win, FX.winPeer, FX.winPeer2, FX.linux, FX.svcMixed],
+    designedWaitMs: steadyPeriod,
+    expect: () =>
+      supported('Windows pods resolve Service names through cluster DNS, short and fully qualified', 'FEATURES.md; upstream test/e2e/windows/dns.go'),
+    probe: async ctx => {
+      const ready = await readyPods(ctx, [FX.win.id]);
+      if (!ready.ok) return ready.observation;
+      ctx.fixture(FX.svcMixed.id);
+      const t = ctx.podTransport(FX.win.id, 'windows');
+      const evidence: EvidenceItem[] = [];
+      const domain = await clusterDomain(ctx, t, evidence);
+      const names = [FX.svcMixed.id, `${FX.svcMixed.id}.${ctx.namespace}.svc.${domain}`];
+      const failed: string[] = [];
+      const passed: string[] = [];
+      // Both names at once: two independent paths, so two steady periods need not queue.
+      for (const name of names) ctx.step(`resolving ${name} from ${FX.win.id} (curl.exe)`);
+      const verdicts = await Promise.all(names.map(name => warmupThenSteady(ctx, `resolve ${name}`, () => resolveAttempt(ctx, t, name))));
+      for (const [i, v] of verdicts.entries()) {
+        evidence.push(...v.evidence);
+        (v.ok ? passed : failed).push(v.ok ? names[i] : v.detail);
+      }
+      return failed.length
+        ? { works: false, summary: failed.join('; '), evidence, node: ready.pods[FX.win.id].spec?.nodeName }
+        : { works: true, summary: `resolved ${passed.join(' and ')} steadily`, evidence, node: ready.pods[FX.win.id].spec?.nodeName };
+    },
+  },
+  {
+    id: 'net.dns-dotted-name',
+    area: 'networking',
+    suite: SUITE,
+    title: 'Windows pod resolves a partial dotted name (svc.namespace)',
+    needs: ['windows-node', 'linux-node'],
+    fixtures: [FX.win, FX.winPeer, FX.winPeer2, FX.linux, FX.svcMixed],
+    designedWaitMs: confirmWindow,
+    expect: () =>
+      limited(
+        'Windows treats any dotted name as an FQDN and skips the search suffixes, so "svc.namespace" does not resolve',
+        'FEATURES.md; upstream doc dns-pod-service and windows-networking',
+      ),
+    probe: async ctx => {
+      const ready = await readyPods(ctx, [FX.win.id]);
+      if (!ready.ok) return ready.observation;
+      ctx.fixture(FX.svcMixed.id);
+      const t = ctx.podTransport(FX.win.id, 'windows');
+      const evidence: EvidenceItem[] = [];
+      const domain = await clusterDomain(ctx, t, evidence);
+      // Control: the FQDN resolves from the same pod, so a failure below is about the dotted name;
+      // once it has, a few failed tries of the dotted name are conclusive (boundedNegative).
+      const fqdnName = `${FX.svcMixed.id}.${ctx.namespace}.svc.${domain}`;
+      const resolved = await controlPasses(ctx, `resolve ${fqdnName} (control)`, () => resolveAttempt(ctx, t, fqdnName));
+      const fqdn = resolved.failure ?? resolved.firstPass!;
+      evidence.push(`control: ${fqdn.detail}`, fqdn.evidence);
+      const dotted = `${FX.svcMixed.id}.${ctx.namespace}`;
+      ctx.step(`resolving ${dotted} from ${FX.win.id} (curl.exe)`);
+      const v = await boundedNegative(ctx, `resolve ${dotted}`, () => resolveAttempt(ctx, t, dotted), resolved.ok);
+      evidence.push(...v.evidence);
+      return {
+        works: v.ok,
+        summary: `${v.detail}${fqdn.ok ? '' : ' (the FQDN control did not resolve either)'}`,
+        evidence,
+        node: ready.pods[FX.win.id].spec?.nodeName,
+        control: control(resolved.ok, `the FQDN from the same pod: ${fqdn.detail}`),
+      };
+    },
+  },
+  {
+    id: 'net.dns-hostnet',
+    area: 'networking',
+    suite: SUITE,
+    title: 'dnsPolicy ClusterFirstWithHostNet on a Windows host-network pod',
+    needs: ['windows-node', 'linux-node', 'hostprocess'],
+    fixtures: [FX.hostnetDns, FX.winPeer, FX.winPeer2, FX.linux, FX.svcMixed],
+    designedWaitMs: confirmWindow,
+    expect: () =>
+      limited(
+        "ClusterFirstWithHostNet is not supported on Windows: a host-network pod uses the node's DNS, not cluster DNS",
+        'FEATURES.md; upstream doc dns-pod-service',
+      ),
+    probe: async ctx => {
+      const ready = await readyPods(ctx, [FX.hostnetDns.id]);
+      if (!ready.ok) throw new Error(`the HostProcess pod did not start, so its DNS cannot be seen: ${ready.observation.summary}`);
+      ctx.fixture(FX.svcMixed.id);
+      const t = ctx.podTransport(FX.hostnetDns.id, 'windows');
+      const node = ready.pods[FX.hostnetDns.id].spec?.nodeName;
+      // ClusterFirst(WithHostNet) means the cluster's resolver and search list: a short Service
+      // name resolves only then. (An FQDN is weaker evidence: a node's own DNS may forward
+      // cluster.local.) The FQDN and ipconfig /all are kept as evidence.
+      const { r } = await ipconfigOf(ctx, t);
+      const fqdn = await resolveAttempt(ctx, t, `${FX.svcMixed.id}.${ctx.namespace}.svc.cluster.local`);
+      // The pod's resolver answers (the FQDN, else the outside host's name through the node's
+      // DNS): then a few failed tries of the short name are conclusive (boundedNegative).
+      const outside = ctx.options.egressUrl ? new URL(ctx.options.egressUrl).hostname.replace(/^\[|\]$/g, '') : undefined;
+      const resolver = fqdn.ok || !outside ? undefined : await controlPasses(ctx, `resolve ${outside} (control)`, () => resolveAttempt(ctx, t, outside));
+      const answered = fqdn.ok || Boolean(resolver?.ok);
+      const name = FX.svcMixed.id;
+      ctx.step(`resolving the short name ${name} from the host-network pod`);
+      const v = await boundedNegative(
+        ctx,
+        `resolve the short name ${name} from a ClusterFirstWithHostNet host-network pod`,
+        () => resolveAttempt(ctx, t, name),
+        answered,
+      );
+      const controlEvidence = resolver ? [`resolver: ${resolver.detail}`, (resolver.firstPass ?? resolver.failure)!.evidence] : [];
+      // Control: the same short name resolves from an ordinary (ClusterFirst) Windows pod, so
+      // cluster DNS serves it and a failure above is about the host-network pod's DNS policy.
+      const peer = await readyPods(ctx, [FX.winPeer.id]);
+      if (!peer.ok) throw new Error(`the control pod ${FX.winPeer.id} did not start: ${peer.observation.summary}`);
+      ctx.step(`control: resolving ${name} from ${FX.winPeer.id} (dnsPolicy ClusterFirst)`);
+      const ordinary = await resolveAttempt(ctx, ctx.podTransport(FX.winPeer.id, 'windows'), name);
+      return {
+        works: v.ok,
+        summary: `${v.detail} (FQDN: ${fqdn.detail})`,
+        evidence: [r.evidence, fqdn.evidence, ...controlEvidence, ...v.evidence],
+        node,
+        control: control(ordinary.ok, `the short name ${name} from ${FX.winPeer.id} (ClusterFirst): ${ordinary.detail}`, [ordinary.evidence]),
+      };
+    },
+  },
+  {
+    id: 'net.dns-config',
+    area: 'networking',
+    suite: SUITE,
+    title: 'dnsPolicy None + dnsConfig nameservers visible in ipconfig /all',
+    needs: ['windows-node'],
+    fixtures: [FX.dnsConfig],
+    expect: () => supported("dnsPolicy None with dnsConfig sets the pod's DNS servers and search list", 'FEATURES.md; upstream test/e2e/windows/dns.go'),
+    probe: async ctx => {
+      const ready = await readyPods(ctx, [FX.dnsConfig.id]);
+      if (!ready.ok) return ready.observation;
+      const { r, cfg } = await ipconfigOf(ctx, ctx.podTransport(FX.dnsConfig.id, 'windows'));
+      const servers = dnsServersOf(cfg);
+      const node = ready.pods[FX.dnsConfig.id].spec?.nodeName;
+      if (!r.ok) return { works: false, summary: `ipconfig /all failed: ${r.detail}`, evidence: [r.evidence], node };
+      const hasServer = servers.includes('1.1.1.1');
+      const hasSuffix = cfg.searchList.map(s => s.toLowerCase()).includes('resolv.conf.local');
+      const seen = `DNS servers ${servers.join(', ') || 'none'}; search list ${cfg.searchList.join(', ') || 'none'}`;
+      return hasServer
+        ? {
+            works: true,
+            summary: `ipconfig /all shows the configured nameserver 1.1.1.1 (${seen})${hasSuffix ? '' : '; the search suffix resolv.conf.local is missing'}`,
+            evidence: [r.evidence],
+            node,
+          }
+        : { works: false, summary: `ipconfig /all does not show the configured nameserver 1.1.1.1 (${seen})`, evidence: [r.evidence], node };
+    },
+  },
+];

@@ -1,0 +1,103 @@
+// StatefulSet on Windows nodes: stable pod names, each reachable by its per-pod DNS name.
+
+import type { V1StatefulSet } from '@kubernetes/client-node';
+import { watchUntil, WaitTimeoutError } from '../../cluster/watch.ts';
+import { supported } from '../expect.ts';
+import { meansOfWorkload, probeUntilPass } from '../kit/observe.ts';
+import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
+
+const STATEFULSET_REPLICAS = 2;
+
+/** `ipconfig /all` → the DNS suffix search list (first line after the label, then continuation lines). */
+export function dnsSuffixes(ipconfig: string): string[] {
+  const lines = ipconfig.split(/\r?\n/);
+  const out: string[] = [];
+  const at = lines.findIndex(l => /DNS Suffix Search List[ .]*:/.test(l));
+  if (at < 0) return out;
+  const first = lines[at].split(':').slice(1).join(':').trim();
+  if (first) out.push(first);
+  for (const l of lines.slice(at + 1)) {
+    if (!/^\s{20,}\S+\s*$/.test(l)) break;
+    out.push(l.trim());
+  }
+  return out;
+}
+
+/** The pod's "<namespace>.svc.<domain>" search suffix; cluster.local when ipconfig does not show one. */
+async function serviceSuffix(ctx: CheckContext, pod: string, evidence: EvidenceItem[]): Promise<string> {
+  const r = await ctx.probe(ctx.podTransport(pod, 'windows'), { kind: 'ip-config', all: true });
+  const suffix = dnsSuffixes(r.evidence.stdout).find(s => s.toLowerCase().startsWith(`${ctx.namespace}.svc.`));
+  evidence.push(
+    suffix
+      ? `search suffix from ipconfig /all in ${pod}: ${suffix}`
+      : `no ${ctx.namespace}.svc.* search suffix in ipconfig /all of ${pod}; assuming cluster.local`,
+  );
+  return suffix ?? `${ctx.namespace}.svc.cluster.local`;
+}
+
+async function statefulSetProbe(ctx: CheckContext): Promise<Observation> {
+  const name = 'statefulset';
+  ctx.fixture(name);
+  const evidence: EvidenceItem[] = [];
+  ctx.step(`waiting for statefulset ${name} to have ${STATEFULSET_REPLICAS} ready replicas`);
+  try {
+    const sts = await watchUntil<V1StatefulSet, V1StatefulSet>({
+      kube: ctx.kube,
+      path: `/apis/apps/v1/namespaces/${ctx.namespace}/statefulsets`,
+      fieldSelector: `metadata.name=${name}`,
+      list: () => ctx.kube.apps.listNamespacedStatefulSet({ namespace: ctx.namespace, fieldSelector: `metadata.name=${name}` }),
+      check: s => ((s.status?.readyReplicas ?? 0) >= STATEFULSET_REPLICAS ? s : undefined),
+      what: `statefulset ${ctx.namespace}/${name} to have ${STATEFULSET_REPLICAS} ready replicas`,
+      describe: s => (s ? `replicas ${s.status?.replicas ?? 0}, ready ${s.status?.readyReplicas ?? 0}` : 'statefulset not seen'),
+      timeoutMs: ctx.options.timeouts.rollout,
+      signal: ctx.signal,
+    });
+    evidence.push(`statefulset ${name}: replicas ${sts.status?.replicas}, ready ${sts.status?.readyReplicas}`);
+  } catch (e) {
+    if (!(e instanceof WaitTimeoutError)) throw e;
+    const means = await meansOfWorkload(ctx, `app=${name}`, `statefulset ${name}`);
+    if (means) throw means;
+    return { works: false, summary: e.message, evidence: [...evidence, e.message] };
+    throw e;
+  }
+  const pods = (await ctx.kube.core.listNamespacedPod({ namespace: ctx.namespace, labelSelector: `app=${name}` })).items;
+  const names = pods.map(p => p.metadata?.name ?? '').sort();
+  const wanted = Array.from({ length: STATEFULSET_REPLICAS }, (_, i) => `${name}-${i}`);
+  evidence.push(`pods: ${pods.map(p => `${p.metadata?.name}@${p.spec?.nodeName}`).join(', ')}`);
+  if (wanted.some(w => !names.includes(w))) return { works: false, summary: `pod names ${names.join(', ')} are not the stable ${wanted.join(', ')}`, evidence };
+  const node = pods[0]?.spec?.nodeName;
+  // Windows treats a dotted name as an FQDN (no search-list devolution): use the full name.
+  const suffix = await serviceSuffix(ctx, wanted[0], evidence);
+  const failures: string[] = [];
+  for (const [from, to] of [
+    [wanted[0], wanted[1]],
+    [wanted[1], wanted[0]],
+  ]) {
+    const fqdn = `${to}.${name}.${suffix}`;
+    ctx.step(`GET http://${fqdn}:8080/hostname from ${from}`);
+    const r = await probeUntilPass(ctx, ctx.podTransport(from, 'windows'), { kind: 'http-get', url: `http://${fqdn}:8080/hostname` });
+    evidence.push(r.evidence);
+    const answered = r.evidence.stdout.trim();
+    if (!r.ok) failures.push(`${from} → ${fqdn}: ${r.detail}`);
+    else if (answered !== to) failures.push(`${fqdn} answered as "${answered}", not ${to}`);
+  }
+  return failures.length
+    ? { works: false, summary: failures.join('; '), evidence, node }
+    : { works: true, summary: `stable names ${wanted.join(', ')}; each resolves and answers by its per-pod DNS name`, evidence, node };
+}
+
+export const features: Feature[] = [
+  {
+    id: 'work.statefulset',
+    area: 'workloads',
+    title: 'StatefulSet on Windows: stable pod names and per-pod DNS',
+    needs: ['windows-node'],
+    fixtures: [{ id: 'statefulset', template: 'statefulset', os: 'windows' }],
+    expect: () =>
+      supported(
+        'StatefulSets run on Windows nodes with stable names and per-pod DNS records (the v1.9 docs listed them as unsupported)',
+        'FEATURES.md; seed 000 (v1.9 limitation, since lifted)',
+      ),
+    probe: statefulSetProbe,
+  },
+];

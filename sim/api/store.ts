@@ -148,7 +148,7 @@ export class Store {
     const lsel = parseLabelSelector(opts.labelSelector);
     const fsel = parseFieldSelector(opts.fieldSelector);
     const items = [...this.bucket(bucket).values()]
-      .filter(o => matches(o, opts.namespace, lsel, fsel))
+      .filter(o => matches(o, opts.namespace, lsel, fsel, bucket))
       .sort((a, b) => keyOf(a.metadata.namespace, a.metadata.name!).localeCompare(keyOf(b.metadata.namespace, b.metadata.name!)))
       .map(clone);
     return { items, resourceVersion: this.currentRV() };
@@ -354,8 +354,8 @@ export class Store {
     const from = opts.resourceVersion;
     const deliver = (h: HistoryEntry) => {
       if (h.bucket !== bucket) return;
-      const now = matches(h.object, opts.namespace, lsel, fsel);
-      const before = h.old ? matches(h.old, opts.namespace, lsel, fsel) : false;
+      const now = matches(h.object, opts.namespace, lsel, fsel, bucket);
+      const before = h.old ? matches(h.old, opts.namespace, lsel, fsel, bucket) : false;
       if (h.type === 'ADDED' && now) onEvent({ type: 'ADDED', object: clone(h.object) });
       else if (h.type === 'DELETED' && now) onEvent({ type: 'DELETED', object: clone(h.object) });
       else if (h.type === 'MODIFIED') {
@@ -407,9 +407,9 @@ export class Store {
   }
 }
 
-function matches(o: KubeObject, ns: string | undefined, lsel: Requirement[], fsel: FieldRequirement[]): boolean {
+function matches(o: KubeObject, ns: string | undefined, lsel: Requirement[], fsel: FieldRequirement[], bucket: string): boolean {
   if (ns && o.metadata.namespace !== ns) return false;
-  return matchesLabels(lsel, o.metadata.labels) && matchesFields(fsel, o);
+  return matchesLabels(lsel, o.metadata.labels) && matchesFields(fsel, o, bucket);
 }
 
 function notFound(bucket: string, name: string): StoreError {

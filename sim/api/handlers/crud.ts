@@ -4,7 +4,8 @@
 import type { KubeObject } from '../store.ts';
 import { StoreError } from '../store.ts';
 import { apiVersionOf, type ResourceType } from '../resources.ts';
-import { toExternal, toStorage } from '../convert.ts';
+import { storageBucket, toExternal, toStorage } from '../convert.ts';
+import { checkFieldSelector } from '../selectors.ts';
 import { ApiError, sendJSON, successStatus } from '../status.ts';
 import { toTable, wantsTable, labelSelectorString, type IncludeObject } from '../tables.ts';
 import { applyPatch, patchTypeOf, type PatchType } from '../patch.ts';
@@ -18,10 +19,14 @@ const CREATE_ON_UPDATE = new Set(['endpoints', 'leases.coordination.k8s.io', 'ev
 
 const hasStatus = (rt: ResourceType) => (rt.subresources ?? []).includes('status');
 
-/** events.k8s.io field names → the stored core form. */
+/** events.k8s.io field names → the stored core form; a label the kind does not support is a 400. */
 export function translateFieldSelector(rt: ResourceType, fs: string | undefined): string | undefined {
-  if (!fs || rt.group !== 'events.k8s.io') return fs;
-  return fs.replace(/(^|,)regarding\./g, '$1involvedObject.').replace(/(^|,)reportingController=/g, '$1reportingComponent=');
+  const stored =
+    !fs || rt.group !== 'events.k8s.io'
+      ? fs
+      : fs.replace(/(^|,)regarding\./g, '$1involvedObject.').replace(/(^|,)reportingController=/g, '$1reportingComponent=');
+  checkFieldSelector(storageBucket(rt), stored);
+  return stored;
 }
 
 function respond(ctx: Ctx, code: number, obj: KubeObject, headers: Record<string, string | string[]> = {}): void {

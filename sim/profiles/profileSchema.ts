@@ -152,6 +152,7 @@ export const PROFILE_RULE: Rule = {
         linuxPullMs: { kind: 'number', min: 0 },
         windowsStartMs: { kind: 'number', min: 0 },
         linuxStartMs: { kind: 'number', min: 0 },
+        loadBalancerIngressMs: { kind: 'number', min: 0 },
       } satisfies Record<keyof NonNullable<Profile['latencies']>, Rule>,
     },
     pullLatency: {

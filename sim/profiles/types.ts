@@ -260,9 +260,10 @@ export interface Profile {
   /**
    * Per-OS latencies, time-scaled from real clusters (the `realistic` profile): the first pull of
    * an image on a node (replaces imagePullLatencyMs for that OS) and each container start (HCS
-   * starting a Windows container takes seconds; a Linux one, a fraction of that).
+   * starting a Windows container takes seconds; a Linux one, a fraction of that), and how long
+   * the cloud takes to give a LoadBalancer Service its address (default 300 ms).
    */
-  latencies?: { windowsPullMs?: number; linuxPullMs?: number; windowsStartMs?: number; linuxStartMs?: number };
+  latencies?: { windowsPullMs?: number; linuxPullMs?: number; windowsStartMs?: number; linuxStartMs?: number; loadBalancerIngressMs?: number };
   /**
    * First pulls take as long as the image's size at this rate, times `scale` (time-scaled: 0.02
    * turns a 1.5 GB servercore pulled at 25 MB/s, about a minute, into 1.2 s). Overrides the other

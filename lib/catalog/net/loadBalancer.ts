@@ -4,30 +4,29 @@ import type { CoreV1Event, V1Service } from '@kubernetes/client-node';
 import type { CheckContext } from '../types.ts';
 import { WaitTimeoutError, watchUntil } from '../../cluster/watch.ts';
 
-/** Waits for a LoadBalancer ingress address (watch with a deadline); undefined on timeout. */
 /**
- * Event reasons by which a LoadBalancer provisioner says it is acting on a Service. The cloud
- * provider's service controller (kubernetes/cloud-provider controllers/service/controller.go,
- * syncLoadBalancerIfNeeded and processServiceCreateOrUpdate) records Normal "EnsuringLoadBalancer"
- * before it calls the cloud and "EnsuredLoadBalancer" after, Warning "SyncLoadBalancerFailed"
- * ("Error syncing load balancer: ...") when that failed, "UnAvailableLoadBalancer" when no node
- * can back it, and "UpdatedLoadBalancer"/"UpdateLoadBalancerFailed" on node changes. Provisioners
- * outside it: MetalLB ("IPAllocated", "nodeAssigned", "AllocationFailed"), the AWS Load Balancer
- * Controller ("SuccessfullyReconciled", "FailedDeployModel").
+ * The component that wrote an event (events.k8s.io reportingController, core/v1 source.component or
+ * reportingComponent), when it says.
  */
-export const LB_PROVISIONER_EVENTS = new Set([
-  'EnsuringLoadBalancer',
-  'EnsuredLoadBalancer',
-  'SyncLoadBalancerFailed',
-  'UnAvailableLoadBalancer',
-  'UpdatedLoadBalancer',
-  'UpdateLoadBalancerFailed',
-  'IPAllocated',
-  'nodeAssigned',
-  'AllocationFailed',
-  'SuccessfullyReconciled',
-  'FailedDeployModel',
-]);
+function eventAuthor(ev: CoreV1Event): string | undefined {
+  return ev.reportingComponent || ev.source?.component || undefined;
+}
+
+/** The name wincheck would write events under; it writes none today, and its own never count as a provisioner acting. */
+export const HARNESS_COMPONENT = 'wincheck';
+
+/**
+ * Whether an event on the Service says a provisioner is acting: any event by a component other than
+ * wincheck. The cloud provider's service controller records EnsuringLoadBalancer/EnsuredLoadBalancer
+ * (https://github.com/kubernetes/cloud-provider/blob/master/controllers/service/controller.go), but
+ * provisioners outside it write their own reasons (MetalLB "IPAllocated", the AWS Load Balancer
+ * Controller "SuccessfullyReconciled", others in their own words), so the reason is not what counts.
+ */
+export function provisionerActed(ev: CoreV1Event): boolean {
+  if (ev.involvedObject?.kind !== 'Service') return false;
+  const by = eventAuthor(ev);
+  return by !== HARNESS_COMPONENT;
+}
 
 export interface LoadBalancerWait {
   /** The first ingress IP or hostname, when one came. */
@@ -85,8 +84,7 @@ export async function waitForIngress(ctx: CheckContext, name: string, timeoutMs:
     fieldSelector: eventSelector,
     list: () => ctx.kube.core.listNamespacedEvent({ namespace: ns, fieldSelector: eventSelector }),
     check: ev => {
-      if (ev.involvedObject?.kind === 'Service' && LB_PROVISIONER_EVENTS.has(ev.reason ?? ''))
-        sawActing(`event ${ev.reason}${ev.source?.component ? ` from ${ev.source.component}` : ''}: ${ev.message ?? ''}`);
+      if (provisionerActed(ev)) sawActing(`event ${ev.reason ?? ''}${eventAuthor(ev) ? ` from ${eventAuthor(ev)}` : ''}: ${ev.message ?? ''}`);
       return undefined;
     },
     what: `events of service ${ns}/${name}`,
@@ -116,6 +114,6 @@ export function noIngressReason(name: string, w: LoadBalancerWait): { notApplica
   return w.acted
     ? { error: `a LoadBalancer provisioner acted on service ${name} (${w.acted}) but gave it no address within ${secs}s` }
     : {
-        notApplicable: `no LoadBalancer provisioner acted on the Service within ${secs}s (service ${name}: no ingress address, no EnsuringLoadBalancer/EnsuredLoadBalancer event, no finalizer)`,
+        notApplicable: `no LoadBalancer provisioner acted on the Service within ${secs}s (service ${name}: no ingress address, no event on it from any component, no finalizer)`,
       };
 }

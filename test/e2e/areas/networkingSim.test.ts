@@ -251,7 +251,7 @@ describe('networking and services suites against the simulated cluster', functio
     expect(run.results.get('net.preserve-client-ip')!.summary).to.match(/SNAT by the node\), while the Linux control saw/);
     expect(run.results.get('net.preserve-destination')!.expectation.expected).to.equal('limited');
     expect(run.results.get('net.lb')!.reason).to.match(
-      /no LoadBalancer provisioner acted on the Service within 5s \(service net-svc-lb: no ingress address, no EnsuringLoadBalancer\/EnsuredLoadBalancer event, no finalizer\)/,
+      /no LoadBalancer provisioner acted on the Service within 5s \(service net-svc-lb: no ingress address, no event on it from any component, no finalizer\)/,
     );
     expect(run.exitCode).to.equal(0);
   });

@@ -1,7 +1,7 @@
 // Endpoints and EndpointSlices from Services' selectors and pod readiness; LoadBalancers.
 
 import { expect } from 'chai';
-import type { V1EndpointSlice, V1Endpoints, V1Pod, V1Service } from '@kubernetes/client-node';
+import type { CoreV1Event, V1EndpointSlice, V1Endpoints, V1Pod, V1Service } from '@kubernetes/client-node';
 import type { KubeObject } from '../../../sim/api/store.ts';
 import { loadProfile } from '../../../sim/profiles/load.ts';
 import { createNamespace, startTestCluster, waitFor, windowsPod, type TestCluster } from '../../support/simControllers.ts';
@@ -115,6 +115,42 @@ describe('sim service controllers', () => {
     c.store.create('services', service('lb', { app: 'x' }, { type: 'LoadBalancer' }));
     await waitFor(c.store, 'the Endpoints (controllers have run)', () => endpointsOf(c, 'lb'));
     expect((c.store.get('services', NS, 'lb') as unknown as V1Service).status?.loadBalancer?.ingress).to.equal(undefined);
+  });
+
+  it('holds a LoadBalancer Service with the cleanup finalizer, gives the address after the cloud latency, and lets go on deletion', async () => {
+    const p = loadProfile('default');
+    c = await startTestCluster({ ...p, latencies: { ...p.latencies, loadBalancerIngressMs: 150 } });
+    createNamespace(c.store, NS);
+    c.store.create('services', service('lb', { app: 'x' }, { type: 'LoadBalancer' }));
+    const svc = () => c.store.tryGet('services', NS, 'lb') as unknown as V1Service | undefined;
+    const reasons = () =>
+      c.store
+        .list('events', { namespace: NS })
+        .items.map(e => e as unknown as CoreV1Event)
+        .filter(e => e.involvedObject.name === 'lb')
+        .map(e => e.reason);
+    await waitFor(c.store, 'the cleanup finalizer', () => svc()?.metadata?.finalizers?.includes('service.kubernetes.io/load-balancer-cleanup'));
+    // Ensuring, finalizer, no address yet: the cloud is still at it.
+    expect(svc()!.status?.loadBalancer?.ingress).to.equal(undefined);
+    expect(reasons()).to.include('EnsuringLoadBalancer');
+    const started = Date.now();
+    await waitFor(c.store, 'an ingress IP', () => svc()?.status?.loadBalancer?.ingress?.[0]?.ip);
+    expect(Date.now() - started).to.be.greaterThan(50);
+    expect(reasons()).to.include('EnsuredLoadBalancer');
+
+    c.store.delete('services', NS, 'lb');
+    await waitFor(c.store, 'the Service gone once the finalizer is removed', () => !svc());
+    expect(reasons()).to.include.members(['DeletingLoadBalancer', 'DeletedLoadBalancer']);
+  });
+
+  it('removes the finalizer and the address when a Service stops being a LoadBalancer', async () => {
+    c = await startTestCluster('default');
+    createNamespace(c.store, NS);
+    c.store.create('services', service('lb', { app: 'x' }, { type: 'LoadBalancer' }));
+    const svc = () => c.store.get('services', NS, 'lb') as unknown as V1Service;
+    await waitFor(c.store, 'an ingress IP', () => svc().status?.loadBalancer?.ingress?.[0]?.ip);
+    c.store.mutate('services', NS, 'lb', o => void ((o.spec as { type: string }).type = 'ClusterIP'));
+    await waitFor(c.store, 'no finalizer, no address', () => !svc().metadata?.finalizers?.length && !svc().status?.loadBalancer?.ingress);
   });
 
   it('takes the LoadBalancer address from the network twin when it offers one', async () => {

@@ -7,6 +7,7 @@
 import { ApiException } from '@kubernetes/client-node';
 import { apiErrorMessage } from './apiError.ts';
 import { errorText } from '../../util/errorText.ts';
+import { isNoRoom, isPlatformMismatch, OUT_OF_REASON, pullFailureText } from './podFailures.ts';
 
 export { errorText };
 
@@ -43,13 +44,6 @@ export class MeansError extends Error {
   }
 }
 
-/**
- * The scheduler's words for nodes without room (kube-scheduler's NodeResourcesFit: "Insufficient
- * cpu", "Too many pods") and the kubelet's admission reasons (OutOfcpu, OutOfmemory, OutOfpods).
- */
-const NO_ROOM = /\bInsufficient [\w./-]+|\bToo many pods\b/;
-const OUT_OF = /^OutOf[\w./-]+$/;
-
 /** What a refusal by the API server is, from its status code and words; undefined: not one of ours. */
 export function refusalMeans(code: number | undefined, message: string): Means | undefined {
   if (/admission webhook|calling webhook|failed calling webhook/i.test(message)) return 'webhook';
@@ -79,20 +73,18 @@ export function apiExceptionIn(e: unknown): ApiException<unknown> | undefined {
   return undefined;
 }
 
-/** containerd's words when an image has no manifest for the node's OS build (docs/windows-commands.md §7). */
-export const PLATFORM_MISMATCH = /no match(?:ing)? (?:for )?(?:platform|manifest)/i;
-
 /** The means a pod's failed start points at (PodStartError reasons), or undefined: the pod's own failure. */
-export function podStartMeans(reason: string, message: string): Means | undefined {
+export function podStartMeans(reason: string, message: string, events: readonly string[] = []): Means | undefined {
   if (reason === 'FailedScheduling')
     return /unbound .*PersistentVolumeClaim|volume node affinity|pod has unbound/i.test(message)
       ? 'volume-binding'
-      : NO_ROOM.test(message)
+      : isNoRoom(message)
         ? 'capacity'
         : 'scheduling';
-  if (OUT_OF.test(reason)) return 'capacity';
+  if (OUT_OF_REASON.test(reason)) return 'capacity';
+  // Kubelets before 1.32 say only 'Back-off pulling image "X"': the cause is in the pod's events.
   if (reason === 'ErrImagePull' || reason === 'ImagePullBackOff' || reason === 'InvalidImageName')
-    return PLATFORM_MISMATCH.test(message) ? 'image-platform' : 'image-pull';
+    return isPlatformMismatch(pullFailureText(message, events)) ? 'image-platform' : 'image-pull';
   if (reason === 'FailedCreatePodSandBox') return 'sandbox';
   return undefined;
 }

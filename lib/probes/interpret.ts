@@ -1,7 +1,8 @@
 // Each op's verdict from what came back. Quirks from docs/windows-commands.md: nslookup can exit 0
-// on failure; ping's exit code is unreliable on Windows; an unset %VAR% echoes itself.
+// on failure (readers/nslookup.ts); ping's exit code is unreliable on Windows; an unset %VAR% echoes itself.
 
 import type { CommandResult, ProbeOp, ProbeOS } from './types.ts';
+import { nslookupAnswer } from './readers/nslookup.ts';
 
 export interface Verdict {
   ok: boolean;
@@ -12,10 +13,8 @@ export function interpret(op: ProbeOp, os: ProbeOS, r: CommandResult): Verdict {
   const exited = `exit ${r.exitCode}`;
   switch (op.kind) {
     case 'dns-lookup': {
-      const failed = /can't find|could not resolve|NXDOMAIN|Non-existent domain|server can't find/i.test(r.stderr + r.stdout);
-      return r.exitCode === 0 && !failed
-        ? { ok: true, detail: `${op.name} resolved` }
-        : { ok: false, detail: `${op.name} did not resolve (${exited}${failed ? ', "can\'t find" in output' : ''})` };
+      const a = nslookupAnswer(r.exitCode, r.stdout, r.stderr);
+      return a.resolved ? { ok: true, detail: `${op.name} resolved` } : { ok: false, detail: `${op.name} did not resolve (${a.why})` };
     }
     case 'ping': {
       const replied = /TTL=|bytes from/i.test(r.stdout);

@@ -34,7 +34,9 @@ export async function meansOfWorkload(ctx: CheckContext, labelSelector: string, 
   for (const pod of pods) {
     const why = failFastReason(pod);
     const text = describePod(pod);
-    const means = why ? podStartMeans(why, text) : undefined;
+    // A pull's cause may be only in the events (kubelets before 1.32).
+    const events = why && /ImagePull/.test(why) ? await podEvents(ctx.kube, ctx.namespace, pod.metadata!.name!).catch(() => []) : [];
+    const means = why ? podStartMeans(why, text, events) : undefined;
     if (means) return new MeansError(means, `${workload}: pod ${pod.metadata?.name} waits on ${why}: ${text}`, { pod: pod.metadata });
   }
   // A sandbox that keeps failing leaves the pod ContainerCreating: only its events say so.
@@ -47,7 +49,7 @@ export async function meansOfWorkload(ctx: CheckContext, labelSelector: string, 
 
 /** A pod start failure the harness's means caused (scheduling, pull, sandbox) as a MeansError, else undefined. */
 export function meansOfStart(name: string, e: PodStartError): MeansError | undefined {
-  const means = podStartMeans(e.reason, e.message);
+  const means = podStartMeans(e.reason, e.message, e.events);
   return means ? new MeansError(means, `pod ${name} did not start: ${e.message}`, { cause: e, pod: e.pod.metadata }) : undefined;
 }
 

@@ -2,22 +2,9 @@
 // curl exit codes and "curl: (N) ..." lines (§2), ipconfig /all (§4), ping replies (§4),
 // agnhost netexec /hostname and /clientip bodies (§6), netstat -an. Pure: unit-tested.
 
-/** Why a curl (curl.exe or Linux curl) call failed, from its exit code (everything.curl.dev). */
-export type CurlFailure = 'resolve' | 'connect' | 'timeout' | 'http' | 'other';
+import { isEstablished, parseTcpConnections, unmapped, type TcpConnection } from '../../probes/readers/tcpConnections.ts';
 
-export function curlFailureOf(exitCode: number, stderr: string): { kind: CurlFailure; message: string } {
-  const line =
-    stderr
-      .split(/\r?\n/)
-      .map(l => l.trim())
-      .find(l => /^curl: \(\d+\)/.test(l)) ??
-    stderr.trim().split(/\r?\n/).pop() ??
-    '';
-  const code = /^curl: \((\d+)\)/.exec(line)?.[1];
-  const n = code !== undefined ? Number(code) : exitCode;
-  const kind: CurlFailure = n === 6 ? 'resolve' : n === 7 ? 'connect' : n === 28 ? 'timeout' : n === 22 ? 'http' : 'other';
-  return { kind, message: line || `exit ${exitCode}` };
-}
+export { curlFailureOf, type CurlFailure } from '../../probes/readers/curl.ts';
 
 /** agnhost /clientip answers "ip:port" (Go's RemoteAddr; IPv6 as "[ip]:port"). Returns the ip. */
 export function clientIpOf(body: string): string | undefined {
@@ -28,10 +15,7 @@ export function clientIpOf(body: string): string | undefined {
   return v4?.[1];
 }
 
-/** ::ffff:10.0.0.1 → 10.0.0.1 (an IPv4 peer on a dual-stack socket). */
-export function unmapped(ip: string): string {
-  return /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(ip) ? ip.slice(7) : ip;
-}
+export { unmapped };
 
 /** agnhost /hostname answers the pod name (no newline from Go's fmt). */
 export function hostnameOf(body: string): string {
@@ -124,33 +108,11 @@ export function pingUnresolved(stdout: string, stderr: string): boolean {
   return /could not find host|bad address|unknown host|Name or service not known/i.test(stdout + stderr);
 }
 
-export interface NetstatEntry {
-  proto: string;
-  local: string;
-  localPort: number;
-  foreign: string;
-  foreignPort: number;
-  state: string;
-}
+/** A row of `netstat -an` or of Get-NetTCPConnection (lib/probes/readers/tcpConnections.ts). */
+export type NetstatEntry = TcpConnection;
 
-/** `netstat -an` (Windows: "  TCP    10.244.1.5:8080    10.0.0.4:51234    ESTABLISHED"). */
-export function parseNetstat(stdout: string): NetstatEntry[] {
-  const out: NetstatEntry[] = [];
-  for (const line of stdout.split(/\r?\n/)) {
-    const m = /^\s*(TCP|tcp6?|TCPv6)\s+(?:\d+\s+\d+\s+)?(\S+)\s+(\S+)\s+(\S+)/.exec(line);
-    if (!m) continue;
-    const [local, localPort] = splitHostPort(m[2]);
-    const [foreign, foreignPort] = splitHostPort(m[3]);
-    out.push({ proto: m[1].toUpperCase(), local, localPort, foreign, foreignPort, state: m[4].toUpperCase() });
-  }
-  return out;
-}
-
-function splitHostPort(s: string): [string, number] {
-  const i = s.lastIndexOf(':');
-  if (i < 0) return [s, NaN];
-  return [unmapped(s.slice(0, i).replace(/^\[|\]$/g, '')), Number(s.slice(i + 1))];
-}
+/** `netstat -an` (any display language) or `Get-NetTCPConnection | ConvertTo-Json`. */
+export const parseNetstat = parseTcpConnections;
 
 /**
  * preserve-destination seen from the backends' netstat while a connection to the Service address
@@ -158,7 +120,7 @@ function splitHostPort(s: string): [string, number] {
  * address (no DNAT), "dnat" when connections exist and none has it, "unseen" when there are none.
  */
 export function destinationVerdict(entries: NetstatEntry[], serviceAddress: string, backendPort: number): 'preserved' | 'dnat' | 'unseen' {
-  const conns = entries.filter(e => e.localPort === backendPort && e.state === 'ESTABLISHED');
+  const conns = entries.filter(e => e.localPort === backendPort && isEstablished(e));
   if (conns.some(e => e.local === serviceAddress)) return 'preserved';
   return conns.length ? 'dnat' : 'unseen';
 }

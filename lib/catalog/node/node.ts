@@ -11,13 +11,15 @@ import { buildNumberOf, windowsBuildRow } from '../../facts/windows.ts';
 import { checkImageForBuild, NoImageError } from '../../fixtures/images.ts';
 import { FIXTURE_LABEL } from '../../fixtures/render.ts';
 import type { Transport } from '../../probes/types.ts';
+import { serviceState } from '../../probes/readers/service.ts';
+import { isHnsdiagListing, parseHnsdiagNetworks, parseHnsNetworks, type HnsNetwork } from '../../probes/readers/hnsNetworks.ts';
 import { supported } from '../expect.ts';
 import { control } from '../kit/observe.ts';
 import type { CheckContext, EvidenceItem, Expectation, Feature, Observation } from '../types.ts';
 import { DOCKERSHIM_REMOVED, DOCKERSHIM_SOURCE, k8sAtLeast, runtimeSupport } from '../../facts/kubernetes.ts';
-import { firstSandboxFailure, throwIfNoPodMade, waitForPodSet } from '../kit/podWaits.ts';
+import { firstSandboxFailure, recentEvents, throwIfNoPodMade, waitForPodSet } from '../kit/podWaits.ts';
 import { nodeTransportOf, readyWindowsNodes, selectedNodes } from '../kit/nodeAccess.ts';
-import { PLATFORM_MISMATCH } from '../../cluster/meansError.ts';
+import { isPlatformMismatch, pullFailureText } from '../../cluster/podFailures.ts';
 
 // ---- pure rules (tested without a cluster) ------------------------------------------------
 
@@ -54,22 +56,8 @@ export function skewOf(kubeletVersion: string, v: ServerVersion): { ok: boolean;
     : { ok: false, why: `kubelet ${kubeletVersion} is ${lag} minor versions behind ${v.gitVersion} (at most ${allowed} allowed)` };
 }
 
-/** `sc.exe queryex <svc>`: the STATE word, or 'NOT_INSTALLED' (1060), or undefined. */
-export function serviceState(stdout: string, exitCode: number): string | undefined {
-  if (exitCode === 1060 || /\b1060\b|does not exist as an installed service/i.test(stdout)) return 'NOT_INSTALLED';
-  return /STATE\s*:\s*\d+\s+([A-Z_]+)/.exec(stdout)?.[1];
-}
-
-/** `Get-HnsNetwork` list output → { name, type } per network (blocks split by blank lines). */
-export function parseHnsNetworks(stdout: string): { name: string; type: string }[] {
-  const out: { name: string; type: string }[] = [];
-  for (const block of stdout.split(/\r?\n\s*\r?\n/)) {
-    const name = /^\s*Name\s*:\s*(.*?)\s*$/m.exec(block)?.[1];
-    const type = /^\s*Type\s*:\s*(.*?)\s*$/m.exec(block)?.[1];
-    if (name !== undefined && type !== undefined) out.push({ name, type });
-  }
-  return out;
-}
+export { serviceState } from '../../probes/readers/service.ts';
+export { parseHnsNetworks, parseHnsdiagNetworks } from '../../probes/readers/hnsNetworks.ts';
 
 /** `ipconfig` adapters named vEthernet (...). */
 export function vEthernetAdapters(ipconfig: string): string[] {
@@ -232,15 +220,6 @@ async function servicesProbe(ctx: CheckContext): Promise<Observation> {
     : obs;
 }
 
-/** `hnsdiag list networks` rows ("<id> | <name> | <type>") or Name/Type blocks → networks. */
-export function parseHnsdiagNetworks(stdout: string): { name: string; type: string }[] {
-  const rows = stdout
-    .split(/\r?\n/)
-    .map(l => l.split('|').map(c => c.trim()))
-    .filter(c => c.length >= 3 && c[0] && !/^-+$/.test(c[0]) && !/^network id$/i.test(c[0]));
-  return rows.length ? rows.map(c => ({ name: c[1], type: c[2] })) : parseHnsNetworks(stdout);
-}
-
 const NOT_RECOGNIZED = /is not recognized as (the name of a cmdlet|an internal or external command)/i;
 
 /**
@@ -252,7 +231,7 @@ async function hnsNetworksOf(
   node: NodeInfo,
   t: Transport,
   evidence: EvidenceItem[],
-): Promise<{ nets: { name: string; type: string }[]; source: string; failed?: string } | { couldNotTell: string }> {
+): Promise<{ nets: HnsNetwork[]; source: string; failed?: string } | { couldNotTell: string }> {
   ctx.step(`on ${node.name}: Get-HnsNetwork`);
   const hns = await ctx.probe(t, { kind: 'node-command', script: 'Get-HnsNetwork | Format-List Name, Type, ID' });
   evidence.push(hns.evidence);
@@ -273,7 +252,7 @@ async function hnsNetworksOf(
     return {
       couldNotTell: `${why}, and hnsdiag list networks failed (exit ${diag.evidence.exitCode}${NOT_RECOGNIZED.test(diag.evidence.stdout + diag.evidence.stderr) ? ': not on the node' : ''})`,
     };
-  if (!nets.length && diag.evidence.stdout.trim() && !/network id/i.test(diag.evidence.stdout))
+  if (!nets.length && diag.evidence.stdout.trim() && !isHnsdiagListing(diag.evidence.stdout))
     return { couldNotTell: `${why}, and hnsdiag's output could not be read: ${diag.evidence.stdout.trim().split(/\r?\n/)[0].slice(0, 200)}` };
   return { nets, source: 'hnsdiag list networks' };
 }
@@ -293,15 +272,16 @@ async function hnsProbe(ctx: CheckContext): Promise<Observation> {
     ]);
     if ('couldNotTell' in found) return found;
     const { nets } = found;
-    const cni = nets.filter(n => !/^(nat|ics)$/i.test(n.type));
+    // Older hnsdiag lists no type: such a network is the CNI's unless its name is the host's NAT/ICS one.
+    const cni = nets.filter(n => !/^(nat|ics)$/i.test(n.type) && !(n.type === '' && /^(nat|ics|default switch)$/i.test(n.name)));
     const adapters = vEthernetAdapters(ip.evidence.stdout);
     evidence.push(
-      `${node.name}: HNS networks (${found.source}) ${nets.map(n => `${n.name} (${n.type})`).join(', ') || 'none'}; adapters ${adapters.join(', ') || 'none'}`,
+      `${node.name}: HNS networks (${found.source}) ${nets.map(n => `${n.name} (${n.type || 'type not listed'})`).join(', ') || 'none'}; adapters ${adapters.join(', ') || 'none'}`,
     );
     const problems: string[] = [];
     if (found.failed) problems.push(found.failed);
     else if (!cni.length) problems.push('no CNI HNS network (only NAT or none)');
-    else if (wantType && !cni.some(n => n.type.toLowerCase() === wantType.toLowerCase()))
+    else if (wantType && !cni.some(n => n.type === '' || n.type.toLowerCase() === wantType.toLowerCase()))
       problems.push(`no ${wantType} network for ${ctx.cluster.network.networkMode} mode (found ${cni.map(n => n.type).join(', ')})`);
     if (!adapters.length) problems.push('no vEthernet adapter in ipconfig');
     return problems.length ? problems.join('; ') : undefined;
@@ -394,7 +374,7 @@ async function pauseImageProbe(ctx: CheckContext): Promise<Observation> {
     if ('sandbox' in first) {
       evidence.push(first.sandbox);
       // Control (for a limited build): the runtime's refusal names the image's platform.
-      const platform = PLATFORM_MISMATCH.test(first.sandbox);
+      const platform = isPlatformMismatch(first.sandbox);
       return {
         works: false,
         summary: `a pod sandbox could not start: ${first.sandbox}`,
@@ -428,15 +408,17 @@ async function pauseImageProbe(ctx: CheckContext): Promise<Observation> {
       readyBuilds.add(build);
       continue;
     }
-    const msg = `${waiting?.message ?? ''} ${p.state === 'failed' ? p.reason : p.message}`;
-    if (/ErrImagePull|ImagePullBackOff/.test(msg) && !PLATFORM_MISMATCH.test(msg))
-      throw new Error(`pause image pull failed on ${nodeName} for a reason other than the platform: ${msg.trim()}`);
-    problems.push(`${nodeName} (build ${build}): ${p.state === 'failed' ? p.reason : p.message}`);
+    const said = `${waiting?.message ?? ''} ${p.state === 'failed' ? p.reason : p.message}`.trim();
+    const pulling = /ErrImagePull|ImagePullBackOff|Back-off pulling/.test(`${waiting?.reason ?? ''} ${said}`);
+    // Kubelets before 1.32 say only 'Back-off pulling image "X"': the cause is in the pod's events.
+    const msg = pulling ? pullFailureText(said, await recentEvents(ctx, p.pod.metadata?.name ?? '', 20)) : said;
+    if (pulling && !isPlatformMismatch(msg)) throw new Error(`pause image pull failed on ${nodeName} for a reason other than the platform: ${msg}`);
+    problems.push(`${nodeName} (build ${build}): ${msg}`);
   }
   const missing = builds.filter(b => !readyBuilds.has(b));
   // Control (for a limited build): every failure names the image's platform, so the failures are
   // about the pause image, not about the nodes.
-  const aboutPlatform = problems.length > 0 && problems.every(p => PLATFORM_MISMATCH.test(p));
+  const aboutPlatform = problems.length > 0 && problems.every(p => isPlatformMismatch(p));
   return missing.length || problems.length
     ? {
         works: false,

@@ -5,6 +5,7 @@ import { permissions } from '../../cluster/permission.ts';
 import { NODE_SUMMARY_ACCESS } from '../access.ts';
 import type { V1Deployment } from '@kubernetes/client-node';
 import { MeansError, podStartMeans, refusalMeans } from '../../cluster/meansError.ts';
+import { isNoRoom } from '../../cluster/podFailures.ts';
 import { rawGet } from '../../cluster/rawGet.ts';
 import type { RenderedFixture } from '../../fixtures/types.ts';
 import { WaitTimeoutError } from '../../cluster/watch.ts';
@@ -106,12 +107,16 @@ async function limitsProbe(ctx: CheckContext): Promise<Observation> {
       evidence,
       node,
     };
-  // Unschedulable for another reason than the limits' own CPU/memory: the harness's placement.
-  if (otherPending.length)
+  // Unschedulable for another reason than the limits' own CPU/memory: no pod slots left ("Too
+  // many pods", "Insufficient pods": the nodes' capacity) or the harness's placement.
+  if (otherPending.length) {
+    const messages = otherPending.map(p => (p.state === 'unschedulable' ? p.message : ''));
+    const full = messages.every(m => isNoRoom(m));
     throw new MeansError(
-      'scheduling',
-      `${otherPending.length} pod(s) of deploy-resource unschedulable for another reason than capacity: ${otherPending.map(p => (p.state === 'unschedulable' ? p.message : '')).join('; ')}`,
+      full ? 'capacity' : 'scheduling',
+      `${otherPending.length} pod(s) of deploy-resource unschedulable for another reason than their CPU/memory limits: ${messages.join('; ')}`,
     );
+  }
   if (!ready.length) return { works: false, summary: 'no replica became Ready', evidence, node };
   if (!limitsKept) return { works: false, summary: `the running pods do not carry ${wantText}`, evidence, node };
   return {

@@ -1,7 +1,17 @@
 // The shape of a profile YAML file, field by field (see ./types.ts for the meaning),
 // plus the checks that span fields (duplicate node names, Windows-only fields).
 
-import { BREAKABLE, type AddonSpec, type NetworkSpec, type NodeSpec, type PodSecurityConfig, type Profile, type WindowsLayoutSpec } from './types.ts';
+import {
+  BREAKABLE,
+  POD_FAILURE_STAGES,
+  type AddonSpec,
+  type ReplayEntry,
+  type NetworkSpec,
+  type NodeSpec,
+  type PodSecurityConfig,
+  type Profile,
+  type WindowsLayoutSpec,
+} from './types.ts';
 import { LIMITATION_KEYS } from './limitations.ts';
 import { SchemaError, check, type Rule } from './schema.ts';
 
@@ -86,6 +96,57 @@ const node: Rule = {
   } satisfies Record<keyof NodeSpec, Rule>,
 };
 
+const GLOB = { kind: 'string', pattern: /^\S+$/, shape: 'a glob such as win-*' } as const;
+
+const replayEntry: Rule = {
+  kind: 'object',
+  required: ['id'],
+  what: 'replay field',
+  fields: {
+    id: { kind: 'string', pattern: /^[A-Za-z0-9][-A-Za-z0-9_.]*$/, shape: 'a name such as sc-kubelet-pid' },
+    on: { kind: 'enum', values: ['node', 'pod'], what: 'place (node: HostProcess pod or SSH; pod: inside a container)' },
+    nodes: GLOB,
+    command: { kind: 'string' },
+    stdout: { kind: 'string' },
+    stderr: { kind: 'string' },
+    exitCode: { kind: 'number', min: -1, max: 4294967295 },
+    podFailure: {
+      kind: 'object',
+      required: ['stage', 'message'],
+      what: 'podFailure field',
+      fields: {
+        match: { kind: 'object', what: 'match field', fields: { nodes: GLOB, images: GLOB, runtimeClassName: GLOB } },
+        stage: { kind: 'enum', values: POD_FAILURE_STAGES, what: 'stage' },
+        reason: { kind: 'string', pattern: /^[A-Za-z][A-Za-z0-9]*$/, shape: 'an event reason such as FailedCreatePodSandBox' },
+        message: { kind: 'string' },
+      },
+    },
+  } satisfies Record<keyof ReplayEntry, Rule>,
+};
+
+/** Checks across a replay entry's fields: a command answer or a pod failure, a regex that compiles, unique ids. */
+function checkReplay(entries: ReplayEntry[] | undefined): void {
+  const seen = new Map<string, number>();
+  (entries ?? []).forEach((e, i) => {
+    const at = `replay[${i}]`;
+    const first = seen.get(e.id);
+    if (first !== undefined) throw new SchemaError(`${at}.id`, `"${e.id}" is already used by replay[${first}]`);
+    seen.set(e.id, i);
+    if (e.podFailure) {
+      for (const k of ['on', 'nodes', 'command', 'stdout', 'stderr', 'exitCode'] as const)
+        if (e[k] !== undefined) throw new SchemaError(`${at}.${k}`, 'is not allowed beside podFailure (put node globs in podFailure.match)');
+      return;
+    }
+    if (e.command === undefined) throw new SchemaError(`${at}.command`, 'is required (or give podFailure)');
+    if (e.on === undefined) throw new SchemaError(`${at}.on`, 'is required with command: node or pod');
+    try {
+      new RegExp(e.command);
+    } catch (err) {
+      throw new SchemaError(`${at}.command`, `must be a regular expression: ${(err as Error).message}`);
+    }
+  });
+}
+
 export const PROFILE_RULE: Rule = {
   kind: 'object',
   required: ['name', 'kubernetesVersion', 'nodes', 'network'],
@@ -169,6 +230,7 @@ export const PROFILE_RULE: Rule = {
         hnsdiag: { kind: 'boolean' },
       } satisfies Record<keyof WindowsLayoutSpec, Rule>,
     },
+    replay: { kind: 'array', of: replayEntry },
     faults: {
       kind: 'object',
       fields: {
@@ -221,6 +283,7 @@ export function validateProfile(doc: unknown): Profile {
     uniqueBreaks(n.breaks, `nodes[${i}].breaks`);
   });
   uniqueBreaks(p.breaks, 'breaks');
+  checkReplay(p.replay);
   p.addons ??= {};
   return p;
 }

@@ -219,6 +219,39 @@ export type BreakKey = (typeof BREAKABLE)[number];
 
 export type PodSecurityLevel = 'privileged' | 'baseline' | 'restricted';
 
+/** The stages at which a kubelet fails a pod: the image pull, the sandbox, creating or starting the container. */
+export const POD_FAILURE_STAGES = ['pull', 'sandbox', 'create', 'start'] as const;
+export type PodFailureStage = (typeof POD_FAILURE_STAGES)[number];
+
+/**
+ * One answer a real node gave, replayed by the sim (sim/runtime/replay.ts): a command's output
+ * (`command`), or a pod failure the kubelet reports (`podFailure`). Each hit appends one JSON line
+ * to the file named by WINCHECK_SIM_REPLAY_LOG.
+ */
+export interface ReplayEntry {
+  /** Named in the hit log. */
+  id: string;
+  /** Where the command runs: on the node (HostProcess pod or SSH) or inside a container. */
+  on?: 'node' | 'pod';
+  /** Glob on node names ("win-*"). */
+  nodes?: string;
+  /** Regular expression on the command line as the node runs it. */
+  command?: string;
+  stdout?: string;
+  stderr?: string;
+  exitCode?: number;
+  /** The kubelet fails matching pods as the real one did. */
+  podFailure?: {
+    /** Globs; every one given must match (nodes: the node, images: any of the pod's images or its pause image, runtimeClassName). */
+    match?: { nodes?: string; images?: string; runtimeClassName?: string };
+    stage: PodFailureStage;
+    /** The event reason (default per stage: Failed, FailedCreatePodSandBox, Failed, Failed). */
+    reason?: string;
+    /** The runtime's error as events and container status carry it, worded for the node's kubelet version. */
+    message: string;
+  };
+}
+
 /** The PodSecurity plugin's configuration (PodSecurityConfiguration), plus one cluster policy beside it. */
 export interface PodSecurityConfig {
   /** Levels and versions ("latest" or "v1.N") for namespaces without pod-security.kubernetes.io labels. */
@@ -272,6 +305,8 @@ export interface Profile {
   pullLatency?: { mbPerSecond: number; scale: number };
   /** Windows node components' layout (services, HNS tooling) per provider. */
   windowsLayout?: WindowsLayoutSpec;
+  /** Real nodes' answers the sim gives instead of its own (sim/runtime/replay.ts). */
+  replay?: ReplayEntry[];
   /** Seeded fault injection (sim/api/faults.ts). */
   faults?: {
     seed?: number;

@@ -466,10 +466,18 @@ export class ContainerRunner {
       };
     };
     try {
+      const created = this.w.replayedFailure('create', [this.spec.image ?? '']);
+      if (created) throw new CreateContainerError(created.message.replace(/^Error: /, ''));
       const host = this.configure();
       // Created: from here the container has an ID (a config error never gets one).
       this.containerID = newID;
       this.host = host;
+      const started = this.w.replayedFailure('start', [this.spec.image ?? '']);
+      if (started) {
+        const msg = started.message.replace(/^Error: /, '');
+        this.event('Warning', started.reason ?? 'Failed', `Error: ${msg}`);
+        return finish(128, 'StartError', msg);
+      }
       if (this.windows && !this.w.wantsHostProcess && !validWindowsUser(host.user, false) && !this.w.ctx.broken('run-as-username', true)) {
         // §1: an invalid runAsUserName fails the container start.
         const msg = `failed to create containerd task: failed to create shim task: hcs::CreateComputeSystem ${this.name}: The user name or password is incorrect.: unknown`;

@@ -10,6 +10,8 @@ import type { NodeRuntime } from './nodeRuntime.ts';
 import type { PodWorker } from './podWorker.ts';
 import type { ContainerRunner } from './container.ts';
 import { nodeMetrics, podMetrics, summary } from './stats.ts';
+import { answer, replayCommand } from './replay.ts';
+import { joinWindowsArgv } from './shell/quote.ts';
 
 export function makeHandlers(ctx: RuntimeContext, nodes: Map<string, NodeRuntime>): SubresourceHandlers {
   const worker = (ns: string, name: string): PodWorker => {
@@ -37,6 +39,10 @@ export function makeHandlers(ctx: RuntimeContext, nodes: Map<string, NodeRuntime
           exitCode: 126,
           error: `Internal error occurred: error executing command in container: failed to exec in container: failed to start exec "${c.containerID?.slice(0, 12)}": hcs::System::CreateProcess ${c.containerID?.slice(0, 12)}: The system cannot find the file specified.: unknown`,
         };
+      // A profile's replay entry answers as the real node did: "node" in a HostProcess container.
+      const line = w.windows ? joinWindowsArgv(req.command) : req.command.join(' ');
+      const replayed = replayCommand(w.ctx.profile, w.hostProcess ? 'node' : 'pod', w.node.name, w.pod, line);
+      if (replayed) return { exitCode: answer(replayed, streams) };
       const run = await ctx.runCommand();
       const code = await run(req.command, c.host, { stdin: req.stdin ? streams.stdin : null, stdout: streams.stdout, stderr: streams.stderr, signal });
       return { exitCode: code };

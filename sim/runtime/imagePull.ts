@@ -114,6 +114,16 @@ export class ImageCache {
   }
 }
 
+/**
+ * The waiting message of ImagePullBackOff: kubelets from 1.32 append the pull error
+ * (https://github.com/kubernetes/kubernetes/pull/127918); older ones say only which image.
+ */
+export function backOffMessage(image: string, error: string, kubeletVersion: string): string {
+  const m = /^v?(\d+)\.(\d+)/.exec(kubeletVersion);
+  const from132 = !m || Number(m[1]) > 1 || Number(m[2]) >= 32;
+  return from132 ? `Back-off pulling image "${image}": ErrImagePull: ${error}` : `Back-off pulling image "${image}"`;
+}
+
 /** "1.2s" / "512ms" as the kubelet formats durations (Go time.Duration). */
 export function goDuration(ms: number): string {
   if (ms < 1000) return `${Math.max(ms, 0).toFixed(0)}ms`;

@@ -17,6 +17,7 @@ export { Kubelet } from './kubelet.ts';
 export { NodeRuntime } from './nodeRuntime.ts';
 export { HYPERV_HANDLER } from './podWorker.ts';
 import { runCommandLine } from './shell/index.ts';
+import { answer, replayCommand } from './replay.ts';
 export { IMAGES, parseImageRef, findImage, windowsTagFor } from './images.ts';
 
 type NodeExecHandler = (node: string, command: string, streams: ExecStreams, signal: AbortSignal) => Promise<number>;
@@ -52,6 +53,8 @@ export function startRuntime(opts: { store: Store; profile: Profile; network: Ne
     }
     const host = nodeHost(n.ctx, n, n.os === 'windows' ? `${n.name.toUpperCase().slice(0, 15)}\\Administrator` : 'root');
     const io = { stdin: streams.stdin, stdout: streams.stdout, stderr: streams.stderr, signal };
+    const replayed = replayCommand(n.ctx.profile, 'node', node, undefined, command);
+    if (replayed) return answer(replayed, io);
     // The client's command line reaches cmd.exe byte for byte: no argv re-quoting.
     if (n.os === 'windows') return runCommandLine(`cmd.exe /c ${command}`, host, io);
     const run = await ctx.runCommand();

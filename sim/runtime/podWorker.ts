@@ -11,7 +11,9 @@ import type { NodeRuntime } from './nodeRuntime.ts';
 import type { PlatformWanted } from './images.ts';
 import { ContainerRunner, CreateContainerError, type Exit } from './container.ts';
 import { ContainerConfigError } from './env.ts';
-import { goDuration } from './imagePull.ts';
+import { backOffMessage, goDuration, PullError } from './imagePull.ts';
+import { replayPodFailure, type ReplayedFailure } from './replay.ts';
+import type { PodFailureStage } from '../profiles/types.ts';
 import { buildStatus, type Phase } from './podStatus.ts';
 import { watchProbes } from './probes.ts';
 import { podDns, validWindowsUser } from './shellHost.ts';
@@ -311,9 +313,19 @@ export class PodWorker {
     }
   }
 
-  private sandboxFailed(msg: string): false {
-    this.event('Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${msg}`);
+  private sandboxFailed(msg: string, reason = 'FailedCreatePodSandBox'): false {
+    this.event('Warning', reason, `Failed to create pod sandbox: ${msg}`);
     return false;
+  }
+
+  /** A profile's replayed failure for this pod at `stage` (sim/runtime/replay.ts), matched on its images (and the pause image for the sandbox). */
+  replayedFailure(stage: PodFailureStage, images: string[]): ReplayedFailure | undefined {
+    return replayPodFailure(this.ctx.profile, stage, this.node.name, this.pod, images);
+  }
+
+  /** The node's kubelet version (the profile's Kubernetes version unless the node says otherwise). */
+  kubeletVersion(): string {
+    return nodeSpecOf(this.ctx.profile, this.node.name)?.kubeletVersion ?? this.ctx.profile.kubernetesVersion;
   }
 
   /** Runtime class, isolation, user, pause image and IP: the pod sandbox. */
@@ -333,6 +345,9 @@ export class PodWorker {
     // breaks: hostprocess: the pod runs as an ordinary container (image user, container file system).
     this.hostProcess = this.wantsHostProcess && hostProcessSupport === 'host' && !this.ctx.broken('hostprocess');
     this.hyperv = false;
+    const images = [...(spec.initContainers ?? []), ...spec.containers].map(c => c.image ?? '');
+    const replayed = this.replayedFailure('sandbox', this.hostProcess ? images : [...images, this.pauseImage()]);
+    if (replayed) return this.sandboxFailed(replayed.message.replace(/^Failed (?:to )?create pod sandbox: /, ''), replayed.reason);
     if (spec.runtimeClassName) {
       const rc = this.ctx.store.tryGet('runtimeclasses.node.k8s.io', undefined, spec.runtimeClassName) as unknown as V1RuntimeClass | undefined;
       if (!rc) return this.sandboxFailed(`runtimeclass.node.k8s.io "${spec.runtimeClassName}" not found`);
@@ -389,6 +404,8 @@ export class PodWorker {
     let pullFailures = 0;
     while (!this.terminating) {
       try {
+        const replayed = this.replayedFailure('pull', [image]);
+        if (replayed) throw new PullError('ErrImagePull', replayed.message.replace(/^Failed to pull image "[^"]*": /, ''));
         await c.pull(signal);
       } catch (e) {
         if (this.terminating || signal.aborted) return false;
@@ -399,7 +416,7 @@ export class PodWorker {
         this.writeStatus();
         if (!(await this.ctx.sleep(Math.min(1000, this.ctx.pullBase), signal))) return false;
         if (reason === 'ErrImagePull') {
-          c.waiting('ImagePullBackOff', `Back-off pulling image "${image}": ErrImagePull: ${message}`);
+          c.waiting('ImagePullBackOff', backOffMessage(image, message, this.kubeletVersion()));
           c.event('Normal', 'BackOff', `Back-off pulling image "${image}"`);
           c.event('Warning', 'Failed', 'Error: ImagePullBackOff');
           this.writeStatus();

@@ -1,0 +1,144 @@
+// The profile's replay key: command answers in containers and HostProcess pods, pod failures at
+// each stage, the hit log, and the back-off wording per kubelet version.
+
+import { expect } from 'chai';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createPod, exec, events, isReady, startFixture, testProfile, waitEvent, waitPod, WIN, WIN19, type Fixture } from '../../support/runtime.ts';
+import { globRegExp, REPLAY_LOG_ENV } from '../../../sim/runtime/replay.ts';
+import { validateProfile } from '../../../sim/profiles/profileSchema.ts';
+import { SchemaError } from '../../../sim/profiles/schema.ts';
+import type { ReplayEntry } from '../../../sim/profiles/types.ts';
+import { realOutput } from '../../support/realOutputs.ts';
+
+const SERVERCORE = 'mcr.microsoft.com/windows/servercore:ltsc2022';
+
+describe('sim replay', () => {
+  let f: Fixture | undefined;
+  let dir: string;
+  let log: string;
+  const saved = process.env[REPLAY_LOG_ENV];
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'replay-'));
+    log = join(dir, 'hits.jsonl');
+    process.env[REPLAY_LOG_ENV] = log;
+  });
+  afterEach(async () => {
+    await f?.stop();
+    f = undefined;
+    if (saved === undefined) delete process.env[REPLAY_LOG_ENV];
+    else process.env[REPLAY_LOG_ENV] = saved;
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const hits = () =>
+    readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map(l => JSON.parse(l) as { id: string; node: string; pod?: string; command?: string; stage?: string });
+  const start = (replay: ReplayEntry[], edit: (p: ReturnType<typeof testProfile>) => void = () => {}) => {
+    const p = testProfile({ replay });
+    edit(p);
+    return startFixture(validateProfile(p)).then(x => (f = x));
+  };
+
+  it('globs: * and ? anchored, case-insensitive', () => {
+    expect(globRegExp('win-*').test('win-2022')).to.equal(true);
+    expect(globRegExp('win-*').test('linux-1')).to.equal(false);
+    expect(globRegExp('*pause*').test('registry.k8s.io/pause:3.10')).to.equal(true);
+  });
+
+  it('answers a command in a container with the real output, and logs the hit', async () => {
+    const sample = realOutput('38').text;
+    const fx = await start([{ id: 'nslookup-timeout', on: 'pod', nodes: 'win-*', command: 'nslookup\\s+kubernetes', stdout: sample }]);
+    createPod(fx.store, WIN, 'p', { containers: [{ name: 'c', image: SERVERCORE, command: ['ping', '-t', 'localhost'] }] });
+    await waitPod(fx.store, 'p', 'Ready', isReady);
+    const r = await exec(fx.runtime, 'p', ['cmd', '/c', 'nslookup kubernetes.default']);
+    expect(r).to.include({ exitCode: 0, stdout: sample });
+    expect((await exec(fx.runtime, 'p', ['cmd', '/c', 'echo other'])).stdout).to.equal('other\r\n');
+    expect(hits()).to.deep.equal([{ id: 'nslookup-timeout', node: WIN, pod: 'rt/p', command: 'cmd /c "nslookup kubernetes.default"' }]);
+  });
+
+  it('on: node answers only in HostProcess pods, on: pod only in containers', async () => {
+    const fx = await start([{ id: 'sc', on: 'node', command: 'sc(\\.exe)?\\s+queryex\\s+kubelet', stdout: realOutput('08').text, exitCode: 0 }]);
+    createPod(fx.store, WIN, 'hp', {
+      securityContext: { windowsOptions: { hostProcess: true, runAsUserName: 'NT AUTHORITY\\SYSTEM' } },
+      hostNetwork: true,
+      containers: [{ name: 'c', image: SERVERCORE, command: ['ping', '-t', 'localhost'] }],
+    });
+    createPod(fx.store, WIN, 'plain', { containers: [{ name: 'c', image: SERVERCORE, command: ['ping', '-t', 'localhost'] }] });
+    await Promise.all([waitPod(fx.store, 'hp', 'Ready', isReady), waitPod(fx.store, 'plain', 'Ready', isReady)]);
+    expect((await exec(fx.runtime, 'hp', ['sc.exe', 'queryex', 'kubelet'])).stdout).to.include('GoodbyeDPI');
+    expect((await exec(fx.runtime, 'plain', ['sc.exe', 'queryex', 'kubelet'])).stdout).not.to.include('GoodbyeDPI');
+    expect(hits().map(h => [h.id, h.pod])).to.deep.equal([['sc', 'rt/hp']]);
+  });
+
+  it('fails the sandbox of matching pods with the real event text', async () => {
+    const message = realOutput('13')
+      .text.trim()
+      .replace(/^.*?kubelet, w1\s+/, '');
+    const fx = await start([{ id: 'docker-mismatch', podFailure: { match: { nodes: WIN19, images: '*pause*' }, stage: 'sandbox', message } }]);
+    createPod(fx.store, WIN19, 'sb', { containers: [{ name: 'c', image: SERVERCORE }] });
+    const ev = await waitEvent(fx.store, 'sb', e => e.reason === 'FailedCreatePodSandBox');
+    expect(ev.message).to.equal(message);
+    createPod(fx.store, WIN, 'other', { containers: [{ name: 'c', image: SERVERCORE, command: ['ping', '-t', 'localhost'] }] });
+    await waitPod(fx.store, 'other', 'Ready', isReady);
+    expect(hits()[0]).to.include({ id: 'docker-mismatch', node: WIN19, pod: 'rt/sb', stage: 'sandbox' });
+  });
+
+  it('fails pulls with the real error; the back-off names the cause only from kubelet 1.32', async () => {
+    const err = 'rpc error: code = NotFound desc = failed to pull and unpack image "x": no match for platform in manifest: not found';
+    const fx = await start([{ id: 'pull', podFailure: { match: { images: '*servercore*' }, stage: 'pull', message: err } }], p => {
+      p.nodes.find(n => n.name === WIN19)!.kubeletVersion = 'v1.31.4';
+    });
+    createPod(fx.store, WIN, 'new', { containers: [{ name: 'c', image: SERVERCORE }] });
+    createPod(fx.store, WIN19, 'old', { containers: [{ name: 'c', image: SERVERCORE }] });
+    const backOff = (name: string) =>
+      waitPod(fx.store, name, 'ImagePullBackOff', p => p.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'ImagePullBackOff').then(
+        p => p.status!.containerStatuses![0].state!.waiting!.message,
+      );
+    expect(await backOff('new')).to.equal(`Back-off pulling image "${SERVERCORE}": ErrImagePull: ${err}`);
+    expect(await backOff('old')).to.equal(`Back-off pulling image "${SERVERCORE}"`);
+    expect(events(fx.store, 'old').map(e => e.message)).to.include(`Failed to pull image "${SERVERCORE}": ${err}`);
+  });
+
+  it('fails container creation and start', async () => {
+    const fx = await start([
+      {
+        id: 'create',
+        podFailure: { match: { images: '*servercore:ltsc2022' }, stage: 'create', message: 'hcsshim::CreateComputeSystem c: The parameter is incorrect.' },
+      },
+      { id: 'start', podFailure: { match: { images: '*nanoserver*' }, stage: 'start', message: 'failed to start containerd task "c": unknown' } },
+    ]);
+    createPod(fx.store, WIN, 'cr', { containers: [{ name: 'c', image: SERVERCORE, command: ['ping', '-t', 'localhost'] }] });
+    createPod(fx.store, WIN, 'st', {
+      containers: [{ name: 'c', image: 'mcr.microsoft.com/windows/nanoserver:ltsc2022', command: ['ping', '-t', 'localhost'] }],
+    });
+    const cr = await waitPod(fx.store, 'cr', 'CreateContainerError', p => p.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'CreateContainerError');
+    expect(cr.status!.containerStatuses![0].state!.waiting!.message).to.include('The parameter is incorrect.');
+    await waitEvent(fx.store, 'st', e => e.reason === 'Failed' && /failed to start containerd task/.test(e.message ?? ''));
+  });
+
+  it('validation names the bad field', () => {
+    const bad = (replay: unknown, path: RegExp) => {
+      expect(() => validateProfile(testProfile({ replay: replay as ReplayEntry[] })))
+        .to.throw(SchemaError)
+        .with.property('path')
+        .that.matches(path);
+    };
+    bad([{ id: 'x', on: 'node', command: '(' }], /^replay\[0\]\.command$/);
+    bad([{ id: 'x', command: 'sc' }], /^replay\[0\]\.on$/);
+    bad([{ id: 'x', on: 'where', command: 'sc' }], /^replay\[0\]\.on$/);
+    bad([{ id: 'x', podFailure: { stage: 'boot', message: 'm' } }], /^replay\[0\]\.podFailure\.stage$/);
+    bad([{ id: 'x', podFailure: { stage: 'pull' } }], /^replay\[0\]\.podFailure\.message$/);
+    bad([{ id: 'x', podFailure: { stage: 'pull', message: 'm', match: { image: '*' } } }], /^replay\[0\]\.podFailure\.match\.image$/);
+    bad([{ id: 'x', on: 'node', command: 'a', podFailure: { stage: 'pull', message: 'm' } }], /^replay\[0\]\.on$/);
+    bad(
+      [
+        { id: 'x', on: 'node', command: 'a' },
+        { id: 'x', on: 'node', command: 'b' },
+      ],
+      /^replay\[1\]\.id$/,
+    );
+  });
+});

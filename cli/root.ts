@@ -21,7 +21,7 @@ import { rewriteImage } from '../lib/fixtures/images.ts';
 import { DEFAULT_LIST_BUILDS } from '../lib/facts/windows.ts';
 import { formatImageList, imagesNeeded } from '../lib/run/imageList.ts';
 import { failedFeatureIds, readResults } from '../lib/report/resultsFile.ts';
-import { WINCHECK_VERSION } from '../lib/version.ts';
+import { WINCHECK_VERSION } from '../lib/facts/wincheck.ts';
 import { stringify as toYaml } from 'yaml';
 import { simProfileNames, startSimulatedCluster, type StartedSim } from './simWiring.ts';
 

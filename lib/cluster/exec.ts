@@ -5,11 +5,18 @@
 
 import { Writable } from 'node:stream';
 import { Exec, type V1Status } from '@kubernetes/client-node';
-import type { CommandResult, ProbeOS, Transport } from '../probes/types.ts';
 import type { KubeClients } from './types.ts';
 import { connectWithRetries, isTransportFailure } from './resilience.ts';
 import { asMeansError, MeansError } from './meansError.ts';
 import { defaultTimeouts } from './timeouts.ts';
+
+/** What a command run in a pod or on a node gave back. */
+export interface CommandResult {
+  stdout: string;
+  stderr: string;
+  /** Process exit code; -1 when the transport could not tell. */
+  exitCode: number;
+}
 
 export interface ExecTarget {
   namespace: string;
@@ -92,22 +99,6 @@ export function exitCodeOf(status: V1Status | undefined): number {
   const cause = status.details?.causes?.find(c => c.reason === 'ExitCode');
   const code = cause?.message !== undefined ? Number(cause.message) : NaN;
   return Number.isInteger(code) ? code : -1;
-}
-
-export class PodExecTransport implements Transport {
-  readonly description: string;
-  constructor(
-    private readonly _kube: KubeClients,
-    private readonly _target: ExecTarget,
-    readonly os: ProbeOS,
-  ) {
-    this.description = `exec ${_target.namespace}/${_target.pod}${_target.container ? ` [${_target.container}]` : ''}`;
-  }
-
-  run(command: string[] | string, opts: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<CommandResult> {
-    const argv = typeof command === 'string' ? (this.os === 'windows' ? ['cmd', '/c', command] : ['/bin/sh', '-c', command]) : command;
-    return execInPod(this._kube, this._target, argv, opts.timeoutMs, opts.signal);
-  }
 }
 
 async function firstContainer(kube: KubeClients, t: ExecTarget): Promise<string> {

@@ -3,7 +3,7 @@
 
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ClusterUnreachableError } from '../errors.ts';
-import type { ServerVersion } from '../discovery/types.ts';
+import type { ServerVersion } from '../facts/kubernetes.ts';
 import { rawGet } from './rawGet.ts';
 
 export async function preflight(kc: KubeConfig, timeoutMs: number): Promise<ServerVersion> {

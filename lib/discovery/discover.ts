@@ -10,7 +10,8 @@ import { networkInfoOf } from './network.ts';
 import { versionAtLeast } from '../../util/version.ts';
 import { windowsNodes } from './nodes.ts';
 import { awaitFlappingNodes } from './notReady.ts';
-import type { ClusterInfo, NodeAccess, NodeInfo, RuntimeClassInfo, ServerVersion } from './types.ts';
+import type { ClusterInfo, NodeAccess, NodeInfo, RuntimeClassInfo } from './types.ts';
+import type { ServerVersion } from '../facts/kubernetes.ts';
 
 export const HYPERV_HANDLER = 'runhcs-wcow-hypervisor';
 /** The kube-system ConfigMap by which `wincheck sim` names itself (sim/controllers/addons). */

@@ -4,8 +4,6 @@
 import type { V1Taint } from '@kubernetes/client-node';
 import type { ServerVersion } from '../facts/kubernetes.ts';
 
-export type { ServerVersion };
-
 export type NodeOS = 'windows' | 'linux';
 
 export interface NodeInfo {

@@ -8,7 +8,7 @@
 // Windows support in Kubernetes", the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) the current "Windows containers in Kubernetes"
 // page, docs/windows-commands.md the upstream Windows e2e tests it cites.
 
-import { WINCHECK_VERSION } from '../version.ts';
+import { WINCHECK_VERSION } from './wincheck.ts';
 
 export interface UpstreamDoc {
   title: string;

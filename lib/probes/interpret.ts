@@ -1,7 +1,8 @@
 // Each op's verdict from what came back. Quirks from docs/windows-commands.md: nslookup can exit 0
 // on failure (readers/nslookup.ts); ping's exit code is unreliable on Windows; an unset %VAR% echoes itself.
 
-import type { CommandResult, ProbeOp, ProbeOS } from './types.ts';
+import type { ProbeOp, ProbeOS } from './types.ts';
+import type { CommandResult } from '../cluster/exec.ts';
 import { nslookupAnswer } from './readers/nslookup.ts';
 
 export interface Verdict {

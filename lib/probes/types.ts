@@ -1,6 +1,8 @@
 // Probes: typed operations run inside a pod (or on a node), rendered into the right
 // command for its OS. A Transport carries the command; the result carries evidence.
 
+import type { CommandResult } from '../cluster/exec.ts';
+
 export type ProbeOS = 'windows' | 'linux';
 
 /** Where a command runs. Pod exec today; HostProcess pods and SSH implement the same. */
@@ -10,13 +12,6 @@ export interface Transport {
   readonly os: ProbeOS;
   /** argv (exec) or a command line (SSH, whose default shell on Windows is cmd.exe). */
   run(command: string[] | string, opts?: { timeoutMs?: number; signal?: AbortSignal }): Promise<CommandResult>;
-}
-
-export interface CommandResult {
-  stdout: string;
-  stderr: string;
-  /** Process exit code; -1 when the transport could not tell. */
-  exitCode: number;
 }
 
 export type ProbeOp =

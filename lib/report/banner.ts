@@ -1,6 +1,6 @@
 // The line every report opens with: which cluster this is, and whether it was simulated.
 
-import { WINCHECK_VERSION } from '../version.ts';
+import { WINCHECK_VERSION } from '../facts/wincheck.ts';
 import type { RunInfo } from '../run/events.ts';
 
 export function bannerOf(run: RunInfo): string {

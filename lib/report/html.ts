@@ -7,7 +7,7 @@ import type { CheckResult } from '../catalog/types.ts';
 import { DESTINATION_LABELS, SOURCE_LABELS } from '../catalog/net/netPath.ts';
 import { buildLabel, releaseOfBuild } from '../facts/windows.ts';
 import type { ClusterInfo } from '../discovery/types.ts';
-import { RESULTS_SCHEMA_VERSION, WINCHECK_VERSION } from '../version.ts';
+import { RESULTS_SCHEMA_VERSION, WINCHECK_VERSION } from '../facts/wincheck.ts';
 import { bannerOf } from './banner.ts';
 import { splitInstanceId } from './buildTable.ts';
 import { buildConnectivityMatrix, type CellWord } from './connectivityMatrix.ts';

@@ -1,7 +1,7 @@
 // results.json: the whole run for machines. Its first line is the banner; then the versions of
-// wincheck and of this file's schema (lib/version.ts), then the run and its summary.
+// wincheck and of this file's schema (lib/facts/wincheck.ts), then the run and its summary.
 
-import { RESULTS_SCHEMA_VERSION, WINCHECK_VERSION } from '../version.ts';
+import { RESULTS_SCHEMA_VERSION, WINCHECK_VERSION } from '../facts/wincheck.ts';
 import { bannerOf } from './banner.ts';
 import { FileReporter } from './fileReporter.ts';
 import type { RunInfo, RunSummary } from '../run/events.ts';

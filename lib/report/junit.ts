@@ -9,7 +9,7 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CheckResult } from '../catalog/types.ts';
 import { formatSources } from '../facts/sources.ts';
-import { RESULTS_SCHEMA_VERSION, WINCHECK_VERSION } from '../version.ts';
+import { RESULTS_SCHEMA_VERSION, WINCHECK_VERSION } from '../facts/wincheck.ts';
 import { bannerOf } from './banner.ts';
 import { formatResultDetails, nodeOfResult } from './evidence.ts';
 import type { Reporter, RunInfo, RunSummary } from '../run/events.ts';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { CheckResult, Outcome } from '../catalog/types.ts';
 import { releaseOfBuild } from '../facts/windows.ts';
 import { UsageError } from '../errors.ts';
-import { RESULTS_SCHEMA_VERSION, WINCHECK_VERSION } from '../version.ts';
+import { RESULTS_SCHEMA_VERSION, WINCHECK_VERSION } from '../facts/wincheck.ts';
 import { splitInstanceId } from './buildTable.ts';
 import { esc, htmlPage, outcomeBadge } from './htmlPage.ts';
 import { buildOfResult } from './html.ts';

@@ -3,7 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.ts';
-import { RESULTS_SCHEMA_VERSION, WINCHECK_VERSION } from '../version.ts';
+import { RESULTS_SCHEMA_VERSION, WINCHECK_VERSION } from '../facts/wincheck.ts';
 import type { RunInfo, RunSummary } from '../run/events.ts';
 import { splitInstanceId } from './buildTable.ts';
 import { fromStored, type StoredResult } from './json.ts';

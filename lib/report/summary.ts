@@ -1,7 +1,7 @@
 // summary.md: what a maintainer reads in ten seconds. Counts first, then one row per feature.
 
 import { formatSourcesMarkdown } from '../facts/sources.ts';
-import { RESULTS_SCHEMA_VERSION, WINCHECK_VERSION } from '../version.ts';
+import { RESULTS_SCHEMA_VERSION, WINCHECK_VERSION } from '../facts/wincheck.ts';
 import { bannerOf } from './banner.ts';
 import { renderBuildTable } from './buildTable.ts';
 import { renderConnectivityMatrix } from './connectivityMatrix.ts';

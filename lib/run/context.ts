@@ -2,11 +2,11 @@
 
 import { setMaxListeners } from 'node:events';
 import type { CheckContext, Feature } from '../catalog/types.ts';
-import { PodExecTransport } from '../cluster/exec.ts';
+import { PodExecTransport } from '../transports/podExec.ts';
 import { waitTimeoutForPodReady } from '../cluster/podWait.ts';
 import { targetWindowsNode } from '../discovery/nodes.ts';
 import { FixtureError } from '../fixtures/errors.ts';
-import { runProbe } from '../probes/run.ts';
+import { runProbe } from '../probes/runProbe.ts';
 import type { Transport } from '../probes/types.ts';
 import type { KeyedLimiter, Limiter } from '../../util/limiter.ts';
 import type { KubeClients } from '../cluster/types.ts';

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { V1Pod } from '@kubernetes/client-node';
 import { apiStatusCode } from '../cluster/apiError.ts';
 import { createObject } from '../cluster/create.ts';
-import { PodExecTransport } from '../cluster/exec.ts';
+import { PodExecTransport } from './podExec.ts';
 import { PodStartError, waitTimeoutForPodReady } from '../cluster/podWait.ts';
 import type { KubeClients } from '../cluster/types.ts';
 import { keepOffTaints } from '../discovery/nodes.ts';
@@ -15,7 +15,8 @@ import { NODE_ACCESS_LABEL, RUN_LABEL } from '../labels.ts';
 import type { PodReadyHub } from '../cluster/sharedPodWaits.ts';
 import { renderFixture } from '../fixtures/render.ts';
 import type { RenderContext } from '../fixtures/types.ts';
-import type { CommandResult, Transport } from '../probes/types.ts';
+import type { Transport } from '../probes/types.ts';
+import type { CommandResult } from '../cluster/exec.ts';
 import type { Limiter } from '../../util/limiter.ts';
 
 export const HOSTPROCESS_TEMPLATE = 'hostprocess';

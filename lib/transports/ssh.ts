@@ -4,7 +4,8 @@
 
 import type { Client, ClientChannel } from 'ssh2';
 import { MeansError } from '../cluster/meansError.ts';
-import type { CommandResult, Transport } from '../probes/types.ts';
+import type { Transport } from '../probes/types.ts';
+import type { CommandResult } from '../cluster/exec.ts';
 import { windowsCommandLine } from './commandLine.ts';
 import { checkHostKey, type KnownHostEntry } from './knownHosts.ts';
 

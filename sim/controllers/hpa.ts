@@ -7,7 +7,7 @@ import type { V2HorizontalPodAutoscaler, V2HorizontalPodAutoscalerCondition, V2M
 import type { KubeObject } from '../api/store.ts';
 import { matchesLabels, structuredToRequirements, type StructuredSelector } from '../api/selectors.ts';
 import { isBroken } from '../profiles/load.ts';
-import { formatCpu, formatMemory } from '../nodes/quantity.ts';
+import { formatCpu, formatMemory } from '../nodes/kubeletUnits.ts';
 import { guarded, type ControllerContext, type Stoppable } from './context.ts';
 import { recordEvent } from './events.ts';
 import { podRequests } from './fit.ts';

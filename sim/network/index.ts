@@ -9,7 +9,7 @@ import type { Profile } from '../profiles/types.ts';
 import type { ConnectOptions, DnsConfig, Endpoint, NetworkTwin, SocketEntry } from './types.ts';
 import { NetError } from './types.ts';
 import { AddressPlan, EXTERNAL_HOST_NAME, ipv6Of, isIPv4, isIPv6, MAX_INSTANCES, toIPv4 } from './addresses.ts';
-import { makeServiceAdmission, ServiceAllocator } from './admission.ts';
+import { makeServiceAdmission, ServiceAllocator } from './serviceAllocation.ts';
 import { connect } from './connect.ts';
 import { DnsServer } from './dns.ts';
 import { DEFAULT_EXTERNAL_NAMES, DnsZone } from './dnsRecords.ts';

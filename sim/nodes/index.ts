@@ -11,7 +11,7 @@ import { ensureNodeLease, renewNodeLease } from './lease.ts';
 
 export { nodeSpecOf, nodeSpecs, windowsBuildLabel, type ResolvedNodeSpec } from './nodeSpec.ts';
 export { buildNodeObject, KUBELET_PORT } from './nodeObject.ts';
-export { formatCpu, formatMemory } from './quantity.ts';
+export { formatCpu, formatMemory } from './kubeletUnits.ts';
 
 export interface NodeOptions {
   /** Each node's InternalIP (the network twin's); without it nodes get 127.0.10.N. */

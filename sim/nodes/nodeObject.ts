@@ -7,7 +7,7 @@ import type { KubeObject } from '../api/store.ts';
 import type { Profile } from '../profiles/types.ts';
 import { isBroken } from '../profiles/load.ts';
 import { parseQuantity } from '../../util/quantity.ts';
-import { formatCpu, formatMemory } from './quantity.ts';
+import { formatCpu, formatMemory } from './kubeletUnits.ts';
 import { windowsBuildLabel, type ResolvedNodeSpec } from './nodeSpec.ts';
 import { kernelVersionOf, osImageOf } from './osInfo.ts';
 import { cniNodeFacts } from './cni.ts';

@@ -138,7 +138,7 @@ export interface Limitations {
    * the v1.22 Windows intro (https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/): single-stack "IPv6-only" networking is not supported on Windows. Not
    * observable in the sim: a profile is single-stack IPv4 or dual-stack (network.dualStack),
    * never IPv6-only. The same seed says single-family Services (ipFamilies [IPv6]) on
-   * dual-stack pods and nodes ARE supported, so the sim serves those (sim/network/admission.ts).
+   * dual-stack pods and nodes ARE supported, so the sim serves those (sim/network/serviceAllocation.ts).
    */
   ipv6Only?: boolean;
   /** Dual-stack not on overlay (VXLAN) or 2019. */

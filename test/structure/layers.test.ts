@@ -9,7 +9,7 @@ import { circles, graphOf, importsOf, sourceFiles } from './imports.ts';
 const LAYERS: [rank: number, name: string, prefixes: string[]][] = [
   [0, 'util', ['util/']],
   [1, 'lib/facts', ['lib/facts/']],
-  [2, 'lib/cluster, lib/config', ['lib/cluster/', 'lib/config/', 'lib/errors.ts', 'lib/labels.ts', 'lib/version.ts', 'lib/process.ts']],
+  [2, 'lib/cluster, lib/config', ['lib/cluster/', 'lib/config/', 'lib/errors.ts', 'lib/labels.ts', 'lib/process.ts']],
   [3, 'lib/discovery', ['lib/discovery/']],
   [4, 'lib/probes, lib/fixtures, lib/transports', ['lib/probes/', 'lib/fixtures/', 'lib/transports/']],
   [5, 'lib/catalog', ['lib/catalog/']],
@@ -22,24 +22,6 @@ function layerOf(file: string): { rank: number; name: string } | undefined {
   for (const [rank, name, prefixes] of LAYERS) if (prefixes.some(p => (p.endsWith('/') ? file.startsWith(p) : file === p))) return { rank, name };
   return undefined;
 }
-
-/**
- * Imports that still run up the layers while the re-layout lands, each removed as its import
- * goes ("from → to"). Must shrink to empty.
- */
-const ALLOWED_UPWARD: string[] = [
-  'lib/cluster/exec.ts → lib/probes/types.ts',
-  'lib/cluster/preflight.ts → lib/discovery/types.ts',
-  'lib/facts/sources.ts → lib/version.ts',
-];
-
-/** Import circles inside lib/ still being broken (as `circles()` prints them). Must shrink to empty. */
-const ALLOWED_LIB_CIRCLES: string[] = [];
-
-/** The PowerShell interpreter's own circle (interp ↔ cmdlets, members), being broken. Must shrink to empty. */
-const ALLOWED_SHELL_CIRCLES: string[] = [
-  '5 files (sim/runtime/shell/ps/cmdlets.ts, sim/runtime/shell/ps/interp.ts, sim/runtime/shell/ps/members.ts, sim/runtime/shell/ps/netcmdlets.ts, sim/runtime/shell/ps/tcpclient.ts), e.g. sim/runtime/shell/ps/cmdlets.ts → sim/runtime/shell/ps/interp.ts → sim/runtime/shell/ps/cmdlets.ts',
-];
 
 describe('layers', () => {
   it('every file of util/, lib/ and cli/ sits in a layer', () => {
@@ -60,14 +42,10 @@ describe('layers', () => {
         if (!to && !target.startsWith('util/')) upward.push(`${file} → ${target}`);
       }
     }
-    const found = upward;
-    const unexpected = found.filter(u => !ALLOWED_UPWARD.includes(u));
-    const stale = ALLOWED_UPWARD.filter(u => !found.includes(u));
     expect(
-      unexpected,
-      `imports that run up the layers (${found.length}):\n${unexpected.map(u => `  ${u} (${layerOf(u.split(' → ')[0])!.name} may not import ${layerOf(u.split(' → ')[1])?.name ?? 'outside the layers'})`).join('\n')}`,
+      upward,
+      `imports that run up the layers (${upward.length}):\n${upward.map(u => `  ${u} (${layerOf(u.split(' → ')[0])!.name} may not import ${layerOf(u.split(' → ')[1])?.name ?? 'outside the layers'})`).join('\n')}`,
     ).to.deep.equal([]);
-    expect(stale, 'allow-listed imports that are gone: remove them from ALLOWED_UPWARD').to.deep.equal([]);
   });
 
   it('sim/ imports only sim/ and util/', () => {
@@ -87,18 +65,12 @@ describe('layers', () => {
 describe('import circles', () => {
   it('none inside lib/', () => {
     const found = circles(graphOf(sourceFiles('lib')));
-    const unexpected = found.filter(c => !ALLOWED_LIB_CIRCLES.includes(c));
-    expect(unexpected, `import circles in lib/:\n${unexpected.join('\n')}`).to.deep.equal([]);
-    const stale = ALLOWED_LIB_CIRCLES.filter(c => !found.includes(c));
-    expect(stale, 'allow-listed circles that are gone: remove them from ALLOWED_LIB_CIRCLES').to.deep.equal([]);
+    expect(found, `import circles in lib/:\n${found.join('\n')}`).to.deep.equal([]);
   });
 
   it('none inside sim/runtime/shell', () => {
     const found = circles(graphOf(sourceFiles('sim/runtime/shell')));
-    const unexpected = found.filter(c => !ALLOWED_SHELL_CIRCLES.includes(c));
-    expect(unexpected, `import circles in sim/runtime/shell:\n${unexpected.join('\n')}`).to.deep.equal([]);
-    const stale = ALLOWED_SHELL_CIRCLES.filter(c => !found.includes(c));
-    expect(stale, 'allow-listed circles that are gone: remove them from ALLOWED_SHELL_CIRCLES').to.deep.equal([]);
+    expect(found, `import circles in sim/runtime/shell:\n${found.join('\n')}`).to.deep.equal([]);
   });
 
   it('the circle finder finds a circle of type-only imports', () => {

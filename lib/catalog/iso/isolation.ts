@@ -14,7 +14,7 @@ import { control, notStarted, refusedFor } from '../kit/observe.ts';
 import { fixturePodReady, podSettles, podSettlesOrMismatch } from '../kit/podWaits.ts';
 import type { CheckContext, Control, EvidenceItem, Expectation, Feature, Observation } from '../types.ts';
 import { HOST_PROCESS, HYPERV_CONTAINERD_MIN, hypervCapable } from '../../facts/kubernetes.ts';
-import { nodeTransportOf } from '../kit/nodeAccess.ts';
+import { nodeTransportOf } from '../kit/nodeTargets.ts';
 /** The run's own RuntimeClass for the Hyper-V handler (fixtures/hyperv-runtimeclass.yaml). */
 const HYPERV_RC = 'wincheck-hyperv-{{runId}}';
 

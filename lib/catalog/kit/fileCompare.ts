@@ -1,6 +1,6 @@
 // File checks that must not record what they read: a file's content is compared here, in the
 // harness, and the evidence keeps only "matches" / "does not match" (Secret volumes, Secret
-// files on a node's disk). Same rule as read-env with `expect` in lib/probes/run.ts.
+// files on a node's disk). Same rule as read-env with `expect` in lib/probes/runProbe.ts.
 
 import type { CheckContext } from '../types.ts';
 import { commandLine, renderProbe } from '../../probes/render.ts';

@@ -6,7 +6,8 @@ import type { V1Node } from '@kubernetes/client-node';
 import { rawGet } from '../../cluster/rawGet.ts';
 import { WaitTimeoutError } from '../../cluster/watch.ts';
 import { nodeInfoOf, schedulableWindowsNodes, windowsNodes } from '../../discovery/nodes.ts';
-import type { ClusterInfo, NodeInfo, ServerVersion } from '../../discovery/types.ts';
+import type { ClusterInfo, NodeInfo } from '../../discovery/types.ts';
+import type { ServerVersion } from '../../facts/kubernetes.ts';
 import { buildNumberOf, windowsBuildRow } from '../../facts/windows.ts';
 import { checkImageForBuild, NoImageError } from '../../fixtures/images.ts';
 import { FIXTURE_LABEL } from '../../fixtures/render.ts';
@@ -18,7 +19,7 @@ import { control } from '../kit/observe.ts';
 import type { CheckContext, EvidenceItem, Expectation, Feature, Observation } from '../types.ts';
 import { DOCKERSHIM_REMOVED, DOCKERSHIM_SOURCE, k8sAtLeast, runtimeSupport } from '../../facts/kubernetes.ts';
 import { firstSandboxFailure, recentEvents, throwIfNoPodMade, waitForPodSet } from '../kit/podWaits.ts';
-import { nodeTransportOf, readyWindowsNodes, selectedNodes } from '../kit/nodeAccess.ts';
+import { nodeTransportOf, readyWindowsNodes, selectedNodes } from '../kit/nodeTargets.ts';
 import { isPlatformMismatch, pullFailureText } from '../../cluster/podFailures.ts';
 
 // ---- pure rules (tested without a cluster) ------------------------------------------------

@@ -16,7 +16,7 @@ import { control, meansOfWorkload } from '../kit/observe.ts';
 import { fixturePodReady, throwIfNoPodMade, waitForPodSet } from '../kit/podWaits.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
 import { parseQuantity } from '../../../util/quantity.ts';
-import { formatBytes } from '../kit/quantity.ts';
+import { formatBytes } from '../kit/formatBytes.ts';
 import { kubeletSummary, podStatsOf, type StatsSummary } from '../kit/kubeletStats.ts';
 /** Recommended system reservation on Windows nodes (the v1.22 Windows intro (https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/): "at least 2GB"). */
 const RECOMMENDED_RESERVED = 2 * 2 ** 30;

@@ -5,7 +5,7 @@
 import type { ProgramCtx, ShellHost, ShellIO, Spawn } from './types.ts';
 import { FsError } from './types.ts';
 import { Capture, nullSink, readAll, stdinFrom, withStreams } from './io.ts';
-import { isNulDevice, resolveWin } from './paths.ts';
+import { isNulDevice, resolveWin } from './winPaths.ts';
 
 class CmdExit {
   constructor(readonly code: number) {}

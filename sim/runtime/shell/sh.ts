@@ -6,7 +6,7 @@
 import type { ProgramCtx, ShellHost, ShellIO, Spawn } from './types.ts';
 import { FsError } from './types.ts';
 import { ABORTED_EXIT, Capture, nullSink, readAll, sleep, stdinFrom, withStreams } from './io.ts';
-import { isNulDevice, resolvePosix } from './paths.ts';
+import { isNulDevice, resolvePosix } from './winPaths.ts';
 import { runHostname } from './tools/hostname.ts';
 import { runWhoami } from './tools/whoami.ts';
 import { tokenize, Parser } from './shparse.ts';

@@ -4,8 +4,9 @@ import { expect } from 'chai';
 import { Redactor } from '../../../lib/fixtures/secrets.ts';
 import { interpret } from '../../../lib/probes/interpret.ts';
 import { renderProbe } from '../../../lib/probes/render.ts';
-import { runProbe } from '../../../lib/probes/run.ts';
-import type { CommandResult, ProbeOS, Transport } from '../../../lib/probes/types.ts';
+import { runProbe } from '../../../lib/probes/runProbe.ts';
+import type { ProbeOS, Transport } from '../../../lib/probes/types.ts';
+import type { CommandResult } from '../../../lib/cluster/exec.ts';
 
 function fakeTransport(os: ProbeOS, answer: (argv: string[]) => CommandResult): Transport & { seen: string[][] } {
   const seen: string[][] = [];

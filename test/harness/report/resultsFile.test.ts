@@ -9,7 +9,7 @@ import type { CheckResult, Outcome } from '../../../lib/catalog/types.ts';
 import { renderResultsJson } from '../../../lib/report/json.ts';
 import { failedFeatureIds, readResults } from '../../../lib/report/resultsFile.ts';
 import { emptyCounts, type RunInfo, type RunSummary } from '../../../lib/run/events.ts';
-import { RESULTS_SCHEMA_VERSION } from '../../../lib/version.ts';
+import { RESULTS_SCHEMA_VERSION } from '../../../lib/facts/wincheck.ts';
 import { cluster } from '../../support/clusterFixture.ts';
 
 function result(id: string, outcome: Outcome): CheckResult {

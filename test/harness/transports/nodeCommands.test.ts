@@ -5,8 +5,9 @@ import { expect } from 'chai';
 import { features } from '../../../lib/catalog/node/node.ts';
 import type { CheckContext } from '../../../lib/catalog/types.ts';
 import { Redactor } from '../../../lib/fixtures/secrets.ts';
-import { runProbe } from '../../../lib/probes/run.ts';
-import type { CommandResult, Transport } from '../../../lib/probes/types.ts';
+import { runProbe } from '../../../lib/probes/runProbe.ts';
+import type { Transport } from '../../../lib/probes/types.ts';
+import type { CommandResult } from '../../../lib/cluster/exec.ts';
 import { cluster, winNode } from '../../support/clusterFixture.ts';
 
 const SERVICE = (name: string) => `SERVICE_NAME: ${name}\r\n        TYPE               : 10  WIN32_OWN_PROCESS\r\n        STATE              : 4  RUNNING\r\n`;

@@ -2,54 +2,21 @@
 // Each cmdlet returns its output objects; non-terminating errors go through
 // call.error (which honours -ErrorAction), statement-terminating ones are thrown.
 
-import type { ShellHost, ShellIO } from '../types.ts';
+import type { ShellHost } from '../types.ts';
 import { FsError } from '../types.ts';
 import type { Element } from './ast.ts';
 import { NativeOutput, PSObject, ScriptBlock, collapse, enumerate, isArray, scalarCmp, scalarEq, toNum, toStr, truthy, wildcard } from './values.ts';
 import type { PSValue } from './values.ts';
 import { StatementError } from './errors.ts';
-import type { ErrorInfo } from './errors.ts';
-import type { Interp } from './interp.ts';
+import type { ArgToken, Bound, CmdletCall, CmdletSpec } from './cmdletSpec.ts';
+import type { PsSession } from './session.ts';
 import { render, viewFor } from './format.ts';
 import type { View } from './format.ts';
 import { computerName, fmtDate, getMember } from './members.ts';
 import { ABORTED_EXIT, sleep } from '../io.ts';
-import { resolveWin } from '../paths.ts';
+import { resolveWin } from '../winPaths.ts';
 import { ExitSignal } from './errors.ts';
 import { netCommands } from './netcmdlets.ts';
-
-export type ArgToken = { kind: 'named'; name: string; value: PSValue | undefined; attached: boolean } | { kind: 'pos'; value: PSValue };
-export type Bound = Record<string, PSValue | undefined>;
-type ErrorParts = Omit<ErrorInfo, 'start' | 'end'> | (Partial<ErrorInfo> & { message: string; category: string; reason: string; fqid: string });
-
-export interface CmdletCall {
-  interp: Interp;
-  host: ShellHost;
-  io: ShellIO;
-  input: PSValue[];
-  hadInput: boolean;
-  bound: Bound;
-  name: string;
-  /** Writes a non-terminating error (sets $? to false). */
-  error(info: ErrorParts): void;
-  /** Builds a statement-terminating error to throw. */
-  fail(info: ErrorParts): StatementError;
-  start: number;
-  end: number;
-}
-
-export interface CmdletSpec {
-  name: string;
-  /** Value parameters; "Name|Alias|Alias" gives aliases. */
-  params?: string[];
-  switches?: string[];
-  positional?: string[];
-  /** Extra positional arguments are collected into bound.__rest instead of failing. */
-  rest?: boolean;
-  /** Only present when the host has the module (node views). */
-  available?: (host: ShellHost) => boolean;
-  run(c: CmdletCall): Promise<PSValue[]>;
-}
 
 const COMMON = ['ErrorAction|ea', 'WarningAction|wa', 'ErrorVariable|ev', 'OutVariable|ov', 'InformationAction|infa'];
 const COMMON_SWITCHES = ['Verbose|vb', 'Debug|db', 'WhatIf', 'Confirm'];
@@ -172,7 +139,7 @@ function cmdlets(): Map<string, CmdletSpec> {
   return table;
 }
 
-export function findCmdlet(name: string, interp: Interp): CmdletSpec | undefined {
+export function findCmdlet(name: string, interp: PsSession): CmdletSpec | undefined {
   let l = name.toLowerCase().replace(/^microsoft\.powershell\.\w+\\/, '');
   if (interp.edition === 'desktop' && DESKTOP_ALIASES[l]) l = DESKTOP_ALIASES[l]!.toLowerCase();
   else if (ALIASES[l]) l = ALIASES[l]!.toLowerCase();
@@ -196,7 +163,7 @@ function decode(buf: Buffer): string {
   return buf.toString('utf8');
 }
 
-export function encode(text: string, enc: string | undefined, edition: Interp['edition'], outFile: boolean): Buffer {
+export function encode(text: string, enc: string | undefined, edition: PsSession['edition'], outFile: boolean): Buffer {
   const e = (enc ?? (outFile && edition === 'desktop' ? 'unicode' : 'default')).toLowerCase();
   if (e === 'unicode' || e === 'utf16' || e === 'utf-16') return Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
   // Windows PowerShell's "UTF8" writes a BOM; pwsh's does not.

@@ -100,3 +100,13 @@ export function notRecognized(name: string, start: number, end: number): ErrorIn
     end,
   };
 }
+
+/** Thrown by simulated .NET methods; shown as 'Exception calling "X" with "N" argument(s): "..."'. */
+export class MethodException extends Error {
+  constructor(
+    message: string,
+    readonly fqid: string,
+  ) {
+    super(message);
+  }
+}

@@ -26,17 +26,18 @@ import { ExitSignal, LoopControl, ReturnSignal, ScriptError, StatementError, for
 import type { Edition, ErrorInfo } from './errors.ts';
 import { render } from './format.ts';
 import { findCmdlet, bindArgs } from './cmdlets.ts';
-import type { ArgToken, CmdletCall } from './cmdlets.ts';
+import type { ArgToken, CmdletCall } from './cmdletSpec.ts';
+import type { PsSession } from './session.ts';
 import { callMethod, getMember, staticCall, staticMember, setStaticMember } from './members.ts';
 import { joinWindowsArgv } from '../quote.ts';
 import { ABORTED_EXIT, Capture, stdinFrom, withStreams } from '../io.ts';
 import { burnWhile } from '../burn.ts';
-import { resolveWin } from '../paths.ts';
+import { resolveWin } from '../winPaths.ts';
 import { FsError } from '../types.ts';
 
 type ErrorSink = 'stderr' | 'null' | 'stdout';
 
-export class Interp {
+export class Interp implements PsSession {
   readonly vars = new Map<string, PSValue>();
   readonly functions = new Map<string, ScriptBlock>();
   lastOk = true;

@@ -5,11 +5,11 @@
 import type { Expr } from './ast.ts';
 import { NativeOutput, PSObject, PSType, ScriptBlock, collapse, enumerate, isArray, lines, toNum, toStr, truthy, typeOf, scalarEq } from './values.ts';
 import type { PSValue } from './values.ts';
-import { StatementError } from './errors.ts';
-import type { Interp } from './interp.ts';
+import { MethodException, StatementError } from './errors.ts';
+import type { PsSession } from './session.ts';
 import { windowsAccount } from '../tools/whoami.ts';
 import { lookupWithSearch } from '../tools/dnsnames.ts';
-import { resolveWin } from '../paths.ts';
+import { resolveWin } from '../winPaths.ts';
 
 export function getMember(v: PSValue, name: string): PSValue {
   const l = name.toLowerCase();
@@ -56,16 +56,6 @@ export function getMember(v: PSValue, name: string): PSValue {
   return null;
 }
 
-/** Thrown by simulated .NET methods; shown as 'Exception calling "X" with "N" argument(s): "..."'. */
-export class MethodException extends Error {
-  constructor(
-    message: string,
-    readonly fqid: string,
-  ) {
-    super(message);
-  }
-}
-
 function methodError(name: string, v: PSValue, start: number, end: number): StatementError {
   return new StatementError({
     message: `Method invocation failed because [${typeOf(v)}] does not contain a method named '${name}'.`,
@@ -110,7 +100,7 @@ function fmtDate(d: Date, f: string): string {
 }
 export { fmtDate };
 
-export async function callMethod(interp: Interp, v: PSValue, name: string, args: PSValue[], start: number, end: number): Promise<PSValue> {
+export async function callMethod(interp: PsSession, v: PSValue, name: string, args: PSValue[], start: number, end: number): Promise<PSValue> {
   const l = name.toLowerCase();
   const a0 = args[0] ?? null;
   const own = v instanceof PSObject ? v.methods?.[l] : undefined;
@@ -245,7 +235,7 @@ function typeNotFound(e: Expr): StatementError {
   });
 }
 
-export function osVersion(interp: Interp): PSObject {
+export function osVersion(interp: PsSession): PSObject {
   const b = (interp.host.windowsBuild ?? '10.0.20348.0').split('.').map(Number);
   const version = new PSObject('Version', { Major: b[0] ?? 10, Minor: b[1] ?? 0, Build: b[2] ?? 0, Revision: 0 }, `${b[0]}.${b[1]}.${b[2]}.0`);
   return new PSObject(
@@ -256,12 +246,12 @@ export function osVersion(interp: Interp): PSObject {
 }
 
 /** COMPUTERNAME: upper-case, capped at 15 characters (docs/windows-commands.md §8). */
-export function computerName(interp: Interp): string {
+export function computerName(interp: PsSession): string {
   const key = Object.keys(interp.env).find(k => k.toUpperCase() === 'COMPUTERNAME');
   return key ? interp.env[key]! : interp.host.hostname.toUpperCase().slice(0, 15);
 }
 
-export function staticMember(interp: Interp, type: Expr, name: string): PSValue {
+export function staticMember(interp: PsSession, type: Expr, name: string): PSValue {
   const t = typeKey(type);
   const l = name.toLowerCase();
   if (t === 'environment') {
@@ -326,7 +316,7 @@ export function setStaticMember(_type: Expr, _name: string, _v: PSValue): void {
   // [Net.ServicePointManager]::SecurityProtocol = ... and similar settings have no effect here.
 }
 
-export async function staticCall(interp: Interp, type: Expr, name: string, args: PSValue[], start: number, end: number): Promise<PSValue> {
+export async function staticCall(interp: PsSession, type: Expr, name: string, args: PSValue[], start: number, end: number): Promise<PSValue> {
   const t = typeKey(type);
   const l = name.toLowerCase();
   const a0 = args[0] ?? null;

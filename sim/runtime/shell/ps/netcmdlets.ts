@@ -2,7 +2,7 @@
 // Invoke-RestMethod, Get-NetAdapter, Get-NetIPAddress, Get-DnsClientServerAddress,
 // and New-Object System.Net.Sockets.TcpClient (a common PowerShell TCP probe).
 
-import type { CmdletSpec } from './cmdlets.ts';
+import type { CmdletSpec } from './cmdletSpec.ts';
 import { PSObject, enumerate, toNum, toStr, truthy } from './values.ts';
 import type { PSValue } from './values.ts';
 import { connectTo, resolveName } from '../tools/net.ts';

@@ -5,7 +5,7 @@
 
 import { PSObject, toNum, toStr } from './values.ts';
 import type { PSValue } from './values.ts';
-import { MethodException } from './members.ts';
+import { MethodException } from './errors.ts';
 import { connectTo, resolveName } from '../tools/net.ts';
 import type { ShellHost } from '../types.ts';
 import { sleep } from '../io.ts';

@@ -7,7 +7,7 @@ import { httpRequest } from './http.ts';
 import type { HttpFailure, HttpResponse } from './http.ts';
 import { ABORTED_EXIT } from '../io.ts';
 import { FsError } from '../types.ts';
-import { resolvePosix, resolveWin } from '../paths.ts';
+import { resolvePosix, resolveWin } from '../winPaths.ts';
 
 const USER_AGENT = 'curl/8.4.0';
 

@@ -4,7 +4,7 @@
 import type { ProgramCtx } from '../types.ts';
 import { httpRequest } from './http.ts';
 import { ABORTED_EXIT } from '../io.ts';
-import { resolvePosix, resolveWin } from '../paths.ts';
+import { resolvePosix, resolveWin } from '../winPaths.ts';
 
 export async function runWget(ctx: ProgramCtx): Promise<number> {
   const { host, io } = ctx;

@@ -6,7 +6,7 @@ import { loadCatalog } from '../../../../lib/catalog/registry.ts';
 import type { Feature } from '../../../../lib/catalog/types.ts';
 import { describeStage, HOST_PROCESS, POD_OS_FIELD, runtimeSupport, stageAt } from '../../../../lib/facts/kubernetes.ts';
 import { buildSupport } from '../../../../lib/catalog/node/node.ts';
-import type { ServerVersion } from '../../../../lib/discovery/types.ts';
+import type { ServerVersion } from '../../../../lib/facts/kubernetes.ts';
 import { cluster, linuxNode, winNode } from '../../../support/clusterFixture.ts';
 
 const v = (minor: number): ServerVersion => ({ gitVersion: `v1.${minor}.0`, major: 1, minor });

@@ -7,7 +7,8 @@ import { storageBytes } from '../../../../lib/catalog/stor/volumes.ts';
 import { otherBuildTag } from '../../../../lib/catalog/work/buildMismatch.ts';
 import { dnsSuffixes } from '../../../../lib/catalog/work/statefulset.ts';
 import { accessDenied, fileMatches } from '../../../../lib/catalog/kit/fileCompare.ts';
-import type { CommandResult, ProbeResult, Transport } from '../../../../lib/probes/types.ts';
+import type { ProbeResult, Transport } from '../../../../lib/probes/types.ts';
+import type { CommandResult } from '../../../../lib/cluster/exec.ts';
 
 // docs/windows-commands.md §4 (ipconfig /all composite), CRLF as cmd writes it.
 const IPCONFIG = [

@@ -11,8 +11,9 @@ import type { CheckContext, Feature, Observation } from '../../../../lib/catalog
 import { features as security } from '../../../../lib/catalog/sec/security.ts';
 import { FixtureError } from '../../../../lib/fixtures/errors.ts';
 import { Redactor } from '../../../../lib/fixtures/secrets.ts';
-import { runProbe } from '../../../../lib/probes/run.ts';
-import type { CommandResult, Transport } from '../../../../lib/probes/types.ts';
+import { runProbe } from '../../../../lib/probes/runProbe.ts';
+import type { Transport } from '../../../../lib/probes/types.ts';
+import type { CommandResult } from '../../../../lib/cluster/exec.ts';
 import { cluster } from '../../../support/clusterFixture.ts';
 
 const feature = (id: string): Feature => security.find(f => f.id === id)!;

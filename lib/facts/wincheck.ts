@@ -3,7 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PACKAGE_ROOT } from '../util/paths.ts';
+import { PACKAGE_ROOT } from '../../util/paths.ts';
 
 /**
  * Bumped when a field of results.json is renamed, removed or changes meaning (adding one is

@@ -9,6 +9,7 @@ import { apiErrorMessage, apiStatusCode } from './apiError.ts';
 import { isLive } from './lease.ts';
 import { deleteNamespaceAndWait } from './namespace.ts';
 import type { KubeClients } from './types.ts';
+import { listAll } from './list.ts';
 
 /** Kept for callers that import it from here. */
 export const RUN_LABEL_KEY = RUN_LABEL;
@@ -44,7 +45,7 @@ export async function cleanupRuns(kube: KubeClients, opts: CleanupOptions): Prom
   };
   const kinds = clusterScopedKinds(kube);
   const [nss, found] = await Promise.all([
-    listed('namespaces', async () => (await kube.core.listNamespace({ labelSelector })).items),
+    listed('namespaces', async () => (await listAll(q => kube.core.listNamespace({ labelSelector, ...q }))).items),
     Promise.all(kinds.map(k => listed(`${k.kind} objects`, () => k.list(labelSelector)))),
   ]);
   const live = new Set<string>();
@@ -107,17 +108,17 @@ function clusterScopedKinds(kube: KubeClients) {
   return [
     {
       kind: 'RuntimeClass',
-      list: async (labelSelector: string) => names(await kube.node.listRuntimeClass({ labelSelector })),
+      list: async (labelSelector: string) => names(await listAll(q => kube.node.listRuntimeClass({ labelSelector, ...q }))),
       remove: (name: string) => kube.node.deleteRuntimeClass({ name }),
     },
     {
       kind: 'StorageClass',
-      list: async (labelSelector: string) => names(await kube.storage.listStorageClass({ labelSelector })),
+      list: async (labelSelector: string) => names(await listAll(q => kube.storage.listStorageClass({ labelSelector, ...q }))),
       remove: (name: string) => kube.storage.deleteStorageClass({ name }),
     },
     {
       kind: 'PersistentVolume',
-      list: async (labelSelector: string) => names(await kube.core.listPersistentVolume({ labelSelector })),
+      list: async (labelSelector: string) => names(await listAll(q => kube.core.listPersistentVolume({ labelSelector, ...q }))),
       remove: (name: string) => kube.core.deletePersistentVolume({ name }),
     },
   ];

@@ -7,6 +7,7 @@ import { apiErrorMessage, apiStatusCode } from './apiError.ts';
 import type { KubeClients } from './types.ts';
 import { watchUntil } from './watch.ts';
 import { POD_SECURITY_PRIVILEGED } from './podSecurity.ts';
+import { listAll } from './list.ts';
 
 /**
  * Creates the run namespace labelled privileged for Pod Security (enforce, audit, warn), so
@@ -63,7 +64,7 @@ export async function deleteNamespaceAndWait(kube: KubeClients, name: string, ti
     kube,
     path: '/api/v1/namespaces',
     fieldSelector: `metadata.name=${name}`,
-    list: () => kube.core.listNamespace({ fieldSelector: `metadata.name=${name}` }),
+    list: () => listAll(q => kube.core.listNamespace({ fieldSelector: `metadata.name=${name}`, ...q })),
     onList: items => (items.length === 0 ? true : undefined),
     check: (_ns, type) => (type === 'DELETED' ? true : undefined),
     what: `namespace ${name} to be deleted`,

@@ -8,6 +8,7 @@ import { describePod, failFastReason, isPodReady } from './podState.ts';
 import { defaultTimeouts } from './timeouts.ts';
 import { apiStatusCode } from './apiError.ts';
 import { WaitTimeoutError, watchUntil } from './watch.ts';
+import { listAll } from './list.ts';
 
 export class PodStartError extends Error {
   constructor(
@@ -56,7 +57,7 @@ export async function waitForPodCondition(
       kube,
       path: `/api/v1/namespaces/${namespace}/pods`,
       fieldSelector: `metadata.name=${name}`,
-      list: () => kube.core.listNamespacedPod({ namespace, fieldSelector: `metadata.name=${name}` }),
+      list: () => listAll(q => kube.core.listNamespacedPod({ namespace, fieldSelector: `metadata.name=${name}`, ...q })),
       check: (pod, type) => readySighting(pod, type, namespace, name, desc, cond, opts.failFast !== false),
       what: `pod ${namespace}/${name} to be ${desc}`,
       describe: describePod,
@@ -128,7 +129,7 @@ async function namespaceCanHoldPods(kube: KubeClients, namespace: string, what: 
 
 /** The pod's events as "Reason: message" lines, oldest first. */
 export async function podEvents(kube: KubeClients, namespace: string, name: string): Promise<string[]> {
-  const list = await kube.core.listNamespacedEvent({ namespace, fieldSelector: `involvedObject.name=${name}` });
+  const list = await listAll(q => kube.core.listNamespacedEvent({ namespace, fieldSelector: `involvedObject.name=${name}`, ...q }));
   return list.items
     .sort((a, b) => eventTime(a) - eventTime(b))
     .map(ev => `${ev.type === 'Warning' ? 'Warning ' : ''}${ev.reason ?? ''}: ${ev.message ?? ''}`.trim());

@@ -35,9 +35,10 @@ export async function rawGet(client: RawGetClient, path: string, override: Parti
     policy,
     client.signal,
     true,
-    signal =>
+    (signal, answered) =>
       new Promise((resolve, reject) => {
         const req = lib.request(url, { ...opts, signal }, res => {
+          answered();
           let body = '';
           res.setEncoding('utf8');
           res.on('data', (c: string) => {

@@ -37,10 +37,18 @@ export class ResilientHttpLibrary implements HttpLibrary {
     const what = `${method} ${url.pathname}`;
     // Every verb the harness uses is safe to repeat: reads are, deletes end in 404 (callers take
     // it as gone), and a repeated create ends in 409, which create.ts resolves by reading back.
-    return withRetries(what, this._policy, this._signal, true, async signal => {
+    // The body is read inside the attempt, under its own deadline (a reset mid-body is retried
+    // like any other), and handed on already read.
+    return withRetries(what, this._policy, this._signal, true, async (signal, answered) => {
       request.setSignal(signal);
       const res = await this._fetch.send(request).toPromise();
-      return { status: res.httpStatusCode, retryAfter: res.headers['retry-after'], value: res };
+      answered();
+      const body = await res.body.binary();
+      const read = new ResponseContext(res.httpStatusCode, res.headers, {
+        text: () => Promise.resolve(body.toString('utf8')),
+        binary: () => Promise.resolve(body),
+      });
+      return { status: res.httpStatusCode, retryAfter: res.headers['retry-after'], value: read };
     });
   }
 }

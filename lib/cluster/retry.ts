@@ -14,8 +14,13 @@ export interface RetryPolicy {
   maxBackoffMs: number;
   /** A Retry-After above this is not waited for: the call fails, naming the throttle. */
   maxRetryAfterMs: number;
-  /** One attempt's deadline: a server that accepts the connection and says nothing must not hang the run. */
+  /** One attempt's deadline for the answer (its status and headers): a server that accepts the connection and says nothing must not hang the run. */
   requestTimeoutMs: number;
+  /**
+   * Once answered, the deadline for the body, apart: a page of a list on a big cluster is
+   * megabytes, and reading it must neither eat the answer's deadline nor be cut by it.
+   */
+  bodyTimeoutMs: number;
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
@@ -24,6 +29,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxBackoffMs: 3_000,
   maxRetryAfterMs: 30_000,
   requestTimeoutMs: 10_000,
+  bodyTimeoutMs: 60_000,
 };
 
 /** Statuses that say "not now" rather than "no": throttling and server-side failures. */
@@ -98,24 +104,38 @@ export function untilSettled<T>(p: Promise<T>, signal: AbortSignal, dispose: (v:
   });
 }
 
+/** Why an attempt's own deadline ended it: no answer, or an answer whose body did not come. */
+class AttemptDeadline extends Error {
+  constructor(readonly phase: 'answer' | 'body') {
+    super(`${phase} deadline`);
+  }
+}
+
 /**
  * Runs one attempt after another under the policy. `attempt` gets a signal that ends at the
- * per-attempt deadline or on abort; it returns a status to judge, or throws a transport error.
+ * per-attempt deadline or on abort, and `answered`, to call once the answer (status, headers) is
+ * in: from then the body has its own deadline. It returns a status to judge, or throws a
+ * transport error.
  */
 export async function withRetries<T>(
   what: string,
   policy: RetryPolicy,
   signal: AbortSignal | undefined,
   retryable: boolean,
-  attempt: (signal: AbortSignal) => Promise<{ status: number; retryAfter?: string; value: T }>,
+  attempt: (signal: AbortSignal, answered: () => void) => Promise<{ status: number; retryAfter?: string; value: T }>,
 ): Promise<T> {
   for (let n = 1; ; n++) {
     if (signal?.aborted) throw new ApiInterruptedError(`${what}: interrupted`);
-    const deadline = AbortSignal.timeout(policy.requestTimeoutMs);
-    const both = signal ? AbortSignal.any([signal, deadline]) : deadline;
+    const deadline = new AbortController();
+    let timer = setTimeout(() => deadline.abort(new AttemptDeadline('answer')), policy.requestTimeoutMs);
+    const answered = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => deadline.abort(new AttemptDeadline('body')), policy.bodyTimeoutMs ?? DEFAULT_RETRY_POLICY.bodyTimeoutMs);
+    };
+    const both = signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal;
     let wait: number;
     try {
-      const r = await attempt(both);
+      const r = await attempt(both, answered);
       const last = n >= policy.attempts || !retryable;
       if (!isRetryableStatus(r.status) || last) return r.value;
       const after = r.status === 429 ? retryAfterMs(r.retryAfter) : undefined;
@@ -123,12 +143,17 @@ export async function withRetries<T>(
       wait = backoffMs(policy, n, after);
     } catch (e) {
       if (signal?.aborted) throw new ApiInterruptedError(`${what}: interrupted`, { cause: e });
-      if (deadline.aborted)
+      const ended = deadline.signal.aborted ? (deadline.signal.reason as AttemptDeadline) : undefined;
+      if (ended?.phase === 'answer')
         throw new ApiTransportError(`${what}: no answer from the API server within ${Math.round(policy.requestTimeoutMs / 1000)}s`, 'ETIMEDOUT', { cause: e });
+      if (ended?.phase === 'body')
+        throw new ApiTransportError(`${what}: the answer's body did not arrive within ${Math.round(policy.bodyTimeoutMs / 1000)}s`, 'ETIMEDOUT', { cause: e });
       const code = (e as { code?: string; errno?: string }).code ?? (e as { errno?: string }).errno;
       if (!retryable || !isRetryableError(e) || n >= policy.attempts)
         throw new ApiTransportError(`${what}: ${code ? `${code} ` : ''}${errorText(e)}${n > 1 ? ` (after ${n} attempts)` : ''}`, code, { cause: e });
       wait = backoffMs(policy, n);
+    } finally {
+      clearTimeout(timer);
     }
     await pause(wait, signal).catch(e => {
       throw new ApiInterruptedError(`${what}: interrupted`, { cause: e });

@@ -17,6 +17,7 @@ import { explainPodWaitFailure, readySighting } from './podWait.ts';
 import { untilSettled } from './resilience.ts';
 import type { KubeClients } from './types.ts';
 import { WaitTimeoutError, watchUntil } from './watch.ts';
+import { listAll } from './list.ts';
 
 interface Waiter {
   name: string;
@@ -110,7 +111,7 @@ export class PodReadyHub {
       kube: this._kube,
       path: `/api/v1/namespaces/${this.namespace}/pods`,
       labelSelector: this.labelSelector,
-      list: () => this._kube.core.listNamespacedPod({ namespace: this.namespace, labelSelector: this.labelSelector }),
+      list: () => listAll(q => this._kube.core.listNamespacedPod({ namespace: this.namespace, labelSelector: this.labelSelector, ...q })),
       onList: items => {
         const listed = new Set(items.map(p => p.metadata?.name ?? ''));
         // A waited-for pod that the list no longer holds was deleted while the watch was down.

@@ -5,6 +5,7 @@ import type { V1DaemonSet, V1Deployment, V1Pod } from '@kubernetes/client-node';
 import { MeansError, podStartMeans } from './meansError.ts';
 import type { KubeClients } from './types.ts';
 import { WaitTimeoutError, watchUntil } from './watch.ts';
+import { listAll } from './list.ts';
 
 /** Complete = the controller saw the latest spec and every wanted replica is updated and ready. */
 export function deploymentComplete(d: V1Deployment): boolean {
@@ -107,7 +108,7 @@ export function failWhenUnschedulable(
       kube,
       path: `/api/v1/namespaces/${namespace}/pods`,
       labelSelector,
-      list: () => kube.core.listNamespacedPod({ namespace, labelSelector }),
+      list: () => listAll(q => kube.core.listNamespacedPod({ namespace, labelSelector, ...q })),
       check: (pod, type) => {
         seen(pod, type);
         return undefined;
@@ -179,7 +180,7 @@ function watchDeploymentComplete(kube: KubeClients, namespace: string, name: str
     kube,
     path: `/apis/apps/v1/namespaces/${namespace}/deployments`,
     fieldSelector: `metadata.name=${name}`,
-    list: () => kube.apps.listNamespacedDeployment({ namespace, fieldSelector: `metadata.name=${name}` }),
+    list: () => listAll(q => kube.apps.listNamespacedDeployment({ namespace, fieldSelector: `metadata.name=${name}`, ...q })),
     check: d => {
       if (deploymentComplete(d)) return d;
       // The controller gave up (progressDeadlineSeconds): waiting longer will not help.
@@ -235,7 +236,7 @@ function watchDaemonSetReady(
     kube,
     path: `/apis/apps/v1/namespaces/${namespace}/daemonsets`,
     fieldSelector: `metadata.name=${name}`,
-    list: () => kube.apps.listNamespacedDaemonSet({ namespace, fieldSelector: `metadata.name=${name}` }),
+    list: () => listAll(q => kube.apps.listNamespacedDaemonSet({ namespace, fieldSelector: `metadata.name=${name}`, ...q })),
     check: d => {
       const s = d.status;
       const ok =

@@ -12,6 +12,7 @@ import { windowsNodes } from './nodes.ts';
 import { awaitFlappingNodes } from './notReady.ts';
 import type { ClusterInfo, NodeAccess, NodeInfo, RuntimeClassInfo } from './types.ts';
 import type { ServerVersion } from '../facts/kubernetes.ts';
+import { listAll } from '../cluster/list.ts';
 
 export const HYPERV_HANDLER = 'runhcs-wcow-hypervisor';
 /** The kube-system ConfigMap by which `wincheck sim` names itself (sim/controllers/addons). */
@@ -41,16 +42,20 @@ export async function discover(kube: KubeClients, opts: DiscoverOptions): Promis
   };
   let nodeList;
   try {
-    nodeList = await kube.core.listNode();
+    nodeList = await listAll(q => kube.core.listNode(q));
   } catch (e) {
     throw new Error(`failed to list nodes: ${apiErrorMessage(e)}; the kubeconfig's user needs list on nodes`, { cause: e });
   }
   const nodes = await awaitFlappingNodes(kube, nodeList.items, opts.nodeFlapWaitMs ?? 0, opts.log ?? (() => undefined));
   const [rcs, scs, dss, cms, metrics] = await Promise.all([
-    optional('RuntimeClasses', () => kube.node.listRuntimeClass(), { items: [] }),
-    optional('StorageClasses', () => kube.storage.listStorageClass(), { items: [] }),
-    optional('kube-system DaemonSets', () => kube.apps.listNamespacedDaemonSet({ namespace: 'kube-system' }), { items: [] as V1DaemonSet[] }),
-    optional('kube-system ConfigMaps', () => kube.core.listNamespacedConfigMap({ namespace: 'kube-system' }), { items: [] as V1ConfigMap[] }),
+    optional('RuntimeClasses', () => listAll(q => kube.node.listRuntimeClass(q)), { items: [] }),
+    optional('StorageClasses', () => listAll(q => kube.storage.listStorageClass(q)), { items: [] }),
+    optional('kube-system DaemonSets', () => listAll(q => kube.apps.listNamespacedDaemonSet({ namespace: 'kube-system', ...q })), {
+      items: [] as V1DaemonSet[],
+    }),
+    optional('kube-system ConfigMaps', () => listAll(q => kube.core.listNamespacedConfigMap({ namespace: 'kube-system', ...q })), {
+      items: [] as V1ConfigMap[],
+    }),
     optional('metrics.k8s.io discovery', () => rawGet(kube, '/apis/metrics.k8s.io', opts.timeoutMs ? { requestTimeoutMs: opts.timeoutMs } : {}), {
       status: 0,
       body: '',

@@ -9,6 +9,7 @@ import type { KubeClients } from '../cluster/types.ts';
 import { watchUntil, WaitTimeoutError } from '../cluster/watch.ts';
 import { nodeInfoOf } from './nodes.ts';
 import type { NodeInfo } from './types.ts';
+import { listAll } from '../cluster/list.ts';
 
 /** A NotReady transition younger than this may be a flap (the node lifecycle controller's grace for a silent kubelet is 40 s). */
 export const RECENT_NOT_READY_MS = 2 * 60_000;
@@ -49,7 +50,7 @@ export async function awaitFlappingNodes(kube: KubeClients, nodes: V1Node[], tim
       path: '/api/v1/nodes',
       timeoutMs,
       what: `node${waiting.length > 1 ? 's' : ''} ${waiting.join(', ')} to be Ready`,
-      list: () => kube.core.listNode(),
+      list: () => listAll(q => kube.core.listNode(q)),
       onList: items => {
         items.forEach(record);
         return notBack().length ? undefined : true;

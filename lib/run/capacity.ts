@@ -14,6 +14,7 @@ import { schedulableWindowsNodes, usableLinuxNodes } from '../discovery/nodes.ts
 import type { NodeInfo } from '../discovery/types.ts';
 import type { RenderedFixture } from '../fixtures/types.ts';
 import { MeansError } from '../cluster/meansError.ts';
+import { foldPages, listAll } from '../cluster/list.ts';
 import { RUN_LABEL } from '../labels.ts';
 
 export interface Room {
@@ -63,48 +64,77 @@ function roomOf(q: Record<string, string>): Room {
   return { cpu: parseQuantity(q.cpu) ?? 0, memory: parseQuantity(q.memory) ?? 0, pods: parseQuantity(q.pods) ?? 110 };
 }
 
+/** Pods that hold room: bound and not terminal (what kubectl describe node sums). */
+const LIVE_PODS = 'status.phase!=Succeeded,status.phase!=Failed';
+/** Up to this many nodes, each node's pods are read apart (spec.nodeName); above, one paged list. */
+const PER_NODE_READS_MAX = 8;
+
+const isLive = (p: V1Pod) => !!p.spec?.nodeName && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed';
+
 /**
- * Each usable node's room: allocatable, and what non-terminated pods in all namespaces request on
- * it. Without the right to list pods cluster-wide (least-privilege RBAC), only the run's own
- * namespace is counted and `note` says so.
+ * Folds the live pods bound to the named nodes, in all namespaces, holding one page at a time:
+ * for a few nodes, each node's own (fieldSelector spec.nodeName, as kubectl describe node reads
+ * them); for many, one paged list of live pods with the others' nodes dropped as the pages come.
+ * Without the right to list pods cluster-wide (least-privilege RBAC), the namespace's pods only,
+ * and `denied` says why.
+ */
+export async function foldLivePods<A>(
+  kube: KubeClients,
+  nodeNames: readonly string[],
+  namespace: string,
+  init: () => A,
+  add: (acc: A, pod: V1Pod) => void,
+): Promise<{ acc: A; denied?: string }> {
+  const wanted = new Set(nodeNames);
+  const keep = (acc: A, items: V1Pod[]) => {
+    for (const p of items) if (isLive(p) && wanted.has(p.spec!.nodeName!)) add(acc, p);
+    return acc;
+  };
+  try {
+    if (wanted.size <= PER_NODE_READS_MAX) {
+      const lists = await Promise.all(
+        [...wanted].map(n => listAll(q => kube.core.listPodForAllNamespaces({ fieldSelector: `spec.nodeName=${n},${LIVE_PODS}`, ...q }))),
+      );
+      return { acc: lists.reduce((acc, l) => keep(acc, l.items), init()) };
+    }
+    return { acc: (await foldPages(q => kube.core.listPodForAllNamespaces({ fieldSelector: LIVE_PODS, ...q }), init, keep)).acc };
+  } catch (e) {
+    const denied = apiErrorMessage(e);
+    const own = await foldPages(q => kube.core.listNamespacedPod({ namespace, fieldSelector: LIVE_PODS, ...q }), init, keep);
+    return { acc: own.acc, denied };
+  }
+}
+
+const addRoom = (u: Room, r: { cpu: number; memory: number }) => {
+  u.cpu += r.cpu;
+  u.memory += r.memory;
+  u.pods += 1;
+};
+
+/**
+ * Each usable node's room: allocatable, and what live pods in all namespaces request on it.
+ * Without the right to list pods cluster-wide, only the run's own namespace is counted and
+ * `note` says so.
  */
 export async function readNodeRooms(kube: KubeClients, nodes: NodeInfo[], namespace: string): Promise<{ rooms: NodeRoom[]; note?: string }> {
-  let pods: V1Pod[];
-  let note: string | undefined;
-  try {
-    pods = (await kube.core.listPodForAllNamespaces()).items;
-  } catch (e) {
-    note = `could not list pods in all namespaces (${apiErrorMessage(e)}): node capacity counts only namespace ${namespace}`;
-    pods = (await kube.core.listNamespacedPod({ namespace }).catch(() => ({ items: [] as V1Pod[] }))).items;
-  }
-  const live = pods.filter(p => p.spec?.nodeName && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
-  const rooms = nodes.map(n => {
-    const on = live.filter(p => p.spec!.nodeName === n.name);
-    const used = on.reduce(
-      (u, p) => {
-        const r = podRequests(p.spec!);
-        return { cpu: u.cpu + r.cpu, memory: u.memory + r.memory, pods: u.pods + 1 };
-      },
-      { cpu: 0, memory: 0, pods: 0 },
-    );
-    const scored = on.reduce(
-      (u, p) => {
-        const r = podRequests(p.spec!);
-        return { cpu: u.cpu + (r.cpu || DEFAULT_CPU), memory: u.memory + (r.memory || DEFAULT_MEMORY) };
-      },
-      { cpu: 0, memory: 0 },
-    );
-    const others = on
-      .filter(p => !isNodeOwnPod(p))
-      .reduce(
-        (u, p) => {
-          const r = podRequests(p.spec!);
-          return { cpu: u.cpu + r.cpu, memory: u.memory + r.memory, pods: u.pods + 1 };
-        },
-        { cpu: 0, memory: 0, pods: 0 },
-      );
-    return { name: n.name, allocatable: roomOf(n.allocatable), used, scored, others };
-  });
+  const zero = () => ({ cpu: 0, memory: 0, pods: 0 });
+  const init = () => new Map(nodes.map(n => [n.name, { used: zero(), scored: { cpu: 0, memory: 0 }, others: zero() }]));
+  const read = await foldLivePods(
+    kube,
+    nodes.map(n => n.name),
+    namespace,
+    init,
+    (acc, p) => {
+      const at = acc.get(p.spec!.nodeName!)!;
+      const r = podRequests(p.spec!);
+      addRoom(at.used, r);
+      at.scored.cpu += r.cpu || DEFAULT_CPU;
+      at.scored.memory += r.memory || DEFAULT_MEMORY;
+      if (!isNodeOwnPod(p)) addRoom(at.others, r);
+    },
+  ).catch(() => ({ acc: init(), denied: 'the pods could not be listed' }));
+  const note = read.denied && `could not list pods in all namespaces (${read.denied}): node capacity counts only namespace ${namespace}`;
+  const rooms = nodes.map(n => ({ name: n.name, allocatable: roomOf(n.allocatable), ...read.acc.get(n.name)! }));
   return { rooms, note };
 }
 
@@ -452,37 +482,34 @@ export async function withCapacityNumbers(o: { kube: KubeClients; nodes: NodeInf
   const { kube } = o;
   const pod = await kube.core.readNamespacedPod(e.pod);
   const nodes = pod.spec?.nodeName ? o.nodes.filter(n => n.name === pod.spec!.nodeName) : candidateNodes(pod.spec!, o.nodes);
-  let pods: V1Pod[];
-  let scope = '';
-  try {
-    pods = (await kube.core.listPodForAllNamespaces()).items;
-  } catch (x) {
-    pods = (await kube.core.listNamespacedPod({ namespace: e.pod.namespace })).items;
-    scope = ` (could not list pods in all namespaces, ${apiErrorMessage(x)}: others' pods are not counted)`;
-  }
   const { runId } = o;
-  const live = pods.filter(p => p.spec?.nodeName && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed' && p.metadata?.uid !== pod.metadata?.uid);
-  const sum = (ps: V1Pod[]) =>
-    ps.reduce(
-      (u, p) => {
-        const r = podRequests(p.spec!);
-        return { cpu: u.cpu + r.cpu, memory: u.memory + r.memory, pods: u.pods + 1 };
-      },
-      { cpu: 0, memory: 0, pods: 0 },
-    );
   const req = podRequests(pod.spec!);
+  const zero = () => ({ cpu: 0, memory: 0, pods: 0 });
+  type OnNode = { ours: Room; others: Room; largest: { name: string; cpu: number; memory: number }[] };
+  const init = () => new Map<string, OnNode>(nodes.map(n => [n.name, { ours: zero(), others: zero(), largest: [] }]));
+  const read = await foldLivePods(
+    kube,
+    nodes.map(n => n.name),
+    e.pod.namespace,
+    init,
+    (acc, p) => {
+      if (p.metadata?.uid === pod.metadata?.uid) return;
+      const at = acc.get(p.spec!.nodeName!)!;
+      const r = podRequests(p.spec!);
+      if (runId && p.metadata?.labels?.[RUN_LABEL] === runId) return addRoom(at.ours, r);
+      addRoom(at.others, r);
+      // The three largest requests of others, kept as the pages come.
+      if (r.cpu || r.memory) {
+        at.largest.push({ name: `${p.metadata?.namespace}/${p.metadata?.name}`, ...r });
+        at.largest.sort((x, y) => y.cpu - x.cpu || y.memory - x.memory).splice(3);
+      }
+    },
+  );
+  const scope = read.denied ? ` (could not list pods in all namespaces, ${read.denied}: others' pods are not counted)` : '';
   const perNode = nodes.map(n => {
-    const on = live.filter(p => p.spec!.nodeName === n.name);
-    const ours = sum(on.filter(p => runId && p.metadata?.labels?.[RUN_LABEL] === runId));
-    const othersPods = on.filter(p => !runId || p.metadata?.labels?.[RUN_LABEL] !== runId);
-    const others = sum(othersPods);
+    const { ours, others, largest } = read.acc.get(n.name)!;
     const a = roomOf(n.allocatable);
-    const most = othersPods
-      .map(p => ({ p, r: podRequests(p.spec!) }))
-      .sort((x, y) => y.r.cpu - x.r.cpu || y.r.memory - x.r.memory)
-      .slice(0, 3)
-      .filter(x => x.r.cpu || x.r.memory)
-      .map(x => `${x.p.metadata?.namespace}/${x.p.metadata?.name} cpu ${fmtCpu(x.r.cpu)}, memory ${fmtMi(x.r.memory)}`);
+    const most = largest.map(x => `${x.name} cpu ${fmtCpu(x.cpu)}, memory ${fmtMi(x.memory)}`);
     return `${n.name}: allocatable cpu ${fmtCpu(a.cpu)}, memory ${fmtMi(a.memory)}, ${a.pods} pods; used by this run cpu ${fmtCpu(ours.cpu)}, memory ${fmtMi(ours.memory)}, ${ours.pods} pod(s); used by others cpu ${fmtCpu(others.cpu)}, memory ${fmtMi(others.memory)}, ${others.pods} pod(s)${most.length ? ` (largest: ${most.join('; ')})` : ''}`;
   });
   const numbers = `pod ${e.pod.namespace}/${e.pod.name} requests cpu ${fmtCpu(req.cpu)}, memory ${fmtMi(req.memory)}; ${perNode.join('; ') || 'no node it could use'}${scope}`;

@@ -16,6 +16,7 @@ import { FIXTURE_LABEL, RUN_LABEL } from '../labels.ts';
 import type { KubeClients } from '../cluster/types.ts';
 import type { Redactor } from '../fixtures/secrets.ts';
 import { perNodeName } from '../transports/hostProcess.ts';
+import { listAll } from '../cluster/list.ts';
 
 export interface PrepullOptions {
   kube: KubeClients;
@@ -166,7 +167,7 @@ export async function prepullImages(o: PrepullOptions, all: PullTarget[]): Promi
         kube,
         path: `/api/v1/namespaces/${namespace}/pods`,
         labelSelector,
-        list: () => kube.core.listNamespacedPod({ namespace, labelSelector }),
+        list: () => listAll(q => kube.core.listNamespacedPod({ namespace, labelSelector, ...q })),
         onList: items => {
           for (const p of items) settle(p);
           return allDone();
@@ -186,7 +187,7 @@ export async function prepullImages(o: PrepullOptions, all: PullTarget[]): Promi
       const sandboxes = watchUntil<CoreV1Event, true>({
         kube,
         path: `/api/v1/namespaces/${namespace}/events`,
-        list: () => kube.core.listNamespacedEvent({ namespace }),
+        list: () => listAll(q => kube.core.listNamespacedEvent({ namespace, ...q })),
         check: ev => {
           const name = ev.involvedObject?.name ?? '';
           const entry = byPod.get(name);

@@ -22,6 +22,7 @@ import type { Redactor } from '../fixtures/secrets.ts';
 import type { BuildScope, DeployPlan } from './builds.ts';
 import { demandOf, placeableNodes, planWaves, readNodeRooms, sizeToFit, withReserve, type PodDemand, type WavePlan } from './capacity.ts';
 import { deployFixtures, type FixtureTarget } from './createFixtures.ts';
+import { listAll } from '../cluster/list.ts';
 
 /** A fixture in one namespace: "<namespace>/<fixture id>". */
 const keyOf = (target: FixtureTarget, id: string) => `${target.namespace}/${id}`;
@@ -188,7 +189,7 @@ export class WaveRunner {
         kube,
         path: `/api/v1/namespaces/${namespace}/pods`,
         labelSelector,
-        list: () => kube.core.listNamespacedPod({ namespace, labelSelector }),
+        list: () => listAll(q => kube.core.listNamespacedPod({ namespace, labelSelector, ...q })),
         onList: items => {
           left.clear();
           for (const p of items) left.add(p.metadata!.name!);

@@ -17,7 +17,7 @@ export interface StatusCause {
 export interface StatusBody {
   kind: 'Status';
   apiVersion: 'v1';
-  metadata: Record<string, never> | { resourceVersion?: string };
+  metadata: Record<string, never> | { resourceVersion?: string; continue?: string };
   status: 'Success' | 'Failure';
   message?: string;
   reason?: StatusReason;
@@ -32,6 +32,8 @@ export class ApiError extends Error {
     readonly reason: StatusReason,
     message: string,
     readonly details?: StatusBody['details'],
+    /** The Status's ListMeta (a 410 on an expired continue carries a token to go on with). */
+    readonly listMeta?: { continue?: string },
   ) {
     super(message);
   }
@@ -52,7 +54,11 @@ export function successStatus(details?: StatusBody['details']): StatusBody {
 
 /** Any thrown value as the Status the real server would answer. */
 export function toStatus(err: unknown): StatusBody {
-  if (err instanceof ApiError) return statusOf(err.code, err.reason, err.message, err.details);
+  if (err instanceof ApiError) {
+    const s = statusOf(err.code, err.reason, err.message, err.details);
+    if (err.listMeta) s.metadata = err.listMeta;
+    return s;
+  }
   if (err instanceof StoreError) return statusOf(err.code, err.reason, err.message, err.details);
   if (err instanceof SelectorError) return statusOf(400, 'BadRequest', err.message);
   const msg = err instanceof Error ? err.message : String(err);

@@ -145,13 +145,37 @@ export class Store {
   }
 
   list(bucket: string, opts: ListOptions = {}): { items: KubeObject[]; resourceVersion: string } {
+    return { items: this.matching(bucket, opts).map(clone), resourceVersion: this.currentRV() };
+  }
+
+  /**
+   * One page of a list in key order: at most `limit` objects (0: all) after the key `after`, only
+   * those copied, and how many more match (the API server's remainingItemCount).
+   */
+  listPage(bucket: string, opts: ListOptions & { after?: string; limit?: number }): { items: KubeObject[]; remaining: number; lastKey?: string } {
+    let found = this.matching(bucket, opts);
+    if (opts.after !== undefined) {
+      const after = opts.after;
+      found = found.filter(o => keyOf(o.metadata.namespace, o.metadata.name!).localeCompare(after) > 0);
+    }
+    const limit = opts.limit ?? 0;
+    const page = limit > 0 ? found.slice(0, limit) : found;
+    const last = page[page.length - 1];
+    return { items: page.map(clone), remaining: found.length - page.length, lastKey: last && keyOf(last.metadata.namespace, last.metadata.name!) };
+  }
+
+  /** The stored objects that match, in key order (etcd's), not copied. */
+  private matching(bucket: string, opts: ListOptions): KubeObject[] {
     const lsel = parseLabelSelector(opts.labelSelector);
     const fsel = parseFieldSelector(opts.fieldSelector);
-    const items = [...this.bucket(bucket).values()]
+    return [...this.bucket(bucket).values()]
       .filter(o => matches(o, opts.namespace, lsel, fsel, bucket))
-      .sort((a, b) => keyOf(a.metadata.namespace, a.metadata.name!).localeCompare(keyOf(b.metadata.namespace, b.metadata.name!)))
-      .map(clone);
-    return { items, resourceVersion: this.currentRV() };
+      .sort((a, b) => keyOf(a.metadata.namespace, a.metadata.name!).localeCompare(keyOf(b.metadata.namespace, b.metadata.name!)));
+  }
+
+  /** Whether a list at resourceVersion rv can still be continued: its revision is not yet compacted. */
+  continuable(rv: number): boolean {
+    return rv >= this.compactedTo && !(this.history.length > 0 && rv < this.history[0].rv - 1);
   }
 
   /**

@@ -15,6 +15,7 @@ import { fixturePodReady, podSettles, podSettlesOrMismatch } from '../kit/podWai
 import type { CheckContext, Control, EvidenceItem, Expectation, Feature, Observation } from '../types.ts';
 import { HOST_PROCESS, HYPERV_CONTAINERD_MIN, hypervCapable } from '../../facts/kubernetes.ts';
 import { nodeTransportOf } from '../kit/nodeTargets.ts';
+import { listAll } from '../../cluster/list.ts';
 /** The run's own RuntimeClass for the Hyper-V handler (fixtures/hyperv-runtimeclass.yaml). */
 const HYPERV_RC = 'wincheck-hyperv-{{runId}}';
 
@@ -59,16 +60,16 @@ async function hypervPodsOn(ctx: CheckContext, node: string, which: 'running' | 
   // getting its VM would make ours look VM-less.
   const current =
     which === 'holdingVMs'
-      ? await ctx.kube.node.listRuntimeClass().then(
+      ? await listAll(q => ctx.kube.node.listRuntimeClass(q)).then(
           l => l.items.map(rc => ({ name: rc.metadata?.name ?? '', handler: rc.handler })),
           () => ctx.cluster.runtimeClasses,
         )
       : ctx.cluster.runtimeClasses;
   const names = new Set([...current.filter(rc => rc.handler === HYPERV_HANDLER).map(rc => rc.name), HYPERV_RC.replace('{{runId}}', ctx.runId)]);
   const fieldSelector = `spec.nodeName=${node}`;
-  const list = await ctx.kube.core
-    .listPodForAllNamespaces({ fieldSelector })
-    .catch(() => ctx.kube.core.listNamespacedPod({ namespace: ctx.namespace, fieldSelector }));
+  const list = await listAll(q => ctx.kube.core.listPodForAllNamespaces({ fieldSelector, ...q })).catch(() =>
+    listAll(q => ctx.kube.core.listNamespacedPod({ namespace: ctx.namespace, fieldSelector, ...q })),
+  );
   const counted = (p: V1Pod) => (which === 'running' ? p.status?.phase === 'Running' : !['Succeeded', 'Failed'].includes(p.status?.phase ?? ''));
   // Pods of others with the isolation annotation may hold a utility VM too: counted, so only
   // our own annotated pod can account for a VM beyond the count (never another run's).

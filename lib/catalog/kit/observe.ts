@@ -10,6 +10,7 @@ import { describePod, failFastReason } from '../../cluster/podState.ts';
 import { podEvents, PodStartError } from '../../cluster/podWait.ts';
 import type { ProbeOp, ProbeResult, Transport } from '../../probes/types.ts';
 import type { CheckContext, Control, EvidenceItem, Observation } from '../types.ts';
+import { listAll } from '../../cluster/list.ts';
 
 /** Pull failures say nothing about the feature (mirror missing, air-gapped): the check errors. */
 export const CANNOT_TELL = new Set(['ImagePullBackOff', 'ErrImagePull', 'InvalidImageName']);
@@ -30,7 +31,7 @@ export function podStarted(pod: V1Pod, what = ''): Control {
  * timeout is not read as the feature failing. Undefined when no pod points at the means.
  */
 export async function meansOfWorkload(ctx: CheckContext, labelSelector: string, workload: string): Promise<MeansError | undefined> {
-  const pods = (await ctx.kube.core.listNamespacedPod({ namespace: ctx.namespace, labelSelector })).items;
+  const pods = (await listAll(q => ctx.kube.core.listNamespacedPod({ namespace: ctx.namespace, labelSelector, ...q }))).items;
   for (const pod of pods) {
     const why = failFastReason(pod);
     const text = describePod(pod);

@@ -11,6 +11,7 @@ import { MeansError } from '../../cluster/meansError.ts';
 import { describePod, failFastReason, isPodReady } from '../../cluster/podState.ts';
 import { podEvents, PodStartError, waitForPodCondition, waitTimeoutForPodReady } from '../../cluster/podWait.ts';
 import { WaitTimeoutError, watchUntil } from '../../cluster/watch.ts';
+import { listAll } from '../../cluster/list.ts';
 
 export type PodOutcome = { ok: true; pod: V1Pod } | { ok: false; error: PodStartError };
 
@@ -78,7 +79,7 @@ export async function podsScheduled(
       kube: ctx.kube,
       path: `/api/v1/namespaces/${ctx.namespace}/pods`,
       labelSelector,
-      list: () => ctx.kube.core.listNamespacedPod({ namespace: ctx.namespace, labelSelector }),
+      list: () => listAll(q => ctx.kube.core.listNamespacedPod({ namespace: ctx.namespace, labelSelector, ...q })),
       onList: items => {
         seen.clear();
         for (const p of items) seen.set(p.metadata!.name!, p);
@@ -160,7 +161,7 @@ export function waitForPodSet(ctx: CheckContext, labelSelector: string, want: nu
     kube: ctx.kube,
     path: `/api/v1/namespaces/${ctx.namespace}/pods`,
     labelSelector,
-    list: () => ctx.kube.core.listNamespacedPod({ namespace: ctx.namespace, labelSelector }),
+    list: () => listAll(q => ctx.kube.core.listNamespacedPod({ namespace: ctx.namespace, labelSelector, ...q })),
     onList: items => {
       pods.clear();
       for (const p of items) pods.set(p.metadata!.name!, p);
@@ -183,7 +184,7 @@ export function waitForPodSet(ctx: CheckContext, labelSelector: string, want: nu
  * harness's means) failed, not the feature; throws MeansError then.
  */
 export async function throwIfNoPodMade(ctx: CheckContext, labelSelector: string, workload: string, e: Error): Promise<void> {
-  const made = await ctx.kube.core.listNamespacedPod({ namespace: ctx.namespace, labelSelector });
+  const made = await listAll(q => ctx.kube.core.listNamespacedPod({ namespace: ctx.namespace, labelSelector, ...q }));
   if (!made.items.length) throw new MeansError('workload-controller', `${workload} made no pod: ${e.message}`, { cause: e });
 }
 
@@ -200,7 +201,7 @@ export function firstSandboxFailure(ctx: CheckContext, prefix: string, signal: A
   return watchUntil<CoreV1Event, string>({
     kube: ctx.kube,
     path: `/api/v1/namespaces/${ctx.namespace}/events`,
-    list: () => ctx.kube.core.listNamespacedEvent({ namespace: ctx.namespace }),
+    list: () => listAll(q => ctx.kube.core.listNamespacedEvent({ namespace: ctx.namespace, ...q })),
     check: ev => match(ev),
     what: `sandbox failures of pods ${prefix}*`,
     describe: () => 'none',
@@ -241,7 +242,7 @@ export async function readyOrEvent(ctx: CheckContext, name: string, reasons: str
     kube: ctx.kube,
     path: `/api/v1/namespaces/${ns}/events`,
     fieldSelector,
-    list: () => ctx.kube.core.listNamespacedEvent({ namespace: ns, fieldSelector }),
+    list: () => listAll(q => ctx.kube.core.listNamespacedEvent({ namespace: ns, fieldSelector, ...q })),
     check: ev => (ev.involvedObject?.kind === 'Pod' && ev.involvedObject.name === name && reasons.includes(ev.reason ?? '') ? ev : undefined),
     what: `an event ${reasons.join('/')} for pod ${ns}/${name}`,
     describe: ev => (ev ? `${ev.reason}: ${ev.message}` : 'no event'),

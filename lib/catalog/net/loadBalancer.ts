@@ -3,6 +3,7 @@
 import type { CoreV1Event, V1Service } from '@kubernetes/client-node';
 import type { CheckContext } from '../types.ts';
 import { WaitTimeoutError, watchUntil } from '../../cluster/watch.ts';
+import { listAll } from '../../cluster/list.ts';
 
 /**
  * The component that wrote an event (events.k8s.io reportingController, core/v1 source.component or
@@ -66,7 +67,7 @@ export async function waitForIngress(ctx: CheckContext, name: string, timeoutMs:
     kube: ctx.kube,
     path: `/api/v1/namespaces/${ns}/services`,
     fieldSelector,
-    list: () => ctx.kube.core.listNamespacedService({ namespace: ns, fieldSelector }),
+    list: () => listAll(q => ctx.kube.core.listNamespacedService({ namespace: ns, fieldSelector, ...q })),
     check: s => {
       if (s.metadata?.name !== name) return undefined;
       if (s.metadata.finalizers?.length && !acted) sawActing(`finalizer ${s.metadata.finalizers.join(', ')}`);
@@ -82,7 +83,7 @@ export async function waitForIngress(ctx: CheckContext, name: string, timeoutMs:
     kube: ctx.kube,
     path: `/api/v1/namespaces/${ns}/events`,
     fieldSelector: eventSelector,
-    list: () => ctx.kube.core.listNamespacedEvent({ namespace: ns, fieldSelector: eventSelector }),
+    list: () => listAll(q => ctx.kube.core.listNamespacedEvent({ namespace: ns, fieldSelector: eventSelector, ...q })),
     check: ev => {
       if (provisionerActed(ev)) sawActing(`event ${ev.reason ?? ''}${eventAuthor(ev) ? ` from ${eventAuthor(ev)}` : ''}: ${ev.message ?? ''}`);
       return undefined;

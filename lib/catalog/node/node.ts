@@ -21,6 +21,7 @@ import { DOCKERSHIM_REMOVED, DOCKERSHIM_SOURCE, k8sAtLeast, runtimeSupport } fro
 import { firstSandboxFailure, recentEvents, throwIfNoPodMade, waitForPodSet } from '../kit/podWaits.ts';
 import { nodeTransportOf, readyWindowsNodes, selectedNodes } from '../kit/nodeTargets.ts';
 import { isPlatformMismatch, pullFailureText } from '../../cluster/podFailures.ts';
+import { listAll } from '../../cluster/list.ts';
 
 // ---- pure rules (tested without a cluster) ------------------------------------------------
 
@@ -102,7 +103,7 @@ export function pauseImageExpectation(c: ClusterInfo): Expectation {
 // ---- probes -------------------------------------------------------------------------------
 
 async function liveWindowsNodes(ctx: CheckContext): Promise<NodeInfo[]> {
-  const list = await ctx.kube.core.listNode();
+  const list = await listAll(q => ctx.kube.core.listNode(q));
   return selectedNodes(ctx, windowsNodes(list.items.map((n: V1Node) => nodeInfoOf(n))));
 }
 
@@ -167,7 +168,7 @@ const describeState = (state: string | undefined, exitCode: number) =>
 
 /** A Running kube-proxy pod of a kube-system DaemonSet on the node (the sig-windows-tools HostProcess layout). */
 async function kubeProxyPodOn(ctx: CheckContext, node: string): Promise<string | undefined> {
-  const pods = await ctx.kube.core.listNamespacedPod({ namespace: 'kube-system', fieldSelector: `spec.nodeName=${node}` });
+  const pods = await listAll(q => ctx.kube.core.listNamespacedPod({ namespace: 'kube-system', fieldSelector: `spec.nodeName=${node}`, ...q }));
   const pod = pods.items.find(
     p =>
       p.spec?.nodeName === node &&

@@ -18,6 +18,7 @@ import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.
 import { parseQuantity } from '../../../util/quantity.ts';
 import { formatBytes } from '../kit/formatBytes.ts';
 import { kubeletSummary, podStatsOf, type StatsSummary } from '../kit/kubeletStats.ts';
+import { listAll } from '../../cluster/list.ts';
 /** Recommended system reservation on Windows nodes (the v1.22 Windows intro (https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/): "at least 2GB"). */
 const RECOMMENDED_RESERVED = 2 * 2 ** 30;
 /** Kubelet stats come from periodic housekeeping (10-15 s): a new pod may take that long to show. */
@@ -215,7 +216,7 @@ async function memoryProbe(ctx: CheckContext): Promise<Observation> {
 
 async function nodeReservedProbe(ctx: CheckContext): Promise<Observation> {
   ctx.step('reading capacity and allocatable of every Windows node');
-  const list = await ctx.kube.core.listNode({ labelSelector: 'kubernetes.io/os=windows' });
+  const list = await listAll(q => ctx.kube.core.listNode({ labelSelector: 'kubernetes.io/os=windows', ...q }));
   const evidence: EvidenceItem[] = [];
   const none: string[] = [];
   const low: string[] = [];

@@ -15,6 +15,7 @@ import { limited, notApplicable, supported } from '../expect.ts';
 import { control, meansOfStart, notStarted, podStarted, readableFileControl } from '../kit/observe.ts';
 import type { ClusterInfo } from '../../discovery/types.ts';
 import type { CheckContext, Expectation, EvidenceItem, Feature, Observation } from '../types.ts';
+import { listAll } from '../../cluster/list.ts';
 
 /** The storage limitations' source: the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) and the upstream Windows storage docs. */
 const STORAGE_DOCS = 'FEATURES.md; upstream doc windows/intro (storage)';
@@ -390,7 +391,7 @@ async function resizeProbe(ctx: CheckContext): Promise<Observation> {
     kube: ctx.kube,
     path: `/api/v1/namespaces/${ctx.namespace}/events`,
     fieldSelector: `involvedObject.name=${name}`,
-    list: () => ctx.kube.core.listNamespacedEvent({ namespace: ctx.namespace, fieldSelector: `involvedObject.name=${name}` }),
+    list: () => listAll(q => ctx.kube.core.listNamespacedEvent({ namespace: ctx.namespace, fieldSelector: `involvedObject.name=${name}`, ...q })),
     check: ev => (/ResizeFailed|ExpansionFailed/.test(ev.reason ?? '') ? `${ev.reason}: ${ev.message}` : undefined),
     what: `a resize failure event for ${name}`,
     describe: () => 'none',
@@ -404,7 +405,7 @@ async function resizeProbe(ctx: CheckContext): Promise<Observation> {
         kube: ctx.kube,
         path: `/api/v1/namespaces/${ctx.namespace}/persistentvolumeclaims`,
         fieldSelector: `metadata.name=${name}`,
-        list: () => ctx.kube.core.listNamespacedPersistentVolumeClaim({ namespace: ctx.namespace, fieldSelector: `metadata.name=${name}` }),
+        list: () => listAll(q => ctx.kube.core.listNamespacedPersistentVolumeClaim({ namespace: ctx.namespace, fieldSelector: `metadata.name=${name}`, ...q })),
         check: c => ((storageBytes(c.status?.capacity?.storage) ?? 0) >= want ? c : undefined),
         what: `claim ${ctx.namespace}/${name} to reach ${RESIZED}`,
         describe: c =>

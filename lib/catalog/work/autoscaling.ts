@@ -6,6 +6,7 @@ import { watchUntil, WaitTimeoutError } from '../../cluster/watch.ts';
 import { describeDeployment, waitForDeploymentComplete } from '../../cluster/workloadWait.ts';
 import { notApplicable, supported } from '../expect.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
+import { listAll } from '../../cluster/list.ts';
 
 /** How long metrics-server may take to report a new pod (15-60 s scrapes), capped by the pod-start deadline. */
 const HPA_METRICS_WAIT_MS = 3 * 60_000;
@@ -29,7 +30,7 @@ async function hpaProbe(ctx: CheckContext): Promise<Observation> {
     if (!(e instanceof WaitTimeoutError)) throw e;
     throw new Error(`the deployment the HPA scales did not become ready, so metrics cannot be judged: ${e.message}`, { cause: e });
   }
-  const pods = (await ctx.kube.core.listNamespacedPod({ namespace: ctx.namespace, labelSelector: `app=${name}` })).items;
+  const pods = (await listAll(q => ctx.kube.core.listNamespacedPod({ namespace: ctx.namespace, labelSelector: `app=${name}`, ...q }))).items;
   const autoscaling = new AutoscalingV2Api(resilientConfiguration(ctx.kube.kc, { signal: ctx.kube.signal, policy: ctx.kube.policy }));
   ctx.step(`waiting for HPA ${name} to report CPU metrics`);
   const describe = (h: V2HorizontalPodAutoscaler | undefined) => {
@@ -42,7 +43,7 @@ async function hpaProbe(ctx: CheckContext): Promise<Observation> {
       kube: ctx.kube,
       path: `/apis/autoscaling/v2/namespaces/${ctx.namespace}/horizontalpodautoscalers`,
       fieldSelector: `metadata.name=${name}`,
-      list: () => autoscaling.listNamespacedHorizontalPodAutoscaler({ namespace: ctx.namespace, fieldSelector: `metadata.name=${name}` }),
+      list: () => listAll(q => autoscaling.listNamespacedHorizontalPodAutoscaler({ namespace: ctx.namespace, fieldSelector: `metadata.name=${name}`, ...q })),
       check: h => (h.status?.currentMetrics?.some(m => m.resource?.name === 'cpu' && m.resource.current) ? h : undefined),
       what: `HPA ${ctx.namespace}/${name} to report CPU metrics`,
       describe,

@@ -10,6 +10,7 @@ import { supported } from '../expect.ts';
 import { meansOfWorkload, notStarted, probeUntilPass } from '../kit/observe.ts';
 import { podSettles } from '../kit/podWaits.ts';
 import type { CheckContext, EvidenceItem, Feature } from '../types.ts';
+import { listAll } from '../../cluster/list.ts';
 
 /** Read-modify-replace with one retry on a write conflict (the controller updates status too). */
 async function updateDeployment(ctx: CheckContext, name: string, change: (d: V1Deployment) => void): Promise<void> {
@@ -42,7 +43,7 @@ async function rollout(ctx: CheckContext, name: string, evidence: EvidenceItem[]
 }
 
 async function podsOf(ctx: CheckContext, app: string) {
-  const list = await ctx.kube.core.listNamespacedPod({ namespace: ctx.namespace, labelSelector: `app=${app}` });
+  const list = await listAll(q => ctx.kube.core.listNamespacedPod({ namespace: ctx.namespace, labelSelector: `app=${app}`, ...q }));
   return list.items.filter(p => !p.metadata?.deletionTimestamp);
 }
 

@@ -5,6 +5,7 @@ import { watchUntil, WaitTimeoutError } from '../../cluster/watch.ts';
 import { supported } from '../expect.ts';
 import { meansOfWorkload, probeUntilPass } from '../kit/observe.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
+import { listAll } from '../../cluster/list.ts';
 
 const STATEFULSET_REPLICAS = 2;
 
@@ -45,7 +46,7 @@ async function statefulSetProbe(ctx: CheckContext): Promise<Observation> {
       kube: ctx.kube,
       path: `/apis/apps/v1/namespaces/${ctx.namespace}/statefulsets`,
       fieldSelector: `metadata.name=${name}`,
-      list: () => ctx.kube.apps.listNamespacedStatefulSet({ namespace: ctx.namespace, fieldSelector: `metadata.name=${name}` }),
+      list: () => listAll(q => ctx.kube.apps.listNamespacedStatefulSet({ namespace: ctx.namespace, fieldSelector: `metadata.name=${name}`, ...q })),
       check: s => ((s.status?.readyReplicas ?? 0) >= STATEFULSET_REPLICAS ? s : undefined),
       what: `statefulset ${ctx.namespace}/${name} to have ${STATEFULSET_REPLICAS} ready replicas`,
       describe: s => (s ? `replicas ${s.status?.replicas ?? 0}, ready ${s.status?.readyReplicas ?? 0}` : 'statefulset not seen'),
@@ -60,7 +61,7 @@ async function statefulSetProbe(ctx: CheckContext): Promise<Observation> {
     return { works: false, summary: e.message, evidence: [...evidence, e.message] };
     throw e;
   }
-  const pods = (await ctx.kube.core.listNamespacedPod({ namespace: ctx.namespace, labelSelector: `app=${name}` })).items;
+  const pods = (await listAll(q => ctx.kube.core.listNamespacedPod({ namespace: ctx.namespace, labelSelector: `app=${name}`, ...q }))).items;
   const names = pods.map(p => p.metadata?.name ?? '').sort();
   const wanted = Array.from({ length: STATEFULSET_REPLICAS }, (_, i) => `${name}-${i}`);
   evidence.push(`pods: ${pods.map(p => `${p.metadata?.name}@${p.spec?.nodeName}`).join(', ')}`);

@@ -75,24 +75,24 @@ export function get(ctx: Ctx): void {
   respond(ctx, 200, toExternal(route.rt, state.store.get(bucket, route.namespace, route.name!)));
 }
 
+/** What a continue token carries: the last key served and the list's resourceVersion (as etcd3's continue key). */
 interface Continue {
   key: string;
   rv: string;
 }
 
+const encodeContinue = (c: Continue) => Buffer.from(JSON.stringify(c)).toString('base64url');
+
+// Chunked lists as kube-apiserver serves them: limit, continue, remainingItemCount, and 410
+// Expired once the list's revision is compacted, with a fresh token to go on inconsistently
+// (https://kubernetes.io/docs/reference/using-api/api-concepts/#retrieving-large-results-sets-in-chunks).
 export function list(ctx: Ctx): void {
   const { state, route, bucket, query } = ctx;
   const rt = route.rt;
   const fieldSelector = translateFieldSelector(rt, query.get('fieldSelector') ?? undefined);
-  const { items, resourceVersion } = state.store.list(bucket, {
-    namespace: route.namespace,
-    labelSelector: query.get('labelSelector') ?? undefined,
-    fieldSelector,
-  });
-  let page = items;
-  const meta: { resourceVersion: string; continue?: string; remainingItemCount?: number } = { resourceVersion };
+  const meta: { resourceVersion: string; continue?: string; remainingItemCount?: number } = { resourceVersion: state.store.currentRV() };
   const token = query.get('continue');
-  const keyOf = (o: KubeObject) => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+  let after: string | undefined;
   if (token) {
     let c: Continue;
     try {
@@ -100,16 +100,34 @@ export function list(ctx: Ctx): void {
     } catch {
       throw new ApiError(400, 'BadRequest', 'continue key is not valid: illegal base64 data');
     }
-    page = page.filter(o => keyOf(o).localeCompare(c.key) > 0);
-    meta.resourceVersion = c.rv;
+    if (typeof c?.key !== 'string' || !/^(-1|\d+)$/.test(String(c.rv)))
+      throw new ApiError(400, 'BadRequest', 'continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+    // rv -1: the token of an expired continue, which goes on at the latest revision (inconsistently).
+    if (c.rv !== '-1' && !state.store.continuable(Number(c.rv))) {
+      throw new ApiError(
+        410,
+        'Expired',
+        'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.',
+        undefined,
+        { continue: encodeContinue({ key: c.key, rv: '-1' }) },
+      );
+    }
+    after = c.key;
+    if (c.rv !== '-1') meta.resourceVersion = c.rv;
   }
   const limit = int64Param(query, 'limit') ?? 0;
-  if (limit > 0 && page.length > limit) {
-    meta.remainingItemCount = page.length - limit;
-    page = page.slice(0, limit);
-    meta.continue = Buffer.from(JSON.stringify({ key: keyOf(page[page.length - 1]), rv: meta.resourceVersion } satisfies Continue)).toString('base64url');
+  const page = state.store.listPage(bucket, {
+    namespace: route.namespace,
+    labelSelector: query.get('labelSelector') ?? undefined,
+    fieldSelector,
+    after,
+    limit,
+  });
+  if (page.remaining > 0 && page.lastKey !== undefined) {
+    meta.remainingItemCount = page.remaining;
+    meta.continue = encodeContinue({ key: page.lastKey, rv: meta.resourceVersion });
   }
-  const ext = page.map(o => toExternal(rt, o));
+  const ext = page.items.map(o => toExternal(rt, o));
   if (wantsTable(ctx.req.headers.accept)) {
     const include = (query.get('includeObject') as IncludeObject | null) ?? 'Metadata';
     sendJSON(ctx.res, 200, toTable(rt, bucket, ext, include, state.k8sMinor, meta));

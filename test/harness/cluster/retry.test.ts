@@ -14,7 +14,7 @@ import { openWatch } from '../../../lib/cluster/watch.ts';
 import { rawGet } from '../../../lib/cluster/rawGet.ts';
 import { PROFILE, startEnv } from '../../support/simApi.ts';
 
-type Step = 'reset' | 'stall' | { status: number; body?: unknown; headers?: Record<string, string> };
+type Step = 'reset' | 'stall' | 'slow-body' | 'stalled-body' | { status: number; body?: unknown; headers?: Record<string, string> };
 
 describe('API call retries and deadlines', function () {
   this.timeout(30_000);
@@ -33,6 +33,14 @@ describe('API call retries and deadlines', function () {
         return;
       }
       if (step === 'stall') return;
+      if (step === 'slow-body' || step === 'stalled-body') {
+        // The answer at once, its body in pieces: after 1.5 s (past the answer's deadline), or never.
+        const body = JSON.stringify({ kind: 'NamespaceList', apiVersion: 'v1', metadata: {}, items: [{ metadata: { name: 'slow' } }] });
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.write(body.slice(0, 10));
+        if (step === 'slow-body') setTimeout(() => res.end(body.slice(10)), 1_500);
+        return;
+      }
       res.writeHead(step.status, { 'Content-Type': 'application/json', ...step.headers });
       res.end(JSON.stringify(step.body ?? { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: step.status, message: `scripted ${step.status}` }));
     });
@@ -103,6 +111,18 @@ describe('API call retries and deadlines', function () {
       .catch(x => x);
     expect(Date.now() - t).to.be.below(2_500);
     expect((e as Error).message).to.equal('GET /api/v1/namespaces: no answer from the API server within 1s');
+  });
+
+  it("a body slower than the answer's deadline is read under its own deadline; a body that never ends hits that one, naming it", async () => {
+    script = ['slow-body'];
+    const list = await makeClients(kc, fast).core.listNamespace();
+    expect(list.items.map(n => n.metadata?.name)).to.deep.equal(['slow']);
+    script = Array(5).fill('stalled-body');
+    const e = await makeClients(kc, { policy: { ...fast.policy, attempts: 1, bodyTimeoutMs: 1_000 } })
+      .core.listNamespace()
+      .catch(x => x);
+    expect((e as Error).message).to.equal("GET /api/v1/namespaces: the answer's body did not arrive within 1s");
+    expect(isTransportFailure(e)).to.equal(true);
   });
 
   it('an abort ends the call in flight at once', async () => {

@@ -191,6 +191,49 @@ describe('capacity', () => {
     expect(rooms[0].others!.cpu).to.be.closeTo(0.7, 1e-9);
   });
 
+  it("readNodeRooms reads only the usable nodes' live pods: per node for a few, one paged list of live pods for many; namespace only without the right", async () => {
+    const asked: { fieldSelector?: string; limit?: number; _continue?: string; namespace?: string }[] = [];
+    const pods = Array.from({ length: 30 }, (_, i): V1Pod => ({
+      metadata: { name: `p${i}`, namespace: 'x' },
+      spec: { nodeName: `n${i % 15}`, containers: [{ name: 'c', resources: { requests: { cpu: '100m' } } }] },
+      status: { phase: 'Running' },
+    }));
+    // A server that pages by 10 and applies spec.nodeName.
+    const page = (q: { fieldSelector?: string; limit?: number; _continue?: string }) => {
+      asked.push(q);
+      const node = /spec\.nodeName=([^,]+)/.exec(q.fieldSelector ?? '')?.[1];
+      const all = pods.filter(p => !node || p.spec!.nodeName === node);
+      const from = Number(q._continue ?? 0);
+      const to = from + (q.limit ?? all.length);
+      return { items: all.slice(from, to), metadata: to < all.length ? { _continue: String(to) } : {} };
+    };
+    const kube = { core: { listPodForAllNamespaces: async (q: Parameters<typeof page>[0]) => page(q) } } as unknown as KubeClients;
+    const few = await readNodeRooms(kube, [winNode('n1'), winNode('n2')], 'ns');
+    expect(asked.map(q => q.fieldSelector)).to.deep.equal([
+      'spec.nodeName=n1,status.phase!=Succeeded,status.phase!=Failed',
+      'spec.nodeName=n2,status.phase!=Succeeded,status.phase!=Failed',
+    ]);
+    expect(few.rooms.map(r => r.used.pods)).to.deep.equal([2, 2]);
+    asked.length = 0;
+    const many = await readNodeRooms(
+      kube,
+      Array.from({ length: 10 }, (_, i) => winNode(`n${i}`)),
+      'ns',
+    );
+    expect(asked.every(q => q.fieldSelector === 'status.phase!=Succeeded,status.phase!=Failed' && q.limit === 500)).to.equal(true);
+    expect(many.rooms.map(r => r.used.pods)).to.deep.equal(Array(10).fill(2));
+    expect(many.rooms[0].used.cpu).to.be.closeTo(0.2, 1e-9);
+    const denied = {
+      core: {
+        listPodForAllNamespaces: async () => Promise.reject(new Error('pods is forbidden')),
+        listNamespacedPod: async (q: Parameters<typeof page>[0] & { namespace: string }) => ({ ...page(q), items: page(q).items.slice(0, 1) }),
+      },
+    } as unknown as KubeClients;
+    const own = await readNodeRooms(denied, [winNode('n0')], 'ns');
+    expect(own.note).to.equal('could not list pods in all namespaces (pods is forbidden): node capacity counts only namespace ns');
+    expect(own.rooms[0].used.pods).to.equal(1);
+  });
+
   it('sizes res.limits-like fixtures down to a 2-vCPU node, cpu first, memory untouched', () => {
     const nodes = [winNode('w', '10.0.20348', { allocatable: { cpu: '1900m', memory: '6Gi', pods: '30' } })];
     const f = fixture('deploy-resource', [deployment(3, { cpu: '2', memory: '128Mi' })]);

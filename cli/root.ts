@@ -116,7 +116,8 @@ function buildProgram(setCode: (c: number) => void): Command {
       ]),
     )
     .option('--egress-url <url>', 'an address outside the cluster for egress checks')
-    .option('--nodes <glob>', 'Windows nodes the node-level checks visit (repeatable; default: every Ready Windows node)', collect, [])
+    .option('--nodes <glob>', 'Windows nodes the node-level checks visit (repeatable; default: every Ready Windows node that is not cordoned)', collect, [])
+    .option('--include-cordoned', 'node-level checks visit cordoned Windows nodes too (never NotReady ones)')
     .action(async (o: Record<string, unknown>) => setCode(await runAction(o)));
 
   program
@@ -330,6 +331,7 @@ async function runChecks(o: Record<string, unknown>): Promise<number> {
     imageRegistry: o.imageRegistry as string | undefined,
     egressUrl: o.egressUrl as string | undefined,
     nodes: o.nodes as string[],
+    includeCordoned: o.includeCordoned as boolean | undefined,
     sshUser: o.sshUser as string | undefined,
     sshKey: o.sshKey as string | undefined,
     sshKnownHosts: o.sshKnownHosts as string | undefined,

@@ -124,6 +124,8 @@ export interface CheckContext {
     egressUrl?: string;
     /** --nodes: the Windows nodes node-level checks visit (globs over names); empty or absent = all. */
     nodes?: string[];
+    /** --include-cordoned: node-level checks visit cordoned nodes too (never NotReady ones). */
+    includeCordoned?: boolean;
     /** Deadlines for waits (pod start, rollout...), from lib/cluster/timeouts.ts and the config. */
     timeouts: Timeouts;
   };

@@ -85,6 +85,7 @@ const SCHEMA = object({
   imageRegistry: str,
   egressUrl: str,
   nodes: strList,
+  includeCordoned: bool,
   ssh: object({ user: str, key: str, knownHosts: str }),
   nodeAccess: (v, p) => {
     if (v !== 'auto' && v !== 'hostprocess' && v !== 'ssh') throw `${p} must be one of auto, hostprocess, ssh`;

@@ -19,6 +19,7 @@ export interface RunFlags {
   imageRegistry?: string;
   egressUrl?: string;
   nodes?: string[];
+  includeCordoned?: boolean;
   sshUser?: string;
   sshKey?: string;
   sshKnownHosts?: string;
@@ -62,6 +63,7 @@ export function resolveConfig(flags: RunFlags, file: FileConfig, env: NodeJS.Pro
     imageRegistry: takeFirst(flags.imageRegistry, file.imageRegistry),
     egressUrl: takeFirst(flags.egressUrl, file.egressUrl),
     nodes: takeFirst(nonEmpty(flags.nodes), file.nodes) ?? [],
+    includeCordoned: takeFirst(flags.includeCordoned, file.includeCordoned) ?? false,
     ssh,
     nodeAccess: takeFirst<NodeAccessMode>(flags.nodeAccess, file.nodeAccess, 'auto'),
     loadBalancer: file.loadBalancer,

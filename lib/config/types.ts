@@ -30,6 +30,8 @@ export interface FileConfig {
   egressUrl?: string;
   /** Windows nodes the node-level checks visit (globs over node names; default every Ready one). */
   nodes?: string[];
+  /** Node-level checks visit cordoned Windows nodes too (default false: a cordoned node is being drained). */
+  includeCordoned?: boolean;
   ssh?: SshConfig;
   /** How node commands reach Windows nodes: HostProcess pod, SSH, or auto (HostProcess, then SSH). */
   nodeAccess?: NodeAccessMode;
@@ -58,6 +60,8 @@ export interface RunConfig {
   egressUrl?: string;
   /** --nodes: Windows nodes the node-level checks visit (globs); empty = every Ready Windows node. */
   nodes: string[];
+  /** --include-cordoned: node-level checks visit cordoned Windows nodes too. */
+  includeCordoned: boolean;
   ssh: SshConfig;
   /** Default 'auto': a HostProcess pod where the cluster supports it, else SSH. */
   nodeAccess?: NodeAccessMode;

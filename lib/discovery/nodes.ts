@@ -33,6 +33,7 @@ export function nodeInfoOf(node: V1Node): NodeInfo {
     ready,
     // A lifecycle taint (not-ready, unreachable, pressure...) keeps new pods off as surely as a cordon.
     schedulable: ready && !node.spec?.unschedulable && !taints.some(isLifecycleTaint),
+    ...(node.spec?.unschedulable || taints.some(t => t.key === UNSCHEDULABLE_TAINT) ? { cordoned: true } : {}),
     podCIDRs: node.spec?.podCIDRs ?? (node.spec?.podCIDR ? [node.spec.podCIDR] : []),
     internalIP: node.status?.addresses?.find(a => a.type === 'InternalIP')?.address,
     images: (node.status?.images ?? []).flatMap(i => i.names ?? []),
@@ -49,6 +50,28 @@ export function buildOf(kernelVersion: string, osImage: string): string | undefi
   if (k) return k;
   if (!/windows/i.test(osImage)) return undefined;
   return buildOfRelease(osImage);
+}
+
+const UNSCHEDULABLE_TAINT = 'node.kubernetes.io/unschedulable';
+
+/**
+ * Why a pod of ours placed by node name (a HostProcess pod of node access) must not go to the
+ * node, or undefined: a NotReady node cannot run it, a cordoned one is being drained or kept
+ * empty on purpose (a pod bound by name skips the scheduler, and so the cordon). `includeCordoned`
+ * (--include-cordoned) visits cordoned nodes all the same.
+ */
+export function notVisitedBecause(n: NodeInfo, o: { includeCordoned?: boolean } = {}): string | undefined {
+  if (!n.ready) return 'NotReady';
+  if (n.cordoned && !o.includeCordoned) return 'cordoned (spec.unschedulable; --include-cordoned visits it)';
+  return undefined;
+}
+
+/** The Windows nodes node-level checks leave out (no pod of ours goes there by name), with why. */
+export function windowsNodesNotVisited(nodes: NodeInfo[], o: { includeCordoned?: boolean } = {}): { node: string; why: string }[] {
+  return windowsNodes(nodes).flatMap(n => {
+    const why = notVisitedBecause(n, o);
+    return why ? [{ node: n.name, why }] : [];
+  });
 }
 
 /**

@@ -30,6 +30,8 @@ export interface NodeInfo {
   ready: boolean;
   /** Ready, not cordoned, no node.kubernetes.io/* lifecycle taint (NoSchedule/NoExecute). */
   schedulable: boolean;
+  /** Cordoned: spec.unschedulable (kubectl cordon / drain), or its node.kubernetes.io/unschedulable taint. */
+  cordoned?: boolean;
   podCIDRs: string[];
   internalIP?: string;
   /** Images the node reports present (status.images names, at most the kubelet's 50 largest). */

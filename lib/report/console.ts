@@ -7,6 +7,7 @@ import type { CheckResult } from '../catalog/types.ts';
 import type { NodeInfo } from '../discovery/types.ts';
 import { bannerOf } from './banner.ts';
 import { type Progress, type Reporter, type RunInfo, type RunSummary, type SelectedFeature, OUTCOMES } from '../run/events.ts';
+import { notVisitedText } from './notVisited.ts';
 
 export interface ConsoleOptions {
   /** A terminal: keep a live status line (raw writes through `write`) instead of heartbeat lines. */
@@ -46,6 +47,7 @@ export default class ConsoleReporter implements Reporter {
     this._out(bannerOf(run));
     this._out(`Endpoint:   ${c.server} (context ${c.context ?? 'none'}, from ${run.kubeconfigSource})`);
     this._out(`Kubernetes: ${c.version.gitVersion}; nodes: ${nodesLine(c.nodes)}`);
+    if (run.notVisited?.length) this._out(`Not visited by node-level checks: ${notVisitedText(run)}`);
     this._out(`Namespace:  ${run.namespace}`);
     this._out(`Reports:    ${run.reportDir}`);
     this._out(`Features:   ${run.selected.map(f => f.id).join(', ') || 'none'}`);

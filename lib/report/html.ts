@@ -15,6 +15,7 @@ import { formatEvidence } from './evidence.ts';
 import { FileReporter } from './fileReporter.ts';
 import { cssName, esc, htmlPage, outcomeBadge, sourcesHtml } from './htmlPage.ts';
 import { OUTCOMES, type RunInfo, type RunSummary } from '../run/events.ts';
+import { notVisitedText } from './notVisited.ts';
 
 export default class HtmlReporter extends FileReporter {
   constructor(dir: string) {
@@ -166,7 +167,8 @@ function clusterSection(run: RunInfo): string {
 <dl><dt>Server</dt><dd>${esc(c.server)}${c.context ? ` (context ${esc(c.context)})` : ''}</dd><dt>Kubernetes</dt><dd>${esc(c.version.gitVersion)}</dd>
 <dt>Namespace</dt><dd>${esc(run.namespace)}</dd><dt>CNI</dt><dd>${esc(c.network.cni ?? 'unknown')}${c.network.networkMode ? `, ${esc(c.network.networkMode)}` : ''}</dd>
 <dt>kube-proxy</dt><dd>${esc(c.network.kubeProxyDaemonSets.join(', ') || 'unknown')}</dd></dl>
-<table><tr><th>Node</th><th>OS</th><th>Build</th><th>Runtime</th><th>Kubelet</th><th>State</th></tr>${nodes}</table>`;
+<table><tr><th>Node</th><th>OS</th><th>Build</th><th>Runtime</th><th>Kubelet</th><th>State</th></tr>${nodes}</table>
+${run.notVisited?.length ? `<p>Not visited by node-level checks: ${esc(notVisitedText(run))}</p>` : ''}`;
 }
 
 /**

@@ -7,6 +7,7 @@ import { renderBuildTable } from './buildTable.ts';
 import { renderConnectivityMatrix } from './connectivityMatrix.ts';
 import { FileReporter } from './fileReporter.ts';
 import { type RunInfo, type RunSummary, OUTCOMES } from '../run/events.ts';
+import { notVisitedText } from './notVisited.ts';
 
 export default class SummaryReporter extends FileReporter {
   constructor(dir: string) {
@@ -49,6 +50,7 @@ export function renderSummary(run: RunInfo, summary: RunSummary): string {
       n =>
         `- Node ${n.name}: ${n.os}${n.windowsBuild ? ` ${n.windowsBuild}` : ''}, ${n.runtimeName}://${n.runtimeVersion}, kubelet ${n.kubeletVersion}${n.ready ? '' : ', NotReady'}`,
     ),
+    ...(run.notVisited?.length ? [`- Not visited by node-level checks: ${notVisitedText(run)}`] : []),
     `- CNI: ${c.network.cni ?? 'unknown'}; kube-proxy: ${c.network.kubeProxyDaemonSets.join(', ') || 'unknown'}`,
     '',
     `wincheck ${WINCHECK_VERSION}; results.json schema ${RESULTS_SCHEMA_VERSION}.`,

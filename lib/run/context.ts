@@ -39,7 +39,7 @@ export interface CheckInputs {
   nodeTransport(node: NodeInfo): Promise<Transport | undefined>;
   /** Why this feature is not permitted (--skip-unpermitted): it runs as n/a. */
   unpermitted?: string;
-  config: Pick<RunConfig, 'timeouts' | 'probeTimeoutMs' | 'egressUrl' | 'nodes'>;
+  config: Pick<RunConfig, 'timeouts' | 'probeTimeoutMs' | 'egressUrl' | 'nodes'> & Partial<Pick<RunConfig, 'includeCordoned'>>;
 }
 
 export function makeCheckContext(inputs: CheckInputs, feature: Feature, steps: string[], signal: AbortSignal): CheckContext {
@@ -90,7 +90,12 @@ export function makeCheckContext(inputs: CheckInputs, feature: Feature, steps: s
       steps.push(inputs.redactor.redact(text));
     },
     signal,
-    options: { egressUrl: inputs.config.egressUrl, timeouts: inputs.config.timeouts, nodes: inputs.config.nodes },
+    options: {
+      egressUrl: inputs.config.egressUrl,
+      timeouts: inputs.config.timeouts,
+      nodes: inputs.config.nodes,
+      includeCordoned: inputs.config.includeCordoned,
+    },
   };
 }
 

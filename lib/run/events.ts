@@ -26,6 +26,8 @@ export interface RunInfo {
   reportDir: string;
   /** Where the kubeconfig came from ("--kubeconfig x", "KUBECONFIG", "in-cluster"...). */
   kubeconfigSource: string;
+  /** Windows nodes node-level checks do not visit (cordoned, NotReady), with why. */
+  notVisited?: { node: string; why: string }[];
 }
 
 export type RunStatus = 'passed' | 'failed' | 'interrupted' | 'timedout';

@@ -29,6 +29,7 @@ import { deployTask } from './tasks/deploy.ts';
 import { namespaceTask } from './tasks/namespace.ts';
 import { preflightTask } from './tasks/preflight.ts';
 import { EXIT_INTERRUPTED, reportRun } from './tasks/reports.ts';
+import { windowsNodesNotVisited } from '../discovery/nodes.ts';
 
 export { EXIT_INTERRUPTED };
 
@@ -145,6 +146,7 @@ export async function runWincheck(config: RunConfig, opts: RunOptions): Promise<
 function runInfo(r: RunState, source: string, started: number): RunInfo {
   // A cluster the sim serves says so (discovery reads its advertisement), even through --kubeconfig.
   const advertised = r.cluster!.simulated;
+  const notVisited = windowsNodesNotVisited(r.cluster!.nodes, r.config);
   return {
     runId: r.runId,
     namespace: r.namespace,
@@ -156,6 +158,7 @@ function runInfo(r: RunState, source: string, started: number): RunInfo {
     selected: r.features.map(selectedOf),
     reportDir: r.config.reportDir,
     kubeconfigSource: source,
+    ...(notVisited.length ? { notVisited } : {}),
   };
 }
 

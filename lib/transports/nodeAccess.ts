@@ -5,6 +5,7 @@
 
 import { readFileSync } from 'node:fs';
 import { hostProcessPossible } from '../discovery/discover.ts';
+import { notVisitedBecause } from '../discovery/nodes.ts';
 import type { Limiter } from '../../util/limiter.ts';
 import type { KubeClients } from '../cluster/types.ts';
 import type { NodeAccess as NodeAccess0, NodeInfo } from '../discovery/types.ts';
@@ -35,6 +36,8 @@ export interface NodeAccessOptions extends NodeAccessSettings {
   signal: AbortSignal;
   /** The run's exec slots: 100 nodes' pods must not all open their first exec at once. */
   execSlots?: Limiter;
+  /** --include-cordoned: cordoned nodes get a node-access pod too (NotReady ones never). */
+  includeCordoned?: boolean;
   log(line: string): void;
 }
 
@@ -92,6 +95,12 @@ export class NodeAccess {
   };
 
   private async _make(node: NodeInfo, o: NodeAccessOptions): Promise<Transport | undefined> {
+    // A pod bound by node name skips the scheduler, and with it the cordon and the NotReady taints.
+    const barred = notVisitedBecause(node, o);
+    if (barred) {
+      o.log(`No node access to ${node.name}: not visited, ${barred}.`);
+      return undefined;
+    }
     const plan = planNodeAccess(o, node);
     const failures: string[] = [];
     if (plan.hostProcess.ok) {

@@ -64,6 +64,8 @@ export interface SimRunOptions {
   egressUrl?: string;
   /** --nodes: the Windows nodes node-level checks visit (globs). */
   nodes?: string[];
+  /** --include-cordoned: node-level checks visit cordoned nodes too. */
+  includeCordoned?: boolean;
   /**
    * Over the run's timeouts. podStart defaults to 30 s: it bounds the waits that end at a
    * deadline when a limitation holds (resize, HPA metrics), and the sim starts pods in well
@@ -118,6 +120,7 @@ async function runInProcess(features: string[], o: SimRunOptions): Promise<SimRu
       nodeAccess: o.nodeAccess,
       egressUrl: o.egressUrl,
       nodes: o.nodes,
+      includeCordoned: o.includeCordoned,
       skipUnpermitted: o.skipUnpermitted,
     };
     if (sim.ssh && o.ssh) {

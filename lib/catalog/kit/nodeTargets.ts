@@ -4,6 +4,7 @@ import picomatch from 'picomatch';
 import type { CheckContext, Observation } from '../types.ts';
 import type { NodeInfo } from '../../discovery/types.ts';
 import type { Transport } from '../../probes/types.ts';
+import { notVisitedBecause } from '../../discovery/nodes.ts';
 
 export type NodeTransportOutcome = { transport: Transport } | { na: Observation };
 
@@ -11,6 +12,17 @@ export type NodeTransportOutcome = { transport: Transport } | { na: Observation 
 export async function nodeTransportOf(ctx: CheckContext, nodeName: string | undefined): Promise<NodeTransportOutcome> {
   const node = ctx.cluster.nodes.find(n => n.name === nodeName);
   if (!node) throw new Error(`node ${nodeName ?? '(none)'} is not in the discovered cluster`);
+  const barred = notVisitedBecause(node, ctx.options);
+  if (barred)
+    return {
+      na: {
+        works: false,
+        summary: `node ${node.name} not visited`,
+        evidence: [],
+        node: node.name,
+        notApplicable: `node ${node.name} is not visited: ${barred}`,
+      },
+    };
   const transport = await ctx.nodeTransport(node);
   if (transport) return { transport };
   return {
@@ -25,14 +37,24 @@ export async function nodeTransportOf(ctx: CheckContext, nodeName: string | unde
 }
 
 /**
- * The Windows nodes a node-level check visits: every Ready one (release qualification needs
- * all), or those --nodes selects.
+ * The Windows nodes a node-level check visits: every Ready one that is not cordoned (release
+ * qualification needs all; --include-cordoned adds the cordoned ones), or those --nodes selects.
  */
 export function readyWindowsNodes(ctx: CheckContext): NodeInfo[] {
   return selectedNodes(
     ctx,
-    ctx.cluster.nodes.filter(n => n.os === 'windows' && n.ready),
+    ctx.cluster.nodes.filter(n => n.os === 'windows' && !notVisitedBecause(n, ctx.options)),
   );
+}
+
+/** The Windows nodes (of the --nodes selection) a node-level check leaves out, with why: "win-1 (NotReady)". */
+export function notVisitedWindowsNodes(ctx: CheckContext): string[] {
+  const globs = ctx.options.nodes ?? [];
+  const selected = globs.length ? picomatch(globs) : () => true;
+  return ctx.cluster.nodes.flatMap(n => {
+    const why = n.os === 'windows' && selected(n.name) ? notVisitedBecause(n, ctx.options) : undefined;
+    return why ? [`${n.name} (${why})`] : [];
+  });
 }
 
 /**

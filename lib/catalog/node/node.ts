@@ -19,7 +19,7 @@ import { control } from '../kit/observe.ts';
 import type { CheckContext, EvidenceItem, Expectation, Feature, Observation } from '../types.ts';
 import { DOCKERSHIM_REMOVED, DOCKERSHIM_SOURCE, k8sAtLeast, runtimeSupport } from '../../facts/kubernetes.ts';
 import { firstSandboxFailure, recentEvents, throwIfNoPodMade, waitForPodSet } from '../kit/podWaits.ts';
-import { nodeTransportOf, readyWindowsNodes, selectedNodes } from '../kit/nodeTargets.ts';
+import { notVisitedWindowsNodes, nodeTransportOf, readyWindowsNodes, selectedNodes } from '../kit/nodeTargets.ts';
 import { isPlatformMismatch, pullFailureText } from '../../cluster/podFailures.ts';
 import { listAll } from '../../cluster/list.ts';
 
@@ -112,7 +112,10 @@ type NodeFinding = string | undefined | { couldNotTell: string };
 
 /** Runs `perNode` on every Ready Windows node in parallel; n/a if any has no transport or could not tell. */
 async function onEveryNode(ctx: CheckContext, perNode: (node: NodeInfo, t: Transport, evidence: EvidenceItem[]) => Promise<NodeFinding>): Promise<Observation> {
+  const skipped = notVisitedWindowsNodes(ctx);
   const nodes = readyWindowsNodes(ctx);
+  if (!nodes.length && skipped.length)
+    return { works: false, summary: 'no Windows node visited', evidence: [], notApplicable: `no Windows node can be visited: ${skipped.join(', ')}` };
   if (!nodes.length) throw new Error('no Ready Windows node');
   const evidence: EvidenceItem[] = [];
   const results = await Promise.all(
@@ -127,13 +130,22 @@ async function onEveryNode(ctx: CheckContext, perNode: (node: NodeInfo, t: Trans
     }),
   );
   for (const r of results) evidence.push(...(r.ev ?? []));
+  if (skipped.length) evidence.push(`not visited: ${skipped.join(', ')}`);
   const problems = results.filter(r => r.problem).map(r => `${r.node}: ${r.problem}`);
   // A problem seen on one node is an observation even where another node could not tell.
   const na = results.find(r => r.na);
   if (na?.na && !problems.length) return { ...na.na, evidence };
   return problems.length
     ? { works: false, summary: problems.join('; '), evidence, node: results.find(r => r.problem)?.node }
-    : { works: true, summary: `checked on ${nodes.map(n => n.name).join(', ')}`, evidence, node: nodes[0].name };
+    : { works: true, summary: `checked on ${visitedText(ctx)}`, evidence, node: nodes[0].name };
+}
+
+/** "win-1, win-2; not visited: win-3 (cordoned ...)": the nodes a node-level check ran on, and those it left out. */
+function visitedText(ctx: CheckContext): string {
+  const skipped = notVisitedWindowsNodes(ctx);
+  return `${readyWindowsNodes(ctx)
+    .map(n => n.name)
+    .join(', ')}${skipped.length ? `; not visited: ${skipped.join(', ')}` : ''}`;
 }
 
 /** Runs the steps at once, each with its own evidence list, and appends those lists in the steps' order. */
@@ -215,9 +227,7 @@ async function servicesProbe(ctx: CheckContext): Promise<Observation> {
   return obs.works
     ? {
         ...obs,
-        summary: `kubelet, containerd and kube-proxy are running on ${readyWindowsNodes(ctx)
-          .map(n => n.name)
-          .join(', ')}`,
+        summary: `kubelet, containerd and kube-proxy are running on ${visitedText(ctx)}`,
       }
     : obs;
 }
@@ -291,9 +301,7 @@ async function hnsProbe(ctx: CheckContext): Promise<Observation> {
   return obs.works
     ? {
         ...obs,
-        summary: `the CNI's HNS network and a vEthernet adapter exist on ${readyWindowsNodes(ctx)
-          .map(n => n.name)
-          .join(', ')}`,
+        summary: `the CNI's HNS network and a vEthernet adapter exist on ${visitedText(ctx)}`,
       }
     : obs;
 }

@@ -74,6 +74,7 @@ function checkInputs(r: RunState, f: Feature, scope: BuildScope | undefined): Ch
         podStartMs: config.timeouts.podStart,
         signal: r.abort.signal,
         execSlots: r.slots.exec,
+        includeCordoned: config.includeCordoned,
         log: r.log,
       }),
   };

@@ -7,7 +7,7 @@ import { basename, isAbsolute, join } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { errorText } from '../util/errorText.ts';
 import { selectFeatures } from '../lib/catalog/select.ts';
-import { rbacManifest } from '../lib/catalog/rbacManifest.ts';
+import { rbacManifest } from '../lib/run/rbacManifest.ts';
 import { defaultTimeouts } from '../lib/cluster/timeouts.ts';
 import { loadConfigFile } from '../lib/config/load.ts';
 import { resolveConfig, type RunFlags } from '../lib/config/resolve.ts';

@@ -1,34 +1,13 @@
-// What the harness may do in the cluster, declared in one place: the API permissions a
-// run needs for itself (namespace, discovery, waits, cleanup), for each kind of fixture
-// object it creates (read from the fixture templates), and the extras some probes use
-// (exec, logs, port-forward, the kubelet's summary through nodes/proxy, metrics.k8s.io: each
-// feature's `access` field).
-// The RBAC preflight asks the API about each of them; `wincheck rbac` turns them into the
-// least-privilege ClusterRole (ci/rbac.yaml is that for the whole catalog).
+// What a feature needs of the API: for each kind of fixture object it creates (read from the
+// fixture templates), and the extras some probes use (exec, logs, port-forward, the kubelet's
+// summary through nodes/proxy, metrics.k8s.io: each feature's `access` field). What the run
+// itself calls (namespace, discovery, waves, cleanup...) is lib/run/access.ts, which adds these.
 
 import { loadTemplate } from '../fixtures/render.ts';
-import { type AccessNeed, type Permission, permissionKey, permissions } from '../cluster/permission.ts';
+import { type Permission, permissions } from '../cluster/permission.ts';
 import type { Feature } from './types.ts';
 
-export const RUN_ITSELF = 'wincheck';
-
 const READ = ['get', 'list', 'watch'];
-
-/**
- * Every run: the namespace's lifecycle (and its heartbeat annotation), discovery, pod waits and their events, cleanup by label.
- * (Creating SelfSubjectAccessReviews, the preflight's own question, every user may: system:basic-user.)
- */
-const RUN_ACCESS: Permission[] = [
-  ...permissions('', 'namespaces', ['create', 'delete', 'patch', ...READ], 'cluster'),
-  ...permissions('', 'nodes', READ, 'cluster'),
-  ...permissions('', 'pods', ['create', 'delete', ...READ], 'namespace'),
-  ...permissions('', 'events', ['list', 'watch'], 'namespace'),
-  ...permissions('node.k8s.io', 'runtimeclasses', ['list'], 'cluster'),
-  ...permissions('storage.k8s.io', 'storageclasses', ['list'], 'cluster'),
-  ...permissions('', 'persistentvolumes', ['list'], 'cluster'),
-  ...permissions('apps', 'daemonsets', ['list'], 'kube-system'),
-  ...permissions('', 'configmaps', ['list'], 'kube-system'),
-];
 
 /** Creating a fixture object of a kind (get: a create retried after a reset may have landed), waiting for it, deleting cluster-scoped ones. */
 const KIND_ACCESS: Record<string, Permission[]> = {
@@ -78,16 +57,14 @@ export function featureAccess(f: Feature): Permission[] {
   return out;
 }
 
-/** Every permission the features need, once each, with who needs it; the run's own first. */
-export function accessNeeds(features: Feature[]): AccessNeed[] {
-  const needs = new Map<string, AccessNeed>();
-  const add = (p: Permission, who: string) => {
-    const k = permissionKey(p);
-    const n = needs.get(k) ?? { ...p, neededBy: [] };
-    if (!n.neededBy.includes(who)) n.neededBy.push(who);
-    needs.set(k, n);
-  };
-  for (const p of RUN_ACCESS) add(p, RUN_ITSELF);
-  for (const f of features) for (const p of featureAccess(f)) add(p, f.id);
-  return [...needs.values()];
+/** The kinds the features' fixture templates create, once each. */
+export function fixtureKinds(features: Feature[]): string[] {
+  return [...new Set(features.flatMap(f => f.fixtures.flatMap(spec => templateKinds(spec.template))))];
+}
+
+/** Deleting objects of a fixture kind (the run's waves free room with it; cleanup removes cluster-scoped ones). */
+export function deleteAccess(kind: string): Permission[] {
+  const p = KIND_ACCESS[kind]?.[0];
+  if (!p) throw new Error(`lib/catalog/access.ts has no permissions for fixture kind ${kind}`);
+  return permissions(p.group, p.resource, ['delete'], p.scope);
 }

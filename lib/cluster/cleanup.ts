@@ -78,7 +78,7 @@ export async function cleanupRuns(kube: KubeClients, opts: CleanupOptions): Prom
         const name = ns.metadata!.name!;
         try {
           opts.log?.(`Deleting namespace ${name}...`);
-          await deleteNamespaceAndWait(kube, name, opts.timeoutMs);
+          await deleteNamespaceAndWait(kube, name, opts.timeoutMs, opts.log);
           report.namespaces.push(name);
           opts.log?.(`Deleted namespace ${name}.`);
         } catch (e) {

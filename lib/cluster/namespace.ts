@@ -1,11 +1,11 @@
 // The run's namespace: created with the run label, deleted by watching it go (the watch is
 // opened before the delete, as hydrophone's cleanup does).
 
-import type { V1Namespace } from '@kubernetes/client-node';
+import type { V1Namespace, V1Pod } from '@kubernetes/client-node';
 import { HEARTBEAT_ANNOTATION } from '../labels.ts';
 import { apiErrorMessage, apiStatusCode } from './apiError.ts';
 import type { KubeClients } from './types.ts';
-import { watchUntil } from './watch.ts';
+import { WaitTimeoutError, watchUntil } from './watch.ts';
 import { POD_SECURITY_PRIVILEGED } from './podSecurity.ts';
 import { listAll } from './list.ts';
 
@@ -59,7 +59,53 @@ export async function endLease(kube: KubeClients, name: string): Promise<void> {
   await kube.core.patchNamespace({ name, body: [{ op: 'remove', path: `/metadata/annotations/${HEARTBEAT_ANNOTATION.replace('/', '~1')}` }] });
 }
 
-export async function deleteNamespaceAndWait(kube: KubeClients, name: string, timeoutMs: number): Promise<void> {
+/** How often a namespace deletion that is still going says what holds it. */
+const PROGRESS_MS = 20_000;
+/** Past the longest grace period of the namespace's pods: the kubelet's stop, then the namespace controller's sweep. */
+const AFTER_GRACE_MS = 60_000;
+
+/**
+ * What still holds a terminating namespace: the namespace controller's conditions that are True
+ * (NamespaceContentRemaining, NamespaceFinalizersRemaining, NamespaceDeletionDiscoveryFailure ...,
+ * with their messages) and its pods still there (terminating since, grace, finalizers).
+ * https://kubernetes.io/docs/reference/kubernetes-api/cluster-resources/namespace-v1/#NamespaceStatus
+ */
+export function describeTerminating(ns: V1Namespace | undefined, pods: V1Pod[]): string {
+  const conditions = (ns?.status?.conditions ?? []).filter(c => c.status === 'True').map(c => `${c.type}: ${c.message ?? c.reason ?? ''}`);
+  const left = pods.map(p => {
+    const m = p.metadata;
+    const bits = [
+      m?.deletionTimestamp ? `terminating since ${new Date(m.deletionTimestamp).toISOString()}` : 'not yet deleted',
+      `grace ${m?.deletionGracePeriodSeconds ?? p.spec?.terminationGracePeriodSeconds ?? 30}s`,
+      ...(m?.finalizers?.length ? [`finalizers ${m.finalizers.join(', ')}`] : []),
+    ];
+    return `${m?.name} (${bits.join(', ')})`;
+  });
+  const parts = [
+    ns ? `phase ${ns.status?.phase ?? 'unknown'}${ns.spec?.finalizers?.length ? `, finalizers ${ns.spec.finalizers.join(', ')}` : ''}` : 'gone',
+    ...conditions,
+    ...(left.length ? [`pods: ${left.join('; ')}`] : []),
+  ];
+  return parts.join('; ');
+}
+
+/**
+ * Deletes the namespace with background propagation (as kubectl does: the garbage collector and
+ * the namespace controller remove the content, and a stalled foreground deletion cannot hold the
+ * namespace) and watches it go. The deadline is at least the longest grace period of its pods
+ * plus a minute; every 20 s the log says what still holds it, and at the deadline the error does.
+ */
+export async function deleteNamespaceAndWait(kube: KubeClients, name: string, timeoutMs: number, log?: (line: string) => void): Promise<void> {
+  const pods = () =>
+    listAll(q => kube.core.listNamespacedPod({ namespace: name, ...q })).then(
+      l => l.items,
+      () => [] as V1Pod[],
+    );
+  const namespace = () => kube.core.readNamespace({ name }).catch(() => undefined);
+  const before = await pods();
+  const grace = Math.max(0, ...before.map(p => p.spec?.terminationGracePeriodSeconds ?? 30));
+  const deadline = before.length ? Math.max(timeoutMs, grace * 1000 + AFTER_GRACE_MS) : timeoutMs;
+  const started = Date.now();
   const gone = watchUntil<V1Namespace, true>({
     kube,
     path: '/api/v1/namespaces',
@@ -69,16 +115,29 @@ export async function deleteNamespaceAndWait(kube: KubeClients, name: string, ti
     check: (_ns, type) => (type === 'DELETED' ? true : undefined),
     what: `namespace ${name} to be deleted`,
     describe: ns => (ns ? `phase ${ns.status?.phase ?? 'unknown'}` : 'not seen'),
-    timeoutMs,
+    timeoutMs: deadline,
     signal: kube.signal,
   });
+  const progress = setInterval(() => {
+    void Promise.all([namespace(), pods()]).then(([ns, p]) => {
+      if (ns) log?.(`Namespace ${name} still terminating after ${Math.round((Date.now() - started) / 1000)}s: ${describeTerminating(ns, p)}.`);
+    });
+  }, PROGRESS_MS);
   try {
-    await kube.core.deleteNamespace({ name, propagationPolicy: 'Foreground' });
-  } catch (e) {
-    if (apiStatusCode(e) !== 404) {
-      gone.catch(() => undefined);
-      throw new Error(`failed to delete namespace ${name}: ${apiErrorMessage(e)}`, { cause: e });
+    try {
+      await kube.core.deleteNamespace({ name, propagationPolicy: 'Background' });
+    } catch (e) {
+      if (apiStatusCode(e) !== 404) {
+        gone.catch(() => undefined);
+        throw new Error(`failed to delete namespace ${name}: ${apiErrorMessage(e)}`, { cause: e });
+      }
     }
+    await gone;
+  } catch (e) {
+    if (!(e instanceof WaitTimeoutError)) throw e;
+    const [ns, p] = await Promise.all([namespace(), pods()]);
+    throw new WaitTimeoutError(`namespace ${name} is still there after ${Math.round(deadline / 1000)}s: ${describeTerminating(ns, p)}`, { cause: e });
+  } finally {
+    clearInterval(progress);
   }
-  await gone;
 }

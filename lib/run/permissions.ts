@@ -5,7 +5,7 @@
 
 import type { KubeConfig } from '@kubernetes/client-node';
 import { describePermission } from '../cluster/permission.ts';
-import { accessNeeds, RUN_ITSELF } from '../catalog/access.ts';
+import { accessNeeds, neededByRun } from './access.ts';
 import { deniedPermissions } from '../cluster/accessReview.ts';
 import { MissingPermissionsError } from '../errors.ts';
 import type { Feature } from '../catalog/types.ts';
@@ -27,7 +27,7 @@ export async function checkPermissions(kc: KubeConfig, o: PermissionCheck): Prom
   if (!denied.length) return undefined;
   const line = (d: (typeof denied)[number]) =>
     `missing permission: ${describePermission(d, o.namespace)}, needed by ${d.neededBy.join(', ')}${d.reason ? ` (${d.reason})` : ''}`;
-  const blocksRun = denied.some(d => d.neededBy.includes(RUN_ITSELF));
+  const blocksRun = denied.some(neededByRun);
   if (!o.skipUnpermitted || blocksRun) {
     const hint = blocksRun ? 'the run itself needs them' : '--skip-unpermitted runs the other features';
     throw new MissingPermissionsError(
@@ -40,7 +40,8 @@ export async function checkPermissions(kc: KubeConfig, o: PermissionCheck): Prom
   }
   const unpermitted = new Map<string, string>();
   for (const d of denied) {
-    for (const id of d.neededBy) unpermitted.set(id, [unpermitted.get(id), `not permitted: ${describePermission(d, o.namespace)}`].filter(Boolean).join('; '));
+    for (const id of d.neededBy.filter(w => !neededByRun({ neededBy: [w] })))
+      unpermitted.set(id, [unpermitted.get(id), `not permitted: ${describePermission(d, o.namespace)}`].filter(Boolean).join('; '));
   }
   return unpermitted;
 }

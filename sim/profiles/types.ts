@@ -288,6 +288,12 @@ export interface Profile {
   registryMirrors?: string[];
   /** Image pull latency per image per node, first pull only (cached after). */
   imagePullLatencyMs?: number;
+  /**
+   * Aggregated APIs registered but unavailable ("custom.metrics.k8s.io/v1beta1", an adapter that is
+   * down): discovery fails for them, so a terminating namespace stays Terminating with the
+   * NamespaceDeletionDiscoveryFailure condition, as on real clusters.
+   */
+  unavailableAPIServices?: string[];
   /** Pod Security admission: the AdmissionConfiguration's defaults and exemptions (none: privileged everywhere). */
   podSecurity?: PodSecurityConfig;
   /**

@@ -155,6 +155,44 @@ describe('sim garbage collection and namespace deletion', () => {
     c.store.delete('pods', NS, 'stuck', { gracePeriodSeconds: 0 });
     await waitFor(c.store, 'the namespace gone', () => !c.store.tryGet('namespaces', undefined, NS));
   });
+
+  const conditions = (c: TestCluster) =>
+    Object.fromEntries(((c.store.tryGet('namespaces', undefined, NS) as unknown as V1Namespace | undefined)?.status?.conditions ?? []).map(x => [x.type, x]));
+
+  it('says what holds a Terminating namespace in its conditions, as the namespace controller writes them', async () => {
+    c = await startTestCluster('default', { kubelet: { deadNodes: new Set(['win-2022-1', 'win-2022-2']) } });
+    createNamespace(c.store, NS);
+    c.store.create('pods', windowsPod('stuck', NS));
+    c.store.create('configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'held', namespace: NS, finalizers: ['example.com/hold'] } });
+    await waitFor(c.store, 'the pod bound', () => podsIn(c.store, NS)[0]?.spec?.nodeName);
+    c.store.delete('namespaces', undefined, NS);
+    const held = await waitFor(c.store, 'the content condition', () => conditions(c).NamespaceContentRemaining?.status === 'True' && conditions(c));
+    expect(held.NamespaceContentRemaining.message).to.equal('Some resources are remaining: configmaps has 1 resource instances, pods has 1 resource instances');
+    expect(held.NamespaceFinalizersRemaining).to.include({
+      status: 'True',
+      message: 'Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances',
+    });
+    expect(held.NamespaceDeletionDiscoveryFailure).to.include({ status: 'False', reason: 'ResourcesDiscovered' });
+    c.store.mutate('configmaps', NS, 'held', o => {
+      o.metadata.finalizers = [];
+    });
+    c.store.delete('pods', NS, 'stuck', { gracePeriodSeconds: 0 });
+    await waitFor(c.store, 'the namespace gone', () => !c.store.tryGet('namespaces', undefined, NS));
+  });
+
+  it('keeps a namespace Terminating for good while an APIService is unavailable (NamespaceDeletionDiscoveryFailure)', async () => {
+    c = await startTestCluster({ ...loadProfile('default'), unavailableAPIServices: ['custom.metrics.k8s.io/v1beta1'] });
+    createNamespace(c.store, NS);
+    c.store.create('configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg', namespace: NS } });
+    c.store.delete('namespaces', undefined, NS);
+    const failed = await waitFor(c.store, 'the discovery condition', () => conditions(c).NamespaceDeletionDiscoveryFailure?.status === 'True' && conditions(c));
+    expect(failed.NamespaceDeletionDiscoveryFailure.message).to.equal(
+      'Discovery failed for some groups, 1 failing: unable to retrieve the complete list of server APIs: custom.metrics.k8s.io/v1beta1: the server is currently unable to handle the request',
+    );
+    // The content goes; the namespace stays.
+    await waitFor(c.store, 'the content gone', () => !names(c, 'configmaps', NS).length && conditions(c).NamespaceContentRemaining?.status === 'False');
+    expect(c.store.tryGet('namespaces', undefined, NS)?.metadata.deletionTimestamp).to.be.a('string');
+  });
 });
 
 describe('sim volumes and autoscaling', () => {

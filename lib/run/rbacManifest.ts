@@ -6,7 +6,7 @@ import { stringify } from 'yaml';
 import type { V1ClusterRole, V1ClusterRoleBinding, V1PolicyRule, V1ServiceAccount } from '@kubernetes/client-node';
 import type { AccessNeed } from '../cluster/permission.ts';
 import { accessNeeds } from './access.ts';
-import type { Feature } from './types.ts';
+import type { Feature } from '../catalog/types.ts';
 
 const VERB_ORDER = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
 

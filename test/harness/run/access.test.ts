@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
 import type { V1ClusterRole, V1PolicyRule } from '@kubernetes/client-node';
 import { describePermission } from '../../../lib/cluster/permission.ts';
-import { accessNeeds, featureAccess, RUN_ITSELF } from '../../../lib/catalog/access.ts';
-import { rbacManifest } from '../../../lib/catalog/rbacManifest.ts';
+import { featureAccess } from '../../../lib/catalog/access.ts';
+import { accessNeeds, runPartNeed } from '../../../lib/run/access.ts';
+import { rbacManifest } from '../../../lib/run/rbacManifest.ts';
 import { loadCatalog } from '../../../lib/catalog/registry.ts';
 import { selectFeatures } from '../../../lib/catalog/select.ts';
 import type { Feature } from '../../../lib/catalog/types.ts';
@@ -49,7 +50,7 @@ describe('harness: permissions a selection needs', () => {
   it('names who needs each permission, the run itself first', () => {
     const needs = accessNeeds(selectFeatures(catalog, { features: ['work.exec-logs', 'res.stats'] }));
     const find = (verb: string, resource: string) => needs.find(n => n.verb === verb && n.resource === resource)!;
-    expect(find('list', 'nodes').neededBy).to.deep.equal([RUN_ITSELF]);
+    expect(find('list', 'nodes').neededBy).to.deep.equal([runPartNeed('discovery')]);
     expect(find('get', 'pods/log').neededBy).to.deep.equal(['work.exec-logs']);
     expect(find('get', 'nodes/proxy').neededBy).to.deep.equal(['res.stats']);
     expect(find('create', 'pods/exec').neededBy).to.have.members(['work.exec-logs', 'res.stats']);

@@ -1,0 +1,58 @@
+// The shipped least-privilege role on the built-in profiles whose Windows nodes are small (AKS's 30
+// pods a node, 2-vCPU nodes): the run deploys its fixtures in waves there, and releasing a wave
+// deletes fixtures (delete on each kind, deletecollection on pods). As the ServiceAccount of
+// ci/rbac.yaml, the whole catalog gets no 403 and the admin's verdicts and exit code.
+
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadCatalog } from '../../lib/catalog/registry.ts';
+import { parseQuantity } from '../../util/quantity.ts';
+import { builtinProfileNames, loadProfile } from '../../sim/profiles/load.ts';
+import { ROOT } from '../support/cli.ts';
+import { FAST_NET, runOnSim, type SimRun } from '../support/simRun.ts';
+
+const CI_RBAC = readFileSync(join(ROOT, 'ci/rbac.yaml'), 'utf8');
+const EGRESS = 'http://egress.wincheck.test/';
+const WAVES = /Capacity: the fixtures do not fit the nodes at once; deploying in \d+ waves/;
+
+/** Built-in profiles with a Windows node of at most 4 vCPUs, 8 GiB or 30 pods: where the run may need waves. */
+function capacityTightProfiles(): string[] {
+  return builtinProfileNames().filter(name =>
+    loadProfile(name).nodes.some(n => {
+      if (n.os !== 'windows' || !n.capacity) return false;
+      const c = n.capacity;
+      return (parseQuantity(c.cpu) ?? Infinity) <= 4 || (parseQuantity(c.memory) ?? Infinity) <= 8 * 2 ** 30 || Number(c.pods ?? Infinity) <= 30;
+    }),
+  );
+}
+
+const forbidden = (r: SimRun) =>
+  [...r.output, ...[...r.results.values()].map(x => `${x.id}: ${x.reason} ${x.error ?? ''}`)].filter(l => /\b403\b|cannot [a-z]+ resource/.test(l));
+
+describe('the ci/rbac.yaml ServiceAccount on capacity-tight profiles (sim)', function () {
+  this.timeout(40 * 60_000);
+
+  it('releases every wave and gets the admin verdicts and exit code on each profile that needs waves', async () => {
+    const ids = (await loadCatalog()).map(f => f.id);
+    const profiles = capacityTightProfiles();
+    expect(profiles).to.include.members(['aks', 'eks']);
+    const withWaves: string[] = [];
+    for (const base of profiles) {
+      // One after the other: two whole runs at once on a small machine misjudge by timing.
+      const admin = await runOnSim(ids, { base, egressUrl: EGRESS, timeouts: FAST_NET });
+      if (!WAVES.test(admin.output.join('\n'))) continue;
+      withWaves.push(base);
+      const sa = await runOnSim(ids, { base, egressUrl: EGRESS, timeouts: FAST_NET, rbac: CI_RBAC });
+      expect(sa.output.join('\n')).to.match(WAVES);
+      expect(forbidden(sa), `${base}: 403s`).to.deep.equal([]);
+      expect(sa.output.join('\n'), base).not.to.contain('releasing the fixtures of wave');
+      const differing = ids
+        .filter(id => sa.results.get(id)?.outcome !== admin.results.get(id)?.outcome)
+        .map(id => `${id}: as the ServiceAccount ${sa.results.get(id)?.outcome} (${sa.results.get(id)?.reason}), as admin ${admin.results.get(id)?.outcome}`);
+      expect(differing, base).to.deep.equal([]);
+      expect(sa.exitCode, base).to.equal(admin.exitCode);
+    }
+    expect(withWaves, 'profiles whose run needed waves').to.include('aks');
+  });
+});

@@ -1,12 +1,14 @@
 // The mutating admission plugins of the control plane that belong with the controllers:
 // NamespaceLifecycle's "kubernetes" finalizer on new namespaces (so deletion waits for
-// the namespace controller), DefaultStorageClass for claims without a class, and the
+// the namespace controller), DefaultStorageClass for claims without a class, the PVC
+// protection finalizer (./pvcProtection.ts), and the
 // RuntimeClass plugin (./runtimeClassAdmission.ts).
 
 import type { V1PersistentVolumeClaim, V1StorageClass } from '@kubernetes/client-node';
 import type { Admission, KubeObject, Store } from '../api/store.ts';
 import type { Profile } from '../profiles/types.ts';
 import { NAMESPACE_FINALIZER } from './namespace.ts';
+import { pvcProtectionAdmission } from './pvcProtection.ts';
 import { runtimeClassAdmission } from './runtimeClassAdmission.ts';
 import { STORAGE_CLASSES } from './volumeProvisioner.ts';
 
@@ -43,7 +45,7 @@ function defaultStorageClass(store: Store): Admission {
  * turn themselves off when `enabled` returns false (after the controllers stop).
  */
 export function registerControlPlaneAdmission(store: Store, profile: Profile, enabled: () => boolean): void {
-  const plugins = [namespaceFinalizer(), defaultStorageClass(store), runtimeClassAdmission(store, profile)];
+  const plugins = [namespaceFinalizer(), defaultStorageClass(store), pvcProtectionAdmission(), runtimeClassAdmission(store, profile)];
   store.addAdmission((bucket, op, obj, old) => {
     if (!enabled()) return obj;
     let out = obj;

@@ -19,6 +19,7 @@ import { startHpaController } from './hpa.ts';
 import { startJobController } from './job.ts';
 import { startLoadBalancerController } from './loadBalancer.ts';
 import { startNamespaceController } from './namespace.ts';
+import { startPvcProtectionController } from './pvcProtection.ts';
 import { startNodeLifecycleController } from './nodeLifecycle.ts';
 import { startReplicaSetController } from './replicaset.ts';
 import { startScheduler } from './scheduler.ts';
@@ -63,6 +64,7 @@ export function startControllers(store: Store, profile: Profile, options: Contro
     startEndpointSliceController(ctx),
     startVolumeProvisioner(ctx),
     startVolumeResizer(ctx),
+    startPvcProtectionController(ctx),
     startLoadBalancerController(ctx),
     startHpaController(ctx),
     startTaintEvictionController(ctx),

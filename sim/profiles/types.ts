@@ -294,6 +294,12 @@ export interface Profile {
    * NamespaceDeletionDiscoveryFailure condition, as on real clusters.
    */
   unavailableAPIServices?: string[];
+  /**
+   * Containers run out their pod's termination grace period (terminationGracePeriodSeconds, 30 s
+   * by default) times this scale before they stop, as containers that ignore the stop signal do
+   * (0 or absent: they stop at once). 1 is real time; 0.1 turns 30 s into 3 s.
+   */
+  terminationGraceScale?: number;
   /** Pod Security admission: the AdmissionConfiguration's defaults and exemptions (none: privileged everywhere). */
   podSecurity?: PodSecurityConfig;
   /**

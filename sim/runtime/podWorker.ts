@@ -502,12 +502,20 @@ export class PodWorker {
     }
     this.terminating = true;
     const all = [...this.init, ...this.containers];
+    const grace = (this.pod.metadata?.deletionGracePeriodSeconds ?? 30) * 1000;
+    // terminationGraceScale: containers that do not exit on the stop signal (Windows containers
+    // under HCS shutdown often do not) run out the grace period, time-scaled; otherwise they stop at once.
+    const graceScale = this.ctx.profile.terminationGraceScale;
+    if (remove && graceScale && grace > 0 && !this.ctx.stopped)
+      await new Promise<void>(r => {
+        setTimeout(r, grace * graceScale).unref();
+      });
     for (const c of all) {
       if (c.running) c.event('Normal', 'Killing', `Stopping container ${c.name}`);
       c.kill();
     }
     this.abort.abort();
-    const graceMs = Math.min((this.pod.metadata?.deletionGracePeriodSeconds ?? 30) * 1000, 30_000);
+    const graceMs = Math.min(grace, 30_000);
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       this.done,

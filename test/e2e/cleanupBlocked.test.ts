@@ -30,4 +30,18 @@ describe('cleanup of what real clusters hold back (sim)', function () {
     expect(r.leftoverObjects).to.deep.equal([]);
     expect(r.exitCode).to.equal(0);
   });
+
+  it('pods that run out their grace period and a protected claim: the cleanup waits for them, then nothing is left', async () => {
+    const r = await runOnSim(['cfg.configmap-env', 'stor.pvc'], {
+      edit: p => {
+        // 30 s of grace, time-scaled to 3 s: longer than the namespace deadline asked for below.
+        p.terminationGraceScale = 0.1;
+      },
+      timeouts: { namespaceDelete: 1_000 },
+    });
+    expect(r.results.get('stor.pvc')!.outcome, r.results.get('stor.pvc')!.reason).to.equal('supported');
+    expect(r.output.join('\n')).to.match(/Deleted namespace wincheck-/);
+    expect(r.leftoverObjects).to.deep.equal([]);
+    expect(r.exitCode).to.equal(0);
+  });
 });

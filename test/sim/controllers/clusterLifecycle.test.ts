@@ -228,6 +228,21 @@ describe('sim volumes and autoscaling', () => {
     await waitFor(c.store, 'the volume deleted with its claim', () => !c.store.tryGet('persistentvolumes', undefined, pvc.spec!.volumeName!));
   });
 
+  it('protects a claim in use: kubernetes.io/pvc-protection stays until no pod uses it', async () => {
+    c = await startTestCluster('default');
+    createNamespace(c.store, NS);
+    const created = c.store.create('persistentvolumeclaims', claim);
+    expect(created.metadata.finalizers).to.deep.equal(['kubernetes.io/pvc-protection']);
+    c.store.create('pods', windowsPod('user', NS, { volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'data' } }] }));
+    await waitFor(c.store, 'the claim user bound to a node', () => podsIn(c.store, NS)[0]?.spec?.nodeName);
+    c.store.delete('persistentvolumeclaims', NS, 'data');
+    const held = c.store.get('persistentvolumeclaims', NS, 'data');
+    expect(held.metadata.deletionTimestamp).to.be.a('string');
+    expect(held.metadata.finalizers).to.include('kubernetes.io/pvc-protection');
+    c.store.delete('pods', NS, 'user', { gracePeriodSeconds: 0 });
+    await waitFor(c.store, 'the claim gone once its pod is', () => !c.store.tryGet('persistentvolumeclaims', NS, 'data'));
+  });
+
   it('breaks: pvc-bind leaves claims Pending', async () => {
     c = await startTestCluster(withOverrides(loadProfile('default'), { breaks: ['pvc-bind'] }));
     createNamespace(c.store, NS);

@@ -2,7 +2,7 @@
 // (harness-child.ts) and the installed bin (processes.ts runWincheckBin): its console lines
 // (marks on the timeline, each check's outcome) and its results.json (each check's span).
 
-import { instanceId } from '../lib/run/builds.ts';
+import { instanceId } from '../lib/run/instanceId.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 

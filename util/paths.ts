@@ -19,6 +19,15 @@ export function codeModule(sourcePath: string): string {
   return join(CODE_ROOT, sourcePath.replace(/\.ts$/, MODULE_EXT));
 }
 
+/**
+ * Node's arguments that start this same tree's command line: `dist/cli/main.js` from the build,
+ * `--import tsx cli/main.ts` from the sources (not the bin shim, which picks by freshness).
+ */
+export function cliArgv(): string[] {
+  const main = codeModule('cli/main.ts');
+  return MODULE_EXT === '.ts' ? ['--import', 'tsx', main] : [main];
+}
+
 function findPackageRoot(from: string): string {
   for (let dir = from, i = 0; i < 4; i++, dir = dirname(dir)) {
     const file = join(dir, 'package.json');

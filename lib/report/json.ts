@@ -7,7 +7,7 @@ import { FileReporter } from './fileReporter.ts';
 import type { RunInfo, RunSummary } from '../run/events.ts';
 import type { CheckResult } from '../catalog/types.ts';
 import { splitInstanceId } from './buildTable.ts';
-import { instanceId } from '../run/builds.ts';
+import { instanceId } from '../run/instanceId.ts';
 
 /** A result as results.json (schema 2) holds it: the feature ID in `id`, a per-build check's Windows build in `build`. */
 export type StoredResult = Omit<CheckResult, 'id'> & { id: string; build?: string };

@@ -9,6 +9,7 @@ import type { ClusterInfo } from '../discovery/types.ts';
 import { buildLabel, buildNumberOf } from '../facts/windows.ts';
 import type { FixtureSpec, RenderedFixture } from '../fixtures/types.ts';
 import { fixturesToDeploy, renderContextFor, type FixtureTarget, type RenderInputs } from './createFixtures.ts';
+import { instanceId } from './instanceId.ts';
 
 /** One Windows build's share of the run. The primary build uses the run's own namespace. */
 export interface BuildScope extends FixtureTarget {
@@ -21,9 +22,6 @@ export interface BuildScope extends FixtureTarget {
   /** The cluster as this build's checks see it: Linux nodes and this build's Windows nodes. */
   cluster: ClusterInfo;
 }
-
-/** A per-build instance's id: "work.iis-pod [ltsc2022]" (lib/report/buildTable.ts splits it). */
-export const instanceId = (id: string, label: string) => `${id} [${label}]`;
 
 /**
  * A feature is build-specific when its Windows fixtures are pinned to the target build (or node):

@@ -1,7 +1,7 @@
 // The one container entrypoint the runtime runs as a real process of this machine: the
 // wincheck image's `node /opt/wincheck/dist/cli/main.js ...` (the repository's Dockerfile).
-// It runs this checkout's CLI (cli/wincheck.js: the build in dist/ when fresh, else tsx) as a
-// child of this Node, in-cluster as a Linux pod would be: KUBERNETES_SERVICE_HOST/PORT name the
+// It runs the CLI of the tree the sim itself runs from (the build in dist/, or the sources
+// through tsx: util/paths.ts cliArgv) as a child of this Node, in-cluster as a Linux pod would be: KUBERNETES_SERVICE_HOST/PORT name the
 // simulated API server, and the ServiceAccount's token, ca.crt and namespace sit under
 // /var/run/secrets/kubernetes.io/serviceaccount of a private root directory (named by
 // WINCHECK_CONTAINER_ROOT, the sim's stand-in for the container's root file system; absolute
@@ -13,7 +13,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
-import { PACKAGE_ROOT } from '../../util/paths.ts';
+import { cliArgv, PACKAGE_ROOT } from '../../util/paths.ts';
 import type { InClusterApi } from './context.ts';
 
 export const WINCHECK_ENTRYPOINT = '/opt/wincheck/dist/cli/main.js';
@@ -56,7 +56,7 @@ export async function runOnHost(r: HostRun): Promise<number> {
       // The host's PATH (node, kubectl are this machine's): the image's own PATH names nothing here.
       PATH: process.env.PATH ?? '/usr/bin:/bin',
     };
-    const child = spawn(process.execPath, [join(PACKAGE_ROOT, 'cli/wincheck.js'), ...r.argv.slice(2)], {
+    const child = spawn(process.execPath, [...cliArgv(), ...r.argv.slice(2)], {
       cwd: PACKAGE_ROOT,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

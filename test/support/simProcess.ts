@@ -16,10 +16,14 @@ export interface SimProcess {
   stop(signal?: NodeJS.Signals): Promise<number | undefined>;
 }
 
-export async function startSimProcess(args: string[] = [], deadlineMs = 60_000): Promise<SimProcess> {
+/** Node's arguments that run the CLI from the sources (the default) or from the build. */
+export const SOURCE_CLI = ['--import', 'tsx', join(ROOT, 'cli/main.ts')];
+export const BUILT_CLI = [join(ROOT, 'dist/cli/main.js')];
+
+export async function startSimProcess(args: string[] = [], deadlineMs = 60_000, cli = SOURCE_CLI): Promise<SimProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'wincheck-sim-'));
   const kubeconfig = join(dir, 'kubeconfig');
-  const proc = execa('node', ['--import', 'tsx', join(ROOT, 'cli/main.ts'), 'sim', '--kubeconfig-out', kubeconfig, ...args], {
+  const proc = execa('node', [...cli, 'sim', '--kubeconfig-out', kubeconfig, ...args], {
     cwd: ROOT,
     reject: false,
     all: true,

@@ -5,6 +5,7 @@
 // To add a feature: add it to the array exported by lib/catalog/features/<area>.ts
 // (or create that file; every file in that folder is loaded). Nothing else to edit.
 
+import type { Source } from '../facts/sources.ts';
 import type { V1Pod } from '@kubernetes/client-node';
 import type { Permission } from '../cluster/permission.ts';
 import type { Means } from '../cluster/meansError.ts';
@@ -49,8 +50,8 @@ export interface Expectation {
   expected: Expected;
   /** Why, in one sentence, naming the discovered fact it depends on. */
   reason: string;
-  /** Where the promise comes from: "the v1.22 Windows intro (https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/)", "the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/)", "upstream doc windows-networking". */
-  source: string;
+  /** Where the promise comes from: the upstream documents and tests it rests on (`cite` in lib/facts/sources.ts). */
+  source: Source;
 }
 
 export type Outcome = 'supported' | 'limited' | 'lifted' | 'regressed' | 'n/a' | 'error';

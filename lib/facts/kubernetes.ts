@@ -3,6 +3,7 @@
 // Pure; tested without a cluster.
 
 import { versionAtLeast } from '../../util/version.ts';
+import { cite, sources, type Source } from './sources.ts';
 
 export type MinorVersion = [major: number, minor: number];
 
@@ -31,7 +32,7 @@ export interface FeatureStages {
   alpha: MinorVersion;
   beta: MinorVersion;
   ga: MinorVersion;
-  source: string;
+  source: Source;
 }
 
 export type Stage = 'absent' | 'alpha' | 'beta' | 'ga';
@@ -42,7 +43,7 @@ export const POD_OS_FIELD: FeatureStages = {
   alpha: [1, 23],
   beta: [1, 24],
   ga: [1, 25],
-  source: 'KEP-2802; upstream doc concepts/workloads/pods (pod OS)',
+  source: sources(cite.kep(2802), cite.pods('pod OS')),
 };
 
 /** HostProcess containers (WindowsHostProcessContainers): alpha 1.22, beta 1.23 (on by default), GA 1.26. */
@@ -51,12 +52,12 @@ export const HOST_PROCESS: FeatureStages = {
   alpha: [1, 22],
   beta: [1, 23],
   ga: [1, 26],
-  source: 'KEP-1981; upstream doc tasks/configure-pod-container/create-hostprocess-pod',
+  source: sources(cite.kep(1981), cite.hostProcessPod()),
 };
 
 /** dockershim was removed from the kubelet in 1.24. */
 export const DOCKERSHIM_REMOVED: MinorVersion = [1, 24];
-export const DOCKERSHIM_SOURCE = 'seed 003 (container runtimes: Docker EE-basic 19.03+ through dockershim); upstream doc dockershim-removal (1.24)';
+export const DOCKERSHIM_SOURCE = sources(cite.v122Intro('container runtimes: Docker EE-basic 19.03+ through dockershim'), cite.dockershimRemoval('1.24'));
 
 const fmt = (v: MinorVersion) => `${v[0]}.${v[1]}`;
 

@@ -3,7 +3,7 @@
 // everywhere, with the word always written out (colour is never the only signal).
 
 import type { Outcome } from '../catalog/types.ts';
-import { citationsOf } from '../facts/sources.ts';
+import type { Source } from '../facts/sources.ts';
 
 export function esc(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -19,10 +19,8 @@ export function cssName(outcome: string): string {
 }
 
 /** An expectation's source as links to the upstream pages. */
-export function sourcesHtml(source: string): string {
-  const cites = citationsOf(source);
-  if (!cites.length) return esc(source);
-  return cites.map(c => `<a href="${esc(c.url)}">${esc(c.title)}</a> (${esc(c.version)}${c.detail ? `: ${esc(c.detail)}` : ''})`).join('; ');
+export function sourcesHtml(source: Source): string {
+  return source.map(c => `<a href="${esc(c.url)}">${esc(c.title)}</a> (${esc(c.version)}${c.detail ? `: ${esc(c.detail)}` : ''})`).join('; ');
 }
 
 export function htmlPage(title: string, body: string): string {

@@ -20,7 +20,7 @@ export async function checkFeature(inputs: CheckInputs, feature: Feature): Promi
   try {
     expectation = feature.expect(cluster);
   } catch (e) {
-    expectation = { expected: 'supported', reason: 'expectation could not be computed', source: 'wincheck' };
+    expectation = { expected: 'supported', reason: 'expectation could not be computed', source: [] };
     return finish(inputs, feature, expectation, undefined, new Error(`expect() of ${feature.id} failed`, { cause: e }), steps, started);
   }
   const unmet = inputs.unpermitted ?? feature.needs?.map(n => unmetNeed(n, cluster, { egressUrl: inputs.config.egressUrl })).find(Boolean);
@@ -136,7 +136,7 @@ export function notRunResult(f: Feature, why: string, interrupted = /interrupted
     area: f.area,
     suite: suiteOf(f),
     title: f.title,
-    expectation: { expected: 'supported', reason: 'not computed: the check did not run', source: 'wincheck' },
+    expectation: { expected: 'supported', reason: 'not computed: the check did not run', source: [] },
     outcome: 'error',
     reason,
     summary: reason,

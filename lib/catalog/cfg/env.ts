@@ -3,6 +3,7 @@
 import { supported } from '../expect.ts';
 import { fixturePodReady } from '../kit/podWaits.ts';
 import type { CheckContext, Feature, Observation } from '../types.ts';
+import { cite, sources } from '../../facts/sources.ts';
 
 /** Reads each env var in the pod and compares it here; secret values never reach the evidence. */
 async function envMatches(ctx: CheckContext, pod: string, expected: Record<string, string>, secret: boolean): Promise<Observation> {
@@ -28,7 +29,7 @@ export const features: Feature[] = [
     title: 'Secret keys as env vars with the right values',
     needs: ['windows-node'],
     fixtures: [{ id: 'secret-env', template: 'secret-pod', os: 'windows', pin: 'none' }],
-    expect: () => supported('secretKeyRef env vars are supported on Windows', 'seed 000 (secret-pod); FEATURES.md'),
+    expect: () => supported('secretKeyRef env vars are supported on Windows', sources(cite.v19Guide('secret-pod'), cite.intro())),
     probe: ctx => envMatches(ctx, 'secret-env', { SECRET_USERNAME: ctx.secrets.username, SECRET_PASSWORD: ctx.secrets.password }, true),
   },
   {
@@ -37,7 +38,7 @@ export const features: Feature[] = [
     title: 'ConfigMap keys as env vars',
     needs: ['windows-node'],
     fixtures: [{ id: 'configmap-env', template: 'configmap-pod', os: 'windows', pin: 'none' }],
-    expect: () => supported('configMapKeyRef env vars are supported on Windows', 'seed 000 (configmap-pod); FEATURES.md'),
+    expect: () => supported('configMapKeyRef env vars are supported on Windows', sources(cite.v19Guide('configmap-pod'), cite.intro())),
     probe: ctx => envMatches(ctx, 'configmap-env', { EXAMPLE_PROPERTY_1: 'hello', EXAMPLE_PROPERTY_2: 'world' }, false),
   },
 ];

@@ -6,6 +6,7 @@ import { limited, supported } from '../expect.ts';
 import { control } from '../kit/observe.ts';
 import { fixturePodReady } from '../kit/podWaits.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
+import { cite, sources } from '../../facts/sources.ts';
 
 /** Where the kubelet (default --root-dir) keeps a pod's Secret volume on a Windows node. */
 export function secretVolumeDirOnNode(podUid: string, volume: string): string {
@@ -189,7 +190,10 @@ export const features: Feature[] = [
     needs: ['windows-node'],
     fixtures: [{ id: 'secret-volume', template: 'secret-volume', os: 'windows' }],
     expect: () =>
-      supported('Secret volumes are supported on Windows (the v1.9 docs listed them as a limitation)', 'FEATURES.md; seed 000 (v1.9 limitation, since lifted)'),
+      supported(
+        'Secret volumes are supported on Windows (the v1.9 docs listed them as a limitation)',
+        sources(cite.intro(), cite.v19Guide('v1.9 limitation, since lifted')),
+      ),
     probe: secretVolumeProbe,
   },
   {
@@ -201,7 +205,7 @@ export const features: Feature[] = [
     expect: () =>
       supported(
         'ConfigMap volumes are supported on Windows (the v1.9 docs listed them as a limitation)',
-        'FEATURES.md; seed 000 (v1.9 limitation, since lifted)',
+        sources(cite.intro(), cite.v19Guide('v1.9 limitation, since lifted')),
       ),
     probe: configMapVolumeProbe,
   },
@@ -212,10 +216,7 @@ export const features: Feature[] = [
     needs: ['windows-node'],
     fixtures: [{ id: 'secret-defaultmode', template: 'secret-defaultmode', os: 'windows' }],
     expect: () =>
-      limited(
-        'file modes are UID/GID based and Windows has no POSIX permissions: defaultMode is not honoured',
-        'FEATURES.md; upstream doc windows/intro (storage)',
-      ),
+      limited('file modes are UID/GID based and Windows has no POSIX permissions: defaultMode is not honoured', sources(cite.intro(), cite.intro('storage'))),
     probe: secretDefaultModeProbe,
   },
   {
@@ -227,7 +228,7 @@ export const features: Feature[] = [
     expect: () =>
       limited(
         "on Windows, Secret volume data is written in clear text to the node's disk (no tmpfs); protect it with file ACLs or BitLocker",
-        'seed 003; FEATURES.md',
+        sources(cite.v122Intro(), cite.intro()),
       ),
     probe: secretAtRestProbe,
   },

@@ -16,6 +16,7 @@ import type { CheckContext, Control, EvidenceItem, Expectation, Feature, Observa
 import { HOST_PROCESS, HYPERV_CONTAINERD_MIN, hypervCapable } from '../../facts/kubernetes.ts';
 import { nodeTransportOf } from '../kit/nodeTargets.ts';
 import { listAll } from '../../cluster/list.ts';
+import { cite, sources } from '../../facts/sources.ts';
 /** The run's own RuntimeClass for the Hyper-V handler (fixtures/hyperv-runtimeclass.yaml). */
 const HYPERV_RC = 'wincheck-hyperv-{{runId}}';
 
@@ -86,8 +87,7 @@ const ISOLATION_ANNOTATION = 'experimental.windows.kubernetes.io/isolation-type'
  * Mixed nodes: which one the pod gets is not known beforehand, so n/a rather than a guess.
  */
 export function hypervExpectation(c: ClusterInfo): Expectation {
-  if (!c.hypervRuntimeClass)
-    return notApplicable(`no RuntimeClass has handler ${HYPERV_HANDLER}`, 'FEATURES.md; upstream doc windows/user-guide (Hyper-V isolation)');
+  if (!c.hypervRuntimeClass) return notApplicable(`no RuntimeClass has handler ${HYPERV_HANDLER}`, sources(cite.intro(), cite.userGuide('Hyper-V isolation')));
   const target = targetWindowsNode(c.nodes);
   const nodes = schedulableWindowsNodes(c.nodes).filter(n => n.windowsBuild === target?.windowsBuild);
   const capable = nodes.filter(hypervCapable);
@@ -95,16 +95,16 @@ export function hypervExpectation(c: ClusterInfo): Expectation {
   if (nodes.length && capable.length === nodes.length)
     return supported(
       `RuntimeClass ${c.hypervRuntimeClass} has handler ${HYPERV_HANDLER}; containerd >= ${HYPERV_CONTAINERD_MIN} on ${list(capable)}`,
-      'FEATURES.md; upstream test/e2e/windows/hyperv.go',
+      sources(cite.intro(), cite.e2eTest('hyperv.go')),
     );
   if (!capable.length)
     return limited(
       `RuntimeClass ${c.hypervRuntimeClass} exists but Hyper-V isolation needs containerd >= ${HYPERV_CONTAINERD_MIN}, and the fixture's nodes run ${list(nodes) || 'none'}`,
-      'FEATURES.md',
+      [cite.intro()],
     );
   return notApplicable(
     `could not tell which runtime the Hyper-V pod gets: only some of its nodes run containerd >= ${HYPERV_CONTAINERD_MIN} (${list(capable)}; not ${list(nodes.filter(n => !capable.includes(n)))})`,
-    'FEATURES.md',
+    [cite.intro()],
   );
 }
 
@@ -225,7 +225,7 @@ export const features: Feature[] = [
     expect: () =>
       supported(
         'containers share the host kernel under process isolation; the image build must equal the host build',
-        'seed 000; seed 003; WINDOWS-COMMANDS.md §7',
+        sources(cite.v19Guide(), cite.v122Intro(), cite.e2e()),
       ),
     probe: processProbe,
   },
@@ -251,7 +251,7 @@ export const features: Feature[] = [
         k8sAtLeast(c.version, 1, 21)
           ? `the annotation was removed in Kubernetes 1.21 (cluster ${c.version.gitVersion}): it is ignored`
           : `the annotation needs the alpha HyperVContainer gate and dockershim (cluster ${c.version.gitVersion})`,
-        'seed 000 (Hyper-V containers); FEATURES.md',
+        sources(cite.v19Guide('Hyper-V containers'), cite.intro()),
       ),
     probe: hypervAnnotationProbe,
   },
@@ -268,9 +268,12 @@ export const features: Feature[] = [
       return hp.ok
         ? supported(
             `HostProcess containers run from beta (on by default) with containerd >= 1.6: ${hp.reason}`,
-            `FEATURES.md; ${HOST_PROCESS.source}; upstream test/e2e/windows/host_process.go`,
+            sources(cite.intro(), HOST_PROCESS.source, cite.e2eTest('host_process.go')),
           )
-        : limited(`HostProcess containers need the feature on (beta 1.23, GA 1.26) and containerd >= 1.6: ${hp.reason}`, `FEATURES.md; ${HOST_PROCESS.source}`);
+        : limited(
+            `HostProcess containers need the feature on (beta 1.23, GA 1.26) and containerd >= 1.6: ${hp.reason}`,
+            sources(cite.intro(), HOST_PROCESS.source),
+          );
     },
     probe: hostProcessProbe,
   },

@@ -13,6 +13,7 @@ import { ipconfigOf } from './ipconfig.ts';
 import { FX, SERVICE_PORT } from './netexec.ts';
 import { clusterDomainOf, curlFailureOf, dnsServersOf } from './parse.ts';
 import { boundedNegative, confirmWindow, controlPasses, steadyPeriod, warmupThenSteady, type Attempt } from './steady.ts';
+import { cite, sources } from '../../facts/sources.ts';
 
 const SUITE = 'networking';
 
@@ -53,8 +54,7 @@ export const features: Feature[] = [
     needs: ['windows-node', 'linux-node'],
     fixtures: [FX.win, FX.winPeer, FX.winPeer2, FX.linux, FX.svcMixed],
     designedWaitMs: steadyPeriod,
-    expect: () =>
-      supported('Windows pods resolve Service names through cluster DNS, short and fully qualified', 'FEATURES.md; upstream test/e2e/windows/dns.go'),
+    expect: () => supported('Windows pods resolve Service names through cluster DNS, short and fully qualified', sources(cite.intro(), cite.e2eTest('dns.go'))),
     probe: async ctx => {
       const ready = await readyPods(ctx, [FX.win.id]);
       if (!ready.ok) return ready.observation;
@@ -88,7 +88,7 @@ export const features: Feature[] = [
     expect: () =>
       limited(
         'Windows treats any dotted name as an FQDN and skips the search suffixes, so "svc.namespace" does not resolve',
-        'FEATURES.md; upstream doc dns-pod-service and windows-networking',
+        sources(cite.intro(), cite.dns(), cite.networking()),
       ),
     probe: async ctx => {
       const ready = await readyPods(ctx, [FX.win.id]);
@@ -127,7 +127,7 @@ export const features: Feature[] = [
     expect: () =>
       limited(
         "ClusterFirstWithHostNet is not supported on Windows: a host-network pod uses the node's DNS, not cluster DNS",
-        'FEATURES.md; upstream doc dns-pod-service',
+        sources(cite.intro(), cite.dns()),
       ),
     probe: async ctx => {
       const ready = await readyPods(ctx, [FX.hostnetDns.id]);
@@ -176,7 +176,7 @@ export const features: Feature[] = [
     title: 'dnsPolicy None + dnsConfig nameservers visible in ipconfig /all',
     needs: ['windows-node'],
     fixtures: [FX.dnsConfig],
-    expect: () => supported("dnsPolicy None with dnsConfig sets the pod's DNS servers and search list", 'FEATURES.md; upstream test/e2e/windows/dns.go'),
+    expect: () => supported("dnsPolicy None with dnsConfig sets the pod's DNS servers and search list", sources(cite.intro(), cite.e2eTest('dns.go'))),
     probe: async ctx => {
       const ready = await readyPods(ctx, [FX.dnsConfig.id]);
       if (!ready.ok) return ready.observation;

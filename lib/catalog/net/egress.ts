@@ -8,6 +8,7 @@ import { httpAttempt } from './attempts.ts';
 import { FX } from './netexec.ts';
 import { curlFailureOf, pingReplies, pingUnresolved } from './parse.ts';
 import { boundedNegative, confirmWindow, controlPasses, steadyPeriod, warmupThenSteady } from './steady.ts';
+import { cite, sources } from '../../facts/sources.ts';
 
 const SUITE = 'networking';
 
@@ -25,7 +26,7 @@ export const features: Feature[] = [
     fixtures: [FX.win],
     designedWaitMs: steadyPeriod,
     expect: () =>
-      supported("Windows pods reach addresses outside the cluster through the node's outbound NAT", 'FEATURES.md; upstream test/e2e/windows/hybrid_network.go'),
+      supported("Windows pods reach addresses outside the cluster through the node's outbound NAT", sources(cite.intro(), cite.e2eTest('hybrid_network.go'))),
     probe: async ctx => {
       const ready = await readyPods(ctx, [FX.win.id]);
       if (!ready.ok) return ready.observation;
@@ -55,7 +56,7 @@ export const features: Feature[] = [
     expect: () =>
       limited(
         'Windows pods have no outbound ICMP rules across networks: ping outside the pod network gets no reply',
-        'seed 003; upstream doc windows-networking',
+        sources(cite.v122Intro(), cite.networking()),
       ),
     probe: async ctx => {
       const ready = await readyPods(ctx, [FX.win.id]);

@@ -6,6 +6,7 @@ import type { ClusterInfo, NodeInfo } from '../../discovery/types.ts';
 import { limited, notApplicable, supported } from '../expect.ts';
 import type { Expectation } from '../types.ts';
 import { NETWORK_MIN_BUILD } from '../../facts/windows.ts';
+import { cite, sources, type Source } from '../../facts/sources.ts';
 
 const {
   sessionAffinity: AFFINITY_MIN_BUILD,
@@ -23,7 +24,7 @@ function describe(n: NodeInfo): string {
 }
 
 /** The target node's build, or why it cannot be told (the expectation is then n/a, never a guess). */
-function buildOrUnknown(c: ClusterInfo, what: string, source: string): { n: NodeInfo & { buildNumber: number } } | { na: Expectation } {
+function buildOrUnknown(c: ClusterInfo, what: string, source: Source): { n: NodeInfo & { buildNumber: number } } | { na: Expectation } {
   // targetWindowsNode skips nodes without a known build: name one of those if that is why.
   const n = target(c) ?? schedulableWindowsNodes(c.nodes)[0];
   if (!n) return { na: notApplicable(`could not tell the Windows build ${what} depends on: no Ready, schedulable Windows node`, source) };
@@ -38,24 +39,27 @@ function buildOrUnknown(c: ClusterInfo, what: string, source: string): { n: Node
 }
 
 export function sessionAffinityExpectation(c: ClusterInfo): Expectation {
-  const b = buildOrUnknown(c, 'session affinity', 'seed 003 (session affinity table); FEATURES.md');
+  const b = buildOrUnknown(c, 'session affinity', sources(cite.v122Intro('session affinity table'), cite.intro()));
   if ('na' in b) return b.na;
   const n = b.n;
   return n.buildNumber >= AFFINITY_MIN_BUILD
-    ? supported(`${describe(n)} >= ${AFFINITY_MIN_BUILD}: ClientIP session affinity is supported`, 'seed 003 (session affinity table); FEATURES.md')
+    ? supported(
+        `${describe(n)} >= ${AFFINITY_MIN_BUILD}: ClientIP session affinity is supported`,
+        sources(cite.v122Intro('session affinity table'), cite.intro()),
+      )
     : limited(
         `${describe(n)} < ${AFFINITY_MIN_BUILD} (Windows Server 2019): ClientIP session affinity is not supported`,
-        'seed 003 (session affinity table); FEATURES.md',
+        sources(cite.v122Intro('session affinity table'), cite.intro()),
       );
 }
 
 export function affinityTimeoutExpectation(): Expectation {
-  return limited('sessionAffinityConfig.clientIP.timeoutSeconds is not honoured by the Windows kube-proxy', 'seed 003; FEATURES.md');
+  return limited('sessionAffinityConfig.clientIP.timeoutSeconds is not honoured by the Windows kube-proxy', sources(cite.v122Intro(), cite.intro()));
 }
 
 export function preserveClientIpExpectation(c: ClusterInfo): Expectation {
   const dsr = c.network.dsr;
-  const source = 'FEATURES.md net.preserve-client-ip; seed 003 (load balancing table); upstream doc windows-networking';
+  const source = sources(cite.intro(), cite.v122Intro('load balancing table'), cite.networking());
   if (dsr === undefined)
     return notApplicable('could not tell whether the Windows kube-proxy runs with DSR (--enable-dsr, WinDSR): not discoverable from kube-system', source);
   if (!dsr) return limited('the Windows kube-proxy runs without DSR (discovered): external traffic is SNATed even with externalTrafficPolicy: Local', source);
@@ -71,25 +75,18 @@ export function preserveClientIpExpectation(c: ClusterInfo): Expectation {
 
 export function preserveDestinationExpectation(c: ClusterInfo): Expectation {
   const dsr = c.network.dsr;
-  if (dsr === undefined)
-    return notApplicable(
-      'could not tell whether the Windows kube-proxy runs with DSR: not discoverable from kube-system',
-      'FEATURES.md net.preserve-destination',
-    );
-  if (!dsr) return limited('the Windows kube-proxy runs without DSR (discovered): the destination is always DNATed', 'FEATURES.md net.preserve-destination');
-  const b = buildOrUnknown(c, 'preserve-destination', 'FEATURES.md net.preserve-destination; seed 003 (load balancing table)');
+  if (dsr === undefined) return notApplicable('could not tell whether the Windows kube-proxy runs with DSR: not discoverable from kube-system', [cite.intro()]);
+  if (!dsr) return limited('the Windows kube-proxy runs without DSR (discovered): the destination is always DNATed', [cite.intro()]);
+  const b = buildOrUnknown(c, 'preserve-destination', sources(cite.intro(), cite.v122Intro('load balancing table')));
   if ('na' in b) return b.na;
   const n = b.n;
   if (n.buildNumber < PRESERVE_DESTINATION_MIN_BUILD)
-    return limited(`${describe(n)} < ${PRESERVE_DESTINATION_MIN_BUILD} (1903): preserve-destination is not available`, 'FEATURES.md net.preserve-destination');
-  return supported(
-    'DSR is on (discovered) and the Windows build is 1903 or later: the preserve-destination annotation skips DNAT',
-    'FEATURES.md net.preserve-destination',
-  );
+    return limited(`${describe(n)} < ${PRESERVE_DESTINATION_MIN_BUILD} (1903): preserve-destination is not available`, [cite.intro()]);
+  return supported('DSR is on (discovered) and the Windows build is 1903 or later: the preserve-destination annotation skips DNAT', [cite.intro()]);
 }
 
 export function dualStackExpectation(c: ClusterInfo): Expectation {
-  const source = 'FEATURES.md net.dual-stack; upstream doc windows-networking (IPv4/IPv6 dual-stack)';
+  const source = sources(cite.intro(), cite.networking('IPv4/IPv6 dual-stack'));
   if (!c.dualStack) return notApplicable('the cluster is not dual-stack (no node has both IPv4 and IPv6 pod CIDRs)', source);
   const mode = c.network.networkMode;
   if (mode === 'overlay') return limited('the Windows network mode is overlay (VXLAN, discovered): dual-stack needs l2bridge or host-gw', source);
@@ -108,11 +105,11 @@ export function dualStackExpectation(c: ClusterInfo): Expectation {
 }
 
 export function ipv6OnlyExpectation(c: ClusterInfo): Expectation {
-  const source = 'FEATURES.md net.ipv6-only; upstream doc windows-networking';
+  const source = sources(cite.intro(), cite.networking());
   // the v1.22 Windows intro (https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/): IPv6-only networking is not supported on Windows, but single-family IPv6
   // Services on dual-stack pods and nodes are (that case belongs to net.dual-stack). Only
   // an IPv6-only cluster can show the limitation.
-  const seed = `seed 003; ${source}`;
+  const seed = sources(cite.v122Intro(), source);
   if (c.ipv6Only) return limited('IPv6-only (single-stack IPv6) networking is not supported on Windows nodes', seed);
   return notApplicable(
     c.dualStack

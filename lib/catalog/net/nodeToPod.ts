@@ -7,6 +7,7 @@ import { podIP, urlOf } from './addresses.ts';
 import { FX, NETEXEC_PORT } from './netexec.ts';
 import { nodeGetObservation } from './pathChecks.ts';
 import { steadyPeriod } from './steady.ts';
+import { cite } from '../../facts/sources.ts';
 
 const SUITE = 'networking';
 
@@ -20,7 +21,7 @@ export const features: Feature[] = [
     needs: ['windows-node', 'node-access'],
     fixtures: [FX.winPeer],
     designedWaitMs: steadyPeriod,
-    expect: () => supported('a Windows node reaches pods by pod IP', 'FEATURES.md'),
+    expect: () => supported('a Windows node reaches pods by pod IP', [cite.intro()]),
     probe: async ctx => {
       const ready = await readyPods(ctx, [FX.winPeer.id]);
       if (!ready.ok) return ready.observation;

@@ -12,9 +12,10 @@ import { ipconfigOf } from './ipconfig.ts';
 import { FAR_POD, FX } from './netexec.ts';
 import { checkPodPath, pathObservation } from './pathChecks.ts';
 import { steadyPeriod } from './steady.ts';
+import { cite, sources } from '../../facts/sources.ts';
 
 const SUITE = 'networking';
-const POD_PATH_SOURCE = 'FEATURES.md; upstream test/e2e/windows/hybrid_network.go';
+const POD_PATH_SOURCE = sources(cite.intro(), cite.e2eTest('hybrid_network.go'));
 
 /**
  * A pod → pod path by pod IP between net-win and another fixture pod (both Ready first), from
@@ -40,7 +41,7 @@ export const features: Feature[] = [
     title: 'Each Windows pod gets its own IP (one endpoint per pod)',
     needs: ['windows-node'],
     fixtures: [FX.win, FX.winPeer, FX.winPeer2],
-    expect: () => supported('every Windows pod gets its own IP address (one HNS endpoint per pod)', 'FEATURES.md; seed 003'),
+    expect: () => supported('every Windows pod gets its own IP address (one HNS endpoint per pod)', sources(cite.intro(), cite.v122Intro())),
     probe: async ctx => {
       const names = [FX.win.id, FX.winPeer.id, FX.winPeer2.id];
       const ready = await readyPods(ctx, names);

@@ -20,6 +20,7 @@ import { pause } from '../../../util/pause.ts';
 import { control } from '../kit/observe.ts';
 import { boundedNegative, confirmWindow, controlPasses, steadyPeriod, timingsOf, warmupThenSteady, type Attempt } from './steady.ts';
 import type { CheckContext, EvidenceItem, Feature } from '../types.ts';
+import { cite, sources } from '../../facts/sources.ts';
 
 const SUITE = 'services';
 /** net.session-affinity-timeout idles past the timeout this many times (a chance of 1/2^rounds that random picks never move). */
@@ -85,8 +86,7 @@ export const features: Feature[] = [
     needs: ['windows-node', 'linux-node'],
     fixtures: [FX.win, FX.winPeer, FX.winPeer2, FX.linux, FX.svcMixed],
     designedWaitMs: steadyPeriod,
-    expect: () =>
-      supported('Windows pods reach ClusterIP Services whose backends run on Windows and Linux', 'FEATURES.md; upstream test/e2e/windows/service.go'),
+    expect: () => supported('Windows pods reach ClusterIP Services whose backends run on Windows and Linux', sources(cite.intro(), cite.e2eTest('service.go'))),
     probe: async ctx => {
       const ready = await readyPods(ctx, [FX.win.id, ...WIN_BACKENDS, FX.linux.id]);
       if (!ready.ok) return ready.observation;
@@ -127,7 +127,7 @@ export const features: Feature[] = [
     needs: ['windows-node', 'linux-node', 'node-access'],
     fixtures: [FX.winPeer, FX.winPeer2, FX.linux, FX.svcMixed],
     designedWaitMs: steadyPeriod,
-    expect: () => supported('a Windows node reaches ClusterIP Services (kube-proxy programs the host too)', 'FEATURES.md'),
+    expect: () => supported('a Windows node reaches ClusterIP Services (kube-proxy programs the host too)', [cite.intro()]),
     probe: async ctx => {
       const ready = await readyPods(ctx, [...WIN_BACKENDS, FX.linux.id]);
       if (!ready.ok) return ready.observation;
@@ -145,7 +145,7 @@ export const features: Feature[] = [
     fixtures: [FX.winPeer, FX.winPeer2, FX.linux, FX.svcNodePort, FX.svcLocalLinux],
     designedWaitMs: steadyPeriod,
     expect: () =>
-      supported("a NodePort Service answers on a Windows node's address from outside the cluster", 'FEATURES.md; upstream test/e2e/windows/service.go'),
+      supported("a NodePort Service answers on a Windows node's address from outside the cluster", sources(cite.intro(), cite.e2eTest('service.go'))),
     probe: async ctx => {
       const ready = await readyPods(ctx, [...WIN_BACKENDS, FX.linux.id]);
       if (!ready.ok) return ready.observation;
@@ -179,7 +179,7 @@ export const features: Feature[] = [
     needs: ['windows-node', 'linux-node', 'node-access'],
     fixtures: [FX.winPeer, FX.winPeer2, FX.linuxHost, FX.svcNodePort],
     designedWaitMs: confirmWindow,
-    expect: () => limited('a Windows node cannot reach NodePort Services on its own address', 'seed 003; upstream doc windows-networking'),
+    expect: () => limited('a Windows node cannot reach NodePort Services on its own address', sources(cite.v122Intro(), cite.networking())),
     probe: async ctx => {
       const ready = await readyPods(ctx, [...WIN_BACKENDS, FX.linuxHost.id]);
       if (!ready.ok) return ready.observation;
@@ -226,7 +226,7 @@ export const features: Feature[] = [
         c.loadBalancer === 'yes'
           ? 'the cluster has a LoadBalancer provisioner (config)'
           : 'a LoadBalancer provisioner may exist (not known before the probe: no address in time means n/a)',
-        'FEATURES.md',
+        [cite.intro()],
       ),
     probe: async ctx => {
       const ready = await readyPods(ctx, WIN_BACKENDS);
@@ -572,7 +572,7 @@ export const features: Feature[] = [
     needs: ['windows-node'],
     fixtures: [FX.win, FX.svcHairpin],
     designedWaitMs: steadyPeriod,
-    expect: () => supported('a pod reaches itself through a Service it backs (hairpin)', 'FEATURES.md'),
+    expect: () => supported('a pod reaches itself through a Service it backs (hairpin)', [cite.intro()]),
     probe: async ctx => {
       const ready = await readyPods(ctx, [FX.win.id]);
       if (!ready.ok) return ready.observation;

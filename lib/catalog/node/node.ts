@@ -22,6 +22,7 @@ import { firstSandboxFailure, recentEvents, throwIfNoPodMade, waitForPodSet } fr
 import { notVisitedWindowsNodes, nodeTransportOf, readyWindowsNodes, selectedNodes } from '../kit/nodeTargets.ts';
 import { isPlatformMismatch, pullFailureText } from '../../cluster/podFailures.ts';
 import { listAll } from '../../cluster/list.ts';
+import { cite, sources } from '../../facts/sources.ts';
 
 // ---- pure rules (tested without a cluster) ------------------------------------------------
 
@@ -92,7 +93,12 @@ export function pauseImageExpectation(c: ClusterInfo): Expectation {
       return { b, ok: false, why: `build ${b}: ${e instanceof NoImageError ? e.message : String(e)}` };
     }
   });
-  const source = 'seed 003 (pause image); k8s build/pause/Makefile (Windows 1809, ltsc2022); containerd/platforms (stable ABI); docs/images.md';
+  const source = sources(
+    cite.v122Intro('pause image'),
+    cite.k8s('build/pause/Makefile', 'Windows 1809, ltsc2022'),
+    cite.containerdPlatforms('stable ABI'),
+    cite.ours('docs/images.md'),
+  );
   const head = `${PAUSE_IMAGE} holds Linux and Windows 1809 and ltsc2022 variants`;
   const bad = per.filter(p => !p.ok);
   return bad.length
@@ -458,7 +464,7 @@ export const features: Feature[] = [
     expect: () =>
       supported(
         'kubelet and containerd run as Windows services; kube-proxy as a service (kube-proxy, or kubeproxy on AKS) or as a HostProcess DaemonSet pod (sig-windows-tools)',
-        'seed 000 (kubelet and kube-proxy as Windows services); upstream doc windows/intro (HostProcess kube-proxy)',
+        sources(cite.v19Guide('kubelet and kube-proxy as Windows services'), cite.intro('HostProcess kube-proxy')),
       ),
     probe: servicesProbe,
   },
@@ -471,7 +477,7 @@ export const features: Feature[] = [
     expect: (c: ClusterInfo) =>
       supported(
         `the CNI creates an HNS network${c.network.networkMode ? ` (${HNS_TYPE_FOR_MODE[c.network.networkMode] ?? c.network.networkMode} for ${c.network.networkMode} mode)` : ''} and its vEthernet adapter`,
-        'seed 003 (troubleshooting: Get-HnsNetwork)',
+        [cite.v122Intro('troubleshooting: Get-HnsNetwork')],
       ),
     probe: hnsProbe,
   },
@@ -490,7 +496,7 @@ export const features: Feature[] = [
           : `before 1.24 Windows nodes run Docker EE 19.03+ (dockershim) or containerd 1.4+ (cluster ${c.version.gitVersion}; discovery: ${windowsNodes(c.nodes)
               .map(n => `${n.name} ${n.runtimeName} ${n.runtimeVersion}`)
               .join(', ')})`,
-        `FEATURES.md; ${DOCKERSHIM_SOURCE}; upstream doc windows/intro (container runtimes)`,
+        sources(cite.intro(), DOCKERSHIM_SOURCE, cite.intro('container runtimes')),
       ),
     probe: runtimeProbe,
   },
@@ -504,7 +510,7 @@ export const features: Feature[] = [
       const verdicts = windowsNodes(c.nodes).map(n => `${n.name}: ${buildSupport(n.windowsBuild, c.version).why}`);
       return supported(
         `the control plane supports the Windows Server LTSC builds of its version (${verdicts.join('; ')})`,
-        'seed 003 (supported versions table); upstream doc windows/intro (OS version compatibility)',
+        sources(cite.v122Intro('supported versions table'), cite.intro('OS version compatibility')),
       );
     },
     probe: osSupportedProbe,
@@ -518,7 +524,7 @@ export const features: Feature[] = [
     expect: c =>
       supported(
         `Windows nodes follow the version-skew policy: kubelet up to ${allowedSkew(c.version)} minor versions older than ${c.version.gitVersion}, never newer`,
-        'seed 003 (version skew); upstream doc version-skew-policy',
+        sources(cite.v122Intro('version skew'), cite.versionSkew()),
       ),
     probe: skewProbe,
   },

@@ -19,6 +19,7 @@ import { parseQuantity } from '../../../util/quantity.ts';
 import { formatBytes } from '../kit/formatBytes.ts';
 import { kubeletSummary, podStatsOf, type StatsSummary } from '../kit/kubeletStats.ts';
 import { listAll } from '../../cluster/list.ts';
+import { cite, sources } from '../../facts/sources.ts';
 /** Recommended system reservation on Windows nodes (the v1.22 Windows intro (https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/): "at least 2GB"). */
 const RECOMMENDED_RESERVED = 2 * 2 ** 30;
 /** Kubelet stats come from periodic housekeeping (10-15 s): a new pod may take that long to show. */
@@ -331,7 +332,7 @@ export const features: Feature[] = [
     access: NODE_SUMMARY_ACCESS,
     needs: ['windows-node'],
     fixtures: [{ id: 'deploy-resource', template: 'deploy-resource', os: 'windows', sizeToNode: true }],
-    expect: () => supported('CPU and memory limits are supported for Windows containers since v1.10', 'seed 000 (deploy-resource); FEATURES.md'),
+    expect: () => supported('CPU and memory limits are supported for Windows containers since v1.10', sources(cite.v19Guide('deploy-resource'), cite.intro())),
     probe: limitsProbe,
   },
   {
@@ -344,7 +345,7 @@ export const features: Feature[] = [
     expect: () =>
       supported(
         "Windows job objects cap a container's CPU at its limit; the kubelet reports it in /stats/summary",
-        'FEATURES.md; seed 003 (resource management)',
+        sources(cite.intro(), cite.v122Intro('resource management')),
       ),
     probe: cpuLimitProbe,
   },
@@ -356,7 +357,10 @@ export const features: Feature[] = [
     needs: ['windows-node'],
     fixtures: [{ id: 'memory-hog', template: 'memory-hog', os: 'windows' }],
     expect: () =>
-      limited('Windows has no OOM killer: over-limit memory is paged to disk, the container is not killed', 'seed 003 (memory reservations); FEATURES.md'),
+      limited(
+        'Windows has no OOM killer: over-limit memory is paged to disk, the container is not killed',
+        sources(cite.v122Intro('memory reservations'), cite.intro()),
+      ),
     probe: memoryProbe,
   },
   {
@@ -376,7 +380,7 @@ export const features: Feature[] = [
         .map(n => n.name);
       return supported(
         `--system-reserved/--kube-reserved lower allocatable; at least 2Gi is the documented best practice${low.length ? ` (discovery: under 2Gi on ${low.join(', ')})` : ''}`,
-        'seed 003 (memory reservations); FEATURES.md',
+        sources(cite.v122Intro('memory reservations'), cite.intro()),
       );
     },
     probe: nodeReservedProbe,
@@ -388,7 +392,7 @@ export const features: Feature[] = [
     access: NODE_SUMMARY_ACCESS,
     needs: ['windows-node'],
     fixtures: [{ id: 'stats-pod', template: 'windows-pause', os: 'windows', params: { selectorKey: 'kubernetes.io/os' } }],
-    expect: () => supported('the Windows kubelet serves /stats/summary from CRI and winstats', 'seed 000 (metrics); FEATURES.md'),
+    expect: () => supported('the Windows kubelet serves /stats/summary from CRI and winstats', sources(cite.v19Guide('metrics'), cite.intro())),
     probe: statsProbe,
   },
   {
@@ -400,8 +404,8 @@ export const features: Feature[] = [
     fixtures: [{ id: 'metrics-pod', template: 'windows-pause', os: 'windows', params: { selectorKey: 'kubernetes.io/os' } }],
     expect: c =>
       c.metricsServer
-        ? supported("metrics-server scrapes the Windows kubelets' summary API", 'FEATURES.md; upstream doc windows/intro (metrics)')
-        : notApplicable('metrics.k8s.io is not served (no metrics-server)', 'FEATURES.md'),
+        ? supported("metrics-server scrapes the Windows kubelets' summary API", sources(cite.intro(), cite.intro('metrics')))
+        : notApplicable('metrics.k8s.io is not served (no metrics-server)', [cite.intro()]),
     probe: metricsProbe,
   },
 ];

@@ -10,6 +10,7 @@ import { control, fieldRejection, nodeOsOf, notStarted } from '../kit/observe.ts
 import { podSettles, podsScheduled } from '../kit/podWaits.ts';
 import { describeStage, onByDefault, POD_OS_FIELD } from '../../facts/kubernetes.ts';
 import type { CheckContext, Control, Feature, Observation } from '../types.ts';
+import { cite, sources } from '../../facts/sources.ts';
 
 const BETA_OS = 'beta.kubernetes.io/os';
 
@@ -67,7 +68,7 @@ export const features: Feature[] = [
     needs: ['windows-node'],
     subject: ['scheduling'],
     fixtures: [{ id: 'os-selector', template: 'pause-set', os: 'windows', pin: 'none', params: { selectorKey: 'kubernetes.io/os', os: 'windows' } }],
-    expect: () => supported('the kubelet labels every node with kubernetes.io/os', 'FEATURES.md; upstream doc windows/user-guide'),
+    expect: () => supported('the kubelet labels every node with kubernetes.io/os', sources(cite.intro(), cite.userGuide())),
     probe: ctx => allLandOn(ctx, 'os-selector', 'windows'),
   },
   {
@@ -80,12 +81,13 @@ export const features: Feature[] = [
     expect: c => {
       const win = schedulableWindowsNodes(c.nodes);
       const lacking = win.filter(n => n.labels[BETA_OS] !== 'windows').map(n => n.name);
-      if (lacking.length === win.length) return limited(`no schedulable Windows node carries the deprecated ${BETA_OS} label`, 'seed 000; FEATURES.md');
+      if (lacking.length === win.length)
+        return limited(`no schedulable Windows node carries the deprecated ${BETA_OS} label`, sources(cite.v19Guide(), cite.intro()));
       return supported(
         lacking.length
           ? `the kubelet still sets the deprecated ${BETA_OS} label (not on ${lacking.join(', ')})`
           : `the kubelet still sets the deprecated ${BETA_OS} label on every Windows node`,
-        'seed 000; FEATURES.md',
+        sources(cite.v19Guide(), cite.intro()),
       );
     },
     probe: async ctx => {
@@ -107,7 +109,7 @@ export const features: Feature[] = [
     needs: ['linux-node'],
     subject: ['scheduling'],
     fixtures: [{ id: 'linux-stays-linux', template: 'pause-set', os: 'linux', params: { selectorKey: 'kubernetes.io/os', os: 'linux' } }],
-    expect: () => supported('kubernetes.io/os=linux selects only Linux nodes', 'FEATURES.md; seed 003'),
+    expect: () => supported('kubernetes.io/os=linux selects only Linux nodes', sources(cite.intro(), cite.v122Intro())),
     probe: ctx => allLandOn(ctx, 'linux-stays-linux', 'linux'),
   },
   {
@@ -120,8 +122,8 @@ export const features: Feature[] = [
     // Beta (1.24) turns the gate on by default; before that the API server drops spec.os.
     expect: c =>
       onByDefault(POD_OS_FIELD, c.version)
-        ? supported(describeStage(POD_OS_FIELD, c.version), `FEATURES.md; ${POD_OS_FIELD.source}`)
-        : limited(`${describeStage(POD_OS_FIELD, c.version)}: the API server drops the field`, `FEATURES.md; ${POD_OS_FIELD.source}`),
+        ? supported(describeStage(POD_OS_FIELD, c.version), sources(cite.intro(), POD_OS_FIELD.source))
+        : limited(`${describeStage(POD_OS_FIELD, c.version)}: the API server drops the field`, sources(cite.intro(), POD_OS_FIELD.source)),
     probe: async ctx => {
       try {
         ctx.fixture('pod-os-field');
@@ -153,9 +155,9 @@ export const features: Feature[] = [
       return tainted.length
         ? supported(
             `Windows nodes ${tainted.map(n => n.name).join(', ')} are tainted; the scheduler honours NoSchedule`,
-            'FEATURES.md; upstream doc windows/user-guide (taints and tolerations)',
+            sources(cite.intro(), cite.userGuide('taints and tolerations')),
           )
-        : notApplicable('no Windows node is tainted', 'FEATURES.md');
+        : notApplicable('no Windows node is tainted', [cite.intro()]);
     },
     probe: async ctx => {
       ctx.fixture('taint-toleration');
@@ -202,8 +204,7 @@ export const features: Feature[] = [
         params: { runtimeClass: 'wincheck-windows-{{runId}}' },
       },
     ],
-    expect: () =>
-      supported('RuntimeClass scheduling.nodeSelector is merged into pods (GA since 1.16)', 'FEATURES.md; upstream doc windows/user-guide (RuntimeClass)'),
+    expect: () => supported('RuntimeClass scheduling.nodeSelector is merged into pods (GA since 1.16)', sources(cite.intro(), cite.userGuide('RuntimeClass'))),
     probe: async ctx => {
       const seen = await landsOn(ctx, 'runtimeclass-scheduling', 'windows');
       const pod = await ctx.kube.core.readNamespacedPod({ namespace: ctx.namespace, name: 'runtimeclass-scheduling' });

@@ -12,6 +12,7 @@ import { podSettles } from '../kit/podWaits.ts';
 import { describeStage, onByDefault, POD_OS_FIELD } from '../../facts/kubernetes.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
 import { statusCausesOf } from '../../cluster/apiError.ts';
+import { cite, sources } from '../../facts/sources.ts';
 
 async function userOf(ctx: CheckContext, pod: string): Promise<{ user: string; evidence: EvidenceItem }> {
   const r = await ctx.probe(ctx.podTransport(pod, 'windows'), { kind: 'user-name' });
@@ -310,7 +311,7 @@ export const features: Feature[] = [
     expect: () =>
       supported(
         'securityContext.windowsOptions.runAsUserName sets the container user (GA since 1.18)',
-        'seed 003 (security); upstream test/e2e/windows/security_context.go',
+        sources(cite.v122Intro('security'), cite.e2eTest('security_context.go')),
       ),
     probe: runAsUserNameProbe,
   },
@@ -324,9 +325,9 @@ export const features: Feature[] = [
       onByDefault(POD_OS_FIELD, c.version)
         ? limited(
             `the API server validates pods with spec.os.name=windows (${describeStage(POD_OS_FIELD, c.version)}): Linux-only fields are Forbidden — enforced`,
-            `FEATURES.md; ${POD_OS_FIELD.source}`,
+            sources(cite.intro(), POD_OS_FIELD.source),
           )
-        : notApplicable(`spec.os is not validated by default: ${describeStage(POD_OS_FIELD, c.version)}`, `FEATURES.md; ${POD_OS_FIELD.source}`),
+        : notApplicable(`spec.os is not validated by default: ${describeStage(POD_OS_FIELD, c.version)}`, sources(cite.intro(), POD_OS_FIELD.source)),
     probe: linuxFieldsRejectedProbe,
   },
   {
@@ -338,7 +339,7 @@ export const features: Feature[] = [
     expect: () =>
       limited(
         'without spec.os the API server cannot tell a Windows pod; the Windows kubelet ignores SELinux, seccomp, capabilities, runAsUser...',
-        'seed 003 (security); FEATURES.md',
+        sources(cite.v122Intro('security'), cite.intro()),
       ),
     probe: linuxFieldsIgnoredProbe,
   },
@@ -348,7 +349,8 @@ export const features: Feature[] = [
     title: 'Privileged containers',
     needs: ['windows-node'],
     fixtures: [{ id: 'privileged', template: 'privileged', os: 'windows' }],
-    expect: () => limited('Windows has no privileged containers; HostProcess containers are the replacement', 'seed 003 (security); FEATURES.md'),
+    expect: () =>
+      limited('Windows has no privileged containers; HostProcess containers are the replacement', sources(cite.v122Intro('security'), cite.intro())),
     probe: privilegedProbe,
   },
 ];

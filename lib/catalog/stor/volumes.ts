@@ -16,9 +16,10 @@ import { control, meansOfStart, notStarted, podStarted, readableFileControl } fr
 import type { ClusterInfo } from '../../discovery/types.ts';
 import type { CheckContext, Expectation, EvidenceItem, Feature, Observation } from '../types.ts';
 import { listAll } from '../../cluster/list.ts';
+import { cite, sources } from '../../facts/sources.ts';
 
 /** The storage limitations' source: the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) and the upstream Windows storage docs. */
-const STORAGE_DOCS = 'FEATURES.md; upstream doc windows/intro (storage)';
+const STORAGE_DOCS = sources(cite.intro(), cite.intro('storage'));
 
 /** Writes `content` to `writePath` over `w` and reads it back from `readPath` over `r`. */
 async function roundTrip(
@@ -429,7 +430,7 @@ async function resizeProbe(ctx: CheckContext): Promise<Observation> {
 }
 
 const defaultClassOr = (c: ClusterInfo, then: () => Expectation): Expectation =>
-  c.defaultStorageClass ? then() : notApplicable('the cluster has no default StorageClass', 'FEATURES.md');
+  c.defaultStorageClass ? then() : notApplicable('the cluster has no default StorageClass', [cite.intro()]);
 
 export const features: Feature[] = [
   {
@@ -441,7 +442,7 @@ export const features: Feature[] = [
     expect: () =>
       supported(
         'hostPath volumes work with escaped backslashes or forward slashes; readOnly mounts refuse writes ("Access is denied.")',
-        'seed 000 (hostpath-volume-pod); upstream test/e2e/windows/volumes.go',
+        sources(cite.v19Guide('hostpath-volume-pod'), cite.e2eTest('volumes.go')),
       ),
     probe: hostPathProbe,
   },
@@ -451,7 +452,8 @@ export const features: Feature[] = [
     title: 'emptyDir volumes: /cache and C:/scratch shared across two containers',
     needs: ['windows-node'],
     fixtures: [{ id: 'emptydir', template: 'emptydir', os: 'windows' }],
-    expect: () => supported('emptyDir volumes are supported on Windows and shared by the containers of a pod', 'seed 000 (emptydir-pod); FEATURES.md'),
+    expect: () =>
+      supported('emptyDir volumes are supported on Windows and shared by the containers of a pod', sources(cite.v19Guide('emptydir-pod'), cite.intro())),
     probe: emptyDirProbe,
   },
   {
@@ -491,7 +493,7 @@ export const features: Feature[] = [
     title: 'mountPropagation HostToContainer',
     needs: ['windows-node', 'node-access'],
     fixtures: [{ id: 'mount-propagation', template: 'mount-propagation', os: 'windows' }],
-    expect: () => limited('Windows does not support mount propagation', 'seed 000 (known limitations); FEATURES.md'),
+    expect: () => limited('Windows does not support mount propagation', sources(cite.v19Guide('known limitations'), cite.intro())),
     probe: mountPropagationProbe,
   },
   {
@@ -503,7 +505,10 @@ export const features: Feature[] = [
     fixtures: [{ id: 'pvc', template: 'pvc', os: 'windows' }],
     expect: c =>
       defaultClassOr(c, () =>
-        supported(`claims on the default StorageClass ${c.defaultStorageClass} bind and mount on Windows (CSI through csi-proxy)`, 'seed 003; FEATURES.md'),
+        supported(
+          `claims on the default StorageClass ${c.defaultStorageClass} bind and mount on Windows (CSI through csi-proxy)`,
+          sources(cite.v122Intro(), cite.intro()),
+        ),
       ),
     probe: pvcProbe,
   },

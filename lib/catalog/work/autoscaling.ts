@@ -7,6 +7,7 @@ import { describeDeployment, waitForDeploymentComplete } from '../../cluster/wor
 import { notApplicable, supported } from '../expect.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
 import { listAll } from '../../cluster/list.ts';
+import { cite, sources } from '../../facts/sources.ts';
 
 /** How long metrics-server may take to report a new pod (15-60 s scrapes), capped by the pod-start deadline. */
 const HPA_METRICS_WAIT_MS = 3 * 60_000;
@@ -68,8 +69,8 @@ export const features: Feature[] = [
     designedWaitMs: () => HPA_SYNC_PERIOD_MS,
     expect: c =>
       c.metricsServer
-        ? supported('metrics-server serves metrics.k8s.io, which includes Windows pods', 'FEATURES.md; seed 000 (HPA not validated in v1.9)')
-        : notApplicable('metrics.k8s.io is not served (no metrics-server): an HPA has nothing to read', 'FEATURES.md'),
+        ? supported('metrics-server serves metrics.k8s.io, which includes Windows pods', sources(cite.intro(), cite.v19Guide('HPA not validated in v1.9')))
+        : notApplicable('metrics.k8s.io is not served (no metrics-server): an HPA has nothing to read', [cite.intro()]),
     probe: hpaProbe,
   },
 ];

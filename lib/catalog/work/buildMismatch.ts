@@ -6,6 +6,7 @@ import { control } from '../kit/observe.ts';
 import { createPodLike } from '../kit/podCopy.ts';
 import { describeSettled, readyOrEvent } from '../kit/podWaits.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
+import { cite, sources } from '../../facts/sources.ts';
 
 /** An LTSC tag for a Windows build other than `build` (older first: the classic mismatch). */
 export function otherBuildTag(build: string): { tag: string; build: string } {
@@ -75,7 +76,7 @@ export const features: Feature[] = [
     expect: () =>
       limited(
         'under process isolation the container image build must equal the host build; a mismatch fails to run',
-        'seed 000; seed 003; WINDOWS-COMMANDS.md §7',
+        sources(cite.v19Guide(), cite.v122Intro(), cite.e2e()),
       ),
     probe: osMismatchProbe,
   },

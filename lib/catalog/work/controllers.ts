@@ -11,6 +11,7 @@ import { meansOfWorkload, notStarted, probeUntilPass } from '../kit/observe.ts';
 import { podSettles } from '../kit/podWaits.ts';
 import type { CheckContext, EvidenceItem, Feature } from '../types.ts';
 import { listAll } from '../../cluster/list.ts';
+import { cite, sources } from '../../facts/sources.ts';
 
 /** Read-modify-replace with one retry on a write conflict (the controller updates status too). */
 async function updateDeployment(ctx: CheckContext, name: string, change: (d: V1Deployment) => void): Promise<void> {
@@ -57,7 +58,7 @@ export const features: Feature[] = [
       { id: 'iis', template: 'iis-pod', os: 'windows' },
       { id: 'helper', template: 'linux-helper', os: 'linux' },
     ],
-    expect: () => supported('IIS on a servercore image matching the node build serves port 80', 'seed 000 (IIS pod); FEATURES.md'),
+    expect: () => supported('IIS on a servercore image matching the node build serves port 80', sources(cite.v19Guide('IIS pod'), cite.intro())),
     probe: async ctx => {
       ctx.fixture('iis');
       ctx.fixture('helper');
@@ -81,7 +82,7 @@ export const features: Feature[] = [
     needs: ['windows-node'],
     subject: ['workload-controller'],
     fixtures: [{ id: 'deployment', template: 'deployment', os: 'windows' }],
-    expect: () => supported('Deployments are supported on Windows nodes', 'seed 000 (Deployment); FEATURES.md'),
+    expect: () => supported('Deployments are supported on Windows nodes', sources(cite.v19Guide('Deployment'), cite.intro())),
     probe: async ctx => {
       ctx.fixture('deployment');
       const evidence: EvidenceItem[] = [];
@@ -116,7 +117,7 @@ export const features: Feature[] = [
     needs: ['windows-node'],
     subject: ['workload-controller'],
     fixtures: [{ id: 'daemonset', template: 'daemonset', os: 'windows', pin: 'none' }],
-    expect: () => supported('DaemonSets are supported on Windows nodes', 'seed 000 (DaemonSet); FEATURES.md'),
+    expect: () => supported('DaemonSets are supported on Windows nodes', sources(cite.v19Guide('DaemonSet'), cite.intro())),
     probe: async ctx => {
       ctx.fixture('daemonset');
       const win = schedulableWindowsNodes(ctx.cluster.nodes).map(n => n.name);

@@ -6,6 +6,7 @@ import { limited, supported } from '../expect.ts';
 import { control, fieldRejection, notStarted } from '../kit/observe.ts';
 import { podSettles } from '../kit/podWaits.ts';
 import type { CheckContext, Feature, Observation } from '../types.ts';
+import { cite, sources } from '../../facts/sources.ts';
 
 const COLON_ENV = 'Logging:LogLevel:Default';
 const UNDERSCORE_ENV = 'Logging__LogLevel__Default';
@@ -55,13 +56,12 @@ export const features: Feature[] = [
     fixtures: [{ id: 'env-colon', template: 'env-colon', os: 'windows' }],
     expect: c =>
       k8sAtLeast(c.version, 1, 32)
-        ? supported(
-            `Kubernetes ${c.version.gitVersion} >= 1.32: RelaxedEnvironmentVariableValidation is on by default and accepts ':' in env names`,
-            'FEATURES.md (KEP-4369: beta 1.32, GA 1.34)',
-          )
+        ? supported(`Kubernetes ${c.version.gitVersion} >= 1.32: RelaxedEnvironmentVariableValidation is on by default and accepts ':' in env names`, [
+            cite.intro('KEP-4369: beta 1.32, GA 1.34'),
+          ])
         : limited(
             `Kubernetes ${c.version.gitVersion} < 1.32: env names with ':' are rejected unless the RelaxedEnvironmentVariableValidation gate is on; the v1.9 docs say use '__'`,
-            'seed 000; FEATURES.md (KEP-4369: alpha 1.30, beta 1.32)',
+            sources(cite.v19Guide(), cite.intro('KEP-4369: alpha 1.30, beta 1.32')),
           ),
     probe: envColonProbe,
   },

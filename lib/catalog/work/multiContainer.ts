@@ -4,6 +4,7 @@ import { supported } from '../expect.ts';
 import { probeUntilPass } from '../kit/observe.ts';
 import { fixturePodReady } from '../kit/podWaits.ts';
 import type { CheckContext, Feature, Observation } from '../types.ts';
+import { cite, sources } from '../../facts/sources.ts';
 
 async function multiContainerProbe(ctx: CheckContext): Promise<Observation> {
   const name = 'multi-container';
@@ -32,7 +33,7 @@ export const features: Feature[] = [
     expect: () =>
       supported(
         'containers of a pod share one network compartment on Windows Server 1709 and later',
-        'seed 000 (shared network namespace needs 1709+); FEATURES.md',
+        sources(cite.v19Guide('shared network namespace needs 1709+'), cite.intro()),
       ),
     probe: multiContainerProbe,
   },

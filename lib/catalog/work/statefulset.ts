@@ -6,6 +6,7 @@ import { supported } from '../expect.ts';
 import { meansOfWorkload, probeUntilPass } from '../kit/observe.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
 import { listAll } from '../../cluster/list.ts';
+import { cite, sources } from '../../facts/sources.ts';
 
 const STATEFULSET_REPLICAS = 2;
 
@@ -97,7 +98,7 @@ export const features: Feature[] = [
     expect: () =>
       supported(
         'StatefulSets run on Windows nodes with stable names and per-pod DNS records (the v1.9 docs listed them as unsupported)',
-        'FEATURES.md; seed 000 (v1.9 limitation, since lifted)',
+        sources(cite.intro(), cite.v19Guide('v1.9 limitation, since lifted')),
       ),
     probe: statefulSetProbe,
   },

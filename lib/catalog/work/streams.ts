@@ -8,6 +8,7 @@ import { connectWithRetries, isTransportFailure } from '../../cluster/resilience
 import { supported } from '../expect.ts';
 import { fixturePodReady } from '../kit/podWaits.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
+import { cite, sources } from '../../facts/sources.ts';
 
 async function execLogsProbe(ctx: CheckContext): Promise<Observation> {
   const name = 'exec-logs';
@@ -135,7 +136,7 @@ export const features: Feature[] = [
     needs: ['windows-node'],
     subject: ['exec', 'logs'],
     fixtures: [{ id: 'exec-logs', template: 'windows-pause', os: 'windows', params: { selectorKey: 'kubernetes.io/os' } }],
-    expect: () => supported('kubectl exec and logs are supported for Windows containers', 'FEATURES.md; upstream test/e2e/windows'),
+    expect: () => supported('kubectl exec and logs are supported for Windows containers', sources(cite.intro(), cite.e2e())),
     probe: execLogsProbe,
   },
   {
@@ -146,7 +147,7 @@ export const features: Feature[] = [
     needs: ['windows-node'],
     subject: ['port-forward'],
     fixtures: [{ id: 'port-forward', template: 'windows-netexec', os: 'windows' }],
-    expect: () => supported('port-forward works for Windows pods (wincat in the pause image, Kubernetes >= 1.15)', 'FEATURES.md'),
+    expect: () => supported('port-forward works for Windows pods (wincat in the pause image, Kubernetes >= 1.15)', [cite.intro()]),
     probe: portForwardProbe,
   },
 ];

@@ -3,10 +3,11 @@ import { ApiException } from '@kubernetes/client-node';
 import { isFailing, outcomeOf } from '../../../lib/catalog/outcome.ts';
 import type { Expectation, Observation } from '../../../lib/catalog/types.ts';
 import { MeansError, asMeansError, podStartMeans, refusalMeans } from '../../../lib/cluster/meansError.ts';
+import { cite } from '../../../lib/facts/sources.ts';
 
-const sup: Expectation = { expected: 'supported', reason: 'documented', source: 'seed 000' };
-const lim: Expectation = { expected: 'limited', reason: 'no ICMP', source: 'seed 003' };
-const na: Expectation = { expected: 'n/a', reason: 'no RuntimeClass', source: 'FEATURES.md' };
+const sup: Expectation = { expected: 'supported', reason: 'documented', source: [cite.v19Guide()] };
+const lim: Expectation = { expected: 'limited', reason: 'no ICMP', source: [cite.v122Intro()] };
+const na: Expectation = { expected: 'n/a', reason: 'no RuntimeClass', source: [cite.intro()] };
 const passed = { ok: true, summary: 'TCP to the same host answered' };
 const failedControl = { ok: false, summary: 'the FQDN did not resolve either' };
 const works: Observation = { works: true, summary: 'it answered', evidence: ['GET 200'], control: passed };

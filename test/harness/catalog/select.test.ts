@@ -11,7 +11,7 @@ const f = (id: string, area: Area): Feature => ({
   area,
   title: id,
   fixtures: [],
-  expect: () => ({ expected: 'supported', reason: '', source: '' }),
+  expect: () => ({ expected: 'supported', reason: '', source: [] }),
   probe: async () => ({ works: true, summary: '', evidence: [] }),
 });
 const catalog = [

@@ -21,7 +21,7 @@ function result(id: string, outcome: Outcome): CheckResult {
     evidence: [],
     steps: [],
     durationMs: 1,
-    expectation: { expected: outcome === 'limited' || outcome === 'lifted' ? 'limited' : outcome === 'n/a' ? 'n/a' : 'supported', reason: 'r', source: 's' },
+    expectation: { expected: outcome === 'limited' || outcome === 'lifted' ? 'limited' : outcome === 'n/a' ? 'n/a' : 'supported', reason: 'r', source: [] },
   };
 }
 

@@ -14,6 +14,7 @@ import SummaryReporter from '../../../lib/report/summary.ts';
 import { emptyCounts, type Reporter, type RunInfo, type RunSummary } from '../../../lib/run/events.ts';
 import ConsoleReporter from '../../../lib/report/console.ts';
 import { cluster } from '../../support/clusterFixture.ts';
+import { cite } from '../../../lib/facts/sources.ts';
 
 function result(id: string, outcome: Outcome, extra: Partial<CheckResult> = {}): CheckResult {
   const [prefix] = id.split('.');
@@ -26,7 +27,7 @@ function result(id: string, outcome: Outcome, extra: Partial<CheckResult> = {}):
     expectation: {
       expected: outcome === 'limited' || outcome === 'lifted' ? 'limited' : outcome === 'n/a' ? 'n/a' : 'supported',
       reason: `reason ${id}`,
-      source: 'seed 000',
+      source: [cite.v19Guide()],
     },
     outcome,
     reason: `why ${outcome}`,

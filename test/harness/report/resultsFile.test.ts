@@ -11,6 +11,7 @@ import { failedFeatureIds, readResults } from '../../../lib/report/resultsFile.t
 import { emptyCounts, type RunInfo, type RunSummary } from '../../../lib/run/events.ts';
 import { RESULTS_SCHEMA_VERSION } from '../../../lib/facts/wincheck.ts';
 import { cluster } from '../../support/clusterFixture.ts';
+import { cite } from '../../../lib/facts/sources.ts';
 
 function result(id: string, outcome: Outcome): CheckResult {
   return {
@@ -18,7 +19,7 @@ function result(id: string, outcome: Outcome): CheckResult {
     area: 'isolation',
     suite: 'isolation',
     title: `title of ${id}`,
-    expectation: { expected: 'supported', reason: 'r', source: 'seed 003' },
+    expectation: { expected: 'supported', reason: 'r', source: [cite.v122Intro()] },
     outcome,
     reason: 'why',
     summary: 'seen',

@@ -23,7 +23,7 @@ const result = (id: string, outcome: CheckResult['outcome'] = 'supported'): Chec
   evidence: [],
   steps: [],
   durationMs: 1500,
-  expectation: { expected: 'supported', reason: 'r', source: 's' },
+  expectation: { expected: 'supported', reason: 'r', source: [] },
 });
 const ids = ['net.a', 'net.b', 'net.c'];
 const info: RunInfo = {

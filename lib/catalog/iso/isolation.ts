@@ -11,7 +11,8 @@ import type { Transport } from '../../probes/types.ts';
 import { k8sAtLeast } from '../../facts/kubernetes.ts';
 import { limited, notApplicable, supported } from '../expect.ts';
 import { control, notStarted, refusedFor } from '../kit/observe.ts';
-import { fixturePodReady, podSettles, podSettlesOrMismatch } from '../kit/podWaits.ts';
+import { fixturePodReady, podSettles, podSettlesOrFinal, podSettlesOrMismatch, type FinalOutcome } from '../kit/podWaits.ts';
+import { MeansError } from '../../cluster/meansError.ts';
 import type { CheckContext, Control, EvidenceItem, Expectation, Feature, Observation } from '../types.ts';
 import { HOST_PROCESS, HYPERV_CONTAINERD_MIN, hypervCapable } from '../../facts/kubernetes.ts';
 import { nodeTransportOf } from '../kit/nodeTargets.ts';
@@ -130,8 +131,11 @@ async function processProbe(ctx: CheckContext): Promise<Observation> {
 }
 
 async function hypervRuntimeClassProbe(ctx: CheckContext): Promise<Observation> {
-  const r = await fixturePodReady(ctx, 'hyperv-pod', 'pod hyperv-pod (RuntimeClass with handler runhcs-wcow-hypervisor)');
-  if (!r.ok) return r.observation;
+  ctx.fixture('hyperv-pod');
+  ctx.step('waiting for pod hyperv-pod (RuntimeClass with handler runhcs-wcow-hypervisor) to be Ready');
+  const r = await podSettlesOrFinal(ctx, 'hyperv-pod');
+  if (!r.ok && 'final' in r) return finalOnHyperv(ctx, r);
+  if (!r.ok) return notStarted('hyperv-pod', r.error);
   const node = r.pod.spec!.nodeName!;
   const access = await nodeTransportOf(ctx, node);
   if ('na' in access) return access.na;
@@ -148,6 +152,25 @@ async function hypervRuntimeClassProbe(ctx: CheckContext): Promise<Observation> 
       : `no utility VM for pod hyperv-pod on ${node} (${vms} VM(s), ${pods.length} Hyper-V pod(s)): it runs process-isolated`,
     evidence,
     node,
+  };
+}
+
+/**
+ * The pod's first sandbox event already tells: containerd has no runtime for the Hyper-V handler
+ * on that node ("no runtime for "runhcs-wcow-hypervisor" is configured"), so Hyper-V isolation
+ * cannot run there. Any other final failure is not about isolation.
+ */
+async function finalOnHyperv(ctx: CheckContext, r: FinalOutcome): Promise<Observation> {
+  const pod = await ctx.kube.core.readNamespacedPod({ name: 'hyperv-pod', namespace: ctx.namespace }).catch(() => undefined);
+  const node = pod?.spec?.nodeName;
+  if (r.final.kind !== 'runtime-handler')
+    throw new MeansError(r.final.kind === 'platform' ? 'image-platform' : 'sandbox', `pod hyperv-pod did not start: ${r.event}`);
+  return {
+    works: false,
+    summary: `the runtime on ${node ?? 'the node'} has no runtime handler "${r.final.handler}" configured: Hyper-V isolation cannot run there`,
+    evidence: [r.event, ...r.events.slice(-3)],
+    node,
+    control: control(true, `the runtime's refusal names the handler it has no runtime for ("${r.final.handler}"; the RuntimeClass asks for ${HYPERV_HANDLER})`),
   };
 }
 

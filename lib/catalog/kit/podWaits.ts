@@ -12,6 +12,7 @@ import { describePod, failFastReason, isPodReady } from '../../cluster/podState.
 import { podEvents, PodStartError, waitForPodCondition, waitTimeoutForPodReady } from '../../cluster/podWait.ts';
 import { WaitTimeoutError, watchUntil } from '../../cluster/watch.ts';
 import { listAll } from '../../cluster/list.ts';
+import { finalFailureOf, type FinalFailure } from '../../cluster/podFailures.ts';
 
 export type PodOutcome = { ok: true; pod: V1Pod } | { ok: false; error: PodStartError };
 
@@ -36,6 +37,59 @@ export async function podSettles(ctx: CheckContext, name: string, until: 'schedu
     if (e instanceof PodStartError && !CANNOT_TELL.has(e.reason)) return { ok: false, error: e };
     if (e instanceof PodStartError) throw meansOfStart(name, e) ?? e;
     throw e;
+  }
+}
+
+/** A pod that ended at an event that will not fix itself (finalFailureOf). */
+export type FinalOutcome = { ok: false; final: FinalFailure; event: string; events: string[] };
+
+/**
+ * podSettles(name, 'ready'), but ended by the pod's first event that is final on sight: a
+ * RuntimeClass handler the runtime has not configured, a user the runtime refuses, an image for
+ * another platform (lib/cluster/podFailures.ts). Such a pod would only wait out the deadline.
+ */
+export async function podSettlesOrFinal(ctx: CheckContext, name: string, timeoutMs = ctx.options.timeouts.podStart): Promise<PodOutcome | FinalOutcome> {
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  const ns = ctx.namespace;
+  const fieldSelector = `involvedObject.name=${name}`;
+  const settled = podSettles(ctx, name, 'ready', timeoutMs);
+  const final = watchUntil<CoreV1Event, { ev: CoreV1Event; final: FinalFailure }>({
+    kube: ctx.kube,
+    path: `/api/v1/namespaces/${ns}/events`,
+    fieldSelector,
+    list: () => listAll(q => ctx.kube.core.listNamespacedEvent({ namespace: ns, fieldSelector, ...q })),
+    check: ev => {
+      if (ev.involvedObject?.kind !== 'Pod' || ev.involvedObject.name !== name || ev.type !== 'Warning') return undefined;
+      const f = finalFailureOf(ev.message ?? '');
+      return f ? { ev, final: f } : undefined;
+    },
+    what: `a final failure event for pod ${ns}/${name}`,
+    describe: () => 'none',
+    timeoutMs: timeoutMs + 1_000,
+    signal: stop.signal,
+  }).then(async ({ ev, final: f }): Promise<FinalOutcome> => ({
+    ok: false,
+    final: f,
+    event: `${ev.reason}: ${ev.message ?? ''}`,
+    events: await podEvents(ctx.kube, ns, name).catch(() => []),
+  }));
+  // The loser's rejection (aborted, or the pod deleted at cleanup) is expected and dropped.
+  settled.catch(() => undefined);
+  final.catch(() => undefined);
+  try {
+    return await Promise.race([
+      settled,
+      new Promise<FinalOutcome>((resolve, reject) => {
+        final.then(resolve, e => {
+          if (!stop.signal.aborted && !(e instanceof WaitTimeoutError)) reject(e);
+        });
+      }),
+    ]);
+  } finally {
+    stop.abort();
+    ctx.signal.removeEventListener('abort', onAbort);
   }
 }
 

@@ -6,9 +6,10 @@ import { apiStatusCode } from '../../cluster/apiError.ts';
 import { ApiException } from '@kubernetes/client-node';
 import { FixtureError } from '../../fixtures/errors.ts';
 import { limited, notApplicable, supported } from '../expect.ts';
-import { asMeansError } from '../../cluster/meansError.ts';
+import { asMeansError, MeansError } from '../../cluster/meansError.ts';
+import { userRefusedOf } from '../../cluster/podFailures.ts';
 import { control, fieldRejection, notStarted, refusedFor } from '../kit/observe.ts';
-import { podSettles } from '../kit/podWaits.ts';
+import { podSettles, podSettlesOrFinal } from '../kit/podWaits.ts';
 import { describeStage, onByDefault, POD_OS_FIELD } from '../../facts/kubernetes.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
 import { statusCausesOf } from '../../cluster/apiError.ts';
@@ -196,6 +197,28 @@ async function runAsUserNameProbe(ctx: CheckContext): Promise<Observation> {
 /** The Linux-only fields the linux-fields fixture sets (fixtures/linux-fields.yaml). */
 const LINUX_FIXTURE_FIELDS = /runAsUser|runAsGroup|fsGroup|supplementalGroups|seccompProfile|capabilities|seLinuxOptions|allowPrivilegeEscalation/;
 
+/** The fixture's runAsUser (fixtures/linux-fields.yaml). */
+const FIXTURE_RUN_AS_USER = '1000';
+
+/**
+ * The runtime took the fixture's runAsUser as a Windows user name and refused it ("The user name
+ * or password is incorrect. (0x52e)", "User":"1000"): the field was not ignored, it broke the pod.
+ */
+function runAsUserRefused(user: string | undefined, evidence: EvidenceItem[]): Observation {
+  const named = user === FIXTURE_RUN_AS_USER;
+  return {
+    works: true,
+    summary: `runAsUser was not ignored: the runtime took it as the Windows user name "${user ?? '?'}" and refused it, so the pod cannot start`,
+    evidence,
+    control: control(
+      named,
+      named
+        ? `the refusal names the user ${FIXTURE_RUN_AS_USER}, the fixture's runAsUser`
+        : `the refused user ${user ?? '(not named)'} is not the fixture's runAsUser ${FIXTURE_RUN_AS_USER}`,
+    ),
+  };
+}
+
 async function linuxFieldsIgnoredProbe(ctx: CheckContext): Promise<Observation> {
   try {
     ctx.fixture('linux-fields');
@@ -210,8 +233,16 @@ async function linuxFieldsIgnoredProbe(ctx: CheckContext): Promise<Observation> 
     };
   }
   ctx.step('waiting for pod linux-fields (no spec.os, Linux-only fields) to be Ready');
-  const r = await podSettles(ctx, 'linux-fields', 'ready');
+  const r = await podSettlesOrFinal(ctx, 'linux-fields');
+  if (!r.ok && 'final' in r) {
+    // Known from the first sandbox event: dockershim passes runAsUser to Windows as the user name.
+    if (r.final.kind !== 'user-refused')
+      throw new MeansError(r.final.kind === 'platform' ? 'image-platform' : 'sandbox', `pod linux-fields did not start: ${r.event}`);
+    return runAsUserRefused(r.final.user, [r.event, ...r.events.slice(-3)]);
+  }
   if (!r.ok) {
+    const refused = userRefusedOf([r.error.message, ...r.error.events].join(' | '));
+    if (refused) return runAsUserRefused(refused.user, [r.error.message, ...r.error.events.slice(-3)]);
     const seen = notStarted('linux-fields', r.error);
     const named = refusedFor(r.error, LINUX_FIXTURE_FIELDS);
     return { ...seen, works: true, summary: `the Windows pod with Linux-only fields was refused at run time: ${r.error.reason}`, control: named };

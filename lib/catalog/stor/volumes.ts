@@ -282,8 +282,9 @@ async function pvcProbe(ctx: CheckContext): Promise<Observation> {
     : { works: true, summary: `claim bound to ${claim.spec?.volumeName}; mounted at C:\\data and writable`, evidence, node: r.pod.spec?.nodeName };
 }
 
-/** "Hello from NFS!" is the index.html of the upstream volume/nfs server image. */
+/** "Hello from NFS!" is the index.html the upstream volume/nfs server image exports (test/images/volume/nfs). */
 const NFS_HELLO = /Hello from NFS/i;
+const NFS_INDEX = 'index.html';
 
 async function nfsProbe(ctx: CheckContext): Promise<Observation> {
   ctx.fixture('nfs-server');
@@ -311,18 +312,40 @@ async function nfsProbe(ctx: CheckContext): Promise<Observation> {
   if (s.kind !== 'ready') return notReadyObservation(name, s, 'the NFS volume was not mounted');
   const t = ctx.podTransport(name, 'windows');
   const evidence: EvidenceItem[] = [describeSettled(name, s)];
-  // The export's index.html says which server answered; a write and read back says it is usable.
-  const hello = await ctx.probe(t, { kind: 'read-file', path: 'C:\\nfs\\index.html' });
-  evidence.push(hello.evidence);
+  // The export's known file is the positive control: read on the server, it must be read through
+  // the mount too. A pod that runs is not enough: older mount-utils skip an NFS mount without
+  // options and return success (the pod gets a local folder), so a write and read back there
+  // proves nothing about the export.
+  ctx.step(`reading the export's ${NFS_INDEX} on the server and through C:\\nfs`);
+  const [onServer, hello] = await Promise.all([
+    ctx.probe(ctx.podTransport('nfs-server', 'linux'), { kind: 'read-file', path: `/exports/${NFS_INDEX}` }),
+    ctx.probe(t, { kind: 'read-file', path: `C:\\nfs\\${NFS_INDEX}` }),
+  ]);
+  evidence.push(onServer.evidence, hello.evidence);
+  const serverHas = onServer.ok && NFS_HELLO.test(onServer.evidence.stdout);
+  const known = control(
+    serverHas,
+    serverHas
+      ? `the export holds ${NFS_INDEX} ("Hello from NFS!"), read on the server`
+      : `the server's /exports/${NFS_INDEX} could not be read (${onServer.detail})`,
+  );
+  const fromServer = hello.ok && NFS_HELLO.test(hello.evidence.stdout);
+  if (!fromServer)
+    return {
+      works: false,
+      summary: `the pod runs, but C:\\nfs is not the export: the export's ${NFS_INDEX} is not there (a local folder; older kubelets skip an NFS mount without options and report success)`,
+      evidence,
+      node: s.pod.spec?.nodeName,
+      control: known,
+    };
   const file = `C:\\nfs\\${marker(ctx, 'nfs')}.txt`;
   const rt = await roundTrip(ctx, t, file, t, file, marker(ctx, 'nfs'), evidence);
-  const fromServer = hello.ok && NFS_HELLO.test(hello.evidence.stdout);
   return {
-    control: rt ? await readableFileControl(ctx, t) : control(true, `${file} was written and read back on the NFS mount`),
+    control: known,
     works: !rt,
     summary: rt
-      ? `the pod runs but the NFS volume is not usable: ${rt}`
-      : `the NFS export is mounted and writable${fromServer ? ' (index.html from the server is readable)' : " (the server's index.html was not seen)"}`,
+      ? `the export is mounted (its ${NFS_INDEX} is readable) but not usable: ${rt}`
+      : `the NFS export is mounted and writable (its ${NFS_INDEX} is readable through C:\\nfs)`,
     evidence,
     node: s.pod.spec?.nodeName,
   };

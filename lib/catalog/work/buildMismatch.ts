@@ -7,6 +7,7 @@ import { createPodLike } from '../kit/podCopy.ts';
 import { describeSettled, readyOrEvent } from '../kit/podWaits.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
 import { cite, sources } from '../../facts/sources.ts';
+import { isPlatformMismatch } from '../../cluster/podFailures.ts';
 
 /** An LTSC tag for a Windows build other than `build` (older first: the classic mismatch). */
 export function otherBuildTag(build: string): { tag: string; build: string } {
@@ -18,10 +19,6 @@ export function otherBuildTag(build: string): { tag: string; build: string } {
   const pick = others.find(b => own !== undefined && b < own) ?? others[0];
   return { tag: LTSC_TAGS[pick], build: `10.0.${pick}` };
 }
-
-/** Event and status texts that name a build mismatch (docs/windows-commands.md §7). */
-const MISMATCH_TEXT =
-  /no match for platform in manifest|no matching manifest|operating system (of the container )?does not match|container operating system does not match|0xc0370101/i;
 
 async function osMismatchProbe(ctx: CheckContext): Promise<Observation> {
   const base = 'os-mismatch';
@@ -55,7 +52,7 @@ async function osMismatchProbe(ctx: CheckContext): Promise<Observation> {
   const text =
     mismatch.kind === 'failed' ? [mismatch.error.message, ...mismatch.error.events].join(' | ') : `${mismatch.message} | ${mismatch.events.join(' | ')}`;
   const reason = mismatch.kind === 'failed' ? mismatch.error.reason : mismatch.reason;
-  if (MISMATCH_TEXT.test(text) || reason === 'CrashLoopBackOff')
+  if (isPlatformMismatch(text) || reason === 'CrashLoopBackOff')
     return {
       works: false,
       summary: `servercore:${other.tag} on a build ${build} node failed as documented: ${reason}`,

@@ -10,7 +10,6 @@
 export interface HnsNetwork {
   name: string;
   type: string;
-  id?: string;
 }
 
 /**
@@ -31,11 +30,11 @@ export function parseHnsNetworks(stdout: string): HnsNetwork[] {
 export function parseHnsdiagBlocks(stdout: string, kind = 'Network'): HnsNetwork[] {
   const out: HnsNetwork[] = [];
   let cur: HnsNetwork | undefined;
-  const header = new RegExp(`^${kind}\\s*:\\s*\\{?([0-9A-Fa-f-]{36})\\}?\\s*$`, 'i');
+  const header = new RegExp(`^${kind}\\s*:\\s*\\{?[0-9A-Fa-f-]{36}\\}?\\s*$`, 'i');
   for (const line of stdout.split(/\r?\n/)) {
     const head = header.exec(line);
     if (head) {
-      cur = { name: '', type: '', id: head[1] };
+      cur = { name: '', type: '' };
       out.push(cur);
       continue;
     }
@@ -53,13 +52,13 @@ function hnsdiagTable(stdout: string): HnsNetwork[] | undefined {
   if (h < 0) return undefined;
   const cols = split(lines[h]).map(c => c.toLowerCase());
   const at = (re: RegExp) => cols.findIndex(c => re.test(c));
-  const [iName, iType, iId] = [at(/^name$/), at(/^type$/), at(/^(network )?id$/)];
+  const [iName, iType] = [at(/^name$/), at(/^type$/)];
   const out: HnsNetwork[] = [];
   for (const l of lines.slice(h + 1)) {
     if (/^[\s|+-]+$/.test(l)) continue;
     const c = split(l);
     if (!c[iName]) continue;
-    out.push({ name: c[iName], type: iType >= 0 ? (c[iType] ?? '') : '', ...(iId >= 0 && c[iId] ? { id: c[iId] } : {}) });
+    out.push({ name: c[iName], type: iType >= 0 ? (c[iType] ?? '') : '' });
   }
   return out;
 }

@@ -39,9 +39,11 @@ export class ImageCache {
   private inflight = new Map<string, Promise<PulledImage>>();
 
   /** onPulled: an image newly present (the node reports its images in status.images). */
+  /** runtime: the node's container runtime ("containerd", "docker"): its words for a failed pull. */
   constructor(
     private ctx: RuntimeContext,
     private onPulled?: () => void,
+    private runtime = 'containerd',
   ) {}
 
   /** Images present on the node (for nodes' status.images, if wanted). */
@@ -108,7 +110,10 @@ export class ImageCache {
     if (!manifest)
       throw new PullError(
         'ErrImagePull',
-        `rpc error: code = NotFound desc = failed to pull and unpack image "${canonical}": no match for platform in manifest: not found`,
+        // Docker's daemon names the platform it looked for (https://github.com/actions/runner-images/issues/3422).
+        this.runtime === 'docker'
+          ? `rpc error: code = Unknown desc = Error response from daemon: no matching manifest for ${[`${want.os}/amd64`, want.build].filter(Boolean).join(' ')} in the manifest list entries`
+          : `rpc error: code = NotFound desc = failed to pull and unpack image "${canonical}": no match for platform in manifest: not found`,
       );
     return { entry, manifest, image: canonical, imageID: `${r.repo}@${imageDigest(entry)}`, pulledInMs: Date.now() - started };
   }

@@ -5,6 +5,9 @@
 import { createHash } from 'node:crypto';
 import { WINCHECK_ENTRYPOINT } from './hostProcess.ts';
 
+/** The e2e NFS server's exported index.html (test/images/volume/nfs). */
+export const NFS_INDEX_HTML = 'Hello from NFS!\n';
+
 export type ImageOS = 'linux' | 'windows';
 
 /** One platform entry of a manifest list. */
@@ -389,6 +392,7 @@ export const IMAGES: ImageEntry[] = [
         entrypoint: ['/usr/local/bin/run_nfs.sh'],
         cmd: ['/exports'],
         user: 'root',
+        files: { '/exports/index.html': NFS_INDEX_HTML },
         binaries: ['sh', 'bash', 'cat', 'ls', 'echo', 'sleep', 'run_nfs.sh'],
         size: 90 * MB,
       }),

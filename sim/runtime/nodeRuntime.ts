@@ -3,6 +3,7 @@
 // SSH sessions see: docs/windows-commands.md §5, the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) node.services / node.hns-network /
 // iso.hyperv-runtimeclass).
 
+import { createHash } from 'node:crypto';
 import type { NodeSpec } from '../profiles/types.ts';
 import type { ComputeProcess, HnsNetwork, ServiceState } from './shell/types.ts';
 import type { RuntimeContext } from './context.ts';
@@ -12,6 +13,7 @@ import { MemFS, splitPath, type PathStyle } from './fs.ts';
 import { ImageCache } from './imagePull.ts';
 import { EventRecorder } from './events.ts';
 import { parseQuantity } from '../../util/quantity.ts';
+import { nodeSpecOf } from '../nodes/nodeSpec.ts';
 
 export class NodeRuntime {
   readonly os: 'linux' | 'windows';
@@ -34,7 +36,7 @@ export class NodeRuntime {
     this.style = spec.os === 'windows' ? 'windows' : 'linux';
     this.build = spec.windowsBuild?.split('.').slice(0, 3).join('.');
     this.disk = new MemFS(this.os === 'windows');
-    this.images = new ImageCache(ctx, () => this.reportImages());
+    this.images = new ImageCache(ctx, () => this.reportImages(), (nodeSpecOf(ctx.profile, spec.name)?.containerRuntime ?? 'containerd://').split('://')[0]);
     this.recorder = new EventRecorder(ctx.store, spec.name);
     this.seedDisk();
   }
@@ -136,11 +138,11 @@ export class NodeRuntime {
   services(): ServiceState[] {
     const stopped = this.ctx.broken('node-services');
     const layout = this.ctx.profile.windowsLayout;
-    const svc = (name: string, displayName: string, pid: number, breakable = false): ServiceState => ({
+    const svc = (name: string, displayName: string, _pid: number, breakable = false): ServiceState => ({
       name,
       displayName,
       status: breakable && stopped ? 'Stopped' : 'Running',
-      pid: breakable && stopped ? 0 : pid,
+      pid: breakable && stopped ? 0 : servicePid(this.spec.name, name),
     });
     const proxyName = layout?.kubeProxyServiceName ?? 'kube-proxy';
     const out = [
@@ -200,4 +202,14 @@ export function guid(seed: string): string {
   }
   const s = hex.join('');
   return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20, 32)}`;
+}
+
+/**
+ * A running service's PID on this node: Windows PIDs are multiples of 4 and differ from node to
+ * node and boot to boot (a real kubelet's was 1060, ERROR_SERVICE_DOES_NOT_EXIST's number); stable
+ * for one node here, so repeated queries agree.
+ */
+export function servicePid(node: string, service: string): number {
+  const h = createHash('sha256').update(`${node}/${service}`).digest();
+  return 400 + (h.readUInt32BE(0) % 5000) * 4;
 }

@@ -367,15 +367,46 @@ export class PodWorker {
         `rpc error: code = Unknown desc = failed to create containerd task: failed to create shim task: hcs::CreateComputeSystem ${this.sandboxID.slice(0, 12)}: The user name or password is incorrect.: unknown`,
       );
     }
+    const docker = (versions?.containerRuntime ?? '').startsWith('docker://');
+    // Docker (dockershim, cri-dockerd) passes the pod's runAsUser to Windows as the user name of
+    // the pause container, which no account has: the sandbox fails at CreateProcess
+    // (https://github.com/elastic/helm-charts/issues/931).
+    const runAsUser = spec.securityContext?.runAsUser;
+    if (this.windows && docker && runAsUser !== undefined && !this.hostProcess) {
+      const extra = JSON.stringify({
+        CommandLine: 'cmd /S /C "PAUSE <CON"',
+        User: String(runAsUser),
+        WorkingDirectory: 'C:\\',
+        CreateStdInPipe: true,
+        CreateStdOutPipe: true,
+        CreateStdErrPipe: true,
+        ConsoleSize: [0, 0],
+      }).replace(/</g, '\\u003c');
+      return this.sandboxFailed(
+        `rpc error: code = Unknown desc = failed to start sandbox container for pod "${this.pod.metadata!.name}": Error response from daemon: container ${this.sandboxID} encountered an error during CreateProcess: failure in a Windows system call: The user name or password is incorrect. (0x52e) extra info: ${extra}`,
+      );
+    }
     if (!this.hostProcess) {
       const pause = this.pauseImage();
       try {
+        // breaks: pause-image: a pause image of another build. Docker pulls it and HCS refuses to
+        // start it (https://github.com/kubernetes-sigs/sig-windows-tools/issues/72); containerd
+        // finds no matching platform at pull time.
+        if (this.windows && this.ctx.broken('pause-image') && docker)
+          return this.sandboxFailed(
+            `rpc error: code = Unknown desc = failed to start sandbox container for pod "${this.pod.metadata!.name}": Error response from daemon: hcsshim::CreateComputeSystem ${this.sandboxID}: The container operating system does not match the host operating system.`,
+          );
         if (this.windows && this.ctx.broken('pause-image'))
           throw new Error(`failed to pull and unpack image "${pause}": no match for platform in manifest: not found`);
         await this.node.images.pull(pause, 'IfNotPresent', this.platform('sandbox'), this.abort.signal);
       } catch (e) {
         const m = e instanceof Error ? e.message.replace(/^rpc error: code = \w+ desc = /, '') : String(e);
-        return this.sandboxFailed(`rpc error: code = Unknown desc = failed to get sandbox image "${pause}": failed to pull image "${pause}": ${m}`);
+        // dockershim's words (https://github.com/rancher/rancher/issues/23161), containerd's otherwise.
+        return this.sandboxFailed(
+          docker
+            ? `rpc error: code = Unknown desc = failed pulling image "${pause}": ${m.replace(/^Error response from daemon: /, '')}`
+            : `rpc error: code = Unknown desc = failed to get sandbox image "${pause}": failed to pull image "${pause}": ${m}`,
+        );
       }
     }
     if (this.hostNetwork) this.ip = this.node.address();

@@ -7,6 +7,7 @@
 import type { V1ConfigMap, V1Container, V1KeyToPath, V1PersistentVolumeClaim, V1Pod, V1Secret, V1Volume } from '@kubernetes/client-node';
 import type { Store } from '../api/store.ts';
 import { MemFS, splitPath, type Mount, type PathStyle } from './fs.ts';
+import { NFS_INDEX_HTML } from './images.ts';
 
 /** A volume could not be set up: the pod stays ContainerCreating with a FailedMount event (retried). */
 export class MountError extends Error {
@@ -237,11 +238,21 @@ function setUp(v: V1Volume, ctx: VolumeContext, existing?: PodVolume): PodVolume
   }
   if (v.nfs) {
     // the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) stor.nfs: NFS volumes are a Windows limitation.
-    if (ctx.limited('nfs')) throw failed(`mount failed: NFS volumes are not supported on Windows nodes`);
+    // mount-utils' Windows Mount refuses an inline NFS volume (no mount options) in these words
+    // (staging/src/k8s.io/mount-utils/mount_windows.go; Go's %q quoting). An older mount-utils
+    // skipped the mount and returned success, leaving the pod a local folder.
+    if (ctx.limited('nfs')) {
+      const target = `${style === 'windows' ? 'C:\\var\\lib\\kubelet' : '/var/lib/kubelet'}\\pods\\${uid}\\volumes\\kubernetes.io~nfs\\${v.name}`;
+      throw failed(
+        `mount options([]) should have at least 2 options, current number:0, source:${JSON.stringify(`${v.nfs.server}:${v.nfs.path}`)}, target:${JSON.stringify(target)}`,
+      );
+    }
     const key = `nfs:${v.nfs.server}:${v.nfs.path}`;
     let fs = ctx.pvStore.get(key);
     if (!fs) {
       fs = new MemFS(false);
+      // What the e2e volume/nfs image exports (test/images/volume/nfs/index.html).
+      fs.write(['index.html'], NFS_INDEX_HTML, { mkdirs: true });
       ctx.pvStore.set(key, fs);
     }
     return { name: v.name, fs, base: [], readOnly: v.nfs.readOnly ?? false };

@@ -142,3 +142,60 @@ describe('sim replay', () => {
     );
   });
 });
+
+describe('sim outputs follow the real ones', () => {
+  let f: Fixture | undefined;
+  afterEach(async () => {
+    await f?.stop();
+    f = undefined;
+  });
+  const docker = (p: ReturnType<typeof testProfile>) => {
+    const n = p.nodes.find(x => x.name === WIN19)!;
+    n.containerRuntime = 'docker://20.10.21';
+    n.kubeletVersion = 'v1.23.17';
+    return p;
+  };
+
+  it("Docker: the pod's runAsUser is the pause container's Windows user, refused at CreateProcess (0x52e)", async () => {
+    f = await startFixture(docker(testProfile({ kubernetesVersion: 'v1.23.17' })));
+    createPod(f.store, WIN19, 'uid', {
+      securityContext: { runAsUser: 1000 },
+      containers: [{ name: 'c', image: 'mcr.microsoft.com/windows/servercore:ltsc2019' }],
+    });
+    const ev = await waitEvent(f.store, 'uid', e => e.reason === 'FailedCreatePodSandBox');
+    expect(ev.message).to.match(
+      /The user name or password is incorrect\. \(0x52e\) extra info: \{"CommandLine":"cmd \/S \/C \\"PAUSE \\u003cCON\\"","User":"1000"/,
+    );
+  });
+
+  it("Docker: a pull for another build in the daemon's words", async () => {
+    f = await startFixture(docker(testProfile({ kubernetesVersion: 'v1.23.17' })));
+    createPod(f.store, WIN19, 'mm', { containers: [{ name: 'c', image: SERVERCORE }] });
+    const ev = await waitEvent(f.store, 'mm', e => e.reason === 'Failed' && /Failed to pull image/.test(e.message ?? ''));
+    expect(ev.message).to.equal(
+      `Failed to pull image "${SERVERCORE}": rpc error: code = Unknown desc = Error response from daemon: no matching manifest for windows/amd64 10.0.17763 in the manifest list entries`,
+    );
+  });
+
+  it("Docker: a pause image of another build fails the sandbox in HCS's words", async () => {
+    f = await startFixture(docker(testProfile({ kubernetesVersion: 'v1.23.17', breaks: ['pause-image'] })));
+    createPod(f.store, WIN19, 'pz', { containers: [{ name: 'c', image: 'mcr.microsoft.com/windows/servercore:ltsc2019' }] });
+    const ev = await waitEvent(f.store, 'pz', e => e.reason === 'FailedCreatePodSandBox');
+    expect(ev.message).to.match(
+      /Error response from daemon: hcsshim::CreateComputeSystem \w+: The container operating system does not match the host operating system\.$/,
+    );
+  });
+
+  it('service PIDs differ from node to node', async () => {
+    f = await startFixture();
+    const pids = [WIN, WIN19].map(
+      n =>
+        f!.runtime
+          .kubelet(n)
+          .node.services()
+          .find(s => s.name === 'kubelet')!.pid,
+    );
+    expect(pids[0]).to.not.equal(pids[1]);
+    expect(pids.every(p => p % 4 === 0 && p > 0)).to.equal(true);
+  });
+});

@@ -177,8 +177,11 @@ export async function runCurl(ctx: ProgramCtx): Promise<number> {
   }
   const o = parsed;
   const showErrors = !o.silent || o.showError;
+  // Inbox curl.exe 7.55 (Windows Server 2019) prints its error right after the progress meter,
+  // on the same line; newer curls (Server 2022's, Linux) end the meter's line first.
+  const errorOnMeterLine = host.os === 'windows' && Number(/^10\.0\.(\d+)/.exec(host.windowsBuild ?? '')?.[1] ?? 0) < 20348;
   const err = (code: number, msg: string): number => {
-    if (meterStarted) io.stderr.write(nl);
+    if (meterStarted && !errorOnMeterLine) io.stderr.write(nl);
     if (showErrors) io.stderr.write(`curl: (${code}) ${msg}${nl}`);
     writeOut(undefined, code);
     return code;

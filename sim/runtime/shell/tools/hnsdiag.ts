@@ -1,6 +1,7 @@
-// hnsdiag.exe list networks: the node's HNS networks, one per line (docs/windows-commands.md §5;
-// the tool is inbox on Windows Server and used by Microsoft's troubleshooting guide; its exact
-// output layout is UNCONFIRMED, modelled as a header and one "id | name | type" row each).
+// hnsdiag.exe list networks: the node's HNS networks (docs/windows-commands.md §5; the tool is
+// inbox on Windows Server and used by Microsoft's troubleshooting guide). The layout of its
+// network list is UNCONFIRMED: modelled on its published "list adapters" block layout (older
+// hnsdiag printed a Name/ID table; the harness reads both).
 
 import type { ProgramCtx } from '../types.ts';
 
@@ -14,9 +15,10 @@ export async function runHnsdiag(ctx: ProgramCtx): Promise<number> {
     return 1;
   }
   const nets = host.node?.hnsNetworks() ?? [];
-  let out = `${'Network Id'.padEnd(38)} | ${'Name'.padEnd(20)} | Type\n`;
-  out += `${'-'.repeat(38)}-+-${'-'.repeat(20)}-+-${'-'.repeat(10)}\n`;
-  for (const n of nets) out += `${n.id.toUpperCase().padEnd(38)} | ${n.name.padEnd(20)} | ${n.type}\n`;
+  // The block layout the updated hnsdiag prints for its lists (its "list adapters" as published
+  // in https://github.com/microsoft/SDN/pull/456: "<Kind> : {GUID}", indented "Key : value" lines).
+  let out = '';
+  for (const n of nets) out += `Network : {${n.id.toUpperCase()}}\n    Name             : ${n.name}\n    Type             : ${n.type}\n\n`;
   w(out);
   return 0;
 }

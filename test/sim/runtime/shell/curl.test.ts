@@ -18,6 +18,15 @@ describe('sim shell: curl', () => {
     expect(r.stderr).to.match(/^ {2}% Total {4}% Received % Xferd/);
   });
 
+  it("prints the error on the meter's line on Server 2019 (inbox curl 7.55), after it on Server 2022", async () => {
+    const at = (windowsBuild: string) => run(['curl.exe', 'http://10.0.0.9:8080/', '--connect-timeout', '10', '--fail'], { ...host(), windowsBuild });
+    const old = await at('10.0.17763.6189');
+    expect(old.code).to.equal(7);
+    expect(old.stderr).to.match(/--:--:--\s+0curl: \(7\) Failed to connect/);
+    const now = await at('10.0.20348.2582');
+    expect(now.stderr).to.match(/--:--:--\s+0\r\ncurl: \(7\) Failed to connect/);
+  });
+
   it('-s hides the progress meter', async () => {
     const r = await run(['curl.exe', '-s', 'http://10.0.0.1/'], host());
     expect(r.stderr).to.equal('');

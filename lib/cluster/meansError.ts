@@ -19,6 +19,11 @@ export type Means =
   | 'image-platform' // the image has no manifest for the node's OS build (containerd's words)
   | 'sandbox' // FailedCreatePodSandBox
   | 'workload-controller' // a Deployment or DaemonSet fixture made no pod at all
+  // a workload's own controller never observed it (no status.observedGeneration): lib/cluster/controllerObserved.ts
+  | 'deployment-controller'
+  | 'daemonset-controller'
+  | 'statefulset-controller'
+  | 'replicaset-controller'
   | 'exec'
   | 'attach'
   | 'logs'

@@ -12,6 +12,12 @@ export interface Timeouts {
   podUnschedulable: number;
   /** Deployment/DaemonSet rollouts: several pods starting, each as slow as podStart. */
   rollout: number;
+  /**
+   * A workload's controller writing status.observedGeneration for its current spec: it does on its
+   * first sync, within seconds (a busy controller-manager's work queue, a leader election). None by
+   * then: no controller acts on it, and the rollout will not come.
+   */
+  controllerObserve: number;
   /** One exec round trip (curl.exe has its own 10 s connect timeout inside). */
   exec: number;
   /** Namespace deletion: Windows containers stop slowly (HCS shutdown), finalizers run. */
@@ -35,7 +41,7 @@ export interface Timeouts {
   netLoadBalancer: number;
   /**
    * Without a known provisioner: how long to wait for one to act on the Service (an ingress, an
-   * EnsuringLoadBalancer event, a finalizer) before concluding there is none. A cloud's service
+   * event on it from any component, a finalizer) before concluding there is none. A cloud's service
    * controller acts within seconds of the Service's creation; the address may take minutes.
    */
   netLoadBalancerActs: number;
@@ -51,6 +57,7 @@ const DEFAULTS: Timeouts = {
   podStart: 10 * 60_000,
   podUnschedulable: 30_000,
   rollout: 10 * 60_000,
+  controllerObserve: 60_000,
   exec: 60_000,
   namespaceDelete: 5 * 60_000,
   check: 15 * 60_000,

@@ -1,8 +1,11 @@
 // Rollout waits for Deployments and DaemonSets, by watch, failing with the last status seen, and
-// early (UnschedulableError) when one of their pods stays Unschedulable.
+// early when one of their pods stays Unschedulable (UnschedulableError) or fails for good
+// (WorkloadPodFailedError), or their controller does not observe them (ControllerNotActingError).
 
 import type { V1DaemonSet, V1Deployment, V1Pod } from '@kubernetes/client-node';
+import { whileControllerActs } from './controllerObserved.ts';
 import { MeansError, podStartMeans } from './meansError.ts';
+import { describePod, FAIL_FAST_REASONS, failFastReason } from './podState.ts';
 import type { KubeClients } from './types.ts';
 import { WaitTimeoutError, watchUntil } from './watch.ts';
 import { listAll } from './list.ts';
@@ -58,8 +61,17 @@ export class UnschedulableError extends MeansError {
 export const UNSCHEDULABLE_GRACE_MS = 30_000;
 
 /**
+ * A pod of the workload reached a state that does not fix itself by waiting (the fail-fast states
+ * of a single pod's wait: ErrImagePull, CrashLoopBackOff, CreateContainerConfigError...): the
+ * rollout will not complete. A WaitTimeoutError, so callers read it as a rollout that did not come
+ * (lib/catalog/kit/observe.ts meansOfWorkload then names a means failure, such as a pull).
+ */
+export class WorkloadPodFailedError extends WaitTimeoutError {}
+
+/**
  * Rejects with UnschedulableError once a pod matching the selector has stayed Unschedulable for
- * graceMs; never resolves. Stop it with `signal` when the wait it guards ends.
+ * graceMs, and with WorkloadPodFailedError as soon as one is in a fail-fast state; never resolves.
+ * Stop it with `signal` when the wait it guards ends.
  */
 export function failWhenUnschedulable(
   kube: KubeClients,
@@ -84,6 +96,11 @@ export function failWhenUnschedulable(
     );
     const seen = (pod: V1Pod, type: string) => {
       const name = pod.metadata?.name ?? '';
+      const failed = type !== 'DELETED' && !pod.metadata?.deletionTimestamp ? failFastReason(pod) : undefined;
+      if (failed && FAIL_FAST_REASONS.has(failed) && !signal.aborted) {
+        reject(new WorkloadPodFailedError(`${what}: pod ${namespace}/${name} is ${failed}, so the rollout will not complete by waiting: ${describePod(pod)}`));
+        return;
+      }
       const c = pod.status?.conditions?.find(x => x.type === 'PodScheduled');
       const stuck = type !== 'DELETED' && !pod.metadata?.deletionTimestamp && !pod.spec?.nodeName && c?.status === 'False' && c.reason === 'Unschedulable';
       if (!stuck) return clear(name);
@@ -123,8 +140,8 @@ export function failWhenUnschedulable(
   });
 }
 
-/** Runs `wait`, failing early when a pod of the selector stays Unschedulable (see failWhenUnschedulable). */
-async function withSchedulingGuard<T>(
+/** Runs `wait`, failing early when a pod of the selector stays Unschedulable or fails for good (see failWhenUnschedulable). */
+export async function withSchedulingGuard<T>(
   kube: KubeClients,
   namespace: string,
   selector: string | undefined,
@@ -153,6 +170,8 @@ export function selectorOf(matchLabels: Record<string, string> | undefined): str
 export interface RolloutWaitOptions {
   /** How long a pod may stay Unschedulable before the wait fails with UnschedulableError. */
   unschedulableGraceMs?: number;
+  /** How long the controller may take to observe the workload before the wait fails with ControllerNotActingError (unset: no bound). */
+  controllerObserveMs?: number;
 }
 
 export async function waitForDeploymentComplete(
@@ -171,7 +190,10 @@ export async function waitForDeploymentComplete(
     `deployment ${namespace}/${name}`,
     opts.unschedulableGraceMs ?? UNSCHEDULABLE_GRACE_MS,
     signal,
-    () => watchDeploymentComplete(kube, namespace, name, timeoutMs, signal),
+    () =>
+      whileControllerActs(kube, { namespace, kind: 'Deployment', name }, opts.controllerObserveMs, signal, () =>
+        watchDeploymentComplete(kube, namespace, name, timeoutMs, signal),
+      ),
   );
 }
 
@@ -220,7 +242,10 @@ export async function waitForDaemonSetReady(
     `daemonset ${namespace}/${name}`,
     opts.unschedulableGraceMs ?? UNSCHEDULABLE_GRACE_MS,
     signal,
-    () => watchDaemonSetReady(kube, namespace, name, minDesired, timeoutMs, signal),
+    () =>
+      whileControllerActs(kube, { namespace, kind: 'DaemonSet', name }, opts.controllerObserveMs, signal, () =>
+        watchDaemonSetReady(kube, namespace, name, minDesired, timeoutMs, signal),
+      ),
   );
 }
 

@@ -100,6 +100,8 @@ export function startDaemonSetController({ store, profile }: ControllerContext):
     const [ns, name] = splitKey(key);
     const obj = store.tryGet(DAEMONSETS, ns, name);
     if (!obj || obj.metadata.deletionTimestamp) return;
+    // A controller that is not running (crashed, its leader election lost): nothing is written.
+    if (isBroken(profile, 'daemonset-controller-down')) return;
     const ds = obj as unknown as V1DaemonSet;
     const hash = templateHash(ds.spec?.template);
     // Read in place (store.scan, read-only): a sync per pod event copied every node and every

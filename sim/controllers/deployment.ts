@@ -68,6 +68,8 @@ export function startDeploymentController({ store, profile }: ControllerContext)
     const [ns, name] = splitKey(key);
     const dObj = store.tryGet(DEPLOYMENTS, ns, name);
     if (!dObj || dObj.metadata.deletionTimestamp) return;
+    // A controller that is not running (crashed, its leader election lost): nothing is written.
+    if (isBroken(profile, 'deployment-controller-down')) return;
     const d = dObj as unknown as V1Deployment;
     const replicas = d.spec?.replicas ?? 1;
     const all = store.list(REPLICASETS, { namespace: ns }).items.filter(rs => isControlledBy(rs, dObj));

@@ -6,6 +6,7 @@
 
 import type { V1PersistentVolumeClaim, V1Pod, V1StatefulSet } from '@kubernetes/client-node';
 import { StoreError, type KubeObject } from '../api/store.ts';
+import { isBroken } from '../profiles/load.ts';
 import { guarded, type ControllerContext, type Stoppable } from './context.ts';
 import { recordEvent } from './events.ts';
 import { asPod, controllerRef, isControlledBy, isPodAvailable, isPodReady, isPodTerminal, ownerReferenceTo, stableJSON, templateHash } from './objects.ts';
@@ -20,7 +21,7 @@ const ordinalOf = (setName: string, podName: string) => {
   return m ? Number(m[1]) : -1;
 };
 
-export function startStatefulSetController({ store }: ControllerContext): Stoppable {
+export function startStatefulSetController({ store, profile }: ControllerContext): Stoppable {
   const queue = new WorkQueue('statefulset-controller', key => sync(key));
   const sub = store.onAny(
     guarded('statefulset-controller', (bucket, e) => {
@@ -37,6 +38,8 @@ export function startStatefulSetController({ store }: ControllerContext): Stoppa
     const [ns, name] = splitKey(key);
     const obj = store.tryGet(STATEFULSETS, ns, name);
     if (!obj || obj.metadata.deletionTimestamp) return;
+    // A controller that is not running (crashed, its leader election lost): nothing is written.
+    if (isBroken(profile, 'statefulset-controller-down')) return;
     const sts = obj as unknown as V1StatefulSet;
     const replicas = sts.spec?.replicas ?? 1;
     const parallel = sts.spec?.podManagementPolicy === 'Parallel';

@@ -162,6 +162,9 @@ export const BREAKABLE = [
   'iis-serve', // IIS container does not answer HTTP
   'deployment-controller', // Deployment never gets ready replicas
   'daemonset-controller', // DaemonSet skips Windows nodes
+  'daemonset-controller-down', // the DaemonSet controller never acts (no status, no pods)
+  'deployment-controller-down', // the Deployment controller never acts (no status, no ReplicaSet)
+  'statefulset-controller-down', // the StatefulSet controller never acts (no status, no pods)
   'statefulset-dns', // no per-pod DNS records for StatefulSets
   'shared-netns', // containers of one pod do not share localhost
   'exec', // exec into Windows pods fails

@@ -23,6 +23,7 @@ import { notVisitedWindowsNodes, nodeTransportOf, readyWindowsNodes, selectedNod
 import { isPlatformMismatch, pullFailureText } from '../../cluster/podFailures.ts';
 import { listAll } from '../../cluster/list.ts';
 import { cite, sources } from '../../facts/sources.ts';
+import { whileFixtureControllerActs } from '../kit/controllerActs.ts';
 
 // ---- pure rules (tested without a cluster) ------------------------------------------------
 
@@ -374,7 +375,7 @@ async function skewProbe(ctx: CheckContext): Promise<Observation> {
 }
 
 async function pauseImageProbe(ctx: CheckContext): Promise<Observation> {
-  ctx.fixture('pause-image');
+  const fixture = ctx.fixture('pause-image');
   const nodes = schedulableWindowsNodes(ctx.cluster.nodes);
   const builds = [...new Set(nodes.map(n => n.windowsBuild ?? 'unknown'))];
   ctx.step(`waiting for one pause pod per schedulable Windows node (${nodes.length}; builds ${builds.join(', ')})`);
@@ -385,7 +386,9 @@ async function pauseImageProbe(ctx: CheckContext): Promise<Observation> {
   let pods;
   try {
     const sandbox = firstSandboxFailure(ctx, 'pause-image-', stop.signal).then(m => ({ sandbox: m }));
-    const set = waitForPodSet(ctx, `${FIXTURE_LABEL}=pause-image`, nodes.length, ctx.options.timeouts.podStart).then(p => ({ pods: p }));
+    const set = whileFixtureControllerActs(ctx, fixture, () =>
+      waitForPodSet(ctx, `${FIXTURE_LABEL}=pause-image`, nodes.length, ctx.options.timeouts.podStart),
+    ).then(p => ({ pods: p }));
     const first = await Promise.race([sandbox, set]);
     if ('sandbox' in first) {
       evidence.push(first.sandbox);

@@ -14,6 +14,7 @@ import { limited, notApplicable, supported } from '../expect.ts';
 import { pause } from '../../../util/pause.ts';
 import { control, meansOfWorkload } from '../kit/observe.ts';
 import { fixturePodReady, throwIfNoPodMade, waitForPodSet } from '../kit/podWaits.ts';
+import { whileFixtureControllerActs } from '../kit/controllerActs.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
 import { parseQuantity } from '../../../util/quantity.ts';
 import { formatBytes } from '../kit/formatBytes.ts';
@@ -63,13 +64,14 @@ function limitsOf(f: RenderedFixture): { cpu: number; memory: number } {
 
 async function limitsProbe(ctx: CheckContext): Promise<Observation> {
   // The seed's limits (memory 128Mi, cpu 2), unless the harness sized them down to fit the nodes.
-  const want = limitsOf(ctx.fixture('deploy-resource'));
+  const fixture = ctx.fixture('deploy-resource');
+  const want = limitsOf(fixture);
   const wantText = `limits memory ${formatBytes(want.memory)}, cpu ${+want.cpu.toFixed(3)}`;
   ctx.step(`waiting for the 3 replicas of deploy-resource (${wantText}) to be Ready (or unschedulable for lack of CPU/memory)`);
   const evidence: EvidenceItem[] = [];
   let pods;
   try {
-    pods = await waitForPodSet(ctx, 'app=deploy-resource', 3, ctx.options.timeouts.rollout);
+    pods = await whileFixtureControllerActs(ctx, fixture, () => waitForPodSet(ctx, 'app=deploy-resource', 3, ctx.options.timeouts.rollout));
   } catch (e) {
     if (!(e instanceof WaitTimeoutError)) throw e;
     await throwIfNoPodMade(ctx, 'app=deploy-resource', 'Deployment deploy-resource', e);

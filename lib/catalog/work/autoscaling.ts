@@ -25,6 +25,7 @@ async function hpaProbe(ctx: CheckContext): Promise<Observation> {
   try {
     const d = await waitForDeploymentComplete(ctx.kube, ctx.namespace, name, ctx.options.timeouts.rollout, ctx.signal, {
       unschedulableGraceMs: ctx.options.timeouts.podUnschedulable,
+      controllerObserveMs: ctx.options.timeouts.controllerObserve,
     });
     evidence.push(`deployment ${name}: ${describeDeployment(d)}`);
   } catch (e) {

@@ -32,6 +32,7 @@ async function rollout(ctx: CheckContext, name: string, evidence: EvidenceItem[]
   try {
     const d = await waitForDeploymentComplete(ctx.kube, ctx.namespace, name, ctx.options.timeouts.rollout, ctx.signal, {
       unschedulableGraceMs: ctx.options.timeouts.podUnschedulable,
+      controllerObserveMs: ctx.options.timeouts.controllerObserve,
     });
     evidence.push(`deployment ${name}: ${describeDeployment(d)}`);
     return undefined;
@@ -80,7 +81,7 @@ export const features: Feature[] = [
     title: 'Deployment with 3 replicas on Windows nodes: ready, scaled, rolled',
     access: permissions('apps', 'deployments', ['update'], 'namespace'),
     needs: ['windows-node'],
-    subject: ['workload-controller'],
+    subject: ['workload-controller', 'deployment-controller', 'replicaset-controller'],
     fixtures: [{ id: 'deployment', template: 'deployment', os: 'windows' }],
     expect: () => supported('Deployments are supported on Windows nodes', sources(cite.v19Guide('Deployment'), cite.intro())),
     probe: async ctx => {
@@ -115,7 +116,7 @@ export const features: Feature[] = [
     area: 'workloads',
     title: 'DaemonSet selecting Windows: one ready pod per schedulable Windows node, none on Linux',
     needs: ['windows-node'],
-    subject: ['workload-controller'],
+    subject: ['workload-controller', 'daemonset-controller'],
     fixtures: [{ id: 'daemonset', template: 'daemonset', os: 'windows', pin: 'none' }],
     expect: () => supported('DaemonSets are supported on Windows nodes', sources(cite.v19Guide('DaemonSet'), cite.intro())),
     probe: async ctx => {
@@ -126,6 +127,7 @@ export const features: Feature[] = [
       try {
         const ds = await waitForDaemonSetReady(ctx.kube, ctx.namespace, 'daemonset', win.length, ctx.options.timeouts.rollout, ctx.signal, {
           unschedulableGraceMs: ctx.options.timeouts.podUnschedulable,
+          controllerObserveMs: ctx.options.timeouts.controllerObserve,
         });
         evidence.push(`daemonset: ${describeDaemonSet(ds)}`);
       } catch (e) {

@@ -1,6 +1,8 @@
 // StatefulSet on Windows nodes: stable pod names, each reachable by its per-pod DNS name.
 
 import type { V1StatefulSet } from '@kubernetes/client-node';
+import { whileControllerActs } from '../../cluster/controllerObserved.ts';
+import { withSchedulingGuard } from '../../cluster/workloadWait.ts';
 import { watchUntil, WaitTimeoutError } from '../../cluster/watch.ts';
 import { supported } from '../expect.ts';
 import { meansOfWorkload, probeUntilPass } from '../kit/observe.ts';
@@ -43,24 +45,35 @@ async function statefulSetProbe(ctx: CheckContext): Promise<Observation> {
   const evidence: EvidenceItem[] = [];
   ctx.step(`waiting for statefulset ${name} to have ${STATEFULSET_REPLICAS} ready replicas`);
   try {
-    const sts = await watchUntil<V1StatefulSet, V1StatefulSet>({
-      kube: ctx.kube,
-      path: `/apis/apps/v1/namespaces/${ctx.namespace}/statefulsets`,
-      fieldSelector: `metadata.name=${name}`,
-      list: () => listAll(q => ctx.kube.apps.listNamespacedStatefulSet({ namespace: ctx.namespace, fieldSelector: `metadata.name=${name}`, ...q })),
-      check: s => ((s.status?.readyReplicas ?? 0) >= STATEFULSET_REPLICAS ? s : undefined),
-      what: `statefulset ${ctx.namespace}/${name} to have ${STATEFULSET_REPLICAS} ready replicas`,
-      describe: s => (s ? `replicas ${s.status?.replicas ?? 0}, ready ${s.status?.readyReplicas ?? 0}` : 'statefulset not seen'),
-      timeoutMs: ctx.options.timeouts.rollout,
-      signal: ctx.signal,
-    });
+    // Ends early on evidence: a pod that fails for good or stays Unschedulable, a controller that never observes the set.
+    const sts = await withSchedulingGuard(
+      ctx.kube,
+      ctx.namespace,
+      `app=${name}`,
+      `statefulset ${name}`,
+      ctx.options.timeouts.podUnschedulable,
+      ctx.signal,
+      () =>
+        whileControllerActs(ctx.kube, { namespace: ctx.namespace, kind: 'StatefulSet', name }, ctx.options.timeouts.controllerObserve, ctx.signal, () =>
+          watchUntil<V1StatefulSet, V1StatefulSet>({
+            kube: ctx.kube,
+            path: `/apis/apps/v1/namespaces/${ctx.namespace}/statefulsets`,
+            fieldSelector: `metadata.name=${name}`,
+            list: () => listAll(q => ctx.kube.apps.listNamespacedStatefulSet({ namespace: ctx.namespace, fieldSelector: `metadata.name=${name}`, ...q })),
+            check: s => ((s.status?.readyReplicas ?? 0) >= STATEFULSET_REPLICAS ? s : undefined),
+            what: `statefulset ${ctx.namespace}/${name} to have ${STATEFULSET_REPLICAS} ready replicas`,
+            describe: s => (s ? `replicas ${s.status?.replicas ?? 0}, ready ${s.status?.readyReplicas ?? 0}` : 'statefulset not seen'),
+            timeoutMs: ctx.options.timeouts.rollout,
+            signal: ctx.signal,
+          }),
+        ),
+    );
     evidence.push(`statefulset ${name}: replicas ${sts.status?.replicas}, ready ${sts.status?.readyReplicas}`);
   } catch (e) {
     if (!(e instanceof WaitTimeoutError)) throw e;
     const means = await meansOfWorkload(ctx, `app=${name}`, `statefulset ${name}`);
     if (means) throw means;
     return { works: false, summary: e.message, evidence: [...evidence, e.message] };
-    throw e;
   }
   const pods = (await listAll(q => ctx.kube.core.listNamespacedPod({ namespace: ctx.namespace, labelSelector: `app=${name}`, ...q }))).items;
   const names = pods.map(p => p.metadata?.name ?? '').sort();
@@ -94,6 +107,7 @@ export const features: Feature[] = [
     area: 'workloads',
     title: 'StatefulSet on Windows: stable pod names and per-pod DNS',
     needs: ['windows-node'],
+    subject: ['statefulset-controller'],
     fixtures: [{ id: 'statefulset', template: 'statefulset', os: 'windows' }],
     expect: () =>
       supported(

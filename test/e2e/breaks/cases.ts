@@ -160,6 +160,15 @@ export const BREAK_CASES: BreakCase[] = [
     error: ['net.session-affinity', 'net.session-affinity-timeout', 'cfg.secret-defaultmode', 'cfg.secret-at-rest', 'node.pause-image'],
   },
   // ---- WINCHECK_BREAKS=all ------------------------------------------------------------------
+  // Controllers that never act (no status, no pods): the feature about each controller regresses
+  // once the controller has not observed its workload within the bound; the features that only
+  // use one (the pause-image DaemonSet, the HPA's and the limits' Deployments) cannot observe.
+  {
+    name: 'controllers-down',
+    breaks: ['daemonset-controller-down', 'deployment-controller-down', 'statefulset-controller-down'],
+    regressed: ['work.daemonset', 'work.deployment', 'work.statefulset'],
+    error: ['node.pause-image', 'work.hpa', 'res.limits'],
+  },
   {
     // The beta label gone: discovery sees it, so the expectation itself turns limited.
     name: 'scheduling',

@@ -251,6 +251,48 @@ describe('sim workload controllers', () => {
     expect(podsIn(c.store, NS, 'app=agent')).to.have.length(0);
   });
 
+  it('breaks: *-controller-down leaves DaemonSets, Deployments and StatefulSets without status or pods', async () => {
+    await c.stop();
+    c = await startTestCluster(
+      withOverrides(loadProfile('default'), { breaks: ['daemonset-controller-down', 'deployment-controller-down', 'statefulset-controller-down'] }),
+    );
+    createNamespace(c.store, NS);
+    c.store.create('daemonsets.apps', daemonSet('agent', 'linux'));
+    c.store.create('deployments.apps', deployment('web', 2));
+    c.store.create('statefulsets.apps', {
+      apiVersion: 'apps/v1',
+      kind: 'StatefulSet',
+      metadata: { name: 'db', namespace: NS },
+      spec: {
+        replicas: 1,
+        serviceName: 'db',
+        selector: { matchLabels: { app: 'db' } },
+        template: { metadata: { labels: { app: 'db' } }, spec: structuredClone(WINDOWS_POD_SPEC) },
+      },
+    });
+    // An unbroken controller (ReplicaSet) acts meanwhile: only the broken ones are silent.
+    c.store.create('replicasets.apps', {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name: 'rs', namespace: NS },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: 'rs' } },
+        template: { metadata: { labels: { app: 'rs' } }, spec: structuredClone(WINDOWS_POD_SPEC) },
+      },
+    });
+    await waitFor(
+      c.store,
+      'the ReplicaSet observed',
+      () => (c.store.get('replicasets.apps', NS, 'rs') as unknown as V1ReplicaSet).status?.observedGeneration === 1,
+    );
+    expect(dsStatus('agent')).to.equal(undefined);
+    expect(getDeploy(c, 'web').status).to.equal(undefined);
+    expect((c.store.get('statefulsets.apps', NS, 'db') as unknown as V1StatefulSet).status).to.equal(undefined);
+    expect(replicaSets(c).map(r => r.metadata!.name)).to.deep.equal(['rs']);
+    expect(podsIn(c.store, NS, 'app=agent').length + podsIn(c.store, NS, 'app=db').length).to.equal(0);
+  });
+
   it('creates StatefulSet pods in order with stable names, hostname and subdomain', async () => {
     const order: string[] = [];
     const sub = c.store.onAny((bucket, e) => {

@@ -6,6 +6,7 @@
 // rollout deadline.
 
 import type { KubernetesObject } from '@kubernetes/client-node';
+import { listAll, type PagedList } from './list.ts';
 import { MeansError, type Means } from './meansError.ts';
 import type { KubeClients } from './types.ts';
 import { WaitTimeoutError, watchUntil } from './watch.ts';
@@ -60,14 +61,16 @@ export function failWhenNotObserved(
   signal: AbortSignal,
 ): Promise<never> {
   const fieldSelector = `metadata.name=${name}`;
-  const list = (): Promise<{ items: Controlled[]; metadata?: { resourceVersion?: string } }> =>
-    kind === 'Deployment'
-      ? kube.apps.listNamespacedDeployment({ namespace, fieldSelector })
-      : kind === 'DaemonSet'
-        ? kube.apps.listNamespacedDaemonSet({ namespace, fieldSelector })
-        : kind === 'StatefulSet'
-          ? kube.apps.listNamespacedStatefulSet({ namespace, fieldSelector })
-          : kube.apps.listNamespacedReplicaSet({ namespace, fieldSelector });
+  const list = () =>
+    listAll<PagedList<Controlled>>(q =>
+      kind === 'Deployment'
+        ? kube.apps.listNamespacedDeployment({ namespace, fieldSelector, ...q })
+        : kind === 'DaemonSet'
+          ? kube.apps.listNamespacedDaemonSet({ namespace, fieldSelector, ...q })
+          : kind === 'StatefulSet'
+            ? kube.apps.listNamespacedStatefulSet({ namespace, fieldSelector, ...q })
+            : kube.apps.listNamespacedReplicaSet({ namespace, fieldSelector, ...q }),
+    );
   const controller = CONTROLLER_OF[kind];
   return watchUntil<Controlled, true>({
     kube,

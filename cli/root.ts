@@ -72,13 +72,18 @@ function buildProgram(setCode: (c: number) => void): Command {
   const clusterFlags = (cmd: Command) =>
     cmd
       .option('--kubeconfig <file>', 'kubeconfig (default: $KUBECONFIG, then ~/.kube/config, then in-cluster)')
-      .option('--context <name>', 'kubeconfig context (default: its current context)');
+      .option('--context <name>', 'kubeconfig context (default: its current context)')
+      .option('--cluster <name>', "kubeconfig cluster to use instead of the context's (as kubectl --cluster)")
+      .option('--user <name>', "kubeconfig user to use instead of the context's (as kubectl --user)")
+      .option('--as <user>', 'impersonate this user (as kubectl --as; needs the impersonate permission)')
+      .option('--as-group <group>', 'impersonate this group too (repeatable, as kubectl --as-group)', collect, [])
+      .option('--as-uid <uid>', 'impersonate this uid (as kubectl --as-uid)');
   const profiles = simProfileNames();
   const simOption = (what: string) =>
     new Option(
       '--sim [profile]',
       `start the simulated cluster and ${what}; profile: ${profiles.length ? `${profiles.join(', ')} (default: default)` : 'a built-in name'} or a YAML file`,
-    ).conflicts(['kubeconfig', 'context']);
+    ).conflicts(['kubeconfig', 'context', 'cluster', 'user']);
   const sshFlags = (cmd: Command) =>
     cmd
       .option('--ssh-user <user>', 'SSH user on the Windows nodes (node features)')
@@ -196,7 +201,9 @@ function buildProgram(setCode: (c: number) => void): Command {
       try {
         const { loadKubeConfig, discover, makeClients, preflight } = await clusterModules();
         const { kc } = loadKubeConfig(
-          sim ? { kubeconfig: sim.kubeconfigPath } : { kubeconfig: o.kubeconfig ?? file.kubeconfig, context: o.context ?? file.context },
+          sim
+            ? { kubeconfig: sim.kubeconfigPath, ...identityFlags(o) }
+            : { kubeconfig: o.kubeconfig ?? file.kubeconfig, context: o.context ?? file.context, ...identityFlags(o) },
         );
         const version = await preflight(kc, defaultTimeouts().preflightConnect);
         const info = await discover(makeClients(kc), { version, loadBalancer: file.loadBalancer, sshCheck: sshReachable(ssh) });
@@ -210,9 +217,9 @@ function buildProgram(setCode: (c: number) => void): Command {
   clusterFlags(program.command('cleanup').description('delete every namespace and object carrying the wincheck run label'))
     .option('--run-id <id>', 'only this run')
     .option('--force', 'delete runs that are still in progress too (by default their live lease protects them)')
-    .action(async (o: { kubeconfig?: string; context?: string; runId?: string; force?: boolean }) => {
+    .action(async (o: { kubeconfig?: string; context?: string; runId?: string; force?: boolean } & IdentityFlags) => {
       const { loadKubeConfig, makeClients, cleanupRuns, cleanupCommand, preflight } = await clusterModules();
-      const { kc } = loadKubeConfig(o);
+      const { kc } = loadKubeConfig({ ...o, ...identityFlags(o) });
       await preflight(kc, defaultTimeouts().preflightConnect);
       // Ctrl-C or SIGTERM ends every call and wait at once (exit 130; what is left stays listed).
       const stop = new AbortController();
@@ -295,6 +302,20 @@ function buildProgram(setCode: (c: number) => void): Command {
   return program;
 }
 
+interface IdentityFlags {
+  cluster?: string;
+  user?: string;
+  as?: string;
+  asGroup?: string[];
+  asUid?: string;
+}
+
+/** --cluster, --user, --as, --as-group, --as-uid as loadKubeConfig takes them. */
+function identityFlags(o: IdentityFlags | Record<string, unknown>) {
+  const f = o as IdentityFlags;
+  return { cluster: f.cluster, user: f.user, as: f.as, asGroups: f.asGroup?.length ? f.asGroup : undefined, asUid: f.asUid };
+}
+
 async function runAction(o: Record<string, unknown>): Promise<number> {
   if (!o.sonobuoy) return runChecks(o);
   if (o.reportDir !== undefined) throw new UsageError('--sonobuoy writes into $SONOBUOY_RESULTS_DIR: drop --report-dir');
@@ -319,6 +340,7 @@ async function runChecks(o: Record<string, unknown>): Promise<number> {
   const flags: RunFlags = {
     kubeconfig: o.kubeconfig as string | undefined,
     context: o.context as string | undefined,
+    ...identityFlags(o),
     suite: o.suite as string[],
     feature: o.feature as string[],
     skip: o.skip as string[],

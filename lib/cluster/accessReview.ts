@@ -3,7 +3,8 @@
 // (verb, resource, scope, who needs it) instead of failing checks one by one later.
 
 import { AuthorizationV1Api, type KubeConfig } from '@kubernetes/client-node';
-import { apiErrorMessage } from './apiError.ts';
+import { apiErrorMessage, apiStatusCode } from './apiError.ts';
+import { refusedCredentials } from './refusal.ts';
 import { resilientConfiguration } from './resilience.ts';
 import type { AccessNeed } from './permission.ts';
 
@@ -30,6 +31,8 @@ export async function deniedPermissions(kc: KubeConfig, needs: AccessNeed[], run
         });
         return r.status?.allowed ? undefined : { ...n, reason: r.status?.reason || undefined };
       } catch (e) {
+        // A 401 is the credential refused, not a missing permission: one line for the run (refusal.ts).
+        if (apiStatusCode(e) === 401) throw refusedCredentials(kc, ' at the RBAC preflight');
         return { ...n, reason: `could not ask: ${apiErrorMessage(e)}` };
       }
     }),

@@ -9,6 +9,7 @@ import type { KubeClients } from './types.ts';
 import { connectWithRetries, isTransportFailure } from './resilience.ts';
 import { asMeansError, MeansError } from './meansError.ts';
 import { defaultTimeouts } from './timeouts.ts';
+import { CredentialedKubeConfig } from './credentials.ts';
 
 /** What a command run in a pod or on a node gave back. */
 export interface CommandResult {
@@ -30,6 +31,7 @@ export async function execInPod(
   argv: string[],
   timeoutMs = defaultTimeouts().exec,
   signal = kube.signal,
+  renewed = false,
 ): Promise<CommandResult> {
   const container = target.container ?? (await firstContainer(kube, target));
   const stdout = collector();
@@ -51,6 +53,9 @@ export async function execInPod(
       w => w.close(),
     );
   } catch (e) {
+    // A refused credential (the upgrade answered 401) that can be had anew: once more with it.
+    if (!renewed && /Unexpected server response: 401/.test(String(e)) && kube.kc instanceof CredentialedKubeConfig && kube.kc.credentialRefused())
+      return execInPod(kube, { ...target, container }, argv, timeoutMs, signal, true);
     // No answer from the API server even after retries: the path to the cluster failed, not exec.
     if (isTransportFailure(e)) throw e;
     throw asMeansError(e, 'exec', `could not exec into ${where}`)!;

@@ -6,6 +6,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { CredentialedKubeConfig } from './credentials.ts';
 import { DEFAULT_RETRY_POLICY, withRetries, type RetryPolicy } from './retry.ts';
 
 export interface RawResponse {
@@ -25,31 +26,40 @@ export async function rawGet(client: RawGetClient, path: string, override: Parti
   const { kc } = client;
   const server = kc.getCurrentCluster()?.server;
   if (!server) throw new Error('the kubeconfig has no current cluster');
-  const url = new URL(path, server.endsWith('/') ? server : server + '/');
-  const opts: https.RequestOptions = { method: 'GET', headers: { Accept: 'application/json' } };
-  await kc.applyToHTTPSOptions(opts);
+  // Appended, not resolved: a server behind a path prefix (https://host/k8s/clusters/c-x) keeps it.
+  const url = new URL(server.replace(/\/+$/, '') + path);
   const lib = url.protocol === 'http:' ? http : https;
   const policy = { ...(client.policy ?? DEFAULT_RETRY_POLICY), ...override };
-  return withRetries(
-    `GET ${url.pathname}`,
-    policy,
-    client.signal,
-    true,
-    (signal, answered) =>
-      new Promise((resolve, reject) => {
-        const req = lib.request(url, { ...opts, signal }, res => {
-          answered();
-          let body = '';
-          res.setEncoding('utf8');
-          res.on('data', (c: string) => {
-            body += c;
-          });
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'], value: { status: res.statusCode ?? 0, body } }));
-          res.on('error', reject);
-          res.on('aborted', () => reject(Object.assign(new Error('the connection was reset mid-answer'), { code: 'ECONNRESET' })));
-        });
-        req.on('error', reject);
-        req.end();
-      }),
-  );
+  const what = `GET ${url.pathname}`;
+  let renewed = false;
+  return withRetries(what, policy, client.signal, true, async (signal, answered) => {
+    let res = await getOnce(kc, lib, url, signal, answered);
+    // A 401 with a credential that can be had anew: once more with it (resilience.ts does the same).
+    if (res.status === 401 && !renewed && kc instanceof CredentialedKubeConfig && kc.credentialRefused()) {
+      renewed = true;
+      res = await getOnce(kc, lib, url, signal, answered);
+    }
+    if (res.status === 401 && kc instanceof CredentialedKubeConfig) kc.refusedMidRun(what);
+    return res;
+  });
+}
+
+async function getOnce(kc: KubeConfig, lib: typeof http | typeof https, url: URL, signal: AbortSignal, answered: () => void) {
+  const opts: https.RequestOptions = { method: 'GET', headers: { Accept: 'application/json' } };
+  await kc.applyToHTTPSOptions(opts);
+  return new Promise<{ status: number; retryAfter: string | undefined; value: RawResponse }>((resolve, reject) => {
+    const req = lib.request(url, { ...opts, signal }, res => {
+      answered();
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => {
+        body += c;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'], value: { status: res.statusCode ?? 0, body } }));
+      res.on('error', reject);
+      res.on('aborted', () => reject(Object.assign(new Error('the connection was reset mid-answer'), { code: 'ECONNRESET' })));
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }

@@ -17,6 +17,7 @@ import {
 
 export * from './retry.ts';
 import { DEFAULT_RETRY_POLICY, withRetries, type RetryPolicy } from './retry.ts';
+import { CredentialedKubeConfig, multiValuedHeaders } from './credentials.ts';
 
 /** The generated clients' HTTP layer with the policy: deadlines, abort, retries. */
 export class ResilientHttpLibrary implements HttpLibrary {
@@ -25,6 +26,8 @@ export class ResilientHttpLibrary implements HttpLibrary {
   constructor(
     private readonly _policy: RetryPolicy,
     private readonly _signal?: AbortSignal,
+    /** Whose credentials: after a 401 they are fetched anew and the request sent once more. */
+    private readonly _kc?: KubeConfig,
   ) {}
 
   send(request: RequestContext) {
@@ -39,10 +42,19 @@ export class ResilientHttpLibrary implements HttpLibrary {
     // it as gone), and a repeated create ends in 409, which create.ts resolves by reading back.
     // The body is read inside the attempt, under its own deadline (a reset mid-body is retried
     // like any other), and handed on already read.
+    let renewed = false;
     return withRetries(what, this._policy, this._signal, true, async (signal, answered) => {
       request.setSignal(signal);
-      const res = await this._fetch.send(request).toPromise();
+      let res = await this._fetchOnce(request);
+      // A 401 with a credential that can be had anew (exec plugin, tokenFile): once more with it,
+      // as client-go's exec authenticator does on a 401.
+      if (res.httpStatusCode === 401 && !renewed && this._kc instanceof CredentialedKubeConfig && this._kc.credentialRefused()) {
+        renewed = true;
+        await this._kc.applySecurityAuthentication(request);
+        res = await this._fetchOnce(request);
+      }
       answered();
+      if (res.httpStatusCode === 401 && this._kc instanceof CredentialedKubeConfig) this._kc.refusedMidRun(what);
       const body = await res.body.binary();
       const read = new ResponseContext(res.httpStatusCode, res.headers, {
         text: () => Promise.resolve(body.toString('utf8')),
@@ -50,6 +62,16 @@ export class ResilientHttpLibrary implements HttpLibrary {
       });
       return { status: res.httpStatusCode, retryAfter: res.headers['retry-after'], value: read };
     });
+  }
+
+  private _fetchOnce(request: RequestContext): Promise<ResponseContext> {
+    // Impersonate-Group and -Extra-* may repeat; RequestContext holds one value a header, so
+    // those requests go with their headers as a list of pairs (node-fetch takes either).
+    const pairs = multiValuedHeaders(request);
+    const sent = pairs
+      ? (Object.create(request, { getHeaders: { value: () => [...Object.entries(request.getHeaders()), ...pairs] } }) as RequestContext)
+      : request;
+    return this._fetch.send(sent).toPromise();
   }
 }
 
@@ -70,6 +92,6 @@ export function resilientConfiguration(kc: KubeConfig, opts: ClientOptions = {})
   return createConfiguration({
     baseServer: new ServerConfiguration(cluster.server, {}),
     authMethods: { default: kc },
-    httpApi: new ResilientHttpLibrary(policyOf(opts), opts.signal),
+    httpApi: new ResilientHttpLibrary(policyOf(opts), opts.signal, kc),
   });
 }

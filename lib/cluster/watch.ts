@@ -5,6 +5,7 @@
 import http, { STATUS_CODES } from 'node:http';
 import https from 'node:https';
 import { createInterface } from 'node:readline';
+import { CredentialedKubeConfig } from './credentials.ts';
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import { apiErrorMessage } from './apiError.ts';
 import { DEFAULT_RETRY_POLICY } from './resilience.ts';
@@ -170,6 +171,8 @@ export async function openWatch<T>(
     res.on('error', doneOnce);
     if (res.statusCode !== 200) {
       res.resume();
+      // A refused credential is fetched anew for the next watch (the caller re-opens it).
+      if (res.statusCode === 401 && kc instanceof CredentialedKubeConfig) kc.credentialRefused();
       doneOnce(Object.assign(new Error(STATUS_CODES[res.statusCode ?? 0] ?? `HTTP ${res.statusCode}`), { statusCode: res.statusCode }));
       return;
     }

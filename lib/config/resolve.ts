@@ -7,6 +7,12 @@ import type { FileConfig, NodeAccessMode, RunConfig, SshConfig } from './types.t
 export interface RunFlags {
   kubeconfig?: string;
   context?: string;
+  /** kubectl's --cluster, --user, --as, --as-group, --as-uid. */
+  cluster?: string;
+  user?: string;
+  as?: string;
+  asGroups?: string[];
+  asUid?: string;
   suite?: string[];
   feature?: string[];
   skip?: string[];
@@ -51,6 +57,11 @@ export function resolveConfig(flags: RunFlags, file: FileConfig, env: NodeJS.Pro
   return {
     kubeconfig: takeFirst(flags.kubeconfig, file.kubeconfig),
     context: takeFirst(flags.context, file.context),
+    cluster: flags.cluster,
+    user: flags.user,
+    as: flags.as,
+    asGroups: flags.asGroups,
+    asUid: flags.asUid,
     suites: takeFirst(nonEmpty(flags.suite), file.suites) ?? [],
     features: takeFirst(nonEmpty(flags.feature), file.features) ?? [],
     skip: takeFirst(nonEmpty(flags.skip), file.skip) ?? [],

@@ -46,6 +46,12 @@ export interface FileConfig {
 export interface RunConfig {
   kubeconfig?: string;
   context?: string;
+  /** kubectl's --cluster, --user, --as, --as-group, --as-uid (lib/cluster/kubeconfig.ts). */
+  cluster?: string;
+  user?: string;
+  as?: string;
+  asGroups?: string[];
+  asUid?: string;
   suites: string[];
   features: string[];
   skip: string[];

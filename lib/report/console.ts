@@ -3,6 +3,7 @@
 // heartbeat names what is still running every 15 s, so a slow check never means silence; on a
 // terminal a live status line at the bottom says the same, rewritten in place.
 
+import { describeCredentials } from '../cluster/credentialInfo.ts';
 import type { CheckResult } from '../catalog/types.ts';
 import type { NodeInfo } from '../discovery/types.ts';
 import { bannerOf } from './banner.ts';
@@ -46,6 +47,8 @@ export default class ConsoleReporter implements Reporter {
     const c = run.cluster;
     this._out(bannerOf(run));
     this._out(`Endpoint:   ${c.server} (context ${c.context ?? 'none'}, from ${run.kubeconfigSource})`);
+    const who = describeCredentials(run.credentials);
+    if (who) this._out(`Identity:   ${who}`);
     this._out(`Kubernetes: ${c.version.gitVersion}; nodes: ${nodesLine(c.nodes)}`);
     if (run.notVisited?.length) this._out(`Not visited by node-level checks: ${notVisitedText(run)}`);
     this._out(`Namespace:  ${run.namespace}`);

@@ -1,5 +1,6 @@
 // summary.md: what a maintainer reads in ten seconds. Counts first, then one row per feature.
 
+import { describeCredentials } from '../cluster/credentialInfo.ts';
 import { formatSourcesMarkdown } from '../facts/sources.ts';
 import { RESULTS_SCHEMA_VERSION, WINCHECK_VERSION } from '../facts/wincheck.ts';
 import { bannerOf } from './banner.ts';
@@ -45,6 +46,7 @@ export function renderSummary(run: RunInfo, summary: RunSummary): string {
     '## Cluster',
     '',
     `- Server: ${c.server}${c.context ? `, context ${c.context}` : ''}; Kubernetes ${c.version.gitVersion}`,
+    ...(run.credentials ? [`- Identity: ${describeCredentials(run.credentials)}`] : []),
     `- Namespace: ${run.namespace}`,
     ...c.nodes.map(
       n =>

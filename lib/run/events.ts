@@ -3,6 +3,7 @@
 
 import type { CheckResult, Outcome } from '../catalog/types.ts';
 import type { ClusterInfo } from '../discovery/types.ts';
+import type { CredentialInfo } from '../cluster/credentialInfo.ts';
 
 export interface SelectedFeature {
   id: string;
@@ -28,6 +29,8 @@ export interface RunInfo {
   kubeconfigSource: string;
   /** Windows nodes node-level checks do not visit (cordoned, NotReady), with why. */
   notVisited?: { node: string; why: string }[];
+  /** Who the run is (user, credential kind, impersonation) and whether TLS is verified. */
+  credentials?: CredentialInfo;
 }
 
 export type RunStatus = 'passed' | 'failed' | 'interrupted' | 'timedout';

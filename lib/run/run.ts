@@ -9,7 +9,7 @@ import { selectFeatures } from '../catalog/select.ts';
 import type { Feature } from '../catalog/types.ts';
 import { cleanupCommand } from '../cluster/cleanup.ts';
 import { makeClients } from '../cluster/client.ts';
-import { loadKubeConfig } from '../cluster/kubeconfig.ts';
+import { loadKubeConfig, type CredentialInfo } from '../cluster/kubeconfig.ts';
 import { waitTimeoutForPodReady } from '../cluster/podWait.ts';
 import { PER_NODE_COMMANDS } from '../config/resolve.ts';
 import type { RunConfig } from '../config/types.ts';
@@ -50,7 +50,7 @@ export async function runWincheck(config: RunConfig, opts: RunOptions): Promise<
   const features = selectFeatures(opts.catalog ?? (await loadCatalog()), { suites: config.suites, features: config.features, skip: config.skip });
   if (!features.length) throw new UsageError('no feature selected: --skip excluded everything');
   // 2. Which cluster.
-  const { kc, source } = loadKubeConfig({ kubeconfig: config.kubeconfig, context: config.context });
+  const { kc, source, credentials } = loadKubeConfig(config);
   // Every call of the run's clients ends on Ctrl-C or the deadline; teardown has its own clients,
   // without that signal, so cleanup still runs after an interrupt.
   const abort = new AbortController();
@@ -101,7 +101,7 @@ export async function runWincheck(config: RunConfig, opts: RunOptions): Promise<
   tasks
     .add(
       preflightTask(kc, async r => {
-        await events.onBegin(runInfo(r, source, started));
+        await events.onBegin(runInfo(r, source, credentials, started));
         begun = true;
       }),
     )
@@ -143,7 +143,7 @@ export async function runWincheck(config: RunConfig, opts: RunOptions): Promise<
   }
 }
 
-function runInfo(r: RunState, source: string, started: number): RunInfo {
+function runInfo(r: RunState, source: string, credentials: CredentialInfo, started: number): RunInfo {
   // A cluster the sim serves says so (discovery reads its advertisement), even through --kubeconfig.
   const advertised = r.cluster!.simulated;
   const notVisited = windowsNodesNotVisited(r.cluster!.nodes, r.config);
@@ -159,6 +159,7 @@ function runInfo(r: RunState, source: string, started: number): RunInfo {
     reportDir: r.config.reportDir,
     kubeconfigSource: source,
     ...(notVisited.length ? { notVisited } : {}),
+    credentials,
   };
 }
 

@@ -79,6 +79,18 @@ export interface SimRunOptions {
   skipUnpermitted?: boolean;
   /** The run may stop with an error (exit 2/3): return it in SimRun.error rather than rejecting. */
   expectError?: boolean;
+  /** The kubeconfig shape the run uses instead of the sim's own (in-process only): a file, environment, flags. */
+  kubeconfigFor?: (sim: SimCluster, dir: string) => KubeconfigShape | Promise<KubeconfigShape>;
+}
+
+export interface KubeconfigShape {
+  /** --kubeconfig; unset: none (KUBECONFIG from env decides). */
+  kubeconfig?: string;
+  /** Set in process.env during the run (KUBECONFIG, HTTPS_PROXY...). */
+  env?: Record<string, string>;
+  flags?: Partial<RunFlags>;
+  /** Stopped after the run (proxies, fronts). */
+  close?: () => Promise<void>;
 }
 
 /** Shortened network periods (upstream: 30 s warm-up, 10 s steady, 1 s poll, 10 s connect), a minute per pod start. */
@@ -104,6 +116,7 @@ async function runInProcess(features: string[], o: SimRunOptions): Promise<SimRu
   const output: string[] = [];
   const podIPs = new Map<string, string>();
   const created: string[] = [];
+  let shapeClose: (() => Promise<void>) | undefined;
   const seen = sim.store.onAny((bucket, e) => {
     if (e.type === 'ADDED' && (bucket === 'namespaces' || e.object.metadata.labels?.[RUN_LABEL]))
       created.push(`${bucket}/${e.object.metadata.namespace ? `${e.object.metadata.namespace}/` : ''}${e.object.metadata.name}`);
@@ -112,8 +125,11 @@ async function runInProcess(features: string[], o: SimRunOptions): Promise<SimRu
   });
   try {
     const reports = join(dir, 'reports');
-    const kubeconfig = o.rbac ? await serviceAccountKubeconfig(sim, o.rbac, dir) : join(dir, 'kubeconfig');
+    const shape = o.kubeconfigFor ? await o.kubeconfigFor(sim, dir) : undefined;
+    shapeClose = shape?.close;
+    const kubeconfig = shape ? shape.kubeconfig : o.rbac ? await serviceAccountKubeconfig(sim, o.rbac, dir) : join(dir, 'kubeconfig');
     const flags: RunFlags = {
+      ...shape?.flags,
       kubeconfig,
       feature: features,
       reportDir: reports,
@@ -133,7 +149,9 @@ async function runInProcess(features: string[], o: SimRunOptions): Promise<SimRu
     config.simulated = true;
     config.simProfile = profile.name;
     const turn = inProcessTurn.then(() =>
-      runWincheck(config, { out: l => output.push(l), events: createReporters({ reportDir: config.reportDir, out: l => output.push(l) }) }),
+      withEnv(shape?.env ?? {}, () =>
+        runWincheck(config, { out: l => output.push(l), events: createReporters({ reportDir: config.reportDir, out: l => output.push(l) }) }),
+      ),
     );
     inProcessTurn = turn.catch(() => undefined);
     let exitCode: number;
@@ -187,6 +205,7 @@ async function runInProcess(features: string[], o: SimRunOptions): Promise<SimRu
     };
   } finally {
     seen.stop();
+    await shapeClose?.();
     await sim.stop();
     rmSync(dir, { recursive: true, force: true });
   }
@@ -211,6 +230,20 @@ async function serviceAccountKubeconfig(sim: SimCluster, manifest: string, dir: 
   const path = join(dir, 'kubeconfig-sa');
   writeFileSync(path, kc.exportConfig(), { mode: 0o600 });
   return path;
+}
+
+/** process.env with `env` set while fn runs (the kubeconfig loader reads KUBECONFIG and the proxy variables there). */
+async function withEnv<T>(env: Record<string, string>, fn: () => Promise<T>): Promise<T> {
+  const saved = Object.keys(env).map(k => [k, process.env[k]] as const);
+  Object.assign(process.env, env);
+  try {
+    return await fn();
+  } finally {
+    for (const [k, v] of saved) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
 }
 
 /** The sim's address blocks are in use: other sims run on this machine (at most four at once). */
@@ -241,7 +274,8 @@ export function simRunToJson(run: SimRun): SimRunJson {
 }
 
 async function runInChild(features: string[], o: SimRunOptions): Promise<SimRun> {
-  if (o.edit || o.knownHosts || o.onSim) throw new Error('runOnSim: edit, onSim and knownHosts are functions and need an in-process run (inChild: false)');
+  if (o.edit || o.knownHosts || o.onSim || o.kubeconfigFor)
+    throw new Error('runOnSim: edit, onSim, knownHosts and kubeconfigFor are functions and need an in-process run (inChild: false)');
   const dir = mkdtempSync(join(tmpdir(), 'wincheck-simrun-req-'));
   try {
     const request = join(dir, 'request.json');

@@ -1,0 +1,183 @@
+// The kubeconfigs real clusters hand out, against the simulated cluster: each runs a small real
+// selection of suites end to end and gets the admin's verdicts, or is refused with exit 3 and
+// one line; nothing is left in the cluster.
+
+import { expect } from 'chai';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { parse, stringify } from 'yaml';
+import { runOnSim, type KubeconfigShape, type SimRun } from '../support/simRun.ts';
+import type { SimCluster } from '../../sim/index.ts';
+
+// Plain REST and watches (sched), exec websockets and logs (work), raw GETs through the node proxy (res).
+const FEATURES = ['sched.os-selector', 'work.exec-logs', 'res.stats'];
+const PLUGIN = join(import.meta.dirname, '../support/execPlugin.mjs');
+
+interface SimAccess {
+  server: string;
+  caData: string;
+  token: string;
+}
+
+function accessOf(sim: SimCluster): SimAccess {
+  const kc = parse(sim.kubeconfig) as {
+    clusters: { cluster: { server: string; 'certificate-authority-data': string } }[];
+    users: { user: { token: string } }[];
+  };
+  return { server: kc.clusters[0].cluster.server, caData: kc.clusters[0].cluster['certificate-authority-data'], token: kc.users[0].user.token };
+}
+
+function kubeconfig(o: { cluster?: Record<string, unknown>; user?: Record<string, unknown>; context?: boolean }) {
+  return {
+    apiVersion: 'v1',
+    kind: 'Config',
+    ...(o.cluster ? { clusters: [{ name: 'sim', cluster: o.cluster }] } : {}),
+    ...(o.user ? { users: [{ name: 'me', user: o.user }] } : {}),
+    ...(o.context === false ? {} : { contexts: [{ name: 'shape', context: { cluster: 'sim', user: 'me' } }], 'current-context': 'shape' }),
+  };
+}
+
+function write(dir: string, rel: string, doc: unknown): string {
+  const p = join(dir, rel);
+  mkdirSync(join(p, '..'), { recursive: true });
+  writeFileSync(p, typeof doc === 'string' ? doc : stringify(doc), { mode: 0o600 });
+  return p;
+}
+
+const verdicts = (r: SimRun) => Object.fromEntries(FEATURES.map(id => [id, r.results.get(id)?.outcome]));
+
+describe('kubeconfig shapes against the sim', function () {
+  this.timeout(600_000);
+  let admin: SimRun;
+
+  before(async () => {
+    admin = await runOnSim(FEATURES);
+    expect(Object.values(verdicts(admin))).to.not.include(undefined);
+  });
+
+  const sameAsAdmin = (run: SimRun) => {
+    expect(run.error).to.equal(undefined);
+    expect(verdicts(run)).to.deep.equal(verdicts(admin));
+    expect(run.exitCode).to.equal(admin.exitCode);
+    expect(run.leftoverObjects).to.deep.equal([]);
+  };
+  const refusedInOneLine = (run: SimRun, pattern: RegExp) => {
+    expect(run.exitCode).to.equal(3);
+    expect(run.error).to.match(pattern);
+    expect(run.error).to.not.include('\n');
+    expect(run.created).to.deep.equal([]);
+  };
+
+  it('KUBECONFIG=a:b with the cluster in one file and the user (a relative tokenFile) in the other', async () => {
+    const run = await runOnSim(FEATURES, {
+      kubeconfigFor: (sim, dir): KubeconfigShape => {
+        const a = accessOf(sim);
+        write(dir, 'creds/token', `${a.token}\n`);
+        write(dir, 'ca/ca.crt', Buffer.from(a.caData, 'base64').toString());
+        const clusterFile = write(dir, 'cluster.yaml', kubeconfig({ cluster: { server: a.server, 'certificate-authority': 'ca/ca.crt' } }));
+        const userFile = write(dir, 'creds/user.yaml', kubeconfig({ user: { tokenFile: 'token' }, context: false }));
+        return { env: { KUBECONFIG: [clusterFile, userFile].join(delimiter) } };
+      },
+    });
+    sameAsAdmin(run);
+    expect(run.output.join('\n')).to.include('user me (tokenFile)');
+  });
+
+  it('an exec plugin (v1) whose token expires every half second: re-run before expiry', async () => {
+    // Beside, not in, the run's folder: runOnSim removes that after the run.
+    const logDir = mkdtempSync(join(tmpdir(), 'wincheck-plugin-'));
+    let log = '';
+    const run = await runOnSim(FEATURES, {
+      kubeconfigFor: (sim, dir): KubeconfigShape => {
+        const a = accessOf(sim);
+        log = join(logDir, 'plugin.log');
+        const exec = {
+          apiVersion: 'client.authentication.k8s.io/v1',
+          command: process.execPath,
+          args: [PLUGIN, '--region', 'test'],
+          env: [
+            { name: 'PLUGIN_TOKEN', value: a.token },
+            { name: 'PLUGIN_EXPIRES_S', value: '0.5' },
+            { name: 'PLUGIN_LOG', value: log },
+          ],
+          interactiveMode: 'IfAvailable',
+          provideClusterInfo: true,
+        };
+        return { kubeconfig: write(dir, 'kc.yaml', kubeconfig({ cluster: { server: a.server, 'certificate-authority-data': a.caData }, user: { exec } })) };
+      },
+    });
+    sameAsAdmin(run);
+    const runs = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map(l => JSON.parse(l) as { args: string[]; interactive: boolean; server: string });
+    expect(runs.length).to.be.greaterThan(1);
+    expect(runs[0]).to.include({ interactive: false });
+    expect(runs[0].args).to.deep.equal(['--region', 'test']);
+    expect(runs[0].server).to.match(/^https:\/\/127\./);
+    rmSync(logDir, { recursive: true, force: true });
+  });
+
+  it('a rejected token: exit 3, one line naming server, context, user and the kind sent', async () => {
+    const run = await runOnSim(FEATURES, {
+      expectError: true,
+      kubeconfigFor: (sim, dir) => {
+        const a = accessOf(sim);
+        return {
+          kubeconfig: write(
+            dir,
+            'kc.yaml',
+            kubeconfig({ cluster: { server: a.server, 'certificate-authority-data': a.caData }, user: { token: 'not-a-token' } }),
+          ),
+        };
+      },
+    });
+    refusedInOneLine(run, /^cluster https:\/\/127\.[\d.:]+ refused the credentials of user me \(context shape, token sent\): HTTP 401 Unauthorized; check/);
+  });
+
+  it('no credential at all: exit 3, one line, not a list of permissions', async () => {
+    const run = await runOnSim(FEATURES, {
+      expectError: true,
+      kubeconfigFor: (sim, dir) => {
+        const a = accessOf(sim);
+        return { kubeconfig: write(dir, 'kc.yaml', kubeconfig({ cluster: { server: a.server, 'certificate-authority-data': a.caData }, user: {} })) };
+      },
+    });
+    refusedInOneLine(run, /refused the credentials of user me \(context shape, no credential sent\) at the RBAC preflight: HTTP 401/);
+  });
+
+  it('a missing exec plugin: exit 3, one line with its installHint', async () => {
+    const run = await runOnSim(FEATURES, {
+      expectError: true,
+      kubeconfigFor: (sim, dir) => {
+        const a = accessOf(sim);
+        const exec = {
+          apiVersion: 'client.authentication.k8s.io/v1beta1',
+          command: 'wincheck-no-such-plugin',
+          installHint: 'Install it with:\n  brew install no-such-plugin\n',
+        };
+        return { kubeconfig: write(dir, 'kc.yaml', kubeconfig({ cluster: { server: a.server, 'certificate-authority-data': a.caData }, user: { exec } })) };
+      },
+    });
+    refusedInOneLine(run, /^exec plugin "wincheck-no-such-plugin" was not found on PATH; Install it with: brew install no-such-plugin \(context shape\)/);
+  });
+
+  it('a failing exec plugin: exit 3, one line with its stderr', async () => {
+    const run = await runOnSim(FEATURES, {
+      expectError: true,
+      kubeconfigFor: (sim, dir) => {
+        const a = accessOf(sim);
+        const exec = {
+          apiVersion: 'client.authentication.k8s.io/v1',
+          command: process.execPath,
+          args: [PLUGIN],
+          env: [{ name: 'PLUGIN_FAIL', value: 'error: the SSO session has expired' }],
+          interactiveMode: 'Never',
+        };
+        return { kubeconfig: write(dir, 'kc.yaml', kubeconfig({ cluster: { server: a.server, 'certificate-authority-data': a.caData }, user: { exec } })) };
+      },
+    });
+    refusedInOneLine(run, /^exec plugin "[^"]+" failed \(exit 1\): error: the SSO session has expired \(context shape\)$/);
+  });
+});

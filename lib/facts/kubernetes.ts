@@ -129,3 +129,38 @@ export const HYPERV_CONTAINERD_MIN = '1.7';
 export function hypervCapable(n: Omit<NodeRuntime, 'name'>): boolean {
   return n.runtimeName === 'containerd' && /^\d/.test(n.runtimeVersion) && versionAtLeast(n.runtimeVersion, HYPERV_CONTAINERD_MIN);
 }
+
+/**
+ * runAsNonRoot on Windows: the kubelet refuses a container whose user is ContainerAdministrator
+ * (verifyRunAsNonRoot, pkg/kubelet/kuberuntime/security_context_windows.go). Before these patch
+ * releases it compared the name case-sensitively, so "CONTAINERADMINISTRATOR" ran anyway
+ * (CVE-2021-25749, https://github.com/kubernetes/kubernetes/issues/112192).
+ */
+export const RUN_AS_NONROOT_ANY_CASE = {
+  fixedIn: ['1.22.14', '1.23.11', '1.24.5', '1.25.0'],
+  source: 'k8s pkg/kubelet/kuberuntime/security_context_windows.go (verifyRunAsNonRoot: strings.EqualFold with ContainerAdministrator, CVE-2021-25749)',
+};
+
+/** Whether a kubelet of this version refuses ContainerAdministrator under runAsNonRoot in any letter case; undefined when unreadable. */
+export function kubeletRefusesAdminAnyCase(kubeletVersion: string): boolean | undefined {
+  const m = /^v?(\d+)\.(\d+)\.(\d+)/.exec(kubeletVersion);
+  if (!m) return undefined;
+  const [major, minor] = [Number(m[1]), Number(m[2])];
+  const line = RUN_AS_NONROOT_ANY_CASE.fixedIn.find(f => f.startsWith(`${major}.${minor}.`));
+  if (line) return versionAtLeast(kubeletVersion, line);
+  const last = RUN_AS_NONROOT_ANY_CASE.fixedIn[RUN_AS_NONROOT_ANY_CASE.fixedIn.length - 1];
+  return versionAtLeast(kubeletVersion, last);
+}
+
+/**
+ * lifecycle.stopSignal (ContainerStopSignals, KEP-4960): alpha in 1.33, off by default. With
+ * spec.os.name=windows only SIGTERM and SIGKILL validate; with the gate off the API server drops
+ * the field on write.
+ */
+export const CONTAINER_STOP_SIGNALS = {
+  name: 'lifecycle.stopSignal (ContainerStopSignals)',
+  alpha: [1, 33] as MinorVersion,
+  windowsSignals: ['SIGTERM', 'SIGKILL'],
+  source:
+    'KEP-4960 (Windows Pods: only SIGTERM and SIGKILL); upstream test/e2e/windows/container_stop_signals.go ("should validate stop signals for Windows pods")',
+};

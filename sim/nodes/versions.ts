@@ -51,3 +51,17 @@ export function hypervIsolationOn(node: { containerRuntime: string }): boolean {
   const rt = runtimeVersion(node.containerRuntime);
   return rt.name === 'containerd' && atLeast(rt, 1, 7);
 }
+
+/**
+ * The kubelet's Windows runAsNonRoot check compares the user name with ContainerAdministrator
+ * case-insensitively from v1.22.14, v1.23.11, v1.24.5 and v1.25.0 (CVE-2021-25749,
+ * https://github.com/kubernetes/kubernetes/issues/112192); before, "CONTAINERADMINISTRATOR" passed.
+ */
+export function runAsNonRootAnyCase(kubeletVersion: string): boolean {
+  const m = /^v?(\d+)\.(\d+)\.(\d+)/.exec(kubeletVersion);
+  if (!m) return true;
+  const [minor, patch] = [Number(m[1]) * 1000 + Number(m[2]), Number(m[3])];
+  const fixed: Record<number, number> = { 1022: 14, 1023: 11, 1024: 5 };
+  if (minor >= 1025) return true;
+  return fixed[minor] !== undefined && patch >= fixed[minor];
+}

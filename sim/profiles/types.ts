@@ -191,6 +191,9 @@ export const BREAKABLE = [
   'hyperv-runtimeclass', // no utility VM for Hyper-V pods
   'hostprocess', // HostProcess pods do not run as SYSTEM on the host
   'run-as-username', // runAsUserName ignored
+  'unknown-username', // the runtime starts containers whose runAsUserName names no account (as the image user)
+  'username-precedence', // the pod's runAsUserName wins over the container's
+  'run-as-nonroot', // the kubelet skips its Windows runAsNonRoot check (ContainerAdministrator runs)
   // node
   'node-services', // kubelet/kube-proxy services stopped
   'hns-network', // HNS network missing

@@ -14,6 +14,8 @@ import { ContainerConfigError, resolveEnv } from './env.ts';
 import { defaultPullPolicy, goDuration, PullError, type PulledImage, type PullPolicy } from './imagePull.ts';
 import { builtinFor, containerArgv, goFlags } from './process.ts';
 import { isHostEntrypoint, runOnHost } from './hostProcess.ts';
+import { nodeSpecOf } from '../nodes/nodeSpec.ts';
+import { runAsNonRootAnyCase } from '../nodes/versions.ts';
 import { computerName, makeHost, nodeEnv, nodeInterfaces, podNetwork, validWindowsUser } from './shellHost.ts';
 import {
   iisServer,
@@ -154,13 +156,42 @@ export class ContainerRunner {
     const p = this.w.pod.spec?.securityContext?.windowsOptions?.runAsUserName;
     if (this.w.ctx.broken('run-as-username', this.windows) || (this.w.wantsHostProcess && !this.w.hostProcess))
       return this.pulled?.manifest.user ?? 'ContainerUser';
-    if (c ?? p) return (c ?? p)!;
+    // breaks: username-precedence: the pod's runAsUserName wins over the container's.
+    const named = this.w.ctx.broken('username-precedence', this.windows) ? (p ?? c) : (c ?? p);
+    // breaks: unknown-username: a name that is no account runs as the image user instead of failing.
+    if (named && this.windows && !this.w.wantsHostProcess && !validWindowsUser(named, false) && this.w.ctx.broken('unknown-username'))
+      return this.pulled?.manifest.user ?? 'ContainerUser';
+    if (named) return named;
     if (this.w.hostProcess) return 'NT AUTHORITY\\SYSTEM';
     // Linux-only runAsUser has no Windows meaning and is ignored (the v1.22 Windows intro (https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/)); lifted, the
     // sim maps a non-root UID to the unprivileged account, so the effect is observable.
     const uid = this.spec.securityContext?.runAsUser ?? this.w.pod.spec?.securityContext?.runAsUser;
     if (this.windows && uid !== undefined && uid !== 0 && !this.w.ctx.limited('linuxFieldsIgnored', true)) return 'ContainerUser';
     return this.pulled?.manifest.user ?? 'ContainerUser';
+  }
+
+  /**
+   * The kubelet's Windows runAsNonRoot check before the container is created
+   * (pkg/kubelet/kuberuntime/security_context_windows.go verifyRunAsNonRoot): with runAsNonRoot
+   * true, an effective runAsUserName of ContainerAdministrator is refused (CreateContainerConfigError).
+   * Kubelets before the CVE-2021-25749 fix compare case-sensitively. The image-user branch is not
+   * played: Windows base images rarely name ContainerAdministrator in their config
+   * (https://github.com/kubernetes/kubernetes/issues/112469).
+   */
+  private verifyRunAsNonRoot(): void {
+    const pod = this.w.pod;
+    const nonRoot = this.spec.securityContext?.runAsNonRoot ?? pod.spec?.securityContext?.runAsNonRoot;
+    // breaks: run-as-nonroot: the kubelet skips the check.
+    if (nonRoot !== true || this.w.ctx.broken('run-as-nonroot')) return;
+    const name = this.spec.securityContext?.windowsOptions?.runAsUserName ?? pod.spec?.securityContext?.windowsOptions?.runAsUserName;
+    if (name === undefined) return;
+    const kubelet = nodeSpecOf(this.w.ctx.profile, this.w.node.name)?.kubeletVersion ?? this.w.ctx.profile.kubernetesVersion;
+    const admin = runAsNonRootAnyCase(kubelet) ? name.toLowerCase() === 'containeradministrator' : name === 'ContainerAdministrator';
+    if (!admin) return;
+    const meta = pod.metadata!;
+    throw new ContainerConfigError(
+      `container's runAsUserName (${name}) which will be regarded as root identity and will break non-root policy (pod: "${meta.name}_${meta.namespace}(${meta.uid})", container: ${this.name})`,
+    );
   }
 
   /**
@@ -200,6 +231,7 @@ export class ContainerRunner {
     let user: string;
     let fs: ContainerFS;
     if (this.windows) {
+      this.verifyRunAsNonRoot();
       user = this.windowsUser();
       if (w.hostProcess) {
         // HostProcess volumes live under the sandbox mount point (CONTAINER_SANDBOX_MOUNT_POINT), not at C:\.

@@ -361,7 +361,14 @@ export class PodWorker {
     // Seed 000's annotation was removed in 1.21: ignored unless the profile lifts that limitation.
     if (this.windows && this.pod.metadata?.annotations?.[LEGACY_HYPERV_ANNOTATION] === 'hyperv' && !this.ctx.limited('hypervAnnotation', true))
       this.hyperv = true;
-    if (this.windows && !this.wantsHostProcess && wo?.runAsUserName && !validWindowsUser(wo.runAsUserName, false) && !this.ctx.broken('run-as-username')) {
+    if (
+      this.windows &&
+      !this.wantsHostProcess &&
+      wo?.runAsUserName &&
+      !validWindowsUser(wo.runAsUserName, false) &&
+      !this.ctx.broken('run-as-username') &&
+      !this.ctx.broken('unknown-username')
+    ) {
       // docs/windows-commands.md §1: an invalid runAsUserName fails the sandbox; the pod stays Pending.
       return this.sandboxFailed(
         `rpc error: code = Unknown desc = failed to create containerd task: failed to create shim task: hcs::CreateComputeSystem ${this.sandboxID.slice(0, 12)}: The user name or password is incorrect.: unknown`,

@@ -2,5 +2,6 @@
 
 import type { Feature } from '../types.ts';
 import { features as security } from './security.ts';
+import { features as userNames } from './userNames.ts';
 
-export const features: Feature[] = [...security];
+export const features: Feature[] = [...security, ...userNames];

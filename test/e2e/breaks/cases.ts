@@ -50,6 +50,7 @@ const EXECS_INTO_WINDOWS = [
   'sec.linux-fields-ignored',
   'sec.privileged',
   'sec.run-as-username',
+  'sec.username-override',
   'stor.emptydir',
   'stor.hostpath',
   'stor.mount-propagation',
@@ -101,7 +102,11 @@ const STARTS_WINDOWS_PODS = [
   'res.stats',
   'sec.linux-fields-ignored',
   'sec.privileged',
+  'sec.run-as-nonroot',
+  'sec.run-as-nonroot-any-case',
   'sec.run-as-username',
+  'sec.unknown-username-refused',
+  'sec.username-override',
   'stor.block',
   'stor.emptydir',
   'stor.emptydir-memory',
@@ -204,9 +209,15 @@ export const BREAK_CASES: BreakCase[] = [
   {
     name: 'node',
     breaks: ['hostprocess', 'run-as-username', 'node-services', 'hns-network'],
-    regressed: ['iso.hostprocess', 'sec.run-as-username', 'node.services', 'node.hns-network'],
+    regressed: ['iso.hostprocess', 'sec.run-as-username', 'sec.unknown-username-refused', 'sec.username-override', 'node.services', 'node.hns-network'],
     error: [],
   },
+  // The runtime logs on any name (as the image user); the pod's name wins over the container's
+  // (so a container-level unknown name is never tried); the kubelet skips its runAsNonRoot check
+  // (the any-case feature's control, the exact name refused, fails).
+  { name: 'unknown-username', breaks: ['unknown-username'], regressed: ['sec.unknown-username-refused'], error: [] },
+  { name: 'username-precedence', breaks: ['username-precedence'], regressed: ['sec.unknown-username-refused', 'sec.username-override'], error: [] },
+  { name: 'run-as-nonroot', breaks: ['run-as-nonroot'], regressed: ['sec.run-as-nonroot'], error: ['sec.run-as-nonroot-any-case'] },
   { name: 'pod-ip', breaks: ['pod-ip'], regressed: ['net.pod-ip'], error: [] },
   {
     name: 'w2w-same-node',

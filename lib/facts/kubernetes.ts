@@ -138,7 +138,9 @@ export function hypervCapable(n: Omit<NodeRuntime, 'name'>): boolean {
  */
 export const RUN_AS_NONROOT_ANY_CASE = {
   fixedIn: ['1.22.14', '1.23.11', '1.24.5', '1.25.0'],
-  source: 'k8s pkg/kubelet/kuberuntime/security_context_windows.go (verifyRunAsNonRoot: strings.EqualFold with ContainerAdministrator, CVE-2021-25749)',
+  source: sources(
+    cite.k8s('pkg/kubelet/kuberuntime/security_context_windows.go', 'verifyRunAsNonRoot: strings.EqualFold with ContainerAdministrator, CVE-2021-25749'),
+  ),
 };
 
 /** Whether a kubelet of this version refuses ContainerAdministrator under runAsNonRoot in any letter case; undefined when unreadable. */
@@ -161,6 +163,8 @@ export const CONTAINER_STOP_SIGNALS = {
   name: 'lifecycle.stopSignal (ContainerStopSignals)',
   alpha: [1, 33] as MinorVersion,
   windowsSignals: ['SIGTERM', 'SIGKILL'],
-  source:
-    'KEP-4960 (Windows Pods: only SIGTERM and SIGKILL); upstream test/e2e/windows/container_stop_signals.go ("should validate stop signals for Windows pods")',
+  source: sources(
+    cite.kep(4960, 'Windows Pods: only SIGTERM and SIGKILL'),
+    cite.e2eTest('container_stop_signals.go', '"should validate stop signals for Windows pods"'),
+  ),
 };

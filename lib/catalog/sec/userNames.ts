@@ -6,13 +6,15 @@
 import { MeansError } from '../../cluster/meansError.ts';
 import { targetWindowsNode } from '../../discovery/nodes.ts';
 import { kubeletRefusesAdminAnyCase, RUN_AS_NONROOT_ANY_CASE } from '../../facts/kubernetes.ts';
+import { cite, sources } from '../../facts/sources.ts';
 import { limited, supported } from '../expect.ts';
 import { control } from '../kit/observe.ts';
 import { describeSettled, podSettles, readyOrEvent, type Settled } from '../kit/podWaits.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
 import type { ClusterInfo } from '../../discovery/types.ts';
 
-const SPEC = 'upstream test/e2e/windows/security_context.go';
+/** Upstream's spec, by its It text. */
+const spec = (it: string) => cite.e2eTest('security_context.go', it);
 /** hcsshim's words for a user it cannot log on (upstream's hcsschimError). */
 const BAD_USER = /The user name or password is incorrect/i;
 /** The kubelet's verifyRunAsNonRoot refusal, in both of its wordings (runAsUserName / runAsUser). */
@@ -152,7 +154,10 @@ function anyCaseExpectation(c: ClusterInfo) {
   const node = targetWindowsNode(c.nodes);
   const version = node?.kubeletVersion || c.version.gitVersion;
   const fixed = kubeletRefusesAdminAnyCase(version) ?? true;
-  const src = `${SPEC} ("should not be able to create pods with containers running as CONTAINERADMINISTRATOR when runAsNonRoot is true"); ${RUN_AS_NONROOT_ANY_CASE.source}`;
+  const src = sources(
+    spec('"should not be able to create pods with containers running as CONTAINERADMINISTRATOR when runAsNonRoot is true"'),
+    RUN_AS_NONROOT_ANY_CASE.source,
+  );
   return fixed
     ? supported(
         `kubelet ${version}${node ? ` on ${node.name}` : ''} compares the user with ContainerAdministrator in any letter case (fixed in ${RUN_AS_NONROOT_ANY_CASE.fixedIn.join(', ')})`,
@@ -178,7 +183,10 @@ export const features: Feature[] = [
     expect: () =>
       supported(
         'the runtime cannot log on an unknown user: the sandbox fails with hcsshim\'s "The user name or password is incorrect." or the container ends StartError',
-        `${SPEC} ("should not be able to create pods with unknown usernames at Pod level"; "... at Container level")`,
+        sources(
+          spec('"should not be able to create pods with unknown usernames at Pod level"'),
+          spec('"should not be able to create pods with unknown usernames at Container level"'),
+        ),
       ),
     probe: unknownUserNameProbe,
   },
@@ -191,7 +199,7 @@ export const features: Feature[] = [
     expect: () =>
       supported(
         "securityContext.windowsOptions.runAsUserName of a container wins over the pod's; a container without one takes the pod's",
-        `${SPEC} ("should override SecurityContext username if set")`,
+        sources(spec('"should override SecurityContext username if set"')),
       ),
     probe: overrideProbe,
   },
@@ -207,7 +215,11 @@ export const features: Feature[] = [
     expect: () =>
       supported(
         'with runAsNonRoot the kubelet refuses runAsUserName ContainerAdministrator ("container\'s runAsUserName (ContainerAdministrator) which will be regarded as root identity and will break non-root policy"); runAsUser/runAsGroup are ignored and a non-admin user runs',
-        `${SPEC} ("should not be able to create pods with containers running as ContainerAdministrator when runAsNonRoot is true"; "should be able to create pod and run containers"); ${RUN_AS_NONROOT_ANY_CASE.source}`,
+        sources(
+          spec('"should not be able to create pods with containers running as ContainerAdministrator when runAsNonRoot is true"'),
+          spec('"should be able to create pod and run containers"'),
+          RUN_AS_NONROOT_ANY_CASE.source,
+        ),
       ),
     probe: runAsNonRootProbe,
   },

@@ -40,7 +40,7 @@ describe('sec user names: kubelet versions, expectations, refusals', () => {
     const e = anyCase.expect(old);
     expect(e.expected).to.equal('limited');
     expect(e.reason).to.match(/kubelet v1\.24\.4 on \S+ predates the fix of CVE-2021-25749/);
-    expect(e.source).to.contain('security_context.go');
+    expect(JSON.stringify(e.source)).to.contain('security_context.go');
   });
 
   const pod = (phase: string, terminated?: string): V1Pod => ({

@@ -45,6 +45,8 @@ export function outcomeOf(expectation: Expectation, observation?: Observation, e
       reason: `the positive control failed (${control.summary}), so "${observation.summary}" says nothing about the feature`,
       observation,
     };
+  // A broken promise outside the documented limitation is a regression whatever was expected.
+  if (observation.contradicts) return { outcome: 'regressed', reason: `${observation.contradicts}, but ${observation.summary}`, observation };
   if (expectation.expected === 'supported') {
     return observation.works
       ? { outcome: 'supported', reason: expectation.reason, observation }

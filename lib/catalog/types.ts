@@ -87,6 +87,12 @@ export interface Observation {
   node?: string;
   /** Set when the probe found a precondition missing at run time: outcome n/a. */
   notApplicable?: string;
+  /**
+   * Set when what was seen breaks a promise the limitation does not cover (a limited feature's
+   * pod refused where upstream's tests expect it to start): outcome regressed with this reason,
+   * whatever was expected.
+   */
+  contradicts?: string;
 }
 
 /** Everything a probe may use. Built once per run by lib/run; secret values stay inside. */

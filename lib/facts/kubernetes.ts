@@ -55,6 +55,14 @@ export const HOST_PROCESS: FeatureStages = {
   source: sources(cite.kep(1981), cite.hostProcessPod()),
 };
 
+/**
+ * Several subPath mounts in one Windows container leaked file handles, so the pod's emptyDirs
+ * could not be removed and it stayed Terminating (https://github.com/kubernetes/kubernetes/issues/112630);
+ * fixed on master after v1.36 (https://github.com/kubernetes/kubernetes/pull/138367, merged April
+ * 2026, so first released in v1.37; backports to older branches not confirmed).
+ */
+export const SUBPATH_HANDLE_LEAK_FIXED: MinorVersion = [1, 37];
+
 /** dockershim was removed from the kubelet in 1.24. */
 export const DOCKERSHIM_REMOVED: MinorVersion = [1, 24];
 export const DOCKERSHIM_SOURCE = sources(cite.v122Intro('container runtimes: Docker EE-basic 19.03+ through dockershim'), cite.dockershimRemoval('1.24'));

@@ -15,7 +15,6 @@ export const LIMITATION_KEYS = [
   'secretDefaultMode',
   'secretAtRest',
   'emptyDirMemory',
-  'subPath',
   'readOnlyRootFilesystem',
   'mountPropagation',
   'nfs',

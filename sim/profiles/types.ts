@@ -117,9 +117,8 @@ export interface Limitations {
   secretDefaultMode?: boolean;
   /** Secret volume contents are written to the node's disk in plaintext. */
   secretAtRest?: boolean;
-  /** emptyDir medium Memory not supported. */
+  /** emptyDir medium Memory accepted but backed by the node's disk (lifted: held in memory). */
   emptyDirMemory?: boolean;
-  subPath?: boolean;
   readOnlyRootFilesystem?: boolean;
   mountPropagation?: boolean;
   nfs?: boolean;
@@ -179,6 +178,8 @@ export const BREAKABLE = [
   // storage
   'hostpath', // hostPath contents not visible / readOnly not honoured
   'emptydir', // emptyDir not shared between containers
+  'emptydir-memory', // an emptyDir of medium Memory is refused (FailedMount)
+  'subpath', // a subPath mount shows the whole volume
   'pvc-bind', // PVCs stay Pending
   // resources
   'resource-limits', // pods with limits fail to start

@@ -20,7 +20,7 @@ import { podDns, validWindowsUser } from './shellHost.ts';
 import { splitPath } from './fs.ts';
 import { nodeSpecOf } from '../nodes/nodeSpec.ts';
 import { hostProcessOn, hypervIsolationOn } from '../nodes/versions.ts';
-import { MountError, podDir, refreshVolumes, setUpVolumes, type PodVolume, type VolumeLimitation } from './volumes.ts';
+import { MountError, podDir, refreshVolumes, setUpVolumes, type PodVolume, type VolumeBreak, type VolumeLimitation } from './volumes.ts';
 
 /** The Hyper-V RuntimeClass handler (the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) iso.hyperv-runtimeclass). */
 export const HYPERV_HANDLER = 'runhcs-wcow-hypervisor';
@@ -256,7 +256,7 @@ export class PodWorker {
       disk: this.node.disk,
       pvStore: this.ctx.pvStore,
       limited: (k: VolumeLimitation) => this.ctx.limited(k, this.windows),
-      broken: (k: 'secret-volume' | 'configmap-volume' | 'hostpath' | 'emptydir') => this.ctx.broken(k, this.windows),
+      broken: (k: VolumeBreak) => this.ctx.broken(k, this.windows),
       serviceAccountToken: () => fakeToken(this.pod),
       caCert: () => '-----BEGIN CERTIFICATE-----\nMIIBsimulated\n-----END CERTIFICATE-----\n',
     };

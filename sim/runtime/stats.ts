@@ -57,8 +57,9 @@ function podStats(w: PodWorker, time: string) {
       time,
       name: v.name,
       usedBytes: v.fs.usedBytes(v.base),
-      capacityBytes: FS_CAPACITY,
-      availableBytes: FS_CAPACITY / 2,
+      // A tmpfs reports its own size (the node's memory), a directory its disk's.
+      capacityBytes: v.inMemory ? w.node.capacity().memory : FS_CAPACITY,
+      availableBytes: v.inMemory ? w.node.capacity().memory / 2 : FS_CAPACITY / 2,
     })),
     'ephemeral-storage': { time, availableBytes: FS_CAPACITY / 2, capacityBytes: FS_CAPACITY, usedBytes: 4096 * containers.length },
     process_stats: { process_count: running.length * (w.windows ? 4 : 1) },

@@ -21,7 +21,10 @@ export class MountError extends Error {
 }
 
 /** The documented Windows limitations the volume code enforces. */
-export type VolumeLimitation = 'emptyDirMemory' | 'secretAtRest' | 'secretDefaultMode' | 'subPath' | 'nfs' | 'mountPropagation' | 'blockVolume';
+export type VolumeLimitation = 'emptyDirMemory' | 'secretAtRest' | 'secretDefaultMode' | 'nfs' | 'mountPropagation' | 'blockVolume';
+
+/** The supported volume behaviours a profile can break. */
+export type VolumeBreak = 'secret-volume' | 'configmap-volume' | 'hostpath' | 'emptydir' | 'emptydir-memory' | 'subpath';
 
 export interface PodVolume {
   name: string;
@@ -29,6 +32,8 @@ export interface PodVolume {
   base: string[];
   readOnly: boolean;
   kind?: 'hostPath' | 'emptyDir';
+  /** Held in memory (a tmpfs): its stats report the node's memory, not its disk. */
+  inMemory?: boolean;
 }
 
 export interface VolumeContext {
@@ -42,7 +47,7 @@ export interface VolumeContext {
   /** True when a documented Windows limitation holds for this pod (always false on Linux). */
   limited(key: VolumeLimitation): boolean;
   /** True when a supported behaviour is broken for this pod. */
-  broken(key: 'secret-volume' | 'configmap-volume' | 'hostpath' | 'emptydir'): boolean;
+  broken(key: VolumeBreak): boolean;
   serviceAccountToken(): string;
   caCert(): string;
 }
@@ -126,9 +131,13 @@ function setUp(v: V1Volume, ctx: VolumeContext, existing?: PodVolume): PodVolume
 
   if (v.emptyDir) {
     if (v.emptyDir.medium === 'Memory') {
-      // the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) stor.emptydir-memory: "memory as the storage medium" is not supported on Windows nodes.
-      if (ctx.limited('emptyDirMemory')) throw failed('emptyDir medium "Memory" is not supported on Windows nodes');
-      return tmpfs();
+      // "Memory as the storage medium" is not supported on Windows nodes
+      // (https://kubernetes.io/docs/concepts/storage/windows-storage/): the Windows mounter makes a
+      // plain directory for tmpfs (k8s.io/mount-utils mount_windows.go), so the pod starts and the
+      // volume lives on the node's disk. breaks: emptydir-memory refuses the mount instead.
+      if (ctx.broken('emptydir-memory')) throw failed('emptyDir medium "Memory" is not supported on Windows nodes');
+      if (ctx.limited('emptyDirMemory')) return { ...onDisk('kubernetes.io~empty-dir'), kind: 'emptyDir' };
+      return { ...tmpfs(), kind: 'emptyDir', inMemory: true };
     }
     // breaks: emptydir gives each container its own copy (see containerMounts).
     return { ...onDisk('kubernetes.io~empty-dir'), kind: 'emptyDir' };
@@ -286,8 +295,10 @@ export function refreshVolumes(ctx: VolumeContext, vols: Map<string, PodVolume>)
 }
 
 /**
- * The mounts of one container. On Windows `subPath` is a documented limitation
- * (the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) stor.subpath, "whole volumes only"): the whole volume is mounted.
+ * The mounts of one container. A subPath mounts that directory of the volume, on Windows too
+ * (the kubelet's pkg/volume/util/subpath/subpath_windows.go; upstream's Windows e2e
+ * subpath_cleanup.go relies on it), unless broken: subpath mounts the whole volume, which is what
+ * the Windows storage page still describes.
  */
 export function containerMounts(c: V1Container, vols: Map<string, PodVolume>, ctx: Pick<VolumeContext, 'limited' | 'broken' | 'style'>): Mount[] {
   // HostToContainer/Bidirectional carry host-side changes into the container; Windows makes
@@ -301,7 +312,7 @@ export function containerMounts(c: V1Container, vols: Map<string, PodVolume>, ct
     let base = v.base;
     const fs = v.fs;
     const sub = vm.subPath ?? vm.subPathExpr;
-    if (sub && !ctx.limited('subPath')) {
+    if (sub && !ctx.broken('subpath')) {
       base = [...base, ...splitPath(sub, 'linux')];
       if (!fs.exists(base)) fs.mkdir(base);
     }

@@ -18,9 +18,9 @@ import { whileFixtureControllerActs } from '../kit/controllerActs.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
 import { parseQuantity } from '../../../util/quantity.ts';
 import { formatBytes } from '../kit/formatBytes.ts';
-import { kubeletSummary, podStatsOf, type StatsSummary } from '../kit/kubeletStats.ts';
+import { kubeletSummary, podStatsOf, summaryUntil } from '../kit/kubeletStats.ts';
 import { listAll } from '../../cluster/list.ts';
-import { cite, sources } from '../../facts/sources.ts';
+import { cite, sources, type Citation } from '../../facts/sources.ts';
 /** Recommended system reservation on Windows nodes (the v1.22 Windows intro (https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/): "at least 2GB"). */
 const RECOMMENDED_RESERVED = 2 * 2 ** 30;
 /** Kubelet stats come from periodic housekeeping (10-15 s): a new pod may take that long to show. */
@@ -31,29 +31,27 @@ const METRICS_DEADLINE_MS = 60_000;
 const SAMPLE_INTERVAL_MS = 2_000;
 /** CPU samples taken of the burner. */
 const CPU_SAMPLES = 3;
-/** The burner's CPU limit (fixtures/cpu-burner.yaml) and the slack allowed for sampling jitter. */
+/** The burners' CPU limit (fixtures/cpu-burner.yaml), written both ways upstream writes it. */
 const BURNER_LIMIT_NANOCORES = 500e6;
-const CPU_SLACK = 1.1;
+const BURNERS = [
+  { pod: 'cpu-burner', limit: '500m' },
+  { pod: 'cpu-burner-decimal', limit: '0.5' },
+] as const;
+/**
+ * The most a 0.5-core burner may show: upstream's cpu_limits.go fails at 0.8 × 1.05 cores, because
+ * Windows job objects can run over their limit for a while
+ * (https://github.com/kubernetes/kubernetes/blob/master/test/e2e/windows/cpu_limits.go,
+ * https://github.com/kubernetes/kubernetes/issues/124643).
+ */
+const UPSTREAM_CEILING_NANOCORES = 0.8 * 1.05 * 1e9;
+const CPU_LIMIT_FLAKE: Citation = {
+  title: 'kubernetes issue 124643: Cpu Resources Container limits test is flaky for Windows on containerd 1.7',
+  version: 'v1.30',
+  url: 'https://github.com/kubernetes/kubernetes/issues/124643',
+};
 
 /** A stats/metrics deadline, never longer than the run allows a pod to start (config timeouts.podStart). */
 const within = (ctx: CheckContext, ms: number) => Math.min(ms, ctx.options.timeouts.podStart);
-
-/** Polls the node's summary until `found` returns a value or the deadline passes. */
-async function summaryUntil<T>(
-  ctx: CheckContext,
-  node: string,
-  deadlineMs: number,
-  found: (s: StatsSummary) => T | undefined,
-): Promise<{ value?: T; last?: StatsSummary }> {
-  const deadline = Date.now() + deadlineMs;
-  let last: StatsSummary | undefined;
-  for (;;) {
-    last = await kubeletSummary(ctx, node);
-    const value = found(last);
-    if (value !== undefined || Date.now() + SAMPLE_INTERVAL_MS > deadline) return { value, last };
-    await pause(SAMPLE_INTERVAL_MS, ctx.signal);
-  }
-}
 
 /** The first container's cpu and memory limits as rendered. */
 function limitsOf(f: RenderedFixture): { cpu: number; memory: number } {
@@ -131,36 +129,52 @@ async function limitsProbe(ctx: CheckContext): Promise<Observation> {
   };
 }
 
-async function cpuLimitProbe(ctx: CheckContext): Promise<Observation> {
-  const r = await fixturePodReady(ctx, 'cpu-burner', 'pod cpu-burner (a busy loop under a 500m limit)');
-  if (!r.ok) return r.observation;
-  const node = r.pod.spec!.nodeName!;
+/** Samples one burner's container in its node's summary; throws when the stats never show it. */
+async function burnerSamples(ctx: CheckContext, pod: string, node: string): Promise<number[]> {
   const samples: number[] = [];
-  ctx.step(`sampling the burner's CPU in ${node}'s /stats/summary ${CPU_SAMPLES} times`);
   const deadline = Date.now() + within(ctx, STATS_DEADLINE_MS) + CPU_SAMPLES * SAMPLE_INTERVAL_MS;
   while (samples.length < CPU_SAMPLES && Date.now() < deadline) {
     const s = await kubeletSummary(ctx, node);
-    const c = podStatsOf(s, ctx.namespace, 'cpu-burner')?.containers?.find(x => x.name === 'burner');
+    const c = podStatsOf(s, ctx.namespace, pod)?.containers?.find(x => x.name === 'burner');
     if (typeof c?.cpu?.usageNanoCores === 'number') samples.push(c.cpu.usageNanoCores);
     if (samples.length < CPU_SAMPLES) await pause(SAMPLE_INTERVAL_MS, ctx.signal);
   }
-  const fmt = (n: number) => `${Math.round(n / 1e6)}m`;
-  const evidence: EvidenceItem[] = [
-    `GET /api/v1/nodes/${node}/proxy/stats/summary: container burner usageNanoCores ${samples.map(fmt).join(', ') || 'absent'} (limit 500m)`,
-  ];
   if (samples.length < CPU_SAMPLES)
     throw new Error(
-      `the kubelet summary of ${node} gave ${samples.length} CPU sample(s) of the burner within ${Math.round(within(ctx, STATS_DEADLINE_MS) / 1000)}s; see res.stats`,
+      `the kubelet summary of ${node} gave ${samples.length} CPU sample(s) of ${pod} within ${Math.round(within(ctx, STATS_DEADLINE_MS) / 1000)}s; see res.stats`,
     );
-  const max = Math.max(...samples);
-  if (max < BURNER_LIMIT_NANOCORES / 4) throw new Error(`the busy loop used at most ${fmt(max)}: it is not burning, so the 500m limit cannot be judged`);
-  const works = max <= BURNER_LIMIT_NANOCORES * CPU_SLACK;
-  return {
-    works,
-    summary: works ? `the burner stayed at or under its 500m limit (max ${fmt(max)})` : `the burner used ${fmt(max)}, over its 500m limit`,
-    evidence,
-    node,
-  };
+  return samples;
+}
+
+async function cpuLimitProbe(ctx: CheckContext): Promise<Observation> {
+  const fmt = (n: number) => `${Math.round(n / 1e6)}m`;
+  // Upstream starts one burner per spelling of the limit ("500m" and "0.5"): both must hold.
+  const ready = await Promise.all(BURNERS.map(b => fixturePodReady(ctx, b.pod, `pod ${b.pod} (a busy loop under a ${b.limit} limit)`)));
+  const pods = [];
+  for (const r of ready) {
+    if (!r.ok) return r.observation;
+    pods.push(r.pod);
+  }
+  const nodes = pods.map(p => p.spec!.nodeName!);
+  ctx.step(`sampling the burners' CPU in /stats/summary of ${[...new Set(nodes)].join(', ')} ${CPU_SAMPLES} times`);
+  const samples = await Promise.all(BURNERS.map((b, i) => burnerSamples(ctx, b.pod, nodes[i])));
+  const evidence: EvidenceItem[] = BURNERS.map(
+    (b, i) =>
+      `GET /api/v1/nodes/${nodes[i]}/proxy/stats/summary: pod ${b.pod} container burner usageNanoCores ${samples[i].map(fmt).join(', ')} (limit ${b.limit})`,
+  );
+  const over: string[] = [];
+  const maxima: string[] = [];
+  BURNERS.forEach((b, i) => {
+    const max = Math.max(...samples[i]);
+    if (max < BURNER_LIMIT_NANOCORES / 4)
+      throw new Error(`the busy loop of ${b.pod} used at most ${fmt(max)}: it is not burning, so the ${b.limit} limit cannot be judged`);
+    maxima.push(`${b.pod} (${b.limit}) max ${fmt(max)}`);
+    if (max >= UPSTREAM_CEILING_NANOCORES) over.push(`${b.pod} (limit ${b.limit}) used ${fmt(max)}`);
+  });
+  const ceiling = fmt(UPSTREAM_CEILING_NANOCORES);
+  return over.length
+    ? { works: false, summary: `${over.join('; ')}: at or over ${ceiling}, the most upstream's e2e allows a 500m limit`, evidence, node: nodes[0] }
+    : { works: true, summary: `both burners stayed under ${ceiling} (upstream's bound for a 500m limit): ${maxima.join(', ')}`, evidence, node: nodes[0] };
 }
 
 async function memoryProbe(ctx: CheckContext): Promise<Observation> {
@@ -340,14 +354,20 @@ export const features: Feature[] = [
   {
     id: 'res.cpu-limit-enforced',
     area: 'resources',
-    title: 'A CPU burner stays under its limit in the kubelet stats',
+    title: 'CPU burners limited to 500m and 0.5 stay under their limit in the kubelet stats',
     access: NODE_SUMMARY_ACCESS,
     needs: ['windows-node'],
-    fixtures: [{ id: 'cpu-burner', template: 'cpu-burner', os: 'windows' }],
+    fixtures: [
+      { id: 'cpu-burner', template: 'cpu-burner', os: 'windows', params: { cpu: '500m' } },
+      { id: 'cpu-burner-decimal', template: 'cpu-burner', os: 'windows', params: { cpu: '0.5' } },
+    ],
     expect: () =>
       supported(
-        "Windows job objects cap a container's CPU at its limit; the kubelet reports it in /stats/summary",
-        sources(cite.intro(), cite.v122Intro('resource management')),
+        "Windows job objects cap a container's CPU near its limit, the kubelet reports it in /stats/summary; a 0.5 limit may show up to 0.84 cores, as upstream allows",
+        sources(
+          cite.e2eTest('cpu_limits.go', 'Container limits should not be exceeded after waiting 2 minutes: 0.5 and 500m, under 0.8 × 1.05 cores'),
+          CPU_LIMIT_FLAKE,
+        ),
       ),
     probe: cpuLimitProbe,
   },

@@ -4,6 +4,7 @@
 // Paths given to cmd use backslashes: cmd reads "/" as a switch.
 
 import { permissions } from '../../cluster/permission.ts';
+import { NODE_SUMMARY_ACCESS } from '../access.ts';
 import type { CoreV1Event, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
 import { apiStatusCode } from '../../cluster/apiError.ts';
 import { watchUntil, WaitTimeoutError } from '../../cluster/watch.ts';
@@ -16,7 +17,9 @@ import { control, meansOfStart, notStarted, podStarted, readableFileControl } fr
 import type { ClusterInfo } from '../../discovery/types.ts';
 import type { CheckContext, Expectation, EvidenceItem, Feature, Observation } from '../types.ts';
 import { listAll } from '../../cluster/list.ts';
-import { cite, sources } from '../../facts/sources.ts';
+import { cite, sources, type Citation } from '../../facts/sources.ts';
+import { podStatsOf, summaryUntil } from '../kit/kubeletStats.ts';
+import { k8sAtLeast, SUBPATH_HANDLE_LEAK_FIXED } from '../../facts/kubernetes.ts';
 
 /** The storage limitations' source: the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) and the upstream Windows storage docs. */
 const STORAGE_DOCS = sources(cite.intro(), cite.intro('storage'));
@@ -124,30 +127,86 @@ async function emptyDirProbe(ctx: CheckContext): Promise<Observation> {
     : { works: true, summary: 'files written in /cache and C:/scratch by one container are read by the other', evidence, node: r.pod.spec?.nodeName };
 }
 
+/** Upstream's own Windows e2e mounts both and expects the pod to start and terminate cleanly. */
+const SUBPATH_CLEANUP_E2E = 'upstream test/e2e/windows/subpath_cleanup.go';
+const SUBPATH_CLEANUP = cite.e2eTest('subpath_cleanup.go', 'pod with multiple subPath mounts should terminate cleanly');
+/** The Windows storage page, which lists the storage functionality not supported on Windows nodes. */
+const STORAGE_PAGE = cite.doc('concepts/storage/windows-storage', 'storage functionality not supported on Windows nodes');
+/** The Windows mounter: "tmpfs" becomes a plain directory (MountSensitive). */
+const MOUNT_UTILS_WINDOWS: Citation = {
+  title: 'k8s.io/mount-utils mount_windows.go',
+  version: 'v1.33',
+  url: 'https://github.com/kubernetes/mount-utils/blob/master/mount_windows.go',
+  detail: 'MountSensitive: a tmpfs source is os.MkdirAll of the target',
+};
+/** The subPath file-handle leak on Windows and its fix. */
+const SUBPATH_LEAK: Citation[] = [
+  {
+    title: 'kubernetes issue 112630: EmptyDir not being cleaned up after pod terminated with open file handles',
+    version: 'v1.36',
+    url: 'https://github.com/kubernetes/kubernetes/issues/112630',
+  },
+  {
+    title: 'kubernetes pull 138367: accumulate subpath cleanup actions in makeMounts to prevent handle leak',
+    version: 'v1.37',
+    url: 'https://github.com/kubernetes/kubernetes/pull/138367',
+  },
+];
+/** The kubelet computes volume stats once a minute (--volume-stats-agg-period): a new pod's may take that long. */
+const VOLUME_STATS_DEADLINE_MS = 75_000;
+
 async function emptyDirMemoryProbe(ctx: CheckContext): Promise<Observation> {
   const name = 'emptydir-memory';
   ctx.fixture(name);
   ctx.step(`waiting for pod ${name} to be Ready or to report FailedMount`);
   const s = await readyOrEvent(ctx, name, ['FailedMount']);
-  if (s.kind !== 'ready') return notReadyObservation(name, s, 'the Memory emptyDir was not mounted');
+  // Refused is not the documented limitation (accepted, on disk): upstream expects the pod to start.
+  const refused = `${SUBPATH_CLEANUP_E2E} mounts medium Memory emptyDirs on Windows and expects the pod to start`;
+  if (s.kind !== 'ready') return { ...notReadyObservation(name, s, 'the Memory emptyDir was refused'), contradicts: refused };
   const t = ctx.podTransport(name, 'windows');
+  const node = s.pod.spec!.nodeName!;
   const evidence: EvidenceItem[] = [describeSettled(name, s)];
   const file = `C:\\mem\\${marker(ctx, 'mem')}.txt`;
   const rt = await roundTrip(ctx, t, file, t, file, marker(ctx, 'mem'), evidence);
-  return rt
+  if (rt)
+    return {
+      works: false,
+      summary: `the pod runs but the Memory emptyDir is not usable: ${rt}`,
+      evidence,
+      node,
+      control: await readableFileControl(ctx, t),
+      contradicts: refused,
+    };
+  // Where the volume lives: the kubelet's volume stats give its filesystem's capacity. The node's
+  // disk (node.fs, the kubelet's root) means a plain directory; a tmpfs would report its own size.
+  ctx.step(`GET /api/v1/nodes/${node}/proxy/stats/summary until volume mem of ${name} shows`);
+  const { value: vol, last } = await summaryUntil(ctx, node, Math.min(VOLUME_STATS_DEADLINE_MS, ctx.options.timeouts.podStart), sum =>
+    podStatsOf(sum, ctx.namespace, name)?.volume?.find(v => v.name === 'mem' && typeof v.capacityBytes === 'number'),
+  );
+  const diskBytes = last?.node.fs?.capacityBytes;
+  evidence.push(
+    `stats/summary of ${node}: volume mem capacityBytes ${vol?.capacityBytes ?? 'absent'}, usedBytes ${vol?.usedBytes ?? 'absent'}; node fs capacityBytes ${diskBytes ?? 'absent'}`,
+  );
+  if (!vol || diskBytes === undefined)
+    throw new Error(
+      `the kubelet summary of ${node} lists no capacity for volume mem${diskBytes === undefined ? ' or the node filesystem' : ''}, so the volume's backing cannot be judged`,
+    );
+  const onDisk = vol.capacityBytes === diskBytes;
+  const written = control(true, `${file} was written and read back`);
+  return onDisk
     ? {
         works: false,
-        summary: `the pod runs but the Memory emptyDir is not usable: ${rt}`,
+        summary: `the pod with a medium Memory emptyDir runs and the volume is writable, but it is on the node's disk (capacity ${vol.capacityBytes} bytes, the node filesystem's)`,
         evidence,
-        node: s.pod.spec?.nodeName,
-        control: await readableFileControl(ctx, t),
+        node,
+        control: written,
       }
     : {
         works: true,
-        summary: 'the pod with an emptyDir of medium Memory runs and the volume is writable',
+        summary: `the medium Memory emptyDir is writable and is not on the node's disk (capacity ${vol.capacityBytes} bytes, node filesystem ${diskBytes})`,
         evidence,
-        node: s.pod.spec?.nodeName,
-        control: control(true, `${file} was written and read back`),
+        node,
+        control: written,
       };
 }
 
@@ -482,10 +541,17 @@ export const features: Feature[] = [
   {
     id: 'stor.emptydir-memory',
     area: 'storage',
-    title: 'emptyDir with medium: Memory',
+    title: "emptyDir with medium: Memory (accepted, backed by the node's disk)",
+    access: NODE_SUMMARY_ACCESS,
     needs: ['windows-node'],
     fixtures: [{ id: 'emptydir-memory', template: 'emptydir-memory', os: 'windows' }],
-    expect: () => limited('"memory as the storage medium" for emptyDir is not supported on Windows nodes', STORAGE_DOCS),
+    // Every version: the Windows mounter has made a plain directory for "tmpfs" since the first
+    // Windows kubelet, so the medium is accepted and ignored. Refusing the mount is not this limitation.
+    expect: () =>
+      limited(
+        "a medium Memory emptyDir is accepted on Windows but is a directory on the node's disk: the Windows mounter makes a plain directory for tmpfs; a refused mount would be a regression",
+        sources(STORAGE_PAGE, MOUNT_UTILS_WINDOWS, SUBPATH_CLEANUP),
+      ),
     probe: emptyDirMemoryProbe,
   },
   {
@@ -494,10 +560,16 @@ export const features: Feature[] = [
     title: 'subPath volume mounts',
     needs: ['windows-node'],
     fixtures: [{ id: 'subpath', template: 'subpath', os: 'windows' }],
-    expect: () =>
-      limited(
-        'the Windows storage docs say only whole volumes can be mounted (upstream e2e does mount subPaths on Windows: this may show as lifted)',
-        STORAGE_DOCS,
+    // The storage page's "only the entire volume can be mounted" predates the kubelet's Windows
+    // subPath support; upstream's own Windows e2e mounts subPaths and expects them to work.
+    expect: c =>
+      supported(
+        `the kubelet mounts subPaths on Windows (pkg/volume/util/subpath/subpath_windows.go), as upstream's Windows e2e expects${
+          k8sAtLeast(c.version, ...SUBPATH_HANDLE_LEAK_FIXED)
+            ? ''
+            : `; before v${SUBPATH_HANDLE_LEAK_FIXED.join('.')} several subPaths in one container can leave the pod Terminating (https://github.com/kubernetes/kubernetes/issues/112630), which this single-subPath check does not hit`
+        }`,
+        sources(SUBPATH_CLEANUP, cite.k8s('pkg/volume/util/subpath/subpath_windows.go'), SUBPATH_LEAK),
       ),
     probe: subPathProbe,
   },

@@ -62,7 +62,7 @@ describe('features-risn: against the simulated cluster', function () {
 
     it('evidence shows what ran and what came back', () => {
       const cpu = outcome(run, 'res.cpu-limit-enforced');
-      expect(String(cpu.evidence[0])).to.match(/stats\/summary: container burner usageNanoCores \d+m/);
+      expect(String(cpu.evidence[0])).to.match(/stats\/summary: pod cpu-burner container burner usageNanoCores \d+m/);
       const hv = outcome(run, 'iso.hyperv-runtimeclass');
       expect(JSON.stringify(hv.evidence)).to.contain(
         "Get-ComputeProcess | Where-Object { ($_.Type -EQ 'VirtualMachine') -and ($_.Owner -EQ 'containerd-shim-runhcs-v1.exe') }",
@@ -109,7 +109,7 @@ describe('features-risn: against the simulated cluster', function () {
       const run = await runOnSim(['res.cpu-limit-enforced', 'res.node-reserved', 'iso.hyperv-runtimeclass', 'node.services', 'node.hns-network'], {
         breaks: ['cpu-limit', 'node-reserved', 'hyperv-runtimeclass', 'node-services', 'hns-network'],
       });
-      expectRegressedWithEvidence(run, 'res.cpu-limit-enforced', /over its 500m limit/);
+      expectRegressedWithEvidence(run, 'res.cpu-limit-enforced', /at or over 840m/);
       expectRegressedWithEvidence(run, 'res.node-reserved', /allocatable memory equals capacity/);
       // Sim bug: its PowerShell gives $null for @(<empty pipeline>).Count (real PowerShell: 0), so
       // the probe cannot read the count and says so (error) instead of regressed. Never supported.

@@ -38,18 +38,10 @@ const SUPPORTED = [
   'cfg.configmap-volume',
   'stor.hostpath',
   'stor.emptydir',
+  'stor.subpath',
   'stor.pvc',
 ];
-const LIMITED = [
-  'work.os-mismatch',
-  'cfg.secret-defaultmode',
-  'stor.emptydir-memory',
-  'stor.subpath',
-  'stor.readonly-rootfs',
-  'stor.nfs',
-  'stor.block',
-  'stor.resize',
-];
+const LIMITED = ['work.os-mismatch', 'cfg.secret-defaultmode', 'stor.emptydir-memory', 'stor.readonly-rootfs', 'stor.nfs', 'stor.block', 'stor.resize'];
 
 /** Where the sim does not behave as the documents say (as of this writing): case pending. */
 const SIM_GAPS: Record<string, string> = {};
@@ -98,7 +90,6 @@ const RUNS: Record<string, { features: string[]; options: SimRunOptions }> = {
         secretDefaultMode: false,
         secretAtRest: false,
         emptyDirMemory: false,
-        subPath: false,
         readOnlyRootFilesystem: false,
         mountPropagation: false,
         nfs: false,
@@ -110,7 +101,19 @@ const RUNS: Record<string, { features: string[]; options: SimRunOptions }> = {
   broken: {
     features: SUPPORTED,
     options: {
-      breaks: ['statefulset-dns', 'shared-netns', 'logs', 'port-forward', 'hpa', 'secret-volume', 'configmap-volume', 'hostpath', 'emptydir', 'pvc-bind'],
+      breaks: [
+        'statefulset-dns',
+        'shared-netns',
+        'logs',
+        'port-forward',
+        'hpa',
+        'secret-volume',
+        'configmap-volume',
+        'hostpath',
+        'emptydir',
+        'subpath',
+        'pvc-bind',
+      ],
     },
   },
   'broken-exec': { features: ['work.exec-logs'], options: { breaks: ['exec'] } },

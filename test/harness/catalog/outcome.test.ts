@@ -35,6 +35,9 @@ describe('outcomeOf', () => {
     // An outcome needs an observation: nothing recorded = nothing seen.
     ['supported + fails with no evidence = error', sup, { ...fails, evidence: [] }, undefined, 'error'],
     ['supported + works with no evidence = error', sup, { ...works, evidence: [] }, undefined, 'error'],
+    // A broken promise the limitation does not cover (the pod refused) regresses a limited feature.
+    ['limited + a contradiction = regressed', lim, { ...fails, contradicts: 'upstream expects the pod to start' }, undefined, 'regressed'],
+    ['a contradiction with a failed control = error', lim, { ...fails, control: failedControl, contradicts: 'x' }, undefined, 'error'],
   ];
   for (const [name, e, o, err, want] of table) it(name, () => expect(outcomeOf(e, o, err).outcome).to.equal(want));
 

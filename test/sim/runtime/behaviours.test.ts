@@ -102,15 +102,15 @@ describe('sim runtime: probes, init containers, pulls', () => {
     expect((await exec(f.runtime, 'resync', ['sh', '-c', 'cat /s/k'])).stdout === 'two').to.equal(true);
   });
 
-  it('mounts the whole volume for a subPath on Windows (limitation) and the sub directory on Linux', async () => {
+  it('mounts the subPath of a volume on Windows as on Linux (the kubelet supports it on both)', async () => {
     f.store.create('configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: NS }, data: { 'app.json': '{}' } } as KubeObject);
     const vol = [{ name: 'cm', configMap: { name: 'cm' } }];
     createPod(f.store, WIN, 'sub-w', {
       volumes: vol,
-      containers: [{ name: 'c', image: SERVERCORE, command: forever, volumeMounts: [{ name: 'cm', mountPath: 'C:\\cfg', subPath: 'app.json' }] }],
+      containers: [{ name: 'c', image: SERVERCORE, command: forever, volumeMounts: [{ name: 'cm', mountPath: 'C:\\cfg.json', subPath: 'app.json' }] }],
     });
     await waitPod(f.store, 'sub-w', 'Ready', isReady);
-    expect((await exec(f.runtime, 'sub-w', ['cmd', '/c', 'type C:\\cfg\\app.json'])).stdout).to.equal('{}');
+    expect((await exec(f.runtime, 'sub-w', ['cmd', '/c', 'type C:\\cfg.json'])).stdout).to.equal('{}');
     createPod(f.store, LIN, 'sub-l', {
       volumes: vol,
       containers: [{ name: 'c', image: AGNHOST, args: ['pause'], volumeMounts: [{ name: 'cm', mountPath: '/etc/app.json', subPath: 'app.json' }] }],
@@ -224,6 +224,32 @@ describe('sim runtime: breaks', () => {
     expect((await exec(f.runtime, 'p', ['cmd', '/c', 'echo shared > C:\\e\\f'], 'x')).exitCode).to.equal(0);
     expect((await exec(f.runtime, 'p', ['cmd', '/c', 'type C:\\e\\f'], 'y')).exitCode).to.not.equal(0);
     expect((await exec(f.runtime, 'p', ['cmd', '/c', 'echo w > C:\\h\\f'], 'x')).exitCode).to.equal(0);
+  });
+
+  it('subpath mounts the whole volume; emptydir-memory refuses the mount', async () => {
+    await withBreaks('subpath', 'emptydir-memory');
+    createPod(f.store, WIN, 's', {
+      volumes: [{ name: 'd', emptyDir: {} }],
+      containers: [
+        {
+          name: 'c',
+          image: SERVERCORE,
+          command: forever,
+          volumeMounts: [
+            { name: 'd', mountPath: 'C:\\data' },
+            { name: 'd', mountPath: 'C:\\sub', subPath: 'sub' },
+          ],
+        },
+      ],
+    });
+    await waitPod(f.store, 's', 'Ready', isReady);
+    expect((await exec(f.runtime, 's', ['cmd', '/c', 'echo x > C:\\sub\\f'])).exitCode).to.equal(0);
+    expect((await exec(f.runtime, 's', ['cmd', '/c', 'type C:\\data\\f'])).exitCode).to.equal(0);
+    createPod(f.store, WIN, 'm', {
+      volumes: [{ name: 'mem', emptyDir: { medium: 'Memory' } }],
+      containers: [{ name: 'c', image: SERVERCORE, command: forever, volumeMounts: [{ name: 'mem', mountPath: 'C:\\mem' }] }],
+    });
+    await waitEvent(f.store, 'm', e => e.reason === 'FailedMount');
   });
 
   it('node-services, hns-network, hyperv-runtimeclass as seen from a HostProcess pod', async () => {

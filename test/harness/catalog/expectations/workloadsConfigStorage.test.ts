@@ -30,7 +30,7 @@ const DOCUMENTED: Record<string, Expected> = {
   'stor.hostpath': 'supported',
   'stor.emptydir': 'supported',
   'stor.emptydir-memory': 'limited',
-  'stor.subpath': 'limited',
+  'stor.subpath': 'supported',
   'stor.readonly-rootfs': 'limited',
   'stor.mount-propagation': 'limited',
   'stor.pvc': 'supported',
@@ -54,6 +54,16 @@ describe('workloads/config/storage expectations', () => {
       expect(e.source, id).to.have.length.greaterThan(3);
       for (const spec of f.fixtures) expect(templateFiles().has(spec.template), `${id}: ${spec.template}`).to.equal(true);
     }
+  });
+
+  it('stor.subpath names the subPath handle leak before its fix and not after', () => {
+    const f = catalog.find(x => x.id === 'stor.subpath')!;
+    const old = f.expect(cluster({ version: { gitVersion: 'v1.33.1', major: 1, minor: 33 } }));
+    const fixed = f.expect(cluster({ version: { gitVersion: 'v1.37.0', major: 1, minor: 37 } }));
+    expect(old.expected).to.equal('supported');
+    expect(old.reason).to.match(/before v1\.37 several subPaths/);
+    expect(fixed.reason).to.not.match(/several subPaths/);
+    expect(JSON.stringify(f.expect(cluster()).source)).to.include('subpath_cleanup.go');
   });
 
   it('work.env-colon-name: limited before 1.32, supported from 1.32, naming the version', () => {

@@ -5,6 +5,7 @@
 import type { Store } from '../api/store.ts';
 import type { Profile } from '../profiles/types.ts';
 import { startNodes } from '../nodes/index.ts';
+import { createBackground } from '../nodes/background.ts';
 import { registerControlPlaneAdmission } from './admission.ts';
 import { DEFAULT_DNS_IP, installAddons } from './addons/index.ts';
 import { createKubernetesService, createSystemNamespaces } from './bootstrap.ts';
@@ -84,6 +85,7 @@ export function startControllers(store: Store, profile: Profile, options: Contro
       );
     createKubernetesService(store, { allocateIPs: !!options.network, apiServer: options.apiServer });
     installAddons(store, profile, options.network?.dnsServer?.().address ?? DEFAULT_DNS_IP);
+    if (options.registerNodes !== false) createBackground(store, profile, net?.nodeAddress ? n => net.nodeAddress!(n) : undefined);
   } catch (err) {
     running = false;
     void Promise.all(parts.map(p => p.stop()));

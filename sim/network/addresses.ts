@@ -3,10 +3,13 @@
 // so each node, pod, service and load balancer owns distinct sockets.
 //
 // Instance 0 (k = 0, the usual case):
-//   nodes            127.10.k.N            (N = 1-based index in the profile)
+//   nodes            127.10.k.N            (N = 1-based index in the profile, up to 254; then
+//                                          127.11.k.1-254 for N = 255-508, and so on)
 //   pods of node N   127.P(N).(16k+x).y    (a /20 per node, first pod .0.2; P(N) = 20+N for
 //                                          N <= 75, then 21+N up to N = 178: the second octets
 //                                          127.97-127.199 continue the plan past the services)
+//   pods of node N   127.Q(N).(16k+j).y    (N > 178: a /24 each, 16 nodes per second octet
+//                                          127.201-127.249, j = (N - 179) mod 16: 962 nodes in all)
 //   services         127.96.(16k).0/20     (kubernetes .1, kube-dns .10: 127.96.0.1, 127.96.0.10)
 //   load balancers   127.200.(16k).N
 //   external host    127.250.k.1           (egress target, "egress.wincheck.test")
@@ -45,18 +48,37 @@ export const NODE_PORT_RANGE = { min: 30000, max: 32767 } as const;
 
 /** Nodes whose pod ranges sit below the service CIDR (127.21–127.95). */
 const LOW_NODES = 75;
-/** Most nodes a plan can hold: the rest of the pod ranges take 127.97–127.199, below the load balancers (127.200). */
-export const MAX_NODES = 178;
+/** Nodes with a /20 pod range: the rest of those ranges take 127.97–127.199, below the load balancers (127.200). */
+const WIDE_NODES = 178;
+/** Second octets of the /24 pod ranges of nodes past WIDE_NODES (between the load balancers and the external hosts). */
+const NARROW_OCTETS = { first: 201, last: 249 } as const;
+/** Most nodes a plan can hold: the /20s, then a /24 per node for each instance's 16 third octets of 127.201–127.249. */
+export const MAX_NODES = WIDE_NODES + (NARROW_OCTETS.last - NARROW_OCTETS.first + 1) * BLOCK;
+/** Node addresses per second octet (127.10.k.1–254, then 127.11.k.1–254, ...). */
+const NODES_PER_OCTET = 254;
+
+/** Where node N's pods live in one instance: second octet, first third octet, host numbers, prefix length. */
+function podRange(n: number, base: number): { octet: number; third: number; hosts: number; bits: number } {
+  if (n <= WIDE_NODES) return { octet: podOctet(n), third: base, hosts: BLOCK * 256, bits: 20 };
+  const j = n - WIDE_NODES - 1;
+  return { octet: NARROW_OCTETS.first + Math.floor(j / BLOCK), third: base + (j % BLOCK), hosts: 256, bits: 24 };
+}
+
+/** Node N's address in instance k. */
+function nodeAddressOf(n: number, k: number): string {
+  return `127.${10 + Math.floor((n - 1) / NODES_PER_OCTET)}.${k}.${((n - 1) % NODES_PER_OCTET) + 1}`;
+}
 
 /** Second octet of node N's pod range (1-based), skipping the service range 127.96. */
 function podOctet(n: number): number {
   return n <= LOW_NODES ? 20 + n : 21 + n;
 }
 
-/** The node index whose pod range has this second octet, or undefined. */
-function nodeOfPodOctet(o: number): number | undefined {
+/** The node index whose pod range holds an address with these second and third octets, or undefined. */
+function nodeOfPodOctets(o: number, third: number): number | undefined {
   if (o > 20 && o <= 20 + LOW_NODES) return o - 20;
-  if (o > 96 && o <= 21 + MAX_NODES) return o - 21;
+  if (o > 96 && o <= 21 + WIDE_NODES) return o - 21;
+  if (o >= NARROW_OCTETS.first && o <= NARROW_OCTETS.last) return WIDE_NODES + 1 + (o - NARROW_OCTETS.first) * BLOCK + (third % BLOCK);
   return undefined;
 }
 
@@ -70,7 +92,7 @@ export function ipv6Of(v4: string): string {
   if (o.length !== 4 || o.some(x => !Number.isInteger(x))) return MAPPED + v4;
   const tail = `${((o[0] << 8) | o[1]).toString(16)}:${((o[2] << 8) | o[3]).toString(16)}`;
   // Pods of node N (127.P(N)/16) sit in that node's IPv6 pod range fd00:10:244:N::/64.
-  const node = nodeOfPodOctet(o[1]);
+  const node = nodeOfPodOctets(o[1], o[2]);
   if (node !== undefined) return `${ULA}244:${node}::${tail}`;
   return `${ULA}${o[1]}::${tail}`;
 }
@@ -153,12 +175,13 @@ export class AddressPlan {
 
   /** The node's address; known for every profile node before any pod exists. */
   nodeAddress(node: string): string {
-    return `127.10.${this.instance}.${this.indexOf(node)}`;
+    return nodeAddressOf(this.indexOf(node), this.instance);
   }
 
-  /** The node's pod range, e.g. "127.21.0.0/20". */
+  /** The node's pod range, e.g. "127.21.0.0/20" (past the 178th node, a /24 such as "127.201.0.0/24"). */
   podCIDR(node: string): string {
-    return `127.${podOctet(this.indexOf(node))}.${this.base}.0/20`;
+    const r = podRange(this.indexOf(node), this.base);
+    return `127.${r.octet}.${r.third}.0/${r.bits}`;
   }
 
   /**
@@ -202,9 +225,10 @@ export class AddressPlan {
   }
 
   nodeByAddress(addr: string): string | undefined {
-    const m = /^127\.10\.(\d+)\.(\d+)$/.exec(toIPv4(addr));
-    if (!m || Number(m[1]) !== this.instance) return undefined;
-    for (const [name, i] of this.nodeIndex) if (i === Number(m[2])) return name;
+    const m = /^127\.(\d+)\.(\d+)\.(\d+)$/.exec(toIPv4(addr));
+    if (!m || Number(m[1]) < 10 || Number(m[1]) > 20 || Number(m[2]) !== this.instance) return undefined;
+    const n = (Number(m[1]) - 10) * NODES_PER_OCTET + Number(m[3]);
+    for (const [name, i] of this.nodeIndex) if (i === n) return name;
     return undefined;
   }
 
@@ -218,14 +242,14 @@ export class AddressPlan {
     const have = this.pods.get(key);
     if (have && have.node === node) return have.address;
     if (have) this.releasePodIP(namespace, name);
-    const n = this.indexOf(node);
-    const at = (host: number) => `127.${podOctet(n)}.${this.base + (host >> 8)}.${host & 255}`;
+    const r = podRange(this.indexOf(node), this.base);
+    const at = (host: number) => `127.${r.octet}.${r.third + (host >> 8)}.${host & 255}`;
     let address: string;
     let host = this.nextHost.get(node) ?? 2;
     // Skip addresses still held (after wrap-around) and .0/.255 last octets, as a real IPAM would.
     for (let tries = 0; ; tries++) {
-      if (tries > HOSTS_PER_NODE) throw new Error(`network: node ${node} has no free pod address`);
-      if (host >= HOSTS_PER_NODE) host = 2;
+      if (tries > r.hosts) throw new Error(`network: node ${node} has no free pod address`);
+      if (host >= r.hosts) host = 2;
       const h = host++;
       if ((h & 255) === 0 || (h & 255) === 255) continue;
       if (!this.byAddress.has(at(h))) {
@@ -294,14 +318,14 @@ export class AddressPlan {
   }
 }
 
-/** Host numbers in one /20. */
+/** Host numbers in one /20 (a load-balancer range). */
 const HOSTS_PER_NODE = BLOCK * 256;
 
 /** The address of a profile node in instance 0, usable without a running twin (the twin's nodeAddress() is authoritative). */
 export function nodeAddress(profile: Profile, node: string): string {
   const i = profile.nodes.findIndex(n => n.name === node);
   if (i < 0) throw new Error(`network: node "${node}" is not in profile "${profile.name}"`);
-  return `127.10.0.${i + 1}`;
+  return nodeAddressOf(i + 1, 0);
 }
 
 /** Windows build number (third part of "10.0.20348.2582"), 0 when unknown. */

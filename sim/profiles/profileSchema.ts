@@ -5,6 +5,8 @@ import {
   BREAKABLE,
   POD_FAILURE_STAGES,
   type AddonSpec,
+  type BackgroundSpec,
+  type NodePoolSpec,
   type ReplayEntry,
   type NetworkSpec,
   type NodeSpec,
@@ -96,6 +98,30 @@ const node: Rule = {
   } satisfies Record<keyof NodeSpec, Rule>,
 };
 
+const nodeFields = (node as Extract<Rule, { kind: 'object' }>).fields;
+/** A pool's template: a node without its name (the pool names its nodes). */
+const template: Rule = { kind: 'object', required: ['os'], fields: Object.fromEntries(Object.entries(nodeFields).filter(([k]) => k !== 'name')) };
+
+const nodePool: Rule = {
+  kind: 'object',
+  required: ['name', 'count', 'template'],
+  fields: {
+    name: DNS_LABEL,
+    count: { kind: 'number', min: 1, max: 1000 },
+    template,
+  } satisfies Record<keyof NodePoolSpec, Rule>,
+};
+
+const background: Rule = {
+  kind: 'object',
+  required: ['namespaces', 'podsPerNode'],
+  fields: {
+    namespaces: { kind: 'number', min: 1, max: 10000 },
+    podsPerNode: { kind: 'number', min: 0, max: 250 },
+    requests: { kind: 'object', fields: { cpu: QUANTITY, memory: QUANTITY } },
+  } satisfies Record<keyof BackgroundSpec, Rule>,
+};
+
 const GLOB = { kind: 'string', pattern: /^\S+$/, shape: 'a glob such as win-*' } as const;
 
 const replayEntry: Rule = {
@@ -149,12 +175,14 @@ function checkReplay(entries: ReplayEntry[] | undefined): void {
 
 export const PROFILE_RULE: Rule = {
   kind: 'object',
-  required: ['name', 'kubernetesVersion', 'nodes', 'network'],
+  required: ['name', 'kubernetesVersion', 'network'],
   fields: {
     name: { kind: 'string', pattern: /^[a-z0-9][-a-z0-9]*$/, shape: 'a lowercase name such as my-cluster' },
     description: { kind: 'string' },
     kubernetesVersion: K8S_VERSION,
     nodes: { kind: 'array', of: node },
+    nodePools: { kind: 'array', of: nodePool },
+    background,
     network: {
       kind: 'object',
       required: ['mode', 'cni'],
@@ -266,27 +294,50 @@ function uniqueBreaks(breaks: readonly string[] | undefined, path: string): void
   });
 }
 
+/** Nodes the loader made from pools (a profile loaded again, as a base, keeps only its listed ones and expands anew). */
+const POOL_NODES = new WeakSet<NodeSpec>();
+
+/** The pools' nodes, `<pool>-<n>`, each a copy of its template. */
+function expandPools(pools: NodePoolSpec[]): { node: NodeSpec; at: string }[] {
+  return pools.flatMap((pool, i) =>
+    Array.from({ length: pool.count }, (_, j) => {
+      const n: NodeSpec = { ...structuredClone(pool.template), name: `${pool.name}-${j + 1}` };
+      POOL_NODES.add(n);
+      return { node: n, at: `nodePools[${i}].template` };
+    }),
+  );
+}
+
 /** Checks a parsed YAML document and returns it as a Profile; throws SchemaError naming the field. */
 export function validateProfile(doc: unknown): Profile {
   check(PROFILE_RULE, doc, '');
   const p = doc as Profile;
-  if (p.nodes.length === 0) throw new SchemaError('nodes', 'must list at least one node');
-  const seen = new Map<string, number>();
-  p.nodes.forEach((n, i) => {
+  const listed = (p.nodes ?? []).filter(n => !POOL_NODES.has(n)).map((node, i) => ({ node, at: `nodes[${i}]` }));
+  (p.nodePools ?? []).forEach((pool, i) => {
+    const clash = (p.nodePools ?? []).findIndex(o => o.name === pool.name);
+    if (clash !== i) throw new SchemaError(`nodePools[${i}].name`, `"${pool.name}" is already used by nodePools[${clash}]`);
+  });
+  const all = [...listed, ...expandPools(p.nodePools ?? [])];
+  if (all.length === 0) throw new SchemaError('nodes', 'must list at least one node (in nodes or nodePools)');
+  const seen = new Map<string, string>();
+  for (const { node: n, at } of all) {
     const first = seen.get(n.name);
-    if (first !== undefined) throw new SchemaError(`nodes[${i}].name`, `"${n.name}" is already used by nodes[${first}]`);
-    seen.set(n.name, i);
-    if (n.os === 'windows' && !n.windowsBuild) throw new SchemaError(`nodes[${i}].windowsBuild`, 'is required for a Windows node (e.g. 10.0.20348.2582)');
-    if (n.os === 'linux' && n.windowsBuild) throw new SchemaError(`nodes[${i}].windowsBuild`, 'is only allowed on a Windows node');
-    if (n.os === 'linux' && n.ssh) throw new SchemaError(`nodes[${i}].ssh`, 'is only allowed on a Windows node (the sim runs OpenSSH on Windows nodes only)');
+    if (first !== undefined)
+      throw new SchemaError(at.startsWith('nodes[') ? `${at}.name` : at.replace(/\.template$/, '.name'), `"${n.name}" is already used by ${first}`);
+    seen.set(n.name, at.startsWith('nodes[') ? at : `${at.replace(/\.template$/, '')} (node ${n.name})`);
+    if (n.os === 'windows' && !n.windowsBuild) throw new SchemaError(`${at}.windowsBuild`, 'is required for a Windows node (e.g. 10.0.20348.2582)');
+    if (n.os === 'linux' && n.windowsBuild) throw new SchemaError(`${at}.windowsBuild`, 'is only allowed on a Windows node');
+    if (n.os === 'linux' && n.ssh) throw new SchemaError(`${at}.ssh`, 'is only allowed on a Windows node (the sim runs OpenSSH on Windows nodes only)');
     for (const r of Object.keys(n.extendedResources ?? {}))
       if (!/^[a-z0-9.-]+\/[A-Za-z0-9][-A-Za-z0-9_.]*$/.test(r))
-        throw new SchemaError(`nodes[${i}].extendedResources.${r}`, 'must be a domain-prefixed name such as nvidia.com/gpu');
+        throw new SchemaError(`${at}.extendedResources.${r}`, 'must be a domain-prefixed name such as nvidia.com/gpu');
     (n.conditions ?? []).forEach((c, j) => {
-      if (c.type === 'Ready') throw new SchemaError(`nodes[${i}].conditions[${j}].type`, 'must not be Ready (set nodes[].ready instead)');
+      if (c.type === 'Ready')
+        throw new SchemaError(`${at}.conditions[${j}].type`, `must not be Ready (set ${at.startsWith('nodes[') ? 'nodes[].ready' : `${at}.ready`} instead)`);
     });
-    uniqueBreaks(n.breaks, `nodes[${i}].breaks`);
-  });
+    uniqueBreaks(n.breaks, `${at}.breaks`);
+  }
+  p.nodes = all.map(x => x.node);
   uniqueBreaks(p.breaks, 'breaks');
   checkReplay(p.replay);
   p.addons ??= {};

@@ -51,6 +51,26 @@ export interface NodeSpec {
   limitations?: Limitations;
 }
 
+/** Nodes made alike: `count` of them named `<name>-1` ... `<name>-<count>`, each built from the template as a listed node is. */
+export interface NodePoolSpec {
+  name: string;
+  count: number;
+  template: Omit<NodeSpec, 'name'>;
+}
+
+/**
+ * Pods of other tenants: `podsPerNode` on every schedulable worker (Ready, not cordoned, not a
+ * control plane), spread over `namespaces` namespaces, bound and Running from the start and
+ * counted against the nodes' room. No container or network twin stands behind them (a few
+ * hundred bytes each in the store), so a profile can hold ten thousand of them.
+ */
+export interface BackgroundSpec {
+  namespaces: number;
+  podsPerNode: number;
+  /** Each pod's requests (none: best-effort pods, which hold a pod slot only). */
+  requests?: { cpu?: string; memory?: string };
+}
+
 export interface NetworkSpec {
   /** Windows CNI network mode. */
   mode: 'l2bridge' | 'overlay' | 'host-gw';
@@ -284,7 +304,10 @@ export interface Profile {
   description?: string;
   /** Server version, e.g. "v1.33.1". */
   kubernetesVersion: string;
+  /** Every node: those listed, then those of the pools (the loader expands nodePools into here). */
   nodes: NodeSpec[];
+  nodePools?: NodePoolSpec[];
+  background?: BackgroundSpec;
   network: NetworkSpec;
   addons: AddonSpec;
   /** Overrides of the documented limitations (all true unless set false). */

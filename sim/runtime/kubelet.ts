@@ -11,6 +11,7 @@ import { kubeletRejection } from '../controllers/fit.ts';
 import type { RuntimeContext } from './context.ts';
 import type { NodeRuntime } from './nodeRuntime.ts';
 import { PodWorker } from './podWorker.ts';
+import { isBackgroundPod } from '../nodes/background.ts';
 
 export class Kubelet {
   private watch?: { stop(): void };
@@ -27,6 +28,18 @@ export class Kubelet {
   start(): void {
     this.watch = this.ctx.store.watch('pods', { fieldSelector: `spec.nodeName=${this.node.name}` }, e => {
       const pod = e.object as unknown as V1Pod;
+      // Other tenants' load: nothing runs behind it; its deletion is finished at once.
+      if (isBackgroundPod(pod)) {
+        if (pod.metadata!.deletionTimestamp && e.type !== 'DELETED')
+          queueMicrotask(() => {
+            try {
+              this.ctx.store.delete('pods', pod.metadata!.namespace, pod.metadata!.name!, { gracePeriodSeconds: 0 });
+            } catch {
+              /* gone */
+            }
+          });
+        return;
+      }
       const key = `${pod.metadata!.namespace}/${pod.metadata!.name}`;
       const cur = this.node.pods.get(key);
       if (e.type === 'DELETED') {

@@ -56,6 +56,27 @@ describe('sim network: the address plan at scale', () => {
     expect(toIPv4(ipv6Of(ip))).to.equal(ip);
   });
 
+  it('past the 178th node: a /24 pod range each, node addresses past 127.10.k.254 in 127.11, every address mapped back to its node', () => {
+    const profile = profileWith(MAX_NODES);
+    const plan = new AddressPlan(profile, 1);
+    expect(plan.podCIDR('win-179')).to.equal('127.201.16.0/24');
+    expect(plan.podCIDR('win-195')).to.equal('127.202.16.0/24');
+    expect(plan.nodeAddress('win-254')).to.equal('127.10.1.254');
+    expect(plan.nodeAddress('win-255')).to.equal('127.11.1.1');
+    const seen = new Set<string>();
+    for (const n of profile.nodes) {
+      const addr = plan.nodeAddress(n.name);
+      expect(seen.has(addr), addr).to.equal(false);
+      seen.add(addr);
+      expect(plan.nodeByAddress(addr)).to.equal(n.name);
+    }
+    const ip = plan.allocatePodIP('ns', 'p', `win-${MAX_NODES}`);
+    const [lo, hi] = range(plan.podCIDR(`win-${MAX_NODES}`));
+    expect(ip.split('.').reduce((a, o) => a * 256 + Number(o), 0)).to.be.within(lo, hi);
+    expect(ipv6Of(ip)).to.match(new RegExp(`^fd00:10:244:${MAX_NODES}::`));
+    expect(toIPv4(ipv6Of(ip))).to.equal(ip);
+  });
+
   it(`a node past ${MAX_NODES} is refused with the reason`, () => {
     const plan = new AddressPlan(profileWith(MAX_NODES + 1));
     expect(() => plan.podCIDR(`win-${MAX_NODES + 1}`)).to.throw(/do not fit the address plan/);

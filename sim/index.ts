@@ -8,6 +8,7 @@ import { Store } from './api/store.ts';
 import { RESOURCES, bucketOf } from './api/resources.ts';
 import { startApiServer } from './api/server.ts';
 import { podSecurityAdmission } from './api/admission/podSecurity.ts';
+import { webhookAdmission } from './api/admission/webhooks.ts';
 import { createAdmission } from './api/validation/index.ts';
 import { loadProfile } from './profiles/load.ts';
 import type { Profile } from './profiles/types.ts';
@@ -79,6 +80,7 @@ export async function startSim(opts: SimOptions = {}): Promise<SimCluster> {
   try {
     store.addAdmission(createAdmission(profile));
     store.addAdmission(podSecurityAdmission(store, profile));
+    store.addAdmission(webhookAdmission(profile));
     const api = await startApiServer({ store, profile, port: opts.port });
     stops.push(() => api.close());
     const apiUrl = new URL(api.url);

@@ -8,11 +8,13 @@ import type { KubeClients } from './types.ts';
 import { WaitTimeoutError, watchUntil } from './watch.ts';
 import { POD_SECURITY_PRIVILEGED } from './podSecurity.ts';
 import { listAll } from './list.ts';
+import { admissionRefusal } from './admissionRefusal.ts';
 
 /**
  * Creates the run namespace labelled privileged for Pod Security (enforce, audit, warn), so
  * HostProcess, hostPath and hostNetwork fixtures are admitted. A cluster whose policy refuses
- * those labels gets the namespace without them (told through `onLabelsRefused`): its
+ * those labels (any admission: Pod Security, a ValidatingAdmissionPolicy, a webhook) gets the
+ * namespace without them (told through `onLabelsRefused`, naming the admission and its words): its
  * fixtures that need privilege are then refused one by one, and their features are n/a.
  */
 export async function createRunNamespace(
@@ -39,9 +41,11 @@ export async function createRunNamespace(
       return;
     const code = apiStatusCode(e);
     if (code === 409) throw new Error(`namespace ${name} already exists; run "wincheck cleanup" first`, { cause: e });
-    if ((code === 403 || code === 400 || code === 422) && apiErrorMessage(e).includes('pod-security.kubernetes.io')) {
+    // Refused by an admission of any kind (Pod Security, a policy, a webhook in its own words): tried again without the labels.
+    const refusal = admissionRefusal(e);
+    if (refusal) {
       onLabelsRefused?.(
-        `The cluster refused the Pod Security labels on namespace ${name} (${apiErrorMessage(e)}); created it without them: fixtures that need privilege will be refused and their features reported n/a.`,
+        `The cluster's ${refusal.admission} refused the Pod Security labels on namespace ${name} (${refusal.text}); created it without them: fixtures that need privilege will be refused and their features reported n/a.`,
       );
       try {
         await create(labels);

@@ -7,7 +7,7 @@ import { unmetNeed } from '../catalog/needs.ts';
 import { suiteOf } from '../catalog/registry.ts';
 import type { CheckResult, Expectation, Feature, Observation } from '../catalog/types.ts';
 import { FixtureError } from '../fixtures/errors.ts';
-import { podSecurityRejection } from '../cluster/apiError.ts';
+import { admissionRefusal } from '../cluster/admissionRefusal.ts';
 import { asMeansError } from '../cluster/meansError.ts';
 import { withCapacityNumbers } from './capacity.ts';
 import { makeCheckContext, type CheckInputs } from './context.ts';
@@ -51,13 +51,13 @@ export async function checkFeature(inputs: CheckInputs, feature: Feature): Promi
     const observation = await Promise.race([feature.probe(makeCheckContext(inputs, feature, steps, controller.signal)), stopped]);
     return finish(inputs, feature, expectation, observation, undefined, steps, started);
   } catch (e) {
-    // The cluster's Pod Security policy refused a pod the probe needed: it cannot check here.
-    const psa = podSecurityRejection(e);
-    if (psa)
+    // An admission of the cluster (Pod Security, SCCs, a policy, a webhook) refused a pod the probe needed: it cannot check here.
+    const refusal = admissionRefusal(e);
+    if (refusal)
       return finish(
         inputs,
         feature,
-        { ...expectation, expected: 'n/a', reason: `the cluster's Pod Security admission refused a pod the check needs: ${psa}` },
+        { ...expectation, expected: 'n/a', reason: `the cluster's ${refusal.admission} refused a pod the check needs: ${refusal.text}` },
         undefined,
         undefined,
         steps,

@@ -2,7 +2,7 @@
 // in order: a RuntimeClass before the pod naming it). A fixture that fails is recorded; only
 // the features using it are affected.
 
-import { podSecurityRejection } from '../cluster/apiError.ts';
+import { admissionRefusal } from '../cluster/admissionRefusal.ts';
 import { dryRunPodTemplate } from '../cluster/podSecurity.ts';
 import { unmetNeed } from '../catalog/needs.ts';
 import { createObject } from '../cluster/create.ts';
@@ -111,8 +111,13 @@ export async function deployFixtures(target: FixtureTarget, specs: FixtureSpec[]
 
 function fixtureError(redactor: Redactor, spec: FixtureSpec, e: unknown, pods?: FixturePods): FixtureError {
   const message = `failed to deploy fixture "${spec.id}": ${e instanceof Error ? e.message : String(e)}`;
-  const psa = podSecurityRejection(e);
+  // Refused by any admission (Pod Security, OpenShift's SCCs, a policy, a webhook): the features needing it are n/a, in its words.
+  const refusal = admissionRefusal(e);
   const notApplicable =
-    e instanceof NoImageError ? redactor.redact(e.message) : psa ? redactor.redact(`the cluster's Pod Security admission refused it: ${psa}`) : undefined;
+    e instanceof NoImageError
+      ? redactor.redact(e.message)
+      : refusal
+        ? redactor.redact(`the cluster's ${refusal.admission} refused it: ${refusal.text}`)
+        : undefined;
   return new FixtureError(spec.id, redactor.redact(message), { cause: e, notApplicable, pods });
 }

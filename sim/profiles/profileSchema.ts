@@ -2,6 +2,7 @@
 // plus the checks that span fields (duplicate node names, Windows-only fields).
 
 import {
+  type AdmissionWebhookSpec,
   BREAKABLE,
   POD_FAILURE_STAGES,
   type AddonSpec,
@@ -238,6 +239,26 @@ export const PROFILE_RULE: Rule = {
         },
         enforceFloor: { kind: 'boolean' },
       } satisfies Record<keyof PodSecurityConfig, Rule>,
+    },
+    admissionWebhooks: {
+      kind: 'array',
+      of: {
+        kind: 'object',
+        required: ['name', 'rejects', 'message'],
+        fields: {
+          name: { kind: 'string', pattern: /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, shape: 'a webhook name such as validate.kyverno.svc-fail' },
+          rejects: {
+            kind: 'object',
+            fields: {
+              kinds: { kind: 'array', of: { kind: 'string' } },
+              operations: { kind: 'array', of: { kind: 'enum', values: ['CREATE', 'UPDATE'], what: 'operation' } },
+              labels: { kind: 'array', of: { kind: 'string' } },
+            },
+          },
+          message: { kind: 'string' },
+          code: { kind: 'number', min: 400, max: 599 },
+        } satisfies Record<keyof AdmissionWebhookSpec, Rule>,
+      },
     },
     latencies: {
       kind: 'object',

@@ -299,6 +299,18 @@ export interface PodSecurityConfig {
   enforceFloor?: boolean;
 }
 
+/** A validating admission webhook that refuses in its own words (a policy engine's). */
+export interface AdmissionWebhookSpec {
+  /** The webhook's name, e.g. "validate.kyverno.svc-fail". */
+  name: string;
+  /** What it refuses: objects of these kinds (any when unset), on these operations (create and update when unset), carrying a label matching one of these keys (`prefix/*` matches by prefix; any object when unset). */
+  rejects: { kinds?: string[]; operations?: ('CREATE' | 'UPDATE')[]; labels?: string[] };
+  /** Its own message. */
+  message: string;
+  /** Its HTTP code (default 400, as upstream when the webhook gives none). */
+  code?: number;
+}
+
 export interface Profile {
   name: string;
   description?: string;
@@ -332,6 +344,8 @@ export interface Profile {
   terminationGraceScale?: number;
   /** Pod Security admission: the AdmissionConfiguration's defaults and exemptions (none: privileged everywhere). */
   podSecurity?: PodSecurityConfig;
+  /** Validating admission webhooks that refuse in their own words (sim/api/admission/webhooks.ts). */
+  admissionWebhooks?: AdmissionWebhookSpec[];
   /**
    * Per-OS latencies, time-scaled from real clusters (the `realistic` profile): the first pull of
    * an image on a node (replaces imagePullLatencyMs for that OS) and each container start (HCS

@@ -89,10 +89,54 @@ describe('harness: a cluster-wide Pod Security default the namespace cannot opt 
       }
       if (level === 'baseline') for (const id of PLAIN) expect(outcome(id).outcome, `${id}: ${outcome(id).reason}`).to.equal('supported');
       else for (const id of PLAIN) expect(outcome(id).outcome, `${id}: ${outcome(id).reason}`).to.be.oneOf(['supported', 'n/a']);
-      expect(run.output.join('\n')).to.include('The cluster refused the Pod Security labels on namespace');
+      expect(run.output.join('\n')).to.match(
+        /The cluster's ValidatingAdmissionPolicy "[^"]+" refused the Pod Security labels on namespace \S+ \(namespaces "\S+" is forbidden: ValidatingAdmissionPolicy/,
+      );
       expect([...run.results.values()].map(r => r.outcome)).not.to.include('error');
       expect(run.exitCode).to.equal(0);
       expect(run.leftover).to.deep.equal([]);
     });
   }
+});
+
+describe('harness: admission webhooks refusing in their own words', function () {
+  this.timeout(600_000);
+
+  it('a webhook refusing the namespace labels: retried without them, the run names the webhook and its words; a webhook refusing a fixture: its features n/a in its words', async () => {
+    const run = await runOnSim(['iso.hostprocess', 'work.deployment', 'sched.os-selector'], {
+      egressUrl: EGRESS,
+      timeouts: FAST_NET,
+      edit: p => {
+        p.podSecurity = { defaults: { enforce: 'baseline' } };
+        p.admissionWebhooks = [
+          {
+            name: 'validate.kyverno.svc-fail',
+            rejects: { kinds: ['Namespace'], labels: ['pod-security.kubernetes.io/*'] },
+            message:
+              '\n\npolicy Namespace//wincheck for resource violation: \n\npsa-labels:\n  deny-privileged: namespaces may not opt out of the baseline level',
+          },
+          {
+            name: 'validation.gatekeeper.sh',
+            rejects: { kinds: ['Deployment'] },
+            message: '[no-deployments] Deployments are managed by the platform team',
+            code: 403,
+          },
+        ];
+      },
+    });
+    const out = run.output.join('\n');
+    expect(out).to.match(
+      /The cluster's admission webhook "validate.kyverno.svc-fail" refused the Pod Security labels on namespace \S+ \(admission webhook "validate.kyverno.svc-fail" denied the request: [\s\S]*namespaces may not opt out/,
+    );
+    const r = (id: string) => run.results.get(id)!;
+    expect(r('iso.hostprocess').outcome, r('iso.hostprocess').reason).to.equal('n/a');
+    expect(r('iso.hostprocess').reason).to.match(/Pod Security admission refused it: .*violates PodSecurity "baseline:latest"/);
+    expect(r('work.deployment').outcome, r('work.deployment').reason).to.equal('n/a');
+    expect(r('work.deployment').reason).to.match(
+      /admission webhook "validation.gatekeeper.sh" refused it: .*admission webhook "validation.gatekeeper.sh" denied the request: \[no-deployments\] Deployments are managed by the platform team/,
+    );
+    expect(r('sched.os-selector').outcome, r('sched.os-selector').reason).to.equal('supported');
+    expect(run.exitCode).to.equal(0);
+    expect(run.leftover).to.deep.equal([]);
+  });
 });

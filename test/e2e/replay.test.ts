@@ -131,7 +131,7 @@ describe('real outputs replayed through the sim', function () {
         ['sec.linux-fields-ignored'],
         [{ id: 'runasuser-0x52e', podFailure: { match: { nodes: 'win-*', images: '*servercore*' }, stage: 'sandbox', message: eventMessage('48') } }],
       );
-      const c = expectVerdict(r, 'runasuser-0x52e', 'sec.linux-fields-ignored', 'lifted', /runAsUser was not ignored.*"1000"/);
+      const c = expectVerdict(r, 'runasuser-0x52e', 'sec.linux-fields-ignored', 'limited', /runAsUser was not ignored.*"1000"/);
       expect(c.durationMs, 'ended at the first event, not at the 45 s pod-start deadline').to.be.below(40_000);
     });
 

@@ -202,12 +202,14 @@ const FIXTURE_RUN_AS_USER = '1000';
 
 /**
  * The runtime took the fixture's runAsUser as a Windows user name and refused it ("The user name
- * or password is incorrect. (0x52e)", "User":"1000"): the field was not ignored, it broke the pod.
+ * or password is incorrect. (0x52e)", "User":"1000"), as Docker does: the field was not ignored, it
+ * broke the pod. The limitation holds, in its harsher form: a Linux-only field does not work on
+ * Windows (it did not take effect as on Linux), and here it even stops the pod.
  */
 function runAsUserRefused(user: string | undefined, evidence: EvidenceItem[]): Observation {
   const named = user === FIXTURE_RUN_AS_USER;
   return {
-    works: true,
+    works: false,
     summary: `runAsUser was not ignored: the runtime took it as the Windows user name "${user ?? '?'}" and refused it, so the pod cannot start`,
     evidence,
     control: control(

@@ -65,3 +65,10 @@ export function runAsNonRootAnyCase(kubeletVersion: string): boolean {
   if (minor >= 1025) return true;
   return fixed[minor] !== undefined && patch >= fixed[minor];
 }
+
+/**
+ * lifecycle.stopSignal is served (ContainerStopSignals, KEP-4960): alpha from 1.33, off by
+ * default, so only where the profile turns the gate on.
+ */
+export const stopSignalServed = (apiVersion: string, gates: Record<string, boolean> | undefined) =>
+  minorVersion(apiVersion) >= 1033 && gates?.ContainerStopSignals === true;

@@ -207,6 +207,7 @@ export const PROFILE_RULE: Rule = {
     },
     limitations: LIMITATIONS,
     breaks: BREAKS,
+    featureGates: { kind: 'map', of: { kind: 'boolean' } },
     registryMirrors: {
       kind: 'array',
       of: { kind: 'string', pattern: /^[a-z0-9.-]+(:[0-9]+)?(\/[a-z0-9._-]+)*$/, shape: 'a registry host such as mirror.example.com' },

@@ -215,6 +215,7 @@ export const BREAKABLE = [
   'unknown-username', // the runtime starts containers whose runAsUserName names no account (as the image user)
   'username-precedence', // the pod's runAsUserName wins over the container's
   'run-as-nonroot', // the kubelet skips its Windows runAsNonRoot check (ContainerAdministrator runs)
+  'stop-signal-validation', // the API server takes any lifecycle.stopSignal on spec.os.name=windows pods
   // node
   'node-services', // kubelet/kube-proxy services stopped
   'hns-network', // HNS network missing
@@ -326,6 +327,8 @@ export interface Profile {
   limitations?: Limitations;
   /** Supported behaviours broken on purpose. */
   breaks?: BreakKey[];
+  /** Feature gates of the API server and kubelets set apart from their defaults (ContainerStopSignals: true). */
+  featureGates?: Record<string, boolean>;
   /** Registry mirrors: "<mirror>/<ref>" resolves to the same image as "<ref>" (sim/runtime/images.ts). */
   registryMirrors?: string[];
   /** Image pull latency per image per node, first pull only (cached after). */

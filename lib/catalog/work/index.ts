@@ -7,6 +7,16 @@ import { features as controllers } from './controllers.ts';
 import { features as envNames } from './envNames.ts';
 import { features as multiContainer } from './multiContainer.ts';
 import { features as statefulset } from './statefulset.ts';
+import { features as stopSignal } from './stopSignal.ts';
 import { features as streams } from './streams.ts';
 
-export const features: Feature[] = [...statefulset, ...multiContainer, ...streams, ...buildMismatch, ...envNames, ...autoscaling, ...controllers];
+export const features: Feature[] = [
+  ...statefulset,
+  ...multiContainer,
+  ...streams,
+  ...buildMismatch,
+  ...envNames,
+  ...autoscaling,
+  ...controllers,
+  ...stopSignal,
+];

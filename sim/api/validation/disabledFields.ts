@@ -4,7 +4,7 @@
 
 import type { V1PodSpec } from '@kubernetes/client-node';
 import type { KubeObject } from '../store.ts';
-import { hostProcessFieldServed, podOSFieldServed } from '../../nodes/versions.ts';
+import { hostProcessFieldServed, podOSFieldServed, stopSignalServed } from '../../nodes/versions.ts';
 
 /** The pod specs an object carries: a pod's own, a workload's template, a CronJob's job template. */
 function podSpecsOf(bucket: string, obj: KubeObject): V1PodSpec[] {
@@ -16,12 +16,15 @@ function podSpecsOf(bucket: string, obj: KubeObject): V1PodSpec[] {
   return spec.template?.spec ? [spec.template.spec] : [];
 }
 
-export function dropDisabledPodFields(bucket: string, obj: KubeObject, apiVersion: string): void {
+export function dropDisabledPodFields(bucket: string, obj: KubeObject, apiVersion: string, gates?: Record<string, boolean>): void {
   const dropOS = !podOSFieldServed(apiVersion);
   const dropHostProcess = !hostProcessFieldServed(apiVersion);
-  if (!dropOS && !dropHostProcess) return;
+  const dropStopSignal = !stopSignalServed(apiVersion, gates);
+  if (!dropOS && !dropHostProcess && !dropStopSignal) return;
   for (const spec of podSpecsOf(bucket, obj)) {
     if (dropOS) delete spec.os;
+    if (dropStopSignal)
+      for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? [])]) if (c.lifecycle) delete (c.lifecycle as { stopSignal?: string }).stopSignal;
     if (!dropHostProcess) continue;
     for (const wo of [
       spec.securityContext?.windowsOptions,

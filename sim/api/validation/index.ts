@@ -20,6 +20,7 @@ export function podRules(profile: Profile): PodRules {
     relaxedEnvNames: minorVersion(profile.kubernetesVersion) >= 1032 || profile.limitations?.envColonName === false,
     windowsRules: profile.limitations?.linuxFieldsRejected !== false,
     rejectOSField: profile.breaks?.includes('pod-os-field') ?? false,
+    windowsStopSignals: !(profile.breaks?.includes('stop-signal-validation') ?? false),
   };
 }
 
@@ -34,7 +35,7 @@ export function createAdmission(profile: Profile): Admission {
     const typed = obj.apiVersion && obj.kind ? obj : { ...obj, apiVersion: apiVersionOf(rt), kind: rt.kind };
     const errs = schemaErrors(typed);
     if (errs.length === 0) {
-      dropDisabledPodFields(bucket, obj, profile.kubernetesVersion);
+      dropDisabledPodFields(bucket, obj, profile.kubernetesVersion, profile.featureGates);
       applyDefaults(bucket, obj, op);
       errs.push(...objectErrors(bucket, obj, old, rules));
     }

@@ -13,6 +13,32 @@ export interface PodRules {
   windowsRules: boolean;
   /** Deliberate regression: the API rejects any pod that sets spec.os. */
   rejectOSField: boolean;
+  /** KEP-4960: on spec.os.name=windows pods only SIGTERM and SIGKILL (false: a deliberate regression). */
+  windowsStopSignals: boolean;
+}
+
+/** The signals KEP-4960 allows in lifecycle.stopSignal per pod OS (validation's supportedStopSignals*). */
+const WINDOWS_STOP_SIGNALS = ['SIGKILL', 'SIGTERM'];
+const LINUX_STOP_SIGNALS = new Set(
+  'SIGABRT SIGALRM SIGBUS SIGCHLD SIGCLD SIGCONT SIGFPE SIGHUP SIGILL SIGINT SIGIO SIGIOT SIGKILL SIGPIPE SIGPOLL SIGPROF SIGPWR SIGQUIT SIGSEGV SIGSTKFLT SIGSTOP SIGSYS SIGTERM SIGTRAP SIGTSTP SIGTTIN SIGTTOU SIGURG SIGUSR1 SIGUSR2 SIGVTALRM SIGWINCH SIGXCPU SIGXFSZ SIGRTMIN SIGRTMAX'.split(
+    ' ',
+  ),
+);
+
+/** lifecycle.stopSignal needs spec.os.name, and a signal of that OS (KEP-4960 cross validation). */
+function stopSignalErrors(spec: V1PodSpec, path: string, rules: PodRules): FieldError[] {
+  const errs: FieldError[] = [];
+  for (const [c, cpath] of containersWithPath(spec, path)) {
+    const signal = (c.lifecycle as { stopSignal?: string } | undefined)?.stopSignal;
+    if (signal === undefined) continue;
+    const f = `${cpath}.lifecycle.stopSignal`;
+    const os = spec.os?.name;
+    if (!os) errs.push(forbidden(f, 'may not be set for containers with empty `spec.os.name`'));
+    else if (os === 'windows' && rules.windowsStopSignals && !WINDOWS_STOP_SIGNALS.includes(signal)) errs.push(notSupported(f, signal, WINDOWS_STOP_SIGNALS));
+    else if (os === 'linux' && !LINUX_STOP_SIGNALS.has(signal) && !/^SIGRTM(IN|AX)[-+]\d+$/.test(signal))
+      errs.push(notSupported(f, signal, [...LINUX_STOP_SIGNALS]));
+  }
+  return errs;
 }
 
 const WINDOWS = 'cannot be set for a windows pod';
@@ -126,6 +152,7 @@ export function podSpecErrors(spec: V1PodSpec | undefined, path: string, rules: 
   if (!spec.containers?.length) errs.push(required(`${path}.containers`));
   const names = new Set<string>();
   for (const [c, cpath] of containersWithPath(spec, path)) errs.push(...containerErrors(c, cpath, volumes, rules, names));
+  errs.push(...stopSignalErrors(spec, path, rules));
 
   if (spec.os) {
     if (rules.rejectOSField) errs.push(forbidden(`${path}.os`, 'may not be set'));

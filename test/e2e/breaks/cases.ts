@@ -220,6 +220,8 @@ export const BREAK_CASES: BreakCase[] = [
   { name: 'unknown-username', breaks: ['unknown-username'], regressed: ['sec.unknown-username-refused'], error: [] },
   { name: 'username-precedence', breaks: ['username-precedence'], regressed: ['sec.unknown-username-refused', 'sec.username-override'], error: [] },
   { name: 'run-as-nonroot', breaks: ['run-as-nonroot'], regressed: ['sec.run-as-nonroot'], error: ['sec.run-as-nonroot-any-case'] },
+  // The API server takes any stop signal on a Windows pod.
+  { name: 'stop-signal-validation', breaks: ['stop-signal-validation'], regressed: ['work.stop-signal-windows'], error: [] },
   { name: 'pod-ip', breaks: ['pod-ip'], regressed: ['net.pod-ip'], error: [] },
   {
     name: 'w2w-same-node',

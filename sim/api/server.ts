@@ -35,6 +35,7 @@ import * as auth from './handlers/auth.ts';
 import { serveOpenAPI } from './openapi/index.ts';
 import { ADMIN, ANONYMOUS, certificateUser, type UserInfo } from './auth/identity.ts';
 import { requestAttributes } from './auth/attributes.ts';
+import { impersonatedUser } from './auth/impersonation.ts';
 import { authorize, forbidden } from './auth/rbac.ts';
 import { ensureBootstrapPolicy } from './auth/bootstrapPolicy.ts';
 import { DEFAULT_EXPIRATION_SECONDS, ServiceAccountTokens } from './auth/tokens.ts';
@@ -117,7 +118,8 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     const cred = credential(req);
     const isPublic = ANONYMOUS_PATHS.test(url.pathname);
     if (cred === 'invalid' || (cred === 'none' && !isPublic)) throw new ApiError(401, 'Unauthorized', 'Unauthorized');
-    const user = cred === 'none' ? ANONYMOUS : cred;
+    // Impersonation before authorization, as the apiserver's filter chain has it.
+    const user = impersonatedUser(state.store, cred === 'none' ? ANONYMOUS : cred, req.headers);
     if (isPublic) return user;
     const attrs = requestAttributes(user, r, method, url.pathname, url.searchParams);
     if (!authorize(state.store, attrs).allowed) throw forbidden(attrs);

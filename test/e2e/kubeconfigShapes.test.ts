@@ -9,6 +9,20 @@ import { delimiter, join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { runOnSim, type KubeconfigShape, type SimRun } from '../support/simRun.ts';
 import type { SimCluster } from '../../sim/index.ts';
+import { parseAllDocuments } from 'yaml';
+import { ROOT } from '../support/cli.ts';
+import { startConnectProxy, startPrefixFront, startSocks5Proxy } from '../support/proxies.ts';
+import { bucketOf, resourceForKind } from '../../sim/api/resources.ts';
+import type { KubeObject } from '../../sim/api/store.ts';
+
+/** ci/rbac.yaml's ServiceAccount, ClusterRole and binding, created in the sim. */
+function applyCiRbac(sim: SimCluster): void {
+  for (const d of parseAllDocuments(readFileSync(join(ROOT, 'ci/rbac.yaml'), 'utf8'))) {
+    const o = d.toJS() as KubeObject;
+    sim.store.create(bucketOf(resourceForKind(o.apiVersion!, o.kind!)!), o);
+  }
+}
+const CI_SA = 'system:serviceaccount:default:wincheck';
 
 // Plain REST and watches (sched), exec websockets and logs (work), raw GETs through the node proxy (res).
 const FEATURES = ['sched.os-selector', 'work.exec-logs', 'res.stats'];
@@ -179,5 +193,106 @@ describe('kubeconfig shapes against the sim', function () {
       },
     });
     refusedInOneLine(run, /^exec plugin "[^"]+" failed \(exit 1\): error: the SSO session has expired \(context shape\)$/);
+  });
+
+  it('a server behind a path prefix on its own CA, reached through an HTTP CONNECT proxy (proxy-url)', async () => {
+    let tunnels: string[] = [];
+    let served: string[] = [];
+    const run = await runOnSim(FEATURES, {
+      kubeconfigFor: async (sim, dir): Promise<KubeconfigShape> => {
+        const a = accessOf(sim);
+        const front = await startPrefixFront(a.server, '/k8s/clusters/c-m-x1');
+        const proxy = await startConnectProxy();
+        tunnels = proxy.tunnels;
+        served = front.tunnels;
+        const cluster = { server: front.server, 'certificate-authority-data': Buffer.from(front.caPem).toString('base64'), 'proxy-url': proxy.url };
+        return {
+          kubeconfig: write(dir, 'kc.yaml', kubeconfig({ cluster, user: { token: a.token } })),
+          close: async () => {
+            await proxy.close();
+            await front.close();
+          },
+        };
+      },
+    });
+    sameAsAdmin(run);
+    expect(tunnels.length).to.be.greaterThan(0);
+    expect(served.filter(p => !p.startsWith('/k8s/clusters/c-m-x1/'))).to.deep.equal([]);
+    expect(served.some(p => p.includes('/exec?'))).to.equal(true);
+    expect(served).to.include('/k8s/clusters/c-m-x1/version');
+    expect(run.output.join('\n')).to.include('through proxy http://127.0.0.1:');
+  });
+
+  it('a socks5 proxy-url', async () => {
+    let tunnels: string[] = [];
+    const run = await runOnSim(FEATURES, {
+      kubeconfigFor: async (sim, dir): Promise<KubeconfigShape> => {
+        const a = accessOf(sim);
+        const proxy = await startSocks5Proxy();
+        tunnels = proxy.tunnels;
+        const cluster = { server: a.server, 'certificate-authority-data': a.caData, 'proxy-url': proxy.url };
+        return { kubeconfig: write(dir, 'kc.yaml', kubeconfig({ cluster, user: { token: a.token } })), close: () => proxy.close() };
+      },
+    });
+    sameAsAdmin(run);
+    expect(tunnels.length).to.be.greaterThan(0);
+  });
+
+  it('HTTPS_PROXY for a server named by host (tls-server-name for its certificate); NO_PROXY exempts it', async () => {
+    let tunnels: string[] = [];
+    const shape =
+      (noProxy: string) =>
+      async (sim: SimCluster, dir: string): Promise<KubeconfigShape> => {
+        const a = accessOf(sim);
+        const proxy = await startConnectProxy({ 'api.wincheck.test': '127.0.0.1' });
+        tunnels = proxy.tunnels;
+        const cluster = { server: a.server.replace('127.0.0.1', 'api.wincheck.test'), 'certificate-authority-data': a.caData, 'tls-server-name': 'localhost' };
+        return {
+          kubeconfig: write(dir, 'kc.yaml', kubeconfig({ cluster, user: { token: a.token } })),
+          env: { HTTPS_PROXY: proxy.url, NO_PROXY: noProxy },
+          close: () => proxy.close(),
+        };
+      };
+    sameAsAdmin(await runOnSim(FEATURES, { kubeconfigFor: shape('example.com') }));
+    expect(tunnels.length).to.be.greaterThan(0);
+    // Exempted, the name does not resolve: the run cannot reach the server.
+    const direct = await runOnSim(FEATURES, { expectError: true, kubeconfigFor: shape('.wincheck.test') });
+    expect(tunnels).to.deep.equal([]);
+    expect(direct.exitCode).to.equal(3);
+    expect(direct.error, direct.error).to.match(/^cluster https:\/\/api.wincheck.test:\d+ is unreachable: GET \/version: (ENOTFOUND|EAI_AGAIN)/);
+  });
+
+  it("impersonating a ServiceAccount with ci/rbac.yaml's rights (as:) gets the admin's verdicts", async () => {
+    const run = await runOnSim(FEATURES, {
+      kubeconfigFor: (sim, dir) => {
+        applyCiRbac(sim);
+        const a = accessOf(sim);
+        return {
+          kubeconfig: write(
+            dir,
+            'kc.yaml',
+            kubeconfig({ cluster: { server: a.server, 'certificate-authority-data': a.caData }, user: { token: a.token, as: CI_SA } }),
+          ),
+        };
+      },
+    });
+    sameAsAdmin(run);
+    expect(run.output.join('\n')).to.include(`as ${CI_SA}`);
+  });
+
+  it('impersonating a ServiceAccount without rights (--as): refused as that account, the permission list', async () => {
+    const run = await runOnSim(FEATURES, {
+      expectError: true,
+      kubeconfigFor: (sim, dir) => {
+        const a = accessOf(sim);
+        return {
+          kubeconfig: write(dir, 'kc.yaml', kubeconfig({ cluster: { server: a.server, 'certificate-authority-data': a.caData }, user: { token: a.token } })),
+          flags: { as: 'system:serviceaccount:default:nobody' },
+        };
+      },
+    });
+    expect(run.exitCode).to.equal(3);
+    expect(run.error).to.include('permission(s) missing; nothing was created').and.include('missing permission: list nodes');
+    expect(run.created).to.deep.equal([]);
   });
 });

@@ -9,6 +9,7 @@ export interface UserInfo {
   name: string;
   uid?: string;
   groups: string[];
+  extra?: Record<string, string[]>;
 }
 
 export const AUTHENTICATED = 'system:authenticated';

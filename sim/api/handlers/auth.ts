@@ -63,7 +63,7 @@ export async function selfSubjectReview(ctx: Ctx): Promise<void> {
     kind: 'SelfSubjectReview',
     apiVersion: 'authentication.k8s.io/v1',
     metadata: { ...metadata, creationTimestamp: null },
-    status: { userInfo: { username: u.name, ...(u.uid ? { uid: u.uid } : {}), groups: u.groups } },
+    status: { userInfo: { username: u.name, ...(u.uid ? { uid: u.uid } : {}), groups: u.groups, ...(u.extra ? { extra: u.extra } : {}) } },
   });
 }
 

@@ -358,3 +358,46 @@ describe('sim api: Pod Security admission', function () {
     ).to.equal(201);
   });
 });
+
+describe('sim api: impersonation (kubectl --as)', function () {
+  this.timeout(60_000);
+  let env: Env;
+  let token: string;
+  before(async () => {
+    env = await startEnv();
+    token = await createServiceAccountToken(env, 'test', 'bot');
+  });
+  after(async () => {
+    await env?.stop();
+  });
+  const bin = () => kubectlBinaries().get('1.33') ?? [...kubectlBinaries().values()].pop();
+
+  it('acts as the impersonated ServiceAccount, with its groups', async function () {
+    if (!bin()) this.skip();
+    const who = await kubectl(bin()!, env.kubeconfigPath, ['auth', 'whoami', '--as', SA_USER, '-o', 'json']);
+    expect(who.code, who.stderr).to.equal(0);
+    expect(JSON.parse(who.stdout).status.userInfo).to.deep.include({
+      username: SA_USER,
+      groups: ['system:serviceaccounts', 'system:serviceaccounts:test', 'system:authenticated'],
+    });
+    const pods = await kubectl(bin()!, env.kubeconfigPath, ['get', 'pods', '-n', 'test', '--as', SA_USER]);
+    expect(pods.stderr).to.include(`pods is forbidden: User "${SA_USER}" cannot list resource "pods" in API group "" in the namespace "test"`);
+  });
+
+  it('adds system:authenticated to impersonated groups, and sends extras', async function () {
+    if (!bin()) this.skip();
+    const who = await kubectl(bin()!, env.kubeconfigPath, ['auth', 'whoami', '--as', 'jane', '--as-group', 'devs', '-o', 'json']);
+    expect(who.code, who.stderr).to.equal(0);
+    expect(JSON.parse(who.stdout).status.userInfo).to.deep.include({ username: 'jane', groups: ['devs', 'system:authenticated'] });
+  });
+
+  it('refuses impersonation without the impersonate verb, with the upstream message', async function () {
+    if (!bin()) this.skip();
+    const saConfig = join(env.dir, 'kubeconfig-imp');
+    writeFileSync(saConfig, env.api.kubeconfig().replace(env.api.token, token), { mode: 0o600 });
+    const denied = await kubectl(bin()!, saConfig, ['get', 'pods', '--as', 'jane']);
+    expect(denied.stderr).to.include(
+      `Error from server (Forbidden): users "jane" is forbidden: User "${SA_USER}" cannot impersonate resource "users" in API group "" at the cluster scope`,
+    );
+  });
+});

@@ -6,7 +6,8 @@ import type { Transport } from '../../probes/types.ts';
 import { limited, supported } from '../expect.ts';
 import { control } from '../kit/observe.ts';
 import { readyPods } from '../kit/podWaits.ts';
-import type { CheckContext, EvidenceItem, Feature } from '../types.ts';
+import { createPodLike } from '../kit/podCopy.ts';
+import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
 import { urlOf } from './addresses.ts';
 import { httpAttempt } from './attempts.ts';
 import { ipconfigOf } from './ipconfig.ts';
@@ -21,8 +22,8 @@ const SUITE = 'networking';
  * A name lookup seen through curl.exe, as upstream dns.go does (nslookup ignores ndots and may
  * exit 0 on failure): resolved unless curl says it could not resolve (exit 6 / "Resolving timed out").
  */
-async function resolveAttempt(ctx: CheckContext, t: Transport, name: string): Promise<Attempt> {
-  const a = await httpAttempt(ctx, t, urlOf(name, SERVICE_PORT));
+async function resolveAttempt(ctx: CheckContext, t: Transport, name: string, port = SERVICE_PORT): Promise<Attempt> {
+  const a = await httpAttempt(ctx, t, urlOf(name, port));
   if (a.ok) return { ...a, detail: `${name} resolved and answered` };
   const f = curlFailureOf(a.evidence.exitCode, a.evidence.stderr);
   const unresolved = f.kind === 'resolve' || /Resolving timed out|Could not resolve/i.test(a.evidence.stderr);
@@ -42,6 +43,63 @@ async function clusterDomain(ctx: CheckContext, t: Transport, evidence: Evidence
     r.evidence,
   );
   return domain ?? 'cluster.local';
+}
+
+/** A name no DNS server answers: upstream dns.go's negative control. */
+const BOGUS_NAME = 'kubernetezzzzzzzz';
+
+/**
+ * upstream dns.go: a dnsPolicy None pod whose only nameserver is the cluster DNS and whose only
+ * search suffix is default.svc.<domain> resolves the short name "kubernetes" (only that server,
+ * through that suffix, answers it) and fails on a bogus name (the negative control). The
+ * fixture's own settings (1.1.1.1, resolv.conf.local) must show in ipconfig /all as well.
+ */
+async function dnsConfigProbe(ctx: CheckContext): Promise<Observation> {
+  const ready = await readyPods(ctx, [FX.dnsConfig.id, FX.winPeer.id]);
+  if (!ready.ok) return ready.observation;
+  const node = ready.pods[FX.dnsConfig.id].spec?.nodeName;
+  const evidence: EvidenceItem[] = [];
+  const problems: string[] = [];
+  const { r, cfg } = await ipconfigOf(ctx, ctx.podTransport(FX.dnsConfig.id, 'windows'));
+  evidence.push(r.evidence);
+  if (!r.ok) return { works: false, summary: `ipconfig /all failed: ${r.detail}`, evidence, node };
+  const servers = dnsServersOf(cfg);
+  const seen = `DNS servers ${servers.join(', ') || 'none'}; search list ${cfg.searchList.join(', ') || 'none'}`;
+  if (!servers.includes('1.1.1.1')) problems.push(`ipconfig /all of ${FX.dnsConfig.id} does not show the configured nameserver 1.1.1.1 (${seen})`);
+  if (!cfg.searchList.map(x => x.toLowerCase()).includes('resolv.conf.local')) problems.push(`the search suffix resolv.conf.local is missing (${seen})`);
+  // The cluster DNS address and domain as an ordinary (ClusterFirst) Windows pod sees them.
+  const peer = await ipconfigOf(ctx, ctx.podTransport(FX.winPeer.id, 'windows'));
+  evidence.push(peer.r.evidence);
+  const clusterDns = dnsServersOf(peer.cfg)[0];
+  const domain = clusterDomainOf(peer.cfg.searchList, ctx.namespace) ?? 'cluster.local';
+  if (!clusterDns) throw new Error(`ipconfig /all of ${FX.winPeer.id} (dnsPolicy ClusterFirst) shows no DNS server, so the cluster DNS address is unknown`);
+  const name = `${FX.dnsConfig.id}-cluster`;
+  const dnsConfig = { nameservers: [clusterDns, '1.1.1.1'], searches: [`default.svc.${domain}`] };
+  ctx.step(`creating pod ${name}: dnsPolicy None, nameservers ${dnsConfig.nameservers.join(', ')}, search ${dnsConfig.searches[0]}`);
+  await createPodLike(ctx, FX.dnsConfig.id, name, pod => {
+    pod.spec!.dnsConfig = dnsConfig;
+  });
+  await ctx.waitForPodReady(name);
+  const t = ctx.podTransport(name, 'windows');
+  ctx.step(`resolving ${BOGUS_NAME} (must fail) and kubernetes (only ${clusterDns}, through ${dnsConfig.searches[0]}, answers it) from ${name}`);
+  const bogus = await resolveAttempt(ctx, t, BOGUS_NAME);
+  evidence.push(bogus.evidence);
+  if (bogus.ok) throw new Error(`the bogus name ${BOGUS_NAME} resolved from ${name} (${bogus.detail}), so a resolution there proves nothing`);
+  // Port 443: the kubernetes Service's own, so the connection after the lookup does not hang.
+  const real = await resolveAttempt(ctx, t, 'kubernetes', 443);
+  evidence.push(real.evidence);
+  if (!real.ok)
+    problems.push(
+      `the short name kubernetes did not resolve through the injected nameserver ${clusterDns} and suffix ${dnsConfig.searches[0]}: ${real.detail}`,
+    );
+  return problems.length
+    ? { works: false, summary: problems.join('; '), evidence, node }
+    : {
+        works: true,
+        summary: `ipconfig /all shows the injected 1.1.1.1 and resolv.conf.local; with nameserver ${clusterDns} and suffix ${dnsConfig.searches[0]} injected, kubernetes resolves and ${BOGUS_NAME} does not`,
+        evidence,
+        node,
+      };
 }
 
 export const features: Feature[] = [
@@ -173,28 +231,14 @@ export const features: Feature[] = [
     id: 'net.dns-config',
     area: 'networking',
     suite: SUITE,
-    title: 'dnsPolicy None + dnsConfig nameservers visible in ipconfig /all',
+    title: 'dnsPolicy None + dnsConfig: the injected nameserver and search suffix are used to resolve names',
     needs: ['windows-node'],
-    fixtures: [FX.dnsConfig],
-    expect: () => supported("dnsPolicy None with dnsConfig sets the pod's DNS servers and search list", sources(cite.intro(), cite.e2eTest('dns.go'))),
-    probe: async ctx => {
-      const ready = await readyPods(ctx, [FX.dnsConfig.id]);
-      if (!ready.ok) return ready.observation;
-      const { r, cfg } = await ipconfigOf(ctx, ctx.podTransport(FX.dnsConfig.id, 'windows'));
-      const servers = dnsServersOf(cfg);
-      const node = ready.pods[FX.dnsConfig.id].spec?.nodeName;
-      if (!r.ok) return { works: false, summary: `ipconfig /all failed: ${r.detail}`, evidence: [r.evidence], node };
-      const hasServer = servers.includes('1.1.1.1');
-      const hasSuffix = cfg.searchList.map(s => s.toLowerCase()).includes('resolv.conf.local');
-      const seen = `DNS servers ${servers.join(', ') || 'none'}; search list ${cfg.searchList.join(', ') || 'none'}`;
-      return hasServer
-        ? {
-            works: true,
-            summary: `ipconfig /all shows the configured nameserver 1.1.1.1 (${seen})${hasSuffix ? '' : '; the search suffix resolv.conf.local is missing'}`,
-            evidence: [r.evidence],
-            node,
-          }
-        : { works: false, summary: `ipconfig /all does not show the configured nameserver 1.1.1.1 (${seen})`, evidence: [r.evidence], node };
-    },
+    fixtures: [FX.dnsConfig, FX.winPeer],
+    expect: () =>
+      supported(
+        "dnsPolicy None with dnsConfig sets the pod's DNS servers and search list, and names resolve through them",
+        sources(cite.e2eTest('dns.go', 'should support configurable pod DNS servers: kubernetes resolves through the injected server, a bogus name does not')),
+      ),
+    probe: dnsConfigProbe,
   },
 ];

@@ -142,7 +142,7 @@ export const BREAK_CASES: BreakCase[] = [
   {
     name: 'dns+pvc+rbac',
     breaks: ['dns', 'pvc-bind', 'rbac-subresources'],
-    regressed: ['net.dns-service', 'work.statefulset', 'stor.pvc'],
+    regressed: ['net.dns-service', 'net.dns-config', 'work.statefulset', 'stor.pvc'],
     error: [
       'net.dns-dotted-name',
       'net.dns-hostnet',

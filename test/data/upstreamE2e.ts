@@ -1,0 +1,144 @@
+// Every spec (Describe/It row) of upstream kubernetes/kubernetes test/e2e/windows and every
+// windows-operational-readiness test area, with the catalog features that cover it or why none
+// does. test/harness/catalog/upstreamE2e.test.ts checks every claimed feature is in the catalog
+// and renders docs/upstream-e2e.md from this table: a new upstream spec is added here as a row
+// (missing until a feature covers it); a planned feature's row turns covered when it lands.
+// Spec texts: https://github.com/kubernetes/kubernetes/tree/master/test/e2e/windows and
+// https://github.com/kubernetes-sigs/windows-operational-readiness (specifications).
+
+export type Coverage = 'covered' | 'partly' | 'missing' | 'n/a';
+
+export interface UpstreamSpec {
+  /** The file under test/e2e/windows, or "readiness <area>". */
+  file: string;
+  /** The Describe and It text. */
+  spec: string;
+  /** Catalog features that observe what the spec checks (must be in the catalog). */
+  features?: string[];
+  /** Features another change adds: the row is covered once one is in the catalog. */
+  planned?: string[];
+  /** Set when the features cover only part of the spec, or why no feature can. */
+  note?: string;
+  /** A spec no feature of ours can observe (needs what a conformance harness does not bring). */
+  notApplicable?: string;
+}
+
+export const UPSTREAM_SPECS: UpstreamSpec[] = [
+  { file: 'cpu_limits.go', spec: 'Cpu Resources [Serial] Container limits should not be exceeded after waiting 2 minutes', features: ['res.cpu-limit-enforced'] },
+  { file: 'density.go', spec: 'Density [Serial] [Slow] create a batch of pods latency/resource should be within limit when create 10 pods with 0s interval', note: 'pod startup latency of a batch, p50/p90/p99 budgets' },
+  { file: 'device_plugin.go', spec: 'Device Plugin should be able to create a functioning device plugin for Windows', note: 'needs a microsoft.com/directx resource' },
+  { file: 'dns.go', spec: 'DNS should support configurable pod DNS servers', features: ['net.dns-config'] },
+  { file: 'eviction.go', spec: 'Eviction [Serial] [Slow] [Disruptive] should evict a pod when a node experiences memory pressure', note: 'disruptive: only on a node the user names' },
+  {
+    file: 'gmsa_full.go',
+    spec: 'GMSA Full [Serial] [Slow] GMSA support works end to end',
+    notApplicable: 'needs an Active Directory domain and a gMSA account the cluster is joined to',
+  },
+  {
+    file: 'gmsa_full.go',
+    spec: 'GMSA Full [Serial] [Slow] GMSA support can read and write file to remote SMB folder',
+    notApplicable: 'needs an Active Directory domain and an SMB share',
+  },
+  {
+    file: 'gmsa_kubelet.go',
+    spec: "GMSA Kubelet [Slow] kubelet GMSA support when creating a pod with correct GMSA credential specs passes the credential specs down to the Pod's containers",
+    note: 'no domain needed: the credential spec reaches the container',
+  },
+  { file: 'host_process.go', spec: 'HostProcess containers should run as a process on the host/node', features: ['iso.hostprocess'], note: 'SYSTEM and the node IP; hostname not compared' },
+  { file: 'host_process.go', spec: 'HostProcess containers should support init containers', note: 'no feature observes it yet' },
+  { file: 'host_process.go', spec: 'HostProcess containers container command path validation', note: 'no feature observes it yet' },
+  { file: 'host_process.go', spec: 'HostProcess containers should support various volume mount types', note: 'mounts under $env:CONTAINER_SANDBOX_MOUNT_POINT' },
+  { file: 'host_process.go', spec: 'HostProcess containers metrics should report count of started and failed to start HostProcess containers', note: 'no feature observes it yet' },
+  { file: 'host_process.go', spec: 'HostProcess containers container stats validation', note: 'no feature observes it yet' },
+  { file: 'host_process.go', spec: 'HostProcess containers should support querying api-server using in-cluster config', note: 'no feature observes it yet' },
+  { file: 'host_process.go', spec: 'HostProcess containers should run as localgroup accounts', note: 'no feature observes it yet' },
+  {
+    file: 'hybrid_network.go',
+    spec: 'Hybrid cluster network for all supported CNIs should have stable networking for Linux and Windows pods',
+    features: ['net.w2l', 'net.l2w', 'net.w2w-same-node', 'net.w2w-cross-node'],
+  },
+  { file: 'hybrid_network.go', spec: 'Hybrid cluster network should provide Internet connection for Linux containers using DNS', features: ['net.dns-service'], note: 'Linux egress not checked' },
+  { file: 'hybrid_network.go', spec: 'Hybrid cluster network should provide Internet connection for Windows containers using DNS', features: ['net.egress'] },
+  { file: 'hyperv.go', spec: 'HyperV containers should start a hyperv isolated container', features: ['iso.hyperv-runtimeclass'] },
+  { file: 'kubelet_stats.go', spec: 'Kubelet-Stats [Serial] Kubelet stats collection for Windows nodes when running 10 pods should return within 10 seconds', features: ['res.stats'], note: 'presence only: no 10-pod load, no latency budget' },
+  { file: 'kubelet_stats.go', spec: 'Kubelet-Stats Kubelet stats collection for Windows nodes when windows is booted should return bootid within 10 seconds', note: 'no feature observes it yet' },
+  { file: 'kubelet_stats.go', spec: 'Kubelet-Stats Kubelet stats collection for Windows nodes when running 3 pods should return within 10 seconds', features: ['res.stats'], note: 'presence only, no latency budget' },
+  { file: 'memory_limits.go', spec: "Memory Limits [Serial] [Slow] attempt to deploy past allocatable memory limits should fail deployments of pods once there isn't enough memory", features: ['res.limits'], note: 'Insufficient cpu/memory accepted, not provoked' },
+  { file: 'memory_limits.go', spec: 'Memory Limits [Serial] [Slow] Allocatable node memory should be equal to a calculated allocatable memory value', features: ['res.node-reserved'], note: 'allocatable below capacity; not computed from /configz' },
+  { file: 'metrics.go', spec: 'Kubelet /metrics/resource serves Windows container and pod metrics', features: ['res.metrics-api'], note: 'metrics.k8s.io only, not the kubelet endpoint' },
+  { file: 'networking.go', spec: 'Networking UDP pod-to-pod and node-to-pod', note: 'UDP servers needed in the fixtures' },
+  { file: 'node_shutdown.go', spec: 'GracefulNodeShutdown should be able to gracefully shutdown pods with various grace periods', note: 'disruptive' },
+  { file: 'reboot_node.go', spec: 'RebootHost containers [Serial] [Disruptive] [Slow] should run as a reboot process on the host/node', note: 'disruptive' },
+  { file: 'security_context.go', spec: 'SecurityContext should be able create pod and run with RunAsUserName', features: ['sec.run-as-username'] },
+  { file: 'security_context.go', spec: 'SecurityContext should not be able to create pods with unknown usernames at Pod level', features: ['sec.unknown-username-refused'] },
+  { file: 'security_context.go', spec: 'SecurityContext should not be able to create pods with unknown usernames at Container level', features: ['sec.unknown-username-refused'] },
+  { file: 'security_context.go', spec: 'SecurityContext should override SecurityContext username if set', features: ['sec.username-override'] },
+  { file: 'security_context.go', spec: 'SecurityContext should ignore Linux Specific SecurityContext if set', features: ['sec.linux-fields-ignored'] },
+  {
+    file: 'security_context.go',
+    spec: 'SecurityContext should not be able to create pods with containers running as ContainerAdministrator when runAsNonRoot is true',
+    features: ['sec.run-as-nonroot'],
+  },
+  {
+    file: 'security_context.go',
+    spec: 'SecurityContext should not be able to create pods with containers running as CONTAINERADMINISTRATOR when runAsNonRoot is true',
+    features: ['sec.run-as-nonroot-any-case'],
+  },
+  { file: 'security_context.go', spec: 'SecurityContext should be able to create pod and run with RunAsUser and RunAsNonRoot', note: 'runAsUser beside runAsNonRoot' },
+  { file: 'service.go', spec: 'Services should be able to create a functioning NodePort service for Windows', features: ['net.nodeport-external'], note: 'from outside; not from a Windows pod' },
+  { file: 'service.go', spec: 'Services should be able to delete and recreate services and their rules come back', note: 'Service churn' },
+  { file: 'statefulset.go', spec: 'StatefulSet pods deleted and recreated stay routable', features: ['work.statefulset'], note: 'per-pod DNS; no delete and recreate' },
+  {
+    file: 'subpath_cleanup.go',
+    spec: 'Windows subpath cleanup pod with multiple subPath mounts should terminate cleanly',
+    features: ['stor.subpath', 'stor.emptydir-memory'],
+    note: 'one subPath and one memory emptyDir; several subPaths, projected and downwardAPI volumes, clean termination not checked',
+  },
+  { file: 'volumes.go', spec: 'Windows volume mounts check volume mount permissions container should have readOnly permissions on emptyDir', features: ['stor.emptydir', 'stor.readonly-rootfs'], note: 'readOnly emptyDir mount seen by stor.readonly-rootfs' },
+  { file: 'volumes.go', spec: 'Windows volume mounts check volume mount permissions container should have readOnly permissions on hostMapPath', features: ['stor.hostpath'] },
+  { file: 'container_stop_signals.go', spec: 'Container stop signals lifecycle.stopSignal is validated for Windows pods', planned: ['work.stop-signal-windows'] },
+  { file: 'demo.go', spec: 'Windows demo: ACLs of files in mounted volumes', note: 'file ACLs in volumes' },
+  { file: 'readiness Core.Network', spec: 'pod-to-pod, pod-to-Service, Services deleted and recreated', features: ['net.w2w-same-node', 'net.pod-to-clusterip'], note: 'no Service churn' },
+  { file: 'readiness Core.Scheduling', spec: 'nodeSelector, taints and tolerations, RuntimeClass', features: ['sched.os-selector', 'sched.taint-toleration', 'sched.runtimeclass-scheduling'] },
+  { file: 'readiness Core.Storage', spec: 'emptyDir and hostPath volumes', features: ['stor.emptydir', 'stor.hostpath'] },
+  { file: 'readiness Extend.HostProcess', spec: 'HostProcess pods run on the host', features: ['iso.hostprocess'] },
+  { file: 'readiness Extend.ActiveDirectory', spec: 'gMSA credential specs', notApplicable: 'needs an Active Directory domain' },
+  { file: 'readiness Extend.NetworkPolicy', spec: 'deny all, allow by label, namespace and port', note: 'needs a policy engine in the CNI' },
+  { file: 'readiness Extend.HyperV', spec: 'Hyper-V isolated pods', features: ['iso.hyperv-runtimeclass'] },
+];
+
+/** The row's standing against the catalog's feature IDs. */
+export function coverageOf(row: UpstreamSpec, ids: ReadonlySet<string>): Coverage {
+  if (row.notApplicable) return 'n/a';
+  const landed = [...(row.features ?? []), ...(row.planned ?? []).filter(id => ids.has(id))];
+  if (!landed.length) return 'missing';
+  return row.note && row.features?.length ? 'partly' : 'covered';
+}
+
+/** docs/upstream-e2e.md, rendered from the table and the catalog's IDs. */
+export function renderUpstreamDoc(ids: ReadonlySet<string>): string {
+  const counts: Record<Coverage, number> = { covered: 0, partly: 0, missing: 0, 'n/a': 0 };
+  const rows = UPSTREAM_SPECS.map(r => {
+    const c = coverageOf(r, ids);
+    counts[c]++;
+    const features = [...(r.features ?? []), ...(r.planned ?? []).filter(id => ids.has(id))];
+    const planned = (r.planned ?? []).filter(id => !ids.has(id));
+    const why = [r.notApplicable, r.note, planned.length ? `planned: ${planned.join(', ')}` : ''].filter(Boolean).join('; ');
+    return `| ${r.file} | ${r.spec.replace(/\|/g, '\\|')} | ${c} | ${features.map(f => `\`${f}\``).join(', ') || '—'} | ${why} |`;
+  });
+  return [
+    '# Upstream Windows e2e specs and the features that cover them',
+    '',
+    'Every spec of upstream [test/e2e/windows](https://github.com/kubernetes/kubernetes/tree/master/test/e2e/windows) and every',
+    '[windows-operational-readiness](https://github.com/kubernetes-sigs/windows-operational-readiness) area, with the catalog',
+    'features that observe it. Generated from `test/data/upstreamE2e.ts` by `npm run docs` (checked by',
+    '`test/harness/catalog/upstreamE2e.test.ts`); a new upstream spec is a new row there, missing until a feature covers it.',
+    '',
+    `Covered ${counts.covered}, partly ${counts.partly}, missing ${counts.missing}, n/a ${counts['n/a']} (of ${UPSTREAM_SPECS.length}).`,
+    '',
+    '| file | spec | coverage | features | notes |',
+    '|---|---|---|---|---|',
+    ...rows,
+    '',
+  ].join('\n');
+}

@@ -99,6 +99,7 @@ export const UPSTREAM_SPECS: UpstreamSpec[] = [
   { file: 'container_stop_signals.go', spec: 'Container stop signals lifecycle.stopSignal is validated for Windows pods', planned: ['work.stop-signal-windows'] },
   { file: 'demo.go', spec: 'Windows demo: ACLs of files in mounted volumes', note: 'file ACLs in volumes' },
   { file: 'readiness Core.Network', spec: 'pod-to-pod, pod-to-Service, Services deleted and recreated', features: ['net.w2w-same-node', 'net.pod-to-clusterip'], note: 'no Service churn' },
+  { file: 'readiness Core.Network', spec: 'Endpoints and EndpointSlices list the Windows pods behind a Service', planned: ['net.endpointslices-windows'] },
   { file: 'readiness Core.Scheduling', spec: 'nodeSelector, taints and tolerations, RuntimeClass', features: ['sched.os-selector', 'sched.taint-toleration', 'sched.runtimeclass-scheduling'] },
   { file: 'readiness Core.Storage', spec: 'emptyDir and hostPath volumes', features: ['stor.emptydir', 'stor.hostpath'] },
   { file: 'readiness Extend.HostProcess', spec: 'HostProcess pods run on the host', features: ['iso.hostprocess'] },

@@ -10,6 +10,8 @@ import type { Feature } from '../catalog/types.ts';
 import { cleanupCommand } from '../cluster/cleanup.ts';
 import { makeClients } from '../cluster/client.ts';
 import { loadKubeConfig, type CredentialInfo } from '../cluster/kubeconfig.ts';
+import { authOf } from '../cluster/credentials.ts';
+import { refusalLine } from '../cluster/refusal.ts';
 import { waitTimeoutForPodReady } from '../cluster/podWait.ts';
 import { PER_NODE_COMMANDS } from '../config/resolve.ts';
 import type { RunConfig } from '../config/types.ts';
@@ -86,6 +88,19 @@ export async function runWincheck(config: RunConfig, opts: RunOptions): Promise<
   let begun = false;
   const cleanupHint = cleanupCommand(kube, { kubeconfig: config.kubeconfig, runId });
   let cleanupFailed = false;
+  // A credential refused mid-run even after a fresh one: one run error naming the user and
+  // context (the calls it failed end as errors themselves); cleanup still runs, with fresh ones.
+  const auth = authOf(kc);
+  if (auth) {
+    let told = false;
+    auth.onRefused = what => {
+      if (told) return;
+      told = true;
+      const line = refusalLine(kc, ` mid-run (${what})`);
+      run.errors.push(line);
+      if (begun) events.onError(line);
+    };
+  }
   const removeSignals = opts.handleSignals ? installSignalHandlers(run, out, cleanupHint) : () => undefined;
 
   const tasks = new TaskRunner<RunState>({

@@ -100,6 +100,10 @@ const PROFILES: RealProfile[] = [
       'node.os-supported': { outcome: 'supported', why: 'Windows Server 2019 is supported by 1.23' },
       'res.node-reserved': { outcome: 'supported', why: 'allocatable is below capacity on both Windows nodes' },
       'iso.process': { outcome: 'supported', why: 'images of the node build run on the node without the windows-build label too' },
+      'sec.run-as-nonroot': {
+        outcome: 'regressed',
+        why: "on the Docker node runAsUser 999 is the pause container's Windows user, refused with 0x52e (https://github.com/elastic/helm-charts/issues/931)",
+      },
     },
   },
 ];

@@ -9,7 +9,7 @@ import { kubeletRefusesAdminAnyCase, RUN_AS_NONROOT_ANY_CASE } from '../../facts
 import { cite, sources } from '../../facts/sources.ts';
 import { limited, supported } from '../expect.ts';
 import { control } from '../kit/observe.ts';
-import { describeSettled, podSettles, readyOrEvent, type Settled } from '../kit/podWaits.ts';
+import { describeSettled, podSettles, podSettlesOrFinal, readyOrEvent, type Settled } from '../kit/podWaits.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
 import type { ClusterInfo } from '../../discovery/types.ts';
 
@@ -117,8 +117,17 @@ async function runAsNonRootProbe(ctx: CheckContext): Promise<Observation> {
   ctx.fixture('nonroot-admin');
   ctx.fixture('nonroot-user');
   ctx.step('waiting for nonroot-admin (runAsNonRoot, runAsUserName ContainerAdministrator) and nonroot-user (runAsNonRoot, image user ContainerUser)');
-  const [admin, user] = await Promise.all([nonRootRefusal(ctx, 'nonroot-admin'), podSettles(ctx, 'nonroot-user', 'ready')]);
-  const userLine = user.ok ? `pod nonroot-user is Ready on ${user.pod.spec?.nodeName}` : `pod nonroot-user did not start: ${user.error.message.slice(0, 400)}`;
+  const [admin, settled] = await Promise.all([nonRootRefusal(ctx, 'nonroot-admin'), podSettlesOrFinal(ctx, 'nonroot-user')]);
+  // Docker takes runAsUser as the Windows user name and refuses it at the first sandbox event
+  // ("The user name or password is incorrect. (0x52e)"): the pod did not run, known at once.
+  if (!settled.ok && 'final' in settled && settled.final.kind !== 'user-refused')
+    throw new MeansError(settled.final.kind === 'platform' ? 'image-platform' : 'sandbox', `pod nonroot-user did not start: ${settled.event}`);
+  const user = settled;
+  const userLine = user.ok
+    ? `pod nonroot-user is Ready on ${user.pod.spec?.nodeName}`
+    : 'final' in user
+      ? `pod nonroot-user did not start: the runtime refused runAsUser as the Windows user "${user.final.kind === 'user-refused' ? (user.final.user ?? '?') : '?'}": ${user.event.slice(0, 400)}`
+      : `pod nonroot-user did not start: ${user.error.message.slice(0, 400)}`;
   const works = admin.refused && user.ok;
   return {
     works,

@@ -1,13 +1,14 @@
 // Pod waits by watch (names say which timeout applies, as in the e2e framework). Fail fast on
 // states that will not fix themselves, with the pod's events; on timeout, the last state seen.
 
-import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
+import type { V1Pod } from '@kubernetes/client-node';
 import type { KubeClients } from './types.ts';
 import { MeansError } from './meansError.ts';
 import { describePod, failFastReason, isPodReady } from './podState.ts';
 import { defaultTimeouts } from './timeouts.ts';
 import { apiStatusCode } from './apiError.ts';
 import { WaitTimeoutError, watchUntil } from './watch.ts';
+import { eventLastSeen } from './events.ts';
 import { listAll } from './list.ts';
 
 export class PodStartError extends Error {
@@ -131,11 +132,6 @@ async function namespaceCanHoldPods(kube: KubeClients, namespace: string, what: 
 export async function podEvents(kube: KubeClients, namespace: string, name: string): Promise<string[]> {
   const list = await listAll(q => kube.core.listNamespacedEvent({ namespace, fieldSelector: `involvedObject.name=${name}`, ...q }));
   return list.items
-    .sort((a, b) => eventTime(a) - eventTime(b))
+    .sort((a, b) => eventLastSeen(a) - eventLastSeen(b))
     .map(ev => `${ev.type === 'Warning' ? 'Warning ' : ''}${ev.reason ?? ''}: ${ev.message ?? ''}`.trim());
-}
-
-function eventTime(ev: CoreV1Event): number {
-  const t = ev.lastTimestamp ?? ev.eventTime ?? ev.metadata?.creationTimestamp;
-  return t ? new Date(t).getTime() : 0;
 }

@@ -74,3 +74,82 @@ export function recordEvent(
     return undefined;
   }
 }
+
+/** An RFC 3339 time with microseconds, as events.k8s.io's MicroTime is written. */
+function microTimeNow(): string {
+  const d = new Date();
+  return `${d.toISOString().slice(0, 19)}.${String(d.getUTCMilliseconds() * 1000).padStart(6, '0')}Z`;
+}
+
+/**
+ * An event as the events.k8s.io recorder (client-go tools/events, which kube-scheduler uses)
+ * writes it: eventTime (MicroTime), reportingController/Instance and action; no firstTimestamp,
+ * lastTimestamp, count or source, which only the deprecated* fields would carry
+ * (https://github.com/kubernetes/client-go/blob/master/tools/events/event_recorder.go). Read
+ * through core/v1 it has eventTime and no lastTimestamp, as upstream's conversion gives.
+ */
+export function recordEventV1(
+  store: Store,
+  involved: KubeObject,
+  type: EventType,
+  reason: string,
+  action: string,
+  note: string,
+  controller: string,
+  instance = `${controller}-sim`,
+): KubeObject | undefined {
+  const meta = involved.metadata;
+  const namespace = meta.namespace ?? 'default';
+  // A repeat becomes a series on the first event (count from 2, lastObservedTime), as the
+  // events.k8s.io recorder's EventSeries does, instead of a new Event each time.
+  const dedupe = ['v1', meta.uid, meta.name, type, reason, action, note, controller].join('\u0000');
+  let byKey = seen.get(store);
+  if (!byKey) seen.set(store, (byKey = new Map()));
+  const existing = byKey.get(dedupe);
+  if (existing && store.tryGet(EVENTS, namespace, existing)) {
+    try {
+      return store.mutate(
+        EVENTS,
+        namespace,
+        existing,
+        o => {
+          const e = o as unknown as { series?: { count: number; lastObservedTime: string } };
+          e.series = { count: (e.series?.count ?? 1) + 1, lastObservedTime: microTimeNow() };
+        },
+        { skipAdmission: true },
+      );
+    } catch (err) {
+      if (!(err instanceof StoreError)) console.error('sim: recording an event failed:', err);
+      return undefined;
+    }
+  }
+  const ev = {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name: `${meta.name}.${randomBytes(8).toString('hex')}`, namespace },
+    involvedObject: {
+      apiVersion: involved.apiVersion,
+      kind: involved.kind,
+      name: meta.name,
+      namespace: meta.namespace,
+      uid: meta.uid,
+      resourceVersion: meta.resourceVersion,
+    },
+    type,
+    reason,
+    action,
+    message: note,
+    eventTime: microTimeNow(),
+    reportingComponent: controller,
+    reportingInstance: instance,
+    source: {},
+  };
+  try {
+    const created = store.create(EVENTS, ev as unknown as KubeObject, { skipAdmission: true });
+    byKey.set(dedupe, created.metadata.name!);
+    return created;
+  } catch (err) {
+    if (!(err instanceof StoreError)) console.error('sim: recording an event failed:', err);
+    return undefined;
+  }
+}

@@ -7,7 +7,7 @@ import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import type { KubeObject } from '../api/store.ts';
 import { parseQuantity } from '../../util/quantity.ts';
 import { guarded, type ControllerContext, type Stoppable } from './context.ts';
-import { recordEvent } from './events.ts';
+import { recordEventV1 } from './events.ts';
 import { addUsage, failedSchedulingMessage, podFitsNode, podRequests, preferredAffinityScore, type FitFailure, type NodeUsage } from './fit.ts';
 import { asPod, controllerRef, isPodTerminal, setCondition } from './objects.ts';
 import { WorkQueue, keyOf, splitKey } from './workqueue.ts';
@@ -157,7 +157,7 @@ export function startScheduler({ store, profile }: ControllerContext): Stoppable
       },
       { skipAdmission: true },
     );
-    recordEvent(store, pod, 'Warning', 'FailedScheduling', message, SOURCE);
+    recordEventV1(store, pod, 'Warning', 'FailedScheduling', 'Scheduling', message, SOURCE);
   }
 
   /** The pods/binding subresource: sets nodeName and PodScheduled=True in one write. */
@@ -175,7 +175,7 @@ export function startScheduler({ store, profile }: ControllerContext): Stoppable
       },
       { skipAdmission: true },
     );
-    recordEvent(store, pod, 'Normal', 'Scheduled', `Successfully assigned ${pod.metadata.namespace}/${pod.metadata.name} to ${node}`, SOURCE);
+    recordEventV1(store, pod, 'Normal', 'Scheduled', 'Binding', `Successfully assigned ${pod.metadata.namespace}/${pod.metadata.name} to ${node}`, SOURCE);
   }
 
   return {

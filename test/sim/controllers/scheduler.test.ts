@@ -52,7 +52,13 @@ describe('sim scheduler', () => {
       .find(e => e.reason === 'Scheduled')!;
     expect(ev.type).to.equal('Normal');
     expect(ev.message).to.equal(`Successfully assigned ${NS}/iis to ${node}`);
-    expect(ev.source!.component).to.equal('default-scheduler');
+    // Written as the events.k8s.io recorder writes it, read through core/v1 as upstream converts it.
+    expect(ev.reportingComponent).to.equal('default-scheduler');
+    expect(ev.action).to.equal('Binding');
+    expect(String(ev.eventTime)).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+    expect(ev.lastTimestamp).to.equal(undefined);
+    expect(ev.firstTimestamp).to.equal(undefined);
+    expect(ev.count).to.equal(undefined);
   });
 
   it('keeps Linux pods on Linux workers, off the tainted control plane and Windows nodes', async () => {

@@ -5,6 +5,7 @@
 import { expect } from 'chai';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { execa } from 'execa';
 import { delimiter, join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { runOnSim, type KubeconfigShape, type SimRun } from '../support/simRun.ts';
@@ -294,5 +295,49 @@ describe('kubeconfig shapes against the sim', function () {
     expect(run.exitCode).to.equal(3);
     expect(run.error).to.include('permission(s) missing; nothing was created').and.include('missing permission: list nodes');
     expect(run.created).to.deep.equal([]);
+  });
+
+  it('kubectl accepts the same shapes against the sim (merged files with a relative tokenFile, an exec plugin, a path prefix behind a CONNECT proxy)', async function () {
+    const kubectlOk = await execa('kubectl', ['version', '--client'], { reject: false });
+    if (kubectlOk.exitCode !== 0) this.skip();
+    const answers: string[] = [];
+    await runOnSim(['sched.os-selector'], {
+      kubeconfigFor: async (sim, dir): Promise<KubeconfigShape> => {
+        const a = accessOf(sim);
+        const get = async (env: Record<string, string>, args: string[] = []) => {
+          const r = await execa('kubectl', [...args, 'get', 'nodes', '-o', 'name'], { env: { ...env, HOME: dir }, reject: false });
+          answers.push(r.exitCode === 0 ? `ok ${r.stdout.split('\n').length}` : `failed: ${r.stderr}`);
+        };
+        write(dir, 'creds/token', `${a.token}\n`);
+        const clusterFile = write(dir, 'cluster.yaml', kubeconfig({ cluster: { server: a.server, 'certificate-authority-data': a.caData } }));
+        const userFile = write(dir, 'creds/user.yaml', kubeconfig({ user: { tokenFile: 'token' }, context: false }));
+        await get({ KUBECONFIG: [clusterFile, userFile].join(delimiter) });
+        const exec = {
+          apiVersion: 'client.authentication.k8s.io/v1',
+          command: process.execPath,
+          args: [PLUGIN],
+          env: [
+            { name: 'PLUGIN_TOKEN', value: a.token },
+            { name: 'PLUGIN_EXPIRES_S', value: '60' },
+          ],
+          interactiveMode: 'Never',
+          provideClusterInfo: true,
+        };
+        await get({}, [
+          '--kubeconfig',
+          write(dir, 'exec.yaml', kubeconfig({ cluster: { server: a.server, 'certificate-authority-data': a.caData }, user: { exec } })),
+        ]);
+        const front = await startPrefixFront(a.server, '/k8s/clusters/c-m-x1');
+        const proxy = await startConnectProxy();
+        const cluster = { server: front.server, 'certificate-authority-data': Buffer.from(front.caPem).toString('base64'), 'proxy-url': proxy.url };
+        await get({}, ['--kubeconfig', write(dir, 'prefix.yaml', kubeconfig({ cluster, user: { token: a.token } }))]);
+        await proxy.close();
+        await front.close();
+        return { kubeconfig: join(dir, 'kubeconfig') };
+      },
+    });
+    const nodes = `ok ${answers[0]?.split(' ')[1]}`;
+    expect(answers, answers.join('\n')).to.deep.equal([nodes, nodes, nodes]);
+    expect(answers[0]).to.match(/^ok \d+$/);
   });
 });

@@ -61,7 +61,7 @@ export interface ApiServerOptions {
   handlers?: SubresourceHandlers;
   host?: string;
   port?: number;
-  /** Interval of BOOKMARK events on watches that allow them (default 5 s). */
+  /** Interval of BOOKMARK events on watches that allow them (default 60 s: the watch cache sends one about once a minute). */
   bookmarkIntervalMs?: number;
   /** Reuse TLS material (e.g. across restarts); generated when unset. */
   certs?: ClusterCerts;
@@ -86,7 +86,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     handlers: opts.handlers,
     faults: createFaults(opts.profile),
     k8sMinor: minor,
-    bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 5000,
+    bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000,
     closers: new Set(),
     closing: false,
     tokens: new ServiceAccountTokens(opts.store),

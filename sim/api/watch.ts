@@ -17,7 +17,9 @@ export function serveWatch(ctx: Ctx): void {
   const rt = route.rt;
   const table = wantsTable(req.headers.accept);
   const include = (query.get('includeObject') as IncludeObject | null) ?? 'Metadata';
-  const bookmarks = boolParam(query, 'allowWatchBookmarks');
+  // Events are not in the watch cache (kube-apiserver serves them from etcd), so their watches
+  // get no bookmarks, whatever the client allows.
+  const bookmarks = boolParam(query, 'allowWatchBookmarks') && ctx.bucket !== 'events';
   const sendInitial = optionalBoolParam(query, 'sendInitialEvents');
   const timeout = int64Param(query, 'timeoutSeconds') ?? 0;
   let rv = query.get('resourceVersion') ?? undefined;

@@ -249,6 +249,17 @@ describe('sim api: client-node', function () {
     expect(events).to.deep.equal(['ADDED watched', 'MODIFIED watched', 'DELETED watched']);
   });
 
+  it('sends no bookmarks on event watches (events are not in the watch cache), while other watches get them', async () => {
+    const others = await rawWatch(env, '/api/v1/namespaces/test/configmaps?watch=true&allowWatchBookmarks=true&timeoutSeconds=2', ev =>
+      ev.some(e => e.type === 'BOOKMARK'),
+    );
+    expect(others.events.map(e => e.type)).to.include('BOOKMARK');
+    const events = await rawWatch(env, '/api/v1/namespaces/test/events?watch=true&allowWatchBookmarks=true&timeoutSeconds=1', ev =>
+      ev.some(e => e.type === 'BOOKMARK'),
+    );
+    expect(events.events.map(e => e.type)).to.not.include('BOOKMARK');
+  });
+
   it('sends an ERROR event with a 410 Expired Status for a too-old resourceVersion', async () => {
     await core.createNamespacedConfigMap({ namespace: 'test', body: { metadata: { name: 'old' } } });
     env.store.compact();

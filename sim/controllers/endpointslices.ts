@@ -14,7 +14,12 @@ const SERVICE_NAME = 'kubernetes.io/service-name';
 const MANAGED_BY = 'endpointslice.kubernetes.io/managed-by';
 const CONTROLLER = 'endpointslice-controller.k8s.io';
 
-export function startEndpointSliceController({ store }: ControllerContext): Stoppable {
+export function startEndpointSliceController({ store, profile }: ControllerContext): Stoppable {
+  const broken = profile.breaks?.includes('endpointslice-windows') ?? false;
+  const brokenForWindows = (pod: KubeObject | { spec?: { nodeName?: string } }) => {
+    const node = (pod as { spec?: { nodeName?: string } }).spec?.nodeName;
+    return broken && !!node && store.tryGet('nodes', undefined, node)?.metadata.labels?.['kubernetes.io/os'] === 'windows';
+  };
   const queue = new WorkQueue('endpointslice-controller', key => sync(key));
   const sub = store.onAny(
     guarded('endpointslice-controller', (bucket, e, old) => {
@@ -43,11 +48,13 @@ export function startEndpointSliceController({ store }: ControllerContext): Stop
       const g = groups.get(k) ?? { ports: b.ports, endpoints: [] };
       groups.set(k, g);
       const hostname = backendHostname(b.pod, svc);
+      // breaks: endpointslice-windows: Windows pods' endpoints lose nodeName (routing still finds them by address).
+      const off = brokenForWindows(b.pod);
       g.endpoints.push({
         addresses: [b.ip],
         conditions: { ready: b.ready, serving: b.terminating ? isPodReady(b.pod) : b.ready, terminating: b.terminating },
         ...(hostname ? { hostname } : {}),
-        nodeName: b.pod.spec?.nodeName,
+        ...(off ? {} : { nodeName: b.pod.spec?.nodeName }),
         targetRef: podTargetRef(b.pod),
       });
     }

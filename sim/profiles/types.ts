@@ -215,6 +215,7 @@ export const BREAKABLE = [
   'unknown-username', // the runtime starts containers whose runAsUserName names no account (as the image user)
   'username-precedence', // the pod's runAsUserName wins over the container's
   'run-as-nonroot', // the kubelet skips its Windows runAsNonRoot check (ContainerAdministrator runs)
+  'endpointslice-windows', // EndpointSlices list Windows pods without nodeName
   'stop-signal-validation', // the API server takes any lifecycle.stopSignal on spec.os.name=windows pods
   // node
   'node-services', // kubelet/kube-proxy services stopped

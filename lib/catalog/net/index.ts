@@ -8,6 +8,7 @@ import { features as egress } from './egress.ts';
 import { features as ipv6 } from './ipv6.ts';
 import { features as nodeToPod } from './nodeToPod.ts';
 import { features as podToPod } from './podToPod.ts';
+import { features as endpointSlices } from './endpointSlices.ts';
 import { features as services } from './services.ts';
 
-export const features: Feature[] = [...podToPod, ...dns, ...egress, ...nodeToPod, ...ipv6, ...services];
+export const features: Feature[] = [...podToPod, ...dns, ...egress, ...nodeToPod, ...ipv6, ...services, ...endpointSlices];

@@ -34,6 +34,8 @@ export const FX = {
   /** Linux host-network pod: the Linux node's own view (control of nodeport-local). */
   linuxHost: { id: 'net-linux-host', template: 'net-linux-hostnet', os: 'linux' } as FixtureSpec,
   svcMixed: { id: 'net-svc-mixed', template: 'net-svc-clusterip', os: 'linux', params: byLabel('wincheck.io/net-backend', 'yes') } as FixtureSpec,
+  /** A ClusterIP Service over the Windows backends only (their EndpointSlices). */
+  svcWin: { id: 'net-svc-win', template: 'net-svc-clusterip', os: 'linux', params: WIN_BACKENDS } as FixtureSpec,
   svcHairpin: { id: 'net-svc-hairpin', template: 'net-svc-clusterip', os: 'linux', params: byLabel('app', 'net-win') } as FixtureSpec,
   svcAffinity: { id: 'net-svc-affinity', template: 'net-svc-affinity', os: 'linux', params: { ...WIN_BACKENDS, timeoutSeconds: '10800' } } as FixtureSpec,
   svcAffinityTimeout: {

@@ -10,9 +10,10 @@ import { createPodLike } from '../kit/podCopy.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
 import { urlOf } from './addresses.ts';
 import { httpAttempt } from './attempts.ts';
-import { ipconfigOf } from './ipconfig.ts';
+import { ipconfigOf } from '../kit/ipconfig.ts';
 import { FX, SERVICE_PORT } from './netexec.ts';
-import { clusterDomainOf, curlFailureOf, dnsServersOf } from './parse.ts';
+import { clusterDomainOf, curlFailureOf } from './parse.ts';
+import { dnsServersOf } from '../../probes/readers/ipconfig.ts';
 import { boundedNegative, confirmWindow, controlPasses, steadyPeriod, warmupThenSteady, type Attempt } from './steady.ts';
 import { cite, sources } from '../../facts/sources.ts';
 

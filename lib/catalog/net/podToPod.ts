@@ -8,7 +8,7 @@ import { readyPods } from '../kit/podWaits.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
 import { podIP } from './addresses.ts';
 import { ensureFarPod } from './farPod.ts';
-import { ipconfigOf } from './ipconfig.ts';
+import { ipconfigOf } from '../kit/ipconfig.ts';
 import { FAR_POD, FX } from './netexec.ts';
 import { checkPodPath, pathObservation } from './pathChecks.ts';
 import { steadyPeriod } from './steady.ts';

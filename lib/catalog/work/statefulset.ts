@@ -8,29 +8,15 @@ import { supported } from '../expect.ts';
 import { meansOfWorkload, probeUntilPass } from '../kit/observe.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
 import { listAll } from '../../cluster/list.ts';
+import { ipconfigOf } from '../kit/ipconfig.ts';
 import { cite, sources } from '../../facts/sources.ts';
 
 const STATEFULSET_REPLICAS = 2;
 
-/** `ipconfig /all` → the DNS suffix search list (first line after the label, then continuation lines). */
-export function dnsSuffixes(ipconfig: string): string[] {
-  const lines = ipconfig.split(/\r?\n/);
-  const out: string[] = [];
-  const at = lines.findIndex(l => /DNS Suffix Search List[ .]*:/.test(l));
-  if (at < 0) return out;
-  const first = lines[at].split(':').slice(1).join(':').trim();
-  if (first) out.push(first);
-  for (const l of lines.slice(at + 1)) {
-    if (!/^\s{20,}\S+\s*$/.test(l)) break;
-    out.push(l.trim());
-  }
-  return out;
-}
-
 /** The pod's "<namespace>.svc.<domain>" search suffix; cluster.local when ipconfig does not show one. */
 async function serviceSuffix(ctx: CheckContext, pod: string, evidence: EvidenceItem[]): Promise<string> {
-  const r = await ctx.probe(ctx.podTransport(pod, 'windows'), { kind: 'ip-config', all: true });
-  const suffix = dnsSuffixes(r.evidence.stdout).find(s => s.toLowerCase().startsWith(`${ctx.namespace}.svc.`));
+  const { cfg } = await ipconfigOf(ctx, ctx.podTransport(pod, 'windows'));
+  const suffix = cfg.searchList.find(s => s.toLowerCase().startsWith(`${ctx.namespace}.svc.`));
   evidence.push(
     suffix
       ? `search suffix from ipconfig /all in ${pod}: ${suffix}`

@@ -31,7 +31,7 @@ describe('catalog expectations', () => {
     ])
       expect(ids).to.include(id);
     expect(new Set(ids).size).to.equal(ids.length);
-    for (const f of catalog) expect(f.expect(cluster()).source, f.id).to.not.equal('');
+    for (const f of catalog) expect(f.expect(cluster()).source, f.id).to.not.be.empty;
   });
 
   it('sched.pod-os-field: supported from beta 1.24 (on by default), limited before', () => {

@@ -71,7 +71,7 @@ describe('networking catalog', () => {
       for (const f of byId.values()) {
         const e = f.expect(c);
         expect(e.reason, f.id).to.be.a('string').and.not.empty;
-        expect(e.source, f.id).to.be.a('string').and.not.empty;
+        expect(e.source, f.id).to.be.an('array').and.not.empty;
       }
   });
 

@@ -55,7 +55,7 @@ describe('features-risn: expectations', () => {
       expect(f, id).to.exist;
       const e = f.expect(cluster());
       expect(e.reason, id).to.not.equal('');
-      expect(e.source, id).to.not.equal('');
+      expect(e.source, id).to.not.be.empty;
     }
   });
 

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { modeOf, secretVolumeDirOnNode } from '../../../../lib/catalog/cfg/volumes.ts';
 import { storageBytes } from '../../../../lib/catalog/stor/volumes.ts';
 import { otherBuildTag } from '../../../../lib/catalog/work/buildMismatch.ts';
-import { dnsSuffixes } from '../../../../lib/catalog/work/statefulset.ts';
+import { parseIpconfig } from '../../../../lib/probes/readers/ipconfig.ts';
 import { accessDenied, fileMatches } from '../../../../lib/catalog/kit/fileCompare.ts';
 import type { ProbeResult, Transport } from '../../../../lib/probes/types.ts';
 import type { CommandResult } from '../../../../lib/cluster/exec.ts';
@@ -37,9 +37,9 @@ const fakeTransport = (r: CommandResult, seen: (string[] | string)[] = []): Tran
 const ctx = { options: { timeouts: { exec: 1000 } }, signal: new AbortController().signal } as Parameters<typeof fileMatches>[0];
 
 describe('workloads/config/storage probe helpers', () => {
-  it('dnsSuffixes reads the search list with its continuation lines', () => {
-    expect(dnsSuffixes(IPCONFIG)).to.deep.equal(['wincheck-r1.svc.cluster.local', 'svc.cluster.local', 'cluster.local']);
-    expect(dnsSuffixes('Windows IP Configuration\r\n')).to.deep.equal([]);
+  it('the ipconfig reader takes the search list with its continuation lines', () => {
+    expect(parseIpconfig(IPCONFIG).searchList).to.deep.equal(['wincheck-r1.svc.cluster.local', 'svc.cluster.local', 'cluster.local']);
+    expect(parseIpconfig('Windows IP Configuration\r\n').searchList).to.deep.equal([]);
   });
 
   it('otherBuildTag picks another LTSC build, older first', () => {

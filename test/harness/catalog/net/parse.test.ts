@@ -7,13 +7,12 @@ import {
   clusterDomainOf,
   curlFailureOf,
   destinationVerdict,
-  dnsServersOf,
   hostnameOf,
-  parseIpconfig,
   parseNetstat,
   pingReplies,
   pingUnresolved,
 } from '../../../../lib/catalog/net/parse.ts';
+import { dnsServersOf, parseIpconfig } from '../../../../lib/probes/readers/ipconfig.ts';
 
 const CRLF = (lines: string[]) => lines.join('\r\n') + '\r\n';
 

@@ -1,8 +1,8 @@
-// ipconfig /all in a Windows pod, read once for both the addresses and the DNS checks.
+// ipconfig /all in a Windows pod, read once for the addresses, the DNS checks and the StatefulSet's search suffix.
 
 import type { Transport } from '../../probes/types.ts';
 import type { CheckContext } from '../types.ts';
-import { parseIpconfig } from './parse.ts';
+import { parseIpconfig } from '../../probes/readers/ipconfig.ts';
 
 /** `ipconfig /all` in a Windows pod: evidence plus the parsed view. */
 export async function ipconfigOf(ctx: CheckContext, t: Transport) {

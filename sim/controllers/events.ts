@@ -44,17 +44,7 @@ export function recordEvent(
       );
     }
     const ev: CoreV1Event = {
-      apiVersion: 'v1',
-      kind: 'Event',
-      metadata: { name: `${meta.name}.${randomBytes(8).toString('hex')}`, namespace },
-      involvedObject: {
-        apiVersion: involved.apiVersion,
-        kind: involved.kind,
-        name: meta.name,
-        namespace: meta.namespace,
-        uid: meta.uid,
-        resourceVersion: meta.resourceVersion,
-      },
+      ...eventHead(involved, namespace),
       type,
       reason,
       message,
@@ -76,6 +66,24 @@ export function recordEvent(
 }
 
 /** An RFC 3339 time with microseconds, as events.k8s.io's MicroTime is written. */
+/** What both event APIs' objects open with: a unique name beside the object, and the object itself. */
+function eventHead(involved: KubeObject, namespace: string) {
+  const meta = involved.metadata;
+  return {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name: `${meta.name}.${randomBytes(8).toString('hex')}`, namespace },
+    involvedObject: {
+      apiVersion: involved.apiVersion,
+      kind: involved.kind,
+      name: meta.name,
+      namespace: meta.namespace,
+      uid: meta.uid,
+      resourceVersion: meta.resourceVersion,
+    },
+  };
+}
+
 function microTimeNow(): string {
   const d = new Date();
   return `${d.toISOString().slice(0, 19)}.${String(d.getUTCMilliseconds() * 1000).padStart(6, '0')}Z`;
@@ -124,17 +132,7 @@ export function recordEventV1(
     }
   }
   const ev = {
-    apiVersion: 'v1',
-    kind: 'Event',
-    metadata: { name: `${meta.name}.${randomBytes(8).toString('hex')}`, namespace },
-    involvedObject: {
-      apiVersion: involved.apiVersion,
-      kind: involved.kind,
-      name: meta.name,
-      namespace: meta.namespace,
-      uid: meta.uid,
-      resourceVersion: meta.resourceVersion,
-    },
+    ...eventHead(involved, namespace),
     type,
     reason,
     action,

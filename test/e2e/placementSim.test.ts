@@ -5,6 +5,7 @@
 // node nor placed a fixture on a node it must not use.
 
 import { expect } from 'chai';
+import { formatSources } from '../../lib/facts/sources.ts';
 import type { CheckResult } from '../../lib/catalog/types.ts';
 import type { NodeSpec, Profile } from '../../sim/profiles/types.ts';
 import { FAST_NET, runOnSim, type SimRun } from '../support/simRun.ts';
@@ -135,7 +136,7 @@ describe('placement and capacity on real node shapes (sim)', function () {
     });
     // the v1.22 Windows intro (https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/): Docker EE 19.03+ through dockershim before 1.24; 2019 is supported on 1.22.
     expect(r.results.get('node.runtime')!.outcome).to.equal('supported');
-    expect(r.results.get('node.runtime')!.expectation.source).to.contain('seed 003');
+    expect(formatSources(r.results.get('node.runtime')!.expectation.source)).to.contain('Intro to Windows support in Kubernetes');
     expect(r.results.get('node.os-supported')!.outcome).to.equal('supported');
     // KEP-2802: spec.os alpha in 1.23; HostProcess alpha in 1.22 (gate off) and never on dockershim.
     expect(r.results.get('sched.pod-os-field')!.expectation.expected).to.equal('limited');

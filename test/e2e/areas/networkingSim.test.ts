@@ -291,7 +291,7 @@ describe('networking and services suites against the simulated cluster', functio
     expect(run.results.get('net.dual-stack')!.summary).to.match(/^W → W over IPv6 \(fd00:10:244:\d+::/);
   });
 
-  it('Windows Server 2019: ClientIP session affinity is limited (seed 003 table)', async () => {
+  it('Windows Server 2019: ClientIP session affinity is limited (the v1.22 intro table)', async () => {
     const run = await runNetOnSim(loadProfile('ws2019'), ['net.session-affinity', 'net.session-affinity-timeout'], {});
     expect(run.results.get('net.session-affinity')!.expectation.expected).to.equal('limited');
     expect(outcomes(run), why(run)).to.deep.equal({ 'net.session-affinity': 'limited', 'net.session-affinity-timeout': 'limited' });

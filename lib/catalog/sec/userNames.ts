@@ -218,8 +218,10 @@ export const features: Feature[] = [
     title: 'runAsNonRoot refuses ContainerAdministrator and runs a non-admin user',
     needs: ['windows-node'],
     fixtures: [
-      { id: 'nonroot-admin', template: 'run-as-nonroot', os: 'windows', params: { user: 'ContainerAdministrator' } },
-      { id: 'nonroot-user', template: 'run-as-nonroot-user', os: 'windows' },
+      // Pinned to the target node: on a cluster mixing runtimes (dockershim refuses runAsUser) the
+      // verdict must not depend on where the scheduler puts the pod.
+      { id: 'nonroot-admin', template: 'run-as-nonroot', os: 'windows', pin: 'node', params: { user: 'ContainerAdministrator' } },
+      { id: 'nonroot-user', template: 'run-as-nonroot-user', os: 'windows', pin: 'node' },
     ],
     expect: () =>
       supported(

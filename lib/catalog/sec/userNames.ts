@@ -240,8 +240,8 @@ export const features: Feature[] = [
     title: 'runAsNonRoot refuses ContainerAdministrator in any letter case',
     needs: ['windows-node'],
     fixtures: [
-      { id: 'nonroot-admin', template: 'run-as-nonroot', os: 'windows', params: { user: 'ContainerAdministrator' } },
-      { id: 'nonroot-admin-upper', template: 'run-as-nonroot', os: 'windows', params: { user: 'CONTAINERADMINISTRATOR' } },
+      { id: 'nonroot-admin', template: 'run-as-nonroot', os: 'windows', pin: 'node', params: { user: 'ContainerAdministrator' } },
+      { id: 'nonroot-admin-upper', template: 'run-as-nonroot', os: 'windows', pin: 'node', params: { user: 'CONTAINERADMINISTRATOR' } },
     ],
     expect: anyCaseExpectation,
     probe: anyCaseProbe,

@@ -45,7 +45,7 @@ const BURNERS = [
  */
 const UPSTREAM_CEILING_NANOCORES = 0.8 * 1.05 * 1e9;
 const CPU_LIMIT_FLAKE: Citation = {
-  title: 'kubernetes issue 124643: Cpu Resources Container limits test is flaky for Windows on containerd 1.7',
+  title: 'kubernetes/kubernetes#124643: Cpu Resources Container limits test is flaky for Windows on containerd 1.7',
   version: 'v1.30',
   url: 'https://github.com/kubernetes/kubernetes/issues/124643',
 };

@@ -142,7 +142,7 @@ const MOUNT_UTILS_WINDOWS: Citation = {
 /** The subPath file-handle leak on Windows and its fix. */
 const SUBPATH_LEAK: Citation[] = [
   {
-    title: 'kubernetes issue 112630: EmptyDir not being cleaned up after pod terminated with open file handles',
+    title: 'kubernetes/kubernetes#112630: EmptyDir not being cleaned up after pod terminated with open file handles',
     version: 'v1.36',
     url: 'https://github.com/kubernetes/kubernetes/issues/112630',
   },

@@ -78,12 +78,17 @@ describe('interrupts, leases and signals', function () {
   it('a second Ctrl-C exits at once with the exact cleanup command, which removes what is left', async () => {
     const p = startWincheck(['run', '--kubeconfig', sim.kubeconfig, '--report-dir', tempDir(), ...INTERRUPT_FEATURES.flatMap(f => ['--feature', f])]);
     const out = await waitForOutput(p, /Deploying \d+ fixture/);
+    // A ConfigMap with a finalizer holds the cleanup open, so the second signal surely lands
+    // before the first one's cleanup is done (the sim deletes a namespace in milliseconds).
+    const namespace = `wincheck-${runIdOf(out)}`;
+    await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'hold-teardown', finalizers: ['wincheck.io/test-hold'] } } });
     p.kill('SIGINT');
     await waitForOutput(p, /SIGINT: stopping/);
     p.kill('SIGINT');
     const r = await p;
     const all = String(r.all);
     expect(r.exitCode, all).to.equal(1);
+    await core.patchNamespacedConfigMap({ namespace, name: 'hold-teardown', body: [{ op: 'remove', path: '/metadata/finalizers' }] });
     const runId = runIdOf(out);
     const cmd = new RegExp(`wincheck cleanup --kubeconfig (\\S+) --context (\\S+) --run-id ${runId}`).exec(all);
     expect(cmd, all).to.not.equal(null);
@@ -157,7 +162,17 @@ describe('interrupts, leases and signals', function () {
   it('SIGTERM to `npx wincheck run` reaches the harness: it cleans up', async () => {
     const p = execa(
       'npx',
-      ['wincheck', 'run', '--kubeconfig', sim.kubeconfig, '--report-dir', tempDir(), ...INTERRUPT_FEATURES.flatMap(f => ['--feature', f])],
+      // net.session-affinity-timeout waits out an affinity timeout (about 15 s): the run is still
+      // going when npm's death is noticed (polled every 500 ms), whatever the machine's speed.
+      [
+        'wincheck',
+        'run',
+        '--kubeconfig',
+        sim.kubeconfig,
+        '--report-dir',
+        tempDir(),
+        ...[...INTERRUPT_FEATURES, 'net.session-affinity-timeout'].flatMap(f => ['--feature', f]),
+      ],
       { cwd: ROOT, reject: false, all: true, env: { NO_COLOR: '1' } },
     );
     const out = await waitForOutput(p, /Deploying \d+ fixture/, 120_000);

@@ -188,7 +188,9 @@ export const features: Feature[] = [
     area: 'config',
     title: 'Secret mounted as a volume: files readable with the right values',
     needs: ['windows-node'],
-    fixtures: [{ id: 'secret-volume', template: 'secret-volume', os: 'windows' }],
+    // Pinned to the target node (cfg.secret-at-rest reads the node's disk under it, and the two
+    // share the fixture): on mixed runtimes node access must not follow the scheduler's pick.
+    fixtures: [{ id: 'secret-volume', template: 'secret-volume', os: 'windows', pin: 'node' }],
     expect: () =>
       supported(
         'Secret volumes are supported on Windows (the v1.9 docs listed them as a limitation)',
@@ -224,7 +226,9 @@ export const features: Feature[] = [
     area: 'config',
     title: "Secret volume contents land in plaintext on the node's disk",
     needs: ['windows-node', 'node-access'],
-    fixtures: [{ id: 'secret-volume', template: 'secret-volume', os: 'windows' }],
+    // Pinned to the target node (cfg.secret-at-rest reads the node's disk under it, and the two
+    // share the fixture): on mixed runtimes node access must not follow the scheduler's pick.
+    fixtures: [{ id: 'secret-volume', template: 'secret-volume', os: 'windows', pin: 'node' }],
     expect: () =>
       limited(
         "on Windows, Secret volume data is written in clear text to the node's disk (no tmpfs); protect it with file ACLs or BitLocker",

@@ -268,7 +268,9 @@ export const features: Feature[] = [
     title: 'The removed experimental.windows.kubernetes.io/isolation-type: hyperv annotation (v1.9 docs)',
     access: permissions('', 'pods', ['list'], 'all-namespaces'),
     needs: ['windows-node', 'node-access'],
-    fixtures: [{ id: 'hyperv-annotation', template: 'hyperv-annotation', os: 'windows' }],
+    // Pinned to the target node: on a cluster mixing runtimes, only some nodes give node access,
+    // and the verdict must not follow the scheduler's pick.
+    fixtures: [{ id: 'hyperv-annotation', template: 'hyperv-annotation', os: 'windows', pin: 'node' }],
     expect: c =>
       limited(
         k8sAtLeast(c.version, 1, 21)

@@ -368,7 +368,9 @@ export const features: Feature[] = [
     area: 'security',
     title: 'Without spec.os, Linux-only fields are accepted and silently ignored',
     needs: ['windows-node'],
-    fixtures: [{ id: 'linux-fields', template: 'linux-fields', os: 'windows' }],
+    // Pinned to the target node: dockershim turns runAsUser into a user name that breaks the pod
+    // (0x52e) where containerd ignores it, so on mixed runtimes the scheduler's pick must not decide.
+    fixtures: [{ id: 'linux-fields', template: 'linux-fields', os: 'windows', pin: 'node' }],
     expect: () =>
       limited(
         'without spec.os the API server cannot tell a Windows pod; the Windows kubelet ignores SELinux, seccomp, capabilities, runAsUser...',

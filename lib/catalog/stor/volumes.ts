@@ -587,7 +587,8 @@ export const features: Feature[] = [
     area: 'storage',
     title: 'mountPropagation HostToContainer',
     needs: ['windows-node', 'node-access'],
-    fixtures: [{ id: 'mount-propagation', template: 'mount-propagation', os: 'windows' }],
+    // Pinned to the target node: node access must not follow the scheduler's pick.
+    fixtures: [{ id: 'mount-propagation', template: 'mount-propagation', os: 'windows', pin: 'node' }],
     expect: () => limited('Windows does not support mount propagation', sources(cite.v19Guide('known limitations'), cite.intro())),
     probe: mountPropagationProbe,
   },

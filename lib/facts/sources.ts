@@ -92,6 +92,12 @@ export const cite = {
       },
       detail,
     ),
+  /** A kubernetes/kubernetes issue, by number and title, with the release it speaks for ("v1.30"). */
+  k8sIssue: (n: number, title: string, version: string, detail?: string): Citation =>
+    at({ title: `kubernetes/kubernetes#${n}: ${title}`, version, url: `https://github.com/kubernetes/kubernetes/issues/${n}` }, detail),
+  /** A kubernetes/kubernetes pull request, by number and title, with the release it lands in. */
+  k8sPull: (n: number, title: string, version: string, detail?: string): Citation =>
+    at({ title: `kubernetes/kubernetes#${n}: ${title}`, version, url: `https://github.com/kubernetes/kubernetes/pull/${n}` }, detail),
   /** A Kubernetes Enhancement Proposal by number. */
   kep: (n: number, detail?: string): Citation =>
     at({ title: `KEP-${n}`, version: CURRENT_DOCS, url: `https://github.com/kubernetes/enhancements/issues/${n}` }, detail),

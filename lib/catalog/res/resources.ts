@@ -20,7 +20,7 @@ import { parseQuantity } from '../../../util/quantity.ts';
 import { formatBytes } from '../kit/formatBytes.ts';
 import { kubeletSummary, podStatsOf, summaryUntil } from '../kit/kubeletStats.ts';
 import { listAll } from '../../cluster/list.ts';
-import { cite, sources, type Citation } from '../../facts/sources.ts';
+import { cite, sources } from '../../facts/sources.ts';
 /** Recommended system reservation on Windows nodes (the v1.22 Windows intro (https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/): "at least 2GB"). */
 const RECOMMENDED_RESERVED = 2 * 2 ** 30;
 /** Kubelet stats come from periodic housekeeping (10-15 s): a new pod may take that long to show. */
@@ -44,11 +44,7 @@ const BURNERS = [
  * https://github.com/kubernetes/kubernetes/issues/124643).
  */
 const UPSTREAM_CEILING_NANOCORES = 0.8 * 1.05 * 1e9;
-const CPU_LIMIT_FLAKE: Citation = {
-  title: 'kubernetes/kubernetes#124643: Cpu Resources Container limits test is flaky for Windows on containerd 1.7',
-  version: 'v1.30',
-  url: 'https://github.com/kubernetes/kubernetes/issues/124643',
-};
+const CPU_LIMIT_FLAKE = cite.k8sIssue(124643, 'Cpu Resources Container limits test is flaky for Windows on containerd 1.7', 'v1.30');
 
 /** A stats/metrics deadline, never longer than the run allows a pod to start (config timeouts.podStart). */
 const within = (ctx: CheckContext, ms: number) => Math.min(ms, ctx.options.timeouts.podStart);

@@ -17,7 +17,7 @@ import { control, meansOfStart, notStarted, podStarted, readableFileControl } fr
 import type { ClusterInfo } from '../../discovery/types.ts';
 import type { CheckContext, Expectation, EvidenceItem, Feature, Observation } from '../types.ts';
 import { listAll } from '../../cluster/list.ts';
-import { cite, sources, type Citation } from '../../facts/sources.ts';
+import { cite, sources, type Citation, type Source } from '../../facts/sources.ts';
 import { podStatsOf, summaryUntil } from '../kit/kubeletStats.ts';
 import { k8sAtLeast, SUBPATH_HANDLE_LEAK_FIXED } from '../../facts/kubernetes.ts';
 
@@ -140,17 +140,9 @@ const MOUNT_UTILS_WINDOWS: Citation = {
   detail: 'MountSensitive: a tmpfs source is os.MkdirAll of the target',
 };
 /** The subPath file-handle leak on Windows and its fix. */
-const SUBPATH_LEAK: Citation[] = [
-  {
-    title: 'kubernetes/kubernetes#112630: EmptyDir not being cleaned up after pod terminated with open file handles',
-    version: 'v1.36',
-    url: 'https://github.com/kubernetes/kubernetes/issues/112630',
-  },
-  {
-    title: 'kubernetes pull 138367: accumulate subpath cleanup actions in makeMounts to prevent handle leak',
-    version: 'v1.37',
-    url: 'https://github.com/kubernetes/kubernetes/pull/138367',
-  },
+const SUBPATH_LEAK: Source = [
+  cite.k8sIssue(112630, 'EmptyDir not being cleaned up after pod terminated with open file handles', 'v1.36'),
+  cite.k8sPull(138367, 'accumulate subpath cleanup actions in makeMounts to prevent handle leak', 'v1.37'),
 ];
 /** The kubelet computes volume stats once a minute (--volume-stats-agg-period): a new pod's may take that long. */
 const VOLUME_STATS_DEADLINE_MS = 75_000;

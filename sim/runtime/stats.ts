@@ -75,7 +75,8 @@ function statsPods(ctx: RuntimeContext, node: NodeRuntime): PodWorker[] {
 function nodeUsage(node: NodeRuntime, pods: PodWorker[]) {
   const sys = SYSTEM[node.os];
   const mc = sys.millicores + pods.reduce((a, w) => a + w.containers.reduce((b, c) => b + c.cpuMillicores(), 0), 0);
-  const mem = sys.memory + pods.reduce((a, w) => a + w.containers.reduce((b, c) => b + c.workingSetBytes(), 0), 0);
+  // Whole bytes, as the kubelet's uint64 fields are.
+  const mem = Math.round(sys.memory + pods.reduce((a, w) => a + w.containers.reduce((b, c) => b + c.workingSetBytes(), 0), 0));
   return { mc, mem };
 }
 

@@ -22,6 +22,7 @@ export interface ContainerStats {
   name: string;
   cpu?: CpuStats;
   memory?: MemoryStats;
+  logs?: FsStats;
 }
 
 /** A filesystem's or volume's stats (statsapi FsStats; a volume adds its name). */

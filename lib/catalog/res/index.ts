@@ -2,5 +2,6 @@
 
 import type { Feature } from '../types.ts';
 import { features as resources } from './resources.ts';
+import { features as statsUnderLoad } from './statsUnderLoad.ts';
 
-export const features: Feature[] = [...resources];
+export const features: Feature[] = [...resources, ...statsUnderLoad];

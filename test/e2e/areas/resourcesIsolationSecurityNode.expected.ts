@@ -8,6 +8,7 @@ export const DOCUMENTED: Record<string, string> = {
   'res.memory-no-oomkill': 'limited',
   'res.node-reserved': 'supported',
   'res.stats': 'supported',
+  'res.stats-under-load': 'supported',
   'res.metrics-api': 'supported',
   'iso.process': 'supported',
   'iso.hyperv-runtimeclass': 'supported',

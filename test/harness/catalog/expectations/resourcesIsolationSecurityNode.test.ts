@@ -27,6 +27,7 @@ const MINE = [
   'res.memory-no-oomkill',
   'res.node-reserved',
   'res.stats',
+  'res.stats-under-load',
   'res.metrics-api',
   'iso.process',
   'iso.hyperv-runtimeclass',

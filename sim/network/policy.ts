@@ -126,6 +126,7 @@ export class Policy {
       if (to.os === 'windows' && this.hostStack(from) && from.node === to.node && this.limited('localNodePort', to.node))
         return drop('limitation localNodePort: a Windows node cannot reach its own NodePort');
       if (to.os === 'windows' && from.kind === 'external' && this.broken('nodeport-external', to.node)) return drop('break nodeport-external');
+      if (to.os === 'windows' && this.winPod(from) && this.broken('pod-to-nodeport', to.node, from.node)) return drop('break pod-to-nodeport');
       return ALLOW;
     }
     if (to.via === 'loadBalancer' && this.broken('loadbalancer', to.node)) return drop('break loadbalancer');

@@ -234,6 +234,7 @@ export const BREAKABLE = [
   'node-to-pod',
   'node-to-service',
   'nodeport-external',
+  'pod-to-nodeport', // Windows pods' traffic to a Windows node's NodePort is dropped
   'loadbalancer',
   'session-affinity',
   'preserve-client-ip',

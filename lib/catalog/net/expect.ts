@@ -118,3 +118,47 @@ export function ipv6OnlyExpectation(c: ClusterInfo): Expectation {
     seed,
   );
 }
+
+/** The discovered facts a Windows data path rests on, for an expectation's reason. */
+function pathFacts(c: ClusterInfo): string {
+  const n = target(c);
+  const proxies = c.network.kubeProxyDaemonSets;
+  return [
+    `cluster ${c.version.gitVersion}`,
+    n ? describe(n) : 'Windows build unknown',
+    c.network.cni ? `CNI ${c.network.cni}` : 'CNI unknown',
+    c.network.networkMode ? `network mode ${c.network.networkMode}` : 'network mode unknown',
+    proxies.length ? `kube-proxy DaemonSets ${proxies.join(', ')}` : 'no kube-proxy DaemonSet seen (it may run as a node service)',
+  ].join('; ');
+}
+
+/**
+ * UDP by pod IP: the Windows pod network carries TCP and UDP on every supported build and CNI
+ * (only SCTP is missing), and upstream's Windows networking.go dials UDP 8081 of agnhost netexec
+ * from a pod and from the node with no exception for any CNI.
+ */
+export function udpExpectation(c: ClusterInfo, spec: string): Expectation {
+  return supported(
+    `Windows pods exchange UDP datagrams by pod IP like TCP (${pathFacts(c)})`,
+    sources(cite.e2eTest('networking.go', spec), cite.networking('limitations: SCTP is not supported; TCP and UDP are'), cite.intro()),
+  );
+}
+
+/** A Windows pod → a node's NodePort: the Windows kube-proxy programs NodePort load balancers that pods' traffic takes too. */
+export function podToNodePortExpectation(c: ClusterInfo): Expectation {
+  return supported(
+    `a Windows pod reaches a NodePort Service on a node's address (${pathFacts(c)})`,
+    sources(cite.e2eTest('service.go', 'should be able to create a functioning NodePort service for Windows'), cite.networking(), cite.intro()),
+  );
+}
+
+/**
+ * A Service deleted and created again: kube-proxy (winkernel on Windows, its only mode) removes
+ * the HNS load balancer with the Service and programs one for the new ClusterIP.
+ */
+export function serviceChurnExpectation(c: ClusterInfo): Expectation {
+  return supported(
+    `a Windows pod reaches a Service deleted and created again, at its new ClusterIP (${pathFacts(c)})`,
+    sources(cite.k8s('test/e2e/network/service.go', 'should work after the service has been recreated'), cite.networking(), cite.intro()),
+  );
+}

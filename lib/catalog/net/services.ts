@@ -13,7 +13,13 @@ import { httpAttempt, oneLine } from './attempts.ts';
 import { nodeGetObservation, nodeTransportOf, peersAnswer } from './pathChecks.ts';
 import { readyPods } from '../kit/podWaits.ts';
 import { waitForIngress, noIngressReason } from './loadBalancer.ts';
-import { affinityTimeoutExpectation, preserveClientIpExpectation, preserveDestinationExpectation, sessionAffinityExpectation } from './expect.ts';
+import {
+  affinityTimeoutExpectation,
+  podToNodePortExpectation,
+  preserveClientIpExpectation,
+  preserveDestinationExpectation,
+  sessionAffinityExpectation,
+} from './expect.ts';
 import { httpGetFromHere, holdConnection, type ExternalAttempt } from './external.ts';
 import { clientIpOf, destinationVerdict, hostnameOf, parseNetstat, unmapped } from './parse.ts';
 import { pause } from '../../../util/pause.ts';
@@ -168,6 +174,49 @@ export const features: Feature[] = [
           notApplicable: `this host cannot reach the nodes' addresses: the Linux control NodePort ${controlUrl} failed too (${control.detail})`,
         };
       return { works: false, summary: `${v.detail}; the Linux node's NodePort answered`, evidence, node: win.name };
+    },
+  },
+  {
+    id: 'net.pod-to-nodeport',
+    area: 'networking',
+    suite: SUITE,
+    title: 'Windows pod → NodePort on a Windows node',
+    netPath: { from: 'windows-pod', to: 'nodeport' },
+    needs: ['windows-node'],
+    fixtures: [FX.win, FX.winPeer, FX.winPeer2, FX.svcNodePort],
+    designedWaitMs: steadyPeriod,
+    expect: podToNodePortExpectation,
+    probe: async ctx => {
+      const ready = await readyPods(ctx, [FX.win.id, ...WIN_BACKENDS]);
+      if (!ready.ok) return ready.observation;
+      const svc = await readService(ctx, FX.svcNodePort.id);
+      const client = ready.pods[FX.win.id];
+      const win = nodeOf(ctx, client.spec?.nodeName);
+      const t = ctx.podTransport(FX.win.id, 'windows');
+      // Control: the same pod reaches the same Service by its ClusterIP, so a NodePort that
+      // does not answer is about the NodePort, not the Service or its backends.
+      const clusterUrl = urlOf(clusterIPOf(svc), SERVICE_PORT);
+      ctx.step(`control: GET ${clusterUrl} (the Service's ClusterIP) from ${FX.win.id}`);
+      const viaClusterIP = await controlPasses(ctx, `W → ClusterIP of ${FX.svcNodePort.id} (control)`, () => httpAttempt(ctx, t, clusterUrl));
+      const ctl = control(
+        viaClusterIP.ok,
+        viaClusterIP.ok
+          ? `${FX.win.id} reached the same Service by its ClusterIP`
+          : `the Service did not answer on its ClusterIP either: ${viaClusterIP.detail}`,
+        viaClusterIP.evidence,
+      );
+      // upstream test/e2e/windows/service.go: curl http://<nodeIP>:<nodePort> from a Windows pod, consistently.
+      const url = urlOf(internalIP(win), nodePortOf(svc));
+      ctx.step(`GET ${url} from ${FX.win.id} (NodePort on ${win.name})`);
+      const v = await warmupThenSteady(ctx, `W pod → ${win.name} NodePort`, () => httpAttempt(ctx, t, url));
+      const who = v.ok ? [...new Set(answered(v.outputs))] : [];
+      return {
+        works: v.ok,
+        summary: `${v.detail}${who.length ? `; answered by ${who.join(', ')}` : ''}`,
+        evidence: v.evidence,
+        node: win.name,
+        control: ctl,
+      };
     },
   },
   {

@@ -40,6 +40,7 @@ const EXECS_INTO_WINDOWS = [
   'net.icmp-egress',
   'net.pod-ip',
   'net.pod-to-clusterip',
+  'net.pod-to-nodeport',
   'net.preserve-destination',
   'net.session-affinity',
   'net.session-affinity-timeout',
@@ -89,6 +90,7 @@ const STARTS_WINDOWS_PODS = [
   'net.nodeport-local',
   'net.pod-ip',
   'net.pod-to-clusterip',
+  'net.pod-to-nodeport',
   'net.preserve-client-ip',
   'net.preserve-destination',
   'net.session-affinity',
@@ -157,14 +159,15 @@ export const BREAK_CASES: BreakCase[] = [
     ],
   },
   // The Service path from Windows pods broken: the ClusterIP and hairpin paths regress; session
-  // affinity and its timeout cannot be seen without a Service that answers. Secret volumes empty:
+  // affinity and its timeout cannot be seen without a Service that answers, nor the pod's NodePort
+  // path without its ClusterIP control. Secret volumes empty:
   // the secret volume regresses; defaultMode and at-rest cannot be seen. The DaemonSet
   // controller skips Windows nodes: work.daemonset regresses; the pause-image DaemonSet made no pod.
   {
     name: 'service+secret+daemonset',
     breaks: ['clusterip', 'secret-volume', 'daemonset-controller'],
     regressed: ['net.pod-to-clusterip', 'net.hairpin', 'cfg.secret-volume', 'work.daemonset'],
-    error: ['net.session-affinity', 'net.session-affinity-timeout', 'cfg.secret-defaultmode', 'cfg.secret-at-rest', 'node.pause-image'],
+    error: ['net.session-affinity', 'net.session-affinity-timeout', 'net.pod-to-nodeport', 'cfg.secret-defaultmode', 'cfg.secret-at-rest', 'node.pause-image'],
   },
   // ---- WINCHECK_BREAKS=all ------------------------------------------------------------------
   // Controllers that never act (no status, no pods): the feature about each controller regresses
@@ -230,7 +233,7 @@ export const BREAK_CASES: BreakCase[] = [
     name: 'w2w-same-node',
     breaks: ['w2w-same-node'],
     regressed: ['net.w2w-same-node', 'net.pod-to-clusterip'],
-    error: ['net.session-affinity', 'net.session-affinity-timeout'],
+    error: ['net.session-affinity', 'net.session-affinity-timeout', 'net.pod-to-nodeport'],
   },
   // StatefulSet pods sit on both Windows nodes and reach each other across them.
   { name: 'w2w-cross-node', breaks: ['w2w-cross-node'], regressed: ['net.w2w-cross-node', 'work.statefulset'], error: [] },
@@ -246,8 +249,8 @@ export const BREAK_CASES: BreakCase[] = [
   },
   {
     name: 'node paths',
-    breaks: ['node-to-pod', 'nodeport-external'],
-    regressed: ['net.node-to-pod', 'net.nodeport-external'],
+    breaks: ['node-to-pod', 'nodeport-external', 'pod-to-nodeport'],
+    regressed: ['net.node-to-pod', 'net.nodeport-external', 'net.pod-to-nodeport'],
     error: ['net.preserve-client-ip'],
   },
   {

@@ -237,7 +237,7 @@ function buildProgram(setCode: (c: number) => void): Command {
         for (const e of report.errors) process.stderr.write(`Error: ${e}\n`);
         if (report.leftovers.length)
           process.stderr.write(
-            `Left behind: ${report.leftovers.join(', ')}; run "${cleanupCommand(kube, { kubeconfig: o.kubeconfig, runId: o.runId })}" again.\n`,
+            `Left behind: ${report.leftovers.join(', ')}; run "${cleanupCommand(kube, { kubeconfig: o.kubeconfig, ...identityFlags(o), runId: o.runId })}" again.\n`,
           );
         setCode(1);
       }

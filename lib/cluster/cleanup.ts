@@ -6,6 +6,7 @@
 
 import { RUN_LABEL } from '../labels.ts';
 import { apiErrorMessage, apiStatusCode } from './apiError.ts';
+import type { KubeconfigChoice } from './kubeconfig.ts';
 import { isLive } from './lease.ts';
 import { deleteNamespaceAndWait } from './namespace.ts';
 import type { KubeClients } from './types.ts';
@@ -90,14 +91,23 @@ export async function cleanupRuns(kube: KubeClients, opts: CleanupOptions): Prom
   return report;
 }
 
-/** `wincheck cleanup` with the flags that reach the same cluster, for messages that say what is left. */
-export function cleanupCommand(kube: Pick<KubeClients, 'context'>, o: { kubeconfig?: string; runId?: string }): string {
+/**
+ * `wincheck cleanup` with every flag that chose the cluster and identity (the resolved context, and
+ * --cluster, --user, --as, --as-group, --as-uid as given), so the line works as printed.
+ */
+export function cleanupCommand(kube: Pick<KubeClients, 'context'>, o: KubeconfigChoice & { runId?: string }): string {
   const quote = (s: string) => (/^[\w./:@%+=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+  const flag = (name: string, value: string | undefined) => (value ? [name, quote(value)] : []);
   return [
     'wincheck cleanup',
-    ...(o.kubeconfig ? ['--kubeconfig', quote(o.kubeconfig)] : []),
-    ...(kube.context ? ['--context', quote(kube.context)] : []),
-    ...(o.runId ? ['--run-id', quote(o.runId)] : []),
+    ...flag('--kubeconfig', o.kubeconfig),
+    ...flag('--context', kube.context || o.context),
+    ...flag('--cluster', o.cluster),
+    ...flag('--user', o.user),
+    ...flag('--as', o.as),
+    ...(o.asGroups ?? []).flatMap(g => flag('--as-group', g)),
+    ...flag('--as-uid', o.asUid),
+    ...flag('--run-id', o.runId),
   ].join(' ');
 }
 

@@ -86,7 +86,16 @@ export async function runWincheck(config: RunConfig, opts: RunOptions): Promise<
   setMaxListeners(0, run.abort.signal);
   const started = Date.now();
   let begun = false;
-  const cleanupHint = cleanupCommand(kube, { kubeconfig: config.kubeconfig, runId });
+  const cleanupHint = cleanupCommand(kube, {
+    kubeconfig: config.kubeconfig,
+    context: config.context,
+    cluster: config.cluster,
+    user: config.user,
+    as: config.as,
+    asGroups: config.asGroups,
+    asUid: config.asUid,
+    runId,
+  });
   let cleanupFailed = false;
   // A credential refused mid-run even after a fresh one: one run error naming the user and
   // context (the calls it failed end as errors themselves); cleanup still runs, with fresh ones.

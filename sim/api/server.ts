@@ -118,8 +118,9 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     const cred = credential(req);
     const isPublic = ANONYMOUS_PATHS.test(url.pathname);
     if (cred === 'invalid' || (cred === 'none' && !isPublic)) throw new ApiError(401, 'Unauthorized', 'Unauthorized');
-    // Impersonation before authorization, as the apiserver's filter chain has it.
-    const user = impersonatedUser(state.store, cred === 'none' ? ANONYMOUS : cred, req.headers);
+    // Impersonation before authorization, as the apiserver's filter chain has it. headersDistinct:
+    // node joins repeated headers (one Impersonate-Group per group) with ", " in req.headers.
+    const user = impersonatedUser(state.store, cred === 'none' ? ANONYMOUS : cred, req.headersDistinct);
     if (isPublic) return user;
     const attrs = requestAttributes(user, r, method, url.pathname, url.searchParams);
     if (!authorize(state.store, attrs).allowed) throw forbidden(attrs);

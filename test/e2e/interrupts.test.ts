@@ -5,12 +5,13 @@
 // `npx wincheck run` still cleans up. bench/interrupts.ts runs 20 seeded moments.
 
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CoreV1Api, KubeConfig, NodeV1Api, StorageV1Api, type V1Namespace } from '@kubernetes/client-node';
 import { makeClients } from '../../lib/cluster/client.ts';
 import { watchUntil } from '../../lib/cluster/watch.ts';
 import { execa } from 'execa';
+import { parse, stringify } from 'yaml';
 import { ROOT, startWincheck, tempDir, wincheck } from '../support/cli.ts';
 import { interruptAt, INTERRUPT_FEATURES, runIdOf, waitForOutput } from '../support/interrupts.ts';
 import { startSimProcess, type SimProcess } from '../support/simProcess.ts';
@@ -95,6 +96,54 @@ describe('interrupts, leases and signals', function () {
     expect(cmd![1]).to.equal(sim.kubeconfig);
     const c = await wincheck(['cleanup', '--kubeconfig', cmd![1], '--context', cmd![2], '--run-id', runId]);
     expect(c.exitCode, c.all).to.equal(0);
+    expect(await leftovers(runId)).to.deep.equal([]);
+  });
+
+  it('the cleanup command printed after a second Ctrl-C carries --context, --cluster, --user, --as and --as-group, and works as printed', async () => {
+    // The file's own context points at a dead cluster and a refused user: only the flags reach the sim.
+    const simKc = parse(readFileSync(sim.kubeconfig, 'utf8')) as { clusters: { cluster: object }[]; users: { user: object }[] };
+    const dir = tempDir();
+    const file = join(dir, 'two clusters.yaml');
+    writeFileSync(
+      file,
+      stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: [
+          { name: 'dead', cluster: { server: 'https://127.0.0.1:1', 'insecure-skip-tls-verify': true } },
+          { name: 'sim', cluster: simKc.clusters[0].cluster },
+        ],
+        users: [
+          { name: 'nobody', user: { token: 'not-a-token' } },
+          { name: 'admin', user: simKc.users[0].user },
+        ],
+        contexts: [{ name: 'elsewhere', context: { cluster: 'dead', user: 'nobody' } }],
+        'current-context': 'elsewhere',
+      }),
+    );
+    const identity = ['--cluster', 'sim', '--user', 'admin', '--as', 'wincheck-admin', '--as-group', 'system:masters', '--as-group', 'system:authenticated'];
+    const p = startWincheck(['run', '--kubeconfig', file, ...identity, '--report-dir', tempDir(), ...INTERRUPT_FEATURES.flatMap(f => ['--feature', f])]);
+    const out = await waitForOutput(p, /Deploying \d+ fixture/);
+    const runId = runIdOf(out);
+    const namespace = `wincheck-${runId}`;
+    await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'hold-teardown', finalizers: ['wincheck.io/test-hold'] } } });
+    p.kill('SIGINT');
+    await waitForOutput(p, /SIGINT: stopping/);
+    p.kill('SIGINT');
+    const all = String((await p).all);
+    await core.patchNamespacedConfigMap({ namespace, name: 'hold-teardown', body: [{ op: 'remove', path: '/metadata/finalizers' }] });
+    const line = /^\s*(wincheck cleanup .*)$/m.exec(all)?.[1];
+    expect(line, all).to.equal(
+      `wincheck cleanup --kubeconfig '${file}' --context elsewhere --cluster sim --user admin --as wincheck-admin --as-group system:masters --as-group system:authenticated --run-id ${runId}`,
+    );
+    // As printed, by a shell, with wincheck being this checkout's CLI.
+    const c = await execa('sh', ['-c', `wincheck() { "${process.execPath}" --import tsx "${join(ROOT, 'cli/main.ts')}" "$@"; }; ${line}`], {
+      cwd: ROOT,
+      reject: false,
+      all: true,
+    });
+    expect(c.exitCode, String(c.all)).to.equal(0);
+    expect(String(c.stdout)).to.contain(`Deleted namespace ${namespace}.`);
     expect(await leftovers(runId)).to.deep.equal([]);
   });
 

@@ -19,7 +19,8 @@ function values(h: string | string[] | undefined): string[] {
 }
 
 /** The user the request acts as: `requester` itself without Impersonate-* headers. */
-export function impersonatedUser(store: Store, requester: UserInfo, headers: IncomingHttpHeaders): UserInfo {
+/** headers: each header's values apart (IncomingMessage.headersDistinct), as Go's http.Header keeps them. */
+export function impersonatedUser(store: Store, requester: UserInfo, headers: IncomingHttpHeaders | NodeJS.Dict<string[]>): UserInfo {
   const name = values(headers['impersonate-user'])[0];
   const uid = values(headers['impersonate-uid'])[0];
   const groups = values(headers['impersonate-group']);

@@ -384,11 +384,11 @@ describe('sim api: impersonation (kubectl --as)', function () {
     expect(pods.stderr).to.include(`pods is forbidden: User "${SA_USER}" cannot list resource "pods" in API group "" in the namespace "test"`);
   });
 
-  it('adds system:authenticated to impersonated groups, and sends extras', async function () {
+  it('adds system:authenticated to impersonated groups (one Impersonate-Group header each), and sends extras', async function () {
     if (!bin()) this.skip();
-    const who = await kubectl(bin()!, env.kubeconfigPath, ['auth', 'whoami', '--as', 'jane', '--as-group', 'devs', '-o', 'json']);
+    const who = await kubectl(bin()!, env.kubeconfigPath, ['auth', 'whoami', '--as', 'jane', '--as-group', 'devs', '--as-group', 'ops', '-o', 'json']);
     expect(who.code, who.stderr).to.equal(0);
-    expect(JSON.parse(who.stdout).status.userInfo).to.deep.include({ username: 'jane', groups: ['devs', 'system:authenticated'] });
+    expect(JSON.parse(who.stdout).status.userInfo).to.deep.include({ username: 'jane', groups: ['devs', 'ops', 'system:authenticated'] });
   });
 
   it('refuses impersonation without the impersonate verb, with the upstream message', async function () {

@@ -59,6 +59,7 @@ export const RESOURCES: ResourceType[] = [
   row('node.k8s.io', 'v1', 'runtimeclasses', 'RuntimeClass', false),
   row('storage.k8s.io', 'v1', 'storageclasses', 'StorageClass', false, { shortNames: ['sc'] }),
   row('discovery.k8s.io', 'v1', 'endpointslices', 'EndpointSlice', true),
+  row('networking.k8s.io', 'v1', 'networkpolicies', 'NetworkPolicy', true, { shortNames: ['netpol'] }),
   row('autoscaling', 'v2', 'horizontalpodautoscalers', 'HorizontalPodAutoscaler', true, { shortNames: ['hpa'], categories: ['all'], subresources: ['status'] }),
   row('autoscaling', 'v1', 'horizontalpodautoscalers', 'HorizontalPodAutoscaler', true, { shortNames: ['hpa'], categories: ['all'], subresources: ['status'] }),
   row('events.k8s.io', 'v1', 'events', 'Event', true, { shortNames: ['ev'] }),

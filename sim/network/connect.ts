@@ -10,6 +10,7 @@ import type { Decision, Policy, Target } from './policy.ts';
 import type { Topology } from './topology.ts';
 import type { ServiceProxies } from './services.ts';
 import type { Tracker } from './tracker.ts';
+import type { NetworkPolicyEngine } from './netpol.ts';
 
 export interface ConnectDeps {
   plan: AddressPlan;
@@ -17,6 +18,8 @@ export interface ConnectDeps {
   topo: Topology;
   services: ServiceProxies;
   tracker: Tracker;
+  /** NetworkPolicy, where the profile's engine enforces it (sim/network/netpol.ts). */
+  netpol?: NetworkPolicyEngine;
   resolve(from: Endpoint, name: string, dns: DnsConfig, timeoutMs: number): Promise<string[]>;
   /** The resolver settings used when a caller gives a name without its own (cluster defaults). */
   defaultDns(from: Endpoint): DnsConfig;
@@ -37,6 +40,8 @@ export async function connect(deps: ConnectDeps, opts: ConnectOptions): Promise<
     const r = deps.services.preflight(host, port, 'tcp', from);
     if (r && !r.ok) d = { allowed: false, mode: r.mode, reason: r.reason };
   }
+  // NetworkPolicy on a direct path (a Service's backend hop is the proxy's: services.ts).
+  if (d.allowed && deps.netpol && target.kind !== 'service' && !target.apiServer) d = deps.netpol.decide(from, host, port, 'tcp');
   if (!d.allowed) return blocked(deps, d, host, port, deadline);
   return dial(deps, toIPv4(host), port, egressSource(deps, from, target), deadline);
 }

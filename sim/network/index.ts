@@ -16,6 +16,7 @@ import { DEFAULT_EXTERNAL_NAMES, DnsZone } from './dnsRecords.ts';
 import { startExternalHost } from './external.ts';
 import { startLoadBalancerProvisioner } from './loadbalancer.ts';
 import { Policy, type Decision, type Proto, type Target } from './policy.ts';
+import { NETPOL_BUCKET, NetworkPolicyEngine } from './netpol.ts';
 import { resolveName, type ResolveOptions } from './resolver.ts';
 import { ServiceProxies } from './services.ts';
 import { SocketTable } from './sockets.ts';
@@ -113,11 +114,12 @@ export async function startNetwork(opts: StartNetworkOptions): Promise<SimNetwor
 
 async function startInstance(opts: StartNetworkOptions, instance: number): Promise<SimNetwork> {
   const { store, profile } = opts;
-  for (const b of ['pods', 'services', 'endpointslices.discovery.k8s.io']) store.registerNamespaced(b);
+  for (const b of ['pods', 'services', 'endpointslices.discovery.k8s.io', NETPOL_BUCKET]) store.registerNamespaced(b);
   const tracker = new Tracker();
   const plan = new AddressPlan(profile, instance);
   const policy = new Policy(profile);
   const topo = new Topology(store, plan, policy);
+  const netpol = new NetworkPolicyEngine(store, plan, profile);
   const domain = profile.network.clusterDomain ?? 'cluster.local';
   const dualStack = !!profile.network.dualStack;
   const dnsIP = plan.kubeDnsIP();
@@ -138,6 +140,7 @@ async function startInstance(opts: StartNetworkOptions, instance: number): Promi
   const services = new ServiceProxies(store, plan, policy, topo, tracker, {
     apiServer: opts.apiServer,
     reserved: new Set([`tcp:${dnsIP}:${dnsPort}`, `udp:${dnsIP}:${dnsPort}`]),
+    netpol,
   });
   const ssh = new SshServers(tracker, opts.ssh);
   const table = new SocketTable((a, p) => services.originalDestination(a, p));
@@ -172,6 +175,7 @@ async function startInstance(opts: StartNetworkOptions, instance: number): Promi
         topo,
         services,
         tracker,
+        netpol,
         defaultDns,
         resolve: (from, name, dns, timeoutMs) => resolveWith(from, name, dns, { timeoutMs }),
       },

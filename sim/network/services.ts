@@ -15,6 +15,7 @@ import type { Topology } from './topology.ts';
 import type { Endpoint } from './types.ts';
 import { BackendPicker, readyBackends, type Backend } from './backends.ts';
 import { hold, type Tracker } from './tracker.ts';
+import type { NetworkPolicyEngine } from './netpol.ts';
 
 type Via = 'clusterIP' | 'nodePort' | 'loadBalancer';
 
@@ -44,6 +45,8 @@ export interface ServiceProxyOptions {
   apiServer?: { host: string; port: number };
   /** address:port pairs something else serves (the DNS server on kube-dns). */
   reserved: Set<string>;
+  /** NetworkPolicy on the hop to the backend pod (after DNAT, as the engines see it). */
+  netpol?: NetworkPolicyEngine;
 }
 
 export class ServiceProxies {
@@ -261,8 +264,12 @@ export class ServiceProxies {
   /** The policy on the hop from the client pod to the backend pod it was DNATed to (hairpin excluded: its own rule). */
   private backendHop(client: Endpoint, backend: Backend, proto: 'tcp' | 'udp'): Decision {
     const pod = this.plan.podByAddress(backend.address);
-    if (client.kind !== 'pod' || client.hostNetwork || !pod || toIPv4(client.address) === backend.address) return { allowed: true };
-    return this.policy.decide(client, { kind: 'pod', address: backend.address, node: pod.node, os: this.policy.nodeOS(pod.node) }, proto);
+    if (!pod || toIPv4(client.address) === backend.address) return { allowed: true };
+    const path: Decision =
+      client.kind !== 'pod' || client.hostNetwork
+        ? { allowed: true }
+        : this.policy.decide(client, { kind: 'pod', address: backend.address, node: pod.node, os: this.policy.nodeOS(pod.node) }, proto);
+    return path.allowed && this.opts.netpol ? this.opts.netpol.decide(client, backend.address, backend.port, proto) : path;
   }
 
   private isBackend(svc: V1Service, sp: V1ServicePort, address: string): boolean {

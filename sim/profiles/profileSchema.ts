@@ -192,6 +192,7 @@ export const PROFILE_RULE: Rule = {
         cni: { kind: 'string', pattern: /^[a-z0-9][-a-z0-9]*$/, shape: 'a CNI name such as flannel' },
         dualStack: { kind: 'boolean' },
         kubeProxyEnableDSR: { kind: 'boolean' },
+        networkPolicy: { kind: 'enum', values: ['calico', 'antrea', 'azure-npm', 'none'], what: 'NetworkPolicy engine' },
         clusterDomain: { kind: 'string', pattern: /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, shape: 'cluster.local' },
       } satisfies Record<keyof NetworkSpec, Rule>,
     },

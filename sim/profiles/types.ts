@@ -82,6 +82,12 @@ export interface NetworkSpec {
   dualStack?: boolean;
   /** kube-proxy on Windows: --enable-dsr and the WinDSR feature gate. */
   kubeProxyEnableDSR?: boolean;
+  /**
+   * The NetworkPolicy engine (sim/network/netpol.ts). Default: the CNI's own (calico, antrea),
+   * none for the others (flannel has no policy engine). azure-npm: Azure Network Policy Manager
+   * (AKS --network-policy azure), which enforces on Windows Server 2022 and later.
+   */
+  networkPolicy?: 'calico' | 'antrea' | 'azure-npm' | 'none';
   clusterDomain?: string;
 }
 
@@ -241,6 +247,7 @@ export const BREAKABLE = [
   'preserve-destination',
   'hairpin',
   'dual-stack',
+  'network-policy', // the policy engine programs no NetworkPolicy on Windows nodes (connections pass as if none existed)
   // the harness's own means (not a Windows behaviour): least-privilege RBAC
   'rbac-subresources', // 403 on pods/log, pods/portforward and metrics.k8s.io
 ] as const;

@@ -24,6 +24,7 @@ import { Job } from 'kubernetes-models/batch/v1/Job';
 import { RuntimeClass } from 'kubernetes-models/node.k8s.io/v1/RuntimeClass';
 import { StorageClass } from 'kubernetes-models/storage.k8s.io/v1/StorageClass';
 import { EndpointSlice } from 'kubernetes-models/discovery.k8s.io/v1/EndpointSlice';
+import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import { HorizontalPodAutoscaler as HPAv2 } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
 import { HorizontalPodAutoscaler as HPAv1 } from 'kubernetes-models/autoscaling/v1/HorizontalPodAutoscaler';
 import { Event as EventsV1Event } from 'kubernetes-models/events.k8s.io/v1/Event';
@@ -61,6 +62,7 @@ const MODELS: Record<string, unknown> = {
   'node.k8s.io/v1/RuntimeClass': RuntimeClass,
   'storage.k8s.io/v1/StorageClass': StorageClass,
   'discovery.k8s.io/v1/EndpointSlice': EndpointSlice,
+  'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
   'autoscaling/v2/HorizontalPodAutoscaler': HPAv2,
   'autoscaling/v1/HorizontalPodAutoscaler': HPAv1,
   'events.k8s.io/v1/Event': EventsV1Event,

@@ -7,6 +7,7 @@ import { features as controllers } from './controllers.ts';
 import { features as envNames } from './envNames.ts';
 import { features as multiContainer } from './multiContainer.ts';
 import { features as statefulset } from './statefulset.ts';
+import { features as startupLatency } from './startupLatency.ts';
 import { features as stopSignal } from './stopSignal.ts';
 import { features as streams } from './streams.ts';
 
@@ -19,4 +20,5 @@ export const features: Feature[] = [
   ...autoscaling,
   ...controllers,
   ...stopSignal,
+  ...startupLatency,
 ];

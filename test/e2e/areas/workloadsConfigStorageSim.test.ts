@@ -12,7 +12,16 @@ import type { SimRun, SimRunOptions } from '../../support/simRun.ts';
 
 const SIM_ENTRY = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'sim', 'index.ts');
 
-const WORKLOADS = ['work.statefulset', 'work.multi-container', 'work.exec-logs', 'work.port-forward', 'work.os-mismatch', 'work.env-colon-name', 'work.hpa'];
+const WORKLOADS = [
+  'work.statefulset',
+  'work.multi-container',
+  'work.exec-logs',
+  'work.port-forward',
+  'work.os-mismatch',
+  'work.env-colon-name',
+  'work.hpa',
+  'work.startup-latency',
+];
 const CONFIG = ['cfg.secret-volume', 'cfg.configmap-volume', 'cfg.secret-defaultmode', 'cfg.secret-at-rest'];
 const STORAGE = [
   'stor.hostpath',
@@ -72,6 +81,9 @@ const cases: Case[] = [
   // Every supported mechanism broken: regressed, with evidence.
   ...SUPPORTED.map(id => ({ run: 'broken', id, outcome: 'regressed' as Outcome, evidence: true })),
   { run: 'broken-exec', id: 'work.exec-logs', outcome: 'regressed', evidence: true },
+  // Density: on the default profile within budget; with HCS taking 31 s per container, p50 is over.
+  { run: 'default', id: 'work.startup-latency', outcome: 'supported' },
+  { run: 'slow-start', id: 'work.startup-latency', outcome: 'regressed', evidence: true },
 ];
 
 const RUNS: Record<string, { features: string[]; options: SimRunOptions }> = {
@@ -117,6 +129,15 @@ const RUNS: Record<string, { features: string[]; options: SimRunOptions }> = {
     },
   },
   'broken-exec': { features: ['work.exec-logs'], options: { breaks: ['exec'] } },
+  'slow-start': {
+    features: ['work.startup-latency'],
+    options: {
+      edit: p => {
+        p.latencies = { ...p.latencies, windowsStartMs: 31_000 };
+      },
+      timeouts: { podStart: 120_000 },
+    },
+  },
 };
 
 describe('Workloads, Configuration and Storage features against the simulated cluster', function () {

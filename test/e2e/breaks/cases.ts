@@ -130,6 +130,7 @@ const STARTS_WINDOWS_PODS = [
   'work.multi-container',
   'work.os-mismatch',
   'work.port-forward',
+  'work.startup-latency',
   'work.statefulset',
 ];
 

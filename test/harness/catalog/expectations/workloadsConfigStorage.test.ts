@@ -24,6 +24,7 @@ const DOCUMENTED: Record<string, Expected> = {
   'work.os-mismatch': 'limited',
   'work.env-colon-name': 'supported',
   'work.hpa': 'supported',
+  'work.startup-latency': 'supported',
   'cfg.secret-volume': 'supported',
   'cfg.configmap-volume': 'supported',
   'cfg.secret-defaultmode': 'limited',

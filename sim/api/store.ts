@@ -5,6 +5,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { V1ObjectMeta } from '@kubernetes/client-node';
+import { isIndexedField, Listeners } from './listeners.ts';
 import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector, type FieldRequirement, type Requirement } from './selectors.ts';
 
 export interface KubeObject {
@@ -96,7 +97,7 @@ export class Store {
   private buckets = new Map<string, Map<string, KubeObject>>();
   private rv = 0;
   private history: HistoryEntry[] = [];
-  private listeners = new Set<Listener>();
+  private listeners = new Listeners<Listener>();
   private admissions: Admission[] = [];
   /** Resource buckets that are namespaced; the API layer registers them. */
   private namespaced = new Set<string>();
@@ -357,7 +358,7 @@ export class Store {
   private emit(e: HistoryEntry): void {
     this.history.push(e);
     if (this.history.length > HISTORY_LIMIT) this.history.splice(0, this.history.length - HISTORY_LIMIT);
-    for (const l of [...this.listeners]) {
+    for (const l of this.listeners.reached(e.bucket, e.object, e.old)) {
       try {
         l(e);
       } catch (err) {
@@ -397,12 +398,9 @@ export class Store {
         throw new StoreError(410, 'Expired', `too old resource version: ${from} (${this.oldestRV()})`);
       for (const h of this.history) if (h.rv > n) deliver(h);
     }
-    this.listeners.add(deliver);
-    return {
-      stop: () => {
-        this.listeners.delete(deliver);
-      },
-    };
+    const indexed = fsel.find(r => r.op === 'eq' && isIndexedField(r.path));
+    const remove = this.listeners.add(deliver, [bucket], indexed && { path: indexed.path, value: indexed.value });
+    return { stop: remove };
   }
 
   /**
@@ -413,16 +411,8 @@ export class Store {
    * so what a listener keeps stays as it was.
    */
   onAny(fn: (bucket: string, e: WatchEvent, old?: KubeObject) => void, buckets?: readonly string[]): { stop(): void } {
-    const l: Listener = h => {
-      if (buckets && !buckets.includes(h.bucket)) return;
-      fn(h.bucket, { type: h.type, object: h.object }, h.old);
-    };
-    this.listeners.add(l);
-    return {
-      stop: () => {
-        this.listeners.delete(l);
-      },
-    };
+    const l: Listener = h => fn(h.bucket, { type: h.type, object: h.object }, h.old);
+    return { stop: this.listeners.add(l, buckets) };
   }
 
   /** Names of all buckets that hold objects, for namespace deletion and GC. */

@@ -19,8 +19,12 @@ export interface NodeUsage {
 
 export interface FitOptions {
   profile: Profile;
-  /** What pods already bound to the node request; resources and ports are checked only when given. */
-  usage?: NodeUsage;
+  /**
+   * What pods already bound to the node request; resources and ports are checked only when given.
+   * A function is called only for a node that passes the other filters (summing a node's pods is
+   * the costly part on a cluster of thousands of pods).
+   */
+  usage?: NodeUsage | (() => NodeUsage);
 }
 
 export interface FitFailure {
@@ -42,9 +46,10 @@ export function podFitsNode(pod: V1Pod, node: V1Node, opts: FitOptions): FitFail
   if (taint) return { reasons: [`node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`], resolvable: false };
   if (!matchesNodeSelectorAndAffinity(pod, node, opts.profile)) return { reasons: ["node(s) didn't match Pod's node affinity/selector"], resolvable: false };
   if (!opts.usage) return undefined;
+  const usage = typeof opts.usage === 'function' ? opts.usage() : opts.usage;
   const wanted = podHostPorts(pod);
-  if ([...wanted].some(p => opts.usage!.hostPorts.has(p))) return { reasons: ["node(s) didn't have free ports for the requested pod ports"], resolvable: true };
-  const reasons = insufficientResources(pod, node, opts.usage);
+  if ([...wanted].some(p => usage.hostPorts.has(p))) return { reasons: ["node(s) didn't have free ports for the requested pod ports"], resolvable: true };
+  const reasons = insufficientResources(pod, node, usage);
   return reasons.length ? { reasons, resolvable: true } : undefined;
 }
 

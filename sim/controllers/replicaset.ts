@@ -32,7 +32,8 @@ export function startReplicaSetController({ store }: ControllerContext): Stoppab
     const obj = store.tryGet(REPLICASETS, ns, name);
     if (!obj || obj.metadata.deletionTimestamp) return;
     const rs = obj as unknown as V1ReplicaSet;
-    const owned = store.list('pods', { namespace: ns }).items.filter(p => isControlledBy(p, obj));
+    // Read in place (store.scan, read-only): a list copied every pod of the namespace per sync.
+    const owned: KubeObject[] = store.scan('pods', ns).filter(p => isControlledBy(p, obj));
     const active = owned.filter(p => isPodActive(asPod(p)));
     const want = rs.spec?.replicas ?? 1;
     if (active.length < want) {

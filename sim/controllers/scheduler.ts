@@ -8,7 +8,17 @@ import type { KubeObject } from '../api/store.ts';
 import { parseQuantity } from '../../util/quantity.ts';
 import { guarded, type ControllerContext, type Stoppable } from './context.ts';
 import { recordEventV1 } from './events.ts';
-import { addUsage, failedSchedulingMessage, podFitsNode, podRequests, preferredAffinityScore, type FitFailure, type NodeUsage } from './fit.ts';
+import {
+  failedSchedulingMessage,
+  podFitsNode,
+  podHostPorts,
+  podOtherRequests,
+  podRequests,
+  preferredAffinityScore,
+  type FitFailure,
+  type NodeUsage,
+  type PodRequests,
+} from './fit.ts';
 import { asPod, controllerRef, isPodTerminal, setCondition } from './objects.ts';
 import { WorkQueue, keyOf, splitKey } from './workqueue.ts';
 
@@ -42,8 +52,27 @@ export function startScheduler({ store, profile }: ControllerContext): Stoppable
     for (const k of unschedulable) queue.add(k);
   };
 
+  // Bound, non-terminal pods by node, kept as pods are written (the stored objects: read-only).
+  // Reading every pod of the cluster per placement was O(pods) per pod placed.
+  const bound = new Map<string, Map<string, V1Pod>>();
+  const track = (key: string, pod: V1Pod | undefined, old: V1Pod | undefined) => {
+    const before = old?.spec?.nodeName;
+    if (before) bound.get(before)?.delete(key);
+    const at = pod?.spec?.nodeName;
+    if (!pod || !at || isPodTerminal(pod)) return;
+    let onNode = bound.get(at);
+    if (!onNode) bound.set(at, (onNode = new Map()));
+    onNode.set(key, pod);
+  };
+  for (const o of store.scan('pods')) track(keyOf(o.metadata.namespace, o.metadata.name!), o as unknown as V1Pod, undefined);
+
   const sub = store.onAny(
     guarded('scheduler', (bucket, e, old) => {
+      if (bucket === 'pods') {
+        const key = keyOf(e.object.metadata.namespace, e.object.metadata.name!);
+        if (e.type === 'DELETED') track(key, undefined, asPod(e.object));
+        else track(key, asPod(e.object), old && asPod(old));
+      }
       if (bucket === 'persistentvolumeclaims') {
         retryAll();
         return;
@@ -89,33 +118,21 @@ export function startScheduler({ store, profile }: ControllerContext): Stoppable
       unschedulable.add(key);
       return;
     }
-    // Bound pods by node, read in place (store.scan: no copies): one pass per placement, not one
-    // sorted copy of every pod per node (O(nodes x pods) per pod on a 100-node cluster).
-    const byNode = new Map<string, V1Pod[]>();
-    for (const o of store.scan('pods')) {
-      const p = o as unknown as V1Pod;
-      const at = p.spec?.nodeName;
-      if (!at || isPodTerminal(p)) continue;
-      const list = byNode.get(at);
-      if (list) list.push(p);
-      else byNode.set(at, [p]);
-    }
     const failures: FitFailure[] = [];
     // Ranked by: preferred node affinity (higher first), pods of the same owner, allocation.
     const fitting: { node: V1Node; score: [number, number, number] }[] = [];
     const owner = controllerRef(obj)?.uid;
     const req = podRequests(pod);
     for (const node of nodes) {
-      const onNode = byNode.get(node.metadata!.name!) ?? [];
-      const usage = usageOf(onNode);
-      const failure = podFitsNode(pod, node, { profile, usage });
+      const onNode = [...(bound.get(node.metadata!.name!)?.values() ?? [])];
+      const failure = podFitsNode(pod, node, { profile, usage: () => usageOf(onNode) });
       if (failure) {
         failures.push(failure);
         continue;
       }
       const alloc = node.status?.allocatable ?? {};
-      const scoreCpu = onNode.reduce((a, p) => a + (podRequests(p).cpu || DEFAULT_CPU), 0) + (req.cpu || DEFAULT_CPU);
-      const scoreMem = onNode.reduce((a, p) => a + (podRequests(p).memory || DEFAULT_MEMORY), 0) + (req.memory || DEFAULT_MEMORY);
+      const scoreCpu = onNode.reduce((a, p) => a + (shareOf(p).requests.cpu || DEFAULT_CPU), 0) + (req.cpu || DEFAULT_CPU);
+      const scoreMem = onNode.reduce((a, p) => a + (shareOf(p).requests.memory || DEFAULT_MEMORY), 0) + (req.memory || DEFAULT_MEMORY);
       const used = (scoreCpu / (parseQuantity(alloc.cpu) || 1) + scoreMem / (parseQuantity(alloc.memory) || 1)) / 2;
       const sameOwner = owner ? onNode.filter(p => p.metadata?.ownerReferences?.some(r => r.controller && r.uid === owner)).length : 0;
       fitting.push({ node, score: [-preferredAffinityScore(pod, node), sameOwner, used] });
@@ -186,8 +203,34 @@ export function startScheduler({ store, profile }: ControllerContext): Stoppable
   };
 }
 
+interface Share {
+  requests: PodRequests;
+  other: Record<string, number>;
+  hostPorts: Set<string>;
+}
+
+/**
+ * A bound pod's share of its node's usage, worked out once per stored object: the store replaces
+ * an object on every write and never changes one in place, so an object's share never goes stale.
+ * Parsing every bound pod's quantities for every placement was O(pods) per pod placed (10,000
+ * tenant pods x 1,000 DaemonSet pods on a 500-node cluster).
+ */
+const shares = new WeakMap<object, Share>();
+function shareOf(pod: V1Pod): Share {
+  let s = shares.get(pod);
+  if (!s) shares.set(pod, (s = { requests: podRequests(pod), other: podOtherRequests(pod), hostPorts: podHostPorts(pod) }));
+  return s;
+}
+
 function usageOf(pods: V1Pod[]): NodeUsage {
   const usage: NodeUsage = { cpu: 0, memory: 0, pods: 0, hostPorts: new Set(), other: {} };
-  for (const p of pods) addUsage(usage, p);
+  for (const p of pods) {
+    const s = shareOf(p);
+    usage.pods++;
+    usage.cpu += s.requests.cpu;
+    usage.memory += s.requests.memory;
+    for (const [k, v] of Object.entries(s.other)) usage.other![k] = (usage.other![k] ?? 0) + v;
+    for (const hp of s.hostPorts) usage.hostPorts.add(hp);
+  }
   return usage;
 }

@@ -57,7 +57,8 @@ export function serviceBackends(store: Store, svc: V1Service): Backend[] {
   if (!sel) return [];
   const publishNotReady = !!svc.spec?.publishNotReadyAddresses;
   const out: Backend[] = [];
-  for (const o of store.list('pods', { namespace: svc.metadata!.namespace }).items) {
+  // Read in place (store.scan, read-only): a list copied every pod of the namespace per sync.
+  for (const o of store.scan('pods', svc.metadata!.namespace)) {
     const pod = asPod(o);
     if (!matchesLabels(sel, o.metadata.labels) || isPodTerminal(pod)) continue;
     const ip = pod.status?.podIP;

@@ -34,6 +34,49 @@ describe('sim store: onAny', () => {
     expect(all).to.deep.equal(['namespaces', 'configmaps', 'secrets']);
   });
 
+  it('a watch selecting one node or one name hears its objects arrive, change and leave, in the order listeners were added', () => {
+    const store = newStore();
+    createNamespace(store, 'ns');
+    const heard: string[] = [];
+    const first = store.onAny((bucket, e) => bucket === 'pods' && heard.push(`any ${e.type}`));
+    const onN1 = store.watch('pods', { fieldSelector: 'spec.nodeName=n1' }, e => heard.push(`n1 ${e.type} ${e.object.metadata.name}`));
+    const onN2 = store.watch('pods', { fieldSelector: 'spec.nodeName=n2,status.phase!=Failed' }, e => heard.push(`n2 ${e.type} ${e.object.metadata.name}`));
+    const byName = store.watch('pods', { namespace: 'ns', fieldSelector: 'metadata.name=b' }, e => heard.push(`b ${e.type}`));
+    const last = store.onAny((bucket, e) => bucket === 'pods' && heard.push(`last ${e.type}`));
+    const spec = windowsPod('a', 'ns').spec as object;
+    store.create('pods', { ...windowsPod('a', 'ns'), spec: { ...spec, nodeName: 'n1' } });
+    store.create('pods', windowsPod('b', 'ns'));
+    store.mutate('pods', 'ns', 'b', o => {
+      (o.spec as { nodeName?: string }).nodeName = 'n2';
+    });
+    store.mutate('pods', 'ns', 'b', o => {
+      o.status = { phase: 'Failed' };
+    });
+    store.delete('pods', 'ns', 'a', { gracePeriodSeconds: 0 });
+    for (const w of [first, onN1, onN2, byName, last]) w.stop();
+    store.create('pods', { ...windowsPod('c', 'ns'), spec: { ...spec, nodeName: 'n1' } });
+    expect(heard).to.deep.equal([
+      'any ADDED',
+      'n1 ADDED a',
+      'last ADDED',
+      'any ADDED',
+      'b ADDED',
+      'last ADDED',
+      'any MODIFIED',
+      'n2 ADDED b',
+      'b MODIFIED',
+      'last MODIFIED',
+      'any MODIFIED',
+      // No longer matching the whole selector: sent as DELETED.
+      'n2 DELETED b',
+      'b MODIFIED',
+      'last MODIFIED',
+      'any DELETED',
+      'n1 DELETED a',
+      'last DELETED',
+    ]);
+  });
+
   it('hands over objects that later writes never change: update, mutate, graceful delete, removal', () => {
     const store = newStore();
     const seen: { type: string; object: KubeObject; old?: KubeObject }[] = [];

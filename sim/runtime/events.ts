@@ -1,72 +1,48 @@
-// Pod events as the kubelet records them (core/v1 Event, source kubelet/<node>).
-// Same shape and folding as sim/controllers/events.ts (recordEvent), plus the
-// involvedObject.fieldPath (spec.containers{name}) the kubelet sets for container
-// events, which recordEvent does not take.
+// Pod events as the kubelet records them (core/v1 Event, source kubelet/<node>), through the
+// kubelet's own EventCorrelator (one broadcaster per kubelet upstream) and the same writer as
+// sim/controllers/events.ts, plus the involvedObject.fieldPath (spec.containers{name}) the kubelet
+// sets for container events.
 
-import { randomBytes } from 'node:crypto';
-import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
-import type { KubeObject, Store } from '../api/store.ts';
+import type { V1Pod } from '@kubernetes/client-node';
+import type { Store } from '../api/store.ts';
+import { writeCoreEvent } from '../controllers/events.ts';
+import { EventCorrelator } from '../controllers/eventCorrelator.ts';
 
 export type EventType = 'Normal' | 'Warning';
 
 export class EventRecorder {
-  /** Dedupe key -> event name, as client-go's recorder caches it. */
-  private seen = new Map<string, string>();
+  private correlator: EventCorrelator;
 
   constructor(
     private store: Store,
     private node: string,
-  ) {}
+    clock?: () => number,
+  ) {
+    this.correlator = new EventCorrelator(clock);
+  }
 
   /** Records (or bumps the count of) an event about a pod, optionally about one of its containers. */
   pod(pod: V1Pod, type: EventType, reason: string, message: string, container?: string, init = false): void {
-    const ns = pod.metadata!.namespace!;
-    const involved = {
-      apiVersion: 'v1',
-      kind: 'Pod',
-      namespace: ns,
-      name: pod.metadata!.name!,
-      uid: pod.metadata!.uid,
-      resourceVersion: pod.metadata!.resourceVersion,
-      ...(container ? { fieldPath: `spec.${init ? 'initContainers' : 'containers'}{${container}}` } : {}),
-    };
-    const now = new Date().toISOString();
-    try {
-      const key = [involved.uid, involved.fieldPath ?? '', type, reason, message].join('\u0000');
-      const same = this.seen.get(key);
-      if (same && this.store.tryGet('events', ns, same)) {
-        this.store.mutate(
-          'events',
-          ns,
-          same,
-          o => {
-            const ev = o as unknown as CoreV1Event;
-            ev.count = (ev.count ?? 1) + 1;
-            ev.lastTimestamp = now as unknown as Date;
-          },
-          { skipAdmission: true },
-        );
-        return;
-      }
-      const ev: CoreV1Event = {
-        apiVersion: 'v1',
-        kind: 'Event',
-        metadata: { name: `${pod.metadata!.name}.${randomBytes(8).toString('hex')}`, namespace: ns },
-        involvedObject: involved,
+    const meta = pod.metadata!;
+    writeCoreEvent(
+      this.store,
+      this.correlator,
+      meta.namespace!,
+      {
+        involvedObject: {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          namespace: meta.namespace,
+          name: meta.name,
+          uid: meta.uid,
+          ...(container ? { fieldPath: `spec.${init ? 'initContainers' : 'containers'}{${container}}` } : {}),
+        },
+        type,
         reason,
         message,
-        type,
         source: { component: 'kubelet', host: this.node },
-        firstTimestamp: now as unknown as Date,
-        lastTimestamp: now as unknown as Date,
-        count: 1,
-        reportingComponent: 'kubelet',
-        reportingInstance: this.node,
-      };
-      const created = this.store.create('events', ev as unknown as KubeObject, { skipAdmission: true });
-      this.seen.set(key, created.metadata.name!);
-    } catch {
-      // The namespace may be going away; events are best effort, as in the real recorder.
-    }
+      },
+      meta.resourceVersion,
+    );
   }
 }

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { CoreV1Event } from '@kubernetes/client-node';
 import { StoreError, type KubeObject, type Store } from '../api/store.ts';
-import { EventCorrelator, type EventDraft } from './eventCorrelator.ts';
+import { EventCorrelator, type EventDraft, type EventReference } from './eventCorrelator.ts';
 
 export type EventType = 'Normal' | 'Warning';
 export type EventSource = string | { component: string; host?: string };
@@ -37,13 +37,7 @@ export function recordEvent(
   // Events about cluster-scoped objects (nodes) live in "default", as the real recorder does.
   const namespace = meta.namespace ?? 'default';
   const draft: EventDraft = {
-    involvedObject: {
-      apiVersion: involved.apiVersion,
-      kind: involved.kind,
-      name: meta.name,
-      namespace: meta.namespace,
-      uid: meta.uid,
-    },
+    involvedObject: referenceTo(involved),
     type,
     reason,
     message,
@@ -106,15 +100,13 @@ function eventHead(involved: KubeObject, namespace: string) {
     apiVersion: 'v1',
     kind: 'Event',
     metadata: { name: `${meta.name}.${randomBytes(8).toString('hex')}`, namespace },
-    involvedObject: {
-      apiVersion: involved.apiVersion,
-      kind: involved.kind,
-      name: meta.name,
-      namespace: meta.namespace,
-      uid: meta.uid,
-      resourceVersion: meta.resourceVersion,
-    },
+    involvedObject: { ...referenceTo(involved), resourceVersion: meta.resourceVersion },
   };
+}
+
+/** The involvedObject of an event about `o`. */
+function referenceTo(o: KubeObject): EventReference {
+  return { apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name, namespace: o.metadata.namespace, uid: o.metadata.uid };
 }
 
 /** An RFC 3339 time with microseconds, as events.k8s.io's MicroTime is written. */

@@ -280,10 +280,17 @@ function buildProgram(setCode: (c: number) => void): Command {
     .option('--profile <name|file>', 'built-in profile name or YAML file', 'default')
     .requiredOption('--kubeconfig-out <file>', 'where to write the kubeconfig')
     .option('--port <n>', 'API server port (default: any free port)')
-    .action(async (o: { profile: string; kubeconfigOut: string; port?: string }) => {
+    .option(
+      '--client-cert <user[=group,...]>',
+      'also hand out a client certificate for this user and groups (CN, O), with a kubeconfig naming it, beside the kubeconfig (repeatable)',
+      collect,
+      [],
+    )
+    .action(async (o: { profile: string; kubeconfigOut: string; port?: string; clientCert: string[] }) => {
       const port = o.port === undefined ? undefined : Number(o.port);
       if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new UsageError(`--port ${o.port} is not a port number`);
-      const sim = await startSimulatedCluster({ profile: o.profile, port, kubeconfigOut: o.kubeconfigOut });
+      const clientCertificates = o.clientCert.map(parseClientCertFlag);
+      const sim = await startSimulatedCluster({ profile: o.profile, port, kubeconfigOut: o.kubeconfigOut, clientCertificates });
       // Listen before saying where the kubeconfig is: a caller may signal as soon as it reads that.
       const stopped = new Promise<void>(resolve => {
         process.once('SIGINT', () => resolve());
@@ -291,6 +298,8 @@ function buildProgram(setCode: (c: number) => void): Command {
       });
       out(`Simulated cluster (profile ${sim.profileName}) serving at ${sim.server}.`);
       out(`Kubeconfig written to ${sim.kubeconfigPath}.`);
+      for (const c of sim.clientCertificates)
+        out(`Client certificate for ${c.user}${c.groups?.length ? ` (groups ${c.groups.join(', ')})` : ''}: kubeconfig ${c.kubeconfig}.`);
       if (sim.egressUrl) out(`Egress URL (a host outside the cluster): ${sim.egressUrl}`);
       out('Next, in another shell:');
       out(`  ${nextRunCommand(sim)}`);
@@ -300,6 +309,21 @@ function buildProgram(setCode: (c: number) => void): Command {
       out('Simulated cluster stopped.');
     });
   return program;
+}
+
+/** --client-cert jane=devs,ops: user jane in groups devs and ops. */
+function parseClientCertFlag(v: string): { user: string; groups: string[] } {
+  const at = v.indexOf('=');
+  const user = at < 0 ? v : v.slice(0, at);
+  const groups =
+    at < 0
+      ? []
+      : v
+          .slice(at + 1)
+          .split(',')
+          .filter(Boolean);
+  if (!user) throw new UsageError(`--client-cert ${v}: no user name before "="`);
+  return { user, groups };
 }
 
 interface IdentityFlags {

@@ -17,7 +17,22 @@ export interface StartedSim {
   ssh?: { user: string; keyPath: string; knownHostsPath: string };
   /** A URL on the sim's host outside the cluster, the default egress target of a sim run. */
   egressUrl?: string;
+  /** Client certificates handed out beside the kubeconfig, each with a kubeconfig naming them. */
+  clientCertificates: ClientCertificateFiles[];
   stop(): Promise<void>;
+}
+
+interface ClientCertificateFiles {
+  user: string;
+  groups?: string[];
+  kubeconfig: string;
+}
+
+interface SimStartOptions {
+  profile?: string;
+  port?: number;
+  kubeconfigOut?: string;
+  clientCertificates?: { user: string; groups?: string[] }[];
 }
 
 const simEntry = codeModule('sim/index.ts');
@@ -33,19 +48,20 @@ export function simProfileNames(): string[] {
 }
 
 interface SimModule {
-  startSim(opts: { profile?: string; port?: number; kubeconfigOut?: string }): Promise<{
+  startSim(opts: SimStartOptions): Promise<{
     kubeconfigPath?: string;
     kubeconfig: string;
     server: string;
     profileName: string;
     ssh?: { knownHosts: string; user: string; privateKey: string };
     egressUrl?: string;
+    clientCertificateFiles: ClientCertificateFiles[];
     stop(): Promise<void>;
   }>;
   ProfileError: new (...args: never[]) => Error;
 }
 
-export async function startSimulatedCluster(opts: { profile?: string; port?: number; kubeconfigOut?: string }): Promise<StartedSim> {
+export async function startSimulatedCluster(opts: SimStartOptions): Promise<StartedSim> {
   if (!existsSync(simEntry)) throw new UsageError('the simulated cluster is not available in this checkout (sim/index.ts is missing)');
   const sim = (await import(simEntry)) as SimModule;
   removeStaleSimDirs();
@@ -56,7 +72,7 @@ export async function startSimulatedCluster(opts: { profile?: string; port?: num
   process.once('exit', removeOnExit);
   let started;
   try {
-    started = await sim.startSim({ profile: opts.profile, port: opts.port, kubeconfigOut: opts.kubeconfigOut ?? join(dir, 'kubeconfig') });
+    started = await sim.startSim({ ...opts, kubeconfigOut: opts.kubeconfigOut ?? join(dir, 'kubeconfig') });
   } catch (e) {
     process.off('exit', removeOnExit);
     await rm(dir, { recursive: true, force: true });
@@ -79,6 +95,7 @@ export async function startSimulatedCluster(opts: { profile?: string; port?: num
     profileName: started.profileName,
     ssh,
     egressUrl: started.egressUrl,
+    clientCertificates: started.clientCertificateFiles,
     stop: async () => {
       await started.stop();
       process.off('exit', removeOnExit);

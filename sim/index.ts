@@ -7,6 +7,8 @@ import { dirname, resolve } from 'node:path';
 import { Store } from './api/store.ts';
 import { RESOURCES, bucketOf } from './api/resources.ts';
 import { startApiServer } from './api/server.ts';
+import type { ClientCertificate } from './api/certs.ts';
+import { clientCertificateFiles, type ClientCertificateFiles, type ClientCertificateRequest } from './api/clientCertificates.ts';
 import { podSecurityAdmission } from './api/admission/podSecurity.ts';
 import { webhookAdmission } from './api/admission/webhooks.ts';
 import { createAdmission } from './api/validation/index.ts';
@@ -30,6 +32,8 @@ export interface SimOptions {
   kubeconfigOut?: string;
   /** Client authentication written into the kubeconfig. */
   auth?: 'token' | 'cert';
+  /** Client certificates to hand out beside kubeconfigOut (sim/api/clientCertificates.ts). */
+  clientCertificates?: ClientCertificateRequest[];
 }
 
 export interface SimCluster {
@@ -43,6 +47,10 @@ export interface SimCluster {
   ssh?: { knownHosts: string; user: string; privateKey: string };
   /** An HTTP URL on the host "outside the cluster" (egress target). */
   egressUrl: string;
+  /** A client certificate the API server accepts: CN the user, O each group. */
+  clientCertificate(user: string, groups?: string[]): ClientCertificate;
+  /** The client certificates handed out beside the kubeconfig (opts.clientCertificates). */
+  clientCertificateFiles: ClientCertificateFiles[];
   stop(): Promise<void>;
 }
 
@@ -120,6 +128,18 @@ export async function startSim(opts: SimOptions = {}): Promise<SimCluster> {
       await mkdir(dirname(kubeconfigPath), { recursive: true });
       await writePrivateFile(kubeconfigPath, kubeconfig);
     }
+    const clientCertificates: ClientCertificateFiles[] = [];
+    if (opts.clientCertificates?.length && !kubeconfigPath) throw new Error('client certificates are written beside the kubeconfig: set kubeconfigOut');
+    for (const req of opts.clientCertificates ?? []) {
+      const { files, paths } = clientCertificateFiles(
+        dirname(kubeconfigPath!),
+        { server: api.url, caPem: api.caPem, context: `wincheck-sim-${profile.name}` },
+        req,
+        api.clientCertificate(req.user, req.groups),
+      );
+      for (const [path, text] of Object.entries(files)) await writePrivateFile(path, text);
+      clientCertificates.push(paths);
+    }
     const sshKey = network.sshClientKey?.();
     const egressUrl = `http://${network.externalHost().name}/`;
     advertiseSimulation(store, profile, egressUrl);
@@ -131,6 +151,8 @@ export async function startSim(opts: SimOptions = {}): Promise<SimCluster> {
       profile,
       store,
       egressUrl,
+      clientCertificate: (user, groups) => api.clientCertificate(user, groups),
+      clientCertificateFiles: clientCertificates,
       ssh: sshKey ? { knownHosts: network.knownHosts(), user: network.sshUser ?? 'Administrator', privateKey: sshKey.privateKey } : undefined,
       stop,
     };

@@ -114,3 +114,32 @@ export function generateClusterCerts(keys?: { ca: KeyPair; server: KeyPair; clie
     clientKeyPem: cli.privPem,
   };
 }
+
+export interface ClientCertificate {
+  certPem: string;
+  keyPem: string;
+}
+
+/**
+ * A client certificate signed by the cluster CA, as kube-apiserver's x509 authenticator reads it
+ * (https://kubernetes.io/docs/reference/access-authn-authz/authentication/#x509-client-certificates):
+ * the subject's CN is the user name, each O one of its groups.
+ */
+export function issueClientCertificate(ca: Pick<ClusterCerts, 'caPem' | 'caKeyPem'>, user: string, groups: string[] = [], days = 365): ClientCertificate {
+  const caCert = forge.pki.certificateFromPem(ca.caPem);
+  const caKey = forge.pki.privateKeyFromPem(ca.caKeyPem);
+  const keys = rsaKeys();
+  const cert = newCert(
+    keys.pub,
+    [{ name: 'commonName', value: user }, ...groups.map(g => ({ name: 'organizationName', value: g }))],
+    caCert.subject.attributes as forge.pki.CertificateField[],
+    days,
+  );
+  cert.setExtensions([
+    { name: 'basicConstraints', cA: false },
+    { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
+    { name: 'extKeyUsage', clientAuth: true },
+  ]);
+  cert.sign(caKey, forge.md.sha256.create());
+  return { certPem: forge.pki.certificateToPem(cert), keyPem: keys.privPem };
+}

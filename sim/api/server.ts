@@ -11,7 +11,7 @@ import type { Profile } from '../profiles/types.ts';
 import type { Store } from './store.ts';
 import type { SubresourceHandlers } from './runtimeContract.ts';
 import { RESOURCES } from './resources.ts';
-import { generateClusterCerts, type ClusterCerts } from './certs.ts';
+import { generateClusterCerts, issueClientCertificate, type ClientCertificate, type ClusterCerts } from './certs.ts';
 import { buildKubeconfig } from './kubeconfig.ts';
 import { route as routeOf, type ResourceRoute, type Route } from './router.ts';
 import { storageBucket } from './convert.ts';
@@ -51,6 +51,8 @@ export interface ApiServer {
   kubeconfig(opts?: { auth?: 'token' | 'cert'; context?: string }): string;
   /** A token for a ServiceAccount, as its projected token volume would hold (one hour). */
   serviceAccountToken(namespace: string, name: string): string;
+  /** A client certificate this server accepts: CN the user, O each group. */
+  clientCertificate(user: string, groups?: string[]): ClientCertificate;
   setHandlers(h: SubresourceHandlers): void;
   close(): Promise<void>;
 }
@@ -411,6 +413,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
       const sa = opts.store.get('serviceaccounts', namespace, name);
       return state.tokens.issue({ namespace, name, uid: sa.metadata.uid! }, DEFAULT_EXPIRATION_SECONDS, []).token;
     },
+    clientCertificate: (user, groups) => issueClientCertificate(certs, user, groups),
     kubeconfig: (k = {}) =>
       buildKubeconfig({
         server: url,

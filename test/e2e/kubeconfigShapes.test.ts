@@ -15,6 +15,7 @@ import { ROOT } from '../support/cli.ts';
 import { startConnectProxy, startPrefixFront, startSocks5Proxy } from '../support/proxies.ts';
 import { bucketOf, resourceForKind } from '../../sim/api/resources.ts';
 import type { KubeObject } from '../../sim/api/store.ts';
+import { generateClusterCerts, issueClientCertificate } from '../../sim/api/certs.ts';
 
 /** ci/rbac.yaml's ServiceAccount, ClusterRole and binding, created in the sim. */
 function applyCiRbac(sim: SimCluster): void {
@@ -24,6 +25,18 @@ function applyCiRbac(sim: SimCluster): void {
   }
 }
 const CI_SA = 'system:serviceaccount:default:wincheck';
+
+/** A ClusterRoleBinding of the group to the ClusterRole. */
+function bindGroup(sim: SimCluster, group: string, clusterRole: string): void {
+  sim.store.create(bucketOf({ group: 'rbac.authorization.k8s.io', resource: 'clusterrolebindings' }), {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRoleBinding',
+    metadata: { name: `${clusterRole}-${group}` },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: clusterRole },
+    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: group }],
+  } as KubeObject);
+}
+const b64 = (s: string) => Buffer.from(s).toString('base64');
 
 // Plain REST and watches (sched), exec websockets and logs (work), raw GETs through the node proxy (res).
 const FEATURES = ['sched.os-selector', 'work.exec-logs', 'res.stats'];
@@ -132,6 +145,52 @@ describe('kubeconfig shapes against the sim', function () {
     expect(runs[0].args).to.deep.equal(['--region', 'test']);
     expect(runs[0].server).to.match(/^https:\/\/127\./);
     rmSync(logDir, { recursive: true, force: true });
+  });
+
+  it('a client certificate and key by relative path (CN the user, O a group bound to the ci/rbac.yaml ClusterRole)', async () => {
+    const run = await runOnSim(FEATURES, {
+      kubeconfigFor: (sim, dir): KubeconfigShape => {
+        applyCiRbac(sim);
+        bindGroup(sim, 'wincheck-ci', 'wincheck');
+        const a = accessOf(sim);
+        const issued = sim.clientCertificate('jane', ['wincheck-ci']);
+        write(dir, 'pki/jane.crt', issued.certPem);
+        write(dir, 'pki/jane.key', issued.keyPem);
+        const user = { 'client-certificate': 'pki/jane.crt', 'client-key': 'pki/jane.key' };
+        return { kubeconfig: write(dir, 'kc.yaml', kubeconfig({ cluster: { server: a.server, 'certificate-authority-data': a.caData }, user })) };
+      },
+    });
+    sameAsAdmin(run);
+    expect(run.output.join('\n')).to.include('user me (certificate)');
+  });
+
+  it('a client certificate and key by data (O=system:masters)', async () => {
+    const run = await runOnSim(FEATURES, {
+      kubeconfigFor: (sim, dir): KubeconfigShape => {
+        const a = accessOf(sim);
+        const issued = sim.clientCertificate('ops-admin', ['system:masters']);
+        const user = { 'client-certificate-data': b64(issued.certPem), 'client-key-data': b64(issued.keyPem) };
+        return { kubeconfig: write(dir, 'kc.yaml', kubeconfig({ cluster: { server: a.server, 'certificate-authority-data': a.caData }, user })) };
+      },
+    });
+    sameAsAdmin(run);
+  });
+
+  it('a client certificate from another CA: exit 3, one line naming the certificate', async () => {
+    const run = await runOnSim(FEATURES, {
+      expectError: true,
+      kubeconfigFor: (sim, dir) => {
+        const a = accessOf(sim);
+        const other = generateClusterCerts();
+        const issued = issueClientCertificate(other, 'jane', ['system:masters']);
+        const user = { 'client-certificate-data': b64(issued.certPem), 'client-key-data': b64(issued.keyPem) };
+        return { kubeconfig: write(dir, 'kc.yaml', kubeconfig({ cluster: { server: a.server, 'certificate-authority-data': a.caData }, user })) };
+      },
+    });
+    refusedInOneLine(
+      run,
+      /^cluster https:\/\/127\.[\d.:]+ refused the credentials of user me \(context shape, certificate sent\): HTTP 401 Unauthorized; check that the client certificate/,
+    );
   });
 
   it('a rejected token: exit 3, one line naming server, context, user and the kind sent', async () => {

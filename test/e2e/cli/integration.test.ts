@@ -4,7 +4,7 @@
 
 import { expect } from 'chai';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { connect } from 'node:net';
 import { CoreV1Api, KubeConfig, NodeV1Api } from '@kubernetes/client-node';
 import { XMLParser } from 'fast-xml-parser';
@@ -61,6 +61,24 @@ describe('harness against the simulated cluster', function () {
       expect(readFileSync(join(dir, f), 'utf8').split('\n')[0], f).to.contain('SIMULATED CLUSTER');
     expect(readFileSync(join(dir, 'report.html'), 'utf8')).to.match(/<body>\n<h1>[^\n]*<\/h1>\n<p class="meta">[^\n]*<\/p>\n<p class="sim">SIMULATED CLUSTER/);
     expect(r.stdout).to.match(/\[ ?\d+\/11\] sched\.os-selector +supported/);
+  });
+
+  it('wincheck sim --client-cert hands out a certificate with its kubeconfig, which discover and cleanup use as is', async () => {
+    const { startSimProcess } = await import('../../support/simProcess.ts');
+    const sim = await startSimProcess(['--client-cert', 'ops=system:masters', '--client-cert', 'jane=devs']);
+    try {
+      const dir = dirname(sim.kubeconfig);
+      expect(sim.output()).to.contain(`Client certificate for ops (groups system:masters): kubeconfig ${join(dir, 'ops.kubeconfig')}.`);
+      expect(sim.output()).to.contain(`Client certificate for jane (groups devs): kubeconfig ${join(dir, 'jane.kubeconfig')}.`);
+      const ops = await wincheck(['discover', '--kubeconfig', join(dir, 'ops.kubeconfig'), '--output', 'json']);
+      expect(ops.exitCode, ops.all).to.equal(0);
+      // jane's groups have no rights: the API server knows her, and says so by name.
+      const jane = await wincheck(['cleanup', '--kubeconfig', join(dir, 'jane.kubeconfig')]);
+      expect(jane.exitCode, jane.all).to.not.equal(0);
+      expect(jane.all).to.contain('User "jane" cannot list');
+    } finally {
+      await sim.stop('SIGINT');
+    }
   });
 
   it('wincheck sim: a bad profile is one line and exit 2; SIGINT stops it with exit 0 and no listener', async () => {

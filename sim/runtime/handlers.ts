@@ -10,6 +10,7 @@ import type { NodeRuntime } from './nodeRuntime.ts';
 import type { PodWorker } from './podWorker.ts';
 import type { ContainerRunner } from './container.ts';
 import { nodeMetrics, podMetrics, summary } from './stats.ts';
+import { resourceMetrics } from './resourceMetrics.ts';
 import { answer, replayCommand } from './replay.ts';
 import { joinWindowsArgv } from './shell/quote.ts';
 
@@ -97,6 +98,8 @@ export function makeHandlers(ctx: RuntimeContext, nodes: Map<string, NodeRuntime
       switch (p) {
         case 'stats/summary':
           return json(summary(ctx, node));
+        case 'metrics/resource':
+          return { status: 200, contentType: 'text/plain; version=0.0.4; charset=utf-8', body: resourceMetrics(summary(ctx, node)) };
         case 'healthz':
         case 'healthz/ping':
           return { status: 200, contentType: 'text/plain; charset=utf-8', body: 'ok' };

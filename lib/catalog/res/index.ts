@@ -2,6 +2,7 @@
 
 import type { Feature } from '../types.ts';
 import { features as resources } from './resources.ts';
+import { features as resourceMetrics } from './resourceMetrics.ts';
 import { features as statsUnderLoad } from './statsUnderLoad.ts';
 
-export const features: Feature[] = [...resources, ...statsUnderLoad];
+export const features: Feature[] = [...resources, ...statsUnderLoad, ...resourceMetrics];

@@ -96,7 +96,9 @@ async function statsUnderLoadProbe(ctx: CheckContext): Promise<Observation> {
   };
 }
 
-const fixtures: FixtureSpec[] = POD_NAMES.map(id => ({ id, template: 'stats-load', os: 'windows', pin: 'node' }));
+/** One of the stats pods; res.kubelet-resource-metrics shares two of them. */
+export const statsLoadFixture = (id: string): FixtureSpec => ({ id, template: 'stats-load', os: 'windows', pin: 'node' });
+const fixtures: FixtureSpec[] = POD_NAMES.map(statsLoadFixture);
 
 export const features: Feature[] = [
   {

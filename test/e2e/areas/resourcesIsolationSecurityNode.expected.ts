@@ -9,6 +9,7 @@ export const DOCUMENTED: Record<string, string> = {
   'res.node-reserved': 'supported',
   'res.stats': 'supported',
   'res.stats-under-load': 'supported',
+  'res.kubelet-resource-metrics': 'supported',
   'res.metrics-api': 'supported',
   'iso.process': 'supported',
   'iso.hyperv-runtimeclass': 'supported',

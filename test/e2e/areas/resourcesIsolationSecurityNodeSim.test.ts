@@ -9,7 +9,16 @@ import type { CheckResult } from '../../../lib/catalog/types.ts';
 import { runOnSim as runHarnessOnSim, type SimRun, type SimRunOptions } from '../../support/simRun.ts';
 import { DOCUMENTED } from './resourcesIsolationSecurityNode.expected.ts';
 
-const RES = ['res.limits', 'res.cpu-limit-enforced', 'res.memory-no-oomkill', 'res.node-reserved', 'res.stats', 'res.stats-under-load', 'res.metrics-api'];
+const RES = [
+  'res.limits',
+  'res.cpu-limit-enforced',
+  'res.memory-no-oomkill',
+  'res.node-reserved',
+  'res.stats',
+  'res.stats-under-load',
+  'res.kubelet-resource-metrics',
+  'res.metrics-api',
+];
 const ISO = ['iso.process', 'iso.hyperv-runtimeclass', 'iso.hyperv-annotation', 'iso.hostprocess'];
 const SEC = ['sec.run-as-username', 'sec.linux-fields-rejected', 'sec.linux-fields-ignored', 'sec.privileged'];
 const NODE = ['node.services', 'node.hns-network', 'node.runtime', 'node.os-supported', 'node.version-skew', 'node.pause-image'];

@@ -104,6 +104,7 @@ const STARTS_WINDOWS_PODS = [
   'res.metrics-api',
   'res.stats',
   'res.stats-under-load',
+  'res.kubelet-resource-metrics',
   'sec.linux-fields-ignored',
   'sec.privileged',
   'sec.run-as-nonroot',
@@ -209,7 +210,7 @@ export const BREAK_CASES: BreakCase[] = [
   {
     name: 'node stats',
     breaks: ['stats', 'metrics-api', 'hyperv-runtimeclass', 'node-reserved'],
-    regressed: ['res.stats', 'res.stats-under-load', 'res.metrics-api', 'work.hpa', 'iso.hyperv-runtimeclass', 'res.node-reserved'],
+    regressed: ['res.stats', 'res.stats-under-load', 'res.kubelet-resource-metrics', 'res.metrics-api', 'work.hpa', 'iso.hyperv-runtimeclass', 'res.node-reserved'],
     // The memory emptyDir's backing is read from its volume stats.
     error: ['res.cpu-limit-enforced', 'stor.emptydir-memory'],
   },

@@ -28,6 +28,7 @@ const MINE = [
   'res.node-reserved',
   'res.stats',
   'res.stats-under-load',
+  'res.kubelet-resource-metrics',
   'res.metrics-api',
   'iso.process',
   'iso.hyperv-runtimeclass',

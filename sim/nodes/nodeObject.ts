@@ -169,7 +169,8 @@ export function buildNodeObject(profile: Profile, spec: ResolvedNodeSpec, addr: 
       daemonEndpoints: { kubeletEndpoint: { Port: KUBELET_PORT } },
       nodeInfo: {
         architecture: 'amd64',
-        bootID: randomUUID(),
+        // breaks: boot-id: the kubelet reports no boot ID.
+        bootID: spec.os === 'windows' && isBroken(profile, 'boot-id', spec.name) ? '' : randomUUID(),
         containerRuntimeVersion: spec.containerRuntime,
         kernelVersion: kernelVersionOf(spec),
         kubeProxyVersion: spec.kubeletVersion,

@@ -227,6 +227,7 @@ export const BREAKABLE = [
   'node-services', // kubelet/kube-proxy services stopped
   'hns-network', // HNS network missing
   'pause-image', // pause image lacks the node's build
+  'boot-id', // Windows kubelets report an empty status.nodeInfo.bootID
   // networking (paths)
   'pod-ip', // Windows pods share one IP
   'w2w-same-node',

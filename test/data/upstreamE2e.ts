@@ -61,7 +61,7 @@ export const UPSTREAM_SPECS: UpstreamSpec[] = [
   { file: 'hybrid_network.go', spec: 'Hybrid cluster network should provide Internet connection for Windows containers using DNS', features: ['net.egress'] },
   { file: 'hyperv.go', spec: 'HyperV containers should start a hyperv isolated container', features: ['iso.hyperv-runtimeclass'] },
   { file: 'kubelet_stats.go', spec: 'Kubelet-Stats [Serial] Kubelet stats collection for Windows nodes when running 10 pods should return within 10 seconds', features: ['res.stats-under-load'] },
-  { file: 'kubelet_stats.go', spec: 'Kubelet-Stats Kubelet stats collection for Windows nodes when windows is booted should return bootid within 10 seconds', note: 'no feature observes it yet' },
+  { file: 'kubelet_stats.go', spec: 'Kubelet-Stats Kubelet stats collection for Windows nodes when windows is booted should return bootid within 10 seconds', features: ['node.boot-id'] },
   { file: 'kubelet_stats.go', spec: 'Kubelet-Stats Kubelet stats collection for Windows nodes when running 3 pods should return within 10 seconds', features: ['res.stats-under-load'] },
   { file: 'memory_limits.go', spec: "Memory Limits [Serial] [Slow] attempt to deploy past allocatable memory limits should fail deployments of pods once there isn't enough memory", features: ['res.limits'], note: 'Insufficient cpu/memory accepted, not provoked' },
   { file: 'memory_limits.go', spec: 'Memory Limits [Serial] [Slow] Allocatable node memory should be equal to a calculated allocatable memory value', features: ['res.node-reserved'], note: 'allocatable below capacity; not computed from /configz' },

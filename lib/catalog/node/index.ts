@@ -1,6 +1,7 @@
 // The Windows node itself (node.*): the area's features, in catalog order. Fixture templates in ./fixtures/.
 
 import type { Feature } from '../types.ts';
+import { features as bootId } from './bootId.ts';
 import { features as node } from './node.ts';
 
-export const features: Feature[] = [...node];
+export const features: Feature[] = [...node, ...bootId];

@@ -29,4 +29,5 @@ export const DOCUMENTED: Record<string, string> = {
   'node.os-supported': 'supported',
   'node.version-skew': 'supported',
   'node.pause-image': 'supported',
+  'node.boot-id': 'supported',
 };

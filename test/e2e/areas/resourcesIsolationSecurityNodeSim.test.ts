@@ -21,7 +21,7 @@ const RES = [
 ];
 const ISO = ['iso.process', 'iso.hyperv-runtimeclass', 'iso.hyperv-annotation', 'iso.hostprocess'];
 const SEC = ['sec.run-as-username', 'sec.linux-fields-rejected', 'sec.linux-fields-ignored', 'sec.privileged'];
-const NODE = ['node.services', 'node.hns-network', 'node.runtime', 'node.os-supported', 'node.version-skew', 'node.pause-image'];
+const NODE = ['node.services', 'node.hns-network', 'node.runtime', 'node.os-supported', 'node.version-skew', 'node.pause-image', 'node.boot-id'];
 const ALL = [...RES, ...ISO, ...SEC, ...NODE];
 
 function outcome(run: SimRun, id: string): CheckResult {
@@ -146,11 +146,17 @@ describe('features-risn: against the simulated cluster', function () {
       expectRegressedWithEvidence(pause, 'node.pause-image', /FailedCreatePodSandBox.*no match for platform/);
     });
 
-    it('stats and metrics.k8s.io without Windows pods: regressed', async () => {
+    it('stats, /metrics/resource and metrics.k8s.io without Windows pods, no boot ID: regressed', async () => {
       // Absence is only concluded at the deadline (stats and metrics lag a new pod): keep it short.
-      const run = await runOnSim(['res.stats', 'res.metrics-api'], { breaks: ['stats', 'metrics-api'], timeouts: { podStart: 8_000 } });
+      const run = await runOnSim(['res.stats', 'res.stats-under-load', 'res.kubelet-resource-metrics', 'res.metrics-api', 'node.boot-id'], {
+        breaks: ['stats', 'metrics-api', 'boot-id'],
+        timeouts: { podStart: 8_000 },
+      });
       expectRegressedWithEvidence(run, 'res.stats', /stats-pod missing/);
+      expectRegressedWithEvidence(run, 'res.stats-under-load', /0 of 10 pods/);
+      expectRegressedWithEvidence(run, 'res.kubelet-resource-metrics', /pod_memory_working_set_bytes of wincheck-\S+: none/);
       expectRegressedWithEvidence(run, 'res.metrics-api', /HTTP 404/);
+      expectRegressedWithEvidence(run, 'node.boot-id', /no bootID on win-/);
     });
 
     it('runtime, OS build and version skew out of policy: regressed', async () => {

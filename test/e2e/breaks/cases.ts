@@ -210,7 +210,15 @@ export const BREAK_CASES: BreakCase[] = [
   {
     name: 'node stats',
     breaks: ['stats', 'metrics-api', 'hyperv-runtimeclass', 'node-reserved'],
-    regressed: ['res.stats', 'res.stats-under-load', 'res.kubelet-resource-metrics', 'res.metrics-api', 'work.hpa', 'iso.hyperv-runtimeclass', 'res.node-reserved'],
+    regressed: [
+      'res.stats',
+      'res.stats-under-load',
+      'res.kubelet-resource-metrics',
+      'res.metrics-api',
+      'work.hpa',
+      'iso.hyperv-runtimeclass',
+      'res.node-reserved',
+    ],
     // The memory emptyDir's backing is read from its volume stats.
     error: ['res.cpu-limit-enforced', 'stor.emptydir-memory'],
   },
@@ -284,6 +292,7 @@ export const BREAK_CASES: BreakCase[] = [
   { name: 'subpath+emptydir-memory', breaks: ['subpath', 'emptydir-memory'], regressed: ['stor.subpath', 'stor.emptydir-memory'], error: [] },
   // No sandbox for any Windows pod: only the feature about the pause image regresses.
   { name: 'pause-image', breaks: ['pause-image'], regressed: ['node.pause-image'], error: STARTS_WINDOWS_PODS },
+  { name: 'boot-id', breaks: ['boot-id'], regressed: ['node.boot-id'], error: [] },
   {
     name: 'scheduler-os-selector',
     breaks: ['scheduler-os-selector'],

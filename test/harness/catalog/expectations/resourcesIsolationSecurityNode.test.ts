@@ -44,6 +44,7 @@ const MINE = [
   'node.os-supported',
   'node.version-skew',
   'node.pause-image',
+  'node.boot-id',
 ];
 
 describe('features-risn: expectations', () => {

@@ -1,0 +1,34 @@
+// Waits end on evidence: with the run's real deadlines (a 10-minute pod start, a 15-minute check),
+// a check whose evidence already says what will come concludes well inside its deadline, with the
+// verdict the feature documents. Bounds are fractions of the check's own deadline, not timings.
+
+import { expect } from 'chai';
+import type { CheckResult } from '../../lib/catalog/types.ts';
+import { defaultTimeouts } from '../../lib/cluster/timeouts.ts';
+import type { Profile } from '../../sim/profiles/types.ts';
+import { runOnSim } from '../support/simRun.ts';
+
+const TIMEOUTS = defaultTimeouts();
+const line = (r: CheckResult | undefined) => (r ? `${r.outcome} after ${r.durationMs} ms: ${r.outcome === 'error' ? r.reason : r.summary}` : 'no result');
+
+describe('waits end on evidence, with the real deadlines', function () {
+  this.timeout(5 * 60_000);
+
+  it('node.version-skew on a 1.30 cluster with kubelets 4 minors behind and one ahead regresses from discovery', async () => {
+    const run = await runOnSim(['node.version-skew'], {
+      base: 'k8s-1-30',
+      timeouts: TIMEOUTS,
+      edit: (p: Profile) => {
+        const [behind, ahead] = p.nodes.filter(n => n.os === 'windows');
+        behind.kubeletVersion = 'v1.26.15';
+        ahead.kubeletVersion = 'v1.31.2';
+      },
+    });
+    const r = run.results.get('node.version-skew');
+    expect(r?.outcome, line(r)).to.equal('regressed');
+    expect(r!.summary)
+      .to.match(/4 minor versions behind/)
+      .and.match(/newer than the API server/);
+    expect(r!.durationMs, line(r)).to.be.below(TIMEOUTS.check / 20);
+  });
+});

@@ -6,6 +6,7 @@
 import { describeCredentials } from '../cluster/credentialInfo.ts';
 import type { CheckResult } from '../catalog/types.ts';
 import type { NodeInfo } from '../discovery/types.ts';
+import { nodePools } from '../discovery/pools.ts';
 import { bannerOf } from './banner.ts';
 import { type Progress, type Reporter, type RunInfo, type RunSummary, type SelectedFeature, OUTCOMES } from '../run/events.ts';
 import { notVisitedText } from './notVisited.ts';
@@ -151,15 +152,26 @@ export default class ConsoleReporter implements Reporter {
   }
 }
 
-/** Nodes named one by one on small clusters; on large ones, counted per OS and build, the first few named (a 100-node line says nothing). */
-export function nodesLine(nodes: readonly Pick<NodeInfo, 'name' | 'os' | 'windowsBuild'>[], named = NODES_NAMED): string {
+/** Pools shown on the nodes line of a large cluster; the rest are counted. */
+const POOLS_SHOWN = 8;
+
+/**
+ * Nodes named one by one on small clusters; on large ones, summarised per pool and OS kind
+ * (its size, its first and last node): a 500-node line of names says nothing.
+ */
+export function nodesLine(
+  nodes: readonly (Pick<NodeInfo, 'name' | 'os' | 'windowsBuild'> & { labels?: Record<string, string> })[],
+  named = NODES_NAMED,
+): string {
   const kind = (n: Pick<NodeInfo, 'os' | 'windowsBuild'>) => `${n.os}${n.windowsBuild ? ` ${n.windowsBuild}` : ''}`;
   if (nodes.length <= named) return nodes.map(n => `${n.name} (${kind(n)})`).join(', ');
-  const counts = new Map<string, number>();
-  for (const n of nodes) counts.set(kind(n), (counts.get(kind(n)) ?? 0) + 1);
-  const perKind = [...counts].map(([k, c]) => `${c} ${k}`).join(', ');
-  return `${nodes.length} (${perKind}): ${nodes
-    .slice(0, named)
-    .map(n => n.name)
-    .join(', ')} and ${nodes.length - named} more ('wincheck discover' lists them)`;
+  const pools = nodePools(nodes);
+  const shown = pools.slice(0, POOLS_SHOWN).map(p => {
+    if (p.nodes.length === 1) return `1 ${p.kind}: ${p.nodes[0]}`;
+    const span = p.nodes.length === 2 ? p.nodes.join(', ') : `${p.nodes[0]} … ${p.nodes.at(-1)}`;
+    return `${p.nodes.length} ${p.kind} in pool ${p.name} (${span})`;
+  });
+  const rest = pools.slice(POOLS_SHOWN);
+  const more = rest.length ? `, and ${rest.reduce((a, p) => a + p.nodes.length, 0)} more in ${rest.length} other pool(s) ('wincheck discover' lists them)` : '';
+  return `${nodes.length} in ${pools.length} pool(s): ${shown.join(', ')}${more}`;
 }

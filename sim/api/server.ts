@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:https';
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { Duplex } from 'node:stream';
-import { randomBytes, timingSafeEqual, X509Certificate } from 'node:crypto';
+import { randomBytes, randomUUID, timingSafeEqual, X509Certificate } from 'node:crypto';
 import type { Profile } from '../profiles/types.ts';
 import type { Store } from './store.ts';
 import type { SubresourceHandlers } from './runtimeContract.ts';
@@ -40,6 +40,7 @@ import { authorize, forbidden } from './auth/rbac.ts';
 import { ensureBootstrapPolicy } from './auth/bootstrapPolicy.ts';
 import { DEFAULT_EXPIRATION_SECONDS, ServiceAccountTokens } from './auth/tokens.ts';
 import { runInRequest } from './requestContext.ts';
+import { openRequestLog } from './requestLog.ts';
 import { handleStreamingUpgrade } from './streaming/index.ts';
 
 export interface ApiServer {
@@ -139,9 +140,11 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   // (here the HTTP method) and code.
   // Scrapes of /metrics itself are left out, so a before/after difference is the client's own.
   const requestTotals = new Map<string, number>();
-  const countRequest = (method: string, code: number) => {
+  const requestLog = openRequestLog();
+  const countRequest = (method: string, code: number, url?: URL, bytes = 0) => {
     const key = `verb="${method}",code="${code}"`;
     requestTotals.set(key, (requestTotals.get(key) ?? 0) + 1);
+    if (requestLog && url) requestLog.write({ method, path: url.pathname, query: url.search.slice(1), code, bytes });
   };
   const metricsText = () =>
     [
@@ -169,7 +172,11 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
       const url = new URL(req.url ?? '/', 'https://localhost');
       const r = routeOf(url.pathname, metricsServer);
       const user = admit(req, url, r, req.method ?? 'GET');
-      if (url.pathname !== '/metrics') res.once('close', () => countRequest(req.method ?? 'GET', res.statusCode));
+      // kube-apiserver's audit filter sets Audit-Id on every response; set here, it also keeps the
+      // headers writeHead adds readable (Content-Length, for the request log).
+      res.setHeader('Audit-Id', randomUUID());
+      if (url.pathname !== '/metrics')
+        res.once('close', () => countRequest(req.method ?? 'GET', res.statusCode, url, Number(res.getHeader('content-length') ?? 0)));
       await runInRequest({ user, warnings: [] }, () => dispatch(req, res, url, r));
     } catch (e) {
       const s = toStatus(e);
@@ -346,8 +353,9 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     upgraded.add(socket);
     socket.on('close', () => upgraded.delete(socket));
     socket.on('error', () => socket.destroy());
+    const at = new URL(req.url ?? '/', 'https://localhost');
     const fail = (code: number, reason: string, message: string) => {
-      if (code !== 401) countRequest(req.method ?? 'GET', code);
+      if (code !== 401) countRequest(req.method ?? 'GET', code, at);
       const body = JSON.stringify(statusOf(code, reason as never, message));
       socket.end(
         `HTTP/1.1 ${code} ${STATUS_CODES[code] ?? reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
@@ -377,7 +385,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
       const handlers = state.handlers;
       if (!handlers) return fail(503, 'ServiceUnavailable', 'the node runtime is not connected to the API server yet');
       // An exec/attach/port-forward session is one request (101 Switching Protocols).
-      countRequest(req.method ?? 'GET', 101);
+      countRequest(req.method ?? 'GET', 101, at);
       handleStreamingUpgrade(
         req,
         socket,
@@ -435,6 +443,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
       const closed = new Promise<void>(resolve => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;
+      await requestLog?.close();
     },
   };
 }

@@ -131,7 +131,11 @@ describe('pre-pull', function () {
     expect(out).to.match(
       /Pre-pull: \d\/4 present after [\d.]+s; waiting for .*mcr\.microsoft\.com\/windows\/servercore\/iis:windowsservercore-ltsc2022 on win-2022-\d/,
     );
-    expect(out).to.match(/Pre-pull: mcr\.microsoft\.com\/windows\/servercore\/iis:windowsservercore-ltsc2022 present on win-2022-1 after [\d.]+s\./);
+    // One line per image, once it is on all its nodes.
+    expect(out).to.match(
+      /Pre-pull: mcr\.microsoft\.com\/windows\/servercore\/iis:windowsservercore-ltsc2022 present on 2 node\(s\) \(win-2022-\d, win-2022-\d\) after [\d.]+s\./,
+    );
+    expect(out.match(/^Pre-pull: \S+ present on /gm)).to.have.length(2);
     expect(out).to.match(/Pre-pulled 4\/4 image\(s\) in [\d.]+s\./);
     expect(out.indexOf('Pre-pulled')).to.be.lessThan(out.search(/\] work\.iis-pod/));
     for (const id of ['work.iis-pod', 'work.exec-logs']) expect(run.results.get(id)?.outcome, `${id}: ${run.results.get(id)?.reason}`).to.equal('supported');

@@ -190,10 +190,25 @@ describe('console: the nodes line', () => {
   it('names every node of a small cluster, with its OS and build', () => {
     expect(nodesLine([node('l1', 'linux'), node('w1', 'windows', '20348')])).to.equal('l1 (linux), w1 (windows 20348)');
   });
-  it('counts a large cluster per OS and build and names only the first few', () => {
-    const nodes = [node('l1', 'linux'), ...Array.from({ length: 100 }, (_, i) => node(`w${i + 1}`, 'windows', i < 60 ? '20348' : '17763'))];
-    const line = nodesLine(nodes);
-    expect(line).to.match(/^101 \(1 linux, 60 windows 20348, 40 windows 17763\): l1, w1, w2, w3, w4, w5, w6, w7 and 93 more/);
-    expect(line).not.to.include('w99');
+  it("summarises a large cluster per pool and OS kind, with each pool's first and last node", () => {
+    const nodes = [
+      node('control-plane', 'linux'),
+      ...Array.from({ length: 12 }, (_, i) => node(`linux-${i + 1}`, 'linux')),
+      ...Array.from({ length: 30 }, (_, i) => node(`win22-${i + 1}`, 'windows', '10.0.20348')),
+      ...Array.from({ length: 20 }, (_, i) => node(`win19-${i + 1}`, 'windows', '10.0.17763')),
+    ];
+    expect(nodesLine(nodes)).to.equal(
+      '63 in 4 pool(s): 30 windows 10.0.20348 in pool win22 (win22-1 … win22-30), 20 windows 10.0.17763 in pool win19 (win19-1 … win19-20), 12 linux in pool linux (linux-1 … linux-12), 1 linux: control-plane',
+    );
+  });
+  it("names a pool by its provider's label over the node's name, and counts the pools beyond the first eight", () => {
+    const aks = (name: string, pool: string) => ({ ...node(name, 'windows', '10.0.20348'), labels: { 'kubernetes.azure.com/agentpool': pool } });
+    expect(nodesLine([...Array.from({ length: 9 }, (_, i) => aks(`aksnpwin00000${i}`, 'npwin'))])).to.equal(
+      '9 in 1 pool(s): 9 windows 10.0.20348 in pool npwin (aksnpwin000000 … aksnpwin000008)',
+    );
+    const many = Array.from({ length: 20 }, (_, i) => node(`p${String.fromCharCode(97 + (i % 10))}-${i}`, 'linux'));
+    const line = nodesLine(many);
+    expect(line).to.match(/^20 in 10 pool\(s\): 2 linux in pool pa \(pa-0, pa-10\), /);
+    expect(line).to.match(/, and 4 more in 2 other pool\(s\) \('wincheck discover' lists them\)$/);
   });
 });

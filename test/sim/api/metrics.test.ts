@@ -2,7 +2,11 @@
 // code, as kube-apiserver does (bench/ reads it for "API requests per run").
 
 import { expect } from 'chai';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sumRequestTotal } from '../../../bench/apiRequests.ts';
+import { REQUEST_LOG_ENV, parseRequestLog } from '../../../sim/api/requestLog.ts';
 import { raw, startEnv, type Env } from '../../support/simApi.ts';
 
 describe('sim api: /metrics apiserver_request_total', () => {
@@ -35,5 +39,33 @@ describe('sim api: /metrics apiserver_request_total', () => {
         '# TYPE apiserver_request_total counter\napiserver_request_total{verb="GET",code="200"} 7\napiserver_request_total{verb="POST",code="201"} 3\nother_total 100\n',
       ),
     ).to.equal(10);
+  });
+});
+
+describe('sim api: the request log (WINCHECK_SIM_REQUEST_LOG)', () => {
+  it('writes one line per request once it completes: method, path, query, code and the body size', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'sim-requests-')), 'requests.log');
+    const before = process.env[REQUEST_LOG_ENV];
+    process.env[REQUEST_LOG_ENV] = file;
+    let env: Env | undefined;
+    try {
+      env = await startEnv();
+      const list = await raw(env, 'GET', '/api/v1/namespaces?limit=2');
+      await raw(env, 'GET', '/api/v1/namespaces/nope');
+      await raw(env, 'GET', '/metrics');
+      await env.stop();
+      env = undefined;
+      const lines = parseRequestLog(readFileSync(file, 'utf8'));
+      expect(lines.map(l => [l.method, l.path, l.query, l.code])).to.deep.equal([
+        ['GET', '/api/v1/namespaces', 'limit=2', 200],
+        ['GET', '/api/v1/namespaces/nope', '', 404],
+      ]);
+      expect(lines[0].bytes).to.equal(Buffer.byteLength(list.body));
+      expect(lines[1].bytes).to.be.greaterThan(0);
+    } finally {
+      await env?.stop();
+      if (before === undefined) delete process.env[REQUEST_LOG_ENV];
+      else process.env[REQUEST_LOG_ENV] = before;
+    }
   });
 });

@@ -134,6 +134,17 @@ export function runtimeSupport(n: NodeRuntime, v: ServerVersion): RuntimeVerdict
 /** Hyper-V isolation: a runhcs-wcow-hypervisor RuntimeClass, which only containerd 1.7+ serves (the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/)). */
 export const HYPERV_CONTAINERD_MIN = '1.7';
 
+/**
+ * containerd from which a HostProcess container's volumes are bind-mounted at their mountPath (and
+ * local-group accounts run); before, they are linked under $CONTAINER_SANDBOX_MOUNT_POINT only
+ * (KEP-1981 "Compatibility"; upstream host_process.go skips in-cluster config and local groups below it).
+ */
+export const HOST_PROCESS_BIND_MIN = '1.7';
+
+export function hostProcessBindMounts(n: Omit<NodeRuntime, 'name'>): boolean {
+  return n.runtimeName === 'containerd' && /^\d/.test(n.runtimeVersion) && versionAtLeast(n.runtimeVersion, HOST_PROCESS_BIND_MIN);
+}
+
 export function hypervCapable(n: Omit<NodeRuntime, 'name'>): boolean {
   return n.runtimeName === 'containerd' && /^\d/.test(n.runtimeVersion) && versionAtLeast(n.runtimeVersion, HYPERV_CONTAINERD_MIN);
 }

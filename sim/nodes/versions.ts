@@ -46,6 +46,18 @@ export function hostProcessOn(node: { kubeletVersion: string; containerRuntime: 
   return rt.name === 'containerd' && atLeast(rt, 1, 6) ? 'host' : 'ignored';
 }
 
+/**
+ * containerd >= 1.7 (hcsshim 0.10) bind-mounts a HostProcess container's volumes at their
+ * mountPath and its image at C:\\hpc, keeping the 1.6 paths under $CONTAINER_SANDBOX_MOUNT_POINT;
+ * 1.6 only links them under the container's volume (KEP 1981 "Compatibility",
+ * https://github.com/kubernetes/enhancements/tree/master/keps/sig-windows/1981-windows-privileged-container-support#compatibility;
+ * https://github.com/microsoft/hcsshim/issues/1699). Local-group accounts need it too.
+ */
+export function hostProcessBindMounts(node: { containerRuntime: string }): boolean {
+  const rt = runtimeVersion(node.containerRuntime);
+  return rt.name === 'containerd' && atLeast(rt, 1, 7);
+}
+
 /** containerd >= 1.7 configures the runhcs-wcow-hypervisor runtime handler. */
 export function hypervIsolationOn(node: { containerRuntime: string }): boolean {
   const rt = runtimeVersion(node.containerRuntime);

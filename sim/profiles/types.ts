@@ -217,6 +217,7 @@ export const BREAKABLE = [
   'process-isolation', // matching-build images fail to run
   'hyperv-runtimeclass', // no utility VM for Hyper-V pods
   'hostprocess', // HostProcess pods do not run as SYSTEM on the host
+  'hostprocess-volumes', // HostProcess containers get none of their volume mounts (neither under $CONTAINER_SANDBOX_MOUNT_POINT nor at mountPath)
   'run-as-username', // runAsUserName ignored
   'unknown-username', // the runtime starts containers whose runAsUserName names no account (as the image user)
   'username-precedence', // the pod's runAsUserName wins over the container's

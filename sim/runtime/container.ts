@@ -15,7 +15,7 @@ import { defaultPullPolicy, goDuration, PullError, type PulledImage, type PullPo
 import { builtinFor, containerArgv, goFlags } from './process.ts';
 import { isHostEntrypoint, runOnHost } from './hostProcess.ts';
 import { nodeSpecOf } from '../nodes/nodeSpec.ts';
-import { runAsNonRootAnyCase } from '../nodes/versions.ts';
+import { hostProcessBindMounts, runAsNonRootAnyCase } from '../nodes/versions.ts';
 import { computerName, makeHost, nodeEnv, nodeInterfaces, podNetwork, validWindowsUser } from './shellHost.ts';
 import {
   iisServer,
@@ -234,12 +234,22 @@ export class ContainerRunner {
       this.verifyRunAsNonRoot();
       user = this.windowsUser();
       if (w.hostProcess) {
-        // HostProcess volumes live under the sandbox mount point (CONTAINER_SANDBOX_MOUNT_POINT), not at C:\.
-        const sandbox = `C:\\C\\${w.sandboxID}`;
+        // HostProcess volumes live under the sandbox mount point (CONTAINER_SANDBOX_MOUNT_POINT):
+        // containerd 1.6 links them under the container's volume (C:\C\<id>\); from 1.7 the view is
+        // bound at C:\hpc\ and each volume at its mountPath as well (versions.ts hostProcessBindMounts).
+        const versions = nodeSpecOf(w.ctx.profile, w.node.name);
+        const bind = versions?.containerRuntime ? hostProcessBindMounts({ containerRuntime: versions.containerRuntime }) : true;
+        const sandbox = bind ? 'C:\\hpc' : `C:\\C\\${w.sandboxID}`;
         const root = splitPath(sandbox, 'windows');
-        for (const m of mounts) m.at = [...root, ...m.at.slice(1)];
+        // breaks: hostprocess-volumes: the runtime sets up none of the container's volume mounts.
+        const shown = w.ctx.broken('hostprocess-volumes') ? [] : mounts;
+        // The container's own volume (its image's files) is at the sandbox root, private to it.
+        const own = new MemFS(true);
+        own.mkdir(['c:']);
+        const volume = { at: root, fs: own, base: ['c:'], readOnly: false, name: 'container-volume' };
+        const placed = [volume, ...shown.map(m => ({ ...m, at: [...root, ...m.at.slice(1)] })), ...(bind ? shown : [])];
         env = { ...nodeEnv(w.node, user), CONTAINER_SANDBOX_MOUNT_POINT: `${sandbox}\\`, ...k8sEnv };
-        fs = new ContainerFS('windows', w.node.disk, mounts);
+        fs = new ContainerFS('windows', w.node.disk, placed);
       } else {
         const short = user.replace(/^.*\\/, '');
         env = {};

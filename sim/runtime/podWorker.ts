@@ -257,9 +257,25 @@ export class PodWorker {
       pvStore: this.ctx.pvStore,
       limited: (k: VolumeLimitation) => this.ctx.limited(k, this.windows),
       broken: (k: VolumeBreak) => this.ctx.broken(k, this.windows),
-      serviceAccountToken: () => fakeToken(this.pod),
-      caCert: () => '-----BEGIN CERTIFICATE-----\nMIIBsimulated\n-----END CERTIFICATE-----\n',
+      serviceAccountToken: () => this.serviceAccountToken(),
+      caCert: () => this.ctx.opts.apiServer?.caPem ?? '-----BEGIN CERTIFICATE-----\nMIIBsimulated\n-----END CERTIFICATE-----\n',
     };
+  }
+
+  /**
+   * The projected token: one the API server accepts for the pod's ServiceAccount, as the kubelet's
+   * TokenRequest gives (in-cluster clients authenticate with it); a look-alike when this runtime
+   * has no API server to ask or the ServiceAccount is gone.
+   */
+  private serviceAccountToken(): string {
+    const api = this.ctx.opts.apiServer;
+    const ns = this.pod.metadata!.namespace!;
+    try {
+      if (api) return api.serviceAccountToken(ns, this.pod.spec?.serviceAccountName ?? 'default');
+    } catch {
+      /* no such ServiceAccount */
+    }
+    return fakeToken(this.pod);
   }
 
   /** Refreshes secret/configMap volume contents (the kubelet's periodic sync). */

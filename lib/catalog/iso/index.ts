@@ -2,5 +2,6 @@
 
 import type { Feature } from '../types.ts';
 import { features as isolation } from './isolation.ts';
+import { features as hostProcessVolumes } from './hostProcessVolumes.ts';
 
-export const features: Feature[] = [...isolation];
+export const features: Feature[] = [...isolation, ...hostProcessVolumes];

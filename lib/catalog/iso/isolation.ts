@@ -222,19 +222,33 @@ async function hostProcessProbe(ctx: CheckContext): Promise<Observation> {
   const podIP = r.pod.status?.podIP;
   const hostIP = r.pod.status?.hostIP;
   const onHostNetwork = podIP !== undefined && (podIP === node?.internalIP || podIP === hostIP);
+  // upstream host_process.go "should run as a process on the host/node": `hostname` in the
+  // container equals the node's name, compared case-insensitively.
+  ctx.step('hostname in the HostProcess container');
+  const host = await ctx.probe(t, { kind: 'raw', argv: ['hostname'] });
+  const hostname = host.evidence.stdout.trim();
+  const sameHost = host.evidence.exitCode === 0 && hostname !== '' && hostNames(nodeName, node?.labels['kubernetes.io/hostname']).has(hostname.toLowerCase());
   const evidence: EvidenceItem[] = [
     who.evidence,
+    host.evidence,
     `pod IP ${podIP ?? 'none'}, host IP ${hostIP ?? 'none'}, node ${nodeName} InternalIP ${node?.internalIP ?? 'unknown'}`,
   ];
   const problems = [
     system ? '' : `runs as "${user || who.detail}", not NT AUTHORITY\\SYSTEM`,
     onHostNetwork ? '' : `pod IP ${podIP} is not the node's address`,
+    sameHost ? '' : `hostname answered "${hostname || host.detail}", not the node's name ${nodeName}`,
   ].filter(Boolean);
   // Control: whoami answered in the container (an empty answer shows nothing about the user).
   const answered = control(who.ok && user !== '', user ? `whoami in the container answered "${user}"` : `whoami gave no user (${who.detail})`);
   return problems.length
     ? { works: false, summary: `the HostProcess pod ${problems.join('; ')}`, evidence, node: nodeName, control: answered }
-    : { works: true, summary: `runs as ${user} with the node's address ${podIP}`, evidence, node: nodeName, control: answered };
+    : { works: true, summary: `runs as ${user} with the node's address ${podIP} and hostname ${hostname}`, evidence, node: nodeName, control: answered };
+}
+
+/** Names the node's own `hostname` may print: the node name or its hostname label, whole or the first DNS label (lower case). */
+export function hostNames(nodeName: string | undefined, label: string | undefined): Set<string> {
+  const names = [nodeName, label].filter((n): n is string => !!n).map(n => n.toLowerCase());
+  return new Set([...names, ...names.map(n => n.split('.')[0])]);
 }
 
 export const features: Feature[] = [
@@ -283,7 +297,7 @@ export const features: Feature[] = [
   {
     id: 'iso.hostprocess',
     area: 'isolation',
-    title: 'HostProcess pod runs as SYSTEM on the host network',
+    title: 'HostProcess pod runs as SYSTEM on the host network, with the node as its hostname',
     needs: ['windows-node'],
     fixtures: [{ id: 'hostprocess', template: 'hostprocess', os: 'windows', pin: 'node' }],
     expect: c => {

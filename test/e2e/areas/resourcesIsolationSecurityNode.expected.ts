@@ -15,6 +15,8 @@ export const DOCUMENTED: Record<string, string> = {
   'iso.hyperv-runtimeclass': 'supported',
   'iso.hyperv-annotation': 'limited',
   'iso.hostprocess': 'supported',
+  'iso.hostprocess-volumes': 'supported',
+  'iso.hostprocess-incluster': 'supported',
   'sec.run-as-username': 'supported',
   'sec.linux-fields-rejected': 'limited',
   'sec.linux-fields-ignored': 'limited',

@@ -19,7 +19,7 @@ const RES = [
   'res.kubelet-resource-metrics',
   'res.metrics-api',
 ];
-const ISO = ['iso.process', 'iso.hyperv-runtimeclass', 'iso.hyperv-annotation', 'iso.hostprocess'];
+const ISO = ['iso.process', 'iso.hyperv-runtimeclass', 'iso.hyperv-annotation', 'iso.hostprocess', 'iso.hostprocess-volumes', 'iso.hostprocess-incluster'];
 const SEC = ['sec.run-as-username', 'sec.linux-fields-rejected', 'sec.linux-fields-ignored', 'sec.privileged'];
 const NODE = ['node.services', 'node.hns-network', 'node.runtime', 'node.os-supported', 'node.version-skew', 'node.pause-image', 'node.boot-id'];
 const ALL = [...RES, ...ISO, ...SEC, ...NODE];
@@ -172,6 +172,29 @@ describe('features-risn: against the simulated cluster', function () {
       expectRegressedWithEvidence(run, 'node.runtime', /containerd(:\/\/| )1\.5\.18/);
       expectRegressedWithEvidence(run, 'node.os-supported', /10\.0\.14393/);
       expectRegressedWithEvidence(run, 'node.version-skew', /4 minor versions behind v1\.33\.2 \(at most 3 allowed\)/);
+    });
+  });
+
+  describe('HostProcess volumes and in-cluster config', () => {
+    it('HostProcess volume mounts broken: the volumes and in-cluster features regress, iso.hostprocess stays supported', async () => {
+      const run = await runOnSim(['iso.hostprocess', 'iso.hostprocess-volumes', 'iso.hostprocess-incluster'], { breaks: ['hostprocess-volumes'] });
+      expectRegressedWithEvidence(run, 'iso.hostprocess-volumes', /ConfigMap missing under the sandbox mount point/);
+      expectRegressedWithEvidence(run, 'iso.hostprocess-incluster', /no ServiceAccount token at C:\\var\\run\\secrets/);
+      expect(outcome(run, 'iso.hostprocess').outcome).to.equal('supported');
+    });
+
+    it('containerd 1.6: volumes under $CONTAINER_SANDBOX_MOUNT_POINT only, so in-cluster config is limited (token in the sandbox)', async () => {
+      const run = await runOnSim(['iso.hostprocess-volumes', 'iso.hostprocess-incluster'], {
+        edit: p => {
+          for (const n of p.nodes.filter(x => x.os === 'windows')) n.containerRuntime = 'containerd://1.6.21';
+        },
+      });
+      const vols = outcome(run, 'iso.hostprocess-volumes');
+      expect(vols.outcome, vols.reason).to.equal('supported');
+      expect(vols.reason).to.contain('$CONTAINER_SANDBOX_MOUNT_POINT only');
+      const icc = outcome(run, 'iso.hostprocess-incluster');
+      expect(icc.outcome, icc.reason).to.equal('limited');
+      expect(icc.summary).to.contain('it is under $CONTAINER_SANDBOX_MOUNT_POINT');
     });
   });
 

@@ -30,6 +30,8 @@ const EXECS_INTO_WINDOWS = [
   'cfg.secret-env',
   'cfg.secret-volume',
   'iso.hostprocess',
+  'iso.hostprocess-incluster',
+  'iso.hostprocess-volumes',
   'iso.process',
   'net.dns-config',
   'net.dns-dotted-name',
@@ -168,7 +170,7 @@ export const BREAK_CASES: BreakCase[] = [
   {
     name: 'service+secret+daemonset',
     breaks: ['clusterip', 'secret-volume', 'daemonset-controller'],
-    regressed: ['net.pod-to-clusterip', 'net.hairpin', 'cfg.secret-volume', 'work.daemonset'],
+    regressed: ['net.pod-to-clusterip', 'net.hairpin', 'cfg.secret-volume', 'iso.hostprocess-volumes', 'work.daemonset'],
     error: ['net.session-affinity', 'net.session-affinity-timeout', 'net.pod-to-nodeport', 'cfg.secret-defaultmode', 'cfg.secret-at-rest', 'node.pause-image'],
   },
   // ---- WINCHECK_BREAKS=all ------------------------------------------------------------------
@@ -204,7 +206,7 @@ export const BREAK_CASES: BreakCase[] = [
   {
     name: 'volumes+limits',
     breaks: ['configmap-volume', 'hostpath', 'emptydir', 'resource-limits', 'cpu-limit'],
-    regressed: ['cfg.configmap-volume', 'stor.hostpath', 'stor.emptydir', 'res.limits', 'res.cpu-limit-enforced'],
+    regressed: ['cfg.configmap-volume', 'iso.hostprocess-volumes', 'stor.hostpath', 'stor.emptydir', 'res.limits', 'res.cpu-limit-enforced'],
     error: ['work.hpa', 'stor.mount-propagation', 'res.memory-no-oomkill'],
   },
   {
@@ -225,12 +227,23 @@ export const BREAK_CASES: BreakCase[] = [
   {
     name: 'node',
     breaks: ['hostprocess', 'run-as-username', 'node-services', 'hns-network'],
-    regressed: ['iso.hostprocess', 'sec.run-as-username', 'sec.unknown-username-refused', 'sec.username-override', 'node.services', 'node.hns-network'],
+    regressed: [
+      'iso.hostprocess',
+      'iso.hostprocess-volumes',
+      'iso.hostprocess-incluster',
+      'sec.run-as-username',
+      'sec.unknown-username-refused',
+      'sec.username-override',
+      'node.services',
+      'node.hns-network',
+    ],
     error: [],
   },
   // The runtime logs on any name (as the image user); the pod's name wins over the container's
   // (so a container-level unknown name is never tried); the kubelet skips its runAsNonRoot check
   // (the any-case feature's control, the exact name refused, fails).
+  // HostProcess containers get no volume mounts: the volumes feature and the in-cluster token regress.
+  { name: 'hostprocess-volumes', breaks: ['hostprocess-volumes'], regressed: ['iso.hostprocess-volumes', 'iso.hostprocess-incluster'], error: [] },
   { name: 'unknown-username', breaks: ['unknown-username'], regressed: ['sec.unknown-username-refused'], error: [] },
   { name: 'username-precedence', breaks: ['username-precedence'], regressed: ['sec.unknown-username-refused', 'sec.username-override'], error: [] },
   { name: 'run-as-nonroot', breaks: ['run-as-nonroot'], regressed: ['sec.run-as-nonroot'], error: ['sec.run-as-nonroot-any-case'] },
@@ -269,7 +282,8 @@ export const BREAK_CASES: BreakCase[] = [
     name: 'service features',
     breaks: ['node-to-service', 'loadbalancer', 'session-affinity'],
     regressed: ['net.node-to-service', 'net.lb', 'net.session-affinity'],
-    error: ['net.session-affinity-timeout', 'net.preserve-destination'],
+    // A HostProcess pod reaches the kubernetes Service as the node does.
+    error: ['net.session-affinity-timeout', 'net.preserve-destination', 'iso.hostprocess-incluster'],
   },
   // DSR paths: the default profile runs kube-proxy with DSR. Dual-stack: n/a on an IPv4 cluster.
   {

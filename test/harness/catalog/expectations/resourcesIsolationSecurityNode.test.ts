@@ -34,6 +34,8 @@ const MINE = [
   'iso.hyperv-runtimeclass',
   'iso.hyperv-annotation',
   'iso.hostprocess',
+  'iso.hostprocess-volumes',
+  'iso.hostprocess-incluster',
   'sec.run-as-username',
   'sec.linux-fields-rejected',
   'sec.linux-fields-ignored',

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { KubeConfig, type RequestContext, type User } from '@kubernetes/client-node';
 import { impersonationHeaders, type Impersonation } from './impersonation.ts';
+import { trustForProxy } from './proxyTrust.ts';
 
 import type { CredentialKind } from './credentialInfo.ts';
 
@@ -62,12 +63,15 @@ export class CredentialedKubeConfig extends KubeConfig {
   override async applyToHTTPSOptions(opts: Parameters<KubeConfig['applyToHTTPSOptions']>[0]): Promise<void> {
     await super.applyToHTTPSOptions(opts);
     const extra = await this.credentialHeaders();
-    const o = opts as { headers?: Record<string, string | string[] | number | undefined> };
+    const o = opts as { headers?: Record<string, string | string[] | number | undefined>; agent?: unknown };
+    if (o.agent) o.agent = trustForProxy(o.agent, this.getCurrentCluster()?.proxyUrl);
     o.headers = { ...o.headers, ...extra };
   }
 
   override async applySecurityAuthentication(context: RequestContext): Promise<void> {
     await super.applySecurityAuthentication(context);
+    const agent = context.getAgent();
+    if (agent) trustForProxy(agent, this.getCurrentCluster()?.proxyUrl);
     const pairs: [string, string][] = [];
     for (const [k, v] of Object.entries(await this.credentialHeaders())) {
       if (Array.isArray(v)) {

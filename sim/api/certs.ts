@@ -57,10 +57,13 @@ export function certSerial(bytes: Buffer = randomBytes(16)): string {
   return b.toString('hex');
 }
 
-/** keys: reuse key pairs (tests that generate thousands of sets); fresh ones by default. */
-export function generateClusterCerts(keys?: { ca: KeyPair; server: KeyPair; client: KeyPair }): ClusterCerts {
+/**
+ * keys: reuse key pairs (tests that generate thousands of sets); fresh ones by default. caName: the
+ * CA's CN (two CAs in one trust bundle need distinct names: issuers are looked up by name).
+ */
+export function generateClusterCerts(keys?: { ca: KeyPair; server: KeyPair; client: KeyPair }, caName = 'wincheck-sim-ca'): ClusterCerts {
   const ca = keys?.ca ?? rsaKeys();
-  const caSubject = [{ name: 'commonName', value: 'wincheck-sim-ca' }];
+  const caSubject = [{ name: 'commonName', value: caName }];
   const caCert = newCert(ca.pub, caSubject, caSubject, 3650);
   caCert.setExtensions([
     { name: 'basicConstraints', cA: true, critical: true },

@@ -237,6 +237,18 @@ describe('kubeconfig shapes against the sim', function () {
     refusedInOneLine(run, /^exec plugin "wincheck-no-such-plugin" was not found on PATH; Install it with: brew install no-such-plugin \(context shape\)/);
   });
 
+  it('an exec plugin with interactiveMode Always and no terminal: exit 3, one line, as kubectl refuses it', async () => {
+    const run = await runOnSim(FEATURES, {
+      expectError: true,
+      kubeconfigFor: (sim, dir) => {
+        const a = accessOf(sim);
+        const exec = { apiVersion: 'client.authentication.k8s.io/v1', command: process.execPath, args: [PLUGIN], interactiveMode: 'Always' };
+        return { kubeconfig: write(dir, 'kc.yaml', kubeconfig({ cluster: { server: a.server, 'certificate-authority-data': a.caData }, user: { exec } })) };
+      },
+    });
+    refusedInOneLine(run, /^exec plugin "[^"]+" needs a terminal \(interactiveMode: Always\) and standard input is not one \(context shape\)$/);
+  });
+
   it('a failing exec plugin: exit 3, one line with its stderr', async () => {
     const run = await runOnSim(FEATURES, {
       expectError: true,
@@ -281,6 +293,24 @@ describe('kubeconfig shapes against the sim', function () {
     expect(served.some(p => p.includes('/exec?'))).to.equal(true);
     expect(served).to.include('/k8s/clusters/c-m-x1/version');
     expect(run.output.join('\n')).to.include('through proxy http://127.0.0.1:');
+  });
+
+  it('an https proxy-url (TLS to the proxy, verified as client-go does: against the kubeconfig CA, here a bundle)', async () => {
+    let tunnels: string[] = [];
+    const run = await runOnSim(FEATURES, {
+      kubeconfigFor: async (sim, dir): Promise<KubeconfigShape> => {
+        const a = accessOf(sim);
+        const proxyCerts = generateClusterCerts(undefined, 'corporate-proxy-ca');
+        const proxy = await startConnectProxy({}, { key: proxyCerts.serverKeyPem, cert: proxyCerts.serverCertPem });
+        tunnels = proxy.tunnels;
+        const bundle = Buffer.from(a.caData, 'base64').toString() + proxyCerts.caPem;
+        const cluster = { server: a.server, 'certificate-authority-data': b64(bundle), 'proxy-url': proxy.url };
+        return { kubeconfig: write(dir, 'kc.yaml', kubeconfig({ cluster, user: { token: a.token } })), close: () => proxy.close() };
+      },
+    });
+    sameAsAdmin(run);
+    expect(tunnels.length).to.be.greaterThan(0);
+    expect(run.output.join('\n')).to.include('through proxy https://127.0.0.1:');
   });
 
   it('a socks5 proxy-url', async () => {
@@ -356,7 +386,7 @@ describe('kubeconfig shapes against the sim', function () {
     expect(run.created).to.deep.equal([]);
   });
 
-  it('kubectl accepts the same shapes against the sim (merged files with a relative tokenFile, an exec plugin, a path prefix behind a CONNECT proxy)', async function () {
+  it('kubectl accepts the same shapes against the sim (merged files with a relative tokenFile, an exec plugin, a path prefix behind a CONNECT proxy, an https proxy; an Always plugin refused)', async function () {
     const kubectlOk = await execa('kubectl', ['version', '--client'], { reject: false });
     if (kubectlOk.exitCode !== 0) this.skip();
     const answers: string[] = [];
@@ -392,11 +422,25 @@ describe('kubeconfig shapes against the sim', function () {
         await get({}, ['--kubeconfig', write(dir, 'prefix.yaml', kubeconfig({ cluster, user: { token: a.token } }))]);
         await proxy.close();
         await front.close();
+        // An https proxy whose certificate only the kubeconfig's CA bundle vouches for.
+        const proxyCerts = generateClusterCerts(undefined, 'corporate-proxy-ca');
+        const tlsProxy = await startConnectProxy({}, { key: proxyCerts.serverKeyPem, cert: proxyCerts.serverCertPem });
+        const bundle = b64(Buffer.from(a.caData, 'base64').toString() + proxyCerts.caPem);
+        const viaTls = { server: a.server, 'certificate-authority-data': bundle, 'proxy-url': tlsProxy.url };
+        await get({}, ['--kubeconfig', write(dir, 'https-proxy.yaml', kubeconfig({ cluster: viaTls, user: { token: a.token } }))]);
+        await tlsProxy.close();
+        const always = { apiVersion: 'client.authentication.k8s.io/v1', command: process.execPath, args: [PLUGIN], interactiveMode: 'Always' };
+        await get({}, [
+          '--kubeconfig',
+          write(dir, 'always.yaml', kubeconfig({ cluster: { server: a.server, 'certificate-authority-data': a.caData }, user: { exec: always } })),
+        ]);
         return { kubeconfig: join(dir, 'kubeconfig') };
       },
     });
     const nodes = `ok ${answers[0]?.split(' ')[1]}`;
-    expect(answers, answers.join('\n')).to.deep.equal([nodes, nodes, nodes]);
+    expect(answers.slice(0, 4), answers.join('\n')).to.deep.equal([nodes, nodes, nodes, nodes]);
+    // kubectl without a terminal refuses an interactiveMode: Always plugin, as the harness does.
+    expect(answers[4]).to.match(/^failed: [\s\S]*standard input is not a terminal/);
     expect(answers[0]).to.match(/^ok \d+$/);
   });
 });

@@ -2,7 +2,7 @@
 // socks5 proxy (RFC 1928, no authentication), and a TLS front serving the API server under a path
 // prefix (as Rancher's https://rancher.example/k8s/clusters/<id>). Each counts what went through.
 
-import { createServer as createHttpServer, type IncomingMessage } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer, request as httpsRequest } from 'node:https';
 import { connect as netConnect, createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
@@ -34,11 +34,18 @@ function listen(server: Server): Promise<number> {
   return new Promise(resolve => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
 }
 
-/** An HTTP proxy that only tunnels (CONNECT); `resolve` maps host names to loopback addresses. */
-export async function startConnectProxy(resolve: Record<string, string> = {}): Promise<Proxy> {
+/**
+ * An HTTP proxy that only tunnels (CONNECT); `resolve` maps host names to loopback addresses.
+ * With `tls` (a serving key and certificate for 127.0.0.1) it is an https proxy: the client
+ * speaks TLS to the proxy, then CONNECT inside it.
+ */
+export async function startConnectProxy(resolve: Record<string, string> = {}, tls?: { key: string; cert: string }): Promise<Proxy> {
   const tunnels: string[] = [];
   const sockets = new Set<Duplex>();
-  const server = createHttpServer((_req, res) => res.writeHead(405).end());
+  const refuse = (_req: IncomingMessage, res: ServerResponse) => res.writeHead(405).end();
+  const server = tls ? createHttpsServer(tls, refuse) : createHttpServer(refuse);
+  // An https server's "connection" is the raw TCP socket; the TLS socket comes as secureConnection.
+  if (tls) server.on('secureConnection', (s: Duplex) => track(sockets, s));
   server.on('connection', s => track(sockets, s));
   server.on('connect', (req: IncomingMessage, client: Duplex, head: Buffer) => {
     const [host, port] = (req.url ?? '').split(':');
@@ -51,8 +58,8 @@ export async function startConnectProxy(resolve: Record<string, string> = {}): P
     track(sockets, upstream);
     upstream.on('error', () => client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'));
   });
-  const port = await listen(server);
-  return { url: `http://127.0.0.1:${port}`, tunnels, close: closer(server, sockets) };
+  const port = await listen(server as unknown as Server);
+  return { url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}`, tunnels, close: closer(server as unknown as Server, sockets) };
 }
 
 /** A socks5 proxy: no authentication, CONNECT only. */

@@ -110,11 +110,13 @@ class TokenBucket {
   }
 }
 
+/** The last event-name time handed out in this process (see nameFor). */
+let lastNanos = 0n;
+
 export class EventCorrelator {
   private aggregates = new Lru<{ messages: Set<string>; last: number }>(LRU_CACHE_ENTRIES);
   private observed = new Lru<Observation>(LRU_CACHE_ENTRIES);
   private spam = new Lru<TokenBucket>(LRU_CACHE_ENTRIES);
-  private lastNanos = 0n;
 
   /** `clock`: milliseconds since the epoch (tests pass their own). */
   constructor(private clock: () => number = Date.now) {}
@@ -154,11 +156,16 @@ export class EventCorrelator {
     return { skip: false, name: obs.name, count: obs.count, firstTimestamp: obs.firstTimestamp, message, combined };
   }
 
-  /** makeEvent's name: the object's name and the time in nanoseconds, in hex (strictly increasing here). */
+  /**
+   * makeEvent's name: the object's name and the time in nanoseconds, in hex. Strictly increasing
+   * across every correlator of the process: with only milliseconds to go on, two recorders (the
+   * kubelet's and a controller's) writing about objects of one name in the same millisecond would
+   * otherwise pick the same name, and the second Event would be lost as AlreadyExists.
+   */
   private nameFor(e: EventDraft, now: number): string {
     let nanos = BigInt(now) * 1_000_000n;
-    if (nanos <= this.lastNanos) nanos = this.lastNanos + 1n;
-    this.lastNanos = nanos;
+    if (nanos <= lastNanos) nanos = lastNanos + 1n;
+    lastNanos = nanos;
     return `${e.involvedObject.name ?? ''}.${nanos.toString(16)}`;
   }
 }

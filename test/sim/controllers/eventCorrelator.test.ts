@@ -36,6 +36,21 @@ describe('sim: the event correlator (client-go EventCorrelator)', () => {
     expect(first.name).to.match(/^p\.[0-9a-f]{15,16}$/);
   });
 
+  it('two recorders writing about objects of one name in the same millisecond name their Events apart', () => {
+    // The kubelet (about pod pvc-1) and the resizer (about claim pvc-1) in one millisecond: the
+    // second Event must not be lost as AlreadyExists.
+    const t = clock();
+    const kubelet = new EventCorrelator(t.fn).correlate(draft('MountVolume.NodeExpandVolume failed', 'FileSystemResizeFailed', 'pvc-1'));
+    const resizer = new EventCorrelator(t.fn).correlate({
+      ...draft('External resizer is resizing volume', 'Resizing', 'pvc-1'),
+      involvedObject: { apiVersion: 'v1', kind: 'PersistentVolumeClaim', namespace: 'ns', name: 'pvc-1', uid: 'uid-claim' },
+      source: { component: 'external-resizer' },
+    });
+    expect(kubelet.skip || resizer.skip).to.equal(false);
+    if (kubelet.skip || resizer.skip) return;
+    expect(kubelet.name).to.not.equal(resizer.name);
+  });
+
   it('combines the tenth similar message within ten minutes, and later ones into the same Event', () => {
     const t = clock();
     const c = new EventCorrelator(t.fn);

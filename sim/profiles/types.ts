@@ -218,6 +218,7 @@ export const BREAKABLE = [
   'hyperv-runtimeclass', // no utility VM for Hyper-V pods
   'hostprocess', // HostProcess pods do not run as SYSTEM on the host
   'hostprocess-volumes', // HostProcess containers get none of their volume mounts (neither under $CONTAINER_SANDBOX_MOUNT_POINT nor at mountPath)
+  'gmsa-credspec', // the runtime drops the pod's and containers' gmsaCredentialSpec (containers see no domain)
   'run-as-username', // runAsUserName ignored
   'unknown-username', // the runtime starts containers whose runAsUserName names no account (as the image user)
   'username-precedence', // the pod's runAsUserName wins over the container's

@@ -195,6 +195,24 @@ export class ContainerRunner {
   }
 
   /**
+   * The AD domain of the container's gMSA credential spec (the container's, else the pod's), which
+   * the kubelet passes to the runtime as is (upstream test/e2e/windows/gmsa_kubelet.go): its
+   * DomainJoinConfig.DnsName. A spec that is not JSON gives no domain.
+   */
+  private gmsaDomain(): string | undefined {
+    // breaks: gmsa-credspec: the runtime drops the credential specs.
+    if (this.w.ctx.broken('gmsa-credspec')) return undefined;
+    const spec = this.spec.securityContext?.windowsOptions?.gmsaCredentialSpec ?? this.w.pod.spec?.securityContext?.windowsOptions?.gmsaCredentialSpec;
+    if (!spec) return undefined;
+    try {
+      const dns = (JSON.parse(spec) as { DomainJoinConfig?: { DnsName?: unknown } }).DomainJoinConfig?.DnsName;
+      return typeof dns === 'string' && dns ? dns : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
    * Whether the container sees the host (its services, HNS, compute processes): HostProcess
    * containers do; `privileged: true` is ignored on Windows (the v1.22 Windows intro (https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/): no privileged
    * containers), unless the profile lifts that limitation.
@@ -339,6 +357,7 @@ export class ContainerRunner {
       interfaces,
       binaries,
       node: this.seesHost() ? w.node : undefined,
+      domain: this.windows ? this.gmsaDomain() : undefined,
       resources: {
         burnCpu: (mc, ms, signal) => this.burnCpu(mc, ms, signal),
         allocateMemory: bytes => this.allocateMemory(bytes),

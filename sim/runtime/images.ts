@@ -83,6 +83,7 @@ const SERVERCORE_BINS = [
   'findstr.exe',
   'reg.exe',
   'net.exe',
+  'nltest.exe',
   'timeout.exe',
   'where.exe',
   'tar.exe',

@@ -42,7 +42,7 @@ export const UPSTREAM_SPECS: UpstreamSpec[] = [
   {
     file: 'gmsa_kubelet.go',
     spec: "GMSA Kubelet [Slow] kubelet GMSA support when creating a pod with correct GMSA credential specs passes the credential specs down to the Pod's containers",
-    planned: ['sec.gmsa-credspec'],
+    features: ['sec.gmsa-credspec'],
   },
   { file: 'host_process.go', spec: 'HostProcess containers should run as a process on the host/node', features: ['iso.hostprocess'] },
   { file: 'host_process.go', spec: 'HostProcess containers should support init containers', planned: ['iso.hostprocess-init'] },

@@ -3,5 +3,6 @@
 import type { Feature } from '../types.ts';
 import { features as security } from './security.ts';
 import { features as userNames } from './userNames.ts';
+import { features as gmsa } from './gmsa.ts';
 
-export const features: Feature[] = [...security, ...userNames];
+export const features: Feature[] = [...security, ...userNames, ...gmsa];

@@ -24,6 +24,7 @@ import { runTimeout } from './tools/timeout.ts';
 import { runWhere } from './tools/where.ts';
 import { runNetstat } from './tools/netstat.ts';
 import { runHnsdiag } from './tools/hnsdiag.ts';
+import { runNltest } from './tools/nltest.ts';
 
 let table: Record<string, Program> | undefined;
 function programs(): Record<string, Program> {
@@ -49,6 +50,7 @@ function programs(): Record<string, Program> {
     where: runWhere,
     netstat: runNetstat,
     hnsdiag: runHnsdiag,
+    nltest: runNltest,
   };
   // busybox applets as programs (ls, cat...): the sh built-in of the same name.
   for (const a of BUSYBOX_BUILTINS) table[a] ??= runApplet;

@@ -87,6 +87,8 @@ export interface ShellHost {
     hnsModule?(): boolean;
     computeProcesses(): ComputeProcess[];
   };
+  /** The AD domain a gMSA credential spec gave the container (DomainJoinConfig.DnsName); unset: no domain. */
+  domain?: string;
   /** Working directory commands start in (the container's workingDir); default "C:\\" on Windows, "/" on Linux. */
   cwd?: string;
   /** Process-level stats hooks (CPU burner, memory allocation) reported to the kubelet stats. */

@@ -25,6 +25,7 @@ export const DOCUMENTED: Record<string, string> = {
   'sec.username-override': 'supported',
   'sec.run-as-nonroot': 'supported',
   'sec.run-as-nonroot-any-case': 'supported',
+  'sec.gmsa-credspec': 'supported',
   'node.services': 'supported',
   'node.hns-network': 'supported',
   'node.runtime': 'supported',

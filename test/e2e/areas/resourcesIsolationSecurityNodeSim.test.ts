@@ -20,7 +20,7 @@ const RES = [
   'res.metrics-api',
 ];
 const ISO = ['iso.process', 'iso.hyperv-runtimeclass', 'iso.hyperv-annotation', 'iso.hostprocess', 'iso.hostprocess-volumes', 'iso.hostprocess-incluster'];
-const SEC = ['sec.run-as-username', 'sec.linux-fields-rejected', 'sec.linux-fields-ignored', 'sec.privileged'];
+const SEC = ['sec.run-as-username', 'sec.linux-fields-rejected', 'sec.linux-fields-ignored', 'sec.privileged', 'sec.gmsa-credspec'];
 const NODE = ['node.services', 'node.hns-network', 'node.runtime', 'node.os-supported', 'node.version-skew', 'node.pause-image', 'node.boot-id'];
 const ALL = [...RES, ...ISO, ...SEC, ...NODE];
 
@@ -172,6 +172,13 @@ describe('features-risn: against the simulated cluster', function () {
       expectRegressedWithEvidence(run, 'node.runtime', /containerd(:\/\/| )1\.5\.18/);
       expectRegressedWithEvidence(run, 'node.os-supported', /10\.0\.14393/);
       expectRegressedWithEvidence(run, 'node.version-skew', /4 minor versions behind v1\.33\.2 \(at most 3 allowed\)/);
+    });
+  });
+
+  describe('gMSA credential specs', () => {
+    it('the runtime drops the credential specs: sec.gmsa-credspec regresses, naming what nltest said', async () => {
+      const run = await runOnSim(['sec.gmsa-credspec'], { breaks: ['gmsa-credspec'] });
+      expectRegressedWithEvidence(run, 'sec.gmsa-credspec', /container1 \(expected acme\.com, nltest: "Getting parent domain failed/);
     });
   });
 

@@ -50,6 +50,7 @@ const EXECS_INTO_WINDOWS = [
   'net.w2w-cross-node',
   'net.w2w-same-node',
   'res.memory-no-oomkill',
+  'sec.gmsa-credspec',
   'sec.linux-fields-ignored',
   'sec.privileged',
   'sec.run-as-username',
@@ -107,6 +108,7 @@ const STARTS_WINDOWS_PODS = [
   'res.stats',
   'res.stats-under-load',
   'res.kubelet-resource-metrics',
+  'sec.gmsa-credspec',
   'sec.linux-fields-ignored',
   'sec.privileged',
   'sec.run-as-nonroot',
@@ -244,6 +246,8 @@ export const BREAK_CASES: BreakCase[] = [
   // (the any-case feature's control, the exact name refused, fails).
   // HostProcess containers get no volume mounts: the volumes feature and the in-cluster token regress.
   { name: 'hostprocess-volumes', breaks: ['hostprocess-volumes'], regressed: ['iso.hostprocess-volumes', 'iso.hostprocess-incluster'], error: [] },
+  // The runtime drops gMSA credential specs: nltest in both containers names no domain.
+  { name: 'gmsa-credspec', breaks: ['gmsa-credspec'], regressed: ['sec.gmsa-credspec'], error: [] },
   { name: 'unknown-username', breaks: ['unknown-username'], regressed: ['sec.unknown-username-refused'], error: [] },
   { name: 'username-precedence', breaks: ['username-precedence'], regressed: ['sec.unknown-username-refused', 'sec.username-override'], error: [] },
   { name: 'run-as-nonroot', breaks: ['run-as-nonroot'], regressed: ['sec.run-as-nonroot'], error: ['sec.run-as-nonroot-any-case'] },

@@ -32,8 +32,32 @@ export function makeClients(from: KubeConfig, opts: ClientOptions = {}): KubeCli
 
 /** KubernetesObjectApi on our configuration, with the context's default namespace (as makeApiClient does). */
 class ObjectsApi extends KubernetesObjectApi {
+  /** One resource-list read per apiVersion in flight: its own cache fills only once a read returns. */
+  private readonly _lookups = new Map<string, Promise<unknown>>();
+
   constructor(config: ConstructorParameters<typeof KubernetesObjectApi>[0], kc: KubeConfig) {
     super(config);
     this.setDefaultNamespace(kc);
+  }
+
+  /**
+   * The kind's API resource (is it namespaced?), read from the apiVersion's resource list once:
+   * 100 HostProcess pods created at once each read /api/v1, as the cache was still empty for all
+   * of them. A failed read is dropped, so the next call reads again (client-go's memcache
+   * discovery likewise shares one fetch).
+   */
+  protected override async resource(apiVersion: string, kind: string, options?: Parameters<KubernetesObjectApi['resource']>[2]) {
+    const first = this._lookups.get(apiVersion);
+    if (first) {
+      await first.catch(() => undefined);
+      return super.resource(apiVersion, kind, options);
+    }
+    const lookup = super.resource(apiVersion, kind, options);
+    this._lookups.set(apiVersion, lookup);
+    try {
+      return await lookup;
+    } finally {
+      if (this._lookups.get(apiVersion) === lookup) this._lookups.delete(apiVersion);
+    }
   }
 }

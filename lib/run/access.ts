@@ -43,10 +43,13 @@ export function runParts(features: Feature[]): RunPart[] {
     { part: 'capacity', access: [...permissions('', 'pods', ['list'], 'all-namespaces'), ...permissions('', 'pods', ['get'], 'namespace')] },
     // lib/cluster/podWait.ts, sharedPodWaits.ts, workloadWait.ts: pods and the events that say why one does not start.
     { part: 'waits', access: [...permissions('', 'pods', READ, 'namespace'), ...permissions('', 'events', ['list', 'watch'], 'namespace')] },
-    // lib/run/prepull.ts: one pull pod per image and node, watched with its events, then deleted.
+    // lib/run/prepull.ts: one pull pod per image and node, watched with its events, then deleted together.
     {
       part: 'prepull',
-      access: [...permissions('', 'pods', ['create', 'delete', 'list', 'watch'], 'namespace'), ...permissions('', 'events', ['list', 'watch'], 'namespace')],
+      access: [
+        ...permissions('', 'pods', ['create', 'delete', 'deletecollection', 'list', 'watch'], 'namespace'),
+        ...permissions('', 'events', ['list', 'watch'], 'namespace'),
+      ],
     },
     // lib/run/waves.ts: a wave's fixtures deleted (each object, then their pods at once) and watched until gone.
     {

@@ -2,7 +2,7 @@
 // per Windows image and node pulls the image, under its own deadline (default 30 min), printing
 // what it still waits for (image, node, time so far). servercore and IIS are gigabytes: pulled
 // first, the fixtures' pods start from images already present, so their pod-start deadline counts
-// from the image being there. Pods carry the run label and are deleted as soon as their image is in.
+// from the image being there. Pods carry the run label and are deleted together when the phase ends.
 
 import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
 import { apiErrorMessage } from '../cluster/apiError.ts';
@@ -152,7 +152,6 @@ export async function prepullImages(o: PrepullOptions, all: PullTarget[]): Promi
       if (s.state === 'failed')
         o.log(`Pre-pull: ${entry.t.image} on ${entry.t.node} failed after ${formatElapsed(Date.now() - started)}: ${redactor.redact(s.message)}`);
       else imagePresent(entry.t);
-      void remove(name);
     }
   };
   try {
@@ -225,8 +224,14 @@ export async function prepullImages(o: PrepullOptions, all: PullTarget[]): Promi
     if (!(e instanceof WaitTimeoutError)) throw e;
   } finally {
     clearInterval(progress);
-    // Whatever still pulls is stopped; the namespace's deletion would remove these pods anyway.
-    await Promise.all([...byPod.keys()].filter(n => !done.has(n) || done.get(n)!.state === 'failed').map(remove));
+    // Every pull pod in one request once the phase ends (one delete per image and node was a
+    // request per node: 100 on 100 nodes); whatever still pulls is stopped with them. One by one
+    // only where deletecollection is refused; the namespace's deletion would remove them anyway.
+    try {
+      await kube.core.deleteCollectionNamespacedPod({ namespace, labelSelector, gracePeriodSeconds: 0 });
+    } catch {
+      await Promise.all([...byPod.keys()].map(remove));
+    }
   }
   const failed = [...done].filter(([, d]) => d.state === 'failed').map(([n, d]) => `${byPod.get(n)!.t.image} on ${byPod.get(n)!.t.node}: ${d.message}`);
   const unfinished = waiting().map(t => `${t.image} on ${t.node}`);

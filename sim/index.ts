@@ -49,6 +49,8 @@ export interface SimCluster {
   egressUrl: string;
   /** A client certificate the API server accepts: CN the user, O each group. */
   clientCertificate(user: string, groups?: string[]): ClientCertificate;
+  /** A TokenRequest token for a ServiceAccount (one hour unless given; profile.tokenLifetimeScale applies). */
+  serviceAccountToken(namespace: string, name: string, expirationSeconds?: number): string;
   /** The client certificates handed out beside the kubeconfig (opts.clientCertificates). */
   clientCertificateFiles: ClientCertificateFiles[];
   stop(): Promise<void>;
@@ -152,6 +154,7 @@ export async function startSim(opts: SimOptions = {}): Promise<SimCluster> {
       store,
       egressUrl,
       clientCertificate: (user, groups) => api.clientCertificate(user, groups),
+      serviceAccountToken: (namespace, name, expirationSeconds) => api.serviceAccountToken(namespace, name, expirationSeconds),
       clientCertificateFiles: clientCertificates,
       ssh: sshKey ? { knownHosts: network.knownHosts(), user: network.sshUser ?? 'Administrator', privateKey: sshKey.privateKey } : undefined,
       stop,

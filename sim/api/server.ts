@@ -38,7 +38,7 @@ import { requestAttributes } from './auth/attributes.ts';
 import { impersonatedUser } from './auth/impersonation.ts';
 import { authorize, forbidden } from './auth/rbac.ts';
 import { ensureBootstrapPolicy } from './auth/bootstrapPolicy.ts';
-import { DEFAULT_EXPIRATION_SECONDS, ServiceAccountTokens } from './auth/tokens.ts';
+import { DEFAULT_EXPIRATION_SECONDS, ServiceAccountTokens, tokenClock } from './auth/tokens.ts';
 import { runInRequest } from './requestContext.ts';
 import { openRequestLog } from './requestLog.ts';
 import { handleStreamingUpgrade } from './streaming/index.ts';
@@ -50,8 +50,8 @@ export interface ApiServer {
   clientCertPem: string;
   clientKeyPem: string;
   kubeconfig(opts?: { auth?: 'token' | 'cert'; context?: string }): string;
-  /** A token for a ServiceAccount, as its projected token volume would hold (one hour). */
-  serviceAccountToken(namespace: string, name: string): string;
+  /** A token for a ServiceAccount, as its projected token volume would hold (one hour unless given). */
+  serviceAccountToken(namespace: string, name: string, expirationSeconds?: number): string;
   /** A client certificate this server accepts: CN the user, O each group. */
   clientCertificate(user: string, groups?: string[]): ClientCertificate;
   setHandlers(h: SubresourceHandlers): void;
@@ -92,7 +92,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000,
     closers: new Set(),
     closing: false,
-    tokens: new ServiceAccountTokens(opts.store),
+    tokens: new ServiceAccountTokens(opts.store, tokenClock(opts.profile.tokenLifetimeScale)),
   };
   ensureBootstrapPolicy(opts.store);
   const metricsServer = !!opts.profile.addons?.metricsServer;
@@ -417,9 +417,9 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     token,
     clientCertPem: certs.clientCertPem,
     clientKeyPem: certs.clientKeyPem,
-    serviceAccountToken: (namespace, name) => {
+    serviceAccountToken: (namespace, name, expirationSeconds = DEFAULT_EXPIRATION_SECONDS) => {
       const sa = opts.store.get('serviceaccounts', namespace, name);
-      return state.tokens.issue({ namespace, name, uid: sa.metadata.uid! }, DEFAULT_EXPIRATION_SECONDS, []).token;
+      return state.tokens.issue({ namespace, name, uid: sa.metadata.uid! }, expirationSeconds, []).token;
     },
     clientCertificate: (user, groups) => issueClientCertificate(certs, user, groups),
     kubeconfig: (k = {}) =>

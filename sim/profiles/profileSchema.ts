@@ -215,6 +215,7 @@ export const PROFILE_RULE: Rule = {
     },
     imagePullLatencyMs: { kind: 'number', min: 0 },
     terminationGraceScale: { kind: 'number', min: 0 },
+    tokenLifetimeScale: { kind: 'number', min: 0 },
     unavailableAPIServices: {
       kind: 'array',
       of: { kind: 'string', pattern: /^[a-z0-9.-]+\/v[0-9a-z]+$/, shape: 'a group/version such as custom.metrics.k8s.io/v1beta1' },

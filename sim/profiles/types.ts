@@ -357,6 +357,12 @@ export interface Profile {
    * (0 or absent: they stop at once). 1 is real time; 0.1 turns 30 s into 3 s.
    */
   terminationGraceScale?: number;
+  /**
+   * The API server's token clock runs 1/scale times real time: a TokenRequest token (600 s at
+   * least, as upstream enforces) expires after expirationSeconds times this scale in real time, and
+   * its expirationTimestamp says that real moment (absent or 1: real time; 1/600 turns 600 s into 1 s).
+   */
+  tokenLifetimeScale?: number;
   /** Pod Security admission: the AdmissionConfiguration's defaults and exemptions (none: privileged everywhere). */
   podSecurity?: PodSecurityConfig;
   /** Validating admission webhooks that refuse in their own words (sim/api/admission/webhooks.ts). */

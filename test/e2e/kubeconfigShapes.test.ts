@@ -9,7 +9,7 @@ import { execa } from 'execa';
 import { delimiter, join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { runOnSim, type KubeconfigShape, type SimRun } from '../support/simRun.ts';
-import type { SimCluster } from '../../sim/index.ts';
+import type { Profile, SimCluster } from '../../sim/index.ts';
 import { parseAllDocuments } from 'yaml';
 import { ROOT } from '../support/cli.ts';
 import { startConnectProxy, startPrefixFront, startSocks5Proxy } from '../support/proxies.ts';
@@ -191,6 +191,98 @@ describe('kubeconfig shapes against the sim', function () {
       run,
       /^cluster https:\/\/127\.[\d.:]+ refused the credentials of user me \(context shape, certificate sent\): HTTP 401 Unauthorized; check that the client certificate/,
     );
+  });
+
+  describe('TokenRequest tokens that expire mid-run (the token clock at 1200 times real time: 600 s is 0.5 s)', () => {
+    // Windows containers take a second to start, so the run outlives several tokens.
+    const fastTokens = (p: Profile) => {
+      p.tokenLifetimeScale = 1 / 1200;
+      p.latencies = { ...p.latencies, windowsStartMs: 1_000 };
+    };
+
+    it('an exec plugin asking the cluster for a token and not saying when it expires: re-run on each 401, the admin verdicts', async () => {
+      const logDir = mkdtempSync(join(tmpdir(), 'wincheck-plugin-'));
+      const log = join(logDir, 'plugin.log');
+      const run = await runOnSim(FEATURES, {
+        edit: fastTokens,
+        kubeconfigFor: (sim, dir): KubeconfigShape => {
+          applyCiRbac(sim);
+          const a = accessOf(sim);
+          const exec = {
+            apiVersion: 'client.authentication.k8s.io/v1',
+            command: process.execPath,
+            args: [PLUGIN],
+            env: [
+              { name: 'PLUGIN_TOKEN_REQUEST', value: 'default/wincheck' },
+              { name: 'PLUGIN_ADMIN_TOKEN', value: a.token },
+              { name: 'PLUGIN_LOG', value: log },
+            ],
+            provideClusterInfo: true,
+            interactiveMode: 'Never',
+          };
+          return { kubeconfig: write(dir, 'kc.yaml', kubeconfig({ cluster: { server: a.server, 'certificate-authority-data': a.caData }, user: { exec } })) };
+        },
+      });
+      sameAsAdmin(run);
+      // The first run, then one per expiry the run outlived (each seen as a 401).
+      const runs = readFileSync(log, 'utf8').trim().split('\n').length;
+      rmSync(logDir, { recursive: true, force: true });
+      expect(runs, `plugin runs over ${run.output.length} output lines`).to.be.greaterThan(1);
+    });
+
+    it('a tokenFile the kubelet-like rotator rewrites: re-read after a 401, the admin verdicts, cleanup included', async () => {
+      let rotations = 0;
+      let timer: NodeJS.Timeout | undefined;
+      const run = await runOnSim(FEATURES, {
+        edit: fastTokens,
+        kubeconfigFor: (sim, dir): KubeconfigShape => {
+          applyCiRbac(sim);
+          const a = accessOf(sim);
+          const file = write(dir, 'sa/token', sim.serviceAccountToken('default', 'wincheck', 600));
+          // As the kubelet rotates a projected token (at 80% of its life): here every 0.4 s.
+          timer = setInterval(() => {
+            writeFileSync(file, sim.serviceAccountToken('default', 'wincheck', 600));
+            rotations++;
+          }, 400);
+          const user = { tokenFile: 'sa/token' };
+          return {
+            kubeconfig: write(dir, 'kc.yaml', kubeconfig({ cluster: { server: a.server, 'certificate-authority-data': a.caData }, user })),
+            close: async () => clearInterval(timer),
+          };
+        },
+      });
+      sameAsAdmin(run);
+      expect(rotations).to.be.greaterThan(2);
+    });
+
+    it('a tokenFile nobody rotates: the run ends as error naming the user and context, cleanup attempted', async () => {
+      const run = await runOnSim(FEATURES, {
+        edit: fastTokens,
+        expectError: true,
+        kubeconfigFor: (sim, dir): KubeconfigShape => {
+          applyCiRbac(sim);
+          const a = accessOf(sim);
+          write(dir, 'sa/token', sim.serviceAccountToken('default', 'wincheck', 600));
+          return {
+            kubeconfig: write(
+              dir,
+              'kc.yaml',
+              kubeconfig({ cluster: { server: a.server, 'certificate-authority-data': a.caData }, user: { tokenFile: 'sa/token' } }),
+            ),
+          };
+        },
+      });
+      const all = run.output.join('\n');
+      expect(run.exitCode, all).to.equal(1);
+      const refused = all.split('\n').filter(l => l.includes('refused the credentials'));
+      expect(refused, all).to.have.length(1);
+      expect(refused[0]).to.match(
+        /^Error: cluster \S+ refused the credentials of user me \(context shape, tokenFile sent\) mid-run \(\w+ \/api\S+\): HTTP 401 Unauthorized; check the token in \S+ is current$/,
+      );
+      expect(Object.values(verdicts(run))).to.deep.equal(['error', 'error', 'error']);
+      // The teardown tried, was refused too, and printed the command that removes what is left.
+      expect(all).to.match(/Error: namespace \(teardown\): [^\n]*HTTP 401[^\n]*; run "wincheck cleanup --kubeconfig \S+ --context shape --run-id \w+"/);
+    });
   });
 
   it('a rejected token: exit 3, one line naming server, context, user and the kind sent', async () => {

@@ -24,14 +24,28 @@ interface Claims {
 
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 
+/**
+ * The token clock: real time, or (scale < 1) a clock that runs 1/scale times faster from its
+ * start, so a 600 s token expires within a test run; `toReal` maps its times back to real ones.
+ */
+export function tokenClock(scale = 1, realNow: () => number = Date.now): { now: () => number; toReal: (ms: number) => number } {
+  if (!(scale > 0) || scale === 1) return { now: realNow, toReal: ms => ms };
+  const t0 = realNow();
+  return { now: () => t0 + (realNow() - t0) / scale, toReal: ms => t0 + (ms - t0) * scale };
+}
+
 export class ServiceAccountTokens {
   private readonly key = randomBytes(32);
   private readonly kid = randomBytes(8).toString('hex');
 
   constructor(
     private readonly store: Store,
-    private readonly now: () => number = Date.now,
+    private readonly clock: { now: () => number; toReal: (ms: number) => number } = tokenClock(),
   ) {}
+
+  private now(): number {
+    return this.clock.now();
+  }
 
   issue(sa: { namespace: string; name: string; uid: string }, expirationSeconds: number, audiences: string[]): { token: string; expirationTimestamp: string } {
     const iat = Math.floor(this.now() / 1000);
@@ -46,7 +60,10 @@ export class ServiceAccountTokens {
       'kubernetes.io': { namespace: sa.namespace, serviceaccount: { name: sa.name, uid: sa.uid } },
     };
     const unsigned = `${b64({ alg: 'HS256', kid: this.kid })}.${b64(claims)}`;
-    return { token: `${unsigned}.${this.sign(unsigned)}`, expirationTimestamp: new Date(claims.exp * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') };
+    // RFC 3339 in whole seconds as upstream writes it; with a scaled clock, the real moment (ms kept).
+    const real = this.clock.toReal(claims.exp * 1000);
+    const at = new Date(real).toISOString();
+    return { token: `${unsigned}.${this.sign(unsigned)}`, expirationTimestamp: real % 1000 === 0 ? at.replace(/\.\d{3}Z$/, 'Z') : at };
   }
 
   /** The ServiceAccount user a token stands for; undefined for a token that is not ours, expired or orphaned. */

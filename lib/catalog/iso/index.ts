@@ -3,5 +3,6 @@
 import type { Feature } from '../types.ts';
 import { features as isolation } from './isolation.ts';
 import { features as hostProcessVolumes } from './hostProcessVolumes.ts';
+import { features as hostProcessInit } from './hostProcessInit.ts';
 
-export const features: Feature[] = [...isolation, ...hostProcessVolumes];
+export const features: Feature[] = [...isolation, ...hostProcessVolumes, ...hostProcessInit];

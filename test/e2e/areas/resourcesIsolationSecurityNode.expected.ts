@@ -17,6 +17,7 @@ export const DOCUMENTED: Record<string, string> = {
   'iso.hostprocess': 'supported',
   'iso.hostprocess-volumes': 'supported',
   'iso.hostprocess-incluster': 'supported',
+  'iso.hostprocess-init': 'supported',
   'sec.run-as-username': 'supported',
   'sec.linux-fields-rejected': 'limited',
   'sec.linux-fields-ignored': 'limited',

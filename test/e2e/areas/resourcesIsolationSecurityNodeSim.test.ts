@@ -19,7 +19,15 @@ const RES = [
   'res.kubelet-resource-metrics',
   'res.metrics-api',
 ];
-const ISO = ['iso.process', 'iso.hyperv-runtimeclass', 'iso.hyperv-annotation', 'iso.hostprocess', 'iso.hostprocess-volumes', 'iso.hostprocess-incluster'];
+const ISO = [
+  'iso.process',
+  'iso.hyperv-runtimeclass',
+  'iso.hyperv-annotation',
+  'iso.hostprocess',
+  'iso.hostprocess-volumes',
+  'iso.hostprocess-incluster',
+  'iso.hostprocess-init',
+];
 const SEC = ['sec.run-as-username', 'sec.linux-fields-rejected', 'sec.linux-fields-ignored', 'sec.privileged', 'sec.gmsa-credspec'];
 const NODE = ['node.services', 'node.hns-network', 'node.runtime', 'node.os-supported', 'node.version-skew', 'node.pause-image', 'node.boot-id'];
 const ALL = [...RES, ...ISO, ...SEC, ...NODE];

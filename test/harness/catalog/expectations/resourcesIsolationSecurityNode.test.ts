@@ -36,6 +36,7 @@ const MINE = [
   'iso.hostprocess',
   'iso.hostprocess-volumes',
   'iso.hostprocess-incluster',
+  'iso.hostprocess-init',
   'sec.run-as-username',
   'sec.linux-fields-rejected',
   'sec.linux-fields-ignored',

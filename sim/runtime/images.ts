@@ -444,7 +444,7 @@ export const IMAGES: ImageEntry[] = [
   { repo: 'docker.io/sigwindowstools/kube-proxy', tags: [], tagPattern: /^v1\.\d+\.\d+-[a-z]+-hostprocess$/, manifests: per(MODERN, hostProcessComponent) },
   { repo: 'docker.io/sigwindowstools/flannel', tags: [], tagPattern: /^v0\.\d+\.\d+-hostprocess$/, manifests: per(MODERN, hostProcessComponent) },
   { repo: 'docker.io/sigwindowstools/calico-node', tags: [], tagPattern: /^v3\.\d+\.\d+-hostprocess$/, manifests: per(MODERN, hostProcessComponent) },
-  // Seed 000 images: Windows Server 1709 / 2016 builds. Under process isolation on a
+  // The v1.9 Windows guide's images: Windows Server 1709 / 2016 builds. Under process isolation on a
   // 2019+ node containerd finds no matching platform (§7), as a real cluster would.
   { repo: 'docker.io/microsoft/iis', tags: ['windowsservercore-1709'], manifests: [iis(BUILD_1709)] },
   { repo: 'docker.io/microsoft/iis', tags: ['latest'], manifests: [iis(BUILD_2016)] },

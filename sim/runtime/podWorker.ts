@@ -374,7 +374,7 @@ export class PodWorker {
         this.hyperv = true;
       }
     }
-    // Seed 000's annotation was removed in 1.21: ignored unless the profile lifts that limitation.
+    // The v1.9 Windows guide's annotation was removed in 1.21: ignored unless the profile lifts that limitation.
     if (this.windows && this.pod.metadata?.annotations?.[LEGACY_HYPERV_ANNOTATION] === 'hyperv' && !this.ctx.limited('hypervAnnotation', true))
       this.hyperv = true;
     if (

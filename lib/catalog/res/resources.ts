@@ -57,7 +57,7 @@ function limitsOf(f: RenderedFixture): { cpu: number; memory: number } {
 }
 
 async function limitsProbe(ctx: CheckContext): Promise<Observation> {
-  // The seed's limits (memory 128Mi, cpu 2), unless the harness sized them down to fit the nodes.
+  // The v1.9 guide's limits (memory 128Mi, cpu 2), unless the harness sized them down to fit the nodes.
   const fixture = ctx.fixture('deploy-resource');
   const want = limitsOf(fixture);
   const wantText = `limits memory ${formatBytes(want.memory)}, cpu ${+want.cpu.toFixed(3)}`;

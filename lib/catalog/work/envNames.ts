@@ -41,7 +41,7 @@ async function envColonProbe(ctx: CheckContext): Promise<Observation> {
     works: colon,
     summary: colon
       ? `the pod was accepted and ${COLON_ENV}=Debug is visible in the container`
-      : `the pod was accepted but ${COLON_ENV} is not in the container's environment${underscore ? ` (the seed's ${UNDERSCORE_ENV} is)` : ''}`,
+      : `the pod was accepted but ${COLON_ENV} is not in the container's environment${underscore ? ` (the v1.9 guide's ${UNDERSCORE_ENV} is)` : ''}`,
     evidence: [res.evidence],
     node,
   };

@@ -1,4 +1,4 @@
-// The IIS default site of the servercore IIS image (the seed's IIS pod): every GET
+// The IIS default site of the servercore IIS image (the v1.9 guide's IIS pod): every GET
 // gets iisstart.htm with IIS's headers; HEAD the headers only.
 
 import { httpHandler, type SocketHandler } from './http.ts';

@@ -99,6 +99,10 @@ function buildProgram(setCode: (c: number) => void): Command {
     .option('--timeout <duration>', 'deadline for the whole run, with a unit: 90s, 30m, 1h (default: none; each wait has its own deadline)')
     .option('--prepull-timeout <duration>', 'deadline of the pre-pull phase that pulls every Windows image on its nodes first (default 30m)')
     .option('--no-prepull', 'skip the pre-pull phase (fixture pods then pull their images themselves)')
+    .option(
+      '--no-diagnostics',
+      'do not save diagnostics (pods, events, logs, node logs, HNS state) of regressed and error results under <report-dir>/diagnostics/',
+    )
     .option('--keep', 'keep the run namespace and its objects')
     .option('--strict', 'a lifted limitation fails the run')
     .option('--skip-unpermitted', 'run as n/a the features whose RBAC permissions are missing, instead of exiting 3')
@@ -384,6 +388,7 @@ async function runChecks(o: Record<string, unknown>): Promise<number> {
     nodeAccess: o.nodeAccess as RunFlags['nodeAccess'],
     // commander sets prepull: true unless --no-prepull; only the negation is a flag given.
     prepull: o.prepull === false ? false : undefined,
+    diagnostics: o.diagnostics === false ? false : undefined,
     prepullTimeoutMs: o.prepullTimeout === undefined ? undefined : durationMs('--prepull-timeout', o.prepullTimeout as string),
   };
   const config = resolveConfig(flags, file);

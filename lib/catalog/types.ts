@@ -198,6 +198,8 @@ export interface CheckResult {
   startedAt?: string;
   /** For outcome error: the error message chain. */
   error?: string;
+  /** Its diagnostics folder relative to the report dir ("diagnostics/<id>/"), when saved. */
+  diagnostics?: string;
   /** Cut short by Ctrl-C, SIGTERM or the run's --timeout: outcome error, but no finding about the feature. */
   interrupted?: boolean;
 }

@@ -95,6 +95,7 @@ const SCHEMA = object({
   probes: object({ timeoutMs: nonNegative }),
   timeouts: object(Object.fromEntries(Object.keys(defaultTimeouts()).map(k => [k, nonNegative]))),
   prepull: bool,
+  diagnostics: bool,
 });
 
 export function validateConfig(data: unknown, fileName: string): FileConfig {

@@ -32,6 +32,8 @@ export interface RunFlags {
   nodeAccess?: NodeAccessMode;
   /** --no-prepull gives false. */
   prepull?: boolean;
+  /** --no-diagnostics gives false. */
+  diagnostics?: boolean;
   /** --prepull-timeout, ms. */
   prepullTimeoutMs?: number;
 }
@@ -81,6 +83,7 @@ export function resolveConfig(flags: RunFlags, file: FileConfig, env: NodeJS.Pro
     probeTimeoutMs: file.probes?.timeoutMs ?? defaultTimeouts().exec,
     timeouts: { ...defaultTimeouts(), ...file.timeouts, ...(flags.prepullTimeoutMs !== undefined ? { prepull: flags.prepullTimeoutMs } : {}) },
     prepull: takeFirst(flags.prepull, file.prepull) ?? true,
+    diagnostics: takeFirst(flags.diagnostics, file.diagnostics) ?? true,
     simulated: false,
   };
 }

@@ -41,6 +41,8 @@ export interface FileConfig {
   timeouts?: Partial<Timeouts>;
   /** Pull every Windows image on its nodes before the fixtures (default true; deadline timeouts.prepull). */
   prepull?: boolean;
+  /** Save diagnostics of regressed and error results under <reportDir>/diagnostics/ (default true). */
+  diagnostics?: boolean;
 }
 
 export interface RunConfig {
@@ -77,6 +79,7 @@ export interface RunConfig {
   timeouts: Timeouts;
   /** Pre-pull phase on (default). */
   prepull: boolean;
+  diagnostics: boolean;
   /** Set by the CLI when it started the simulated cluster for this run. */
   simulated: boolean;
   simProfile?: string;

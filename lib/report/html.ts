@@ -149,6 +149,7 @@ function resultDetails(r: CheckResult, strict: boolean): string {
 <dt>Seen</dt><dd>${esc(r.summary)}</dd>
 <dt>Node</dt><dd>${esc(r.node ?? 'none')}${r.windowsBuild ? ` (${esc(r.windowsBuild)})` : ''}</dd>
 ${r.error ? `<dt>Error</dt><dd>${esc(r.error)}</dd>` : ''}
+${r.diagnostics ? `<dt>Diagnostics</dt><dd><a href="${esc(r.diagnostics)}index.txt">${esc(r.diagnostics)}</a> (pods, events, logs, node logs)</dd>` : ''}
 </dl>
 ${r.steps.length ? `<p><b>Steps</b></p><pre>${esc(r.steps.join('\n'))}</pre>` : ''}
 <p><b>Evidence</b></p>${evidence}

@@ -139,6 +139,8 @@ function testcaseEntry(run: RunInfo, r: CheckResult): XMLEntry {
     ['k8s-version', run.cluster.version.gitVersion],
   ];
   if (r.outcome === 'lifted') props.push(['lifted', 'true']);
+  // Relative to the report dir, where this file is.
+  if (r.diagnostics) props.push(['diagnostics', r.diagnostics]);
   const children: XMLEntry[] = [];
   const details = formatResultDetails(r);
   if (r.outcome === 'regressed') children.push({ name: 'failure', attributes: { message: r.reason, type: 'regressed' }, text: details });

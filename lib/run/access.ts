@@ -10,6 +10,8 @@ import { deleteAccess, featureAccess, fixtureKinds } from '../catalog/access.ts'
 import type { Feature } from '../catalog/types.ts';
 
 export const RUN_ITSELF = 'wincheck';
+/** The part whose permissions stop nothing when missing (lib/run/permissions.ts). */
+export const DIAGNOSTICS_PART = 'diagnostics';
 
 const READ = ['get', 'list', 'watch'];
 
@@ -22,7 +24,7 @@ export interface RunPart {
 /** The parts of a run of these features, each with the permissions its calls need. */
 export function runParts(features: Feature[]): RunPart[] {
   const kinds = fixtureKinds(features);
-  const reachesNodes = features.some(f => (f.needs ?? []).some(n => n === 'node-access' || n === 'hostprocess'));
+  const nodes = reachesNodes(features);
   return [
     // lib/cluster/namespace.ts, lease.ts: create (get after a retried create), the heartbeat patch, delete and its watch.
     { part: 'namespace', access: permissions('', 'namespaces', ['create', 'delete', 'patch', ...READ], 'cluster') },
@@ -57,7 +59,7 @@ export function runParts(features: Feature[]): RunPart[] {
       access: [...kinds.flatMap(deleteAccess), ...permissions('', 'pods', ['deletecollection', 'list', 'watch'], 'namespace')],
     },
     // lib/transports/hostProcess.ts: the node's HostProcess pod, exec'd into.
-    ...(reachesNodes
+    ...(nodes
       ? [
           {
             part: 'node access',
@@ -65,6 +67,15 @@ export function runParts(features: Feature[]): RunPart[] {
           },
         ]
       : []),
+    // lib/run/diagnostics: a failing check's fixture pods, their events and their containers' logs (the previous ones too).
+    {
+      part: DIAGNOSTICS_PART,
+      access: [
+        ...permissions('', 'pods', ['list'], 'namespace'),
+        ...permissions('', 'pods/log', ['get'], 'namespace'),
+        ...permissions('', 'events', ['list'], 'namespace'),
+      ],
+    },
     // lib/cluster/cleanup.ts: the run's namespaces and cluster-scoped objects, by label.
     {
       part: 'cleanup',
@@ -76,6 +87,11 @@ export function runParts(features: Feature[]): RunPart[] {
       ],
     },
   ];
+}
+
+/** Whether a run of these features reaches nodes (HostProcess pod or SSH): node-level checks, diagnostics' node logs. */
+export function reachesNodes(features: Feature[]): boolean {
+  return features.some(f => (f.needs ?? []).some(n => n === 'node-access' || n === 'hostprocess'));
 }
 
 /** "wincheck (waves)": who a part's permission is needed by. */

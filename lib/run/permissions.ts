@@ -5,7 +5,7 @@
 
 import type { KubeConfig } from '@kubernetes/client-node';
 import { describePermission } from '../cluster/permission.ts';
-import { accessNeeds, neededByRun } from './access.ts';
+import { accessNeeds, DIAGNOSTICS_PART, neededByRun, runPartNeed } from './access.ts';
 import { deniedPermissions } from '../cluster/accessReview.ts';
 import { MissingPermissionsError } from '../errors.ts';
 import type { Feature } from '../catalog/types.ts';
@@ -19,11 +19,17 @@ export interface PermissionCheck {
   /** --skip-unpermitted. */
   skipUnpermitted: boolean;
   signal: AbortSignal;
+  /** Where a missing permission that stops nothing is said (the diagnostics' own). */
+  log?(line: string): void;
 }
 
 /** Feature id → why it is not permitted (with --skip-unpermitted); undefined when nothing is missing. */
 export async function checkPermissions(kc: KubeConfig, o: PermissionCheck): Promise<Map<string, string> | undefined> {
-  const denied = await deniedPermissions(kc, accessNeeds(o.features), o.namespace, o.signal);
+  const all = await deniedPermissions(kc, accessNeeds(o.features), o.namespace, o.signal);
+  // Diagnostics are no verdict: a permission only they need is a warning, its 403 said in their folder.
+  const denied = all.filter(d => !onlyDiagnostics(d));
+  for (const d of all.filter(onlyDiagnostics))
+    o.log?.(`Warning: missing permission ${describePermission(d, o.namespace)}: diagnostics of failing checks will say what they could not read.`);
   if (!denied.length) return undefined;
   const line = (d: (typeof denied)[number]) =>
     `missing permission: ${describePermission(d, o.namespace)}, needed by ${d.neededBy.join(', ')}${d.reason ? ` (${d.reason})` : ''}`;
@@ -45,3 +51,5 @@ export async function checkPermissions(kc: KubeConfig, o: PermissionCheck): Prom
   }
   return unpermitted;
 }
+
+const onlyDiagnostics = (d: { neededBy: string[] }) => d.neededBy.every(w => w === runPartNeed(DIAGNOSTICS_PART));

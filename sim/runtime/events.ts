@@ -17,6 +17,8 @@ export class EventRecorder {
     private store: Store,
     private node: string,
     clock?: () => number,
+    /** Each event as the kubelet's log line (the node's kubelet.log). */
+    private onRecord?: (line: string) => void,
   ) {
     this.correlator = new EventCorrelator(clock);
   }
@@ -43,6 +45,12 @@ export class EventRecorder {
         source: { component: 'kubelet', host: this.node },
       },
       meta.resourceVersion,
+    );
+    // The kubelet logs every event it records at -v=3 (client-go record's StartStructuredLogging,
+    // https://github.com/kubernetes/client-go/blob/master/tools/record/event.go), in klog's format.
+    const q = (s: string) => JSON.stringify(s);
+    this.onRecord?.(
+      `"Event occurred" object=${q(`${meta.namespace}/${meta.name}`)} fieldPath=${q(container ? `spec.${init ? 'initContainers' : 'containers'}{${container}}` : '')} kind="Pod" apiVersion="v1" type=${q(type)} reason=${q(reason)} message=${q(message)}`,
     );
   }
 }

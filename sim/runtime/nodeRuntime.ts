@@ -37,7 +37,7 @@ export class NodeRuntime {
     this.build = spec.windowsBuild?.split('.').slice(0, 3).join('.');
     this.disk = new MemFS(this.os === 'windows');
     this.images = new ImageCache(ctx, () => this.reportImages(), (nodeSpecOf(ctx.profile, spec.name)?.containerRuntime ?? 'containerd://').split('://')[0]);
-    this.recorder = new EventRecorder(ctx.store, spec.name);
+    this.recorder = new EventRecorder(ctx.store, spec.name, undefined, line => this.serviceLog('kubelet', line, 'event.go:389'));
     this.seedDisk();
   }
 
@@ -93,6 +93,24 @@ export class NodeRuntime {
     return this.ctx.network.nodeAddress(this.name);
   }
 
+  /**
+   * A line of a Windows service's log file, C:\\var\\log\\<service>\\<service>.log, in klog's format
+   * (Lmmdd hh:mm:ss.uuuuuu pid file:line] msg; https://github.com/kubernetes/klog): where the
+   * kubelet's node log query and must-gather read them (lib/run/diagnostics/nodeLogs.ts cites).
+   */
+  serviceLog(service: 'kubelet' | 'containerd' | 'kube-proxy', msg: string, at = '', severity: 'I' | 'W' | 'E' = 'I'): void {
+    if (this.os !== 'windows') return;
+    const d = new Date();
+    const two = (n: number) => String(n).padStart(2, '0');
+    const head = `${severity}${two(d.getUTCMonth() + 1)}${two(d.getUTCDate())} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}.${String(d.getUTCMilliseconds() * 1000).padStart(6, '0')}`;
+    const pid = { kubelet: 4624, containerd: 2312, 'kube-proxy': 4880 }[service];
+    // containerd logs through logrus (time="RFC 3339" level=... msg=...), not klog.
+    const level = { I: 'info', W: 'warning', E: 'error' }[severity];
+    const line =
+      service === 'containerd' ? `time="${d.toISOString()}" level=${level} msg=${JSON.stringify(msg)}` : `${head} ${String(pid).padStart(7)} ${at}] ${msg}`;
+    this.disk.write(splitPath(`C:\\var\\log\\${service}\\${service}.log`, this.style), `${line}\r\n`, { append: true, mkdirs: true });
+  }
+
   private seedDisk(): void {
     const p = (s: string) => splitPath(s, this.style);
     if (this.os === 'windows') {
@@ -109,6 +127,9 @@ export class NodeRuntime {
         this.disk.write(p(`C:\\k\\${f}`), '');
       const cni = this.cni();
       this.disk.write(p(cni.confFile), cni.conf, { mkdirs: true });
+      this.serviceLog('kubelet', '"Version info"', 'server.go:487');
+      this.serviceLog('containerd', 'starting containerd', 'main.go:176');
+      this.serviceLog('kube-proxy', '"Version info"', 'server.go:484');
       this.disk.write(p('C:\\Windows\\System32\\drivers\\etc\\hosts'), '# Copyright (c) 1993-2009 Microsoft Corp.\r\n#\r\n', { mkdirs: true });
     } else {
       for (const d of ['/var/lib/kubelet/pods', '/var/log/pods', '/etc/kubernetes', '/tmp']) this.disk.mkdir(p(d));

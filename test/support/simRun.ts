@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
 import type { CheckResult } from '../../lib/catalog/types.ts';
@@ -43,6 +43,10 @@ export interface SimRun {
   created: string[];
   /** With expectError: the error that stopped the run. */
   error?: string;
+  /** Every file the run left under its report dir: relative path → text. */
+  reportFiles?: Record<string, string>;
+  /** The values of the Secrets the run created (decoded), to look for where they must not be. */
+  secretValues?: string[];
 }
 
 export interface SimRunOptions {
@@ -77,6 +81,8 @@ export interface SimRunOptions {
   /** An RBAC manifest (`wincheck rbac` output) to apply; the run then uses a token of its ServiceAccount. */
   rbac?: string;
   skipUnpermitted?: boolean;
+  /** false: --no-diagnostics. */
+  diagnostics?: boolean;
   /** The run may stop with an error (exit 2/3): return it in SimRun.error rather than rejecting. */
   expectError?: boolean;
   /** The kubeconfig shape the run uses instead of the sim's own (in-process only): a file, environment, flags. */
@@ -116,10 +122,15 @@ async function runInProcess(features: string[], o: SimRunOptions): Promise<SimRu
   const output: string[] = [];
   const podIPs = new Map<string, string>();
   const created: string[] = [];
+  const secretValues: string[] = [];
   let shapeClose: (() => Promise<void>) | undefined;
   const seen = sim.store.onAny((bucket, e) => {
     if (e.type === 'ADDED' && (bucket === 'namespaces' || e.object.metadata.labels?.[RUN_LABEL]))
       created.push(`${bucket}/${e.object.metadata.namespace ? `${e.object.metadata.namespace}/` : ''}${e.object.metadata.name}`);
+    const secret = e.object as { data?: Record<string, string>; stringData?: Record<string, string> };
+    if (bucket === 'secrets' && e.type === 'ADDED' && e.object.metadata.labels?.[RUN_LABEL])
+      for (const v of [...Object.values(secret.data ?? {}).map(b => Buffer.from(b, 'base64').toString()), ...Object.values(secret.stringData ?? {})])
+        if (!secretValues.includes(v)) secretValues.push(v);
     const pod = e.object as { metadata: { name?: string }; status?: { podIP?: string } };
     if (bucket === 'pods' && pod.metadata.name && pod.status?.podIP) podIPs.set(pod.metadata.name, pod.status.podIP);
   });
@@ -138,6 +149,7 @@ async function runInProcess(features: string[], o: SimRunOptions): Promise<SimRu
       nodes: o.nodes,
       includeCordoned: o.includeCordoned,
       skipUnpermitted: o.skipUnpermitted,
+      diagnostics: o.diagnostics,
     };
     if (sim.ssh && o.ssh) {
       writeFileSync(join(dir, 'ssh_key'), sim.ssh.privateKey, { mode: 0o600 });
@@ -202,6 +214,8 @@ async function runInProcess(features: string[], o: SimRunOptions): Promise<SimRu
       leftover,
       leftoverObjects,
       created,
+      reportFiles: readTree(reports),
+      secretValues,
     };
   } finally {
     seen.stop();
@@ -209,6 +223,14 @@ async function runInProcess(features: string[], o: SimRunOptions): Promise<SimRu
     await sim.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Every file under dir, by its path relative to dir (with /). */
+function readTree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true }))
+    if (e.isFile()) out[relative(dir, join(e.parentPath, e.name)).split(sep).join('/')] = readFileSync(join(e.parentPath, e.name), 'utf8');
+  return out;
 }
 
 /** Applies an RBAC manifest (ServiceAccount, ClusterRole, binding) and writes a kubeconfig with a token of its ServiceAccount. */

@@ -13,11 +13,51 @@ import { byPriority } from '../priority.ts';
 import type { RunState } from '../state.ts';
 import type { Task } from '../taskRunner.ts';
 import type { Deployment } from './deploy.ts';
+import { reachesNodes } from '../access.ts';
+import { clearDiagnostics, collectDiagnostics, wantsDiagnostics } from '../diagnostics/collect.ts';
+import { errorText } from '../../../util/errorText.ts';
+import type { CheckResult } from '../../catalog/types.ts';
+
+/** How long one check's diagnostics may take; past it the check's result goes on without them. */
+const DIAGNOSTICS_DEADLINE_MS = 120_000;
+
+/** The result with its diagnostics folder; a failure to collect is logged and changes nothing else. */
+async function withDiagnostics(r: RunState, f: Feature, inputs: CheckInputs, res: CheckResult): Promise<CheckResult> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const path = await Promise.race([
+      collectDiagnostics(
+        {
+          kube: r.kube,
+          namespace: inputs.namespace,
+          fixtureIds: f.fixtures.map(s => s.id),
+          nodes: inputs.cluster.nodes,
+          redactor: r.redactor,
+          reportDir: r.config.reportDir,
+          nodeTransport: reachesNodes(r.features) ? inputs.nodeTransport : undefined,
+          signal: r.abort.signal,
+        },
+        res,
+      ),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`not done within ${DIAGNOSTICS_DEADLINE_MS / 1000}s`)), DIAGNOSTICS_DEADLINE_MS);
+      }),
+    ]);
+    return { ...res, diagnostics: path };
+  } catch (e) {
+    r.log(`Warning: diagnostics of ${f.id} not saved: ${r.redactor.redact(errorText(e))}`);
+    return res;
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 export function checksTask(deployment: Deployment, events: RunEvents): Task<RunState> {
   return {
     title: 'checks',
     setup: async r => {
+      // An earlier run's folders would be read as this run's.
+      clearDiagnostics(r.config.reportDir);
       const pool = new CheckPool(
         byPriority(r.features, r.config.timeouts),
         r.features.length,
@@ -27,7 +67,9 @@ export function checksTask(deployment: Deployment, events: RunEvents): Task<RunS
             const inputs = checkInputs(r, f, scope);
             await Promise.all(f.fixtures.map(s => deployment.settled(inputs.namespace, s.id)));
             // A per-build instance speaks for its build even when no node was named (n/a, error).
-            return checkFeature(inputs, f).then(res => (scope && !res.windowsBuild ? { ...res, windowsBuild: scope.build } : res));
+            const res = await checkFeature(inputs, f).then(res => (scope && !res.windowsBuild ? { ...res, windowsBuild: scope.build } : res));
+            // Inside the wave: its fixtures are still there.
+            return r.config.diagnostics && wantsDiagnostics(res) && !r.abort.signal.aborted ? withDiagnostics(r, f, inputs, res) : res;
           }),
         f => notRunResult(f, stopReason(r.abort.signal)),
         r.abort.signal,

@@ -28,6 +28,7 @@ export function preflightTask(kc: KubeConfig, begin: (r: RunState) => Promise<vo
         server: kube.server,
         skipUnpermitted: config.skipUnpermitted,
         signal: r.abort.signal,
+        log: r.log,
       });
       try {
         r.cluster = await discover(kube, {

@@ -51,7 +51,7 @@ describe('harness: permissions a selection needs', () => {
     const needs = accessNeeds(selectFeatures(catalog, { features: ['work.exec-logs', 'res.stats'] }));
     const find = (verb: string, resource: string) => needs.find(n => n.verb === verb && n.resource === resource)!;
     expect(find('list', 'nodes').neededBy).to.deep.equal([runPartNeed('discovery')]);
-    expect(find('get', 'pods/log').neededBy).to.deep.equal(['work.exec-logs']);
+    expect(find('get', 'pods/log').neededBy).to.deep.equal([runPartNeed('diagnostics'), 'work.exec-logs']);
     expect(find('get', 'nodes/proxy').neededBy).to.deep.equal(['res.stats']);
     expect(find('create', 'pods/exec').neededBy).to.have.members(['work.exec-logs', 'res.stats']);
   });

@@ -16,7 +16,7 @@ import { builtinFor, containerArgv, goFlags } from './process.ts';
 import { isHostEntrypoint, runOnHost } from './hostProcess.ts';
 import { nodeSpecOf } from '../nodes/nodeSpec.ts';
 import { hostProcessBindMounts, runAsNonRootAnyCase } from '../nodes/versions.ts';
-import { computerName, makeHost, nodeEnv, nodeInterfaces, podNetwork, validWindowsUser } from './shellHost.ts';
+import { computerName, localGroupName, makeHost, nodeEnv, nodeInterfaces, podNetwork, validWindowsUser } from './shellHost.ts';
 import {
   iisServer,
   netexecServer,
@@ -161,6 +161,9 @@ export class ContainerRunner {
     // breaks: unknown-username: a name that is no account runs as the image user instead of failing.
     if (named && this.windows && !this.w.wantsHostProcess && !validWindowsUser(named, false) && this.w.ctx.broken('unknown-username'))
       return this.pulled?.manifest.user ?? 'ContainerUser';
+    // A local group (containerd 1.7+): a temporary account of the node in that group, named after
+    // the container as hcsshim names it; the start check below refuses it where it cannot run.
+    if (named && this.w.hostProcess && localGroupName(named)) return `${computerName(this.w.node.name)}\\${this.accountId}`;
     if (named) return named;
     if (this.w.hostProcess) return 'NT AUTHORITY\\SYSTEM';
     // Linux-only runAsUser has no Windows meaning and is ignored (the v1.22 Windows intro (https://v1-22.docs.kubernetes.io/docs/setup/production-environment/windows/intro-windows-in-kubernetes/)); lifted, the
@@ -193,6 +196,23 @@ export class ContainerRunner {
       `container's runAsUserName (${name}) which will be regarded as root identity and will break non-root policy (pod: "${meta.name}_${meta.namespace}(${meta.uid})", container: ${this.name})`,
     );
   }
+
+  /**
+   * A HostProcess container named by a local group: containerd before 1.7 (hcsshim 0.9) logs on
+   * the name as a user, and no runtime can run a group the node does not have. Undefined: it runs.
+   */
+  private localGroupRefusal(): string | undefined {
+    const w = this.w;
+    if (!w.hostProcess || w.ctx.broken('run-as-username', true)) return undefined;
+    const named = this.spec.securityContext?.windowsOptions?.runAsUserName ?? w.pod.spec?.securityContext?.windowsOptions?.runAsUserName;
+    if (!named || !localGroupName(named)) return undefined;
+    const rt = nodeSpecOf(w.ctx.profile, w.node.name)?.containerRuntime;
+    const groups = rt && hostProcessBindMounts({ containerRuntime: rt }) && w.node.localGroups.has(named.toLowerCase());
+    return groups ? undefined : `failed to create containerd task: failed to create shim task: ${this.name}: The user name or password is incorrect.: unknown`;
+  }
+
+  /** The temporary account's name: the container's ID, cut as hcsshim cuts it (20 characters). */
+  private readonly accountId = randomBytes(10).toString('hex');
 
   /**
    * The AD domain of the container's gMSA credential spec (the container's, else the pod's), which
@@ -336,6 +356,7 @@ export class ContainerRunner {
             'ping.exe',
             'netsh.exe',
             'findstr.exe',
+            'net.exe',
           ],
           ...(w.node.hasHnsdiag() ? ['hnsdiag.exe'] : []),
         ]
@@ -538,6 +559,11 @@ export class ContainerRunner {
         const msg = started.message.replace(/^Error: /, '');
         this.event('Warning', started.reason ?? 'Failed', `Error: ${msg}`);
         return finish(128, 'StartError', msg);
+      }
+      const group = this.localGroupRefusal();
+      if (group) {
+        this.event('Warning', 'Failed', `Error: ${group}`);
+        return finish(128, 'StartError', group);
       }
       if (this.windows && !this.w.wantsHostProcess && !validWindowsUser(host.user, false) && !this.w.ctx.broken('run-as-username', true)) {
         // §1: an invalid runAsUserName fails the container start.

@@ -27,6 +27,8 @@ export class NodeRuntime {
   readonly bootTime = new Date();
   /** breaks: pod-ip: the endpoint address every Windows pod of the node is shown (its first pod's). */
   sharedPodIP?: string;
+  /** Local groups made on the node (net localgroup /add), lower-case. */
+  readonly localGroups = new Set<string>();
 
   constructor(
     readonly spec: NodeSpec,

@@ -19,6 +19,16 @@ const VALID_WINDOWS_USERS = ['containeruser', 'containeradministrator'];
 const HOSTPROCESS_USERS = ['nt authority\\system', 'nt authority\\local service', 'nt authority\\network service'];
 
 /** Whether runAsUserName names an account the container can log on as. */
+/**
+ * A HostProcess runAsUserName that is no built-in account: hcsshim 0.10 (containerd 1.7+) takes it
+ * as a local group and runs the container as a temporary account in it (upstream host_process.go
+ * "should run as localgroup accounts").
+ */
+export function localGroupName(user: string): boolean {
+  const u = user.toLowerCase();
+  return !u.includes('\\') && !HOSTPROCESS_USERS.includes(u) && !VALID_WINDOWS_USERS.includes(u);
+}
+
 export function validWindowsUser(user: string, hostProcess: boolean): boolean {
   const u = user.toLowerCase();
   if (hostProcess) return HOSTPROCESS_USERS.includes(u) || VALID_WINDOWS_USERS.includes(u) || /^[^\\]+\\[^\\]+$/.test(user);
@@ -108,6 +118,7 @@ export function makeHost(p: HostParts): ShellHost {
       hnsNetworks: () => node.hnsNetworks(),
       hnsModule: () => node.hasHnsModule(),
       computeProcesses: () => node.computeProcesses(),
+      localGroups: () => node.localGroups,
     };
   if (resources) host.resources = resources;
   if (startServer) host.startServer = startServer;

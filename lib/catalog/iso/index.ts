@@ -4,5 +4,6 @@ import type { Feature } from '../types.ts';
 import { features as isolation } from './isolation.ts';
 import { features as hostProcessVolumes } from './hostProcessVolumes.ts';
 import { features as hostProcessInit } from './hostProcessInit.ts';
+import { features as hostProcessLocalGroup } from './hostProcessLocalGroup.ts';
 
-export const features: Feature[] = [...isolation, ...hostProcessVolumes, ...hostProcessInit];
+export const features: Feature[] = [...isolation, ...hostProcessVolumes, ...hostProcessInit, ...hostProcessLocalGroup];

@@ -25,6 +25,7 @@ import { runWhere } from './tools/where.ts';
 import { runNetstat } from './tools/netstat.ts';
 import { runHnsdiag } from './tools/hnsdiag.ts';
 import { runNltest } from './tools/nltest.ts';
+import { runNet } from './tools/netLocalgroup.ts';
 
 let table: Record<string, Program> | undefined;
 function programs(): Record<string, Program> {
@@ -51,6 +52,7 @@ function programs(): Record<string, Program> {
     netstat: runNetstat,
     hnsdiag: runHnsdiag,
     nltest: runNltest,
+    net: runNet,
   };
   // busybox applets as programs (ls, cat...): the sh built-in of the same name.
   for (const a of BUSYBOX_BUILTINS) table[a] ??= runApplet;

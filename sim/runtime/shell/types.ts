@@ -85,6 +85,8 @@ export interface ShellHost {
     hnsNetworks(): HnsNetwork[];
     /** Get-HnsNetwork's module (hns.psm1) is imported on the node. */
     hnsModule?(): boolean;
+    /** The node's local groups (lower-case names), as `net localgroup` adds and removes them. */
+    localGroups?(): Set<string>;
     computeProcesses(): ComputeProcess[];
   };
   /** The AD domain a gMSA credential spec gave the container (DomainJoinConfig.DnsName); unset: no domain. */

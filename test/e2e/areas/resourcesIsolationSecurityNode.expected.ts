@@ -18,6 +18,7 @@ export const DOCUMENTED: Record<string, string> = {
   'iso.hostprocess-volumes': 'supported',
   'iso.hostprocess-incluster': 'supported',
   'iso.hostprocess-init': 'supported',
+  'iso.hostprocess-localgroup': 'supported',
   'sec.run-as-username': 'supported',
   'sec.linux-fields-rejected': 'limited',
   'sec.linux-fields-ignored': 'limited',

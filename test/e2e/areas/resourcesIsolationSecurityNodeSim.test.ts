@@ -27,6 +27,7 @@ const ISO = [
   'iso.hostprocess-volumes',
   'iso.hostprocess-incluster',
   'iso.hostprocess-init',
+  'iso.hostprocess-localgroup',
 ];
 const SEC = ['sec.run-as-username', 'sec.linux-fields-rejected', 'sec.linux-fields-ignored', 'sec.privileged', 'sec.gmsa-credspec'];
 const NODE = ['node.services', 'node.hns-network', 'node.runtime', 'node.os-supported', 'node.version-skew', 'node.pause-image', 'node.boot-id'];

@@ -32,6 +32,7 @@ const EXECS_INTO_WINDOWS = [
   'iso.hostprocess',
   'iso.hostprocess-incluster',
   'iso.hostprocess-init',
+  'iso.hostprocess-localgroup',
   'iso.hostprocess-volumes',
   'iso.process',
   'net.dns-config',
@@ -235,6 +236,7 @@ export const BREAK_CASES: BreakCase[] = [
       'iso.hostprocess-volumes',
       'iso.hostprocess-incluster',
       'iso.hostprocess-init',
+      'iso.hostprocess-localgroup',
       'sec.run-as-username',
       'sec.unknown-username-refused',
       'sec.username-override',
@@ -251,7 +253,13 @@ export const BREAK_CASES: BreakCase[] = [
   // The runtime drops gMSA credential specs: nltest in both containers names no domain.
   { name: 'gmsa-credspec', breaks: ['gmsa-credspec'], regressed: ['sec.gmsa-credspec'], error: [] },
   { name: 'unknown-username', breaks: ['unknown-username'], regressed: ['sec.unknown-username-refused'], error: [] },
-  { name: 'username-precedence', breaks: ['username-precedence'], regressed: ['sec.unknown-username-refused', 'sec.username-override'], error: [] },
+  // The local-group container's own runAsUserName loses to the pod's SYSTEM too.
+  {
+    name: 'username-precedence',
+    breaks: ['username-precedence'],
+    regressed: ['sec.unknown-username-refused', 'sec.username-override', 'iso.hostprocess-localgroup'],
+    error: [],
+  },
   { name: 'run-as-nonroot', breaks: ['run-as-nonroot'], regressed: ['sec.run-as-nonroot'], error: ['sec.run-as-nonroot-any-case'] },
   // The API server takes any stop signal on a Windows pod.
   { name: 'stop-signal-validation', breaks: ['stop-signal-validation'], regressed: ['work.stop-signal-windows'], error: [] },

@@ -37,6 +37,7 @@ const MINE = [
   'iso.hostprocess-volumes',
   'iso.hostprocess-incluster',
   'iso.hostprocess-init',
+  'iso.hostprocess-localgroup',
   'sec.run-as-username',
   'sec.linux-fields-rejected',
   'sec.linux-fields-ignored',

@@ -5,7 +5,7 @@
 
 import { createHash } from 'node:crypto';
 import type { NodeSpec } from '../profiles/types.ts';
-import type { ComputeProcess, HnsNetwork, ServiceState } from './shell/types.ts';
+import type { ComputeProcess, HnsEndpoint, HnsNetwork, ServiceState } from './shell/types.ts';
 import type { RuntimeContext } from './context.ts';
 import type { PodWorker } from './podWorker.ts';
 import { cniNodeFacts, type CniNodeFacts } from '../nodes/cni.ts';
@@ -197,6 +197,20 @@ export class NodeRuntime {
     const { hnsNetwork: name, hnsType: type } = this.cni();
     const cni: HnsNetwork = { id: guid(`${this.name}-${name}`), name, type, subnets: [subnet], managementIP: addr };
     return [{ id: guid(`${this.name}-nat`), name: 'nat', type: 'nat', subnets: ['172.24.32.0/20'] }, cni];
+  }
+
+  /** One endpoint on the CNI's network per pod with its own address (hostNetwork and HostProcess pods have none). */
+  hnsEndpoints(): HnsEndpoint[] {
+    const cni = this.hnsNetworks().find(n => n.type !== 'nat');
+    if (!cni) return [];
+    const out: HnsEndpoint[] = [];
+    for (const w of this.pods.values()) {
+      if (!w.sandboxReady || w.hostProcess || w.hostNetwork || !w.ip) continue;
+      const id = guid(`${w.uid}-endpoint`);
+      const mac = `00-15-5D-${id.slice(0, 2)}-${id.slice(2, 4)}-${id.slice(4, 6)}`.toUpperCase();
+      out.push({ id, name: `${id}_${cni.name}`, ipAddress: w.ip, macAddress: mac, type: cni.type, virtualNetwork: cni.id, virtualNetworkName: cni.name });
+    }
+    return out;
   }
 
   /** HCS compute systems: one Container per running container, one VirtualMachine per Hyper-V pod (hyperv.go). */

@@ -116,6 +116,7 @@ export function makeHost(p: HostParts): ShellHost {
     host.node = {
       services: () => node.services(),
       hnsNetworks: () => node.hnsNetworks(),
+      hnsEndpoints: () => node.hnsEndpoints(),
       hnsModule: () => node.hasHnsModule(),
       computeProcesses: () => node.computeProcesses(),
       localGroups: () => node.localGroups,

@@ -47,6 +47,16 @@ export interface HnsNetwork {
   subnets?: string[];
   managementIP?: string;
 }
+/** One HNS endpoint (a pod's network adapter), as Get-HnsEndpoint lists it. */
+export interface HnsEndpoint {
+  id: string;
+  name: string;
+  ipAddress: string;
+  macAddress: string;
+  type: string;
+  virtualNetwork: string;
+  virtualNetworkName: string;
+}
 export interface ComputeProcess {
   id: string;
   owner: string;
@@ -83,6 +93,7 @@ export interface ShellHost {
   node?: {
     services(): ServiceState[];
     hnsNetworks(): HnsNetwork[];
+    hnsEndpoints?(): HnsEndpoint[];
     /** Get-HnsNetwork's module (hns.psm1) is imported on the node. */
     hnsModule?(): boolean;
     /** The node's local groups (lower-case names), as `net localgroup` adds and removes them. */

@@ -3,7 +3,23 @@
 // a passing one none, --no-diagnostics none; no file of the run holds a secret value.
 
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { V1ClusterRole } from '@kubernetes/client-node';
+import { parseAllDocuments, stringify } from 'yaml';
+import { ROOT } from '../../support/cli.ts';
 import { FAST_NET, runOnSim, type SimRun } from '../../support/simRun.ts';
+
+/** ci/rbac.yaml without the rule on pods/log. */
+function withoutPodLogs(): string {
+  return parseAllDocuments(readFileSync(join(ROOT, 'ci/rbac.yaml'), 'utf8'))
+    .map(d => {
+      const o = d.toJS() as V1ClusterRole;
+      if (o.kind === 'ClusterRole') o.rules = o.rules!.filter(r => !r.resources!.includes('pods/log'));
+      return stringify(o);
+    })
+    .join('---\n');
+}
 
 const FEATURES = ['cfg.secret-env', 'cfg.configmap-env', 'node.services'];
 const OPTIONS = { ssh: true, inChild: true, timeouts: { ...FAST_NET, podStart: 30_000 } };
@@ -14,10 +30,26 @@ describe('diagnostics of failing checks (sim)', function () {
   this.timeout(300_000);
   let broken: SimRun;
   let off: SimRun;
+  let green: SimRun;
 
   before(async () => {
     broken = await runOnSim(FEATURES, { ...OPTIONS, breaks: ['secret-env'] });
     off = await runOnSim(FEATURES, { ...OPTIONS, breaks: ['secret-env'], diagnostics: false });
+    green = await runOnSim(FEATURES, OPTIONS);
+  });
+
+  it('a green run leaves none', () => {
+    expect(green.exitCode, green.output.join('\n')).to.equal(0);
+    expect(Object.keys(green.reportFiles!).filter(p => p.startsWith('diagnostics/'))).to.deep.equal([]);
+  });
+
+  it('a refused pods/log is said in the folder and the preflight only warns', async () => {
+    const run = await runOnSim(['cfg.secret-env'], { ...OPTIONS, breaks: ['secret-env'], rbac: withoutPodLogs() });
+    expect(run.results.get('cfg.secret-env')?.outcome, run.output.join('\n')).to.equal('regressed');
+    expect(run.output.join('\n')).to.match(/Warning: missing permission get pods\/log/);
+    const logs = diagnosticsOf(run, 'cfg.secret-env').filter(f => /pods\/.+\.log$/.test(f));
+    expect(logs).to.not.be.empty;
+    for (const f of logs) expect(run.reportFiles![f]).to.match(/refused "get pods\/log" \(403 Forbidden\)/);
   });
 
   it('leaves a folder for exactly the failing feature', () => {
@@ -53,6 +85,7 @@ describe('diagnostics of failing checks (sim)', function () {
     }
     expect(text('/kubelet.log').join('')).to.match(/"Event occurred"/);
     expect(text('/hns.txt').join('')).to.match(/## Get-HnsNetwork/);
+    expect(text('/hns.txt').join('')).to.match(/## Get-HnsEndpoint \(exit 0\)\n[\s\S]*IPAddress +: \d/);
   });
 
   it('is linked from report.html and named in the JUnit <system-out>', () => {

@@ -907,6 +907,26 @@ const coreCommands: CmdletSpec[] = [
       });
     },
   },
+  // hns.psm1 too; Format-List keys as a real node's (acs-engine#1903: ID, IPAddress, MacAddress, Name, Type, VirtualNetwork, VirtualNetworkName).
+  {
+    name: 'Get-HnsEndpoint',
+    available: h => h.node !== undefined && h.node.hnsModule?.() !== false,
+    async run(c) {
+      return (c.host.node?.hnsEndpoints?.() ?? []).map(
+        e =>
+          new PSObject('HnsEndpoint', [
+            ['ID', e.id],
+            ['IPAddress', e.ipAddress],
+            ['MacAddress', e.macAddress],
+            ['Name', e.name],
+            ['State', 1],
+            ['Type', e.type],
+            ['VirtualNetwork', e.virtualNetwork],
+            ['VirtualNetworkName', e.virtualNetworkName],
+          ]),
+      );
+    },
+  },
   {
     name: 'Get-ComputeProcess',
     params: ['Type', 'Id', 'Owner'],

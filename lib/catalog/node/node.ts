@@ -24,6 +24,7 @@ import { isPlatformMismatch, pullFailureText } from '../../cluster/podFailures.t
 import { listAll } from '../../cluster/list.ts';
 import { cite, sources } from '../../facts/sources.ts';
 import { whileFixtureControllerActs } from '../kit/controllerActs.ts';
+import { probeBatch } from '../kit/probeBatch.ts';
 
 // ---- pure rules (tested without a cluster) ------------------------------------------------
 
@@ -182,6 +183,26 @@ async function queryService(
   return { state: serviceState(r.evidence.stdout + r.evidence.stderr, r.evidence.exitCode), exitCode: r.evidence.exitCode };
 }
 
+/** `sc.exe queryex` of each service on the node, in one exec session where the transport allows; evidence in this order. */
+async function queryServices(
+  ctx: CheckContext,
+  node: NodeInfo,
+  t: Transport,
+  svcs: string[],
+  evidence: EvidenceItem[],
+): Promise<{ state: string | undefined; exitCode: number }[]> {
+  for (const svc of svcs) ctx.step(`on ${node.name}: sc.exe queryex ${svc}`);
+  const results = await probeBatch(
+    ctx,
+    t,
+    svcs.map(name => ({ kind: 'service-query', name })),
+  );
+  return results.map(r => {
+    evidence.push(r.evidence);
+    return { state: serviceState(r.evidence.stdout + r.evidence.stderr, r.evidence.exitCode), exitCode: r.evidence.exitCode };
+  });
+}
+
 const describeState = (state: string | undefined, exitCode: number) =>
   state === undefined ? `in an unreadable state (exit ${exitCode})` : state === 'NOT_INSTALLED' ? 'not installed as a service' : state;
 
@@ -201,10 +222,8 @@ async function servicesProbe(ctx: CheckContext): Promise<Observation> {
   const proxyDaemonSets = ctx.cluster.network.kubeProxyDaemonSets.filter(n => /win/i.test(n));
   const obs = await onEveryNode(ctx, async (node, t, evidence) => {
     const problems: string[] = [];
-    // The node's queries go out together (the per-node limit bounds them), not one after another;
-    // evidence stays in this order.
-    const query = (svc: string) => (ev: EvidenceItem[]) => queryService(ctx, node, t, svc, ev);
-    const [kubelet, containerd, first] = await inOrder(evidence, [query('kubelet'), query('containerd'), query(KUBE_PROXY_SERVICES[0])]);
+    // The node's three queries in one exec session (one request per node, not three).
+    const [kubelet, containerd, first] = await queryServices(ctx, node, t, ['kubelet', 'containerd', KUBE_PROXY_SERVICES[0]], evidence);
     for (const [svc, q] of [
       ['kubelet', kubelet],
       ['containerd', containerd],

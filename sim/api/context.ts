@@ -19,6 +19,8 @@ export interface ServerState {
   faults: Faults;
   k8sMinor: number;
   bookmarkIntervalMs: number;
+  /** How long a watch without timeoutSeconds may stay open, times 1 to 2 (--min-request-timeout). */
+  minRequestTimeoutMs: number;
   /** Ends every open watch and stream (called by close()). */
   closers: Set<() => void>;
   closing: boolean;

@@ -42,6 +42,7 @@ import { DEFAULT_EXPIRATION_SECONDS, ServiceAccountTokens, tokenClock } from './
 import { runInRequest } from './requestContext.ts';
 import { openRequestLog } from './requestLog.ts';
 import { handleStreamingUpgrade } from './streaming/index.ts';
+import { apiTimings, startCompactor } from './timing.ts';
 
 export interface ApiServer {
   url: string;
@@ -64,7 +65,7 @@ export interface ApiServerOptions {
   handlers?: SubresourceHandlers;
   host?: string;
   port?: number;
-  /** Interval of BOOKMARK events on watches that allow them (default 60 s: the watch cache sends one about once a minute). */
+  /** Interval of BOOKMARK events on watches that allow them (default 60 s times the profile's apiTimeScale: the watch cache sends one about once a minute). */
   bookmarkIntervalMs?: number;
   /** Reuse TLS material (e.g. across restarts); generated when unset. */
   certs?: ClusterCerts;
@@ -82,6 +83,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const caX509 = new X509Certificate(certs.caPem);
   for (const r of RESOURCES) if (r.namespaced) opts.store.registerNamespaced(storageBucket(r));
 
+  const timings = apiTimings(opts.profile);
   const minor = Number(/^v?\d+\.(\d+)/.exec(opts.profile.kubernetesVersion)?.[1] ?? '33');
   const state: ServerState = {
     store: opts.store,
@@ -89,12 +91,14 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     handlers: opts.handlers,
     faults: createFaults(opts.profile),
     k8sMinor: minor,
-    bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000,
+    bookmarkIntervalMs: opts.bookmarkIntervalMs ?? timings.bookmarkIntervalMs,
+    minRequestTimeoutMs: timings.minRequestTimeoutMs,
     closers: new Set(),
     closing: false,
     tokens: new ServiceAccountTokens(opts.store, tokenClock(opts.profile.tokenLifetimeScale)),
   };
   ensureBootstrapPolicy(opts.store);
+  const stopCompactor = startCompactor(opts.store, timings.compactionIntervalMs);
   const metricsServer = !!opts.profile.addons?.metricsServer;
   /** The bound port (ephemeral unless asked), known once listening. */
   let port = opts.port ?? 0;
@@ -438,6 +442,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     async close() {
       if (state.closing) return;
       state.closing = true;
+      stopCompactor();
       for (const c of [...state.closers]) c();
       for (const s of upgraded) s.destroy();
       const closed = new Promise<void>(resolve => server.close(() => resolve()));

@@ -11,6 +11,7 @@ import type { Ctx } from './context.ts';
 import { apiVersionOf } from './resources.ts';
 import { translateFieldSelector } from './handlers/crud.ts';
 import { boolParam, int64Param, optionalBoolParam } from './params.ts';
+import { servedFromEtcd, tooOldMessage, watchTimeoutMs } from './timing.ts';
 
 export function serveWatch(ctx: Ctx): void {
   const { req, res, state, query, route } = ctx;
@@ -18,8 +19,8 @@ export function serveWatch(ctx: Ctx): void {
   const table = wantsTable(req.headers.accept);
   const include = (query.get('includeObject') as IncludeObject | null) ?? 'Metadata';
   // Events are not in the watch cache (kube-apiserver serves them from etcd), so their watches
-  // get no bookmarks, whatever the client allows.
-  const bookmarks = boolParam(query, 'allowWatchBookmarks') && ctx.bucket !== 'events';
+  // get no bookmarks, whatever the client allows (./timing.ts).
+  const bookmarks = boolParam(query, 'allowWatchBookmarks') && !servedFromEtcd(ctx.bucket);
   const sendInitial = optionalBoolParam(query, 'sendInitialEvents');
   const timeout = int64Param(query, 'timeoutSeconds') ?? 0;
   let rv = query.get('resourceVersion') ?? undefined;
@@ -67,7 +68,7 @@ export function serveWatch(ctx: Ctx): void {
   };
 
   try {
-    if (rv && rv !== '0' && state.faults.watchExpired()) throw new StoreError(410, 'Expired', `too old resource version: ${rv} (${state.store.currentRV()})`);
+    if (rv && rv !== '0' && state.faults.watchExpired()) throw new StoreError(410, 'Expired', tooOldMessage(ctx.bucket, rv, state.store.currentRV()));
     const w = state.store.watch(
       ctx.bucket,
       {
@@ -81,15 +82,17 @@ export function serveWatch(ctx: Ctx): void {
     stopWatch = () => w.stop();
   } catch (e) {
     // Too old (410) or a bad selector: one ERROR event with the Status, then the stream ends.
-    if (e instanceof StoreError && e.code === 410) write('ERROR', { ...toStatus(e), reason: 'Expired' });
-    else write('ERROR', toStatus(e));
+    if (e instanceof StoreError && e.code === 410) {
+      const expired = new StoreError(410, 'Expired', tooOldMessage(ctx.bucket, rv ?? '', state.store.oldestRV()));
+      write('ERROR', { ...toStatus(expired), reason: 'Expired' });
+    } else write('ERROR', toStatus(e));
     end();
     return;
   }
   if (sendInitial === true && bookmarks) bookmark({ 'k8s.io/initial-events-end': 'true' });
   if (bookmarks) timers.push(setInterval(() => bookmark(), state.bookmarkIntervalMs));
-  // Without timeoutSeconds the real server picks 30–60 min; an hour is plenty here.
-  timers.push(setTimeout(end, timeout > 0 ? timeout * 1000 : 3600_000));
+  // Without timeoutSeconds the server picks minRequestTimeout × [1, 2): 30–60 min by default.
+  timers.push(setTimeout(end, timeout > 0 ? timeout * 1000 : watchTimeoutMs(state)));
   const drop = state.faults.watchDropAfterMs();
   if (drop !== undefined) timers.push(setTimeout(end, drop));
 }

@@ -363,6 +363,12 @@ export interface Profile {
    * its expirationTimestamp says that real moment (absent or 1: real time; 1/600 turns 600 s into 1 s).
    */
   tokenLifetimeScale?: number;
+  /**
+   * The API server's watch clock as a share of real time (sim/api/timing.ts): etcd compaction
+   * every 5 minutes, watches without timeoutSeconds closed after 30 to 60 minutes, bookmarks about
+   * once a minute, all times this scale (1 or absent: real time; 0.01 compacts every 3 s).
+   */
+  apiTimeScale?: number;
   /** Pod Security admission: the AdmissionConfiguration's defaults and exemptions (none: privileged everywhere). */
   podSecurity?: PodSecurityConfig;
   /** Validating admission webhooks that refuse in their own words (sim/api/admission/webhooks.ts). */

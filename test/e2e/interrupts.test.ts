@@ -131,17 +131,21 @@ describe('interrupts, leases and signals', function () {
     await waitForOutput(p, /SIGINT: stopping/);
     p.kill('SIGINT');
     const all = String((await p).all);
-    await core.patchNamespacedConfigMap({ namespace, name: 'hold-teardown', body: [{ op: 'remove', path: '/metadata/finalizers' }] });
     const line = /^\s*(wincheck cleanup .*)$/m.exec(all)?.[1];
     expect(line, all).to.equal(
       `wincheck cleanup --kubeconfig '${file}' --context elsewhere --cluster sim --user admin --as wincheck-admin --as-group system:masters --as-group system:authenticated --run-id ${runId}`,
     );
     // As printed, by a shell, with wincheck being this checkout's CLI.
-    const c = await execa('sh', ['-c', `wincheck() { "${process.execPath}" --import tsx "${join(ROOT, 'cli/main.ts')}" "$@"; }; ${line}`], {
+    const cleanup = execa('sh', ['-c', `wincheck() { "${process.execPath}" --import tsx "${join(ROOT, 'cli/main.ts')}" "$@"; }; ${line}`], {
       cwd: ROOT,
       reject: false,
       all: true,
     });
+    // The held namespace is still there when the printed command reaches it; only then is the
+    // hold released (else the run's own deletion could finish first, leaving cleanup nothing).
+    await waitForOutput(cleanup, new RegExp(`Deleting namespace ${namespace}`));
+    await core.patchNamespacedConfigMap({ namespace, name: 'hold-teardown', body: [{ op: 'remove', path: '/metadata/finalizers' }] });
+    const c = await cleanup;
     expect(c.exitCode, String(c.all)).to.equal(0);
     expect(String(c.stdout)).to.contain(`Deleted namespace ${namespace}.`);
     expect(await leftovers(runId)).to.deep.equal([]);

@@ -11,7 +11,7 @@ import type { ServerVersion } from '../../facts/kubernetes.ts';
 import { buildNumberOf, windowsBuildRow } from '../../facts/windows.ts';
 import { checkImageForBuild, NoImageError } from '../../fixtures/images.ts';
 import { FIXTURE_LABEL } from '../../fixtures/render.ts';
-import type { Transport } from '../../probes/types.ts';
+import type { ProbeResult, Transport } from '../../probes/types.ts';
 import { serviceState } from '../../probes/readers/service.ts';
 import { isHnsdiagListing, parseHnsdiagNetworks, parseHnsNetworks, type HnsNetwork } from '../../probes/readers/hnsNetworks.ts';
 import { supported } from '../expect.ts';
@@ -156,16 +156,6 @@ function visitedText(ctx: CheckContext): string {
     .join(', ')}${skipped.length ? `; not visited: ${skipped.join(', ')}` : ''}`;
 }
 
-/** Runs the steps at once, each with its own evidence list, and appends those lists in the steps' order. */
-async function inOrder<T extends unknown[]>(evidence: EvidenceItem[], steps: { [K in keyof T]: (ev: EvidenceItem[]) => Promise<T[K]> }): Promise<T> {
-  const lists = steps.map(() => [] as EvidenceItem[]);
-  try {
-    return (await Promise.all(steps.map((step, i) => step(lists[i])))) as T;
-  } finally {
-    for (const l of lists) evidence.push(...l);
-  }
-}
-
 /** kube-proxy's Windows service names: upstream and most providers, and AKS's. */
 export const KUBE_PROXY_SERVICES = ['kube-proxy', 'kubeproxy'];
 
@@ -259,21 +249,23 @@ async function servicesProbe(ctx: CheckContext): Promise<Observation> {
 }
 
 const NOT_RECOGNIZED = /is not recognized as (the name of a cmdlet|an internal or external command)/i;
+/** PowerShell's CommandNotFoundException for Get-HnsNetwork itself (its error record names the term). */
+const NOT_RECOGNIZED_HNS = /'Get-HnsNetwork' is not recognized as the name of a cmdlet/i;
 
 /**
  * The node's HNS networks: Get-HnsNetwork, else (its hns.psm1 module absent, as on nodes that do
  * not download it) hnsdiag list networks. `couldNotTell` when neither source answered readably.
  */
+/** The HNS networks from Get-HnsNetwork's answer, or from hnsdiag where Get-HnsNetwork is not installed. */
 async function hnsNetworksOf(
   ctx: CheckContext,
   node: NodeInfo,
   t: Transport,
+  hns: ProbeResult,
   evidence: EvidenceItem[],
 ): Promise<{ nets: HnsNetwork[]; source: string; failed?: string } | { couldNotTell: string }> {
-  ctx.step(`on ${node.name}: Get-HnsNetwork`);
-  const hns = await ctx.probe(t, { kind: 'node-command', script: 'Get-HnsNetwork | Format-List Name, Type, ID' });
   evidence.push(hns.evidence);
-  const absent = !hns.ok && NOT_RECOGNIZED.test(hns.evidence.stdout + hns.evidence.stderr);
+  const absent = !hns.ok && NOT_RECOGNIZED_HNS.test(hns.evidence.stdout + hns.evidence.stderr);
   if (!absent) {
     const nets = parseHnsNetworks(hns.evidence.stdout);
     // No network prints nothing; output that holds no Name/Type block was not understood.
@@ -298,16 +290,12 @@ async function hnsNetworksOf(
 async function hnsProbe(ctx: CheckContext): Promise<Observation> {
   const wantType = ctx.cluster.network.networkMode ? HNS_TYPE_FOR_MODE[ctx.cluster.network.networkMode] : undefined;
   const obs = await onEveryNode(ctx, async (node, t, evidence) => {
-    // ipconfig goes out with the HNS query, not after it (evidence in this order all the same).
-    const [found, ip] = await inOrder(evidence, [
-      (ev: EvidenceItem[]) => hnsNetworksOf(ctx, node, t, ev),
-      async (ev: EvidenceItem[]) => {
-        ctx.step(`on ${node.name}: ipconfig`);
-        const r = await ctx.probe(t, { kind: 'ip-config' });
-        ev.push(r.evidence);
-        return r;
-      },
-    ]);
+    // Get-HnsNetwork and ipconfig in one exec session (one request per node, not two); a batch's
+    // stderr is shared, but only Get-HnsNetwork's own "not recognized" counts as its absence.
+    ctx.step(`on ${node.name}: Get-HnsNetwork and ipconfig`);
+    const [hns, ip] = await probeBatch(ctx, t, [{ kind: 'node-command', script: 'Get-HnsNetwork | Format-List Name, Type, ID' }, { kind: 'ip-config' }]);
+    const found = await hnsNetworksOf(ctx, node, t, hns, evidence);
+    evidence.push(ip.evidence);
     if ('couldNotTell' in found) return found;
     const { nets } = found;
     // Older hnsdiag lists no type: such a network is the CNI's unless its name is the host's NAT/ICS one.

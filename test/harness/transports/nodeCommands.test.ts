@@ -86,13 +86,50 @@ describe("node-level checks: a node's commands go out together", () => {
     expect(obs.works, obs.summary).to.equal(true);
   });
 
-  it('a batch is cut at its markers; a missing marker leaves the rest to be run apart, and only plain .exe argvs batch', () => {
+  it('node.hns-network asks Get-HnsNetwork and ipconfig in one exec session; a missing Get-HnsNetwork (its own error record) still falls back to hnsdiag', async () => {
+    const HNS = 'Name : cbr0\r\nType : L2Bridge\r\nID   : 1\r\n\r\n';
+    const IPCONFIG = 'Windows IP Configuration\r\n\r\nEthernet adapter vEthernet (Ethernet):\r\n\r\n   IPv4 Address. . . . . . . . . . . : 10.0.0.4\r\n';
+    const NOT_FOUND = "Get-HnsNetwork : The term 'Get-HnsNetwork' is not recognized as the name of a cmdlet, function, script file, or operable program.\r\n";
+    for (const hnsModule of [true, false]) {
+      const sent: string[][] = [];
+      const t: Transport = {
+        os: 'windows',
+        description: 'fake win-1',
+        async run(command): Promise<CommandResult> {
+          const argv = (Array.isArray(command) ? command : [command]).map(String);
+          sent.push(argv);
+          if (argv[0] === 'hnsdiag.exe') return { stdout: 'Name  Type  Id\r\ncbr0  L2Bridge  1\r\n', stderr: '', exitCode: 0 };
+          const script = argv[3];
+          expect(script).to.equal(
+            'Get-HnsNetwork | Format-List Name, Type, ID; "@@wincheck-end 0 $([int](-not $?))"; ipconfig.exe; "@@wincheck-end 1 $LASTEXITCODE"',
+          );
+          return hnsModule
+            ? { stdout: `${HNS}@@wincheck-end 0 0\r\n${IPCONFIG}@@wincheck-end 1 0\r\n`, stderr: '', exitCode: 0 }
+            : { stdout: `@@wincheck-end 0 1\r\n${IPCONFIG}@@wincheck-end 1 0\r\n`, stderr: NOT_FOUND, exitCode: 0 };
+        },
+      };
+      const ctx = { ...fakeCtx(['win-1']).ctx, nodeTransport: async () => t } as CheckContext;
+      const obs = await features.find(f => f.id === 'node.hns-network')!.probe(ctx);
+      expect(obs.works, `${hnsModule}: ${obs.summary}`).to.equal(true);
+      expect(sent.map(a => a[0])).to.deep.equal(hnsModule ? ['powershell'] : ['powershell', 'hnsdiag.exe']);
+      const items = obs.evidence.filter(e => typeof e !== 'string');
+      expect(items.map(e => [e.command, e.exitCode])).to.deep.equal([
+        ['powershell -NoProfile -Command "Get-HnsNetwork | Format-List Name, Type, ID"', hnsModule ? 0 : 1],
+        ...(hnsModule ? [] : [['hnsdiag.exe list networks', 0]]),
+        ['ipconfig', 0],
+      ]);
+    }
+  });
+
+  it('a batch is cut at its markers; a missing marker leaves the rest to be run apart, and only plain native argvs and PowerShell scripts batch', () => {
     expect(
       batchScript([
         ['sc.exe', 'queryex', 'kubelet'],
         ['hnsdiag.exe', 'list', 'networks'],
       ]),
     ).to.equal('sc.exe queryex kubelet; "@@wincheck-end 0 $LASTEXITCODE"; hnsdiag.exe list networks; "@@wincheck-end 1 $LASTEXITCODE"');
+    // A bare native name runs as its .exe (PowerShell's alias sc = Set-Content must not catch it).
+    expect(batchScript([['sc', 'query', 'x']])).to.equal('sc.exe query x; "@@wincheck-end 0 $LASTEXITCODE"');
     expect(
       batchScript([
         ['cmd', '/c', 'echo hi'],

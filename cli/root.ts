@@ -127,6 +127,8 @@ function buildProgram(setCode: (c: number) => void): Command {
     .option('--egress-url <url>', 'an address outside the cluster for egress checks')
     .option('--nodes <glob>', 'Windows nodes the node-level checks visit (repeatable; default: every Ready Windows node that is not cordoned)', collect, [])
     .option('--include-cordoned', 'node-level checks visit cordoned Windows nodes too (never NotReady ones)')
+    .option('--disruptive', 'also run the disruptive checks (reboot, graceful shutdown, memory-pressure eviction) on the --disruptive-node')
+    .option('--disruptive-node <node>', 'the one Ready Windows node the disruptive checks may disrupt (only with --disruptive)')
     .action(async (o: Record<string, unknown>) => setCode(await runAction(o)));
 
   program
@@ -382,6 +384,8 @@ async function runChecks(o: Record<string, unknown>): Promise<number> {
     egressUrl: o.egressUrl as string | undefined,
     nodes: o.nodes as string[],
     includeCordoned: o.includeCordoned as boolean | undefined,
+    disruptive: o.disruptive as boolean | undefined,
+    disruptiveNode: o.disruptiveNode as string | undefined,
     sshUser: o.sshUser as string | undefined,
     sshKey: o.sshKey as string | undefined,
     sshKnownHosts: o.sshKnownHosts as string | undefined,

@@ -4,8 +4,14 @@ import { schedulableWindowsNodes, usableLinuxNodes } from '../discovery/nodes.ts
 import type { ClusterInfo } from '../discovery/types.ts';
 import type { Need } from './types.ts';
 
+/** The run's options that needs depend on. */
+export interface NeedOptions {
+  egressUrl?: string;
+  disruptiveNode?: string;
+}
+
 /** Why the need is unmet, or undefined when it is met. */
-export function unmetNeed(need: Need, c: ClusterInfo, opts: { egressUrl?: string }): string | undefined {
+export function unmetNeed(need: Need, c: ClusterInfo, opts: NeedOptions): string | undefined {
   const win = schedulableWindowsNodes(c.nodes);
   switch (need) {
     case 'windows-node':
@@ -40,8 +46,13 @@ export function unmetNeed(need: Need, c: ClusterInfo, opts: { egressUrl?: string
       return c.dualStack ? undefined : 'the cluster is not dual-stack (no node has both IPv4 and IPv6 pod CIDRs)';
     case 'egress-url':
       return opts.egressUrl ? undefined : 'no --egress-url given (an address outside the cluster to reach)';
+    case 'disruptive-node':
+      return opts.disruptiveNode ? undefined : DISRUPTIVE_NOT_ASKED;
   }
 }
+
+/** Why a disruptive feature is n/a on a routine run. */
+export const DISRUPTIVE_NOT_ASKED = 'disruptive: run with --disruptive --disruptive-node NODE';
 
 /** "; not usable: cp (taint node-role.kubernetes.io/control-plane:NoSchedule), w2 (NotReady)". */
 function describeOthers(c: ClusterInfo, os: 'linux' | 'windows'): string {

@@ -42,7 +42,8 @@ export type Need =
   | 'metrics-server'
   | 'load-balancer'
   | 'dual-stack'
-  | 'egress-url'; // --egress-url given (air-gapped clusters have none)
+  | 'egress-url' // --egress-url given (air-gapped clusters have none)
+  | 'disruptive-node'; // --disruptive --disruptive-node NODE given (never by default)
 
 export type Expected = 'supported' | 'limited' | 'n/a';
 
@@ -133,6 +134,8 @@ export interface CheckContext {
     nodes?: string[];
     /** --include-cordoned: node-level checks visit cordoned nodes too (never NotReady ones). */
     includeCordoned?: boolean;
+    /** --disruptive --disruptive-node: the Ready Windows node disruptive features may disrupt (checked in preflight). */
+    disruptiveNode?: string;
     /** Deadlines for waits (pod start, rollout...), from lib/cluster/timeouts.ts and the config. */
     timeouts: Timeouts;
   };

@@ -26,6 +26,10 @@ export interface RunFlags {
   egressUrl?: string;
   nodes?: string[];
   includeCordoned?: boolean;
+  /** --disruptive: run the disruptive features (only together with disruptiveNode). */
+  disruptive?: boolean;
+  /** --disruptive-node: the Windows node they may disrupt. */
+  disruptiveNode?: string;
   sshUser?: string;
   sshKey?: string;
   sshKnownHosts?: string;
@@ -77,6 +81,8 @@ export function resolveConfig(flags: RunFlags, file: FileConfig, env: NodeJS.Pro
     egressUrl: takeFirst(flags.egressUrl, file.egressUrl),
     nodes: takeFirst(nonEmpty(flags.nodes), file.nodes) ?? [],
     includeCordoned: takeFirst(flags.includeCordoned, file.includeCordoned) ?? false,
+    // Flags only: a config file shared by routine runs must never make one disruptive.
+    ...(flags.disruptive && flags.disruptiveNode ? { disruptiveNode: flags.disruptiveNode } : {}),
     ssh,
     nodeAccess: takeFirst<NodeAccessMode>(flags.nodeAccess, file.nodeAccess, 'auto'),
     loadBalancer: file.loadBalancer,

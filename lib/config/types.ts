@@ -70,6 +70,11 @@ export interface RunConfig {
   nodes: string[];
   /** --include-cordoned: node-level checks visit cordoned Windows nodes too. */
   includeCordoned: boolean;
+  /**
+   * --disruptive --disruptive-node NODE: the one Windows node the disruptive features (reboot,
+   * graceful shutdown, eviction) may disrupt. Unset: they are n/a; never set by a config file.
+   */
+  disruptiveNode?: string;
   ssh: SshConfig;
   /** Default 'auto': a HostProcess pod where the cluster supports it, else SSH. */
   nodeAccess?: NodeAccessMode;

@@ -127,6 +127,16 @@ export function problemWithReportDir(dir: string): string | undefined {
 
 type Problem = (v: string) => string | undefined;
 
+/** --disruptive and --disruptive-node go together: one alone is a usage error naming the other. */
+export function problemWithDisruptive(flags: Pick<RunFlags, 'disruptive' | 'disruptiveNode'>): string | undefined {
+  if (flags.disruptive && !flags.disruptiveNode)
+    return '--disruptive needs --disruptive-node NODE: the one Ready Windows node the disruptive checks may reboot, shut down and put under memory pressure';
+  if (flags.disruptiveNode !== undefined && !flags.disruptive)
+    return `--disruptive-node ${flags.disruptiveNode} is used only with --disruptive (disruptive checks never run by default)`;
+  if (flags.disruptiveNode !== undefined) return problemWithText(flags.disruptiveNode) && `--disruptive-node ${problemWithText(flags.disruptiveNode)}`;
+  return undefined;
+}
+
 /**
  * Every run input from flags (named --flag) or the config file (named "<file>: field"), checked
  * before anything starts. The report directory is checked last: it is created by the check.
@@ -151,6 +161,8 @@ export function validateRunInputs(
   check('--skip', 'skip', flags.skip, file.skip, problemWithText);
   check('--egress-url', 'egressUrl', flags.egressUrl, file.egressUrl, problemWithUrl);
   check('--image-registry', 'imageRegistry', flags.imageRegistry, file.imageRegistry, problemWithRegistry);
+  const disruptive = problemWithDisruptive(flags);
+  if (disruptive) throw new UsageError(disruptive);
   check('--ssh-user', 'ssh.user', flags.sshUser, file.ssh?.user, problemWithText);
   check('--ssh-key', 'ssh.key', flags.sshKey, file.ssh?.key, problemWithReadableFile);
   check('--ssh-known-hosts', 'ssh.knownHosts', flags.sshKnownHosts, file.ssh?.knownHosts, problemWithReadableFile);

@@ -151,3 +151,15 @@ export function targetWindowsNode(nodes: NodeInfo[]): NodeInfo | undefined {
   const build = [...counts.entries()].sort((a, b) => b[1] - a[1] || Number(b[0].split('.')[2]) - Number(a[0].split('.')[2]))[0][0];
   return candidates.find(n => n.windowsBuild === build);
 }
+
+/** Why --disruptive-node NAME cannot be disrupted by this run: missing, not Windows, or not Ready. */
+export function problemWithDisruptiveNode(name: string, nodes: NodeInfo[]): string | undefined {
+  const n = nodes.find(x => x.name === name);
+  const windows = windowsNodes(nodes);
+  const ready = windows.filter(x => x.ready).map(x => x.name);
+  const choose = ready.length ? `Ready Windows nodes: ${ready.join(', ')}` : 'the cluster has no Ready Windows node';
+  if (!n) return `--disruptive-node ${name}: no node of that name in the cluster (${choose})`;
+  if (n.os !== 'windows') return `--disruptive-node ${name} is a ${n.os} node, not a Windows one (${choose})`;
+  if (!n.ready) return `--disruptive-node ${name} is not Ready: a disruptive check needs a node in service to return to service (${choose})`;
+  return undefined;
+}

@@ -23,7 +23,9 @@ export async function checkFeature(inputs: CheckInputs, feature: Feature): Promi
     expectation = { expected: 'supported', reason: 'expectation could not be computed', source: [] };
     return finish(inputs, feature, expectation, undefined, new Error(`expect() of ${feature.id} failed`, { cause: e }), steps, started);
   }
-  const unmet = inputs.unpermitted ?? feature.needs?.map(n => unmetNeed(n, cluster, { egressUrl: inputs.config.egressUrl })).find(Boolean);
+  const unmet =
+    inputs.unpermitted ??
+    feature.needs?.map(n => unmetNeed(n, cluster, { egressUrl: inputs.config.egressUrl, disruptiveNode: inputs.config.disruptiveNode })).find(Boolean);
   if (unmet) expectation = { ...expectation, expected: 'n/a', reason: unmet };
   const noImage = unmet ? undefined : noImageFor(inputs, feature);
   if (noImage) expectation = { ...expectation, expected: 'n/a', reason: noImage };

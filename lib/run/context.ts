@@ -39,7 +39,7 @@ export interface CheckInputs {
   nodeTransport(node: NodeInfo): Promise<Transport | undefined>;
   /** Why this feature is not permitted (--skip-unpermitted): it runs as n/a. */
   unpermitted?: string;
-  config: Pick<RunConfig, 'timeouts' | 'probeTimeoutMs' | 'egressUrl' | 'nodes'> & Partial<Pick<RunConfig, 'includeCordoned'>>;
+  config: Pick<RunConfig, 'timeouts' | 'probeTimeoutMs' | 'egressUrl' | 'nodes'> & Partial<Pick<RunConfig, 'includeCordoned' | 'disruptiveNode'>>;
 }
 
 export function makeCheckContext(inputs: CheckInputs, feature: Feature, steps: string[], signal: AbortSignal): CheckContext {
@@ -95,6 +95,7 @@ export function makeCheckContext(inputs: CheckInputs, feature: Feature, steps: s
       timeouts: inputs.config.timeouts,
       nodes: inputs.config.nodes,
       includeCordoned: inputs.config.includeCordoned,
+      disruptiveNode: inputs.config.disruptiveNode,
     },
   };
 }

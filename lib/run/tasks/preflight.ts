@@ -7,7 +7,8 @@ import { errorText } from '../../../util/errorText.ts';
 import { preflight } from '../../cluster/preflight.ts';
 import { discover } from '../../discovery/discover.ts';
 import { sshReachable } from '../../discovery/sshReachable.ts';
-import { ClusterUnreachableError } from '../../errors.ts';
+import { problemWithDisruptiveNode } from '../../discovery/nodes.ts';
+import { ClusterUnreachableError, UsageError } from '../../errors.ts';
 import { applyNodeAccessMode } from '../../transports/nodeAccess.ts';
 import { expandForBuilds } from '../builds.ts';
 import { renderContextFor } from '../createFixtures.ts';
@@ -41,6 +42,11 @@ export function preflightTask(kc: KubeConfig, begin: (r: RunState) => Promise<vo
         r.cluster.nodeAccess = applyNodeAccessMode(r.cluster.nodeAccess, config.nodeAccess);
       } catch (e) {
         throw new ClusterUnreachableError(`preflight failed on ${kube.server}: ${errorText(e)}`);
+      }
+      // The node the user named must be one this run may disrupt: a Ready Windows node of the cluster.
+      if (config.disruptiveNode) {
+        const problem = problemWithDisruptiveNode(config.disruptiveNode, r.cluster.nodes);
+        if (problem) throw new UsageError(problem);
       }
       r.render = renderContextFor({ runId: r.runId, namespace: r.namespace, secrets: r.secrets, imageRegistry: config.imageRegistry }, r.cluster);
       // Several Windows builds: each build-specific feature runs once per build (lib/run/builds.ts).

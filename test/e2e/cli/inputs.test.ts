@@ -59,6 +59,8 @@ describe('input validation', function () {
   bad('a missing --ssh-key', () => ['--ssh-key', join(dir, 'nope')], /^Error: --ssh-key .*nope does not exist/);
   bad('a missing --ssh-known-hosts', () => ['--ssh-key', key, '--ssh-known-hosts', join(dir, 'kh')], /^Error: --ssh-known-hosts .*kh does not exist/);
   bad('--ssh-key a directory', () => ['--ssh-key', dir], /^Error: --ssh-key .* is not a file/);
+  bad('--disruptive without a node', () => ['--disruptive'], /^Error: --disruptive needs --disruptive-node NODE/);
+  bad('--disruptive-node without --disruptive', () => ['--disruptive-node', 'win-1'], /^Error: --disruptive-node win-1 is used only with --disruptive/);
   bad('--timeout 0', () => ['--timeout', '0s'], /^Error: --timeout "0s" must be longer than zero/);
   bad('--timeout 20 (no unit)', () => ['--timeout', '20'], /^Error: --timeout "20" is not a duration with a unit/);
   bad('a 100 KB --suite', () => ['--suite', 'x'.repeat(100_000)], /^Error: --suite: a value of \d+ characters is too long/);

@@ -217,6 +217,7 @@ export const BREAKABLE = [
   'process-isolation', // matching-build images fail to run
   'hyperv-runtimeclass', // no utility VM for Hyper-V pods
   'hostprocess', // HostProcess pods do not run as SYSTEM on the host
+  'hostprocess-stats', // the kubelet's /stats/summary lists HostProcess pods without their containers' stats (CPU, working set, logs)
   'hostprocess-volumes', // HostProcess containers get none of their volume mounts (neither under $CONTAINER_SANDBOX_MOUNT_POINT nor at mountPath)
   'gmsa-credspec', // the runtime drops the pod's and containers' gmsaCredentialSpec (containers see no domain)
   'run-as-username', // runAsUserName ignored

@@ -5,5 +5,6 @@ import { features as isolation } from './isolation.ts';
 import { features as hostProcessVolumes } from './hostProcessVolumes.ts';
 import { features as hostProcessInit } from './hostProcessInit.ts';
 import { features as hostProcessLocalGroup } from './hostProcessLocalGroup.ts';
+import { features as hostProcessStats } from './hostProcessStats.ts';
 
-export const features: Feature[] = [...isolation, ...hostProcessVolumes, ...hostProcessInit, ...hostProcessLocalGroup];
+export const features: Feature[] = [...isolation, ...hostProcessVolumes, ...hostProcessInit, ...hostProcessLocalGroup, ...hostProcessStats];

@@ -19,6 +19,7 @@ export const DOCUMENTED: Record<string, string> = {
   'iso.hostprocess-incluster': 'supported',
   'iso.hostprocess-init': 'supported',
   'iso.hostprocess-localgroup': 'supported',
+  'iso.hostprocess-stats': 'supported',
   'sec.run-as-username': 'supported',
   'sec.linux-fields-rejected': 'limited',
   'sec.linux-fields-ignored': 'limited',

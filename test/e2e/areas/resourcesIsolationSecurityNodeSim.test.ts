@@ -28,6 +28,7 @@ const ISO = [
   'iso.hostprocess-incluster',
   'iso.hostprocess-init',
   'iso.hostprocess-localgroup',
+  'iso.hostprocess-stats',
 ];
 const SEC = ['sec.run-as-username', 'sec.linux-fields-rejected', 'sec.linux-fields-ignored', 'sec.privileged', 'sec.gmsa-credspec'];
 const NODE = ['node.services', 'node.hns-network', 'node.runtime', 'node.os-supported', 'node.version-skew', 'node.pause-image', 'node.boot-id'];
@@ -181,6 +182,14 @@ describe('features-risn: against the simulated cluster', function () {
       expectRegressedWithEvidence(run, 'node.runtime', /containerd(:\/\/| )1\.5\.18/);
       expectRegressedWithEvidence(run, 'node.os-supported', /10\.0\.14393/);
       expectRegressedWithEvidence(run, 'node.version-skew', /4 minor versions behind v1\.33\.2 \(at most 3 allowed\)/);
+    });
+  });
+
+  describe('HostProcess container stats', () => {
+    it("the kubelet lists the HostProcess pod without its containers' stats: iso.hostprocess-stats regresses, res.stats stays supported", async () => {
+      const run = await runOnSim(['iso.hostprocess-stats', 'res.stats'], { breaks: ['hostprocess-stats'], timeouts: { podStart: 8_000 } });
+      expectRegressedWithEvidence(run, 'iso.hostprocess-stats', /no container stats/);
+      expect(outcome(run, 'res.stats').outcome).to.equal('supported');
     });
   });
 

@@ -38,6 +38,7 @@ const MINE = [
   'iso.hostprocess-incluster',
   'iso.hostprocess-init',
   'iso.hostprocess-localgroup',
+  'iso.hostprocess-stats',
   'sec.run-as-username',
   'sec.linux-fields-rejected',
   'sec.linux-fields-ignored',

@@ -213,6 +213,7 @@ export const BREAKABLE = [
   'stats', // /stats/summary lacks Windows pods
   'metrics-api', // metrics.k8s.io lacks Windows pods
   'node-reserved', // allocatable == capacity
+  'allocatable-configz', // the kubelet leaves its hard eviction threshold out of allocatable (status.allocatable disagrees with /configz)
   // isolation / security
   'process-isolation', // matching-build images fail to run
   'hyperv-runtimeclass', // no utility VM for Hyper-V pods

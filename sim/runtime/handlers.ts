@@ -13,6 +13,8 @@ import { nodeMetrics, podMetrics, summary } from './stats.ts';
 import { resourceMetrics } from './resourceMetrics.ts';
 import { answer, replayCommand } from './replay.ts';
 import { joinWindowsArgv } from './shell/quote.ts';
+import { kubeletMemoryConfig } from '../nodes/kubeletConfig.ts';
+import { nodeSpecOf } from '../nodes/nodeSpec.ts';
 
 export function makeHandlers(ctx: RuntimeContext, nodes: Map<string, NodeRuntime>): SubresourceHandlers {
   const worker = (ns: string, name: string): PodWorker => {
@@ -118,6 +120,7 @@ export function makeHandlers(ctx: RuntimeContext, nodes: Map<string, NodeRuntime
               cgroupDriver: node.os === 'linux' ? 'systemd' : 'cgroupfs',
               clusterDomain: ctx.profile.network.clusterDomain ?? 'cluster.local',
               clusterDNS: [ctx.network.dnsServer().address],
+              ...kubeletMemoryConfig(ctx.profile, nodeSpecOf(ctx.profile, nodeName)!),
             },
           });
         default:

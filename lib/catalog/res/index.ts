@@ -4,5 +4,6 @@ import type { Feature } from '../types.ts';
 import { features as resources } from './resources.ts';
 import { features as resourceMetrics } from './resourceMetrics.ts';
 import { features as statsUnderLoad } from './statsUnderLoad.ts';
+import { features as allocatable } from './allocatable.ts';
 
-export const features: Feature[] = [...resources, ...statsUnderLoad, ...resourceMetrics];
+export const features: Feature[] = [...resources, ...allocatable, ...statsUnderLoad, ...resourceMetrics];

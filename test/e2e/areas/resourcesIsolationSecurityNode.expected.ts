@@ -7,6 +7,7 @@ export const DOCUMENTED: Record<string, string> = {
   'res.cpu-limit-enforced': 'supported',
   'res.memory-no-oomkill': 'limited',
   'res.node-reserved': 'supported',
+  'res.allocatable-configz': 'supported',
   'res.stats': 'supported',
   'res.stats-under-load': 'supported',
   'res.kubelet-resource-metrics': 'supported',

@@ -14,6 +14,7 @@ const RES = [
   'res.cpu-limit-enforced',
   'res.memory-no-oomkill',
   'res.node-reserved',
+  'res.allocatable-configz',
   'res.stats',
   'res.stats-under-load',
   'res.kubelet-resource-metrics',

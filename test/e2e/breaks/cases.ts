@@ -215,7 +215,9 @@ export const BREAK_CASES: BreakCase[] = [
   },
   {
     name: 'node stats',
-    breaks: ['stats', 'metrics-api', 'hyperv-runtimeclass', 'node-reserved'],
+    // allocatable = capacity (node-reserved) or without the hard eviction threshold: the kubelet's
+    // /configz no longer accounts for status.allocatable.
+    breaks: ['stats', 'metrics-api', 'hyperv-runtimeclass', 'node-reserved', 'allocatable-configz'],
     regressed: [
       'res.stats',
       'res.stats-under-load',
@@ -225,6 +227,7 @@ export const BREAK_CASES: BreakCase[] = [
       'work.hpa',
       'iso.hyperv-runtimeclass',
       'res.node-reserved',
+      'res.allocatable-configz',
     ],
     // The memory emptyDir's backing is read from its volume stats.
     error: ['res.cpu-limit-enforced', 'stor.emptydir-memory'],

@@ -108,7 +108,7 @@ export async function clusterSettled(kubeconfig: string, timeoutMs = 120_000): P
 }
 
 /** VmHWM (peak resident set) of a live process, in kB, or undefined once it is gone. */
-function vmHWM(pid: number): number | undefined {
+export function vmHWM(pid: number): number | undefined {
   try {
     const m = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Number(m[1]) : undefined;

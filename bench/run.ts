@@ -15,6 +15,11 @@ import { RESULT_PREFIX, type BenchResult } from './result.ts';
 export const BENCHMARKS: readonly { name: string; what: string; timeoutMs?: number }[] = [
   { name: 'critical-path', what: 'full run vs its slowest feature alone vs the sequential baseline; API requests; harness peak RSS', timeoutMs: 60 * 60_000 },
   { name: 'node-scale', what: 'the node suite on 100 Windows nodes vs on 2', timeoutMs: 30 * 60_000 },
+  {
+    name: 'big',
+    what: 'the whole catalog on the 500-node big profile vs mixed-build; requests per node, harness and sim RSS, largest response',
+    timeoutMs: 30 * 60_000,
+  },
   { name: 'parallel-deploy', what: 'a run of K features vs K runs of one feature (fixtures deployed up front, in parallel)' },
   { name: 'watch-vs-poll', what: "Ready → the harness's watch-based wait resolving vs a 1 s polling loop" },
   { name: 'api-overhead', what: 'list pods through the HTTPS API vs store.list in-process' },

@@ -23,11 +23,11 @@ export function addMark(marks: Record<string, number>, line: string, at: number)
   if (key && (key === 'lastCheck' || marks[key] === undefined)) marks[key] = Math.round(at);
 }
 
-/** Each check's outcome, from its console line "[ 3/76] net.w2l  supported  (1.2s)". */
+/** Each check's outcome, from its console line "[ 3/76] net.w2l  supported  (1.2s)" (per-build instances "net.w2l [ltsc2019]" keep their build). */
 export function outcomesOf(lines: string[]): Record<string, string> {
   const outcomes: Record<string, string> = {};
   for (const l of lines) {
-    const m = /^\[\s*\d+\/\d+\] (\S+)\s+(\S+)/.exec(l);
+    const m = /^\[\s*\d+\/\d+\] (\S+(?: \[[^\]\s]+\])?)\s+(\S+)/.exec(l);
     if (m) outcomes[m[1]] = m[2];
   }
   return outcomes;
@@ -35,7 +35,7 @@ export function outcomesOf(lines: string[]): Record<string, string> {
 
 /** The console lines of checks that ended as error or regressed (with their reasons). */
 export function failuresOf(lines: string[]): string[] {
-  return lines.filter(l => /^\[\s*\d+\/\d+\] \S+\s+(error|regressed)\b/.test(l));
+  return lines.filter(l => /^\[\s*\d+\/\d+\] \S+(?: \[[^\]\s]+\])?\s+(error|regressed)\b/.test(l));
 }
 
 export interface ResultsFile {

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const NAMES = ['critical-path', 'node-scale', 'parallel-deploy', 'watch-vs-poll', 'api-overhead'];
+const NAMES = ['critical-path', 'node-scale', 'big', 'parallel-deploy', 'watch-vs-poll', 'api-overhead'];
 
 describe('bench/run.ts --list', () => {
   it('names the benchmarks, each with its script', async () => {
@@ -40,6 +40,13 @@ describe("bench/runLines.ts: a run read from outside (the installed bin's consol
     expect(marks).to.deep.equal({ namespace: 0, deploying: 100, prepulled: 200, firstCheck: 300, lastCheck: 500, cleanup: 600 });
     expect(outcomesOf(lines)).to.deep.equal({ 'work.hpa': 'supported', 'net.w2l': 'regressed', 'net.session-affinity': 'limited' });
     expect(failuresOf(lines)).to.deep.equal([lines[4]]);
+  });
+
+  it('per-build instances keep their build in the key, and their failures are found', async () => {
+    const { failuresOf, outcomesOf } = await import('../../bench/runLines.ts');
+    const perBuild = ['[ 1/2] net.w2l [ltsc2019]  supported  (1.0s)', '[ 2/2] net.w2l [ltsc2022]  error  (2.0s)  pull failed'];
+    expect(outcomesOf(perBuild)).to.deep.equal({ 'net.w2l [ltsc2019]': 'supported', 'net.w2l [ltsc2022]': 'error' });
+    expect(failuresOf(perBuild)).to.deep.equal([perBuild[1]]);
   });
 
   it("each check's span, from results.json, ms from the run's start", async () => {

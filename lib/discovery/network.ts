@@ -4,12 +4,31 @@
 import type { V1ConfigMap, V1DaemonSet } from '@kubernetes/client-node';
 import type { NetworkInfo } from './types.ts';
 
+/**
+ * NetworkPolicy engines by the DaemonSet their manifests name: Calico (calico-node, also in
+ * canal), Antrea (antrea-agent), Azure NPM (azure-npm, azure-npm-win), Cilium, kube-router.
+ */
+const POLICY_ENGINES: [string, RegExp][] = [
+  ['calico', /^(calico-node|canal)/],
+  ['antrea', /^antrea-agent/],
+  ['azure-npm', /^azure-npm/],
+  ['cilium', /^cilium$|^cilium-agent/],
+  ['kube-router', /^kube-router/],
+];
+
 const CNIS = ['flannel', 'calico', 'antrea', 'cilium', 'weave', 'azure-cni', 'azure', 'aws-node', 'ovn', 'kube-router', 'canal'];
 
 export function networkInfoOf(daemonSets: V1DaemonSet[], configMaps: V1ConfigMap[]): NetworkInfo {
   const names = daemonSets.map(d => d.metadata?.name ?? '');
   const notes: string[] = [];
   const cni = CNIS.find(c => names.some(n => n.includes(c)));
+  const policyEngine = POLICY_ENGINES.find(([, re]) => names.some(n => re.test(n)))?.[0];
+  const engineDs = policyEngine ? names.filter(n => POLICY_ENGINES.find(([e]) => e === policyEngine)![1].test(n)) : [];
+  notes.push(
+    policyEngine
+      ? `NetworkPolicy engine ${policyEngine}: DaemonSet ${engineDs.join(', ')}`
+      : 'NetworkPolicy engine: none seen in kube-system (no calico-node, antrea-agent, azure-npm, cilium or kube-router DaemonSet)',
+  );
   const kubeProxyDaemonSets = names.filter(n => n.includes('kube-proxy'));
   let dsr: boolean | undefined;
   let networkMode: string | undefined;
@@ -52,7 +71,7 @@ export function networkInfoOf(daemonSets: V1DaemonSet[], configMaps: V1ConfigMap
   }
   if (dsr === undefined) notes.push('DSR: not discoverable from kube-system (no --enable-dsr flag or kube-proxy config seen)');
   if (!networkMode) notes.push('network mode: not discoverable from kube-system');
-  return { cni, kubeProxyDaemonSets, dsr, networkMode, notes };
+  return { cni, kubeProxyDaemonSets, dsr, networkMode, policyEngine, notes };
 }
 
 function readDsr(text: string): boolean | undefined {

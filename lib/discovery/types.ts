@@ -55,6 +55,11 @@ export interface NetworkInfo {
   dsr?: boolean;
   /** Windows network mode (l2bridge, overlay, host-gw), when discoverable. */
   networkMode?: string;
+  /**
+   * The NetworkPolicy engine seen in kube-system (calico, antrea, azure-npm, cilium, kube-router),
+   * from its DaemonSet names; undefined when none is seen (flannel, win-bridge: no engine).
+   */
+  policyEngine?: string;
   /** Where dsr / networkMode were read from, or why they could not be. */
   notes: string[];
 }

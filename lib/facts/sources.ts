@@ -92,6 +92,16 @@ export const cite = {
       },
       detail,
     ),
+  /** A windows-operational-readiness specification ("ext-network-policies/spec.yaml"). */
+  readiness: (file: string, detail?: string): Citation =>
+    at(
+      {
+        title: `windows-operational-readiness specifications/${file}`,
+        version: 'main',
+        url: `https://github.com/kubernetes-sigs/windows-operational-readiness/blob/main/specifications/${file}`,
+      },
+      detail,
+    ),
   /** A kubernetes/kubernetes issue, by number and title, with the release it speaks for ("v1.30"). */
   k8sIssue: (n: number, title: string, version: string, detail?: string): Citation =>
     at({ title: `kubernetes/kubernetes#${n}: ${title}`, version, url: `https://github.com/kubernetes/kubernetes/issues/${n}` }, detail),

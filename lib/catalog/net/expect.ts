@@ -162,3 +162,43 @@ export function serviceChurnExpectation(c: ClusterInfo): Expectation {
     sources(cite.k8s('test/e2e/network/service.go', 'should work after the service has been recreated'), cite.networking(), cite.intro()),
   );
 }
+
+/** Azure NPM's Windows support starts with Windows Server 2022 (Azure/azure-container-networking docs/npm.md). */
+const AZURE_NPM_MIN_BUILD = 20348;
+
+/** Engines that program NetworkPolicy on Windows nodes (Calico for Windows, Antrea on Windows, Azure NPM on 2022+). */
+const WINDOWS_POLICY_ENGINES = ['calico', 'antrea', 'azure-npm'];
+
+/**
+ * NetworkPolicy on a Windows pod: enforced by the network plugin's engine, so promised only where
+ * discovery saw an engine that runs on Windows. Upstream's readiness spec Extend.NetworkPolicy runs
+ * "should deny ingress from pods on other namespaces" of test/e2e/network/netpol.
+ */
+export function networkPolicyExpectation(c: ClusterInfo): Expectation {
+  const source = sources(
+    cite.readiness(
+      'ext-network-policies/spec.yaml',
+      'Ability to protect IPv4 pods from accessing other pods when TCP NetworkPolicys are present that block specific namespace connectability',
+    ),
+    cite.doc('concepts/services-networking/network-policies', 'creating a NetworkPolicy resource without a controller that implements it will have no effect'),
+  );
+  const engine = c.network.policyEngine;
+  const cni = c.network.cni ? `CNI ${c.network.cni}` : 'CNI unknown';
+  if (!engine)
+    return notApplicable(
+      `no NetworkPolicy engine seen in kube-system (${cni}; no calico-node, antrea-agent or azure-npm DaemonSet): a NetworkPolicy has no effect without a controller that implements it`,
+      source,
+    );
+  if (!WINDOWS_POLICY_ENGINES.includes(engine))
+    return notApplicable(`the NetworkPolicy engine ${engine} (discovered) does not run on Windows nodes: Windows pods are not policed`, source);
+  if (engine === 'azure-npm') {
+    const b = buildOrUnknown(c, 'Azure NPM on Windows', source);
+    if ('na' in b) return b.na;
+    if (b.n.buildNumber < AZURE_NPM_MIN_BUILD)
+      return notApplicable(`${describe(b.n)} < ${AZURE_NPM_MIN_BUILD}: Azure NPM enforces NetworkPolicy on Windows Server 2022 and later only`, source);
+  }
+  return supported(
+    `the NetworkPolicy engine ${engine} (discovered, ${cni}) enforces on Windows nodes: deny-all ingress blocks, allow by pod label, namespace label and port admits only what it names`,
+    source,
+  );
+}

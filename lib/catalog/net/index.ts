@@ -6,9 +6,10 @@ import type { Feature } from '../types.ts';
 import { features as dns } from './dns.ts';
 import { features as egress } from './egress.ts';
 import { features as ipv6 } from './ipv6.ts';
+import { features as networkPolicy } from './networkPolicy.ts';
 import { features as nodeToPod } from './nodeToPod.ts';
 import { features as podToPod } from './podToPod.ts';
 import { features as endpointSlices } from './endpointSlices.ts';
 import { features as services } from './services.ts';
 
-export const features: Feature[] = [...podToPod, ...dns, ...egress, ...nodeToPod, ...ipv6, ...services, ...endpointSlices];
+export const features: Feature[] = [...podToPod, ...dns, ...egress, ...nodeToPod, ...ipv6, ...services, ...endpointSlices, ...networkPolicy];

@@ -272,7 +272,8 @@ export const BREAK_CASES: BreakCase[] = [
   // EndpointSlices of Windows pods without nodeName (the sim's routing finds backends by address).
   { name: 'endpointslice-windows', breaks: ['endpointslice-windows'], regressed: ['net.endpointslices-windows'], error: [] },
   { name: 'pod-ip', breaks: ['pod-ip'], regressed: ['net.pod-ip'], error: [] },
-  // The policy engine programs nothing on Windows nodes: the default profile's flannel has no engine to break.
+  // The policy engine programs nothing on Windows nodes: the default profile's flannel has no engine to break
+  // (net.network-policy is n/a there); with Calico it regresses net.network-policy alone (test/e2e/areas/networkPolicy.test.ts).
   { name: 'network-policy', breaks: ['network-policy'], regressed: [], error: [] },
   {
     name: 'w2w-same-node',

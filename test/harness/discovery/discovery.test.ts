@@ -72,6 +72,16 @@ describe('discovery', () => {
     expect(info.kubeProxyDaemonSets).to.deep.equal(['kube-proxy', 'kube-proxy-windows']);
   });
 
+  it('finds the NetworkPolicy engine by its DaemonSet, or says none was seen', () => {
+    const ds = (name: string): V1DaemonSet => ({ metadata: { name }, spec: { selector: {}, template: { spec: { containers: [] } } } });
+    expect(networkInfoOf([ds('calico-node'), ds('calico-node-windows')], []).policyEngine).to.equal('calico');
+    expect(networkInfoOf([ds('azure-cns'), ds('azure-npm'), ds('azure-npm-win')], []).policyEngine).to.equal('azure-npm');
+    expect(networkInfoOf([ds('antrea-agent-windows')], []).policyEngine).to.equal('antrea');
+    const flannel = networkInfoOf([ds('kube-flannel-ds'), ds('kube-flannel-ds-windows')], []);
+    expect(flannel.policyEngine).to.equal(undefined);
+    expect(flannel.notes.join('\n')).to.contain('NetworkPolicy engine: none seen in kube-system');
+  });
+
   it('says when DSR and the mode cannot be discovered', () => {
     const info = networkInfoOf([], []);
     expect(info.dsr).to.equal(undefined);

@@ -113,6 +113,26 @@ describe('networking catalog', () => {
     });
   });
 
+  describe('NetworkPolicy (the engine discovery saw)', () => {
+    it('supported with Calico or Antrea; Azure NPM from 2022; n/a without an engine or with one that does not run on Windows', () => {
+      expect(exp('net.network-policy', withNet(ws2022(), { cni: 'calico', policyEngine: 'calico' })).expected).to.equal('supported');
+      expect(exp('net.network-policy', withNet(ws2019(), { cni: 'antrea', policyEngine: 'antrea' })).expected).to.equal('supported');
+      expect(exp('net.network-policy', withNet(ws2022(), { cni: 'azure', policyEngine: 'azure-npm' })).expected).to.equal('supported');
+      const old = exp('net.network-policy', withNet(ws2019(), { cni: 'azure', policyEngine: 'azure-npm' }));
+      expect(old.expected).to.equal('n/a');
+      expect(old.reason).to.match(/17763 < 20348: Azure NPM enforces NetworkPolicy on Windows Server 2022 and later only/);
+      const none = exp('net.network-policy', ws2022());
+      expect(none.expected).to.equal('n/a');
+      expect(none.reason).to.match(/no NetworkPolicy engine seen in kube-system \(CNI flannel/);
+      const cilium = exp('net.network-policy', withNet(ws2022(), { cni: 'cilium', policyEngine: 'cilium' }));
+      expect(cilium.expected).to.equal('n/a');
+      expect(cilium.reason).to.match(/cilium .* does not run on Windows nodes/);
+      expect(none.source.map(c => c.url)).to.include(
+        'https://github.com/kubernetes-sigs/windows-operational-readiness/blob/main/specifications/ext-network-policies/spec.yaml',
+      );
+    });
+  });
+
   describe('dual-stack and IPv6-only', () => {
     it('are n/a on a single-stack cluster', () => {
       expect(exp('net.dual-stack', ws2022()).expected).to.equal('n/a');

@@ -224,6 +224,7 @@ export const BREAKABLE = [
   'run-as-username', // runAsUserName ignored
   'unknown-username', // the runtime starts containers whose runAsUserName names no account (as the image user)
   'username-precedence', // the pod's runAsUserName wins over the container's
+  'run-as-user-nonroot', // the kubelet refuses runAsNonRoot Windows containers whose pod sets the Linux-only runAsUser (CreateContainerConfigError) instead of ignoring it
   'run-as-nonroot', // the kubelet skips its Windows runAsNonRoot check (ContainerAdministrator runs)
   'endpointslice-windows', // EndpointSlices list Windows pods without nodeName
   'stop-signal-validation', // the API server takes any lifecycle.stopSignal on spec.os.name=windows pods

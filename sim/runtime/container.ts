@@ -186,12 +186,18 @@ export class ContainerRunner {
     const nonRoot = this.spec.securityContext?.runAsNonRoot ?? pod.spec?.securityContext?.runAsNonRoot;
     // breaks: run-as-nonroot: the kubelet skips the check.
     if (nonRoot !== true || this.w.ctx.broken('run-as-nonroot')) return;
+    const meta = pod.metadata!;
+    // breaks: run-as-user-nonroot: the Linux-only runAsUser is held against the container, not ignored.
+    const uid = this.spec.securityContext?.runAsUser ?? pod.spec?.securityContext?.runAsUser;
+    if (uid !== undefined && this.w.ctx.broken('run-as-user-nonroot'))
+      throw new ContainerConfigError(
+        `runAsUser (${uid}) with runAsNonRoot cannot be verified on Windows (pod: "${meta.name}_${meta.namespace}(${meta.uid})", container: ${this.name})`,
+      );
     const name = this.spec.securityContext?.windowsOptions?.runAsUserName ?? pod.spec?.securityContext?.windowsOptions?.runAsUserName;
     if (name === undefined) return;
     const kubelet = nodeSpecOf(this.w.ctx.profile, this.w.node.name)?.kubeletVersion ?? this.w.ctx.profile.kubernetesVersion;
     const admin = runAsNonRootAnyCase(kubelet) ? name.toLowerCase() === 'containeradministrator' : name === 'ContainerAdministrator';
     if (!admin) return;
-    const meta = pod.metadata!;
     throw new ContainerConfigError(
       `container's runAsUserName (${name}) which will be regarded as root identity and will break non-root policy (pod: "${meta.name}_${meta.namespace}(${meta.uid})", container: ${this.name})`,
     );

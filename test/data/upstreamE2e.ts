@@ -89,7 +89,7 @@ export const UPSTREAM_SPECS: UpstreamSpec[] = [
     spec: 'SecurityContext should not be able to create pods with containers running as CONTAINERADMINISTRATOR when runAsNonRoot is true',
     features: ['sec.run-as-nonroot-any-case'],
   },
-  { file: 'security_context.go', spec: 'SecurityContext should be able to create pod and run with RunAsUser and RunAsNonRoot', note: 'runAsUser beside runAsNonRoot' },
+  { file: 'security_context.go', spec: 'SecurityContext should be able to create pod and run containers', features: ['sec.run-as-nonroot'] },
   { file: 'service.go', spec: 'Services should be able to create a functioning NodePort service for Windows', features: ['net.pod-to-nodeport', 'net.nodeport-external'] },
   { file: 'service.go', spec: 'Services should be able to delete and recreate services and their rules come back', note: 'Service churn' },
   { file: 'statefulset.go', spec: 'StatefulSet pods deleted and recreated stay routable', features: ['work.statefulset'], note: 'per-pod DNS; no delete and recreate' },

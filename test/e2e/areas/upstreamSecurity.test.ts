@@ -60,6 +60,17 @@ describe('upstream security_context.go specs against the sim', function () {
     expect(outcome(nonRoot, 'sec.run-as-nonroot-any-case').reason).to.match(/positive control failed/);
   });
 
+  it('a kubelet that holds runAsUser against runAsNonRoot: sec.run-as-nonroot regresses on its non-admin pod, the rest stay supported', async () => {
+    const run = await runOnSim(SEC, { breaks: ['run-as-user-nonroot'], timeouts: { podStart: 8_000 } });
+    expect(Object.fromEntries(SEC.map(id => [id, outcome(run, id).outcome]))).to.deep.equal({
+      'sec.unknown-username-refused': 'supported',
+      'sec.username-override': 'supported',
+      'sec.run-as-nonroot': 'regressed',
+      'sec.run-as-nonroot-any-case': 'supported',
+    });
+    expect(outcome(run, 'sec.run-as-nonroot').summary).to.match(/the non-admin runAsNonRoot pod did not run/);
+  });
+
   it('a kubelet before the CVE-2021-25749 fix: the any-case check is limited, its control passing', async () => {
     const run = await runOnSim(['sec.run-as-nonroot', 'sec.run-as-nonroot-any-case'], {
       timeouts: { podStart: 30_000 },

@@ -266,6 +266,8 @@ export const BREAK_CASES: BreakCase[] = [
     regressed: ['sec.unknown-username-refused', 'sec.username-override', 'iso.hostprocess-localgroup'],
     error: [],
   },
+  // The kubelet holds runAsUser against runAsNonRoot containers: the non-admin pod of sec.run-as-nonroot does not run.
+  { name: 'run-as-user-nonroot', breaks: ['run-as-user-nonroot'], regressed: ['sec.run-as-nonroot'], error: [] },
   { name: 'run-as-nonroot', breaks: ['run-as-nonroot'], regressed: ['sec.run-as-nonroot'], error: ['sec.run-as-nonroot-any-case'] },
   // The API server takes any stop signal on a Windows pod.
   { name: 'stop-signal-validation', breaks: ['stop-signal-validation'], regressed: ['work.stop-signal-windows'], error: [] },

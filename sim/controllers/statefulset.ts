@@ -34,6 +34,9 @@ export function startStatefulSetController({ store, profile }: ControllerContext
   );
   for (const s of store.list(STATEFULSETS).items) queue.add(keyOf(s.metadata.namespace, s.metadata.name!));
 
+  /** The ordinals each StatefulSet (by uid) has created a pod for: break statefulset-recreate replaces none of them. */
+  const created = new Map<string, Set<number>>();
+
   function sync(key: string): void {
     const [ns, name] = splitKey(key);
     const obj = store.tryGet(STATEFULSETS, ns, name);
@@ -53,6 +56,11 @@ export function startStatefulSetController({ store, profile }: ControllerContext
     for (let i = 0; i < replicas; i++) {
       const p = pods.get(i);
       if (!p) {
+        // break statefulset-recreate: a pod deleted after it was made is never made again.
+        if (isBroken(profile, 'statefulset-recreate') && created.get(obj.metadata.uid ?? '')?.has(i)) {
+          if (!parallel) break;
+          continue;
+        }
         createPod(obj, sts, i, revision);
         if (!parallel) break;
         continue;
@@ -120,6 +128,8 @@ export function startStatefulSetController({ store, profile }: ControllerContext
     };
     try {
       store.create('pods', pod as unknown as KubeObject);
+      const uid = obj.metadata.uid ?? '';
+      created.set(uid, (created.get(uid) ?? new Set()).add(ordinal));
       recordEvent(store, obj, 'Normal', 'SuccessfulCreate', `create Pod ${name} in StatefulSet ${obj.metadata.name} successful`, SOURCE);
     } catch (err) {
       if (!(err instanceof StoreError)) throw err;

@@ -21,6 +21,8 @@ export interface Target {
   service?: { namespace: string; name: string };
   /** service: the source pod is one of the Service's own backends (hairpin). */
   hairpin?: boolean;
+  /** service: created again under the name of one deleted before (a new uid). */
+  recreated?: boolean;
   /** The destination was written as IPv6 (dual-stack path). */
   ipv6?: boolean;
   /** The API server (kubernetes Service backend): always reachable. */
@@ -117,6 +119,8 @@ export class Policy {
       if (from.kind === 'external') return drop('a ClusterIP is not reachable from outside the cluster');
       if (this.hostStack(from) && from.os === 'windows' && this.broken('node-to-service', from.node)) return drop('break node-to-service');
       if (this.winPod(from) && this.broken('clusterip', from.node)) return drop('break clusterip');
+      if (this.winPod(from) && to.recreated && this.broken('service-churn', from.node))
+        return drop('break service-churn: the Windows kube-proxy programmed no rules for the recreated Service');
       if (this.winPod(from) && to.hairpin && this.broken('hairpin', from.node))
         return drop('break hairpin: a Windows pod cannot reach itself through its Service');
       return ALLOW;

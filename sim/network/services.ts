@@ -58,6 +58,8 @@ export class ServiceProxies {
   private failed = new Set<string>();
   /** Backends picked by preflight, per "listener|client", consumed by the connection that follows. */
   private picked = new Map<string, { backend: Backend; at: number }[]>();
+  /** The uid each Service name was first seen with: a later uid is the Service created again. */
+  private firstUid = new Map<string, string>();
 
   constructor(
     private store: Store,
@@ -122,8 +124,11 @@ export class ServiceProxies {
 
   private reconcile(): void {
     const want = new Map<string, ListenSpec>();
-    for (const svc of this.topo.services())
+    for (const svc of this.topo.services()) {
+      const name = `${svc.metadata?.namespace}/${svc.metadata?.name}`;
+      if (!this.firstUid.has(name) && svc.metadata?.uid) this.firstUid.set(name, svc.metadata.uid);
       for (const s of this.specsOf(svc)) if (!this.opts.reserved.has(`${s.proto}:${s.address}:${s.port}`)) want.set(s.key, s);
+    }
     for (const [key, l] of this.listeners) {
       const w = want.get(key);
       if (!w || w.svc.namespace !== l.svc.namespace || w.svc.name !== l.svc.name) {
@@ -227,6 +232,7 @@ export class ServiceProxies {
       os: l.node ? this.policy.nodeOS(l.node) : undefined,
       service: l.svc,
       hairpin: client.kind === 'pod' && this.isBackend(svc, sp, client.address),
+      recreated: !!svc.metadata?.uid && this.firstUid.get(`${l.svc.namespace}/${l.svc.name}`) !== svc.metadata.uid,
     };
     const d = this.policy.decide(client, target, l.proto);
     if (!d.allowed) return { ok: false, mode: d.mode, reason: d.reason };

@@ -191,6 +191,7 @@ export const BREAKABLE = [
   'deployment-controller-down', // the Deployment controller never acts (no status, no ReplicaSet)
   'statefulset-controller-down', // the StatefulSet controller never acts (no status, no pods)
   'statefulset-dns', // no per-pod DNS records for StatefulSets
+  'statefulset-recreate', // a StatefulSet pod deleted is not created again by its controller
   'shared-netns', // containers of one pod do not share localhost
   'exec', // exec into Windows pods fails
   'logs', // logs of Windows pods are empty
@@ -240,6 +241,7 @@ export const BREAKABLE = [
   'w2l',
   'l2w',
   'clusterip',
+  'service-churn', // a Service created again under a deleted one's name gets no rules on Windows nodes (its ClusterIP times out from Windows pods)
   'dns',
   'dns-config',
   'egress',

@@ -11,5 +11,6 @@ import { features as nodeToPod } from './nodeToPod.ts';
 import { features as podToPod } from './podToPod.ts';
 import { features as endpointSlices } from './endpointSlices.ts';
 import { features as services } from './services.ts';
+import { features as serviceChurn } from './serviceChurn.ts';
 
-export const features: Feature[] = [...podToPod, ...dns, ...egress, ...nodeToPod, ...ipv6, ...services, ...endpointSlices, ...networkPolicy];
+export const features: Feature[] = [...podToPod, ...dns, ...egress, ...nodeToPod, ...ipv6, ...services, ...serviceChurn, ...endpointSlices, ...networkPolicy];

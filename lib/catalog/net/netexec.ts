@@ -44,6 +44,8 @@ export const FX = {
     os: 'linux',
     params: { ...WIN_BACKENDS, timeoutSeconds: String(AFFINITY_TIMEOUT_SECONDS) },
   } as FixtureSpec,
+  /** The Service net.service-churn deletes and creates again (Windows backends). */
+  svcChurn: { id: 'net-svc-churn', template: 'net-svc-clusterip', os: 'linux', params: WIN_BACKENDS } as FixtureSpec,
   svcNodePort: { id: 'net-svc-nodeport', template: 'net-svc-nodeport', os: 'linux', params: { ...WIN_BACKENDS, trafficPolicy: 'Cluster' } } as FixtureSpec,
   svcLocal: { id: 'net-svc-local', template: 'net-svc-nodeport', os: 'linux', params: { ...WIN_BACKENDS, trafficPolicy: 'Local' } } as FixtureSpec,
   svcLocalLinux: {

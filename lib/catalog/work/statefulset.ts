@@ -14,7 +14,7 @@ import { cite, sources } from '../../facts/sources.ts';
 const STATEFULSET_REPLICAS = 2;
 
 /** The pod's "<namespace>.svc.<domain>" search suffix; cluster.local when ipconfig does not show one. */
-async function serviceSuffix(ctx: CheckContext, pod: string, evidence: EvidenceItem[]): Promise<string> {
+export async function serviceSuffix(ctx: CheckContext, pod: string, evidence: EvidenceItem[]): Promise<string> {
   const { cfg } = await ipconfigOf(ctx, ctx.podTransport(pod, 'windows'));
   const suffix = cfg.searchList.find(s => s.toLowerCase().startsWith(`${ctx.namespace}.svc.`));
   evidence.push(
@@ -25,10 +25,12 @@ async function serviceSuffix(ctx: CheckContext, pod: string, evidence: EvidenceI
   return suffix ?? `${ctx.namespace}.svc.cluster.local`;
 }
 
-async function statefulSetProbe(ctx: CheckContext): Promise<Observation> {
-  const name = 'statefulset';
+/**
+ * Watches until the fixture's StatefulSet `name` has its replicas ready (evidence line pushed);
+ * an Observation when it never does, a MeansError thrown when a pod or the controller cannot act.
+ */
+export async function statefulSetReady(ctx: CheckContext, name: string, evidence: EvidenceItem[]): Promise<Observation | undefined> {
   ctx.fixture(name);
-  const evidence: EvidenceItem[] = [];
   ctx.step(`waiting for statefulset ${name} to have ${STATEFULSET_REPLICAS} ready replicas`);
   try {
     // Ends early on evidence: a pod that fails for good or stays Unschedulable, a controller that never observes the set.
@@ -55,12 +57,20 @@ async function statefulSetProbe(ctx: CheckContext): Promise<Observation> {
         ),
     );
     evidence.push(`statefulset ${name}: replicas ${sts.status?.replicas}, ready ${sts.status?.readyReplicas}`);
+    return undefined;
   } catch (e) {
     if (!(e instanceof WaitTimeoutError)) throw e;
     const means = await meansOfWorkload(ctx, `app=${name}`, `statefulset ${name}`);
     if (means) throw means;
     return { works: false, summary: e.message, evidence: [...evidence, e.message] };
   }
+}
+
+async function statefulSetProbe(ctx: CheckContext): Promise<Observation> {
+  const name = 'statefulset';
+  const evidence: EvidenceItem[] = [];
+  const notReady = await statefulSetReady(ctx, name, evidence);
+  if (notReady) return notReady;
   const pods = (await listAll(q => ctx.kube.core.listNamespacedPod({ namespace: ctx.namespace, labelSelector: `app=${name}`, ...q }))).items;
   const names = pods.map(p => p.metadata?.name ?? '').sort();
   const wanted = Array.from({ length: STATEFULSET_REPLICAS }, (_, i) => `${name}-${i}`);

@@ -43,6 +43,7 @@ const DOCUMENTED: Record<string, Outcome> = {
   'net.node-to-service': 'supported',
   'net.nodeport-external': 'supported',
   'net.pod-to-nodeport': 'supported',
+  'net.service-churn': 'supported',
   'net.nodeport-local': 'limited',
   'net.lb': 'supported',
   'net.session-affinity': 'supported',

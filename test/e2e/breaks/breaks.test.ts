@@ -24,7 +24,9 @@ const OPTIONS: SimRunOptions = {
 };
 
 const all = process.env.WINCHECK_BREAKS === 'all';
-const selected = all ? BREAK_CASES : BREAK_CASES.filter(c => DEFAULT_CASES.includes(c.name));
+// WINCHECK_BREAKS=<name>,<name> runs those cases only.
+const named = !all && process.env.WINCHECK_BREAKS ? process.env.WINCHECK_BREAKS.split(',') : undefined;
+const selected = all ? BREAK_CASES : BREAK_CASES.filter(c => (named ?? DEFAULT_CASES).includes(c.name));
 
 const name = (c: BreakCase) => `${c.name} [${c.breaks.join(', ')}]`;
 const line = (r: CheckResult | undefined) => (r ? `${r.outcome}: ${r.outcome === 'error' ? r.reason : r.summary}`.slice(0, 400) : 'no result');

@@ -46,6 +46,7 @@ const EXECS_INTO_WINDOWS = [
   'net.pod-to-clusterip',
   'net.pod-to-nodeport',
   'net.preserve-destination',
+  'net.service-churn',
   'net.session-affinity',
   'net.session-affinity-timeout',
   'net.w2l',
@@ -67,6 +68,7 @@ const EXECS_INTO_WINDOWS = [
   'work.env-colon-name',
   'work.multi-container',
   'work.statefulset',
+  'work.statefulset-recreate',
 ];
 
 /** Every feature that starts a Windows pod (not HostProcess): none of them can observe without a pod sandbox. */
@@ -98,6 +100,7 @@ const STARTS_WINDOWS_PODS = [
   'net.pod-to-nodeport',
   'net.preserve-client-ip',
   'net.preserve-destination',
+  'net.service-churn',
   'net.session-affinity',
   'net.session-affinity-timeout',
   'net.w2l',
@@ -139,6 +142,7 @@ const STARTS_WINDOWS_PODS = [
   'work.port-forward',
   'work.startup-latency',
   'work.statefulset',
+  'work.statefulset-recreate',
 ];
 
 export const BREAK_CASES: BreakCase[] = [
@@ -164,6 +168,7 @@ export const BREAK_CASES: BreakCase[] = [
       'work.exec-logs',
       'work.port-forward',
       'res.metrics-api',
+      'work.statefulset-recreate',
     ],
   },
   // The Service path from Windows pods broken: the ClusterIP and hairpin paths regress; session
@@ -175,7 +180,15 @@ export const BREAK_CASES: BreakCase[] = [
     name: 'service+secret+daemonset',
     breaks: ['clusterip', 'secret-volume', 'daemonset-controller'],
     regressed: ['net.pod-to-clusterip', 'net.hairpin', 'cfg.secret-volume', 'iso.hostprocess-volumes', 'work.daemonset'],
-    error: ['net.session-affinity', 'net.session-affinity-timeout', 'net.pod-to-nodeport', 'cfg.secret-defaultmode', 'cfg.secret-at-rest', 'node.pause-image'],
+    error: [
+      'net.session-affinity',
+      'net.session-affinity-timeout',
+      'net.pod-to-nodeport',
+      'net.service-churn',
+      'cfg.secret-defaultmode',
+      'cfg.secret-at-rest',
+      'node.pause-image',
+    ],
   },
   // ---- WINCHECK_BREAKS=all ------------------------------------------------------------------
   // Controllers that never act (no status, no pods): the feature about each controller regresses
@@ -184,7 +197,7 @@ export const BREAK_CASES: BreakCase[] = [
   {
     name: 'controllers-down',
     breaks: ['daemonset-controller-down', 'deployment-controller-down', 'statefulset-controller-down'],
-    regressed: ['work.daemonset', 'work.deployment', 'work.statefulset'],
+    regressed: ['work.daemonset', 'work.deployment', 'work.statefulset', 'work.statefulset-recreate'],
     error: ['node.pause-image', 'work.hpa', 'res.limits'],
   },
   {
@@ -199,7 +212,8 @@ export const BREAK_CASES: BreakCase[] = [
     name: 'workloads',
     breaks: ['iis-serve', 'deployment-controller', 'statefulset-dns', 'shared-netns'],
     regressed: ['work.iis-pod', 'work.deployment', 'work.statefulset', 'work.multi-container'],
-    error: ['work.hpa', 'res.limits'],
+    // The recreated pod's per-pod name is checked after its control, the same name before deletion.
+    error: ['work.hpa', 'res.limits', 'work.statefulset-recreate'],
   },
   {
     name: 'streams+env',
@@ -274,6 +288,10 @@ export const BREAK_CASES: BreakCase[] = [
   // EndpointSlices of Windows pods without nodeName (the sim's routing finds backends by address).
   { name: 'endpointslice-windows', breaks: ['endpointslice-windows'], regressed: ['net.endpointslices-windows'], error: [] },
   { name: 'pod-ip', breaks: ['pod-ip'], regressed: ['net.pod-ip'], error: [] },
+  // A recreated Service gets no rules on Windows nodes (its control, the Service before deletion,
+  // still answers); a deleted StatefulSet pod is never made again (its control, the pod's name
+  // before deletion, still answers).
+  { name: 'churn', breaks: ['service-churn', 'statefulset-recreate'], regressed: ['net.service-churn', 'work.statefulset-recreate'], error: [] },
   // The policy engine programs nothing on Windows nodes: the default profile's flannel has no engine to break
   // (net.network-policy is n/a there); with Calico it regresses net.network-policy alone (test/e2e/areas/networkPolicy.test.ts).
   { name: 'network-policy', breaks: ['network-policy'], regressed: [], error: [] },
@@ -281,10 +299,10 @@ export const BREAK_CASES: BreakCase[] = [
     name: 'w2w-same-node',
     breaks: ['w2w-same-node'],
     regressed: ['net.w2w-same-node', 'net.pod-to-clusterip'],
-    error: ['net.session-affinity', 'net.session-affinity-timeout', 'net.pod-to-nodeport'],
+    error: ['net.session-affinity', 'net.session-affinity-timeout', 'net.pod-to-nodeport', 'net.service-churn'],
   },
   // StatefulSet pods sit on both Windows nodes and reach each other across them.
-  { name: 'w2w-cross-node', breaks: ['w2w-cross-node'], regressed: ['net.w2w-cross-node', 'work.statefulset'], error: [] },
+  { name: 'w2w-cross-node', breaks: ['w2w-cross-node'], regressed: ['net.w2w-cross-node', 'work.statefulset'], error: ['work.statefulset-recreate'] },
   // The ClusterIP Service has a Linux backend.
   { name: 'w2l', breaks: ['w2l'], regressed: ['net.w2l', 'net.pod-to-clusterip'], error: [] },
   // The IIS check GETs the IIS pod from a Linux helper.

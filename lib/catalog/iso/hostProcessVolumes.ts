@@ -15,7 +15,7 @@ import { limited, notApplicable, supported } from '../expect.ts';
 import { fileMatches } from '../kit/fileCompare.ts';
 import { control } from '../kit/observe.ts';
 import { fixturePodReady } from '../kit/podWaits.ts';
-import type { CheckContext, EvidenceItem, Expectation, Feature, Observation } from '../types.ts';
+import type { CheckContext, Control, EvidenceItem, Expectation, Feature, Observation } from '../types.ts';
 
 const FIXTURE = 'hostprocess-volumes';
 /** The ConfigMap's text, as upstream's test writes it (fixtures/hostprocess-volumes.yaml). */
@@ -106,6 +106,12 @@ function readLines(stdout: string): Map<string, string> {
   return out;
 }
 
+/** The check's answer when $CONTAINER_SANDBOX_MOUNT_POINT is unset (the pod is no HostProcess container), else undefined. */
+function notHostProcess(seen: Map<string, string>, evidence: EvidenceItem[], node: string | undefined, ctl: Control): Observation | undefined {
+  if (seen.get('sandbox') !== 'unset') return undefined;
+  return { works: false, summary: '$CONTAINER_SANDBOX_MOUNT_POINT is not set: the pod did not run as a HostProcess container', evidence, node, control: ctl };
+}
+
 async function volumesProbe(ctx: CheckContext): Promise<Observation> {
   const r = await fixturePodReady(ctx, FIXTURE, 'HostProcess pod hostprocess-volumes (ConfigMap, Secret, emptyDir, downward API, projected token)');
   if (!r.ok) return r.observation;
@@ -127,14 +133,8 @@ async function volumesProbe(ctx: CheckContext): Promise<Observation> {
       ? `the check ran in the container ($CONTAINER_SANDBOX_MOUNT_POINT ${seen.get('sandbox')})`
       : `the check did not run in the container (${listed.detail})`,
   );
-  if (seen.get('sandbox') === 'unset')
-    return {
-      works: false,
-      summary: '$CONTAINER_SANDBOX_MOUNT_POINT is not set: the pod did not run as a HostProcess container',
-      evidence,
-      node: nodeName,
-      control: ctl,
-    };
+  const unset = notHostProcess(seen, evidence, nodeName, ctl);
+  if (unset) return unset;
   const problems = [
     ...(sandboxSeen ? [] : [`$CONTAINER_SANDBOX_MOUNT_POINT (${seen.get('sandbox')}) does not exist`]),
     ...(bind ? ['sandbox', 'mountPath'] : ['sandbox']).flatMap(where =>
@@ -197,14 +197,8 @@ async function inClusterProbe(ctx: CheckContext): Promise<Observation> {
     seen.has('sandbox'),
     seen.has('sandbox') ? 'the check ran in the container' : `the check did not run in the container (${res.detail})`,
   );
-  if (seen.get('sandbox') === 'unset')
-    return {
-      works: false,
-      summary: '$CONTAINER_SANDBOX_MOUNT_POINT is not set: the pod did not run as a HostProcess container',
-      evidence,
-      node: nodeName,
-      control: answeredExec,
-    };
+  const unset = notHostProcess(seen, evidence, nodeName, answeredExec);
+  if (unset) return unset;
   // Below containerd 1.7 the limitation is "under the sandbox mount point only": the control is the
   // token there. From 1.7 a missing token is the finding (the check ran).
   const missingControl =

@@ -20,6 +20,11 @@ export interface Timeouts {
   controllerObserve: number;
   /** One exec round trip (curl.exe has its own 10 s connect timeout inside). */
   exec: number;
+  /**
+   * A rebooted node back in service (a new bootID and Ready): upstream's reboot_node.go waits 10
+   * minutes for its pod to restart on the rebooted node.
+   */
+  nodeReboot: number;
   /** Namespace deletion: Windows containers stop slowly (HCS shutdown), finalizers run. */
   namespaceDelete: number;
   /** A single check, end to end, fixtures included. */
@@ -59,6 +64,7 @@ const DEFAULTS: Timeouts = {
   rollout: 10 * 60_000,
   controllerObserve: 60_000,
   exec: 60_000,
+  nodeReboot: 10 * 60_000,
   namespaceDelete: 5 * 60_000,
   check: 15 * 60_000,
   netWarmup: 30_000,

@@ -217,6 +217,7 @@ export const PROFILE_RULE: Rule = {
     terminationGraceScale: { kind: 'number', min: 0 },
     tokenLifetimeScale: { kind: 'number', min: 0 },
     apiTimeScale: { kind: 'number', min: 0.001 },
+    rebootScale: { kind: 'number', min: 0 },
     unavailableAPIServices: {
       kind: 'array',
       of: { kind: 'string', pattern: /^[a-z0-9.-]+\/v[0-9a-z]+$/, shape: 'a group/version such as custom.metrics.k8s.io/v1beta1' },

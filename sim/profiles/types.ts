@@ -234,6 +234,7 @@ export const BREAKABLE = [
   'hns-network', // HNS network missing
   'pause-image', // pause image lacks the node's build
   'boot-id', // Windows kubelets report an empty status.nodeInfo.bootID
+  'node-reboot', // shutdown.exe -r on a Windows node's host exits 0 and the node never restarts
   // networking (paths)
   'pod-ip', // Windows pods share one IP
   'w2w-same-node',
@@ -374,6 +375,8 @@ export interface Profile {
    * once a minute, all times this scale (1 or absent: real time; 0.01 compacts every 3 s).
    */
   apiTimeScale?: number;
+  /** A node's shutdown delay (shutdown.exe /t) and boot time (60 s) are multiplied by this (default 0.02). */
+  rebootScale?: number;
   /** Pod Security admission: the AdmissionConfiguration's defaults and exemptions (none: privileged everywhere). */
   podSecurity?: PodSecurityConfig;
   /** Validating admission webhooks that refuse in their own words (sim/api/admission/webhooks.ts). */

@@ -34,7 +34,7 @@ import { parseQuantity } from '../../util/quantity.ts';
 /** The runtime refused to create the container: waiting reason CreateContainerError, retried. */
 export class CreateContainerError extends Error {}
 
-export type ExitReason = 'Completed' | 'Error' | 'OOMKilled' | 'StartError' | 'ContainerCannotRun';
+export type ExitReason = 'Completed' | 'Error' | 'OOMKilled' | 'StartError' | 'ContainerCannotRun' | 'Unknown';
 
 export interface Exit {
   exitCode: number;
@@ -363,6 +363,7 @@ export class ContainerRunner {
             'netsh.exe',
             'findstr.exe',
             'net.exe',
+            'shutdown.exe',
           ],
           ...(w.node.hasHnsdiag() ? ['hnsdiag.exe'] : []),
         ]

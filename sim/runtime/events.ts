@@ -23,6 +23,28 @@ export class EventRecorder {
     this.correlator = new EventCorrelator(clock);
   }
 
+  /** An event about the node itself (namespace default, as the kubelet's nodeRef events). */
+  nodeEvent(type: EventType, reason: string, message: string): void {
+    const node = this.store.tryGet('nodes', undefined, this.node);
+    writeCoreEvent(
+      this.store,
+      this.correlator,
+      'default',
+      {
+        involvedObject: { kind: 'Node', name: this.node, uid: this.node, apiVersion: 'v1' },
+        type,
+        reason,
+        message,
+        source: { component: 'kubelet', host: this.node },
+      },
+      node?.metadata.resourceVersion,
+    );
+    const q = (s: string) => JSON.stringify(s);
+    this.onRecord?.(
+      `"Event occurred" object=${q(this.node)} fieldPath="" kind="Node" apiVersion="v1" type=${q(type)} reason=${q(reason)} message=${q(message)}`,
+    );
+  }
+
   /** Records (or bumps the count of) an event about a pod, optionally about one of its containers. */
   pod(pod: V1Pod, type: EventType, reason: string, message: string, container?: string, init = false): void {
     const meta = pod.metadata!;

@@ -14,6 +14,7 @@ import { ImageCache } from './imagePull.ts';
 import { EventRecorder } from './events.ts';
 import { parseQuantity } from '../../util/quantity.ts';
 import { nodeSpecOf } from '../nodes/nodeSpec.ts';
+import { scheduleShutdown } from './reboot.ts';
 
 export class NodeRuntime {
   readonly os: 'linux' | 'windows';
@@ -24,7 +25,10 @@ export class NodeRuntime {
   readonly images: ImageCache;
   readonly recorder: EventRecorder;
   readonly pods = new Map<string, PodWorker>();
-  readonly bootTime = new Date();
+  /** When the node last booted (sim/runtime/reboot.ts moves it). */
+  bootTime = new Date();
+  /** Set while the node is down (rebooting or powered off): resolves when it is up again. */
+  private downtime?: { up: Promise<void>; resolve: () => void };
   /** breaks: pod-ip: the endpoint address every Windows pod of the node is shown (its first pod's). */
   sharedPodIP?: string;
   /** Local groups made on the node (net localgroup /add), lower-case. */
@@ -45,6 +49,42 @@ export class NodeRuntime {
 
   get name(): string {
     return this.spec.name;
+  }
+
+  /** shutdown.exe on the host (sim/runtime/reboot.ts). */
+  shutdown(o: { reboot: boolean; delaySeconds: number }): void {
+    scheduleShutdown(this, o);
+  }
+
+  /** The node goes down; the returned function brings it up again. */
+  beginDowntime(): () => void {
+    let resolve!: () => void;
+    const up = new Promise<void>(r => (resolve = r));
+    const d = { up, resolve };
+    this.downtime = d;
+    return () => {
+      if (this.downtime === d) this.downtime = undefined;
+      d.resolve();
+    };
+  }
+
+  get down(): boolean {
+    return this.downtime !== undefined;
+  }
+
+  /** Resolves true once the node is up (at once when it is), false when the signal aborts first. */
+  async whenUp(signal: AbortSignal): Promise<boolean> {
+    const d = this.downtime;
+    if (!d) return true;
+    if (signal.aborted) return false;
+    return new Promise<boolean>(resolve => {
+      const onAbort = () => resolve(false);
+      signal.addEventListener('abort', onAbort, { once: true });
+      void d.up.then(() => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(!signal.aborted);
+      });
+    });
   }
 
   private imagesDirty = false;

@@ -512,6 +512,9 @@ export class PodWorker {
         return exit.exitCode === 0;
       }
       c.lastState = { terminated: c.state.terminated };
+      // Its node is rebooting: the container restarts when the node is back (sim/runtime/reboot.ts).
+      if (this.node.down) this.writeStatus();
+      if (!(await this.node.whenUp(signal))) return false;
       const delay = c.restartCount === 0 ? 0 : this.backoff(this.ctx.crashBase, c.restartCount - 1);
       if (delay > 0) {
         const who = `${c.name} pod=${this.pod.metadata!.name}_${this.pod.metadata!.namespace}(${this.uid})`;
@@ -546,6 +549,11 @@ export class PodWorker {
       return;
     }
     this.phase = all.every(c => c.started || c.restartCount > 0 || c.state.terminated) ? 'Running' : 'Pending';
+  }
+
+  /** The node went down under the pod: every running container is lost with its host (exit 255, Unknown). */
+  hostLost(): void {
+    for (const c of [...this.init, ...this.containers]) if (c.running) c.kill({ reason: 'Unknown', exitCode: 255 });
   }
 
   /** Stops containers (Killing), releases the IP and volumes; with `remove`, deletes the pod (grace 0). */

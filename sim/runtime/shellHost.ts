@@ -120,6 +120,7 @@ export function makeHost(p: HostParts): ShellHost {
       hnsModule: () => node.hasHnsModule(),
       computeProcesses: () => node.computeProcesses(),
       localGroups: () => node.localGroups,
+      shutdown: o => node.shutdown(o),
     };
   if (resources) host.resources = resources;
   if (startServer) host.startServer = startServer;
@@ -130,6 +131,7 @@ export function makeHost(p: HostParts): ShellHost {
 const WINDOWS_NODE_BINS = [
   'cmd.exe',
   'powershell.exe',
+  'shutdown.exe',
   'curl.exe',
   'nslookup.exe',
   'ping.exe',

@@ -70,6 +70,8 @@ export interface SimRunOptions {
   nodes?: string[];
   /** --include-cordoned: node-level checks visit cordoned nodes too. */
   includeCordoned?: boolean;
+  /** --disruptive --disruptive-node NODE. */
+  disruptiveNode?: string;
   /**
    * Over the run's timeouts. podStart defaults to 30 s: it bounds the waits that end at a
    * deadline when a limitation holds (resize, HPA metrics), and the sim starts pods in well
@@ -148,6 +150,7 @@ async function runInProcess(features: string[], o: SimRunOptions): Promise<SimRu
       egressUrl: o.egressUrl,
       nodes: o.nodes,
       includeCordoned: o.includeCordoned,
+      ...(o.disruptiveNode ? { disruptive: true, disruptiveNode: o.disruptiveNode } : {}),
       skipUnpermitted: o.skipUnpermitted,
       diagnostics: o.diagnostics,
     };

@@ -3,5 +3,6 @@
 import type { Feature } from '../types.ts';
 import { features as bootId } from './bootId.ts';
 import { features as node } from './node.ts';
+import { features as reboot } from './reboot.ts';
 
-export const features: Feature[] = [...node, ...bootId];
+export const features: Feature[] = [...node, ...bootId, ...reboot];

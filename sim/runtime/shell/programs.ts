@@ -26,6 +26,7 @@ import { runNetstat } from './tools/netstat.ts';
 import { runHnsdiag } from './tools/hnsdiag.ts';
 import { runNltest } from './tools/nltest.ts';
 import { runNet } from './tools/netLocalgroup.ts';
+import { runShutdown } from './tools/shutdown.ts';
 
 let table: Record<string, Program> | undefined;
 function programs(): Record<string, Program> {
@@ -53,6 +54,7 @@ function programs(): Record<string, Program> {
     hnsdiag: runHnsdiag,
     nltest: runNltest,
     net: runNet,
+    shutdown: runShutdown,
   };
   // busybox applets as programs (ls, cat...): the sh built-in of the same name.
   for (const a of BUSYBOX_BUILTINS) table[a] ??= runApplet;

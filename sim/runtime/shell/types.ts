@@ -99,6 +99,8 @@ export interface ShellHost {
     /** The node's local groups (lower-case names), as `net localgroup` adds and removes them. */
     localGroups?(): Set<string>;
     computeProcesses(): ComputeProcess[];
+    /** shutdown.exe on the host: the node restarts (reboot) or powers off after delaySeconds. */
+    shutdown?(o: { reboot: boolean; delaySeconds: number }): void;
   };
   /** The AD domain a gMSA credential spec gave the container (DomainJoinConfig.DnsName); unset: no domain. */
   domain?: string;

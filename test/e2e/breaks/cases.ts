@@ -348,6 +348,9 @@ export const BREAK_CASES: BreakCase[] = [
   // No sandbox for any Windows pod: only the feature about the pause image regresses.
   { name: 'pause-image', breaks: ['pause-image'], regressed: ['node.pause-image'], error: STARTS_WINDOWS_PODS },
   { name: 'boot-id', breaks: ['boot-id'], regressed: ['node.boot-id'], error: [] },
+  // A routine run never reboots a node (node.reboot is n/a without --disruptive): nothing changes.
+  // Its regression with --disruptive-node is in test/e2e/areas/disruptive.test.ts.
+  { name: 'node-reboot', breaks: ['node-reboot'], regressed: [], error: [] },
   {
     name: 'scheduler-os-selector',
     breaks: ['scheduler-os-selector'],

@@ -179,6 +179,7 @@ export type LimitationKey = keyof Limitations;
 export const BREAKABLE = [
   // scheduling / API
   'scheduler-os-selector', // scheduler ignores kubernetes.io/os nodeSelector
+  'scheduler-memory-fit', // the scheduler does not count memory requests against Windows nodes' allocatable
   'beta-os-label', // Windows kubelets stop setting beta.kubernetes.io/os
   'pod-os-field', // API rejects spec.os
   'taint-enforcement', // scheduler ignores NoSchedule taints on Windows nodes

@@ -68,7 +68,7 @@ export const UPSTREAM_SPECS: UpstreamSpec[] = [
   { file: 'kubelet_stats.go', spec: 'Kubelet-Stats [Serial] Kubelet stats collection for Windows nodes when running 10 pods should return within 10 seconds', features: ['res.stats-under-load'] },
   { file: 'kubelet_stats.go', spec: 'Kubelet-Stats Kubelet stats collection for Windows nodes when windows is booted should return bootid within 10 seconds', features: ['node.boot-id'] },
   { file: 'kubelet_stats.go', spec: 'Kubelet-Stats Kubelet stats collection for Windows nodes when running 3 pods should return within 10 seconds', features: ['res.stats-under-load'] },
-  { file: 'memory_limits.go', spec: "Memory Limits [Serial] [Slow] attempt to deploy past allocatable memory limits should fail deployments of pods once there isn't enough memory", features: ['res.limits'], note: 'Insufficient cpu/memory accepted, not provoked' },
+  { file: 'memory_limits.go', spec: "Memory Limits [Serial] [Slow] attempt to deploy past allocatable memory limits should fail deployments of pods once there isn't enough memory", features: ['res.past-allocatable', 'res.limits'] },
   { file: 'memory_limits.go', spec: 'Memory Limits [Serial] [Slow] Allocatable node memory should be equal to a calculated allocatable memory value', features: ['res.allocatable-configz', 'res.node-reserved'] },
   { file: 'metrics.go', spec: 'Kubelet metrics on Windows node validates /metrics/resource', features: ['res.kubelet-resource-metrics'] },
   { file: 'networking.go', spec: 'Networking UDP pod-to-pod and node-to-pod', note: 'UDP servers needed in the fixtures' },

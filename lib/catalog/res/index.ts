@@ -5,5 +5,6 @@ import { features as resources } from './resources.ts';
 import { features as resourceMetrics } from './resourceMetrics.ts';
 import { features as statsUnderLoad } from './statsUnderLoad.ts';
 import { features as allocatable } from './allocatable.ts';
+import { features as pastAllocatable } from './pastAllocatable.ts';
 
-export const features: Feature[] = [...resources, ...allocatable, ...statsUnderLoad, ...resourceMetrics];
+export const features: Feature[] = [...resources, ...allocatable, ...pastAllocatable, ...statsUnderLoad, ...resourceMetrics];

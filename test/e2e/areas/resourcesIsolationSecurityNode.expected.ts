@@ -8,6 +8,7 @@ export const DOCUMENTED: Record<string, string> = {
   'res.memory-no-oomkill': 'limited',
   'res.node-reserved': 'supported',
   'res.allocatable-configz': 'supported',
+  'res.past-allocatable': 'supported',
   'res.stats': 'supported',
   'res.stats-under-load': 'supported',
   'res.kubelet-resource-metrics': 'supported',

@@ -15,6 +15,7 @@ const RES = [
   'res.memory-no-oomkill',
   'res.node-reserved',
   'res.allocatable-configz',
+  'res.past-allocatable',
   'res.stats',
   'res.stats-under-load',
   'res.kubelet-resource-metrics',

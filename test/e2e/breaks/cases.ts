@@ -113,6 +113,7 @@ const STARTS_WINDOWS_PODS = [
   'res.stats',
   'res.stats-under-load',
   'res.kubelet-resource-metrics',
+  'res.past-allocatable',
   'sec.gmsa-credspec',
   'sec.linux-fields-ignored',
   'sec.privileged',
@@ -201,10 +202,11 @@ export const BREAK_CASES: BreakCase[] = [
     error: ['node.pause-image', 'work.hpa', 'res.limits'],
   },
   {
-    // The beta label gone: discovery sees it, so the expectation itself turns limited.
+    // The beta label gone: discovery sees it, so the expectation itself turns limited. Memory
+    // not counted by the scheduler on Windows nodes: the pod past allocatable is bound.
     name: 'scheduling',
-    breaks: ['beta-os-label', 'pod-os-field', 'taint-enforcement', 'runtimeclass-scheduling'],
-    regressed: ['sched.pod-os-field', 'sched.taint-toleration', 'sched.runtimeclass-scheduling'],
+    breaks: ['beta-os-label', 'pod-os-field', 'taint-enforcement', 'runtimeclass-scheduling', 'scheduler-memory-fit'],
+    regressed: ['sched.pod-os-field', 'sched.taint-toleration', 'sched.runtimeclass-scheduling', 'res.past-allocatable'],
     error: ['sec.linux-fields-rejected'],
     outcomes: { 'sched.os-selector-beta': 'limited' },
   },

@@ -89,3 +89,75 @@ export function finalFailureOf(text: string): FinalFailure | undefined {
   if (isPlatformMismatch(text)) return { kind: 'platform', text };
   return undefined;
 }
+
+/** How often a pod's sandbox must fail in the same words before its wait ends (the kubelet retries with a 10 s back-off, doubling). */
+export const SANDBOX_REPEATS = 3;
+
+/** A pod event as the classifier reads it (core/v1 or events.k8s.io: eventCount reads either's count). */
+export interface PodEventSeen {
+  /** The event object's name: a repeat folded into it (count, series) replaces the earlier sighting. */
+  name: string;
+  /** The pod the event is about (involvedObject.uid / regarding.uid): a pod of the same name before this one is not this one. */
+  podUid?: string;
+  type?: string;
+  reason?: string;
+  message?: string;
+  count: number;
+}
+
+/** A pod's start that the evidence says will not come: its reason (as PodStartError reasons go), the words, how often. */
+export interface FinalPodFailure {
+  reason: string;
+  message: string;
+  count: number;
+}
+
+/** Ids that differ between attempts (sandbox and container ids, hcs handles): not part of the failure's words. */
+const sameWords = (m: string) => m.replace(/\b[0-9a-f]{12,}\b/gi, '<id>').trim();
+
+/**
+ * What a pod's events say about its start, in whatever order the pod and its events are seen
+ * (an event can arrive before the pod's status or after): a sandbox that failed SANDBOX_REPEATS
+ * times in the same words will not start by waiting (a broken pause image, a HostProcess pod an
+ * old kubelet runs as an ordinary container with a user no account has). Failures that may pass
+ * on a retry do not end the wait: a sandbox's network (CNI and HNS are often not ready on a new
+ * node), a pause image pull that failed for any reason but the platform, and every container
+ * image pull (ErrImagePull and its back-off are the pod's status, read by failFastReason).
+ * Nothing is judged before the pod itself is seen: events of an earlier pod of the same name
+ * (another uid) are not this pod's.
+ */
+export class PodEvidence {
+  private _uid?: string;
+  private readonly _events = new Map<string, PodEventSeen>();
+
+  /** A sighting of the pod; the verdict with what was seen so far. */
+  pod(uid: string | undefined): FinalPodFailure | undefined {
+    this._uid = uid;
+    return this.verdict();
+  }
+
+  /** An event about the pod (added, or a repeat folded into it); DELETED events drop out. */
+  event(ev: PodEventSeen, type = 'ADDED'): FinalPodFailure | undefined {
+    if (type === 'DELETED') this._events.delete(ev.name);
+    else this._events.set(ev.name, ev);
+    return this.verdict();
+  }
+
+  verdict(): FinalPodFailure | undefined {
+    if (!this._uid) return undefined;
+    const sandbox = new Map<string, FinalPodFailure>();
+    for (const ev of this._events.values()) {
+      if (ev.podUid && ev.podUid !== this._uid) continue;
+      if (ev.type !== 'Warning' || ev.reason !== 'FailedCreatePodSandBox') continue;
+      const message = ev.message ?? '';
+      if (isSandboxNetworkFailure(message)) continue;
+      if (isSandboxImagePullFailure(message) && !isPlatformMismatch(message)) continue;
+      const key = sameWords(message);
+      const seen = sandbox.get(key) ?? { reason: 'FailedCreatePodSandBox', message, count: 0 };
+      seen.count += Math.max(1, ev.count);
+      seen.message = message;
+      sandbox.set(key, seen);
+    }
+    return [...sandbox.values()].find(f => f.count >= SANDBOX_REPEATS);
+  }
+}

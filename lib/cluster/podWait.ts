@@ -1,15 +1,16 @@
 // Pod waits by watch (names say which timeout applies, as in the e2e framework). Fail fast on
 // states that will not fix themselves, with the pod's events; on timeout, the last state seen.
 
-import type { V1Pod } from '@kubernetes/client-node';
+import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
 import type { KubeClients } from './types.ts';
 import { MeansError } from './meansError.ts';
 import { describePod, failFastReason, isPodReady } from './podState.ts';
 import { defaultTimeouts } from './timeouts.ts';
 import { apiStatusCode } from './apiError.ts';
 import { WaitTimeoutError, watchUntil } from './watch.ts';
-import { eventLastSeen } from './events.ts';
+import { eventCount, eventLastSeen } from './events.ts';
 import { listAll } from './list.ts';
+import { PodEvidence, type PodEventSeen } from './podFailures.ts';
 
 export class PodStartError extends Error {
   constructor(
@@ -52,22 +53,109 @@ export async function waitForPodCondition(
   timeoutMs: number,
   opts: PodWaitOptions = {},
 ): Promise<V1Pod> {
+  const failFast = opts.failFast !== false;
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  const evidence = new PodEvidence();
+  let last: V1Pod | undefined;
+  const final = (f: ReturnType<PodEvidence['verdict']>) => {
+    if (f && last)
+      throw new PodStartError(
+        `expected pod ${namespace}/${name} to be ${desc}, but its sandbox failed ${f.count} times in the same words (${f.message}): ${describePod(last)}`,
+        f.reason,
+        last,
+        [],
+      );
+  };
   try {
     await namespaceCanHoldPods(kube, namespace, `pod ${namespace}/${name}`);
-    return await watchUntil<V1Pod, V1Pod>({
+    const ready = watchUntil<V1Pod, V1Pod>({
       kube,
       path: `/api/v1/namespaces/${namespace}/pods`,
       fieldSelector: `metadata.name=${name}`,
       list: () => listAll(q => kube.core.listNamespacedPod({ namespace, fieldSelector: `metadata.name=${name}`, ...q })),
-      check: (pod, type) => readySighting(pod, type, namespace, name, desc, cond, opts.failFast !== false),
+      check: (pod, type) => {
+        const got = readySighting(pod, type, namespace, name, desc, cond, failFast);
+        if (got) return got;
+        last = pod;
+        if (failFast) final(evidence.pod(pod.metadata?.uid));
+        return undefined;
+      },
       what: `pod ${namespace}/${name} to be ${desc}`,
       describe: describePod,
       timeoutMs,
-      signal: opts.signal,
+      signal: stop.signal,
     });
+    if (!failFast) return await ready;
+    // The pod's events, watched once the pod is not at once Ready: their list holds what came before.
+    const events = new Promise<never>((_, reject) => {
+      const timer = setTimeout(() => {
+        watchPodEvents(kube, namespace, name, stop.signal, (ev, type) => {
+          try {
+            final(evidence.event(ev, type));
+          } catch (e) {
+            reject(e);
+          }
+        }).catch((e: unknown) => {
+          if (!stop.signal.aborted) reject(e);
+        });
+      }, EVIDENCE_AFTER_MS);
+      stop.signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
+    });
+    events.catch(() => undefined);
+    return await Promise.race([ready, events]);
   } catch (e) {
     throw await explainPodWaitFailure(kube, namespace, name, e);
+  } finally {
+    stop.abort();
+    opts.signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/** How long a pod wait goes on its status alone before it also reads the pod's events (most pods are Ready by then). */
+export const EVIDENCE_AFTER_MS = 2_000;
+
+/** A pod event as PodEvidence reads it. */
+export function podEventSeen(ev: CoreV1Event): PodEventSeen {
+  return {
+    name: ev.metadata?.name ?? '',
+    podUid: ev.involvedObject?.uid,
+    type: ev.type,
+    reason: ev.reason,
+    message: ev.message,
+    count: eventCount(ev),
+  };
+}
+
+/** Watches the events about pod `name` until `signal` aborts, each one (listed first, then as they come) to `seen`. */
+function watchPodEvents(
+  kube: KubeClients,
+  namespace: string,
+  name: string,
+  signal: AbortSignal,
+  seen: (ev: PodEventSeen, type: string) => void,
+): Promise<never> {
+  const fieldSelector = `involvedObject.name=${name}`;
+  const take = (ev: CoreV1Event, type: string) => {
+    if (ev.involvedObject?.kind === 'Pod' && ev.involvedObject.name === name) seen(podEventSeen(ev), type);
+    return undefined;
+  };
+  return watchUntil<CoreV1Event, never>({
+    kube,
+    path: `/api/v1/namespaces/${namespace}/events`,
+    fieldSelector,
+    list: () => listAll(q => kube.core.listNamespacedEvent({ namespace, fieldSelector, ...q })),
+    onList: items => {
+      for (const ev of items) take(ev, 'ADDED');
+      return undefined;
+    },
+    check: take,
+    what: `events of pod ${namespace}/${name}`,
+    describe: () => 'none',
+    timeoutMs: 24 * 3600_000,
+    signal,
+  });
 }
 
 /**

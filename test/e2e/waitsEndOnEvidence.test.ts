@@ -31,4 +31,32 @@ describe('waits end on evidence, with the real deadlines', function () {
       .and.match(/newer than the API server/);
     expect(r!.durationMs, line(r)).to.be.below(TIMEOUTS.check / 20);
   });
+
+  it('iso.hostprocess on Kubernetes 1.22 (HostProcess alpha, off) on both builds: the sandbox refused in the same words ends the wait', async () => {
+    const run = await runOnSim(['iso.hostprocess'], { base: 'k8s-1-22', timeouts: TIMEOUTS });
+    const results = [...run.results.values()];
+    expect(results.map(r => r.id).sort()).to.deep.equal(['iso.hostprocess [ltsc2019]', 'iso.hostprocess [ltsc2022]']);
+    for (const r of results) {
+      expect(r.expectation.expected, line(r)).to.equal('limited');
+      // The pod's own evidence (the sandbox failing again and again), not the pod start deadline.
+      expect(line(r)).to.match(/sandbox failed \d+ times in the same words/);
+      expect(r.durationMs, line(r)).to.be.below(60_000);
+    }
+  });
+
+  it('the pause image broken: every check that starts a Windows pod ends on its sandbox failures, not at the pod start deadline', async () => {
+    const run = await runOnSim(['node.pause-image', 'iso.process', 'cfg.configmap-env', 'stor.emptydir'], {
+      breaks: ['pause-image'],
+      ssh: true,
+      timeouts: TIMEOUTS,
+    });
+    const r = run.results.get('node.pause-image');
+    expect(r?.outcome, line(r)).to.equal('regressed');
+    for (const id of ['iso.process', 'cfg.configmap-env', 'stor.emptydir']) {
+      const e = run.results.get(id);
+      expect(e?.outcome, line(e)).to.equal('error');
+      expect(line(e)).to.match(/sandbox/);
+    }
+    for (const x of run.results.values()) expect(x.durationMs, line(x)).to.be.below(60_000);
+  });
 });

@@ -113,8 +113,8 @@ export async function waitForPodCondition(
   }
 }
 
-/** How long a pod wait goes on its status alone before it also reads the pod's events (most pods are Ready by then). */
-export const EVIDENCE_AFTER_MS = 2_000;
+/** How long a pod wait goes on its status alone before it also reads the pod's events (most pods are Ready by then; a failing sandbox takes longer than that to fail three times). */
+export const EVIDENCE_AFTER_MS = 10_000;
 
 /** A pod event as PodEvidence reads it. */
 export function podEventSeen(ev: CoreV1Event): PodEventSeen {

@@ -257,6 +257,7 @@ export const BREAK_CASES: BreakCase[] = [
       'iso.hostprocess-incluster',
       'iso.hostprocess-init',
       'iso.hostprocess-localgroup',
+      'iso.hostprocess-stats',
       'sec.run-as-username',
       'sec.unknown-username-refused',
       'sec.username-override',

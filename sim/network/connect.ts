@@ -50,7 +50,7 @@ export async function connect(deps: ConnectDeps, opts: ConnectOptions): Promise<
  * The source address a packet leaves with: the endpoint's own, except pod traffic to
  * outside the cluster, which the node's outbound NAT rewrites to the node address.
  */
-function egressSource(deps: ConnectDeps, from: Endpoint, target: Target): string {
+export function egressSource(deps: Pick<ConnectDeps, 'plan'>, from: Endpoint, target: Target): string {
   if (target.kind === 'external' && from.kind === 'pod' && !from.hostNetwork && from.node) return deps.plan.nodeAddress(from.node);
   return from.address;
 }

@@ -10,7 +10,8 @@ import type { ConnectOptions, DnsConfig, Endpoint, NetworkTwin, SocketEntry } fr
 import { NetError } from './types.ts';
 import { AddressPlan, EXTERNAL_HOST_NAME, ipv6Of, isIPv4, isIPv6, MAX_INSTANCES, toIPv4 } from './addresses.ts';
 import { makeServiceAdmission, ServiceAllocator } from './serviceAllocation.ts';
-import { connect } from './connect.ts';
+import { connect, type ConnectDeps } from './connect.ts';
+import { exchangeUdp, type UdpExchange } from './udp.ts';
 import { DnsServer } from './dns.ts';
 import { DEFAULT_EXTERNAL_NAMES, DnsZone } from './dnsRecords.ts';
 import { startExternalHost } from './external.ts';
@@ -76,6 +77,7 @@ export interface SimNetwork extends NetworkTwin {
   /** Same as connect() (kept for callers written against the earlier name). */
   connectWith(opts: ConnectOptions): Promise<Socket>;
   listenUdp(podAddress: string, port: number, onMessage: (msg: Buffer, rinfo: dgram.RemoteInfo, reply: (b: Buffer) => void) => void): Promise<dgram.Socket>;
+  exchangeUdp(o: UdpExchange): Promise<{ reply: Buffer; local: { address: string; port: number } }>;
   /** preserve-destination side channel: the Service address a proxied connection was sent to. */
   originalDestination(peerAddress: string, peerPort: number): string | undefined;
   hostKeys(): Record<string, HostKeyInfo>;
@@ -167,20 +169,18 @@ async function startInstance(opts: StartNetworkOptions, instance: number): Promi
   const defaultDns = (from: Endpoint): DnsConfig => clusterDnsConfig(from.kind === 'pod' ? from.id.split('/')[0] : 'default');
   const resolveWith = (from: Endpoint, name: string, dns: DnsConfig, ro: ResolveOptions) =>
     resolveName(from, name, dns, policy.dottedNamesAreFQDN(from.os, from.node), ro);
+  const connectDeps: ConnectDeps = {
+    plan,
+    policy,
+    topo,
+    services,
+    tracker,
+    netpol,
+    defaultDns,
+    resolve: (from, name, dns, timeoutMs) => resolveWith(from, name, dns, { timeoutMs }),
+  };
   const connectWith = async (o: ConnectOptions) => {
-    const s = await connect(
-      {
-        plan,
-        policy,
-        topo,
-        services,
-        tracker,
-        netpol,
-        defaultDns,
-        resolve: (from, name, dns, timeoutMs) => resolveWith(from, name, dns, { timeoutMs }),
-      },
-      o,
-    );
+    const s = await connect(connectDeps, o);
     table.dialed(s, o.from.address);
     return s;
   };
@@ -235,6 +235,8 @@ async function startInstance(opts: StartNetworkOptions, instance: number): Promi
       table.udpSocket(sock, podAddress, port);
       return sock;
     },
+
+    exchangeUdp: o => exchangeUdp(connectDeps, o),
 
     stop: () => tracker.closeAll(),
 

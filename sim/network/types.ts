@@ -87,4 +87,15 @@ export interface NetworkTwin {
    * preserve-destination skipped DNAT), and connections opened from it with connect().
    */
   socketTable?(address: string): SocketEntry[];
+  /**
+   * One UDP datagram from the endpoint's own address after the path policy and NetworkPolicy,
+   * and the first reply (ETIMEDOUT when none comes by the deadline: a drop is silence).
+   */
+  exchangeUdp?(o: {
+    from: Endpoint;
+    host: string;
+    port: number;
+    payload: Buffer;
+    timeoutMs: number;
+  }): Promise<{ reply: Buffer; local: { address: string; port: number } }>;
 }

@@ -21,6 +21,7 @@ import {
   iisServer,
   netexecServer,
   netexecUdpReply,
+  netexecDialer,
   startUdp,
   nginxServer,
   redisConnection,
@@ -471,6 +472,7 @@ export class ContainerRunner {
           podName,
           exit: (code: number) => this.kill({ reason: code === 0 ? 'Completed' : 'Error', exitCode: code }),
           shell: (cmd: string) => this.shell(cmd),
+          dial: netexecDialer(() => this.host),
         };
         await this.listen(port, netexecServer(ctx));
         const udp = Number(f['udp-port'] ?? 8081);

@@ -6,6 +6,9 @@ import type { Server, Socket } from 'node:net';
 import type { RemoteInfo } from 'node:dgram';
 import type { NetworkTwin } from '../network/types.ts';
 import { httpHandler } from '../network/servers/http.ts';
+import type { NetexecContext } from '../network/servers/netexec.ts';
+import type { ShellHost } from './shell/types.ts';
+import { httpRequest } from './shell/tools/http.ts';
 
 export { iisServer } from '../network/servers/iis.ts';
 export { netexecServer, netexecUdpReply } from '../network/servers/netexec.ts';
@@ -78,4 +81,42 @@ export function redisConnection(s: Socket): void {
     s.write(d.toString().toUpperCase().includes('PING') ? '+PONG\r\n' : '-ERR unknown command\r\n');
   });
   s.on('error', () => {});
+}
+
+/** agnhost's dial timeouts: the HTTP client's 5 s and the UDP read deadline's 5 s (netexec.go). */
+const DIAL_TIMEOUT_MS = 5000;
+
+/**
+ * netexec /dial from a container's network view: HTTP GET http://host:port/<request>, or one UDP
+ * datagram and its reply, failing with the error text agnhost's Go code prints.
+ */
+export function netexecDialer(host: () => ShellHost | undefined): NonNullable<NetexecContext['dial']> {
+  return async (protocol, request, address, port) => {
+    const h = host();
+    if (!h) throw new Error(`dial ${protocol} ${address}:${port}: the container has no network yet`);
+    if (protocol === 'udp') {
+      if (!h.net.exchangeUdp) throw new Error('udp dial failed. err:UDP is not simulated here');
+      try {
+        const r = await h.net.exchangeUdp({ from: h.endpoint, host: address, port, payload: Buffer.from(request), timeoutMs: DIAL_TIMEOUT_MS });
+        return r.reply.toString();
+      } catch {
+        throw new Error(`reading from udp connection failed. err:'read udp ${h.endpoint.address}->${address}:${port}: i/o timeout'`);
+      }
+    }
+    const url = `http://${address}:${port}/${request}`;
+    const r = await httpRequest(h, {
+      url: new URL(url),
+      method: 'GET',
+      headers: [],
+      insecure: false,
+      connectTimeoutMs: DIAL_TIMEOUT_MS,
+      maxTimeMs: DIAL_TIMEOUT_MS,
+      signal: AbortSignal.timeout(DIAL_TIMEOUT_MS + 1000),
+    });
+    if (r.ok) return r.res.body.toString();
+    const f = r.failure;
+    if (f.kind === 'connect' && f.code === 'ECONNREFUSED') throw new Error(`Get "${url}": dial tcp ${address}:${port}: connect: connection refused`);
+    if (f.kind === 'connect' && f.code === 'EHOSTUNREACH') throw new Error(`Get "${url}": dial tcp ${address}:${port}: connect: no route to host`);
+    throw new Error(`Get "${url}": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`);
+  };
 }

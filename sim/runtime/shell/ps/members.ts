@@ -10,6 +10,7 @@ import type { PsSession } from './session.ts';
 import { windowsAccount } from '../tools/whoami.ts';
 import { lookupWithSearch } from '../tools/dnsnames.ts';
 import { resolveWin } from '../winPaths.ts';
+import { textEncoding } from './udpclient.ts';
 
 export function getMember(v: PSValue, name: string): PSValue {
   const l = name.toLowerCase();
@@ -290,6 +291,7 @@ export function staticMember(interp: PsSession, type: Expr, name: string): PSVal
   if (t === 'net.servicepointmanager' && l === 'securityprotocol') return 'Tls12';
   if (t.endsWith('securityprotocoltype')) return name;
   if (t === 'io.path' && l === 'directoryseparatorchar') return '\\';
+  if (t === 'text.encoding' && (l === 'ascii' || l === 'utf8')) return textEncoding(l === 'ascii' ? 'ASCII' : 'UTF8');
   if (type.k === 'type' && KNOWN_TYPES.has(t)) return null;
   throw typeNotFound(type);
 }

@@ -12,6 +12,7 @@ import type { ShellHost } from '../types.ts';
 import { ABORTED_EXIT } from '../io.ts';
 import { ExitSignal } from './errors.ts';
 import { tcpClient } from './tcpclient.ts';
+import { udpClient } from './udpclient.ts';
 
 function alias(host: ShellHost): string {
   const n = host.interfaces[0]?.name ?? 'Ethernet';
@@ -312,6 +313,7 @@ export const netCommands: CmdletSpec[] = [
         return [new PSObject('PSCustomObject', p instanceof PSObject ? p.props.map(([k, v]): [string, PSValue] => [k, v]) : [])];
       }
       if (type === 'byte[]') return [await allocate(c.host, toNum(args[0] ?? 0), m => c.fail(m))];
+      if (type === 'net.sockets.udpclient') return [udpClient(c.host, c.interp.signal)];
       if (type === 'net.sockets.tcpclient') {
         if (args.length < 2) return [tcpClient(c.host, c.interp.signal)];
         const host = toStr(args[0] ?? null);

@@ -11,8 +11,8 @@ export function renderProbe(op: ProbeOp, os: ProbeOS): string[] {
 function renderWindows(op: ProbeOp): string[] {
   switch (op.kind) {
     case 'http-get':
-      // upstream hybrid_network.go: cmd /c curl.exe <addr> --connect-timeout 10 --fail
-      return ['cmd', '/c', `curl.exe ${globoff(op.url)}${op.url} --connect-timeout ${op.connectTimeoutSec ?? 10} --fail`];
+      // upstream hybrid_network.go: cmd /c curl.exe <addr> --connect-timeout 10 --fail (cmd's & | < > ^ caret-escaped: a query's &)
+      return ['cmd', '/c', `curl.exe ${globoff(op.url)}${op.url.replace(/[&|<>^]/g, '^$&')} --connect-timeout ${op.connectTimeoutSec ?? 10} --fail`];
     case 'tcp-connect':
       return [
         'powershell',

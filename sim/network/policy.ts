@@ -89,6 +89,9 @@ export class Policy {
     }
     if (proto === 'icmp') return this.decideIcmp(from, to);
 
+    // break udp: the datagrams to a Windows pod are dropped on its node; TCP to it still passes.
+    if (proto === 'udp' && to.kind === 'pod' && to.os === 'windows' && from.address !== to.address && this.broken('udp', to.node))
+      return drop('break udp: UDP to Windows pods is dropped');
     if (to.kind === 'pod') return this.podToPod(from, to);
     if (to.kind === 'external') {
       if (this.winPod(from) && this.broken('egress', from.node)) return drop('break egress: outbound NAT drops Windows pod traffic');

@@ -251,6 +251,7 @@ export const BREAKABLE = [
   'node-to-service',
   'nodeport-external',
   'pod-to-nodeport', // Windows pods' traffic to a Windows node's NodePort is dropped
+  'udp', // UDP datagrams to Windows pods are dropped (TCP to them still works)
   'loadbalancer',
   'session-affinity',
   'preserve-client-ip',

@@ -12,5 +12,17 @@ import { features as podToPod } from './podToPod.ts';
 import { features as endpointSlices } from './endpointSlices.ts';
 import { features as services } from './services.ts';
 import { features as serviceChurn } from './serviceChurn.ts';
+import { features as udp } from './udp.ts';
 
-export const features: Feature[] = [...podToPod, ...dns, ...egress, ...nodeToPod, ...ipv6, ...services, ...serviceChurn, ...endpointSlices, ...networkPolicy];
+export const features: Feature[] = [
+  ...podToPod,
+  ...dns,
+  ...egress,
+  ...nodeToPod,
+  ...udp,
+  ...ipv6,
+  ...services,
+  ...serviceChurn,
+  ...endpointSlices,
+  ...networkPolicy,
+];

@@ -5,6 +5,9 @@ import type { FixtureSpec } from '../../fixtures/types.ts';
 
 export const NETEXEC_PORT = 8080;
 
+/** netexec --udp-port: upstream's EndpointUDPPort (test/e2e/framework), answering "hostname" with the pod name. */
+export const NETEXEC_UDP_PORT = 8081;
+
 export const SERVICE_PORT = 80;
 
 /** timeoutSeconds of the affinity-timeout Service: short, so the idle rounds stay short. */

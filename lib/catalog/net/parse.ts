@@ -58,3 +58,26 @@ export function destinationVerdict(entries: NetstatEntry[], serviceAddress: stri
   if (conns.some(e => e.local === serviceAddress)) return 'preserved';
   return conns.length ? 'dnat' : 'unseen';
 }
+
+/** agnhost netexec /dial's answer: {"errors":[...],"responses":[...]} (either key absent when empty). */
+export interface DialResult {
+  responses: string[];
+  errors: string[];
+}
+
+/** The /dial JSON body, or undefined when the body is not that JSON (a proxy's page, an empty reply). */
+export function dialResultOf(body: string): DialResult | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(body.trim());
+  } catch {
+    return undefined;
+  }
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return undefined;
+  const o = v as Record<string, unknown>;
+  const strings = (x: unknown): string[] | undefined => (x === undefined ? [] : Array.isArray(x) && x.every(s => typeof s === 'string') ? x : undefined);
+  const responses = strings(o.responses);
+  const errors = strings(o.errors);
+  if (!responses || !errors || (!('responses' in o) && !('errors' in o))) return undefined;
+  return { responses: responses.map(r => r.trim()), errors };
+}

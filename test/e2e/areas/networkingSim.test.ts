@@ -40,6 +40,8 @@ const DOCUMENTED: Record<string, Outcome> = {
   'net.endpointslices-windows': 'supported',
   'net.icmp-egress': 'limited',
   'net.node-to-pod': 'supported',
+  'net.udp-pod-to-pod': 'supported',
+  'net.udp-node-to-pod': 'supported',
   'net.node-to-service': 'supported',
   'net.nodeport-external': 'supported',
   'net.pod-to-nodeport': 'supported',

@@ -49,6 +49,7 @@ const EXECS_INTO_WINDOWS = [
   'net.service-churn',
   'net.session-affinity',
   'net.session-affinity-timeout',
+  'net.udp-pod-to-pod',
   'net.w2l',
   'net.w2w-cross-node',
   'net.w2w-same-node',
@@ -103,6 +104,8 @@ const STARTS_WINDOWS_PODS = [
   'net.service-churn',
   'net.session-affinity',
   'net.session-affinity-timeout',
+  'net.udp-node-to-pod',
+  'net.udp-pod-to-pod',
   'net.w2l',
   'net.w2w-cross-node',
   'net.w2w-same-node',
@@ -295,6 +298,8 @@ export const BREAK_CASES: BreakCase[] = [
   // still answers); a deleted StatefulSet pod is never made again (its control, the pod's name
   // before deletion, still answers).
   { name: 'churn', breaks: ['service-churn', 'statefulset-recreate'], regressed: ['net.service-churn', 'work.statefulset-recreate'], error: [] },
+  // UDP to Windows pods dropped, TCP to them untouched: the two UDP checks regress, their TCP controls answering.
+  { name: 'udp', breaks: ['udp'], regressed: ['net.udp-pod-to-pod', 'net.udp-node-to-pod'], error: [] },
   // The policy engine programs nothing on Windows nodes: the default profile's flannel has no engine to break
   // (net.network-policy is n/a there); with Calico it regresses net.network-policy alone (test/e2e/areas/networkPolicy.test.ts).
   { name: 'network-policy', breaks: ['network-policy'], regressed: [], error: [] },
@@ -302,7 +307,8 @@ export const BREAK_CASES: BreakCase[] = [
     name: 'w2w-same-node',
     breaks: ['w2w-same-node'],
     regressed: ['net.w2w-same-node', 'net.pod-to-clusterip'],
-    error: ['net.session-affinity', 'net.session-affinity-timeout', 'net.pod-to-nodeport', 'net.service-churn'],
+    // UDP between the two same-node pods cannot be judged once their TCP control fails too.
+    error: ['net.session-affinity', 'net.session-affinity-timeout', 'net.pod-to-nodeport', 'net.service-churn', 'net.udp-pod-to-pod'],
   },
   // StatefulSet pods sit on both Windows nodes and reach each other across them.
   { name: 'w2w-cross-node', breaks: ['w2w-cross-node'], regressed: ['net.w2w-cross-node', 'work.statefulset'], error: ['work.statefulset-recreate'] },
@@ -320,7 +326,8 @@ export const BREAK_CASES: BreakCase[] = [
     name: 'node paths',
     breaks: ['node-to-pod', 'nodeport-external', 'pod-to-nodeport'],
     regressed: ['net.node-to-pod', 'net.nodeport-external', 'net.pod-to-nodeport'],
-    error: ['net.preserve-client-ip'],
+    // The node's UDP to the pod cannot be judged once its TCP control fails too.
+    error: ['net.preserve-client-ip', 'net.udp-node-to-pod'],
   },
   {
     name: 'service features',

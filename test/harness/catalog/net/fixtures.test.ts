@@ -38,7 +38,8 @@ describe('networking fixtures', () => {
     expect(win.spec?.nodeName).to.equal('win-1');
     expect(win.spec?.nodeSelector).to.deep.equal({ 'kubernetes.io/os': 'windows' });
     expect(win.spec?.tolerations).to.deep.include({ key: 'os', operator: 'Equal', value: 'windows', effect: 'NoSchedule' });
-    expect(win.spec?.containers[0].args).to.deep.equal(['netexec', '--http-port=8080', '--udp-port=-1']);
+    expect(win.spec?.containers[0].args).to.deep.equal(['netexec', '--http-port=8080', '--udp-port=8081']);
+    expect(win.spec?.containers[0].ports).to.deep.include({ containerPort: 8081, protocol: 'UDP' });
     expect(win.metadata?.labels).to.include({ 'wincheck.io/net-backend': 'yes', 'wincheck.io/net-win-backend': 'yes' });
     const lin = renderFixture(FX.linux, ctx).objects[0] as V1Pod;
     expect(lin.spec?.nodeSelector).to.deep.equal({ 'kubernetes.io/os': 'linux' });

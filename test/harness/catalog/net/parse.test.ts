@@ -7,6 +7,7 @@ import {
   clusterDomainOf,
   curlFailureOf,
   destinationVerdict,
+  dialResultOf,
   hostnameOf,
   parseNetstat,
   pingReplies,
@@ -154,6 +155,19 @@ describe('networking probe output parsing', () => {
       expect(destinationVerdict([row('10.244.2.4'), row('20.1.2.3')], '20.1.2.3', 8080)).to.equal('preserved');
       expect(destinationVerdict([row('10.244.2.4')], '20.1.2.3', 8080)).to.equal('dnat');
       expect(destinationVerdict([row('0.0.0.0', 'LISTENING')], '20.1.2.3', 8080)).to.equal('unseen');
+    });
+  });
+
+  describe('dialResultOf (agnhost netexec /dial)', () => {
+    it('reads responses and errors as agnhost writes them (keys only when non-empty)', () => {
+      expect(dialResultOf('{"responses":["net-win-peer"]}')).to.deep.equal({ responses: ['net-win-peer'], errors: [] });
+      const timeout = "reading from udp connection failed. err:'read udp 10.244.1.5:61234->10.244.1.6:8081: i/o timeout'";
+      expect(dialResultOf(JSON.stringify({ errors: [timeout] }))).to.deep.equal({ responses: [], errors: [timeout] });
+      expect(dialResultOf('{"errors":["e1"],"responses":["a ","b"]}\r\n')).to.deep.equal({ responses: ['a', 'b'], errors: ['e1'] });
+    });
+    it('is undefined for anything that is not a dial result', () => {
+      for (const body of ['', 'net-win-peer', '404 page not found', '[]', '{}', '{"responses":"x"}', '{"errors":[1]}', 'null'])
+        expect(dialResultOf(body), body).to.equal(undefined);
     });
   });
 });

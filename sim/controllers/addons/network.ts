@@ -157,7 +157,36 @@ function kubeProxyObjects(p: Profile): { daemonSets: V1DaemonSet[]; configMaps: 
 }
 
 export function cni(p: Profile): { daemonSets: V1DaemonSet[]; configMaps: V1ConfigMap[] } {
-  return withoutUnrunnableWindowsAgents(p, cniObjects(p));
+  const objs = cniObjects(p);
+  return withoutUnrunnableWindowsAgents(p, { ...objs, daemonSets: [...objs.daemonSets, ...policyEngineDaemonSets(p, objs.daemonSets)] });
+}
+
+/**
+ * A NetworkPolicy engine the profile runs beside its CNI (network.networkPolicy): its agents as
+ * their manifests name them (AKS --network-policy azure: azure-npm and azure-npm-win; calico or
+ * antrea on another CNI: their node agents). None when the CNI's own DaemonSets are the engine.
+ */
+function policyEngineDaemonSets(p: Profile, cniDaemonSets: V1DaemonSet[]): V1DaemonSet[] {
+  const engine = p.network.networkPolicy;
+  if (!engine || engine === 'none') return [];
+  const names = engine === 'azure-npm' ? { linux: 'azure-npm', windows: 'azure-npm-win' } : cniDaemonSetNames(engine);
+  if (cniDaemonSets.some(d => d.metadata!.name === names.linux)) return [];
+  const image = engine === 'azure-npm' ? 'mcr.microsoft.com/containernetworking/azure-npm:v1.5.45' : `${engine}/node:latest`;
+  return [
+    daemonSet(
+      names.linux,
+      { 'k8s-app': names.linux },
+      {
+        hostNetwork: true,
+        priorityClassName: 'system-node-critical',
+        serviceAccountName: p.network.cni,
+        nodeSelector: LINUX_SELECTOR,
+        tolerations: TOLERATE_ALL,
+        containers: [{ name: names.linux, image }],
+      },
+    ),
+    daemonSet(names.windows, { 'k8s-app': names.windows }, hostProcessPod({ name: names.windows, image }, p.network.cni)),
+  ];
 }
 
 function cniObjects(p: Profile): { daemonSets: V1DaemonSet[]; configMaps: V1ConfigMap[] } {

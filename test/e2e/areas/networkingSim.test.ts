@@ -54,6 +54,8 @@ const DOCUMENTED: Record<string, Outcome> = {
   'net.preserve-destination': 'supported',
   'net.dual-stack': 'n/a',
   'net.ipv6-only': 'n/a',
+  // The default profile's CNI (flannel) enforces no NetworkPolicy on Windows: n/a, with why.
+  'net.network-policy': 'n/a',
   'net.hairpin': 'supported',
 };
 

@@ -13,12 +13,11 @@
 //   npx tsx bench/big.ts [--repeats N]
 
 import { mkdirSync, readFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseRequestLog, REQUEST_LOG_ENV } from '../sim/api/requestLog.ts';
 import { makeClients } from '../lib/cluster/client.ts';
 import { buildDist, clusterSettled, kubeConfigOf, runWincheckBin, startSimProcess, tempDir, vmHWM } from './processes.ts';
-import { fmtMs, median, report } from './support.ts';
+import { argValue, fmtMs, loadAverage, median, report } from './support.ts';
 
 const NAME = 'big';
 /** The issue's goal: the catalog on `big` takes at most 1.2x its time on a small cluster of the same builds. */
@@ -35,15 +34,6 @@ const LARGEST_RESPONSE_GOAL_MB = 5;
 const MAY_DIFFER = new Set(['net.w2w-cross-node', 'work.stop-signal-windows']);
 
 const out = (l: string) => process.stdout.write(l + '\n');
-const load = () =>
-  loadavg()
-    .map(x => x.toFixed(1))
-    .join(' ');
-
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
 
 interface CatalogRun {
   wallMs: number;
@@ -97,9 +87,9 @@ const perExtraNode = (big: CatalogRun, small: CatalogRun) => (big.requests - sma
 
 async function main(): Promise<void> {
   const started = performance.now();
-  const repeats = Number(arg('--repeats') ?? 1);
+  const repeats = Number(argValue('--repeats') ?? 1);
   out(
-    `${NAME}: the whole catalog on ${BIG} vs ${SMALL}; ${repeats} repeat(s), alternating order; sim and harness (the bin on dist/) in separate processes; load average ${load()}`,
+    `${NAME}: the whole catalog on ${BIG} vs ${SMALL}; ${repeats} repeat(s), alternating order; sim and harness (the bin on dist/) in separate processes; load average ${loadAverage()}`,
   );
   buildDist();
   const dir = tempDir('wincheck-bench-big-');
@@ -129,7 +119,7 @@ async function main(): Promise<void> {
           `  #${i + 1} ${p}: run ${fmtMs(r.wallMs)} ms; ${r.nodes} nodes; ${r.requests} API requests; harness peak RSS ${r.harnessMB.toFixed(0)} MB, sim ${r.simMB.toFixed(0)} MB; largest response ${(r.largestBytes / 1e6).toFixed(2)} MB (${r.largestPath}); sim start+settle ${fmtMs(r.settleMs)} ms`,
         );
       out(
-        `  #${i + 1}: ratio ${BIG} / ${SMALL} = ${ratio.toFixed(2)}; API requests per extra node ${perExtraNode(big, small).toFixed(2)}; load average ${load()}`,
+        `  #${i + 1}: ratio ${BIG} / ${SMALL} = ${ratio.toFixed(2)}; API requests per extra node ${perExtraNode(big, small).toFixed(2)}; load average ${loadAverage()}`,
       );
     }
   } finally {

@@ -15,13 +15,12 @@
 //
 //   npx tsx bench/node-scale.ts [--repeats N] [--modes zero,realistic]
 
-import { loadavg } from 'node:os';
 import { makeClients } from '../lib/cluster/client.ts';
 import { RUN_LABEL } from '../lib/labels.ts';
 import type { ChildRun } from './result.ts';
 import { apiRequestTotal } from './apiRequests.ts';
 import { clusterSettled, kubeConfigOf, runHarnessChild, startSimProcess, tempDir } from './processes.ts';
-import { fmtMs, median, report } from './support.ts';
+import { argValue, fmtMs, loadAverage, median, report } from './support.ts';
 
 const NAME = 'node-scale';
 /** The issue's goal: the node suite on 100 nodes takes at most twice its time on 2. */
@@ -37,15 +36,6 @@ const MANY_WINDOWS = 100;
 const FEW_WINDOWS = 2;
 
 const out = (l: string) => process.stdout.write(l + '\n');
-const load = () =>
-  loadavg()
-    .map(x => x.toFixed(1))
-    .join(' ');
-
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
 
 interface SuiteRun {
   run: ChildRun;
@@ -86,11 +76,11 @@ const spread = (xs: number[]) => `${fmtMs(Math.min(...xs))}-${fmtMs(Math.max(...
 
 async function main(): Promise<void> {
   const started = performance.now();
-  const repeats = Number(arg('--repeats') ?? 3);
-  const modes = (arg('--modes') ?? 'zero,realistic').split(',') as Mode[];
+  const repeats = Number(argValue('--repeats') ?? 3);
+  const modes = (argValue('--modes') ?? 'zero,realistic').split(',') as Mode[];
   for (const m of modes) if (!(m in MODES)) throw new Error(`--modes: unknown mode "${m}" (zero, realistic)`);
   out(
-    `${NAME}: --suite node on ${MANY_WINDOWS} Windows nodes vs ${FEW_WINDOWS}; modes ${modes.join(', ')}; ${repeats} repeats each, alternating order; sim and harness in separate processes; load average ${load()}`,
+    `${NAME}: --suite node on ${MANY_WINDOWS} Windows nodes vs ${FEW_WINDOWS}; modes ${modes.join(', ')}; ${repeats} repeats each, alternating order; sim and harness in separate processes; load average ${loadAverage()}`,
   );
   const reports = tempDir('wincheck-bench-ns-');
   const failures: string[] = [];
@@ -119,7 +109,7 @@ async function main(): Promise<void> {
           if (a.run.outcomes[id] !== outcome)
             failures.push(`${mode} #${i + 1}: ${id} is ${a.run.outcomes[id] ?? 'missing'} on ${MANY_WINDOWS} nodes, ${outcome} on ${FEW_WINDOWS}`);
         out(
-          `  ${mode} #${i + 1} (${order.join(' then ')}): ${MANY_WINDOWS} nodes ${fmtMs(a.run.wallMs)} ms, ${FEW_WINDOWS} nodes ${fmtMs(b.run.wallMs)} ms, ratio ${ratio.toFixed(2)}; API requests ${a.requests} vs ${b.requests}; load average ${load()}`,
+          `  ${mode} #${i + 1} (${order.join(' then ')}): ${MANY_WINDOWS} nodes ${fmtMs(a.run.wallMs)} ms, ${FEW_WINDOWS} nodes ${fmtMs(b.run.wallMs)} ms, ratio ${ratio.toFixed(2)}; API requests ${a.requests} vs ${b.requests}; load average ${loadAverage()}`,
         );
       }
       const m = median(per.ratios);

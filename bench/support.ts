@@ -3,7 +3,7 @@
 // the leak check and the verdict (with the result line bench/run.ts reads, see result.ts).
 
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeConfig, type V1Node, type V1Pod } from '@kubernetes/client-node';
 import { makeClients } from '../lib/cluster/client.ts';
@@ -127,4 +127,16 @@ export async function report(r: Omit<BenchResult, 'ok' | 'wallMs'> & { failures?
   // Whatever leaked would keep this process alive: end it, the verdict is out (stdout is synchronous on pipes and files).
   if (leftovers.length) process.exit(1);
   return result;
+}
+
+/** The 1, 5 and 15 minute load averages, "0.9 0.4 0.1": printed beside every timing. */
+export const loadAverage = (): string =>
+  loadavg()
+    .map(x => x.toFixed(1))
+    .join(' ');
+
+/** The value after a flag on the command line ("--repeats 3"), or undefined. */
+export function argValue(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
 }

@@ -17,6 +17,7 @@ import { reachesNodes } from '../access.ts';
 import { clearDiagnostics, collectDiagnostics, wantsDiagnostics } from '../diagnostics/collect.ts';
 import { errorText } from '../../../util/errorText.ts';
 import type { CheckResult } from '../../catalog/types.ts';
+import { disruptiveTurns } from '../disruptive.ts';
 
 /** How long one check's diagnostics may take; past it the check's result goes on without them. */
 const DIAGNOSTICS_DEADLINE_MS = 120_000;
@@ -58,18 +59,26 @@ export function checksTask(deployment: Deployment, events: RunEvents): Task<RunS
     setup: async r => {
       // An earlier run's folders would be read as this run's.
       clearDiagnostics(r.config.reportDir);
+      // Disruptive checks share the --disruptive-node: one at a time (lib/run/disruptive.ts).
+      const turns = disruptiveTurns(r.abort.signal);
       const pool = new CheckPool(
         byPriority(r.features, r.config.timeouts),
         r.features.length,
         f =>
-          r.waves!.run(f, async () => {
-            const scope = r.buildScopes?.get(f.id);
-            const inputs = checkInputs(r, f, scope);
-            await Promise.all(f.fixtures.map(s => deployment.settled(inputs.namespace, s.id)));
-            // A per-build instance speaks for its build even when no node was named (n/a, error).
-            const res = await checkFeature(inputs, f).then(res => (scope && !res.windowsBuild ? { ...res, windowsBuild: scope.build } : res));
-            // Inside the wave: its fixtures are still there.
-            return r.config.diagnostics && wantsDiagnostics(res) && !r.abort.signal.aborted ? withDiagnostics(r, f, inputs, res) : res;
+          turns(f, () =>
+            r.waves!.run(f, async () => {
+              const scope = r.buildScopes?.get(f.id);
+              const inputs = checkInputs(r, f, scope);
+              await Promise.all(f.fixtures.map(s => deployment.settled(inputs.namespace, s.id)));
+              // A per-build instance speaks for its build even when no node was named (n/a, error).
+              const res = await checkFeature(inputs, f).then(res => (scope && !res.windowsBuild ? { ...res, windowsBuild: scope.build } : res));
+              // Inside the wave: its fixtures are still there.
+              return r.config.diagnostics && wantsDiagnostics(res) && !r.abort.signal.aborted ? withDiagnostics(r, f, inputs, res) : res;
+            }),
+          ).catch((e: unknown) => {
+            // Interrupted while waiting for its turn: not run, as the checks never started.
+            if (r.abort.signal.aborted) return notRunResult(f, stopReason(r.abort.signal));
+            throw e;
           }),
         f => notRunResult(f, stopReason(r.abort.signal)),
         r.abort.signal,

@@ -20,6 +20,7 @@ export const BENCHMARKS: readonly { name: string; what: string; timeoutMs?: numb
     what: 'the whole catalog on the 500-node big profile vs mixed-build; requests per node, harness and sim RSS, largest response',
     timeoutMs: 30 * 60_000,
   },
+  { name: 'sim-memory', what: "the sim's heap per Linux node, Windows node and background pod, each against its goal", timeoutMs: 15 * 60_000 },
   { name: 'parallel-deploy', what: 'a run of K features vs K runs of one feature (fixtures deployed up front, in parallel)' },
   { name: 'watch-vs-poll', what: "Ready → the harness's watch-based wait resolving vs a 1 s polling loop" },
   { name: 'api-overhead', what: 'list pods through the HTTPS API vs store.list in-process' },

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const NAMES = ['critical-path', 'node-scale', 'big', 'parallel-deploy', 'watch-vs-poll', 'api-overhead'];
+const NAMES = ['critical-path', 'node-scale', 'big', 'sim-memory', 'parallel-deploy', 'watch-vs-poll', 'api-overhead'];
 
 describe('bench/run.ts --list', () => {
   it('names the benchmarks, each with its script', async () => {

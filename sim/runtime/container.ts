@@ -205,17 +205,28 @@ export class ContainerRunner {
   }
 
   /**
-   * A HostProcess container named by a local group: containerd before 1.7 (hcsshim 0.9) logs on
-   * the name as a user, and no runtime can run a group the node does not have. Undefined: it runs.
+   * hcsshim's logon of a HostProcess container's user when its task starts
+   * (https://github.com/microsoft/hcsshim/blob/main/internal/jobcontainers/logon.go processToken,
+   * called from jobcontainer.go CreateProcess): a local group the node has (hcsshim 0.10, containerd
+   * 1.7+) gets a temporary account in it; any other name is logged on as a user, without a
+   * password, which only the NT AUTHORITY service accounts pass (SYSTEM, LOCAL SERVICE, NETWORK
+   * SERVICE; ContainerUser and ContainerAdministrator fall back to the runtime's token). A name
+   * that is no account, or a group below containerd 1.7 (hcsshim 0.9 knows no groups), fails the
+   * start. The words: CreateProcess's wrapping in hcsshim's source, Windows' text for
+   * ERROR_LOGON_FAILURE (0x52e, as real-outputs/48 shows it) and containerd's start wrapping as
+   * real-outputs/29 shows it for the same CreateProcess; no published sample has all three at once.
+   * Undefined: it runs.
    */
-  private localGroupRefusal(): string | undefined {
+  private hostProcessLogonRefusal(): string | undefined {
     const w = this.w;
     if (!w.hostProcess || w.ctx.broken('run-as-username', true)) return undefined;
     const named = this.spec.securityContext?.windowsOptions?.runAsUserName ?? w.pod.spec?.securityContext?.windowsOptions?.runAsUserName;
-    if (!named || !localGroupName(named)) return undefined;
+    if (!named) return undefined;
+    const refusal = `failed to start containerd task "${this.name}": failed to create user process token: failed to logon user: The user name or password is incorrect.: unknown`;
+    if (!localGroupName(named)) return validWindowsUser(named, true) ? undefined : refusal;
     const rt = nodeSpecOf(w.ctx.profile, w.node.name)?.containerRuntime;
     const groups = rt && hostProcessBindMounts({ containerRuntime: rt }) && w.node.localGroups.has(named.toLowerCase());
-    return groups ? undefined : `failed to create containerd task: failed to create shim task: ${this.name}: The user name or password is incorrect.: unknown`;
+    return groups ? undefined : refusal;
   }
 
   /** The temporary account's name: the container's ID, cut as hcsshim cuts it (20 characters). */
@@ -569,10 +580,10 @@ export class ContainerRunner {
         this.event('Warning', started.reason ?? 'Failed', `Error: ${msg}`);
         return finish(128, 'StartError', msg);
       }
-      const group = this.localGroupRefusal();
-      if (group) {
-        this.event('Warning', 'Failed', `Error: ${group}`);
-        return finish(128, 'StartError', group);
+      const logon = this.hostProcessLogonRefusal();
+      if (logon) {
+        this.event('Warning', 'Failed', `Error: ${logon}`);
+        return finish(128, 'StartError', logon);
       }
       if (this.windows && !this.w.wantsHostProcess && !validWindowsUser(host.user, false) && !this.w.ctx.broken('run-as-username', true)) {
         // §1: an invalid runAsUserName fails the container start.

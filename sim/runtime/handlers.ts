@@ -102,6 +102,8 @@ export function makeHandlers(ctx: RuntimeContext, nodes: Map<string, NodeRuntime
           return json(summary(ctx, node));
         case 'metrics/resource':
           return { status: 200, contentType: 'text/plain; version=0.0.4; charset=utf-8', body: resourceMetrics(summary(ctx, node)) };
+        case 'metrics':
+          return { status: 200, contentType: 'text/plain; version=0.0.4; charset=utf-8', body: node.metrics.render(node.name) };
         case 'healthz':
         case 'healthz/ping':
           return { status: 200, contentType: 'text/plain; charset=utf-8', body: 'ok' };

@@ -15,6 +15,7 @@ import { EventRecorder } from './events.ts';
 import { parseQuantity } from '../../util/quantity.ts';
 import { nodeSpecOf } from '../nodes/nodeSpec.ts';
 import { scheduleShutdown } from './reboot.ts';
+import { KubeletCounters } from './kubeletMetrics.ts';
 
 export class NodeRuntime {
   readonly os: 'linux' | 'windows';
@@ -33,6 +34,8 @@ export class NodeRuntime {
   sharedPodIP?: string;
   /** Local groups made on the node (net localgroup /add), lower-case. */
   readonly localGroups = new Set<string>();
+  /** The kubelet's container start counters (its /metrics). */
+  readonly metrics: KubeletCounters;
 
   constructor(
     readonly spec: NodeSpec,
@@ -43,6 +46,7 @@ export class NodeRuntime {
     this.build = spec.windowsBuild?.split('.').slice(0, 3).join('.');
     this.disk = new MemFS(this.os === 'windows');
     this.images = new ImageCache(ctx, () => this.reportImages(), (nodeSpecOf(ctx.profile, spec.name)?.containerRuntime ?? 'containerd://').split('://')[0]);
+    this.metrics = new KubeletCounters(this.os === 'windows', () => !ctx.broken('hostprocess-metrics'));
     this.recorder = new EventRecorder(ctx.store, spec.name, undefined, line => this.serviceLog('kubelet', line, 'event.go:389'));
     this.seedDisk();
   }

@@ -456,7 +456,11 @@ export class PodWorker {
     const signal = this.abort.signal;
     const image = c.spec.image ?? '';
     let pullFailures = 0;
+    // The kubelet's start counters (sim/runtime/kubeletMetrics.ts): each attempt, then its failure.
+    const type = c.init ? 'init_container' : 'container';
+    const counters = this.node.metrics;
     while (!this.terminating) {
+      counters.started(type, this.wantsHostProcess);
       try {
         const replayed = this.replayedFailure('pull', [image]);
         if (replayed) throw new PullError('ErrImagePull', replayed.message.replace(/^Failed to pull image "[^"]*": /, ''));
@@ -464,12 +468,16 @@ export class PodWorker {
       } catch (e) {
         if (this.terminating || signal.aborted) return false;
         const { reason, message } = c.errorOf(e);
+        counters.failed(type, reason, this.wantsHostProcess);
         c.waiting(reason, message);
         c.event('Warning', 'Failed', reason === 'ErrImageNeverPull' ? message : `Failed to pull image "${image}": ${message}`);
         c.event('Warning', 'Failed', `Error: ${reason}`);
         this.writeStatus();
         if (!(await this.ctx.sleep(Math.min(1000, this.ctx.pullBase), signal))) return false;
         if (reason === 'ErrImagePull') {
+          // The next sync finds the image in back-off: another attempt, failed ImagePullBackOff.
+          counters.started(type, this.wantsHostProcess);
+          counters.failed(type, 'ImagePullBackOff', this.wantsHostProcess);
           c.waiting('ImagePullBackOff', backOffMessage(image, message, this.kubeletVersion()));
           c.event('Normal', 'BackOff', `Back-off pulling image "${image}"`);
           c.event('Warning', 'Failed', 'Error: ImagePullBackOff');
@@ -489,12 +497,15 @@ export class PodWorker {
         });
       } catch (e) {
         if (!(e instanceof ContainerConfigError) && !(e instanceof CreateContainerError)) throw e;
+        counters.failed(type, e instanceof ContainerConfigError ? 'CreateContainerConfigError' : 'CreateContainerError', this.wantsHostProcess);
         c.waiting(e instanceof ContainerConfigError ? 'CreateContainerConfigError' : 'CreateContainerError', e.message);
         c.event('Warning', 'Failed', `Error: ${e.message}`);
         this.writeStatus();
         if (!(await this.ctx.sleep(this.ctx.retryMs, signal))) return false;
         continue;
       }
+      // The runtime refused to start it (StartContainer failed): the kubelet's RunContainerError.
+      if (exit.reason === 'StartError' || exit.reason === 'ContainerCannotRun') counters.failed(type, 'RunContainerError', this.wantsHostProcess);
       c.terminated(exit);
       if (this.terminating) {
         this.writeStatus();

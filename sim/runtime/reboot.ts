@@ -35,6 +35,8 @@ async function goDown(node: NodeRuntime, reboot: boolean, scale: number): Promis
     if (ctx.stopped) return;
     const bootID = randomUUID();
     node.bootTime = new Date();
+    // The kubelet process starts again: its counters begin from zero.
+    node.metrics.reset();
     ctx.store.mutate('nodes', undefined, node.name, o => {
       const n = o as unknown as V1Node;
       if (n.status?.nodeInfo) n.status.nodeInfo.bootID = bootID;

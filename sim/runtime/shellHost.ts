@@ -31,7 +31,8 @@ export function localGroupName(user: string): boolean {
 
 export function validWindowsUser(user: string, hostProcess: boolean): boolean {
   const u = user.toLowerCase();
-  if (hostProcess) return HOSTPROCESS_USERS.includes(u) || VALID_WINDOWS_USERS.includes(u) || /^[^\\]+\\[^\\]+$/.test(user);
+  // HostProcess: the NT AUTHORITY service accounts log on without a password; any other account cannot.
+  if (hostProcess) return HOSTPROCESS_USERS.includes(u) || VALID_WINDOWS_USERS.includes(u);
   return VALID_WINDOWS_USERS.includes(u);
 }
 

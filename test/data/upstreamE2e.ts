@@ -53,7 +53,7 @@ export const UPSTREAM_SPECS: UpstreamSpec[] = [
     features: ['iso.hostprocess-volumes'],
     note: 'ConfigMap, Secret, emptyDir, downward API and a projected token; no hostPath (it would leave a directory on the node)',
   },
-  { file: 'host_process.go', spec: 'HostProcess containers metrics should report count of started and failed to start HostProcess containers', note: 'no feature observes it yet' },
+  { file: 'host_process.go', spec: 'HostProcess containers metrics should report count of started and failed to start HostProcess containers', features: ['iso.hostprocess-metrics'] },
   { file: 'host_process.go', spec: 'HostProcess containers container stats validation', features: ['iso.hostprocess-stats'] },
   { file: 'host_process.go', spec: 'HostProcess containers should support querying api-server using in-cluster config', features: ['iso.hostprocess-incluster'] },
   { file: 'host_process.go', spec: 'HostProcess containers should run as localgroup accounts', planned: ['iso.hostprocess-localgroup'] },

@@ -6,5 +6,13 @@ import { features as hostProcessVolumes } from './hostProcessVolumes.ts';
 import { features as hostProcessInit } from './hostProcessInit.ts';
 import { features as hostProcessLocalGroup } from './hostProcessLocalGroup.ts';
 import { features as hostProcessStats } from './hostProcessStats.ts';
+import { features as hostProcessMetrics } from './hostProcessMetrics.ts';
 
-export const features: Feature[] = [...isolation, ...hostProcessVolumes, ...hostProcessInit, ...hostProcessLocalGroup, ...hostProcessStats];
+export const features: Feature[] = [
+  ...isolation,
+  ...hostProcessVolumes,
+  ...hostProcessInit,
+  ...hostProcessLocalGroup,
+  ...hostProcessStats,
+  ...hostProcessMetrics,
+];

@@ -22,6 +22,7 @@ export const DOCUMENTED: Record<string, string> = {
   'iso.hostprocess-init': 'supported',
   'iso.hostprocess-localgroup': 'supported',
   'iso.hostprocess-stats': 'supported',
+  'iso.hostprocess-metrics': 'supported',
   'sec.run-as-username': 'supported',
   'sec.linux-fields-rejected': 'limited',
   'sec.linux-fields-ignored': 'limited',

@@ -31,6 +31,7 @@ const ISO = [
   'iso.hostprocess-init',
   'iso.hostprocess-localgroup',
   'iso.hostprocess-stats',
+  'iso.hostprocess-metrics',
 ];
 const SEC = ['sec.run-as-username', 'sec.linux-fields-rejected', 'sec.linux-fields-ignored', 'sec.privileged', 'sec.gmsa-credspec'];
 const NODE = ['node.services', 'node.hns-network', 'node.runtime', 'node.os-supported', 'node.version-skew', 'node.pause-image', 'node.boot-id'];

@@ -39,6 +39,7 @@ const MINE = [
   'iso.hostprocess-init',
   'iso.hostprocess-localgroup',
   'iso.hostprocess-stats',
+  'iso.hostprocess-metrics',
   'sec.run-as-username',
   'sec.linux-fields-rejected',
   'sec.linux-fields-ignored',

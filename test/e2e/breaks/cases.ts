@@ -282,12 +282,11 @@ export const BREAK_CASES: BreakCase[] = [
   { name: 'hostprocess-metrics', breaks: ['hostprocess-metrics'], regressed: ['iso.hostprocess-metrics'], error: [] },
   { name: 'gmsa-credspec', breaks: ['gmsa-credspec'], regressed: ['sec.gmsa-credspec'], error: [] },
   { name: 'unknown-username', breaks: ['unknown-username'], regressed: ['sec.unknown-username-refused'], error: [] },
-  // The local-group container's own runAsUserName loses to the pod's SYSTEM too, and so do the
-  // bad-user-name containers of iso.hostprocess-metrics (they start: no failed start to count).
+  // The local-group container's own runAsUserName loses to the pod's SYSTEM too.
   {
     name: 'username-precedence',
     breaks: ['username-precedence'],
-    regressed: ['sec.unknown-username-refused', 'sec.username-override', 'iso.hostprocess-localgroup', 'iso.hostprocess-metrics'],
+    regressed: ['sec.unknown-username-refused', 'sec.username-override', 'iso.hostprocess-localgroup'],
     error: [],
   },
   // The kubelet holds runAsUser against runAsNonRoot containers: the non-admin pod of sec.run-as-nonroot does not run.

@@ -30,7 +30,8 @@ export interface BuildScope extends FixtureTarget {
  * cover every build in one check.
  */
 export function isBuildSpecific(f: Feature): boolean {
-  return f.perBuild ?? f.fixtures.some(s => s.os === 'windows' && (s.pin ?? 'build') !== 'none' && !s.everyBuild);
+  // A fixture on the --disruptive-node runs on that node's build only.
+  return f.perBuild ?? f.fixtures.some(s => s.os === 'windows' && !['none', 'disruptive-node'].includes(s.pin ?? 'build') && !s.everyBuild);
 }
 
 /** Schedulable Windows builds, the target's first (it stays the run's main namespace), then ascending. */
@@ -110,6 +111,7 @@ export interface DeployPlanInputs {
   scopes?: Map<string, BuildScope>;
   unpermitted?: Map<string, string>;
   egressUrl?: string;
+  disruptiveNode?: string;
 }
 
 /**

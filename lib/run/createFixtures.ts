@@ -32,6 +32,8 @@ export interface RenderInputs {
   namespace: string;
   secrets: Record<string, string>;
   imageRegistry?: string;
+  /** --disruptive-node, for fixtures pinned there. */
+  disruptiveNode?: string;
 }
 
 export function renderContextFor(o: RenderInputs, cluster: ClusterInfo): RenderContext {
@@ -48,16 +50,21 @@ export function renderContextFor(o: RenderInputs, cluster: ClusterInfo): RenderC
     windowsBuildNodes: ofBuild.every(n => n.labels[WINDOWS_BUILD_LABEL] === n.windowsBuild) ? undefined : ofBuild.map(n => n.name),
     windowsTaints: windowsTaints(cluster.nodes),
     imageRegistry: o.imageRegistry,
+    ...(o.disruptiveNode ? { disruptiveNode: o.disruptiveNode } : {}),
     secrets: o.secrets,
   };
 }
 
 /** Fixtures of the features that will probe (needs met, not n/a), deduplicated by id. */
-export function fixturesToDeploy(features: Feature[], cluster: ClusterInfo, o: { unpermitted?: Map<string, string>; egressUrl?: string }): FixtureSpec[] {
+export function fixturesToDeploy(
+  features: Feature[],
+  cluster: ClusterInfo,
+  o: { unpermitted?: Map<string, string>; egressUrl?: string; disruptiveNode?: string },
+): FixtureSpec[] {
   const byId = new Map<string, FixtureSpec>();
   for (const f of features) {
     if (o.unpermitted?.has(f.id)) continue;
-    if (f.needs?.some(n => unmetNeed(n, cluster, { egressUrl: o.egressUrl }))) continue;
+    if (f.needs?.some(n => unmetNeed(n, cluster, { egressUrl: o.egressUrl, disruptiveNode: o.disruptiveNode }))) continue;
     if (f.expect(cluster).expected === 'n/a') continue;
     for (const spec of f.fixtures) if (!byId.has(spec.id)) byId.set(spec.id, spec);
   }

@@ -33,6 +33,7 @@ export function deployTask(): Deployment {
         scopes: r.buildScopes,
         unpermitted: r.unpermitted,
         egressUrl: config.egressUrl,
+        disruptiveNode: config.disruptiveNode,
       }).map(p => ({ ...p, specs: fixturesByPriority(p.specs, r.ranks!, r.features) }));
       for (const p of plans)
         log(

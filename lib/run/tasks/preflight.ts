@@ -48,11 +48,14 @@ export function preflightTask(kc: KubeConfig, begin: (r: RunState) => Promise<vo
         const problem = problemWithDisruptiveNode(config.disruptiveNode, r.cluster.nodes);
         if (problem) throw new UsageError(problem);
       }
-      r.render = renderContextFor({ runId: r.runId, namespace: r.namespace, secrets: r.secrets, imageRegistry: config.imageRegistry }, r.cluster);
+      r.render = renderContextFor(
+        { runId: r.runId, namespace: r.namespace, secrets: r.secrets, imageRegistry: config.imageRegistry, disruptiveNode: config.disruptiveNode },
+        r.cluster,
+      );
       // Several Windows builds: each build-specific feature runs once per build (lib/run/builds.ts).
       ({ features: r.features, scopes: r.buildScopes } = expandForBuilds(r.features, r.cluster, {
         main: mainTarget(r),
-        render: { runId: r.runId, secrets: r.secrets, imageRegistry: config.imageRegistry },
+        render: { runId: r.runId, secrets: r.secrets, imageRegistry: config.imageRegistry, disruptiveNode: config.disruptiveNode },
         unpermitted: r.unpermitted,
       }));
       r.ranks = ranksOf(byPriority(r.features, config.timeouts));

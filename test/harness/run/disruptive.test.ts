@@ -2,7 +2,9 @@
 
 import { expect } from 'chai';
 import type { CheckResult, Feature } from '../../../lib/catalog/types.ts';
+import type { ClusterInfo } from '../../../lib/discovery/types.ts';
 import { disruptiveTurns, isDisruptive } from '../../../lib/run/disruptive.ts';
+import { fixturesToDeploy } from '../../../lib/run/createFixtures.ts';
 
 const feature = (id: string, disruptive: boolean) =>
   ({ id, area: 'node', title: id, fixtures: [], needs: disruptive ? ['windows-node', 'disruptive-node'] : ['windows-node'] }) as unknown as Feature;
@@ -51,5 +53,22 @@ describe('disruptive checks take turns', () => {
     release();
     expect((await first).outcome).to.equal('supported');
     expect(ran).to.equal(false);
+  });
+});
+
+describe('fixtures of disruptive features', () => {
+  const f = {
+    id: 'res.eviction-memory-pressure',
+    area: 'resources',
+    title: 't',
+    needs: ['disruptive-node'],
+    fixtures: [{ id: 'eviction-control', template: 'eviction-consumer', os: 'windows', pin: 'disruptive-node' }],
+    expect: () => ({ expected: 'supported', reason: 'r', source: [] }),
+  } as unknown as Feature;
+  const cluster = { nodes: [] } as unknown as ClusterInfo;
+
+  it('are deployed only when the run names a --disruptive-node', () => {
+    expect(fixturesToDeploy([f], cluster, {})).to.deep.equal([]);
+    expect(fixturesToDeploy([f], cluster, { disruptiveNode: 'win-2022-1' }).map(s => s.id)).to.deep.equal(['eviction-control']);
   });
 });

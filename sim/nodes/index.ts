@@ -119,13 +119,13 @@ function refreshHeartbeat(store: Store, profile: Profile, name: string): void {
  * Turns a node Ready or NotReady (fault injection, tests): the Ready condition and the
  * not-ready taints change together, as the kubelet and node lifecycle controller would.
  */
-export function setNodeReady(store: Store, profile: Profile, name: string, ready: boolean): KubeObject {
+export function setNodeReady(store: Store, profile: Profile, name: string, ready: boolean, notReadyMessage?: string): KubeObject {
   const spec = nodeSpecOf(profile, name);
   if (!spec) throw new Error(`node "${name}" is not in profile "${profile.name}"`);
   return store.mutate(NODES, undefined, name, o => {
     const node = o as unknown as V1Node;
     const now = new Date().toISOString();
-    const fresh = nodeConditions(profile, ready, now, spec);
+    const fresh = nodeConditions(profile, ready, now, spec, notReadyMessage);
     node.status!.conditions = (node.status!.conditions ?? []).map((c: V1NodeCondition) => {
       const next = fresh.find(f => f.type === c.type) ?? c;
       return next.status === c.status ? { ...c, lastHeartbeatTime: next.lastHeartbeatTime } : next;

@@ -39,3 +39,21 @@ export function kubeletMemoryConfig(profile: Profile, spec: ResolvedNodeSpec): K
     evictionHard: { ...(threshold > 0 ? { 'memory.available': quantity(threshold) } : {}), 'nodefs.available': '10%', 'imagefs.available': '15%' },
   };
 }
+
+/**
+ * The graceful node shutdown part of /configz: the gates set apart from their defaults
+ * (featureGates, as a kubelet's config file gives them) and the two grace periods (default "0s":
+ * the shutdown manager is disabled, "Node shutdown manager is disabled as no shutdown grace
+ * period is configured").
+ */
+export function kubeletShutdownConfig(profile: Profile): {
+  featureGates?: Record<string, boolean>;
+  shutdownGracePeriod: string;
+  shutdownGracePeriodCriticalPods: string;
+} {
+  return {
+    ...(profile.featureGates && Object.keys(profile.featureGates).length ? { featureGates: { ...profile.featureGates } } : {}),
+    shutdownGracePeriod: profile.shutdownGracePeriod ?? '0s',
+    shutdownGracePeriodCriticalPods: profile.shutdownGracePeriodCriticalPods ?? '0s',
+  };
+}

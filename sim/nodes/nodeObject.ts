@@ -92,7 +92,8 @@ export function nodeResources(profile: Profile, spec: ResolvedNodeSpec): { capac
   };
 }
 
-export function nodeConditions(profile: Profile, ready: boolean, now: string, spec?: ResolvedNodeSpec): V1NodeCondition[] {
+/** `notReadyMessage`: the kubelet's words for why it is not Ready (default: the CNI not initialized). */
+export function nodeConditions(profile: Profile, ready: boolean, now: string, spec?: ResolvedNodeSpec, notReadyMessage?: string): V1NodeCondition[] {
   const at = now as unknown as Date;
   const cond = (type: string, status: string, reason: string, message: string): V1NodeCondition => ({
     type,
@@ -121,7 +122,8 @@ export function nodeConditions(profile: Profile, ready: boolean, now: string, sp
           'Ready',
           'False',
           'KubeletNotReady',
-          'container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized',
+          notReadyMessage ??
+            'container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized',
         ),
   ];
 }

@@ -84,3 +84,14 @@ export function runAsNonRootAnyCase(kubeletVersion: string): boolean {
  */
 export const stopSignalServed = (apiVersion: string, gates: Record<string, boolean> | undefined) =>
   minorVersion(apiVersion) >= 1033 && gates?.ContainerStopSignals === true;
+
+/**
+ * The Windows kubelet's graceful node shutdown gate, WindowsGracefulNodeShutdown: alpha 1.32 (off
+ * by default), beta 1.34 (on) (pkg/features/kube_features.go); before 1.32 the Windows kubelet has
+ * no shutdown manager. The profile's featureGates set it apart from its default.
+ */
+export function windowsGracefulShutdownGate(kubeletVersion: string, featureGates: Record<string, boolean> = {}): boolean {
+  const v = minorVersion(kubeletVersion);
+  if (v < 1032) return false;
+  return featureGates['WindowsGracefulNodeShutdown'] ?? v >= 1034;
+}

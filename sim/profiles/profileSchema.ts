@@ -218,6 +218,8 @@ export const PROFILE_RULE: Rule = {
     tokenLifetimeScale: { kind: 'number', min: 0 },
     apiTimeScale: { kind: 'number', min: 0.001 },
     rebootScale: { kind: 'number', min: 0 },
+    shutdownGracePeriod: { kind: 'string', pattern: /^(\d+(\.\d+)?(ms|h|m|s))+$/, shape: 'a Go duration such as 20s or 1m30s' },
+    shutdownGracePeriodCriticalPods: { kind: 'string', pattern: /^(\d+(\.\d+)?(ms|h|m|s))+$/, shape: 'a Go duration such as 10s' },
     unavailableAPIServices: {
       kind: 'array',
       of: { kind: 'string', pattern: /^[a-z0-9.-]+\/v[0-9a-z]+$/, shape: 'a group/version such as custom.metrics.k8s.io/v1beta1' },

@@ -237,6 +237,7 @@ export const BREAKABLE = [
   'pause-image', // pause image lacks the node's build
   'boot-id', // Windows kubelets report an empty status.nodeInfo.bootID
   'node-reboot', // shutdown.exe -r on a Windows node's host exits 0 and the node never restarts
+  'graceful-shutdown', // the Windows kubelet's shutdown manager ignores the preshutdown notification: pods die with the host
   // networking (paths)
   'pod-ip', // Windows pods share one IP
   'w2w-same-node',
@@ -378,8 +379,19 @@ export interface Profile {
    * once a minute, all times this scale (1 or absent: real time; 0.01 compacts every 3 s).
    */
   apiTimeScale?: number;
-  /** A node's shutdown delay (shutdown.exe /t) and boot time (60 s) are multiplied by this (default 0.02). */
+  /**
+   * A node's shutdown delay (shutdown.exe /t), boot time (60 s) and the kubelet's shutdown grace
+   * periods (sim/runtime/nodeShutdown.ts) are multiplied by this (default 0.02).
+   */
   rebootScale?: number;
+  /**
+   * The kubelets' graceful node shutdown settings (KubeletConfiguration shutdownGracePeriod and
+   * shutdownGracePeriodCriticalPods, Go durations such as "20s"; default "0s": the shutdown
+   * manager is disabled). On Windows it also needs the WindowsGracefulNodeShutdown gate (alpha
+   * 1.32, off by default; beta 1.34, on): featureGates.
+   */
+  shutdownGracePeriod?: string;
+  shutdownGracePeriodCriticalPods?: string;
   /** Pod Security admission: the AdmissionConfiguration's defaults and exemptions (none: privileged everywhere). */
   podSecurity?: PodSecurityConfig;
   /** Validating admission webhooks that refuse in their own words (sim/api/admission/webhooks.ts). */

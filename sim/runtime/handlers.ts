@@ -13,7 +13,7 @@ import { nodeMetrics, podMetrics, summary } from './stats.ts';
 import { resourceMetrics } from './resourceMetrics.ts';
 import { answer, replayCommand } from './replay.ts';
 import { joinWindowsArgv } from './shell/quote.ts';
-import { kubeletMemoryConfig } from '../nodes/kubeletConfig.ts';
+import { kubeletMemoryConfig, kubeletShutdownConfig } from '../nodes/kubeletConfig.ts';
 import { nodeSpecOf } from '../nodes/nodeSpec.ts';
 
 export function makeHandlers(ctx: RuntimeContext, nodes: Map<string, NodeRuntime>): SubresourceHandlers {
@@ -123,6 +123,7 @@ export function makeHandlers(ctx: RuntimeContext, nodes: Map<string, NodeRuntime
               clusterDomain: ctx.profile.network.clusterDomain ?? 'cluster.local',
               clusterDNS: [ctx.network.dnsServer().address],
               ...kubeletMemoryConfig(ctx.profile, nodeSpecOf(ctx.profile, nodeName)!),
+              ...kubeletShutdownConfig(ctx.profile),
             },
           });
         default:

@@ -11,6 +11,7 @@ import { kubeletRejection } from '../controllers/fit.ts';
 import type { RuntimeContext } from './context.ts';
 import type { NodeRuntime } from './nodeRuntime.ts';
 import { PodWorker } from './podWorker.ts';
+import { NODE_SHUTDOWN_NOT_ADMITTED } from './nodeShutdown.ts';
 import { isBackgroundPod } from '../nodes/background.ts';
 
 export class Kubelet {
@@ -83,6 +84,11 @@ export class Kubelet {
           /* gone */
         }
       });
+      return;
+    }
+    // The shutdown manager's admission handler (sim/runtime/nodeShutdown.ts).
+    if (!cur && this.node.shuttingDown) {
+      this.reject(pod, NODE_SHUTDOWN_NOT_ADMITTED.reason, NODE_SHUTDOWN_NOT_ADMITTED.message);
       return;
     }
     if (!cur && !this.nodeReady()) {

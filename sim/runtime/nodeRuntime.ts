@@ -28,6 +28,8 @@ export class NodeRuntime {
   readonly pods = new Map<string, PodWorker>();
   /** When the node last booted (sim/runtime/reboot.ts moves it). */
   bootTime = new Date();
+  /** The kubelet's shutdown manager is handling a shutdown (sim/runtime/nodeShutdown.ts): new pods are rejected. */
+  shuttingDown = false;
   /** Set while the node is down (rebooting or powered off): resolves when it is up again. */
   private downtime?: { up: Promise<void>; resolve: () => void };
   /** breaks: pod-ip: the endpoint address every Windows pod of the node is shown (its first pod's). */

@@ -19,6 +19,8 @@ export interface StatusInput {
   containers: ContainerRunner[];
   reason?: string;
   message?: string;
+  /** A DisruptionTarget condition the kubelet added (True), e.g. the shutdown manager's TerminationByKubelet. */
+  disruption?: { reason: string; message: string };
 }
 
 export function qosClass(pod: V1Pod): 'Guaranteed' | 'Burstable' | 'BestEffort' {
@@ -82,6 +84,7 @@ export function buildStatus(s: StatusInput, prev: V1PodStatus | undefined): V1Po
     cond('Ready', ready, ready ? undefined : notReadyReason, ready ? undefined : notReadyMsg),
     cond('ContainersReady', ready, ready ? undefined : notReadyReason, ready ? undefined : notReadyMsg),
     prevCond.get('PodScheduled') ?? cond('PodScheduled', true),
+    ...(s.disruption ? [cond('DisruptionTarget', true, s.disruption.reason, s.disruption.message)] : []),
   ];
   return rfc3339({
     phase: s.phase,

@@ -54,6 +54,9 @@ export class PodWorker {
   private statusQueued = false;
   private reason?: string;
   private message?: string;
+  /** Killed by the shutdown manager (sim/runtime/nodeShutdown.ts): no restart, phase Failed. */
+  private shutdownKilled = false;
+  private disruption?: { reason: string; message: string };
 
   constructor(
     pod: V1Pod,
@@ -200,6 +203,7 @@ export class PodWorker {
               containers: this.containers,
               reason: this.reason,
               message: this.message,
+              disruption: this.disruption,
             },
             o.status as V1PodStatus | undefined,
           ) as unknown as KubeObject['status'];
@@ -507,7 +511,7 @@ export class PodWorker {
       // The runtime refused to start it (StartContainer failed): the kubelet's RunContainerError.
       if (exit.reason === 'StartError' || exit.reason === 'ContainerCannotRun') counters.failed(type, 'RunContainerError', this.wantsHostProcess);
       c.terminated(exit);
-      if (this.terminating) {
+      if (this.terminating || this.shutdownKilled) {
         this.writeStatus();
         return false;
       }
@@ -545,6 +549,11 @@ export class PodWorker {
   }
 
   private updatePhase(): void {
+    // The shutdown manager's kill: Failed once no container runs (unless it had Succeeded).
+    if (this.shutdownKilled && this.phase !== 'Succeeded' && ![...this.init, ...this.containers].some(c => c.running)) {
+      this.phase = 'Failed';
+      return;
+    }
     const failedInit = this.init.find(c => this.finished.has(c) && (c.state.terminated?.exitCode ?? 0) !== 0);
     if (failedInit) {
       this.phase = 'Failed';
@@ -560,6 +569,36 @@ export class PodWorker {
       return;
     }
     this.phase = all.every(c => c.started || c.restartCount > 0 || c.state.terminated) ? 'Running' : 'Pending';
+  }
+
+  /** Still running: not terminal, not being deleted (the shutdown manager's active pods). */
+  get active(): boolean {
+    return this.phase !== 'Succeeded' && this.phase !== 'Failed' && !this.terminating && !this.shutdownKilled;
+  }
+
+  /**
+   * The kubelet's shutdown manager kills the pod (pkg/kubelet/nodeshutdown/nodeshutdown_manager.go
+   * killPods): the DisruptionTarget condition (TerminationByKubelet) at once, the containers run
+   * out `graceMs` (netexec --delay-shutdown and most Windows containers do not exit on the stop
+   * signal), then stop; the pod ends phase Failed, reason Terminated, with the shutdown message,
+   * its sandbox gone (PodReadyToStartContainers False). Its containers never restart.
+   */
+  async shutdownKill(graceMs: number, status: { reason: string; message: string; disruptionReason: string }): Promise<void> {
+    if (!this.active) return;
+    this.shutdownKilled = true;
+    this.reason = status.reason;
+    this.message = status.message;
+    this.disruption = { reason: status.disruptionReason, message: status.message };
+    for (const c of [...this.init, ...this.containers]) if (c.running) c.event('Normal', 'Killing', `Stopping container ${c.name}`);
+    this.writeStatus();
+    if (graceMs > 0) await this.ctx.sleep(graceMs);
+    // Exit code of a Windows container stopped at the end of its grace period: UNCONFIRMED.
+    for (const c of [...this.init, ...this.containers]) if (c.running) c.kill({ reason: 'Error', exitCode: 1 });
+    this.sandboxReady = false;
+    // The container loops end (no restart after a shutdown kill) and run() writes phase Failed.
+    await Promise.race([this.done, this.ctx.sleep(5_000)]);
+    this.updatePhase();
+    this.writeStatus();
   }
 
   /** The node went down under the pod: every running container is lost with its host (exit 255, Unknown). */

@@ -4,5 +4,6 @@ import type { Feature } from '../types.ts';
 import { features as bootId } from './bootId.ts';
 import { features as node } from './node.ts';
 import { features as reboot } from './reboot.ts';
+import { features as gracefulShutdown } from './gracefulShutdown.ts';
 
-export const features: Feature[] = [...node, ...bootId, ...reboot];
+export const features: Feature[] = [...node, ...bootId, ...reboot, ...gracefulShutdown];

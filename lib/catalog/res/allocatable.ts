@@ -6,8 +6,7 @@
 import type { V1Node } from '@kubernetes/client-node';
 import { NODE_SUMMARY_ACCESS } from '../access.ts';
 import { supported } from '../expect.ts';
-import { MeansError, refusalMeans } from '../../cluster/meansError.ts';
-import { rawGet } from '../../cluster/rawGet.ts';
+import { configzPath, readKubeletConfigz } from '../kit/configz.ts';
 import { readyWindowsNodes } from '../kit/nodeTargets.ts';
 import { formatBytes } from '../kit/formatBytes.ts';
 import { parseQuantity } from '../../../util/quantity.ts';
@@ -58,19 +57,8 @@ async function allocatableProbe(ctx: CheckContext): Promise<Observation> {
   const name = target.name;
   ctx.step(`reading node ${name} and its kubelet's /configz`);
   const node: V1Node = await ctx.kube.core.readNode({ name });
-  const path = `/api/v1/nodes/${encodeURIComponent(name)}/proxy/configz`;
-  const r = await rawGet(ctx.kube, path, { requestTimeoutMs: 30_000 });
-  if (r.status !== 200) {
-    const means = refusalMeans(r.status, r.body);
-    throw new MeansError(means ?? 'kubelet', `GET ${path}: HTTP ${r.status}: ${r.body.slice(0, 200)}`);
-  }
-  let config: KubeletMemoryConfig | undefined;
-  try {
-    config = (JSON.parse(r.body) as { kubeletconfig?: KubeletMemoryConfig }).kubeletconfig;
-  } catch {
-    config = undefined;
-  }
-  if (!config) throw new Error(`GET ${path}: no {"kubeletconfig": ...} object in the answer: ${r.body.slice(0, 200)}`);
+  const path = configzPath(name);
+  const config = await readKubeletConfigz<KubeletMemoryConfig>(ctx.kube, name);
   const capacity = parseQuantity(node.status?.capacity?.memory);
   const allocatable = parseQuantity(node.status?.allocatable?.memory);
   if (capacity === undefined || allocatable === undefined) throw new Error(`node ${name} reports no memory capacity or allocatable`);

@@ -130,8 +130,10 @@ const pod: Defaulter = (o, op) => {
   // ServiceAccount admission.
   spec.serviceAccountName ??= spec.serviceAccount ?? 'default';
   spec.serviceAccount ??= spec.serviceAccountName;
-  // Priority admission.
+  // Priority admission: the built-in system classes' values (pkg/apis/scheduling/types.go
+  // SystemCriticalPriority 2000000000; system-node-critical is 1000 above it).
   if (!spec.priorityClassName) spec.priority ??= 0;
+  else spec.priority ??= SYSTEM_PRIORITY[spec.priorityClassName];
   spec.preemptionPolicy ??= 'PreemptLowerPriority';
   // PrepareForCreate: a new pod starts Pending with its QoS class (unless the sim itself wrote a status).
   const status = (p.status ??= {});
@@ -140,6 +142,8 @@ const pod: Defaulter = (o, op) => {
     status.qosClass ??= qosClass(spec);
   }
 };
+
+const SYSTEM_PRIORITY: Record<string, number | undefined> = { 'system-cluster-critical': 2_000_000_000, 'system-node-critical': 2_000_001_000 };
 
 const deployment: Defaulter = o => {
   const d = o as unknown as V1Deployment;

@@ -2,11 +2,17 @@
 // --disruptive-node names, each with its break. node.reboot: a HostProcess pod's shutdown.exe -r
 // restarts win-2022-1 (new bootID, Ready False then True, the kubelet's Rebooted event) and the pod
 // on it restarts its container once; breaks: node-reboot leaves the node as it was (regressed).
+// node.graceful-shutdown: upstream node_shutdown.go's five pods, shutdown.exe -r -t 60; with the
+// gate and the grace periods on, the kubelet kills the normal pods, then the critical ones (Failed,
+// Terminated, DisruptionTarget) and the node comes back; n/a on 1.33 defaults (gate off, read from
+// /configz); breaks: graceful-shutdown lets the pods die with the host (regressed). Both together:
+// they take turns on the node (lib/run/tasks/checks.ts), each supported.
 
 import { expect } from 'chai';
 import type { CheckResult } from '../../../lib/catalog/types.ts';
 import { DISRUPTIVE_NOT_ASKED } from '../../../lib/catalog/needs.ts';
 import { runOnSim, type SimRun } from '../../support/simRun.ts';
+import type { Profile } from '../../../sim/profiles/types.ts';
 
 const NODE = 'win-2022-1';
 const result = (run: SimRun, id: string): CheckResult => {
@@ -20,11 +26,13 @@ describe('disruptive features against the sim', function () {
   this.timeout(3 * 60_000);
 
   it('without --disruptive: n/a with the flags to give, and nothing is disrupted', async () => {
-    const run = await runOnSim(['node.reboot']);
-    const r = result(run, 'node.reboot');
-    expect(r.outcome).to.equal('n/a');
-    expect(r.reason).to.equal(DISRUPTIVE_NOT_ASKED);
-    expect(r.durationMs).to.be.below(1000);
+    const run = await runOnSim(['node.reboot', 'node.graceful-shutdown']);
+    for (const id of ['node.reboot', 'node.graceful-shutdown']) {
+      const r = result(run, id);
+      expect(r.outcome, id).to.equal('n/a');
+      expect(r.reason, id).to.equal(DISRUPTIVE_NOT_ASKED);
+      expect(r.durationMs, id).to.be.below(1000);
+    }
   });
 
   it('node.reboot with --disruptive-node: the node reboots and is back in service, its pod restarted once', async () => {
@@ -44,5 +52,52 @@ describe('disruptive features against the sim', function () {
     expect(r.outcome, r.reason).to.equal('regressed');
     expect(r.summary).to.match(/did not reboot: bootID unchanged/);
     expect(text(r)).to.contain('never went NotReady');
+  });
+
+  const shutdownOn = (p: Profile) => {
+    p.featureGates = { ...p.featureGates, WindowsGracefulNodeShutdown: true };
+    p.shutdownGracePeriod = '20s';
+    p.shutdownGracePeriodCriticalPods = '10s';
+  };
+
+  it('node.graceful-shutdown on 1.33 defaults: n/a from /configz (the gate is alpha, off), the node left alone', async () => {
+    const r = result(await runOnSim(['node.graceful-shutdown'], { disruptiveNode: NODE }), 'node.graceful-shutdown');
+    expect(r.outcome, r.reason).to.equal('n/a');
+    expect(r.reason).to.match(/WindowsGracefulNodeShutdown at the default of kubelet v1\.33\.2 \(alpha, off by default\).*the node was not shut down/);
+    expect(text(r)).to.match(/proxy\/configz: featureGates .*, shutdownGracePeriod \\"0s\\"/);
+  });
+
+  it('node.graceful-shutdown with the gate and 20s/10s: normal pods first, then critical, Failed Terminated with DisruptionTarget; the node comes back', async () => {
+    const r = result(await runOnSim(['node.graceful-shutdown'], { disruptiveNode: NODE, edit: shutdownOn }), 'node.graceful-shutdown');
+    expect(r.outcome, `${r.reason} / ${r.summary} / ${r.error}`).to.equal('supported');
+    expect(r.node).to.equal(NODE);
+    const t = text(r);
+    expect(t).to.contain('WindowsGracefulNodeShutdown=true');
+    expect(t).to.contain('kill groups priority >= 0: 10 s, priority >= 2000000000: 10 s');
+    expect(t).to.match(
+      /pod period-critical-5 Ready on win-2022-1: priority 2000001000 \(critical\), terminationGracePeriodSeconds 5; the kubelet should kill it with 5 s/,
+    );
+    expect(t).to.match(
+      /pod period-25: shut down [\d.]+ s after .*phase Failed, reason Terminated, message \\"Pod was terminated in response to imminent node shutdown.\\", DisruptionTarget TerminationByKubelet/,
+    );
+    expect(t).to.contain('event Normal NodeShutdown from kubelet: Shutdown manager detected preshutdown event');
+    expect(t).to.contain('node is shutting down');
+    expect(t).to.contain('control passed');
+  });
+
+  it('graceful-shutdown broken: the pods die with the host, not Terminated: regressed', async () => {
+    const r = result(
+      await runOnSim(['node.graceful-shutdown'], { disruptiveNode: NODE, edit: shutdownOn, breaks: ['graceful-shutdown'], timeouts: { nodeReboot: 10_000 } }),
+      'node.graceful-shutdown',
+    );
+    expect(r.outcome, `${r.reason} / ${r.error}`).to.equal('regressed');
+    expect(r.summary).to.match(/pod period-20 was not shut down by the kubelet/);
+  });
+
+  it('node.reboot and node.graceful-shutdown in one run take turns on the node: both supported', async () => {
+    const run = await runOnSim(['node.reboot', 'node.graceful-shutdown'], { disruptiveNode: NODE, edit: shutdownOn });
+    for (const id of ['node.reboot', 'node.graceful-shutdown']) expect(result(run, id).outcome, `${id}: ${result(run, id).reason}`).to.equal('supported');
+    const [a, b] = ['node.reboot', 'node.graceful-shutdown'].map(id => result(run, id)).sort((x, y) => Date.parse(x.startedAt!) - Date.parse(y.startedAt!));
+    expect(Date.parse(b.startedAt!), 'the second starts after the first ended').to.be.at.least(Date.parse(a.startedAt!) + a.durationMs - 1000);
   });
 });

@@ -364,6 +364,9 @@ export const BREAK_CASES: BreakCase[] = [
   // A routine run never reboots a node (node.reboot is n/a without --disruptive): nothing changes.
   // Its regression with --disruptive-node is in test/e2e/areas/disruptive.test.ts.
   { name: 'node-reboot', breaks: ['node-reboot'], regressed: [], error: [] },
+  // Nor shuts one down (node.graceful-shutdown is n/a without --disruptive): nothing changes.
+  // Its regression with --disruptive-node and the gate on is in test/e2e/areas/disruptive.test.ts.
+  { name: 'graceful-shutdown', breaks: ['graceful-shutdown'], regressed: [], error: [] },
   {
     name: 'scheduler-os-selector',
     breaks: ['scheduler-os-selector'],

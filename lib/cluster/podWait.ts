@@ -186,6 +186,35 @@ export async function explainPodWaitFailure(kube: KubeClients, namespace: string
   return new PodStartError(text, e.reason, e.pod, events);
 }
 
+/**
+ * Waits until the pod of this uid is gone from the API (deleted, or replaced by another of its
+ * name). On timeout, a WaitTimeoutError naming the last state seen (Terminating since when).
+ */
+export async function waitForPodGone(
+  kube: KubeClients,
+  namespace: string,
+  name: string,
+  uid: string | undefined,
+  timeoutMs: number,
+  opts: PodWaitOptions = {},
+): Promise<void> {
+  const fieldSelector = `metadata.name=${name}`;
+  let last: V1Pod | undefined;
+  const gone = (p: V1Pod | undefined) => !p || (uid !== undefined && p.metadata?.uid !== uid);
+  await watchUntil<V1Pod, true>({
+    kube,
+    path: `/api/v1/namespaces/${namespace}/pods`,
+    fieldSelector,
+    list: () => listAll(q => kube.core.listNamespacedPod({ namespace, fieldSelector, ...q })),
+    onList: items => (gone((last = items[0])) ? true : undefined),
+    check: (p, type) => (type === 'DELETED' || gone(p) ? true : ((last = p), undefined)),
+    what: `pod ${namespace}/${name}${uid ? ` (uid ${uid})` : ''} to be gone`,
+    describe: () => describePod(last),
+    timeoutMs,
+    signal: opts.signal,
+  });
+}
+
 /** What a Ready wait makes of one sighting of the pod: Ready (the pod), still waiting (undefined), or an error to fail with. */
 export function readySighting(
   pod: V1Pod,

@@ -27,6 +27,17 @@ export interface Timeouts {
   nodeReboot: number;
   /** Namespace deletion: Windows containers stop slowly (HCS shutdown), finalizers run. */
   namespaceDelete: number;
+  /**
+   * A deleted pod gone from the API (its grace period, the containers stopped, its volumes torn
+   * down): upstream's subpath_cleanup.go waits 5 minutes (WaitForPodNotFoundInNamespace).
+   */
+  podGone: number;
+  /**
+   * A deleted pod still there once a control pod deleted with it, on the same node and with the
+   * same volumes, is gone: the kubelet's status manager finishes a deletion in its next batch sync
+   * (every 10 s) once the volumes are torn down. The wait is at least as long as the control took.
+   */
+  podGoneConfirm: number;
   /** A single check, end to end, fixtures included. */
   check: number;
   /** Network path warm-up: a pass must come within it (upstream test/e2e/windows: 30 s). */
@@ -66,6 +77,8 @@ const DEFAULTS: Timeouts = {
   exec: 60_000,
   nodeReboot: 10 * 60_000,
   namespaceDelete: 5 * 60_000,
+  podGone: 5 * 60_000,
+  podGoneConfirm: 10_000,
   check: 15 * 60_000,
   netWarmup: 30_000,
   netSteady: 10_000,

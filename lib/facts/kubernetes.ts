@@ -56,12 +56,22 @@ export const HOST_PROCESS: FeatureStages = {
 };
 
 /**
- * Several subPath mounts in one Windows container leaked file handles, so the pod's emptyDirs
- * could not be removed and it stayed Terminating (https://github.com/kubernetes/kubernetes/issues/112630);
- * fixed on master after v1.36 (https://github.com/kubernetes/kubernetes/pull/138367, merged April
- * 2026, so first released in v1.37; backports to older branches not confirmed).
+ * Several subPath mounts in one Windows container leaked file handles (makeMounts kept only the
+ * last subPath's cleanup), so the pod's volumes could not be torn down and it stayed Terminating
+ * (https://github.com/kubernetes/kubernetes/issues/112630). Fixed by
+ * https://github.com/kubernetes/kubernetes/pull/138367, listed in CHANGELOG-1.37.md under
+ * v1.37.0-alpha.1 ("Changelog since v1.36.0", Bug or Regression); no 1.36 or older patch release
+ * lists a backport, so the first release with the fix is v1.37.0.
  */
 export const SUBPATH_HANDLE_LEAK_FIXED: MinorVersion = [1, 37];
+export const SUBPATH_HANDLE_LEAK_SOURCE = sources(
+  cite.k8sIssue(112630, 'EmptyDir not being cleaned up after pod terminated with open file handles', 'v1.36'),
+  cite.k8sPull(138367, 'fix: accumulate subpath cleanup actions in makeMounts to prevent handle leak', 'v1.37'),
+  cite.changelog(
+    '1.37',
+    'v1.37.0-alpha.1, Bug or Regression: "Fixed a bug where pods with multiple subPath volume mounts on Windows would get stuck in Terminating state because file handles from subPath preparation were leaked, preventing volume cleanup. (#138367)"',
+  ),
+);
 
 /** dockershim was removed from the kubelet in 1.24. */
 export const DOCKERSHIM_REMOVED: MinorVersion = [1, 24];

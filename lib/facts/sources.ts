@@ -92,6 +92,29 @@ export const cite = {
       },
       detail,
     ),
+  /**
+   * An upstream Windows e2e test file added after the release the other citations speak for
+   * (`since` "1.37"): cited at that release's branch, where it first is.
+   */
+  e2eTestSince: (file: string, since: `${number}.${number}`, detail?: string): Citation =>
+    at(
+      {
+        title: `Kubernetes e2e test test/e2e/windows/${file}`,
+        version: `v${since}`,
+        url: `https://github.com/kubernetes/kubernetes/blob/release-${since}/test/e2e/windows/${file}`,
+      },
+      detail,
+    ),
+  /** A kubernetes/kubernetes release's CHANGELOG ("1.37"), with the entry the promise rests on. */
+  changelog: (minor: `${number}.${number}`, detail?: string): Citation =>
+    at(
+      {
+        title: `Kubernetes CHANGELOG-${minor}.md`,
+        version: `v${minor}`,
+        url: `https://github.com/kubernetes/kubernetes/blob/master/CHANGELOG/CHANGELOG-${minor}.md`,
+      },
+      detail,
+    ),
   /** A windows-operational-readiness specification ("ext-network-policies/spec.yaml"). */
   readiness: (file: string, detail?: string): Citation =>
     at(

@@ -7,6 +7,7 @@
 //    not know the field and starts an ordinary container.
 //  - Hyper-V isolation through a RuntimeClass handler runhcs-wcow-hypervisor: containerd >= 1.7.
 //  - spec.os (IdentifyPodOS): alpha 1.23 (off by default), beta 1.24 (on), GA 1.25.
+//  - subPath handles on Windows: leaked before 1.37 (kubernetes#112630, fixed by #138367).
 
 /** 1.23 -> 1023, for comparisons; 0 when it cannot be read. */
 export function minorVersion(v: string | undefined): number {
@@ -95,3 +96,13 @@ export function windowsGracefulShutdownGate(kubeletVersion: string, featureGates
   if (v < 1032) return false;
   return featureGates['WindowsGracefulNodeShutdown'] ?? v >= 1034;
 }
+
+/**
+ * The kubelet's makeMounts kept only the last subPath's cleanup action per container, so on Windows
+ * the handles PrepareSafeSubpath holds on the other subPaths' directories were never closed: the
+ * pod's volumes could not be torn down and a deleted pod with several subPath mounts in one
+ * container stayed Terminating (https://github.com/kubernetes/kubernetes/issues/112630). Fixed by
+ * https://github.com/kubernetes/kubernetes/pull/138367, first released in v1.37.0 (CHANGELOG-1.37.md,
+ * v1.37.0-alpha.1, "Changelog since v1.36.0"; no backport to an older branch is listed).
+ */
+export const subPathHandlesLeak = (kubeletVersion: string) => minorVersion(kubeletVersion) < 1037;

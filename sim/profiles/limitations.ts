@@ -17,6 +17,7 @@ export const LIMITATION_KEYS = [
   'emptyDirMemory',
   'readOnlyRootFilesystem',
   'mountPropagation',
+  'subPathHandleLeak',
   'nfs',
   'blockVolume',
   'volumeResize',

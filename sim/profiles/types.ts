@@ -147,6 +147,12 @@ export interface Limitations {
   emptyDirMemory?: boolean;
   readOnlyRootFilesystem?: boolean;
   mountPropagation?: boolean;
+  /**
+   * Kubelets before v1.37 leak the handles of all but the last subPath of a Windows container, so a
+   * deleted pod with several subPath mounts stays Terminating (kubernetes#112630); false lifts it.
+   * No effect from v1.37 (the fix, kubernetes#138367).
+   */
+  subPathHandleLeak?: boolean;
   nfs?: boolean;
   blockVolume?: boolean;
   volumeResize?: boolean;
@@ -208,6 +214,7 @@ export const BREAKABLE = [
   'emptydir', // emptyDir not shared between containers
   'emptydir-memory', // an emptyDir of medium Memory is refused (FailedMount)
   'subpath', // a subPath mount shows the whole volume
+  'subpath-handle-leak', // the kubelet leaks the handles of a Windows container's subPaths on any version (kubernetes#112630 back): a deleted pod with several stays Terminating
   'pvc-bind', // PVCs stay Pending
   // resources
   'resource-limits', // pods with limits fail to start

@@ -19,8 +19,8 @@ import { watchProbes } from './probes.ts';
 import { podDns, validWindowsUser } from './shellHost.ts';
 import { splitPath } from './fs.ts';
 import { nodeSpecOf } from '../nodes/nodeSpec.ts';
-import { hostProcessOn, hypervIsolationOn } from '../nodes/versions.ts';
-import { MountError, podDir, refreshVolumes, setUpVolumes, type PodVolume, type VolumeBreak, type VolumeLimitation } from './volumes.ts';
+import { hostProcessOn, hypervIsolationOn, subPathHandlesLeak } from '../nodes/versions.ts';
+import { MountError, podDir, refreshVolumes, setUpVolumes, subPathHandlesLeaked, type PodVolume, type VolumeBreak, type VolumeLimitation } from './volumes.ts';
 
 /** The Hyper-V RuntimeClass handler (the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) iso.hyperv-runtimeclass). */
 export const HYPERV_HANDLER = 'runhcs-wcow-hypervisor';
@@ -641,8 +641,11 @@ export class PodWorker {
       if (c.running)
         c.terminated({ exitCode: 0, reason: 'Completed', startedAt: new Date(), finishedAt: new Date(), containerID: `containerd://${c.containerID}` });
     if (this.ip && !this.hostNetwork) this.ctx.network.releasePodIP(this.pod.metadata!.namespace!, this.pod.metadata!.name!);
+    // Leaked subPath handles: the volumes cannot be torn down, so the pod's directory stays on the
+    // node and the kubelet never finishes the deletion (the pod stays Terminating until forced).
+    const stuck = remove && this.windows && subPathHandlesLeaked(this.pod, this.volumeContext(), subPathHandlesLeak(this.kubeletVersion()));
     try {
-      this.node.disk.remove(podDir(this.node.style, this.uid));
+      if (!stuck) this.node.disk.remove(podDir(this.node.style, this.uid));
     } catch {
       /* nothing mounted */
     }
@@ -653,7 +656,7 @@ export class PodWorker {
         /* no volumes */
       }
     this.node.pods.delete(this.key);
-    if (remove && !this.ctx.stopped) {
+    if (remove && !this.ctx.stopped && !stuck) {
       try {
         this.ctx.store.delete('pods', this.pod.metadata!.namespace, this.pod.metadata!.name!, { gracePeriodSeconds: 0, preconditions: { uid: this.uid } });
       } catch {

@@ -21,10 +21,10 @@ export class MountError extends Error {
 }
 
 /** The documented Windows limitations the volume code enforces. */
-export type VolumeLimitation = 'emptyDirMemory' | 'secretAtRest' | 'secretDefaultMode' | 'nfs' | 'mountPropagation' | 'blockVolume';
+export type VolumeLimitation = 'emptyDirMemory' | 'secretAtRest' | 'secretDefaultMode' | 'nfs' | 'mountPropagation' | 'blockVolume' | 'subPathHandleLeak';
 
 /** The supported volume behaviours a profile can break. */
-export type VolumeBreak = 'secret-volume' | 'configmap-volume' | 'hostpath' | 'emptydir' | 'emptydir-memory' | 'subpath';
+export type VolumeBreak = 'secret-volume' | 'configmap-volume' | 'hostpath' | 'emptydir' | 'emptydir-memory' | 'subpath' | 'subpath-handle-leak';
 
 export interface PodVolume {
   name: string;
@@ -333,4 +333,21 @@ export function containerMounts(c: V1Container, vols: Map<string, PodVolume>, ct
     });
   }
   return out;
+}
+
+/**
+ * Whether the kubelet leaked the handles it took on this pod's subPath directories, so that its
+ * volumes cannot be torn down once it is deleted (it stays Terminating): a container with several
+ * subPath mounts on a kubelet before v1.37 (`leakyKubelet`, sim/nodes/versions.ts
+ * subPathHandlesLeak) unless the profile lifts subPathHandleLeak, or on any version with
+ * `breaks: subpath-handle-leak`. Only the last subPath of each container was cleaned up, so one
+ * subPath leaks nothing; a subPath not honoured (`breaks: subpath`) was never prepared.
+ */
+export function subPathHandlesLeaked(pod: V1Pod, ctx: Pick<VolumeContext, 'limited' | 'broken'>, leakyKubelet: boolean): boolean {
+  if (ctx.broken('subpath')) return false;
+  const leaks = ctx.broken('subpath-handle-leak') || (leakyKubelet && ctx.limited('subPathHandleLeak'));
+  return (
+    leaks &&
+    [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].some(c => (c.volumeMounts ?? []).filter(m => m.subPath || m.subPathExpr).length > 1)
+  );
 }

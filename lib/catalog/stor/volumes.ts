@@ -17,9 +17,9 @@ import { control, meansOfStart, notStarted, podStarted, readableFileControl } fr
 import type { ClusterInfo } from '../../discovery/types.ts';
 import type { CheckContext, Expectation, EvidenceItem, Feature, Observation } from '../types.ts';
 import { listAll } from '../../cluster/list.ts';
-import { cite, sources, type Citation, type Source } from '../../facts/sources.ts';
+import { cite, sources, type Citation } from '../../facts/sources.ts';
 import { podStatsOf, summaryUntil } from '../kit/kubeletStats.ts';
-import { k8sAtLeast, SUBPATH_HANDLE_LEAK_FIXED } from '../../facts/kubernetes.ts';
+import { k8sAtLeast, SUBPATH_HANDLE_LEAK_FIXED, SUBPATH_HANDLE_LEAK_SOURCE } from '../../facts/kubernetes.ts';
 
 /** The storage limitations' source: the Windows docs (https://kubernetes.io/docs/concepts/windows/intro/) and the upstream Windows storage docs. */
 const STORAGE_DOCS = sources(cite.intro(), cite.intro('storage'));
@@ -61,7 +61,7 @@ async function writeRefused(ctx: CheckContext, t: Transport, path: string, conte
  * a container the runtime refused to create); a pod that was never scheduled, could not pull or
  * got no sandbox is the harness's means failing (MeansError), and a crash says nothing.
  */
-function notReadyObservation(name: string, s: Exclude<Settled, { kind: 'ready' }>, what: string): Observation {
+export function notReadyObservation(name: string, s: Exclude<Settled, { kind: 'ready' }>, what: string): Observation {
   const means = s.kind === 'failed' ? meansOfStart(name, s.error) : undefined;
   if (means) throw means;
   const events = s.kind === 'failed' ? s.error.events : s.events;
@@ -129,7 +129,11 @@ async function emptyDirProbe(ctx: CheckContext): Promise<Observation> {
 
 /** Upstream's own Windows e2e mounts both and expects the pod to start and terminate cleanly. */
 const SUBPATH_CLEANUP_E2E = 'upstream test/e2e/windows/subpath_cleanup.go';
-const SUBPATH_CLEANUP = cite.e2eTest('subpath_cleanup.go', 'pod with multiple subPath mounts should terminate cleanly');
+export const SUBPATH_CLEANUP = cite.e2eTestSince(
+  'subpath_cleanup.go',
+  '1.37',
+  '"Windows subpath cleanup pod with multiple subPath mounts should terminate cleanly"',
+);
 /** The Windows storage page, which lists the storage functionality not supported on Windows nodes. */
 const STORAGE_PAGE = cite.doc('concepts/storage/windows-storage', 'storage functionality not supported on Windows nodes');
 /** The Windows mounter: "tmpfs" becomes a plain directory (MountSensitive). */
@@ -139,11 +143,6 @@ const MOUNT_UTILS_WINDOWS: Citation = {
   url: 'https://github.com/kubernetes/mount-utils/blob/master/mount_windows.go',
   detail: 'MountSensitive: a tmpfs source is os.MkdirAll of the target',
 };
-/** The subPath file-handle leak on Windows and its fix. */
-const SUBPATH_LEAK: Source = [
-  cite.k8sIssue(112630, 'EmptyDir not being cleaned up after pod terminated with open file handles', 'v1.36'),
-  cite.k8sPull(138367, 'accumulate subpath cleanup actions in makeMounts to prevent handle leak', 'v1.37'),
-];
 /** The kubelet computes volume stats once a minute (--volume-stats-agg-period): a new pod's may take that long. */
 const VOLUME_STATS_DEADLINE_MS = 75_000;
 
@@ -559,9 +558,9 @@ export const features: Feature[] = [
         `the kubelet mounts subPaths on Windows (pkg/volume/util/subpath/subpath_windows.go), as upstream's Windows e2e expects${
           k8sAtLeast(c.version, ...SUBPATH_HANDLE_LEAK_FIXED)
             ? ''
-            : `; before v${SUBPATH_HANDLE_LEAK_FIXED.join('.')} several subPaths in one container can leave the pod Terminating (https://github.com/kubernetes/kubernetes/issues/112630), which this single-subPath check does not hit`
+            : `; before v${SUBPATH_HANDLE_LEAK_FIXED.join('.')} several subPaths in one container leave the deleted pod Terminating (https://github.com/kubernetes/kubernetes/issues/112630): stor.subpath-cleanup observes that, this single-subPath check does not hit it`
         }`,
-        sources(SUBPATH_CLEANUP, cite.k8s('pkg/volume/util/subpath/subpath_windows.go'), SUBPATH_LEAK),
+        sources(SUBPATH_CLEANUP, cite.k8s('pkg/volume/util/subpath/subpath_windows.go'), SUBPATH_HANDLE_LEAK_SOURCE),
       ),
     probe: subPathProbe,
   },

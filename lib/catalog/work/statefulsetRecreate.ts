@@ -9,8 +9,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { listAll } from '../../cluster/list.ts';
 import { permissions } from '../../cluster/permission.ts';
 import { isPodReady } from '../../cluster/podState.ts';
-import { waitForPodCondition } from '../../cluster/podWait.ts';
-import { watchUntil } from '../../cluster/watch.ts';
+import { waitForPodCondition, waitForPodGone } from '../../cluster/podWait.ts';
 import { cite, sources } from '../../facts/sources.ts';
 import { supported } from '../expect.ts';
 import { control, probeUntilPass } from '../kit/observe.ts';
@@ -67,20 +66,7 @@ async function statefulSetRecreateProbe(ctx: CheckContext): Promise<Observation>
 
   ctx.step(`deleting pod ${TARGET} and watching until it is gone`);
   await ctx.kube.core.deleteNamespacedPod({ namespace: ctx.namespace, name: TARGET });
-  const fieldSelector = `metadata.name=${TARGET}`;
-  let last: V1Pod | undefined = before;
-  await watchUntil<V1Pod, true>({
-    kube: ctx.kube,
-    path: `/api/v1/namespaces/${ctx.namespace}/pods`,
-    fieldSelector,
-    list: () => listAll(q => ctx.kube.core.listNamespacedPod({ namespace: ctx.namespace, fieldSelector, ...q })),
-    onList: items => ((last = items[0]) && last.metadata?.uid === before.metadata?.uid ? undefined : true),
-    check: (p, type) => ((last = p).metadata?.uid !== before.metadata?.uid || type === 'DELETED' ? true : undefined),
-    what: `pod ${TARGET} (uid ${before.metadata?.uid}) to be deleted`,
-    describe: () => describePod(last),
-    timeoutMs: ctx.options.timeouts.podStart,
-    signal: ctx.signal,
-  });
+  await waitForPodGone(ctx.kube, ctx.namespace, TARGET, before.metadata?.uid, ctx.options.timeouts.podStart, { signal: ctx.signal });
   ctx.step(`watching for the StatefulSet controller to make ${TARGET} again and for it to be Ready`);
   let after: V1Pod;
   try {

@@ -28,6 +28,7 @@ const STORAGE = [
   'stor.emptydir',
   'stor.emptydir-memory',
   'stor.subpath',
+  'stor.subpath-cleanup',
   'stor.readonly-rootfs',
   'stor.mount-propagation',
   'stor.pvc',
@@ -50,7 +51,16 @@ const SUPPORTED = [
   'stor.subpath',
   'stor.pvc',
 ];
-const LIMITED = ['work.os-mismatch', 'cfg.secret-defaultmode', 'stor.emptydir-memory', 'stor.readonly-rootfs', 'stor.nfs', 'stor.block', 'stor.resize'];
+const LIMITED = [
+  'work.os-mismatch',
+  'cfg.secret-defaultmode',
+  'stor.emptydir-memory',
+  'stor.subpath-cleanup',
+  'stor.readonly-rootfs',
+  'stor.nfs',
+  'stor.block',
+  'stor.resize',
+];
 
 /** Where the sim does not behave as the documents say (as of this writing): case pending. */
 const SIM_GAPS: Record<string, string> = {};
@@ -102,6 +112,7 @@ const RUNS: Record<string, { features: string[]; options: SimRunOptions }> = {
         secretDefaultMode: false,
         secretAtRest: false,
         emptyDirMemory: false,
+        subPathHandleLeak: false,
         readOnlyRootFilesystem: false,
         mountPropagation: false,
         nfs: false,

@@ -3,6 +3,8 @@
 
 import { expect } from 'chai';
 import type { KubeObject } from '../../../sim/api/store.ts';
+import { podDir } from '../../../sim/runtime/volumes.ts';
+import { waitFor } from '../../support/simApi.ts';
 import {
   createPod,
   events,
@@ -184,6 +186,54 @@ describe('sim runtime: pod lifecycle', () => {
     await gone;
     expect(events(f.store, 'bye').some(e => e.reason === 'Killing' && e.message === 'Stopping container c')).to.equal(true);
     expect(f.net.released).to.include(`${NS}/bye`);
+  });
+
+  describe('subPath handles (kubernetes#112630): leaked by kubelets before v1.37', () => {
+    const mounts = (n: number) => Array.from({ length: n }, (_, i) => ({ name: 'data', mountPath: `C:\\sub${i}`, subPath: `s${i}` }));
+    const pod = (name: string, subPaths: number) =>
+      createPod(f.store, WIN, name, {
+        containers: [{ name: 'c', image: 'registry.k8s.io/e2e-test-images/agnhost:2.52', args: ['pause'], volumeMounts: mounts(subPaths) }],
+        volumes: [{ name: 'data', emptyDir: {} }],
+      });
+    /** Deletes both; once the one-subPath pod is gone and the kubelet let go of the other, says whether the other is still in the API. */
+    const deleteBoth = async (): Promise<boolean> => {
+      pod('one', 1);
+      pod('two', 2);
+      await Promise.all(['one', 'two'].map(n => waitPod(f.store, n, 'Ready', isReady)));
+      const gone = waitGone(f.store, 'one');
+      for (const n of ['one', 'two']) f.store.delete('pods', NS, n);
+      await gone;
+      const kubelet = f.runtime.kubelet(WIN)!;
+      await waitFor(() => (kubelet.pods().some(w => w.pod.metadata?.name === 'two') ? undefined : true));
+      return getPod(f.store, 'two') !== undefined;
+    };
+    const restart = async (extra: Partial<ReturnType<typeof testProfile>>) => {
+      await f.stop();
+      f = await startFixture(testProfile(extra));
+    };
+
+    it('v1.33: the pod with two subPaths in one container stays Terminating, its directory on the node; one subPath terminates', async () => {
+      expect(await deleteBoth()).to.equal(true);
+      const left = getPod(f.store, 'two')!;
+      expect(left.metadata?.deletionTimestamp).to.be.a('string');
+      expect(f.runtime.kubelet(WIN)!.node.disk.exists(podDir('windows', left.metadata!.uid!))).to.equal(true);
+      // Forced, it goes from the API (the handles stay leaked on the node).
+      f.store.delete('pods', NS, 'two', { gracePeriodSeconds: 0 });
+      expect(getPod(f.store, 'two')).to.equal(undefined);
+    });
+
+    it('v1.37 (the fix), or the limitation lifted: both pods terminate', async () => {
+      await restart({ kubernetesVersion: 'v1.37.0' });
+      expect(await deleteBoth()).to.equal(false);
+      await restart({ limitations: { subPathHandleLeak: false } });
+      expect(await deleteBoth()).to.equal(false);
+    });
+
+    it('breaks: subpath-handle-leak leaks on v1.37 too', async () => {
+      await restart({ kubernetesVersion: 'v1.37.0', breaks: ['subpath-handle-leak'] });
+      expect(await deleteBoth()).to.equal(true);
+      f.store.delete('pods', NS, 'two', { gracePeriodSeconds: 0 });
+    });
   });
 
   it('breaks: pod-ip shows every Windows pod of a node one shared endpoint in ipconfig; pod IPs and servers stay apart', async () => {

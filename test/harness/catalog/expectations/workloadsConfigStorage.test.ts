@@ -6,7 +6,7 @@ import { unmetNeed } from '../../../../lib/catalog/needs.ts';
 import { loadCatalog } from '../../../../lib/catalog/registry.ts';
 import type { Expected, Feature } from '../../../../lib/catalog/types.ts';
 import { templateFiles } from '../../../../lib/fixtures/render.ts';
-import { cluster } from '../../../support/clusterFixture.ts';
+import { cluster, winNode } from '../../../support/clusterFixture.ts';
 
 let catalog: Feature[];
 const feature = (id: string) => {
@@ -33,6 +33,7 @@ const DOCUMENTED: Record<string, Expected> = {
   'stor.emptydir': 'supported',
   'stor.emptydir-memory': 'limited',
   'stor.subpath': 'supported',
+  'stor.subpath-cleanup': 'limited',
   'stor.readonly-rootfs': 'limited',
   'stor.mount-propagation': 'limited',
   'stor.pvc': 'supported',
@@ -66,6 +67,28 @@ describe('workloads/config/storage expectations', () => {
     expect(old.reason).to.match(/before v1\.37 several subPaths/);
     expect(fixed.reason).to.not.match(/several subPaths/);
     expect(JSON.stringify(f.expect(cluster()).source)).to.include('subpath_cleanup.go');
+  });
+
+  it('stor.subpath-cleanup: limited where a Windows kubelet predates v1.37, supported where every one has the fix, citing upstream and the changelog', () => {
+    const f = feature('stor.subpath-cleanup');
+    const old = f.expect(cluster());
+    expect(old.expected).to.equal('limited');
+    expect(old.reason)
+      .to.match(/v1\.33\.2 predates v1\.37/)
+      .and.match(/stays Terminating/);
+    const text = formatSources(old.source);
+    expect(text).to.contain('https://github.com/kubernetes/kubernetes/blob/release-1.37/test/e2e/windows/subpath_cleanup.go');
+    expect(text).to.contain('pod with multiple subPath mounts should terminate cleanly');
+    expect(text).to.contain('https://github.com/kubernetes/kubernetes/pull/138367');
+    expect(text).to.contain('CHANGELOG-1.37.md');
+    const nodes = (...versions: string[]) => versions.map((kubeletVersion, i) => winNode(`win-${i}`, '10.0.20348', { kubeletVersion }));
+    const fixed = f.expect(cluster({ version: { gitVersion: 'v1.37.1', major: 1, minor: 37 }, nodes: nodes('v1.37.1', 'v1.38.0') }));
+    expect(fixed.expected).to.equal('supported');
+    expect(fixed.reason).to.contain('v1.37.1, v1.38.0');
+    // The fix is the kubelet's: an older Windows kubelet under a v1.37 API server still leaks.
+    const skewed = f.expect(cluster({ version: { gitVersion: 'v1.37.1', major: 1, minor: 37 }, nodes: nodes('v1.37.1', 'v1.36.4') }));
+    expect(skewed.expected).to.equal('limited');
+    expect(skewed.reason).to.contain('v1.36.4 predates v1.37');
   });
 
   it('work.env-colon-name: limited before 1.32, supported from 1.32, naming the version', () => {

@@ -2,6 +2,8 @@
 // nodes print (containerd and Docker/dockershim, old and new kubelets; samples in
 // test/data/real-outputs/). One matcher per kind: every reader of pod failures uses these.
 
+import type { V1Pod } from '@kubernetes/client-node';
+
 /**
  * The image (or the pause image) has no variant for the node's OS build:
  * - containerd: "no match for platform in manifest: not found";
@@ -16,6 +18,30 @@ export const PLATFORM_MISMATCH =
 
 export function isPlatformMismatch(text: string): boolean {
   return PLATFORM_MISMATCH.test(text);
+}
+
+/**
+ * The registry says the image is not there, as the runtime reports it: containerd's gRPC NotFound
+ * ("failed to resolve reference "X": X: not found", "no match for platform in manifest: not found"),
+ * Docker's "manifest for X not found: manifest unknown" and "pull access denied for X, repository
+ * does not exist or may require 'docker login'".
+ */
+const IMAGE_NOT_THERE = /\bcode = NotFound\b|\bmanifest unknown\b|\brepository does not exist\b|: not found\s*$/i;
+
+/**
+ * A pull failure that the kubelet's retries cannot fix: the image or tag does not exist, or has no
+ * variant for the node's platform. Everything else may pass on a later attempt and is judged by
+ * its repeats (PULL_REPEATS): a timeout or reset, a rate limit (429), credentials that are still
+ * propagating (401/403, e.g. a registry role just granted), a layer in use while it is imported
+ * (hcsshim::ImportLayer "being used by another process", test/data/real-outputs/22).
+ */
+export function isPermanentPullFailure(text: string): boolean {
+  return isPlatformMismatch(text) || IMAGE_NOT_THERE.test(text);
+}
+
+/** A kubelet event about a failed image pull ("Failed to pull image "X": <error>"), not the bare "Error: ErrImagePull" after it. */
+export function isPullFailureEvent(message: string): boolean {
+  return /^Failed to pull image\b/i.test(message.trim());
 }
 
 /**
@@ -93,6 +119,15 @@ export function finalFailureOf(text: string): FinalFailure | undefined {
 /** How often a pod's sandbox must fail in the same words before its wait ends (the kubelet retries with a 10 s back-off, doubling). */
 export const SANDBOX_REPEATS = 3;
 
+/**
+ * How often an image pull must fail in the same words before its wait ends, when its words do not
+ * say it is final. The kubelet retries a pull after 10 s, doubling to 5 minutes (pkg/kubelet:
+ * flowcontrol.NewBackOff(backOffPeriod, MaxContainerBackOff)): four attempts span about 70 s of
+ * back-off plus the pulls, well inside a pod start; a failure that passes on a retry (a pull that
+ * fails twice, then succeeds) does not reach it.
+ */
+export const PULL_REPEATS = 4;
+
 /** A pod event as the classifier reads it (core/v1 or events.k8s.io: eventCount reads either's count). */
 export interface PodEventSeen {
   /** The event object's name: a repeat folded into it (count, series) replaces the earlier sighting. */
@@ -105,34 +140,48 @@ export interface PodEventSeen {
   count: number;
 }
 
-/** A pod's start that the evidence says will not come: its reason (as PodStartError reasons go), the words, how often. */
+/** A pod's start that the evidence says will not come: its reason (as PodStartError reasons go), the words, how often, and what that reads as. */
 export interface FinalPodFailure {
   reason: string;
   message: string;
   count: number;
+  /** "its sandbox failed 3 times in the same words", "its image pull failed for good". */
+  what: string;
 }
 
 /** Ids that differ between attempts (sandbox and container ids, hcs handles): not part of the failure's words. */
 const sameWords = (m: string) => m.replace(/\b[0-9a-f]{12,}\b/gi, '<id>').trim();
 
+/** The pod's containers waiting on a pull (ErrImagePull, ImagePullBackOff), with their waiting messages. */
+export function pullsWaiting(pod: V1Pod | undefined): { reason: string; message: string }[] {
+  return [...(pod?.status?.initContainerStatuses ?? []), ...(pod?.status?.containerStatuses ?? [])]
+    .map(cs => cs.state?.waiting)
+    .filter(w => w?.reason === 'ErrImagePull' || w?.reason === 'ImagePullBackOff')
+    .map(w => ({ reason: w!.reason!, message: w!.message ?? '' }));
+}
+
 /**
- * What a pod's events say about its start, in whatever order the pod and its events are seen
- * (an event can arrive before the pod's status or after): a sandbox that failed SANDBOX_REPEATS
- * times in the same words will not start by waiting (a broken pause image, a HostProcess pod an
- * old kubelet runs as an ordinary container with a user no account has). Failures that may pass
- * on a retry do not end the wait: a sandbox's network (CNI and HNS are often not ready on a new
- * node), a pause image pull that failed for any reason but the platform, and every container
- * image pull (ErrImagePull and its back-off are the pod's status, read by failFastReason).
+ * What a pod's status and events say about its start, in whatever order the pod and its events
+ * are seen (an event can arrive before the pod's status or after). The one judgement of evidence
+ * for every pod wait (one pod, the hub's per-node pods, a workload's pods):
+ * - a sandbox that failed SANDBOX_REPEATS times in the same words will not start by waiting (a
+ *   broken pause image, a HostProcess pod an old kubelet runs as an ordinary container with a
+ *   user no account has). A sandbox's network (CNI and HNS are often not ready on a new node)
+ *   and a pause image pull that failed for any reason but the platform may pass on a retry.
+ * - an image pull whose "Failed to pull image" events say it cannot pass (isPermanentPullFailure;
+ *   kubelets before 1.32 name the cause only there, the waiting message is failFastReason's), or
+ *   that failed PULL_REPEATS times in the same words. A pull that fails and then
+ *   passes (ErrImagePull, ImagePullBackOff, then Running) ends nothing.
  * Nothing is judged before the pod itself is seen: events of an earlier pod of the same name
  * (another uid) are not this pod's.
  */
 export class PodEvidence {
-  private _uid?: string;
+  private _pod?: V1Pod;
   private readonly _events = new Map<string, PodEventSeen>();
 
   /** A sighting of the pod; the verdict with what was seen so far. */
-  pod(uid: string | undefined): FinalPodFailure | undefined {
-    this._uid = uid;
+  pod(pod: V1Pod): FinalPodFailure | undefined {
+    this._pod = pod;
     return this.verdict();
   }
 
@@ -144,20 +193,36 @@ export class PodEvidence {
   }
 
   verdict(): FinalPodFailure | undefined {
-    if (!this._uid) return undefined;
+    const uid = this._pod?.metadata?.uid;
+    if (!this._pod) return undefined;
+    // A waiting message that says the pull is final is the pod's status, read by failFastReason.
+    const pulling = pullsWaiting(this._pod)[0];
     const sandbox = new Map<string, FinalPodFailure>();
+    const pulls = new Map<string, FinalPodFailure>();
     for (const ev of this._events.values()) {
-      if (ev.podUid && ev.podUid !== this._uid) continue;
-      if (ev.type !== 'Warning' || ev.reason !== 'FailedCreatePodSandBox') continue;
+      if (ev.podUid && uid && ev.podUid !== uid) continue;
+      if (ev.type !== 'Warning') continue;
       const message = ev.message ?? '';
+      if (ev.reason === 'Failed' && pulling && isPullFailureEvent(message)) {
+        if (isPermanentPullFailure(message)) return { reason: pulling.reason, message, count: Math.max(1, ev.count), what: 'its image pull failed for good' };
+        tally(pulls, message, ev.count, pulling.reason, 'image pull');
+        continue;
+      }
+      if (ev.reason !== 'FailedCreatePodSandBox') continue;
       if (isSandboxNetworkFailure(message)) continue;
       if (isSandboxImagePullFailure(message) && !isPlatformMismatch(message)) continue;
-      const key = sameWords(message);
-      const seen = sandbox.get(key) ?? { reason: 'FailedCreatePodSandBox', message, count: 0 };
-      seen.count += Math.max(1, ev.count);
-      seen.message = message;
-      sandbox.set(key, seen);
+      tally(sandbox, message, ev.count, 'FailedCreatePodSandBox', 'sandbox');
     }
-    return [...sandbox.values()].find(f => f.count >= SANDBOX_REPEATS);
+    return [...sandbox.values()].find(f => f.count >= SANDBOX_REPEATS) ?? [...pulls.values()].find(f => f.count >= PULL_REPEATS);
   }
+}
+
+/** Adds one event's repeats to the failures seen in the same words. */
+function tally(seen: Map<string, FinalPodFailure>, message: string, count: number, reason: string, what: string): void {
+  const key = sameWords(message);
+  const f = seen.get(key) ?? { reason, message, count: 0, what: '' };
+  f.count += Math.max(1, count);
+  f.message = message;
+  f.what = `its ${what} failed ${f.count} times in the same words`;
+  seen.set(key, f);
 }

@@ -1,28 +1,32 @@
 // Reading a pod's state: readiness, fail-fast reasons, a one-line description for timeouts.
 
 import type { V1Pod } from '@kubernetes/client-node';
+import { isPermanentPullFailure, pullsWaiting } from './podFailures.ts';
 
-/** Waiting reasons that will not fix themselves within a run. */
-export const FAIL_FAST_REASONS = new Set([
-  'ImagePullBackOff',
-  'ErrImagePull',
-  'CrashLoopBackOff',
-  'CreateContainerConfigError',
-  'InvalidImageName',
-  'CreateContainerError',
-  'RunContainerError',
-]);
+/**
+ * Waiting reasons that will not fix themselves within a run. A pull (ErrImagePull, then
+ * ImagePullBackOff) is not one of them: the kubelet retries it, and it ends a wait only when its
+ * words say it cannot pass (failFastReason) or on its repeats (PodEvidence, podFailures.ts).
+ */
+export const FAIL_FAST_REASONS = new Set(['CrashLoopBackOff', 'CreateContainerConfigError', 'InvalidImageName', 'CreateContainerError', 'RunContainerError']);
 
 export function isPodReady(pod: V1Pod): boolean {
   return pod.status?.conditions?.some(c => c.type === 'Ready' && c.status === 'True') ?? false;
 }
 
-/** Why the pod will not become Ready, or undefined while it still may. */
-export function failFastReason(pod: V1Pod): string | undefined {
+/** A container's waiting state that will not fix itself (FAIL_FAST_REASONS, a pull whose words say it cannot pass), or undefined. */
+export function containerFailFastReason(pod: V1Pod): string | undefined {
   for (const cs of [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])]) {
     const reason = cs.state?.waiting?.reason;
     if (reason && FAIL_FAST_REASONS.has(reason)) return reason;
   }
+  return pullsWaiting(pod).find(w => isPermanentPullFailure(w.message))?.reason;
+}
+
+/** Why the pod will not become Ready, or undefined while it still may. */
+export function failFastReason(pod: V1Pod): string | undefined {
+  const container = containerFailFastReason(pod);
+  if (container) return container;
   const scheduled = pod.status?.conditions?.find(c => c.type === 'PodScheduled');
   if (scheduled?.status === 'False' && scheduled.reason === 'Unschedulable') return 'FailedScheduling';
   // The kubelet refused a pod bound past the scheduler's view (OutOfcpu, OutOfpods...): no room, not the pod failing.
@@ -30,6 +34,11 @@ export function failFastReason(pod: V1Pod): string | undefined {
   if (pod.status?.phase === 'Failed') return 'Failed';
   if (pod.status?.phase === 'Succeeded') return 'Succeeded';
   return undefined;
+}
+
+/** What the pod waits on, final or not: failFastReason, else a pull that is failing (for explaining a wait that timed out). */
+export function stuckReason(pod: V1Pod): string | undefined {
+  return failFastReason(pod) ?? pullsWaiting(pod)[0]?.reason;
 }
 
 export function describePod(pod: V1Pod | undefined): string {

@@ -1,5 +1,6 @@
 // Pod waits by watch (names say which timeout applies, as in the e2e framework). Fail fast on
-// states that will not fix themselves, with the pod's events; on timeout, the last state seen.
+// states that will not fix themselves and on the pod's evidence (PodEvidence: a sandbox or a pull
+// failing again in the same words), with the pod's events; on timeout, the last state seen.
 
 import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
 import type { KubeClients } from './types.ts';
@@ -10,7 +11,7 @@ import { apiStatusCode } from './apiError.ts';
 import { WaitTimeoutError, watchUntil } from './watch.ts';
 import { eventCount, eventLastSeen } from './events.ts';
 import { listAll } from './list.ts';
-import { PodEvidence, type PodEventSeen } from './podFailures.ts';
+import { PodEvidence, type FinalPodFailure, type PodEventSeen } from './podFailures.ts';
 
 export class PodStartError extends Error {
   constructor(
@@ -31,7 +32,7 @@ export class PodGoneError extends Error {}
 
 export interface PodWaitOptions {
   signal?: AbortSignal;
-  /** Fail fast on FAIL_FAST_REASONS / FailedScheduling (default true). */
+  /** Fail fast on failFastReason's states and PodEvidence's verdicts (default true). */
   failFast?: boolean;
 }
 
@@ -57,19 +58,28 @@ export async function waitForPodCondition(
   const stop = new AbortController();
   const onAbort = () => stop.abort();
   opts.signal?.addEventListener('abort', onAbort, { once: true });
-  const evidence = new PodEvidence();
   let last: V1Pod | undefined;
-  const final = (f: ReturnType<PodEvidence['verdict']>) => {
-    if (f && last)
-      throw new PodStartError(
-        `expected pod ${namespace}/${name} to be ${desc}, but its sandbox failed ${f.count} times in the same words (${f.message}): ${describePod(last)}`,
-        f.reason,
-        last,
-        [],
-      );
+  let evidenceFailed: ((e: unknown) => void) | undefined;
+  const ended = new Promise<never>((_, reject) => (evidenceFailed = reject));
+  ended.catch(() => undefined);
+  const final = (f: FinalPodFailure | undefined) => {
+    if (f && last) throw finalPodStartError(namespace, name, desc, f, last);
   };
   try {
     await namespaceCanHoldPods(kube, namespace, `pod ${namespace}/${name}`);
+    // The pod's events, read once the pod is not at once Ready (their list holds what came before).
+    const evidence = failFast
+      ? new PodEvidenceWatch(kube, namespace, name, stop.signal, {
+          final: (_, f) => {
+            try {
+              final(f);
+            } catch (e) {
+              evidenceFailed?.(e);
+            }
+          },
+          failed: e => evidenceFailed?.(e),
+        })
+      : undefined;
     const ready = watchUntil<V1Pod, V1Pod>({
       kube,
       path: `/api/v1/namespaces/${namespace}/pods`,
@@ -79,7 +89,7 @@ export async function waitForPodCondition(
         const got = readySighting(pod, type, namespace, name, desc, cond, failFast);
         if (got) return got;
         last = pod;
-        if (failFast) final(evidence.pod(pod.metadata?.uid));
+        final(evidence?.pod(pod, type));
         return undefined;
       },
       what: `pod ${namespace}/${name} to be ${desc}`,
@@ -87,30 +97,18 @@ export async function waitForPodCondition(
       timeoutMs,
       signal: stop.signal,
     });
-    if (!failFast) return await ready;
-    // The pod's events, watched once the pod is not at once Ready: their list holds what came before.
-    const events = new Promise<never>((_, reject) => {
-      const timer = setTimeout(() => {
-        watchPodEvents(kube, namespace, name, stop.signal, (ev, type) => {
-          try {
-            final(evidence.event(ev, type));
-          } catch (e) {
-            reject(e);
-          }
-        }).catch((e: unknown) => {
-          if (!stop.signal.aborted) reject(e);
-        });
-      }, EVIDENCE_AFTER_MS);
-      stop.signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
-    });
-    events.catch(() => undefined);
-    return await Promise.race([ready, events]);
+    return await Promise.race([ready, ended]);
   } catch (e) {
     throw await explainPodWaitFailure(kube, namespace, name, e);
   } finally {
     stop.abort();
     opts.signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/** A wait ended by PodEvidence's verdict, as PodStartError: what the evidence says, and the pod's last state. */
+export function finalPodStartError(namespace: string, name: string, desc: string, f: FinalPodFailure, pod: V1Pod): PodStartError {
+  return new PodStartError(`expected pod ${namespace}/${name} to be ${desc}, but ${f.what} (${f.message}): ${describePod(pod)}`, f.reason, pod, []);
 }
 
 /** How long a pod wait goes on its status alone before it also reads the pod's events (most pods are Ready by then; a failing sandbox takes longer than that to fail three times). */
@@ -128,17 +126,67 @@ export function podEventSeen(ev: CoreV1Event): PodEventSeen {
   };
 }
 
-/** Watches the events about pod `name` until `signal` aborts, each one (listed first, then as they come) to `seen`. */
-function watchPodEvents(
+/**
+ * PodEvidence (podFailures.ts: the one judgement) for the pods a wait follows, over ONE event
+ * watch: pod `name`, or every pod of the namespace (a workload's pods, the hub's per-node pods).
+ * The waits feed the pods they see (pod()); the events are watched from EVIDENCE_AFTER_MS after
+ * the start (most pods are Ready by then), either order judged alike. A verdict reached on an
+ * event goes to `final`, the event watch's own failure to `failed`. Stops with `signal`.
+ */
+export class PodEvidenceWatch {
+  private readonly _pods = new Map<string, PodEvidence>();
+
+  constructor(
+    kube: KubeClients,
+    namespace: string,
+    name: string | undefined,
+    signal: AbortSignal,
+    on: { final(pod: string, f: FinalPodFailure): void; failed(e: unknown): void },
+  ) {
+    const timer = setTimeout(() => {
+      watchPodEvents(kube, namespace, name, signal, (pod, ev, type) => {
+        const f = this._of(pod).event(ev, type);
+        if (f && !signal.aborted) on.final(pod, f);
+      }).catch((e: unknown) => {
+        if (!signal.aborted) on.failed(e);
+      });
+    }, EVIDENCE_AFTER_MS);
+    signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
+  }
+
+  /** A sighting of a pod (DELETED, or being deleted: forgotten); the verdict with what was seen so far. */
+  pod(pod: V1Pod, type = 'MODIFIED'): FinalPodFailure | undefined {
+    const name = pod.metadata?.name ?? '';
+    if (type === 'DELETED' || pod.metadata?.deletionTimestamp) {
+      this._pods.delete(name);
+      return undefined;
+    }
+    return this._of(name).pod(pod);
+  }
+
+  private _of(name: string): PodEvidence {
+    let e = this._pods.get(name);
+    if (!e) this._pods.set(name, (e = new PodEvidence()));
+    return e;
+  }
+}
+
+/**
+ * Watches the events about pod `name` (or every pod of the namespace) until `signal` aborts, each
+ * one (listed first, then as they come) to `seen` with the pod it is about. The one watch of pod
+ * events: PodEvidenceWatch and the kit's event waits (lib/catalog/kit/podWaits.ts) use it.
+ */
+export function watchPodEvents(
   kube: KubeClients,
   namespace: string,
-  name: string,
+  name: string | undefined,
   signal: AbortSignal,
-  seen: (ev: PodEventSeen, type: string) => void,
+  seen: (pod: string, ev: PodEventSeen, type: string) => void,
 ): Promise<never> {
-  const fieldSelector = `involvedObject.name=${name}`;
+  const fieldSelector = name ? `involvedObject.name=${name}` : 'involvedObject.kind=Pod';
   const take = (ev: CoreV1Event, type: string) => {
-    if (ev.involvedObject?.kind === 'Pod' && ev.involvedObject.name === name) seen(podEventSeen(ev), type);
+    const about = ev.involvedObject;
+    if (about?.kind === 'Pod' && about.name && (!name || about.name === name)) seen(about.name, podEventSeen(ev), type);
     return undefined;
   };
   return watchUntil<CoreV1Event, never>({
@@ -151,7 +199,7 @@ function watchPodEvents(
       return undefined;
     },
     check: take,
-    what: `events of pod ${namespace}/${name}`,
+    what: `events of ${name ? `pod ${namespace}/${name}` : `the pods of ${namespace}`}`,
     describe: () => 'none',
     timeoutMs: 24 * 3600_000,
     signal,

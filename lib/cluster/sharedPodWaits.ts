@@ -8,12 +8,14 @@
 //   ONE list and watch by label, instead of a list, a watch and a namespace read per pod: on a
 //   100-node cluster that was 300 requests and 100 watch streams open at once. Each wait keeps
 //   the semantics of waitTimeoutForPodReady (lib/cluster/podWait.ts): Ready resolves; a
-//   fail-fast state, a deletion or its own deadline rejects, explained the same way. The watch
-//   runs while someone waits.
+//   fail-fast state, the pod's evidence (PodEvidence over one event watch for the namespace,
+//   podWait.ts PodEvidenceWatch), a deletion or its own deadline rejects, explained the same way.
+//   The watches run while someone waits.
 
 import type { V1Pod } from '@kubernetes/client-node';
 import { describePod } from './podState.ts';
-import { explainPodWaitFailure, readySighting } from './podWait.ts';
+import { explainPodWaitFailure, finalPodStartError, PodEvidenceWatch, readySighting } from './podWait.ts';
+import type { FinalPodFailure } from './podFailures.ts';
 import { untilSettled } from './resilience.ts';
 import type { KubeClients } from './types.ts';
 import { WaitTimeoutError, watchUntil } from './watch.ts';
@@ -28,6 +30,7 @@ export class PodReadyHub {
   private readonly _waiters = new Map<string, Set<Waiter>>();
   private readonly _last = new Map<string, V1Pod>();
   private _watch?: AbortController;
+  private _evidence?: PodEvidenceWatch;
 
   constructor(
     private readonly _kube: KubeClients,
@@ -99,6 +102,15 @@ export class PodReadyHub {
       return;
     }
     if (ready) for (const w of [...set]) w.settle(undefined, ready);
+    else this._final(name, this._evidence?.pod(pod, type));
+  }
+
+  /** PodEvidence's verdict on pod `name` ends its waits, as waitTimeoutForPodReady's would end. */
+  private _final(name: string, f: FinalPodFailure | undefined): void {
+    const pod = this._last.get(name);
+    if (!f || !pod) return;
+    const e = finalPodStartError(this.namespace, name, 'Ready', f, pod);
+    for (const w of [...(this._waiters.get(name) ?? [])]) w.settle(e);
   }
 
   private _startWatch(): void {
@@ -107,6 +119,14 @@ export class PodReadyHub {
     this._watch = stop;
     this.watchesOpened++;
     const signal = this._signal ? AbortSignal.any([stop.signal, this._signal]) : stop.signal;
+    const failed = (e: unknown) => {
+      if (stop.signal.aborted) return;
+      // A watch itself failed (not a pod): every wait fails with it.
+      this._watch = undefined;
+      stop.abort();
+      for (const set of [...this._waiters.values()]) for (const w of [...set]) w.settle(e);
+    };
+    this._evidence = new PodEvidenceWatch(this._kube, this.namespace, undefined, signal, { final: (name, f) => this._final(name, f), failed });
     watchUntil<V1Pod, never>({
       kube: this._kube,
       path: `/api/v1/namespaces/${this.namespace}/pods`,
@@ -127,17 +147,13 @@ export class PodReadyHub {
       describe: () => [...this._waiters.keys()].map(n => `${n}: ${describePod(this._last.get(n))}`).join(' | ') || 'none waited for',
       timeoutMs: 24 * 3600_000,
       signal,
-    }).catch(e => {
-      if (stop.signal.aborted) return;
-      // The watch itself failed (not a pod): every wait fails with it.
-      this._watch = undefined;
-      for (const set of [...this._waiters.values()]) for (const w of [...set]) w.settle(e);
-    });
+    }).catch(failed);
   }
 
   private _stopWatch(): void {
     this._watch?.abort();
     this._watch = undefined;
+    this._evidence = undefined;
     this._last.clear();
   }
 }

@@ -5,10 +5,12 @@
 import type { V1DaemonSet, V1Deployment, V1Pod } from '@kubernetes/client-node';
 import { whileControllerActs } from './controllerObserved.ts';
 import { MeansError, podStartMeans } from './meansError.ts';
-import { describePod, FAIL_FAST_REASONS, failFastReason } from './podState.ts';
+import { containerFailFastReason, describePod } from './podState.ts';
+import { PodEvidenceWatch } from './podWait.ts';
 import type { KubeClients } from './types.ts';
 import { WaitTimeoutError, watchUntil } from './watch.ts';
 import { listAll } from './list.ts';
+import type { FinalPodFailure } from './podFailures.ts';
 
 /** Complete = the controller saw the latest spec and every wanted replica is updated and ready. */
 export function deploymentComplete(d: V1Deployment): boolean {
@@ -62,15 +64,17 @@ export const UNSCHEDULABLE_GRACE_MS = 30_000;
 
 /**
  * A pod of the workload reached a state that does not fix itself by waiting (the fail-fast states
- * of a single pod's wait: ErrImagePull, CrashLoopBackOff, CreateContainerConfigError...): the
- * rollout will not complete. A WaitTimeoutError, so callers read it as a rollout that did not come
+ * of a single pod's wait: CrashLoopBackOff, CreateContainerConfigError, a pull that cannot pass...)
+ * or its evidence says so (PodEvidence: a sandbox failing in the same words, a pull failing again
+ * and again): the rollout will not complete. A WaitTimeoutError, so callers read it as a rollout that did not come
  * (lib/catalog/kit/observe.ts meansOfWorkload then names a means failure, such as a pull).
  */
 export class WorkloadPodFailedError extends WaitTimeoutError {}
 
 /**
  * Rejects with UnschedulableError once a pod matching the selector has stayed Unschedulable for
- * graceMs, and with WorkloadPodFailedError as soon as one is in a fail-fast state; never resolves.
+ * graceMs, and with WorkloadPodFailedError as soon as one is in a fail-fast state or its evidence
+ * says it will not start (PodEvidenceWatch, the judgement of single pod waits); never resolves.
  * Stop it with `signal` when the wait it guards ends.
  */
 export function failWhenUnschedulable(
@@ -94,13 +98,30 @@ export function failWhenUnschedulable(
       },
       { once: true },
     );
+    const last = new Map<string, V1Pod>();
+    const final = (name: string, f: FinalPodFailure) => {
+      const pod = last.get(name);
+      if (pod && !signal.aborted)
+        reject(
+          new WorkloadPodFailedError(
+            `${what}: pod ${namespace}/${name}: ${f.what} (${f.message}), so the rollout will not complete by waiting: ${describePod(pod)}`,
+          ),
+        );
+    };
+    // Only the selector's pods are fed to it: events of the namespace's other pods judge nothing.
+    const evidence = new PodEvidenceWatch(kube, namespace, undefined, signal, { final, failed: reject });
     const seen = (pod: V1Pod, type: string) => {
       const name = pod.metadata?.name ?? '';
-      const failed = type !== 'DELETED' && !pod.metadata?.deletionTimestamp ? failFastReason(pod) : undefined;
-      if (failed && FAIL_FAST_REASONS.has(failed) && !signal.aborted) {
+      const live = type !== 'DELETED' && !pod.metadata?.deletionTimestamp;
+      if (live) last.set(name, pod);
+      else last.delete(name);
+      const failed = live ? containerFailFastReason(pod) : undefined;
+      if (failed && !signal.aborted) {
         reject(new WorkloadPodFailedError(`${what}: pod ${namespace}/${name} is ${failed}, so the rollout will not complete by waiting: ${describePod(pod)}`));
         return;
       }
+      const f = evidence.pod(pod, type);
+      if (f) return final(name, f);
       const c = pod.status?.conditions?.find(x => x.type === 'PodScheduled');
       const stuck = type !== 'DELETED' && !pod.metadata?.deletionTimestamp && !pod.spec?.nodeName && c?.status === 'False' && c.reason === 'Unschedulable';
       if (!stuck) return clear(name);

@@ -146,6 +146,7 @@ const replayEntry: Rule = {
         stage: { kind: 'enum', values: POD_FAILURE_STAGES, what: 'stage' },
         reason: { kind: 'string', pattern: /^[A-Za-z][A-Za-z0-9]*$/, shape: 'an event reason such as FailedCreatePodSandBox' },
         message: { kind: 'string' },
+        times: { kind: 'number', min: 1, max: 1000 },
       },
     },
   } satisfies Record<keyof ReplayEntry, Rule>,

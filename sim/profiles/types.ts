@@ -306,6 +306,11 @@ export interface ReplayEntry {
     reason?: string;
     /** The runtime's error as events and container status carry it, worded for the node's kubelet version. */
     message: string;
+    /**
+     * Fail only the first `times` attempts of each matching pod at this stage, then go on as if
+     * the entry were not there: a transient failure the kubelet's retry fixes (unset: every attempt).
+     */
+    times?: number;
   };
 }
 

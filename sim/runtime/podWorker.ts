@@ -338,9 +338,12 @@ export class PodWorker {
     return false;
   }
 
+  /** This pod's replayed failures so far, by entry id (an entry with `times` fails only that many attempts). */
+  private readonly replayHits = new Map<string, number>();
+
   /** A profile's replayed failure for this pod at `stage` (sim/runtime/replay.ts), matched on its images (and the pause image for the sandbox). */
   replayedFailure(stage: PodFailureStage, images: string[]): ReplayedFailure | undefined {
-    return replayPodFailure(this.ctx.profile, stage, this.node.name, this.pod, images);
+    return replayPodFailure(this.ctx.profile, stage, this.node.name, this.pod, images, this.replayHits);
   }
 
   /** The node's kubelet version (the profile's Kubernetes version unless the node says otherwise). */

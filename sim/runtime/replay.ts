@@ -84,8 +84,16 @@ export interface ReplayedFailure {
 /**
  * The pod failure entry for this stage that matches the pod on `node` (every glob given must
  * match; images: the pod's images, or for the sandbox stage also its pause image), recorded as a hit.
+ * `hits` counts this pod's hits by entry id: an entry with `times` stops matching after that many.
  */
-export function replayPodFailure(profile: Profile, stage: PodFailureStage, node: string, pod: V1Pod, images: string[]): ReplayedFailure | undefined {
+export function replayPodFailure(
+  profile: Profile,
+  stage: PodFailureStage,
+  node: string,
+  pod: V1Pod,
+  images: string[],
+  hits?: Map<string, number>,
+): ReplayedFailure | undefined {
   for (const e of profile.replay ?? []) {
     const f = e.podFailure;
     if (!f || f.stage !== stage) continue;
@@ -93,6 +101,8 @@ export function replayPodFailure(profile: Profile, stage: PodFailureStage, node:
     if (p.nodes && !p.nodes.test(node)) continue;
     if (p.images && !images.some(i => p.images!.test(i))) continue;
     if (p.runtimeClassName && !p.runtimeClassName.test(pod.spec?.runtimeClassName ?? '')) continue;
+    if (f.times !== undefined && (hits?.get(e.id) ?? 0) >= f.times) continue;
+    hits?.set(e.id, (hits.get(e.id) ?? 0) + 1);
     recordHit({ id: e.id, node, pod: podKey(pod), stage, images });
     return { id: e.id, reason: f.reason, message: f.message };
   }

@@ -6,7 +6,7 @@ import { pause } from '../../../util/pause.ts';
 import type { V1Pod } from '@kubernetes/client-node';
 import { apiErrorMessage, statusCausesOf } from '../../cluster/apiError.ts';
 import { apiExceptionIn, asMeansError, MeansError, podStartMeans } from '../../cluster/meansError.ts';
-import { describePod, failFastReason } from '../../cluster/podState.ts';
+import { describePod, stuckReason } from '../../cluster/podState.ts';
 import { podEvents, PodStartError } from '../../cluster/podWait.ts';
 import type { ProbeOp, ProbeResult, Transport } from '../../probes/types.ts';
 import type { CheckContext, Control, EvidenceItem, Observation } from '../types.ts';
@@ -33,7 +33,7 @@ export function podStarted(pod: V1Pod, what = ''): Control {
 export async function meansOfWorkload(ctx: CheckContext, labelSelector: string, workload: string): Promise<MeansError | undefined> {
   const pods = (await listAll(q => ctx.kube.core.listNamespacedPod({ namespace: ctx.namespace, labelSelector, ...q }))).items;
   for (const pod of pods) {
-    const why = failFastReason(pod);
+    const why = stuckReason(pod);
     const text = describePod(pod);
     // A pull's cause may be only in the events (kubelets before 1.32).
     const events = why && /ImagePull/.test(why) ? await podEvents(ctx.kube, ctx.namespace, pod.metadata!.name!).catch(() => []) : [];
@@ -41,7 +41,7 @@ export async function meansOfWorkload(ctx: CheckContext, labelSelector: string, 
     if (means) return new MeansError(means, `${workload}: pod ${pod.metadata?.name} waits on ${why}: ${text}`, { pod: pod.metadata });
   }
   // A sandbox that keeps failing leaves the pod ContainerCreating: only its events say so.
-  for (const pod of pods.filter(p => !failFastReason(p)).slice(0, 3)) {
+  for (const pod of pods.filter(p => !stuckReason(p)).slice(0, 3)) {
     const sandbox = (await podEvents(ctx.kube, ctx.namespace, pod.metadata!.name!).catch(() => [])).find(ev => ev.includes('FailedCreatePodSandBox'));
     if (sandbox) return new MeansError('sandbox', `${workload}: pod ${pod.metadata?.name} has no sandbox: ${sandbox}`);
   }

@@ -9,10 +9,10 @@ import { CANNOT_TELL, meansOfStart, nodeOsOf, notStarted } from './observe.ts';
 import type { CheckContext, Observation } from '../types.ts';
 import { MeansError } from '../../cluster/meansError.ts';
 import { describePod, failFastReason, isPodReady } from '../../cluster/podState.ts';
-import { podEvents, PodStartError, waitForPodCondition, waitTimeoutForPodReady } from '../../cluster/podWait.ts';
+import { podEvents, PodStartError, waitForPodCondition, waitTimeoutForPodReady, watchPodEvents } from '../../cluster/podWait.ts';
 import { WaitTimeoutError, watchUntil } from '../../cluster/watch.ts';
 import { listAll } from '../../cluster/list.ts';
-import { finalFailureOf, type FinalFailure } from '../../cluster/podFailures.ts';
+import { finalFailureOf, type FinalFailure, type PodEventSeen } from '../../cluster/podFailures.ts';
 
 export type PodOutcome = { ok: true; pod: V1Pod } | { ok: false; error: PodStartError };
 
@@ -40,6 +40,34 @@ export async function podSettles(ctx: CheckContext, name: string, until: 'schedu
   }
 }
 
+/**
+ * The first event about pod `name` that `match` picks, over the one watch of pod events
+ * (lib/cluster/podWait.ts watchPodEvents); never resolves otherwise: abort it with `signal`.
+ * These events are the check's own reading (a mount that failed, a refusal named at once), seen
+ * at once and returned as data, not PodEvidence's verdict that a start will not come.
+ */
+function firstPodEvent<T>(
+  ctx: CheckContext,
+  name: string,
+  signal: AbortSignal,
+  pick: (ev: PodEventSeen) => T | undefined,
+): Promise<{ ev: PodEventSeen; picked: T }> {
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  signal.addEventListener('abort', onAbort, { once: true });
+  return new Promise<{ ev: PodEventSeen; picked: T }>((resolve, reject) => {
+    watchPodEvents(ctx.kube, ctx.namespace, name, stop.signal, (_, ev, type) => {
+      const picked = type !== 'DELETED' ? pick(ev) : undefined;
+      if (picked === undefined) return;
+      resolve({ ev, picked });
+      stop.abort();
+    }).catch(reject);
+  }).finally(() => {
+    stop.abort();
+    signal.removeEventListener('abort', onAbort);
+  });
+}
+
 /** A pod that ended at an event that will not fix itself (finalFailureOf). */
 export type FinalOutcome = { ok: false; final: FinalFailure; event: string; events: string[] };
 
@@ -53,28 +81,15 @@ export async function podSettlesOrFinal(ctx: CheckContext, name: string, timeout
   const onAbort = () => stop.abort();
   ctx.signal.addEventListener('abort', onAbort, { once: true });
   const ns = ctx.namespace;
-  const fieldSelector = `involvedObject.name=${name}`;
   const settled = podSettles(ctx, name, 'ready', timeoutMs);
-  const final = watchUntil<CoreV1Event, { ev: CoreV1Event; final: FinalFailure }>({
-    kube: ctx.kube,
-    path: `/api/v1/namespaces/${ns}/events`,
-    fieldSelector,
-    list: () => listAll(q => ctx.kube.core.listNamespacedEvent({ namespace: ns, fieldSelector, ...q })),
-    check: ev => {
-      if (ev.involvedObject?.kind !== 'Pod' || ev.involvedObject.name !== name || ev.type !== 'Warning') return undefined;
-      const f = finalFailureOf(ev.message ?? '');
-      return f ? { ev, final: f } : undefined;
-    },
-    what: `a final failure event for pod ${ns}/${name}`,
-    describe: () => 'none',
-    timeoutMs: timeoutMs + 1_000,
-    signal: stop.signal,
-  }).then(async ({ ev, final: f }): Promise<FinalOutcome> => ({
-    ok: false,
-    final: f,
-    event: `${ev.reason}: ${ev.message ?? ''}`,
-    events: await podEvents(ctx.kube, ns, name).catch(() => []),
-  }));
+  const final = firstPodEvent(ctx, name, stop.signal, ev => (ev.type === 'Warning' ? finalFailureOf(ev.message ?? '') : undefined)).then(
+    async ({ ev, picked }): Promise<FinalOutcome> => ({
+      ok: false,
+      final: picked,
+      event: `${ev.reason}: ${ev.message ?? ''}`,
+      events: await podEvents(ctx.kube, ns, name).catch(() => []),
+    }),
+  );
   // The loser's rejection (aborted, or the pod deleted at cleanup) is expected and dropped.
   settled.catch(() => undefined);
   final.catch(() => undefined);
@@ -83,7 +98,7 @@ export async function podSettlesOrFinal(ctx: CheckContext, name: string, timeout
       settled,
       new Promise<FinalOutcome>((resolve, reject) => {
         final.then(resolve, e => {
-          if (!stop.signal.aborted && !(e instanceof WaitTimeoutError)) reject(e);
+          if (!stop.signal.aborted) reject(e);
         });
       }),
     ]);
@@ -285,24 +300,13 @@ export async function readyOrEvent(ctx: CheckContext, name: string, reasons: str
   const onAbort = () => stop.abort();
   ctx.signal.addEventListener('abort', onAbort, { once: true });
   const ns = ctx.namespace;
-  const fieldSelector = `involvedObject.name=${name}`;
   const ready = waitTimeoutForPodReady(ctx.kube, ns, name, timeoutMs, { signal: stop.signal })
     .then((pod): Settled => ({ kind: 'ready', pod }))
     .catch((e: unknown): Settled | never => {
       if (e instanceof PodStartError) return { kind: 'failed', error: e };
       throw e;
     });
-  const event = watchUntil<CoreV1Event, CoreV1Event>({
-    kube: ctx.kube,
-    path: `/api/v1/namespaces/${ns}/events`,
-    fieldSelector,
-    list: () => listAll(q => ctx.kube.core.listNamespacedEvent({ namespace: ns, fieldSelector, ...q })),
-    check: ev => (ev.involvedObject?.kind === 'Pod' && ev.involvedObject.name === name && reasons.includes(ev.reason ?? '') ? ev : undefined),
-    what: `an event ${reasons.join('/')} for pod ${ns}/${name}`,
-    describe: ev => (ev ? `${ev.reason}: ${ev.message}` : 'no event'),
-    timeoutMs: timeoutMs + 1_000,
-    signal: stop.signal,
-  }).then(async (ev): Promise<Settled> => ({
+  const event = firstPodEvent(ctx, name, stop.signal, ev => (reasons.includes(ev.reason ?? '') ? true : undefined)).then(async ({ ev }): Promise<Settled> => ({
     kind: 'event',
     reason: ev.reason ?? '',
     message: ev.message ?? '',

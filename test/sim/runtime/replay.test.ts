@@ -102,6 +102,19 @@ describe('sim replay', () => {
     expect(events(fx.store, 'old').map(e => e.message)).to.include(`Failed to pull image "${SERVERCORE}": ${err}`);
   });
 
+  it("times: a pull that fails twice (the real hcsshim ImportLayer text), then passes on the kubelet's retry", async () => {
+    const event = realOutput('22')
+      .text.trim()
+      .replace(/^.*?kubelet\s+/, '');
+    const err = event.replace(/^Failed to pull image "[^"]*": /, '');
+    const fx = await start([{ id: 'layer-in-use', podFailure: { match: { images: '*servercore*' }, stage: 'pull', message: err, times: 2 } }]);
+    createPod(fx.store, WIN, 'flaky', { containers: [{ name: 'c', image: SERVERCORE, command: ['ping', '-t', 'localhost'] }] });
+    await waitPod(fx.store, 'flaky', 'Ready', isReady);
+    const failed = events(fx.store, 'flaky').filter(e => e.message === `Failed to pull image "${SERVERCORE}": ${err}`);
+    expect(failed.reduce((n, e) => n + (e.count ?? 1), 0)).to.equal(2);
+    expect(hits().filter(h => h.id === 'layer-in-use')).to.have.length(2);
+  });
+
   it('fails container creation and start', async () => {
     const fx = await start([
       {
@@ -131,6 +144,7 @@ describe('sim replay', () => {
     bad([{ id: 'x', on: 'where', command: 'sc' }], /^replay\[0\]\.on$/);
     bad([{ id: 'x', podFailure: { stage: 'boot', message: 'm' } }], /^replay\[0\]\.podFailure\.stage$/);
     bad([{ id: 'x', podFailure: { stage: 'pull' } }], /^replay\[0\]\.podFailure\.message$/);
+    bad([{ id: 'x', podFailure: { stage: 'pull', message: 'm', times: 0 } }], /^replay\[0\]\.podFailure\.times$/);
     bad([{ id: 'x', podFailure: { stage: 'pull', message: 'm', match: { image: '*' } } }], /^replay\[0\]\.podFailure\.match\.image$/);
     bad([{ id: 'x', on: 'node', command: 'a', podFailure: { stage: 'pull', message: 'm' } }], /^replay\[0\]\.on$/);
     bad(

@@ -32,14 +32,16 @@ describe('waits end on evidence, with the real deadlines', function () {
     expect(r!.durationMs, line(r)).to.be.below(TIMEOUTS.check / 20);
   });
 
-  it('iso.hostprocess on Kubernetes 1.22 (HostProcess alpha, off) on both builds: the sandbox refused in the same words ends the wait', async () => {
+  it('iso.hostprocess on Kubernetes 1.22 (HostProcess alpha, gate off) on both builds: limited, the API server dropped the field, read back at once', async () => {
     const run = await runOnSim(['iso.hostprocess'], { base: 'k8s-1-22', timeouts: TIMEOUTS });
     const results = [...run.results.values()];
     expect(results.map(r => r.id).sort()).to.deep.equal(['iso.hostprocess [ltsc2019]', 'iso.hostprocess [ltsc2022]']);
     for (const r of results) {
       expect(r.expectation.expected, line(r)).to.equal('limited');
-      // The pod's own evidence (the sandbox failing again and again), not the pod start deadline.
-      expect(line(r)).to.match(/sandbox failed \d+ times in the same words/);
+      expect(r.outcome, line(r)).to.equal('limited');
+      // The positive control: the pod we sent with hostProcess: true was stored without it.
+      expect(line(r)).to.match(/dropped securityContext\.windowsOptions\.hostProcess/);
+      expect(JSON.stringify(r)).to.match(/hostProcess sent true, absent from the stored pod/);
       expect(r.durationMs, line(r)).to.be.below(60_000);
     }
   });

@@ -201,8 +201,45 @@ async function hypervAnnotationProbe(ctx: CheckContext): Promise<Observation> {
   };
 }
 
+/** Whether a pod spec asks for HostProcess anywhere (pod level, any container). */
+export function asksHostProcess(spec: V1Pod['spec']): boolean {
+  return [spec?.securityContext, ...[...(spec?.containers ?? []), ...(spec?.initContainers ?? [])].map(c => c.securityContext)].some(
+    sc => sc?.windowsOptions?.hostProcess === true,
+  );
+}
+
+/**
+ * The pod as the API server stored it: an API server with the WindowsHostProcessContainers gate off
+ * (alpha in 1.22, off by default) drops windowsOptions.hostProcess on write, silently (its pod
+ * strategy's dropDisabledFields), so the pod would run, if at all, as an ordinary container. That
+ * is the limitation, observed; undefined when the field was kept.
+ */
+async function hostProcessDropped(ctx: CheckContext, sent: V1Pod): Promise<Observation | undefined> {
+  if (!asksHostProcess(sent.spec)) return undefined;
+  const stored = await ctx.kube.core.readNamespacedPod({ namespace: ctx.namespace, name: sent.metadata!.name! });
+  if (asksHostProcess(stored.spec)) return undefined;
+  const where = (spec: V1Pod['spec']) =>
+    JSON.stringify({
+      pod: spec?.securityContext?.windowsOptions ?? {},
+      containers: (spec?.containers ?? []).map(c => c.securityContext?.windowsOptions ?? {}),
+    });
+  return {
+    works: false,
+    summary:
+      'the API server dropped securityContext.windowsOptions.hostProcess from the pod (the WindowsHostProcessContainers gate is off): no HostProcess pod can be made',
+    evidence: [`windowsOptions sent: ${where(sent.spec)}`, `windowsOptions stored: ${where(stored.spec)}`],
+    node: stored.spec?.nodeName,
+    // Control: the pod was accepted and read back, and what we sent asked for HostProcess.
+    control: control(true, `pod ${sent.metadata!.name} was accepted and read back: hostProcess sent true, absent from the stored pod`),
+  };
+}
+
 async function hostProcessProbe(ctx: CheckContext): Promise<Observation> {
-  ctx.fixture('hostprocess');
+  const fixture = ctx.fixture('hostprocess');
+  const sent = fixture.objects.find((o): o is V1Pod => o.kind === 'Pod');
+  ctx.step(`reading back pod ${sent?.metadata?.name ?? 'hostprocess'} as the API server stored it`);
+  const dropped = sent ? await hostProcessDropped(ctx, sent) : undefined;
+  if (dropped) return dropped;
   ctx.step('waiting for HostProcess pod hostprocess to be Ready');
   const settled = await podSettles(ctx, 'hostprocess', 'ready');
   if (!settled.ok) {

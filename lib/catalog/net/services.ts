@@ -289,7 +289,7 @@ export const features: Feature[] = [
       const lb = await waitForIngress(ctx, FX.svcLb.id, wait, quiet);
       const ingress = lb.ingress;
       if (!ingress) {
-        const why = `service ${FX.svcLb.id} got no LoadBalancer address within ${Math.round(lb.waitedMs / 1000)}s${lb.acted ? ` (${lb.acted})` : ''}`;
+        const why = `service ${FX.svcLb.id} got no LoadBalancer address within ${Math.round((lb.boundMs ?? lb.waitedMs) / 1000)}s${lb.acted ? ` (${lb.acted})` : ''}`;
         if (ctx.cluster.loadBalancer === 'yes') return { works: false, summary: why, evidence: [why], node };
         const none = noIngressReason(FX.svcLb.id, lb);
         if (none.error) throw new Error(none.error);

@@ -32,4 +32,11 @@ describe('net LoadBalancer provisioner evidence', () => {
     );
     expect(noIngressReason('lb', { waitedMs: 2000 }).notApplicable).to.match(/within 2s .*no event on it from any component/);
   });
+
+  it('names the bound that ended the wait, not the wall time a loaded machine took', () => {
+    expect(noIngressReason('lb', { waitedMs: 7_400, boundMs: 2_000 }).notApplicable).to.match(/within 2s /);
+    expect(noIngressReason('lb', { acted: 'event AllocationFailed from metallb-controller: no IPs', waitedMs: 13_900, boundMs: 8_000 }).error).to.match(
+      /gave it no address within 8s$/,
+    );
+  });
 });

@@ -151,6 +151,8 @@ export interface FinalPodFailure {
 
 /** Ids that differ between attempts (sandbox and container ids, hcs handles): not part of the failure's words. */
 const sameWords = (m: string) => m.replace(/\b[0-9a-f]{12,}\b/gi, '<id>').trim();
+/** A pull's words without its numbers: the local port of each attempt's connection, byte counts, durations differ from one try to the next. */
+const samePullWords = (m: string) => sameWords(m).replace(/\d+/g, '#');
 
 /** The pod's containers waiting on a pull (ErrImagePull, ImagePullBackOff), with their waiting messages. */
 export function pullsWaiting(pod: V1Pod | undefined): { reason: string; message: string }[] {
@@ -219,7 +221,7 @@ export class PodEvidence {
 
 /** Adds one event's repeats to the failures seen in the same words. */
 function tally(seen: Map<string, FinalPodFailure>, message: string, count: number, reason: string, what: string): void {
-  const key = sameWords(message);
+  const key = what === 'image pull' ? samePullWords(message) : sameWords(message);
   const f = seen.get(key) ?? { reason, message, count: 0, what: '' };
   f.count += Math.max(1, count);
   f.message = message;

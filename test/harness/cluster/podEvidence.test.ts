@@ -156,6 +156,15 @@ describe('PodEvidence and failFastReason: a failing image pull ends a wait only 
     });
   });
 
+  it("a pull's numbers that change from one attempt to the next (the connection's local port) do not make the words differ", () => {
+    const e = new PodEvidence();
+    e.pod(podOf('u1', { reason: 'ImagePullBackOff', message: 'Back-off pulling image "x"' }));
+    const timeout = (port: number) =>
+      `Failed to pull image "x": rpc error: code = Unknown desc = failed to pull and unpack image "x": failed to copy: read tcp 10.240.0.4:${port}->20.60.1.9:443: read: connection timed out`;
+    for (let i = 1; i < PULL_REPEATS; i++) expect(e.event(pullEvent(`p.${i}`, timeout(50_000 + i)))).to.equal(undefined);
+    expect(e.event(pullEvent('p.last', timeout(61_234)))).to.deep.include({ count: PULL_REPEATS });
+  });
+
   it('pull events of a pod that no longer waits on a pull, or of an earlier pod of the name, end nothing', () => {
     const e = new PodEvidence();
     e.event(pullEvent('a', NO_PLATFORM, 9));

@@ -214,9 +214,10 @@ export function settledOf(pod: V1Pod): PodSettled | undefined {
 
 /**
  * Waits by watch until `want` pods match the selector and each is Ready, unschedulable or
- * failed for good. Returns what each pod came to.
+ * failed for good. Returns what each pod came to. `signal` (default the check's) stops it: a
+ * caller that races it with other evidence stops the loser, so no watch outlives the check.
  */
-export function waitForPodSet(ctx: CheckContext, labelSelector: string, want: number, timeoutMs: number): Promise<PodSettled[]> {
+export function waitForPodSet(ctx: CheckContext, labelSelector: string, want: number, timeoutMs: number, signal = ctx.signal): Promise<PodSettled[]> {
   const cannot = ctx.podsCannotAppear({ labelSelector });
   if (cannot) return Promise.reject(cannot);
   const pods = new Map<string, V1Pod>();
@@ -244,7 +245,7 @@ export function waitForPodSet(ctx: CheckContext, labelSelector: string, want: nu
     what: `${want} pod(s) ${labelSelector} to be Ready or fail`,
     describe: () => [...pods.values()].map(p => `${p.metadata?.name}: ${describePod(p)}`).join(' | ') || 'no pod seen',
     timeoutMs,
-    signal: ctx.signal,
+    signal,
   });
 }
 

@@ -394,7 +394,7 @@ async function pauseImageProbe(ctx: CheckContext): Promise<Observation> {
   try {
     const sandbox = firstSandboxFailure(ctx, 'pause-image-', stop.signal).then(m => ({ sandbox: m }));
     const set = whileFixtureControllerActs(ctx, fixture, () =>
-      waitForPodSet(ctx, `${FIXTURE_LABEL}=pause-image`, nodes.length, ctx.options.timeouts.podStart),
+      waitForPodSet(ctx, `${FIXTURE_LABEL}=pause-image`, nodes.length, ctx.options.timeouts.podStart, stop.signal),
     ).then(p => ({ pods: p }));
     const first = await Promise.race([sandbox, set]);
     if ('sandbox' in first) {

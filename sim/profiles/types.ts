@@ -228,6 +228,7 @@ export const BREAKABLE = [
   'hyperv-runtimeclass', // no utility VM for Hyper-V pods
   'hostprocess', // HostProcess pods do not run as SYSTEM on the host
   'hostprocess-stats', // the kubelet's /stats/summary lists HostProcess pods without their containers' stats (CPU, working set, logs)
+  'hostprocess-command-paths', // HostProcess command lines and working directories keep $env:CONTAINER_SANDBOX_MOUNT_POINT unexpanded and the working directory is ignored (mount-point and relative commands fail to start)
   'hostprocess-metrics', // the kubelet's /metrics counts HostProcess containers as ordinary ones only (no kubelet_started_host_process_containers_* samples)
   'hostprocess-volumes', // HostProcess containers get none of their volume mounts (neither under $CONTAINER_SANDBOX_MOUNT_POINT nor at mountPath)
   'gmsa-credspec', // the runtime drops the pod's and containers' gmsaCredentialSpec (containers see no domain)

@@ -16,6 +16,7 @@ import { builtinFor, containerArgv, goFlags } from './process.ts';
 import { isHostEntrypoint, runOnHost } from './hostProcess.ts';
 import { nodeSpecOf } from '../nodes/nodeSpec.ts';
 import { hostProcessBindMounts, runAsNonRootAnyCase } from '../nodes/versions.ts';
+import { normWin, resolveLaunch, type Launch } from './hostProcessLaunch.ts';
 import { computerName, localGroupName, makeHost, nodeEnv, nodeInterfaces, podNetwork, validWindowsUser } from './shellHost.ts';
 import {
   iisServer,
@@ -34,6 +35,23 @@ import { parseQuantity } from '../../util/quantity.ts';
 
 /** The runtime refused to create the container: waiting reason CreateContainerError, retried. */
 export class CreateContainerError extends Error {}
+
+/** The host's tools a HostProcess container finds (System32, PowerShell). */
+const HOST_PROCESS_NODE_BINS = [
+  'cmd.exe',
+  'powershell.exe',
+  'curl.exe',
+  'sc.exe',
+  'ipconfig.exe',
+  'hostname.exe',
+  'whoami.exe',
+  'nslookup.exe',
+  'ping.exe',
+  'netsh.exe',
+  'findstr.exe',
+  'net.exe',
+  'shutdown.exe',
+];
 
 export type ExitReason = 'Completed' | 'Error' | 'OOMKilled' | 'StartError' | 'ContainerCannotRun' | 'Unknown';
 
@@ -229,6 +247,46 @@ export class ContainerRunner {
     return groups ? undefined : refusal;
   }
 
+  /** The HostProcess container's mount point (CONTAINER_SANDBOX_MOUNT_POINT, trailing backslash), set by configure(). */
+  private sandboxMount = 'C:\\hpc\\';
+
+  /**
+   * hcsshim's CreateProcess for a HostProcess container: the executable found from the command
+   * line and working directory (hostProcessLaunch.ts), and the user logged on. hcsshim 0.9
+   * (containerd 1.6) finds the executable first; from hcsshim 0.10 (containerd 1.7) it logs on first
+   * (jobcontainer.go in either release), so a missing executable run as an unknown user fails with
+   * the one or the other.
+   */
+  private hostProcessStart(host: ShellHost, argv: string[]): Launch {
+    const w = this.w;
+    const rt = nodeSpecOf(w.ctx.profile, w.node.name)?.containerRuntime;
+    const logonFirst = rt ? hostProcessBindMounts({ containerRuntime: rt }) : true;
+    const bins = new Set(HOST_PROCESS_NODE_BINS);
+    const launch = () =>
+      resolveLaunch(this.name, {
+        argv,
+        workingDir: this.spec.workingDir,
+        mount: this.sandboxMount,
+        broken: w.ctx.broken('hostprocess-command-paths'),
+        exists: path => {
+          const n = normWin(path);
+          const base = n.replace(/^.*\\/, '');
+          const dir = n.slice(0, -base.length - 1);
+          if (dir === 'c:\\windows\\system32\\windowspowershell\\v1.0') return base === 'powershell.exe';
+          if (dir === 'c:\\windows\\system32') return bins.has(base) && base !== 'powershell.exe';
+          const at = path.replace(/\//g, '\\').replace(/\\{2,}/g, '\\');
+          return host.fs.exists(at) && !host.fs.isDir(at);
+        },
+      });
+    const logon = (): Launch | undefined => {
+      const refusal = this.hostProcessLogonRefusal();
+      return refusal ? { ok: false, message: refusal } : undefined;
+    };
+    if (logonFirst) return logon() ?? launch();
+    const l = launch();
+    return l.ok ? (logon() ?? l) : l;
+  }
+
   /** The temporary account's name: the container's ID, cut as hcsshim cuts it (20 characters). */
   private readonly accountId = randomBytes(10).toString('hex');
 
@@ -304,7 +362,10 @@ export class ContainerRunner {
         own.mkdir(['c:']);
         const volume = { at: root, fs: own, base: ['c:'], readOnly: false, name: 'container-volume' };
         const placed = [volume, ...shown.map(m => ({ ...m, at: [...root, ...m.at.slice(1)] })), ...(bind ? shown : [])];
-        env = { ...nodeEnv(w.node, user), CONTAINER_SANDBOX_MOUNT_POINT: `${sandbox}\\`, ...k8sEnv };
+        // The image's busybox applets are in its bin\ (images.ts: the e2e images' C:\bin), as .exe files.
+        for (const b of m.binaries) if (!b.includes('.')) own.write(['c:', 'bin', `${b}.exe`], '', { mkdirs: true });
+        this.sandboxMount = `${sandbox}\\`;
+        env = { ...nodeEnv(w.node, user), CONTAINER_SANDBOX_MOUNT_POINT: this.sandboxMount, ...k8sEnv };
         fs = new ContainerFS('windows', w.node.disk, placed);
       } else {
         const short = user.replace(/^.*\\/, '');
@@ -362,21 +423,9 @@ export class ContainerRunner {
     const binaries = w.hostProcess
       ? [
           ...m.binaries,
-          ...[
-            'cmd.exe',
-            'powershell.exe',
-            'curl.exe',
-            'sc.exe',
-            'ipconfig.exe',
-            'hostname.exe',
-            'whoami.exe',
-            'nslookup.exe',
-            'ping.exe',
-            'netsh.exe',
-            'findstr.exe',
-            'net.exe',
-            'shutdown.exe',
-          ],
+          // The image's busybox applets, as the .exe files of its bin\ (see configure()).
+          ...m.binaries.filter(b => !b.includes('.')).map(b => `${b}.exe`),
+          ...HOST_PROCESS_NODE_BINS,
           ...(w.node.hasHnsdiag() ? ['hnsdiag.exe'] : []),
         ]
       : m.binaries;
@@ -580,11 +629,6 @@ export class ContainerRunner {
         this.event('Warning', started.reason ?? 'Failed', `Error: ${msg}`);
         return finish(128, 'StartError', msg);
       }
-      const logon = this.hostProcessLogonRefusal();
-      if (logon) {
-        this.event('Warning', 'Failed', `Error: ${logon}`);
-        return finish(128, 'StartError', logon);
-      }
       if (this.windows && !this.w.wantsHostProcess && !validWindowsUser(host.user, false) && !this.w.ctx.broken('run-as-username', true)) {
         // §1: an invalid runAsUserName fails the container start.
         const msg = `failed to create containerd task: failed to create shim task: hcs::CreateComputeSystem ${this.name}: The user name or password is incorrect.: unknown`;
@@ -592,7 +636,16 @@ export class ContainerRunner {
         return finish(128, 'StartError', msg);
       }
       this.event('Normal', 'Created', this.w.createdMessage(this.name));
-      const argv = containerArgv(this.pulled!.manifest, this.spec, host.env);
+      let argv = containerArgv(this.pulled!.manifest, this.spec, host.env);
+      if (this.w.hostProcess) {
+        const start = this.hostProcessStart(host, argv);
+        if (!start.ok) {
+          this.event('Warning', 'Failed', `Error: ${start.message}`);
+          return finish(128, 'StartError', start.message);
+        }
+        argv = start.argv;
+        host.cwd = start.workingDir;
+      }
       const quiet = this.w.ctx.broken('logs', this.windows);
       const stdout = quiet ? devNull() : this.log.writer('stdout');
       const stderr = quiet ? devNull() : this.log.writer('stderr');

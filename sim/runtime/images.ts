@@ -253,7 +253,8 @@ const winBusybox = (build: string): ImageManifest =>
     entrypoint: ['cmd.exe', '/s', '/c'],
     user: 'ContainerAdministrator',
     env: windowsEnv(E2E_PATH),
-    binaries: [...NANOSERVER_BINS, ...BUSYBOX_APPLETS, 'powershell.exe', 'pwsh.exe'],
+    // uname: upstream host_process.go runs its bin\uname.exe (busybox-w32).
+    binaries: [...NANOSERVER_BINS, ...BUSYBOX_APPLETS, 'uname', 'powershell.exe', 'pwsh.exe'],
     size: 180 * MB,
     defaultRunsForever: true,
   });

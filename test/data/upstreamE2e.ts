@@ -46,7 +46,7 @@ export const UPSTREAM_SPECS: UpstreamSpec[] = [
   },
   { file: 'host_process.go', spec: 'HostProcess containers should run as a process on the host/node', features: ['iso.hostprocess'] },
   { file: 'host_process.go', spec: 'HostProcess containers should support init containers', planned: ['iso.hostprocess-init'] },
-  { file: 'host_process.go', spec: 'HostProcess containers container command path validation', note: 'no feature observes it yet' },
+  { file: 'host_process.go', spec: 'HostProcess containers container command path validation', features: ['iso.hostprocess-command-paths'] },
   {
     file: 'host_process.go',
     spec: 'HostProcess containers should support various volume mount types',

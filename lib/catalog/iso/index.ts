@@ -7,6 +7,7 @@ import { features as hostProcessInit } from './hostProcessInit.ts';
 import { features as hostProcessLocalGroup } from './hostProcessLocalGroup.ts';
 import { features as hostProcessStats } from './hostProcessStats.ts';
 import { features as hostProcessMetrics } from './hostProcessMetrics.ts';
+import { features as hostProcessCommandPaths } from './hostProcessCommandPaths.ts';
 
 export const features: Feature[] = [
   ...isolation,
@@ -15,4 +16,5 @@ export const features: Feature[] = [
   ...hostProcessLocalGroup,
   ...hostProcessStats,
   ...hostProcessMetrics,
+  ...hostProcessCommandPaths,
 ];

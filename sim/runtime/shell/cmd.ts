@@ -35,10 +35,12 @@ export function parseSwitches(cmdline: string): { command?: string; keep: boolea
   let strip = false;
   for (;;) {
     s = s.replace(/^[ \t]+/, '');
-    const m = /^\/([a-zA-Z])(:\S*)?/.exec(s);
+    const m = /^\/([a-zA-Z])/.exec(s);
     if (!m) return { keep: false, command: s.length ? s : undefined };
     const sw = m[1]!.toLowerCase();
-    s = s.slice(m[0].length);
+    // A switch other than /c and /k is its whole word (/V:ON, /D; upstream host_process.go's
+    // `cmd.exe /ver` starts cmd with no command, which exits 0 at the end of its input).
+    s = sw === 'c' || sw === 'k' ? s.slice(2) : s.replace(/^\/\S*/, '');
     if (sw === 's') {
       strip = true;
       continue;
@@ -537,26 +539,31 @@ class CmdSession {
     const target = resolveWin(this.cwd, args.replace(/\/\w+/g, '').trim().replace(/^"|"$/g, '') || '.');
     const drive = /^([a-zA-Z]):/.exec(target)?.[1]?.toUpperCase() ?? 'C';
     let out = ` Volume in drive ${drive} has no label.\r\n Volume Serial Number is 6C2E-4B1A\r\n\r\n`;
-    if (!this.host.fs.exists(target) || !this.host.fs.isDir(target)) {
+    if (!this.host.fs.exists(target)) {
       this.write(io, `${out} Directory of ${target}\r\n\r\n`);
       return this.fail(io, 'File Not Found');
     }
-    const entries = this.host.fs.list(target);
+    // A file: its directory's listing of that file alone.
+    const file = !this.host.fs.isDir(target);
+    const name = target.replace(/^.*[\\/]/, '');
+    const where = file ? target.slice(0, -name.length).replace(/[\\/]+$/, '') || target : target;
+    const entries = file ? this.host.fs.list(where).filter(e => e.name.toLowerCase() === name.toLowerCase()) : this.host.fs.list(target);
     // /b: bare names only, no header, no "." / ".."; nothing to list is "File Not Found".
     if (/\/b\b/i.test(args)) {
       if (entries.length === 0) return this.fail(io, 'File Not Found');
       this.write(io, entries.map(e => `${e.name}\r\n`).join(''));
       return true;
     }
-    out += ` Directory of ${target}\r\n\r\n`;
+    out += ` Directory of ${where}\r\n\r\n`;
     const isRoot = /^[a-zA-Z]:[\\/]?$/.test(target);
     const now = new Date();
-    const rows = isRoot
-      ? []
-      : [
-          { name: '.', dir: true, size: 0, mtime: now },
-          { name: '..', dir: true, size: 0, mtime: now },
-        ];
+    const rows =
+      isRoot || file
+        ? []
+        : [
+            { name: '.', dir: true, size: 0, mtime: now },
+            { name: '..', dir: true, size: 0, mtime: now },
+          ];
     rows.push(...entries);
     let files = 0;
     let bytes = 0;

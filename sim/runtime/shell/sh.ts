@@ -412,6 +412,14 @@ export class ShSession {
         }
         return 0;
       }
+      case 'uname': {
+        // busybox-w32 names the system Windows_NT and the operating system MS/Windows.
+        const win = this.host.os === 'windows';
+        const o = win ? 'MS/Windows' : 'GNU/Linux';
+        const sys = win ? 'Windows_NT' : 'Linux';
+        out(`${args.includes('-o') ? o : args.includes('-a') ? `${sys} ${this.host.hostname} ${o}` : sys}\n`);
+        return 0;
+      }
       case 'id': {
         const root = this.host.user === 'root';
         const uid = root ? 0 : 1000;
@@ -672,6 +680,7 @@ export const BUSYBOX_BUILTINS = [
   'dd',
   'yes',
   'ip',
+  'uname',
 ] as const;
 
 /** A busybox applet run directly (not through sh). */

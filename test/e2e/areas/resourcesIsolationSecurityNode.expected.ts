@@ -23,6 +23,7 @@ export const DOCUMENTED: Record<string, string> = {
   'iso.hostprocess-localgroup': 'supported',
   'iso.hostprocess-stats': 'supported',
   'iso.hostprocess-metrics': 'supported',
+  'iso.hostprocess-command-paths': 'supported',
   'sec.run-as-username': 'supported',
   'sec.linux-fields-rejected': 'limited',
   'sec.linux-fields-ignored': 'limited',

@@ -32,6 +32,7 @@ const ISO = [
   'iso.hostprocess-localgroup',
   'iso.hostprocess-stats',
   'iso.hostprocess-metrics',
+  'iso.hostprocess-command-paths',
 ];
 const SEC = ['sec.run-as-username', 'sec.linux-fields-rejected', 'sec.linux-fields-ignored', 'sec.privileged', 'sec.gmsa-credspec'];
 const NODE = ['node.services', 'node.hns-network', 'node.runtime', 'node.os-supported', 'node.version-skew', 'node.pause-image', 'node.boot-id'];

@@ -275,6 +275,7 @@ export const BREAK_CASES: BreakCase[] = [
       'iso.hostprocess-localgroup',
       'iso.hostprocess-stats',
       'iso.hostprocess-metrics',
+      'iso.hostprocess-command-paths',
       'sec.run-as-username',
       'sec.unknown-username-refused',
       'sec.username-override',
@@ -293,6 +294,8 @@ export const BREAK_CASES: BreakCase[] = [
   { name: 'hostprocess-stats', breaks: ['hostprocess-stats'], regressed: ['iso.hostprocess-stats'], error: [] },
   // The kubelet counts HostProcess containers as ordinary ones only: only the HostProcess start counters feature regresses.
   { name: 'hostprocess-metrics', breaks: ['hostprocess-metrics'], regressed: ['iso.hostprocess-metrics'], error: [] },
+  // HostProcess command lines keep the mount-point variable and lose their working directory: only the command path feature regresses.
+  { name: 'hostprocess-command-paths', breaks: ['hostprocess-command-paths'], regressed: ['iso.hostprocess-command-paths'], error: [] },
   { name: 'gmsa-credspec', breaks: ['gmsa-credspec'], regressed: ['sec.gmsa-credspec'], error: [] },
   { name: 'unknown-username', breaks: ['unknown-username'], regressed: ['sec.unknown-username-refused'], error: [] },
   // The local-group container's own runAsUserName loses to the pod's SYSTEM too.

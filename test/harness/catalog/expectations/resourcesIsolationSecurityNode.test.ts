@@ -40,6 +40,7 @@ const MINE = [
   'iso.hostprocess-localgroup',
   'iso.hostprocess-stats',
   'iso.hostprocess-metrics',
+  'iso.hostprocess-command-paths',
   'sec.run-as-username',
   'sec.linux-fields-rejected',
   'sec.linux-fields-ignored',

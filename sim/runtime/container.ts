@@ -262,6 +262,7 @@ export class ContainerRunner {
     const rt = nodeSpecOf(w.ctx.profile, w.node.name)?.containerRuntime;
     const logonFirst = rt ? hostProcessBindMounts({ containerRuntime: rt }) : true;
     const bins = new Set(HOST_PROCESS_NODE_BINS);
+    const image = new Set(this.pulled!.manifest.binaries.filter(b => b.includes('.')).map(b => b.toLowerCase()));
     const launch = () =>
       resolveLaunch(this.name, {
         argv,
@@ -274,6 +275,8 @@ export class ContainerRunner {
           const dir = n.slice(0, -base.length - 1);
           if (dir === 'c:\\windows\\system32\\windowspowershell\\v1.0') return base === 'powershell.exe';
           if (dir === 'c:\\windows\\system32') return bins.has(base) && base !== 'powershell.exe';
+          // The image's own executables (pwsh.exe of the sigwindowstools images...) at its root.
+          if (dir === normWin(this.sandboxMount).replace(/\\$/, '')) if (image.has(base)) return true;
           const at = path.replace(/\//g, '\\').replace(/\\{2,}/g, '\\');
           return host.fs.exists(at) && !host.fs.isDir(at);
         },
@@ -637,7 +640,9 @@ export class ContainerRunner {
       }
       this.event('Normal', 'Created', this.w.createdMessage(this.name));
       let argv = containerArgv(this.pulled!.manifest, this.spec, host.env);
-      if (this.w.hostProcess) {
+      // Images whose components the runtime plays (daemons: the sig-windows-tools HostProcess
+      // images) have no file layout here: their command lines are not looked up.
+      if (this.w.hostProcess && !this.pulled!.manifest.daemons?.length) {
         const start = this.hostProcessStart(host, argv);
         if (!start.ok) {
           this.event('Warning', 'Failed', `Error: ${start.message}`);

@@ -73,7 +73,7 @@ export const UPSTREAM_SPECS: UpstreamSpec[] = [
   { file: 'metrics.go', spec: 'Kubelet metrics on Windows node validates /metrics/resource', features: ['res.kubelet-resource-metrics'] },
   { file: 'networking.go', spec: 'Networking UDP pod-to-pod and node-to-pod', features: ['net.udp-pod-to-pod', 'net.udp-node-to-pod'] },
   { file: 'node_shutdown.go', spec: 'GracefulNodeShutdown should be able to gracefully shutdown pods with various grace periods', features: ['node.graceful-shutdown'] },
-  { file: 'reboot_node.go', spec: 'RebootHost containers [Serial] [Disruptive] [Slow] should run as a reboot process on the host/node', features: ['node.reboot'], note: 'disruptive: only with --disruptive --disruptive-node NODE; bootID from the node status, not the WMI boot time; no Linux-to-Windows connectivity check around it' },
+  { file: 'reboot_node.go', spec: 'RebootHost containers [Serial] [Disruptive] [Slow] should run as a reboot process on the host/node', features: ['node.reboot'], note: 'disruptive: only with --disruptive --disruptive-node NODE; bootID from the node status, not the WMI boot time; no egress checks (8.8.8.8, www.google.com) around it' },
   { file: 'security_context.go', spec: 'SecurityContext should be able create pod and run with RunAsUserName', features: ['sec.run-as-username'] },
   { file: 'security_context.go', spec: 'SecurityContext should not be able to create pods with unknown usernames at Pod level', features: ['sec.unknown-username-refused'] },
   { file: 'security_context.go', spec: 'SecurityContext should not be able to create pods with unknown usernames at Container level', features: ['sec.unknown-username-refused'] },

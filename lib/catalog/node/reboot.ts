@@ -3,7 +3,9 @@
 // `shutdown.exe -r -t 30` on the node; the node restarts and comes back, and the pod that ran there
 // (restartPolicy Always) has its container restarted once and runs again. Disruptive: only on the
 // node --disruptive-node names. Evidence: status.nodeInfo.bootID before and after, the Ready
-// transitions, the restarted container's last state, and the kubelet's "Rebooted" event.
+// transitions, the restarted container's last state, and the kubelet's "Rebooted" event. As
+// upstream, a Linux pod must reach the Windows pod (TCP to its port 80, a warm-up then a steady
+// period) before the reboot (part of the positive control) and again after it.
 
 import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
 import { createObject } from '../../cluster/create.ts';
@@ -15,7 +17,11 @@ import { cite, sources } from '../../facts/sources.ts';
 import { versionAtLeast } from '../../../util/version.ts';
 import { notApplicable, supported } from '../expect.ts';
 import { control } from '../kit/observe.ts';
-import type { CheckContext, Feature, Observation } from '../types.ts';
+import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
+import { readyPods } from '../kit/podWaits.ts';
+import { FX } from '../net/netexec.ts';
+import { tcpAttempt } from '../net/attempts.ts';
+import { warmupThenSteady } from '../net/steady.ts';
 import { AGNHOST, bootIdOf, podOnNode, readyOf, runShutdownPod, waitForNodeBack } from './hostShutdown.ts';
 import { isPodShutdown } from './gracefulShutdown.ts';
 
@@ -32,6 +38,16 @@ function survivorPod(ctx: CheckContext, node: string): V1Pod {
   });
 }
 
+/** upstream's assertConsistentConnectivity(linuxCheck(podIP, 80)) from the Linux pod: TCP to the Windows pod's port 80, warm-up then steady. */
+async function linuxReaches(ctx: CheckContext, ip: string | undefined, when: string): Promise<{ ok: boolean; line: string; evidence: EvidenceItem[] }> {
+  if (!ip) return { ok: false, line: `L → W ${when}: reboot-survivor has no pod IP`, evidence: [`L → W ${when}: reboot-survivor has no pod IP`] };
+  ctx.step(`L → W ${when}: ${FX.linux.id} → reboot-survivor (${ip}:80)`);
+  const t = ctx.podTransport(FX.linux.id, 'linux');
+  const v = await warmupThenSteady(ctx, `L → W ${when} (${FX.linux.id} → reboot-survivor ${ip}:80)`, () => tcpAttempt(ctx, t, ip, 80));
+  // The verdict's evidence begins with its detail line.
+  return { ok: v.ok, line: v.detail, evidence: v.evidence };
+}
+
 const restartsOf = (p: V1Pod) => p.status?.containerStatuses?.find(c => c.name === CONTAINER)?.restartCount ?? 0;
 
 async function rebootProbe(ctx: CheckContext): Promise<Observation> {
@@ -41,18 +57,28 @@ async function rebootProbe(ctx: CheckContext): Promise<Observation> {
   const kube = ctx.kube;
   const before = await kube.core.readNode({ name });
   const bootBefore = bootIdOf(before);
-  const evidence: string[] = [`node ${name}: bootID before ${JSON.stringify(bootBefore)}, Ready ${readyOf(before)}`];
+  const evidence: EvidenceItem[] = [`node ${name}: bootID before ${JSON.stringify(bootBefore)}, Ready ${readyOf(before)}`];
 
   ctx.step(`creating pod reboot-survivor (agnhost test-webserver, restartPolicy Always) on ${name}`);
   await createObject(kube, survivorPod(ctx, name));
   const running = await ctx.waitForPodReady('reboot-survivor');
   const restarts0 = restartsOf(running);
   evidence.push(`pod reboot-survivor Ready on ${name}, restartCount ${restarts0}`);
+  const linux = await readyPods(ctx, [FX.linux.id]);
+  if (!linux.ok) return linux.observation;
+  const reachBefore = await linuxReaches(ctx, running.status?.podIP, 'before the reboot');
+  evidence.push(...reachBefore.evidence);
 
   const since = Date.now();
   const ran = await runShutdownPod(ctx, name, 'reboot-host', 30);
   evidence.push(ran.line);
-  const ctl = control(true, `pod reboot-survivor ran on ${name} (Ready, restartCount ${restarts0}) before the reboot`);
+  const ctl = control(
+    reachBefore.ok,
+    reachBefore.ok
+      ? `pod reboot-survivor ran on ${name} (Ready, restartCount ${restarts0}) and a Linux pod reached it before the reboot`
+      : `a Linux pod could not reach pod reboot-survivor on ${name} before the reboot (${reachBefore.line}), so reaching it after says nothing`,
+  );
+  if (!reachBefore.ok) return { works: false, summary: reachBefore.line, evidence, node: name, control: ctl };
   if (!ran.ok) return { works: false, summary: `the HostProcess pod running shutdown.exe -r failed (${ran.line})`, evidence, node: name, control: ctl };
 
   // Back in service: a new bootID and Ready True (NotReady sightings on the way are evidence).
@@ -111,12 +137,18 @@ async function rebootProbe(ctx: CheckContext): Promise<Observation> {
       : `no Rebooted event about node ${name} names boot id ${bootAfter}`,
   );
   const once = (cs?.restartCount ?? 0) - restarts0 === 1;
+  const reachAfter = await linuxReaches(ctx, again.status?.podIP, 'after the reboot');
+  evidence.push(...reachAfter.evidence);
   ctx.step(`node ${name} is back in service (Ready, bootID ${bootAfter})`);
+  const problems = [
+    ...(once ? [] : [`the pod on it restarted ${(cs?.restartCount ?? 0) - restarts0} times (upstream expects exactly 1)`]),
+    ...(reachAfter.ok ? [] : [`a Linux pod no longer reaches it (${reachAfter.line})`]),
+  ];
   return {
-    works: once,
-    summary: once
-      ? `node ${name} rebooted (bootID changed) and is back in service (Ready); the pod on it restarted its container once and runs again`
-      : `node ${name} rebooted, but the pod on it restarted ${(cs?.restartCount ?? 0) - restarts0} times (upstream expects exactly 1)`,
+    works: !problems.length,
+    summary: !problems.length
+      ? `node ${name} rebooted (bootID changed) and is back in service (Ready); the pod on it restarted its container once, runs again and a Linux pod reaches it`
+      : `node ${name} rebooted, but ${problems.join('; ')}`,
     evidence,
     node: name,
     control: ctl,
@@ -128,8 +160,8 @@ export const features: Feature[] = [
     id: 'node.reboot',
     area: 'node',
     title: 'A Windows node rebooted from a HostProcess pod comes back with a new bootID and its pods restart (disruptive)',
-    needs: ['windows-node', 'hostprocess', 'disruptive-node'],
-    fixtures: [],
+    needs: ['windows-node', 'linux-node', 'hostprocess', 'disruptive-node'],
+    fixtures: [FX.linux],
     access: [...permissions('', 'events', ['list'], 'all-namespaces')],
     perBuild: false,
     expect: c => {

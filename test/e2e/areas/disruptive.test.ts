@@ -1,7 +1,8 @@
 // The disruptive features against the sim: n/a on a routine run (no flags), run on the node
 // --disruptive-node names, each with its break. node.reboot: a HostProcess pod's shutdown.exe -r
 // restarts win-2022-1 (new bootID, Ready False then True, the kubelet's Rebooted event) and the pod
-// on it restarts its container once; breaks: node-reboot leaves the node as it was (regressed).
+// on it restarts its container once, a Linux pod reaching it before and after (upstream's
+// connectivity check); breaks: node-reboot leaves the node as it was (regressed).
 // node.graceful-shutdown: upstream node_shutdown.go's five pods, shutdown.exe -r -t 60; with the
 // gate and the grace periods on, the kubelet kills the normal pods, then the critical ones (Failed,
 // Terminated, DisruptionTarget) and the node comes back; n/a on 1.33 defaults (gate off, read from
@@ -11,7 +12,7 @@
 import { expect } from 'chai';
 import type { CheckResult } from '../../../lib/catalog/types.ts';
 import { DISRUPTIVE_NOT_ASKED } from '../../../lib/catalog/needs.ts';
-import { runOnSim, type SimRun } from '../../support/simRun.ts';
+import { FAST_NET, runOnSim, type SimRun } from '../../support/simRun.ts';
 import type { Profile } from '../../../sim/profiles/types.ts';
 
 const NODE = 'win-2022-1';
@@ -36,7 +37,7 @@ describe('disruptive features against the sim', function () {
   });
 
   it('node.reboot with --disruptive-node: the node reboots and is back in service, its pod restarted once', async () => {
-    const r = result(await runOnSim(['node.reboot'], { disruptiveNode: NODE }), 'node.reboot');
+    const r = result(await runOnSim(['node.reboot'], { disruptiveNode: NODE, timeouts: FAST_NET }), 'node.reboot');
     expect(r.outcome, `${r.reason} / ${r.summary} / ${r.error}`).to.equal('supported');
     expect(r.node).to.equal(NODE);
     const t = text(r);
@@ -45,10 +46,17 @@ describe('disruptive features against the sim', function () {
     expect(t).to.match(/restartCount 0 -> 1; last state terminated exit 255 \(Unknown\)/);
     expect(t).to.match(/event Warning Rebooted from kubelet: Node win-2022-1 has been rebooted, boot id: [0-9a-f-]{36}/);
     expect(t).to.contain(`node ${NODE} is back in service`);
+    // upstream's Linux → Windows connectivity, before (the control) and after the reboot.
+    expect(t).to.match(/L → W before the reboot \(net-linux → reboot-survivor [\d.]+:80\): passed/);
+    expect(t).to.match(/L → W after the reboot \(net-linux → reboot-survivor [\d.]+:80\): passed/);
+    expect(r.summary).to.contain('a Linux pod reaches it');
   });
 
   it('node-reboot broken: shutdown.exe -r leaves the node as it was: regressed, bootID unchanged', async () => {
-    const r = result(await runOnSim(['node.reboot'], { disruptiveNode: NODE, breaks: ['node-reboot'], timeouts: { nodeReboot: 3_000 } }), 'node.reboot');
+    const r = result(
+      await runOnSim(['node.reboot'], { disruptiveNode: NODE, breaks: ['node-reboot'], timeouts: { ...FAST_NET, nodeReboot: 3_000 } }),
+      'node.reboot',
+    );
     expect(r.outcome, r.reason).to.equal('regressed');
     expect(r.summary).to.match(/did not reboot: bootID unchanged/);
     expect(text(r)).to.contain('never went NotReady');
@@ -95,7 +103,7 @@ describe('disruptive features against the sim', function () {
   });
 
   it('node.reboot and node.graceful-shutdown in one run take turns on the node: both supported', async () => {
-    const run = await runOnSim(['node.reboot', 'node.graceful-shutdown'], { disruptiveNode: NODE, edit: shutdownOn });
+    const run = await runOnSim(['node.reboot', 'node.graceful-shutdown'], { disruptiveNode: NODE, edit: shutdownOn, timeouts: FAST_NET });
     for (const id of ['node.reboot', 'node.graceful-shutdown']) expect(result(run, id).outcome, `${id}: ${result(run, id).reason}`).to.equal('supported');
     const [a, b] = ['node.reboot', 'node.graceful-shutdown'].map(id => result(run, id)).sort((x, y) => Date.parse(x.startedAt!) - Date.parse(y.startedAt!));
     expect(Date.parse(b.startedAt!), 'the second starts after the first ended').to.be.at.least(Date.parse(a.startedAt!) + a.durationMs - 1000);

@@ -17,7 +17,7 @@ import { reachesNodes } from '../access.ts';
 import { clearDiagnostics, collectDiagnostics, wantsDiagnostics } from '../diagnostics/collect.ts';
 import { errorText } from '../../../util/errorText.ts';
 import type { CheckResult } from '../../catalog/types.ts';
-import { disruptiveTurns } from '../disruptive.ts';
+import { disruptiveTurns, isDisruptive } from '../disruptive.ts';
 
 /** How long one check's diagnostics may take; past it the check's result goes on without them. */
 const DIAGNOSTICS_DEADLINE_MS = 120_000;
@@ -59,9 +59,10 @@ export function checksTask(deployment: Deployment, events: RunEvents): Task<RunS
     setup: async r => {
       // An earlier run's folders would be read as this run's.
       clearDiagnostics(r.config.reportDir);
-      // Disruptive checks share the --disruptive-node: one at a time (lib/run/disruptive.ts).
-      const turns = disruptiveTurns(r.abort.signal);
-      const pool = new CheckPool(
+      // Disruptive checks share the --disruptive-node: after the routine ones, one at a time (lib/run/disruptive.ts).
+      const routine = r.features.filter(f => !isDisruptive(f));
+      const turns = disruptiveTurns(r.abort.signal, () => Promise.all(routine.map(f => pool.result(f))));
+      const pool: CheckPool = new CheckPool(
         byPriority(r.features, r.config.timeouts),
         r.features.length,
         f =>

@@ -1,4 +1,4 @@
-// Disruptive checks share the --disruptive-node: they take turns; other checks run alongside.
+// Disruptive checks share the --disruptive-node: they take turns, after every routine check has ended.
 
 import { expect } from 'chai';
 import type { CheckResult, Feature } from '../../../lib/catalog/types.ts';
@@ -11,7 +11,7 @@ const feature = (id: string, disruptive: boolean) =>
 
 describe('disruptive checks take turns', () => {
   it('runs disruptive checks one at a time, in the order they asked, and the others at once', async () => {
-    const turns = disruptiveTurns(new AbortController().signal);
+    const turns = disruptiveTurns(new AbortController().signal, async () => {});
     const log: string[] = [];
     let inside = 0;
     let peak = 0;
@@ -33,9 +33,38 @@ describe('disruptive checks take turns', () => {
     expect(log.indexOf('end res.stats')).to.be.below(log.indexOf('end node.reboot'));
   });
 
+  it('begins disruptive checks only once every routine check has ended (they would lose their pods on that node)', async () => {
+    let endRoutine!: () => void;
+    const routineEnded = new Promise<void>(r => (endRoutine = r));
+    const turns = disruptiveTurns(new AbortController().signal, () => routineEnded);
+    const reboot = feature('node.reboot', true);
+    let began = false;
+    const result = turns(reboot, async () => {
+      began = true;
+      return { id: reboot.id, outcome: 'supported' } as CheckResult;
+    });
+    await new Promise(r => setImmediate(r));
+    expect(began, 'began before the routine checks ended').to.equal(false);
+    endRoutine();
+    expect((await result).outcome).to.equal('supported');
+    expect(began).to.equal(true);
+  });
+
+  it('a check waiting for the routine checks rejects when the run is interrupted', async () => {
+    const abort = new AbortController();
+    const turns = disruptiveTurns(abort.signal, () => new Promise(() => {}));
+    const reboot = feature('node.reboot', true);
+    const waiting = turns(reboot, async () => ({ id: reboot.id, outcome: 'supported' }) as CheckResult);
+    abort.abort(new Error('interrupted (SIGTERM)'));
+    await waiting.then(
+      () => expect.fail('should reject'),
+      (e: unknown) => expect(String(e)).to.contain('SIGTERM'),
+    );
+  });
+
   it('a check waiting for its turn rejects when the run is interrupted', async () => {
     const abort = new AbortController();
-    const turns = disruptiveTurns(abort.signal);
+    const turns = disruptiveTurns(abort.signal, async () => {});
     const a = feature('node.reboot', true);
     const b = feature('node.graceful-shutdown', true);
     let release!: () => void;
@@ -45,6 +74,8 @@ describe('disruptive checks take turns', () => {
       ran = true;
       return { id: b.id, outcome: 'supported' } as CheckResult;
     });
+    // The first has its turn (the routine checks have ended) before the run is interrupted.
+    await new Promise(r => setImmediate(r));
     abort.abort(new Error('interrupted (SIGINT)'));
     await second.then(
       () => expect.fail('should reject'),

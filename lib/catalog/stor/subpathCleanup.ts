@@ -64,11 +64,24 @@ async function forceDelete(ctx: CheckContext, name: string): Promise<void> {
   try {
     await ctx.kube.core.deleteNamespacedPod({ namespace: ctx.namespace, name, gracePeriodSeconds: 0 });
   } catch (e) {
-    if (apiStatusCode(e) !== 404) throw e;
+    if (apiStatusCode(e) !== 404) ctx.step(`could not force-delete pod ${name} (${(e as Error).message}): the run's namespace may wait for it`);
   }
 }
 
+/**
+ * Whatever the check saw or failed on, neither pod is left to the namespace's deletion: on a
+ * kubelet that leaks, a graceful delete of the subPath pod never finishes (the kubelet keeps its
+ * leaked handles; the API object goes).
+ */
 async function subPathCleanupProbe(ctx: CheckContext): Promise<Observation> {
+  try {
+    return await observeSubPathCleanup(ctx);
+  } finally {
+    await Promise.all([forceDelete(ctx, POD), forceDelete(ctx, CONTROL)]);
+  }
+}
+
+async function observeSubPathCleanup(ctx: CheckContext): Promise<Observation> {
   ctx.fixture(POD);
   ctx.fixture(CONTROL);
   ctx.step(`waiting for pod ${POD} (13 mounts, 10 of them subPaths) and its control ${CONTROL} (the same volumes, no subPath) to be Ready`);
@@ -111,61 +124,56 @@ async function subPathCleanupProbe(ctx: CheckContext): Promise<Observation> {
     };
 
   const started = Date.now();
+  ctx.step(`deleting pods ${POD} and ${CONTROL} on ${node} with a ${GRACE_SECONDS} s grace period, as upstream does`);
+  await Promise.all([POD, CONTROL].map(name => ctx.kube.core.deleteNamespacedPod({ namespace: ctx.namespace, name, gracePeriodSeconds: GRACE_SECONDS })));
+  const bound = ctx.options.timeouts.podGone;
+  ctx.step(`watching until ${CONTROL} is gone (at most ${Math.round(bound / 1000)} s, upstream's bound)`);
   try {
-    ctx.step(`deleting pods ${POD} and ${CONTROL} on ${node} with a ${GRACE_SECONDS} s grace period, as upstream does`);
-    await Promise.all([POD, CONTROL].map(name => ctx.kube.core.deleteNamespacedPod({ namespace: ctx.namespace, name, gracePeriodSeconds: GRACE_SECONDS })));
-    const bound = ctx.options.timeouts.podGone;
-    ctx.step(`watching until ${CONTROL} is gone (at most ${Math.round(bound / 1000)} s, upstream's bound)`);
-    try {
-      await waitForPodGone(ctx.kube, ctx.namespace, CONTROL, c.pod.metadata?.uid, bound, { signal: ctx.signal });
-    } catch (e) {
-      if (!(e instanceof WaitTimeoutError)) throw e;
-      return {
-        works: false,
-        summary: `neither pod was seen gone: ${e.message}`,
-        evidence: [...evidence, e.message],
-        node,
-        control: control(
-          false,
-          `the control pod ${CONTROL}, with the same volumes and no subPath, was not gone within ${Math.round(bound / 1000)} s of its deletion`,
-        ),
-      };
-    }
-    const controlMs = Date.now() - started;
-    const ctl = control(true, `the control pod ${CONTROL} (the same volumes mounted whole, on ${node}) was gone ${controlMs} ms after the deletion`);
-    evidence.push(`${CONTROL} gone ${controlMs} ms after the deletion`);
-    const confirmMs = Math.max(ctx.options.timeouts.podGoneConfirm, controlMs);
-    ctx.step(
-      `watching until ${POD} is gone (at most ${Math.round(confirmMs / 1000)} s more: as long again as the control took, at least the kubelet's status sync)`,
-    );
-    try {
-      await waitForPodGone(ctx.kube, ctx.namespace, POD, s.pod.metadata?.uid, confirmMs, { signal: ctx.signal });
-    } catch (e) {
-      if (!(e instanceof WaitTimeoutError)) throw e;
-      const left = await ctx.kube.core.readNamespacedPod({ namespace: ctx.namespace, name: POD }).catch(() => undefined);
-      const since = left?.metadata?.deletionTimestamp ? new Date(left.metadata.deletionTimestamp).toISOString() : undefined;
-      evidence.push(`${POD} still there ${Date.now() - started} ms after the deletion${since ? `, Terminating since ${since}` : ''}: ${describePod(left)}`);
-      return {
-        works: false,
-        summary: `pod ${POD} stayed Terminating: still there ${Math.round((Date.now() - started) / 1000)} s after its deletion, ${Math.round(confirmMs / 1000)} s after its control with the same volumes but no subPath was gone`,
-        evidence,
-        node,
-        control: ctl,
-      };
-    }
-    const podMs = Date.now() - started;
-    evidence.push(`${POD} gone ${podMs} ms after the deletion`);
+    await waitForPodGone(ctx.kube, ctx.namespace, CONTROL, c.pod.metadata?.uid, bound, { signal: ctx.signal });
+  } catch (e) {
+    if (!(e instanceof WaitTimeoutError)) throw e;
     return {
-      works: true,
-      summary: `pod ${POD} with 10 subPath mounts was gone ${podMs} ms after its deletion (its control after ${controlMs} ms)`,
+      works: false,
+      summary: `neither pod was seen gone: ${e.message}`,
+      evidence: [...evidence, e.message],
+      node,
+      control: control(
+        false,
+        `the control pod ${CONTROL}, with the same volumes and no subPath, was not gone within ${Math.round(bound / 1000)} s of its deletion`,
+      ),
+    };
+  }
+  const controlMs = Date.now() - started;
+  const ctl = control(true, `the control pod ${CONTROL} (the same volumes mounted whole, on ${node}) was gone ${controlMs} ms after the deletion`);
+  evidence.push(`${CONTROL} gone ${controlMs} ms after the deletion`);
+  const confirmMs = Math.max(ctx.options.timeouts.podGoneConfirm, controlMs);
+  ctx.step(
+    `watching until ${POD} is gone (at most ${Math.round(confirmMs / 1000)} s more: as long again as the control took, at least the kubelet's status sync)`,
+  );
+  try {
+    await waitForPodGone(ctx.kube, ctx.namespace, POD, s.pod.metadata?.uid, confirmMs, { signal: ctx.signal });
+  } catch (e) {
+    if (!(e instanceof WaitTimeoutError)) throw e;
+    const left = await ctx.kube.core.readNamespacedPod({ namespace: ctx.namespace, name: POD }).catch(() => undefined);
+    const since = left?.metadata?.deletionTimestamp ? new Date(left.metadata.deletionTimestamp).toISOString() : undefined;
+    evidence.push(`${POD} still there ${Date.now() - started} ms after the deletion${since ? `, Terminating since ${since}` : ''}: ${describePod(left)}`);
+    return {
+      works: false,
+      summary: `pod ${POD} stayed Terminating: still there ${Math.round((Date.now() - started) / 1000)} s after its deletion, ${Math.round(confirmMs / 1000)} s after its control with the same volumes but no subPath was gone`,
       evidence,
       node,
       control: ctl,
     };
-  } finally {
-    // A pod left Terminating would hold the run's namespace: force it (the kubelet keeps its leaked handles).
-    await Promise.all([forceDelete(ctx, POD), forceDelete(ctx, CONTROL)]);
   }
+  const podMs = Date.now() - started;
+  evidence.push(`${POD} gone ${podMs} ms after the deletion`);
+  return {
+    works: true,
+    summary: `pod ${POD} with 10 subPath mounts was gone ${podMs} ms after its deletion (its control after ${controlMs} ms)`,
+    evidence,
+    node,
+    control: ctl,
+  };
 }
 
 export const features: Feature[] = [

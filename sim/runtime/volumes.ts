@@ -24,7 +24,8 @@ export class MountError extends Error {
 export type VolumeLimitation = 'emptyDirMemory' | 'secretAtRest' | 'secretDefaultMode' | 'nfs' | 'mountPropagation' | 'blockVolume' | 'subPathHandleLeak';
 
 /** The supported volume behaviours a profile can break. */
-export type VolumeBreak = 'secret-volume' | 'configmap-volume' | 'hostpath' | 'emptydir' | 'emptydir-memory' | 'subpath' | 'subpath-handle-leak';
+export type VolumeBreak =
+  'secret-volume' | 'configmap-volume' | 'hostpath' | 'emptydir' | 'emptydir-memory' | 'subpath' | 'subpath-handle-leak' | 'emptydir-readonly';
 
 export interface PodVolume {
   name: string;
@@ -321,13 +322,15 @@ export function containerMounts(c: V1Container, vols: Map<string, PodVolume>, ct
       base = [...base, `..${c.name}`];
       fs.mkdir(base);
     }
-    // breaks: hostpath also drops readOnly (the hostPath volume is a private tmpfs then).
+    // breaks: hostpath also drops readOnly (the hostPath volume is a private tmpfs then);
+    // emptydir-readonly drops it on emptyDir mounts.
     const readOnly = (vm.readOnly ?? false) || v.readOnly;
+    const dropped = (ctx.broken('hostpath') && v.kind === 'hostPath') || (ctx.broken('emptydir-readonly') && v.kind === 'emptyDir');
     out.push({
       at,
       fs,
       base,
-      readOnly: ctx.broken('hostpath') && v.kind === 'hostPath' ? false : readOnly,
+      readOnly: dropped ? false : readOnly,
       name: vm.name,
       hostLinks: propagates(vm.mountPropagation),
     });

@@ -107,7 +107,11 @@ export const UPSTREAM_SPECS: UpstreamSpec[] = [
     features: ['stor.subpath-cleanup', 'stor.subpath', 'stor.emptydir-memory'],
     note: "upstream's pod without its three nested hostPath mounts (they would leave directories on the node); limited before v1.37 (kubernetes#138367)",
   },
-  { file: 'volumes.go', spec: 'Windows volume mounts check volume mount permissions container should have readOnly permissions on emptyDir', features: ['stor.emptydir', 'stor.readonly-rootfs'], note: 'readOnly emptyDir mount seen by stor.readonly-rootfs' },
+  {
+    file: 'volumes.go',
+    spec: 'Windows volume mounts check volume mount permissions container should have readOnly permissions on emptyDir',
+    features: ['stor.emptydir-readonly', 'stor.emptydir'],
+  },
   { file: 'volumes.go', spec: 'Windows volume mounts check volume mount permissions container should have readOnly permissions on hostMapPath', features: ['stor.hostpath'] },
   { file: 'container_stop_signals.go', spec: 'Container stop signals lifecycle.stopSignal is validated for Windows pods', planned: ['work.stop-signal-windows'] },
   { file: 'demo.go', spec: 'Windows demo: ACLs of files in mounted volumes', note: 'file ACLs in volumes' },

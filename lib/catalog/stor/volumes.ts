@@ -127,6 +127,50 @@ async function emptyDirProbe(ctx: CheckContext): Promise<Observation> {
     : { works: true, summary: 'files written in /cache and C:/scratch by one container are read by the other', evidence, node: r.pod.spec?.nodeName };
 }
 
+/** upstream volumes.go writes this line and reads it back through the readOnly mount. */
+const VOLUME_TEST = 'windows-volume-test';
+
+async function emptyDirReadOnlyProbe(ctx: CheckContext): Promise<Observation> {
+  const name = 'emptydir-readonly';
+  const r = await fixturePodReady(ctx, name);
+  if (!r.ok) return r.observation;
+  const ro = ctx.podTransport(name, 'windows', 'test-container');
+  const rw = ctx.podTransport(name, 'windows', 'test-container-rw');
+  const node = r.pod.spec?.nodeName;
+  const evidence: EvidenceItem[] = [];
+  const file = `C:\\test-volume\\${marker(ctx, 'volume-test')}.txt`;
+  // Control: the read-write mount of the same volume takes the write (upstream ExpectNoError).
+  ctx.step(`writing ${file} in test-container-rw (read-write mount) and reading it back there`);
+  const rt = await roundTrip(ctx, rw, file, rw, file, VOLUME_TEST, evidence);
+  const written = control(!rt, rt ? `the read-write mount did not take the write: ${rt}` : `test-container-rw wrote ${file} and read it back`);
+  if (rt) return { works: false, summary: `the read-write mount of the emptyDir is not writable: ${rt}`, evidence, node, control: written };
+  const denied = `C:\\test-volume\\denied-${marker(ctx, 'volume-test')}.txt`;
+  ctx.step(`writing ${denied} in test-container (readOnly mount): expect "Access is denied."`);
+  const refused = await writeRefused(ctx, ro, denied, VOLUME_TEST, evidence);
+  ctx.step(`reading ${file} in test-container (readOnly mount)`);
+  const rd = await ctx.probe(ro, { kind: 'read-file', path: file });
+  evidence.push(rd.evidence);
+  const got = rd.evidence.stdout.trim();
+  const read = rd.ok && got === VOLUME_TEST;
+  const problems = [
+    ...(refused ? [] : ['a write through the readOnly mount succeeded']),
+    ...(read
+      ? []
+      : [
+          rd.ok ? `the readOnly mount shows "${got.slice(0, 60)}" in ${file}, not "${VOLUME_TEST}"` : `the readOnly mount could not read ${file}: ${rd.detail}`,
+        ]),
+  ];
+  return problems.length
+    ? { works: false, summary: problems.join('; '), evidence, node, control: written }
+    : {
+        works: true,
+        summary: `the readOnly mount refused a write ("Access is denied.") and read the file test-container-rw wrote through its read-write mount of the same emptyDir`,
+        evidence,
+        node,
+        control: written,
+      };
+}
+
 /** Upstream's own Windows e2e mounts both and expects the pod to start and terminate cleanly. */
 const SUBPATH_CLEANUP_E2E = 'upstream test/e2e/windows/subpath_cleanup.go';
 export const SUBPATH_CLEANUP = cite.e2eTestSince(
@@ -528,6 +572,22 @@ export const features: Feature[] = [
     expect: () =>
       supported('emptyDir volumes are supported on Windows and shared by the containers of a pod', sources(cite.v19Guide('emptydir-pod'), cite.intro())),
     probe: emptyDirProbe,
+  },
+  {
+    id: 'stor.emptydir-readonly',
+    area: 'storage',
+    title: 'emptyDir mounted readOnly in one container, read-write in another: writes refused, reads work',
+    needs: ['windows-node'],
+    fixtures: [{ id: 'emptydir-readonly', template: 'emptydir-readonly', os: 'windows' }],
+    expect: () =>
+      supported(
+        'a readOnly mount of an emptyDir refuses writes ("Access is denied.") and reads what another container writes through its read-write mount of the same volume',
+        sources(
+          cite.e2eTest('volumes.go', '"Windows volume mounts check volume mount permissions container should have readOnly permissions on emptyDir"'),
+          STORAGE_DOCS,
+        ),
+      ),
+    probe: emptyDirReadOnlyProbe,
   },
   {
     id: 'stor.emptydir-memory',

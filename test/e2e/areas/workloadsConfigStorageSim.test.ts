@@ -26,6 +26,7 @@ const CONFIG = ['cfg.secret-volume', 'cfg.configmap-volume', 'cfg.secret-default
 const STORAGE = [
   'stor.hostpath',
   'stor.emptydir',
+  'stor.emptydir-readonly',
   'stor.emptydir-memory',
   'stor.subpath',
   'stor.subpath-cleanup',
@@ -48,6 +49,7 @@ const SUPPORTED = [
   'cfg.configmap-volume',
   'stor.hostpath',
   'stor.emptydir',
+  'stor.emptydir-readonly',
   'stor.subpath',
   'stor.pvc',
 ];
@@ -134,6 +136,7 @@ const RUNS: Record<string, { features: string[]; options: SimRunOptions }> = {
         'configmap-volume',
         'hostpath',
         'emptydir',
+        'emptydir-readonly',
         'subpath',
         'pvc-bind',
       ],

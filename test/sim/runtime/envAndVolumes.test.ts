@@ -4,7 +4,21 @@
 
 import { expect } from 'chai';
 import type { KubeObject } from '../../../sim/api/store.ts';
-import { createPod, events, exec, isReady, logs, NS, startFixture, waitEvent, waitingReason, waitPod, WIN, type Fixture } from '../../support/runtime.ts';
+import {
+  createPod,
+  events,
+  exec,
+  isReady,
+  logs,
+  NS,
+  startFixture,
+  testProfile,
+  waitEvent,
+  waitingReason,
+  waitPod,
+  WIN,
+  type Fixture,
+} from '../../support/runtime.ts';
 
 const SERVERCORE = 'mcr.microsoft.com/windows/servercore:ltsc2022';
 const USERNAME = 'admin';
@@ -151,6 +165,30 @@ describe('sim runtime: env and volumes', () => {
     expect(read.stdout.trim()).to.equal('from-node');
     const w = await exec(f.runtime, 'hostpath-volume-pod', ['cmd', '/c', 'echo windows-volume-test > C:\\etc\\foo\\test-file.txt']);
     expect(w.stderr.trim()).to.equal('Access is denied.');
+  });
+
+  it('honours readOnly on an emptyDir mount beside a read-write one (upstream volumes.go); breaks: emptydir-readonly drops it', async () => {
+    const pod = (name: string) =>
+      createPod(f.store, WIN, name, {
+        volumes: [{ name: 'test-volume', emptyDir: {} }],
+        containers: [
+          { name: 'ro', image: SERVERCORE, volumeMounts: [{ name: 'test-volume', mountPath: 'C:\\test-volume', readOnly: true }] },
+          { name: 'rw', image: SERVERCORE, volumeMounts: [{ name: 'test-volume', mountPath: 'C:\\test-volume' }] },
+        ],
+      });
+    const write = (name: string, c: string) => exec(f.runtime, name, ['cmd', '/c', 'echo windows-volume-test', '>', `C:\\test-volume\\${c}.txt`], c);
+    pod('rovol');
+    await waitPod(f.store, 'rovol', 'Ready', isReady);
+    expect((await write('rovol', 'rw')).exitCode).to.equal(0);
+    expect((await write('rovol', 'ro')).stderr.trim()).to.equal('Access is denied.');
+    expect((await exec(f.runtime, 'rovol', ['cmd', '/c', 'type', 'C:\\test-volume\\rw.txt'], 'ro')).stdout.trim()).to.equal('windows-volume-test');
+    await f.stop();
+    f = await startFixture(testProfile({ breaks: ['emptydir-readonly'] }));
+    pod('rovol');
+    await waitPod(f.store, 'rovol', 'Ready', isReady);
+    const w = await write('rovol', 'ro');
+    expect(w.stderr.trim()).to.equal('');
+    expect((await exec(f.runtime, 'rovol', ['cmd', '/c', 'type', 'C:\\test-volume\\ro.txt'], 'rw')).stdout.trim()).to.equal('windows-volume-test');
   });
 
   // The Windows mounter makes a plain directory for medium Memory: the pod starts, the volume is on

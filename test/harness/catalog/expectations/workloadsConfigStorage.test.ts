@@ -31,6 +31,7 @@ const DOCUMENTED: Record<string, Expected> = {
   'cfg.secret-at-rest': 'limited',
   'stor.hostpath': 'supported',
   'stor.emptydir': 'supported',
+  'stor.emptydir-readonly': 'supported',
   'stor.emptydir-memory': 'limited',
   'stor.subpath': 'supported',
   'stor.subpath-cleanup': 'limited',

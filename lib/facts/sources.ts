@@ -105,6 +105,16 @@ export const cite = {
       },
       detail,
     ),
+  /** An upstream Windows e2e test file as it is on master, where the release it first shipped in is not known. */
+  e2eTestMaster: (file: string, detail?: string): Citation =>
+    at(
+      {
+        title: `Kubernetes e2e test test/e2e/windows/${file}`,
+        version: 'master',
+        url: `https://github.com/kubernetes/kubernetes/blob/master/test/e2e/windows/${file}`,
+      },
+      detail,
+    ),
   /** A kubernetes/kubernetes release's CHANGELOG ("1.37"), with the entry the promise rests on. */
   changelog: (minor: `${number}.${number}`, detail?: string): Citation =>
     at(

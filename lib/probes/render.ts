@@ -50,6 +50,14 @@ function renderWindows(op: ProbeOp): string[] {
     case 'file-modes':
       // The image's ls (busybox in the e2e images): cmd has no view of mode bits.
       return ['ls', '-lL', op.path];
+    case 'file-acl':
+      // Structured, not Format-List text: each rule's identity, rights as a number, Allow or Deny.
+      return [
+        'powershell',
+        '-NoProfile',
+        '-Command',
+        `$a = Get-Acl -LiteralPath '${op.path}'; [pscustomobject]@{ Owner = $a.Owner; Group = $a.Group; Access = @($a.Access | ForEach-Object { [pscustomobject]@{ Identity = $_.IdentityReference.Value; Rights = [int]$_.FileSystemRights; Type = [string]$_.AccessControlType } }) } | ConvertTo-Json -Depth 3 -Compress`,
+      ];
     case 'delete-files':
       return ['cmd', '/c', `del /q ${op.paths.join(' ')}`];
     case 'make-junction':
@@ -103,6 +111,8 @@ function renderLinux(op: ProbeOp): string[] {
       return sh(`ls -1 ${shQuote(op.path)}`);
     case 'file-modes':
       return sh(`ls -lL ${shQuote(op.path)}`);
+    case 'file-acl':
+      return sh(`stat -c '{"Owner":"%U","Group":"%G","Mode":"%a"}' ${shQuote(op.path)}`);
     case 'delete-files':
       return sh(`rm -f ${op.paths.map(shQuote).join(' ')}`);
     case 'make-junction':

@@ -45,6 +45,11 @@ export type ProbeOp =
   | { kind: 'list-dir'; path: string }
   /** A directory's entries with their mode bits, links followed (ls -lL). */
   | { kind: 'file-modes'; path: string }
+  /**
+   * A file's owner, group and access rules as one line of JSON: Windows Get-Acl projected to
+   * {Owner, Group, Access: [{Identity, Rights (FileSystemRights' number), Type}]}; Linux stat.
+   */
+  | { kind: 'file-acl'; path: string }
   /** Deletes files; missing ones are not an error the caller reads. */
   | { kind: 'delete-files'; paths: string[] }
   /** Makes `dir` holding marker.txt with `marker`, and `link` a junction (Windows) or symlink to it. */

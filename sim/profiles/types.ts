@@ -214,6 +214,7 @@ export const BREAKABLE = [
   'emptydir', // emptyDir not shared between containers
   'emptydir-memory', // an emptyDir of medium Memory is refused (FailedMount)
   'emptydir-readonly', // readOnly on an emptyDir mount is not honoured (writes through it succeed)
+  'volume-file-acl', // files of a Windows pod's volumes lack the inherited BUILTIN\Users rule (Get-Acl: SYSTEM and Administrators only)
   'subpath', // a subPath mount shows the whole volume
   'subpath-handle-leak', // the kubelet leaks the handles of a Windows container's subPaths on any version (kubernetes#112630 back): a deleted pod with several stays Terminating
   'pvc-bind', // PVCs stay Pending

@@ -387,6 +387,8 @@ export class ContainerRunner {
           {
             modes: !w.ctx.limited('secretDefaultMode', true),
             readOnlyRoot: !!this.spec.securityContext?.readOnlyRootFilesystem && !w.ctx.limited('readOnlyRootFilesystem', true),
+            // breaks: volume-file-acl: the files of the pod's volumes lack the Users rule.
+            volumeAclWithoutUsers: w.ctx.broken('volume-file-acl'),
           },
         );
       }

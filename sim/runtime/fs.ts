@@ -3,7 +3,7 @@
 // Windows paths: `C:\etc\foo`, `C:/etc/foo` and `c:\ETC\foo` are the same path
 // (the v1.9 Windows guide (https://github.com/kubernetes/website/blob/release-1.9/docs/getting-started-guides/windows/index.md) "paths must be escaped or use forward slashes"), and `/cache` means `C:\cache`.
 
-import { FsError, type ShellFS } from './shell/types.ts';
+import { FsError, type AccessRule, type FileAcl, type ShellFS } from './shell/types.ts';
 
 export type PathStyle = 'windows' | 'linux';
 
@@ -248,7 +248,7 @@ export class ContainerFS implements ShellFS {
     private rootfs: MemFS,
     private mounts: Mount[],
     private cwd: string[] = style === 'windows' ? ['c:'] : [],
-    private opts: { modes?: boolean; readOnlyRoot?: boolean } = {},
+    private opts: { modes?: boolean; readOnlyRoot?: boolean; volumeAclWithoutUsers?: boolean } = {},
   ) {
     // Mount points exist as directories in the root layer so `dir` / `ls` show them.
     for (const m of mounts) rootfs.mkdir(m.at);
@@ -351,6 +351,41 @@ export class ContainerFS implements ShellFS {
     const mode = r.fs.mode(r.parts);
     return mode !== undefined && (mode & 0o200) === 0;
   }
+  /** Windows only: the inherited default ACL (defaultWindowsAcl); a volume's files without the Users rule under breaks: volume-file-acl. */
+  acl(path: string): FileAcl | undefined {
+    if (this.style !== 'windows') return undefined;
+    const r = this.resolve(path);
+    if (!r.fs.exists(r.parts)) return undefined;
+    return defaultWindowsAcl(!!this.opts.volumeAclWithoutUsers && !!r.mount && r.mount.name !== 'container-volume');
+  }
+}
+
+/**
+ * FileSystemRights values (System.Security.AccessControl): FullControl, and ReadAndExecute with
+ * Synchronize, as Get-Acl lists an inherited rule of BUILTIN\\Users.
+ */
+export const FULL_CONTROL = 0x1f01ff;
+export const READ_AND_EXECUTE = 0x1200a9;
+
+/**
+ * The ACL a Windows file inherits from C:\\ when nothing sets one (the kubelet's AtomicWriter and
+ * os.Chmod set none; Go on Windows keeps only the read-only attribute): SYSTEM and Administrators
+ * full control, Users read and execute, owner Administrators, group SYSTEM. Not from a real
+ * sample: the principals are the Windows defaults, chosen so that upstream's agnhost
+ * filePermissions.ps1 reads the file as 0775, what test/e2e/windows/demo.go asserts for a ConfigMap
+ * volume's file. `withoutUsers`: the Users rule missing (breaks: volume-file-acl).
+ */
+export function defaultWindowsAcl(withoutUsers = false): FileAcl {
+  const rule = (identity: string, rights: number): AccessRule => ({ identity, rights, type: 'Allow', inherited: true });
+  return {
+    owner: 'BUILTIN\\Administrators',
+    group: 'NT AUTHORITY\\SYSTEM',
+    access: [
+      rule('NT AUTHORITY\\SYSTEM', FULL_CONTROL),
+      rule('BUILTIN\\Administrators', FULL_CONTROL),
+      ...(withoutUsers ? [] : [rule('BUILTIN\\Users', READ_AND_EXECUTE)]),
+    ],
+  };
 }
 
 /** Shows a node-disk path as parts, e.g. nodePath('windows', 'C:\\var\\lib\\kubelet'). */

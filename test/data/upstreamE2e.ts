@@ -114,7 +114,11 @@ export const UPSTREAM_SPECS: UpstreamSpec[] = [
   },
   { file: 'volumes.go', spec: 'Windows volume mounts check volume mount permissions container should have readOnly permissions on hostMapPath', features: ['stor.hostpath'] },
   { file: 'container_stop_signals.go', spec: 'Container stop signals lifecycle.stopSignal is validated for Windows pods', planned: ['work.stop-signal-windows'] },
-  { file: 'demo.go', spec: 'Windows demo: ACLs of files in mounted volumes', note: 'file ACLs in volumes' },
+  // Was "Windows demo: ACLs of files in mounted volumes" (our words): upstream's demo.go has one It,
+  // under Describe "Windows tests" and Context "check file permissions"
+  // (https://github.com/kubernetes/kubernetes/blob/master/test/e2e/windows/demo.go). It logs Get-Acl
+  // of a ConfigMap item's file and asserts its content and mode 0775 through agnhost mounttest.
+  { file: 'demo.go', spec: 'Windows tests check file permissions container should have right permissions', features: ['cfg.configmap-file-acl'] },
   { file: 'readiness Core.Network', spec: 'pod-to-pod, pod-to-Service, Services deleted and recreated', features: ['net.w2w-same-node', 'net.pod-to-clusterip', 'net.service-churn'] },
   { file: 'readiness Core.Network', spec: 'Endpoints and EndpointSlices list the Windows pods behind a Service', planned: ['net.endpointslices-windows'] },
   { file: 'readiness Core.Scheduling', spec: 'nodeSelector, taints and tolerations, RuntimeClass', features: ['sched.os-selector', 'sched.taint-toleration', 'sched.runtimeclass-scheduling'] },

@@ -2,6 +2,7 @@
 
 import type { Feature } from '../types.ts';
 import { features as env } from './env.ts';
+import { features as fileAcl } from './fileAcl.ts';
 import { features as volumes } from './volumes.ts';
 
-export const features: Feature[] = [...volumes, ...env];
+export const features: Feature[] = [...volumes, ...fileAcl, ...env];

@@ -22,6 +22,23 @@ export interface ShellFS {
   readOnlyAttribute?(path: string): boolean | undefined;
   /** Windows: creates a junction (`mklink /J link target`); throws FsError('EEXIST') when link exists. */
   link?(path: string, target: string): void;
+  /** Windows: the file's security descriptor as Get-Acl reads it; undefined on Linux or for a missing path. */
+  acl?(path: string): FileAcl | undefined;
+}
+
+/** One access rule of a Windows ACL: FileSystemRights as its numeric value (FullControl 2032127...). */
+export interface AccessRule {
+  identity: string;
+  rights: number;
+  type: 'Allow' | 'Deny';
+  inherited: boolean;
+}
+
+/** A Windows file's owner, group and access rules (System.Security.AccessControl.FileSecurity). */
+export interface FileAcl {
+  owner: string;
+  group: string;
+  access: AccessRule[];
 }
 
 export type FsErrorCode = 'ENOENT' | 'EACCES' | 'EISDIR' | 'ENOTDIR' | 'EROFS' | 'EEXIST';

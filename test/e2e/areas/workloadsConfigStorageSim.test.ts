@@ -22,7 +22,7 @@ const WORKLOADS = [
   'work.hpa',
   'work.startup-latency',
 ];
-const CONFIG = ['cfg.secret-volume', 'cfg.configmap-volume', 'cfg.secret-defaultmode', 'cfg.secret-at-rest'];
+const CONFIG = ['cfg.secret-volume', 'cfg.configmap-volume', 'cfg.configmap-file-acl', 'cfg.secret-defaultmode', 'cfg.secret-at-rest'];
 const STORAGE = [
   'stor.hostpath',
   'stor.emptydir',
@@ -47,6 +47,7 @@ const SUPPORTED = [
   'work.hpa',
   'cfg.secret-volume',
   'cfg.configmap-volume',
+  'cfg.configmap-file-acl',
   'stor.hostpath',
   'stor.emptydir',
   'stor.emptydir-readonly',
@@ -134,6 +135,7 @@ const RUNS: Record<string, { features: string[]; options: SimRunOptions }> = {
         'hpa',
         'secret-volume',
         'configmap-volume',
+        'volume-file-acl',
         'hostpath',
         'emptydir',
         'emptydir-readonly',

@@ -24,6 +24,7 @@ export interface BreakCase {
 /** Everything the harness does through exec into a Windows pod (probes, ipconfig, files...). */
 const EXECS_INTO_WINDOWS = [
   'cfg.configmap-env',
+  'cfg.configmap-file-acl',
   'cfg.configmap-volume',
   'cfg.secret-at-rest',
   'cfg.secret-defaultmode',
@@ -77,6 +78,7 @@ const EXECS_INTO_WINDOWS = [
 /** Every feature that starts a Windows pod (not HostProcess): none of them can observe without a pod sandbox. */
 const STARTS_WINDOWS_PODS = [
   'cfg.configmap-env',
+  'cfg.configmap-file-acl',
   'cfg.configmap-volume',
   'cfg.secret-at-rest',
   'cfg.secret-defaultmode',
@@ -235,10 +237,12 @@ export const BREAK_CASES: BreakCase[] = [
   {
     name: 'volumes+limits',
     breaks: ['configmap-volume', 'hostpath', 'emptydir', 'resource-limits', 'cpu-limit'],
-    // The subpath cleanup pod's ConfigMap keys, mounted by subPath, are missing too; the readOnly
+    // The ConfigMap item of the file ACL check is missing; the subpath cleanup pod's ConfigMap keys,
+    // mounted by subPath, are missing too; the readOnly
     // container does not see the file its read-write neighbour wrote in their unshared emptyDir.
     regressed: [
       'cfg.configmap-volume',
+      'cfg.configmap-file-acl',
       'iso.hostprocess-volumes',
       'stor.hostpath',
       'stor.emptydir',
@@ -391,6 +395,8 @@ export const BREAK_CASES: BreakCase[] = [
   // readOnly dropped from emptyDir mounts: only the readOnly emptyDir check regresses (stor.readonly-rootfs
   // judges the root filesystem; its readOnly volume is a note).
   { name: 'emptydir-readonly', breaks: ['emptydir-readonly'], regressed: ['stor.emptydir-readonly'], error: [] },
+  // The files of Windows pods' volumes lack the Users rule: only the check that reads an ACL regresses.
+  { name: 'volume-file-acl', breaks: ['volume-file-acl'], regressed: ['cfg.configmap-file-acl'], error: [] },
   // No sandbox for any Windows pod: only the feature about the pause image regresses.
   { name: 'pause-image', breaks: ['pause-image'], regressed: ['node.pause-image'], error: STARTS_WINDOWS_PODS },
   { name: 'boot-id', breaks: ['boot-id'], regressed: ['node.boot-id'], error: [] },

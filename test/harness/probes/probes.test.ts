@@ -81,6 +81,15 @@ describe('probe rendering', () => {
       [{ kind: 'list-env', prefix: 'Logging' }, ['cmd', '/c', 'set Logging']],
       [{ kind: 'list-dir', path: 'C:\\var\\lib' }, ['cmd', '/c', 'dir /b C:\\var\\lib']],
       [{ kind: 'file-modes', path: 'C:/etc/secret-mode' }, ['ls', '-lL', 'C:/etc/secret-mode']],
+      [
+        { kind: 'file-acl', path: 'C:\\etc\\x' },
+        [
+          'powershell',
+          '-NoProfile',
+          '-Command',
+          "$a = Get-Acl -LiteralPath 'C:\\etc\\x'; [pscustomobject]@{ Owner = $a.Owner; Group = $a.Group; Access = @($a.Access | ForEach-Object { [pscustomobject]@{ Identity = $_.IdentityReference.Value; Rights = [int]$_.FileSystemRights; Type = [string]$_.AccessControlType } }) } | ConvertTo-Json -Depth 3 -Compress",
+        ],
+      ],
       [{ kind: 'delete-files', paths: ['C:\\a.txt', 'C:\\b.txt'] }, ['cmd', '/c', 'del /q C:\\a.txt C:\\b.txt']],
       [
         { kind: 'make-junction', dir: 'C:\\t', link: 'C:\\h\\mnt', marker: 'm1' },

@@ -718,6 +718,45 @@ const coreCommands: CmdletSpec[] = [
     },
   },
   {
+    // The file's security descriptor (System.Security.AccessControl.FileSecurity): Owner, Group and
+    // Access rules with IdentityReference (an NTAccount: .Value), FileSystemRights (its numeric value,
+    // as ConvertTo-Json writes an enum), AccessControlType; AccessToString as Format-List shows it.
+    name: 'Get-Acl',
+    params: ['Path|LiteralPath'],
+    positional: ['Path'],
+    async run(c) {
+      const p = toStr(c.bound['Path'] ?? '.');
+      const path = resolveWin(c.interp.cwd, p);
+      const acl = c.host.fs.exists(path) ? c.host.fs.acl?.(path) : undefined;
+      if (!acl) {
+        pathError(c, path, new FsError('ENOENT', p), 'read');
+        return [];
+      }
+      const norm = path.replace(/\//g, '\\');
+      const rightsName = (n: number) => (n === 0x1f01ff ? 'FullControl' : n === 0x1200a9 ? 'ReadAndExecute, Synchronize' : String(n));
+      const access = acl.access.map(
+        r =>
+          new PSObject('System.Security.AccessControl.FileSystemAccessRule', {
+            FileSystemRights: r.rights,
+            AccessControlType: r.type,
+            IdentityReference: new PSObject('System.Security.Principal.NTAccount', { Value: r.identity }, r.identity),
+            IsInherited: r.inherited,
+            InheritanceFlags: 'None',
+            PropagationFlags: 'None',
+          }),
+      );
+      return [
+        new PSObject('System.Security.AccessControl.FileSecurity', {
+          Path: `Microsoft.PowerShell.Core\\FileSystem::${norm}`,
+          Owner: acl.owner,
+          Group: acl.group,
+          Access: access,
+          AccessToString: acl.access.map(r => `${r.identity} ${r.type}  ${rightsName(r.rights)}`).join('\n'),
+        }),
+      ];
+    },
+  },
+  {
     name: 'Get-ItemProperty',
     params: ['Path|LiteralPath', 'Name'],
     positional: ['Path', 'Name'],

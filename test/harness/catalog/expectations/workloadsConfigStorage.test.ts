@@ -27,6 +27,7 @@ const DOCUMENTED: Record<string, Expected> = {
   'work.startup-latency': 'supported',
   'cfg.secret-volume': 'supported',
   'cfg.configmap-volume': 'supported',
+  'cfg.configmap-file-acl': 'supported',
   'cfg.secret-defaultmode': 'limited',
   'cfg.secret-at-rest': 'limited',
   'stor.hostpath': 'supported',

@@ -344,6 +344,32 @@ describe('sim shell: powershell', () => {
     expect(r.stdout).to.equal('-ar---\r\nTrue\r\n-a----\r\n');
   });
 
+  it('Get-Acl gives the inherited default ACL (owner, group, rules with NTAccount .Value and numeric rights); a volume without Users under volume-file-acl', async () => {
+    const vol = new SimFS(true);
+    vol.write(['data-2'], 'value-2', { mode: 0o644 });
+    const script = `$a = Get-Acl -LiteralPath 'C:\\s\\data-2'; [pscustomobject]@{ Owner = $a.Owner; Group = $a.Group; Access = @($a.Access | ForEach-Object { [pscustomobject]@{ Identity = $_.IdentityReference.Value; Rights = [int]$_.FileSystemRights; Type = [string]$_.AccessControlType } }) } | ConvertTo-Json -Depth 3 -Compress`;
+    const mounts = [{ at: ['c:', 's'], fs: vol, base: [], readOnly: true, name: 's' }];
+    const r = await run(ps(script), winHost({ fs: new ContainerFS('windows', new SimFS(true), mounts) }));
+    expect(r.code, r.stderr).to.equal(0);
+    expect(JSON.parse(r.stdout)).to.deep.equal({
+      Owner: 'BUILTIN\\Administrators',
+      Group: 'NT AUTHORITY\\SYSTEM',
+      Access: [
+        { Identity: 'NT AUTHORITY\\SYSTEM', Rights: 2032127, Type: 'Allow' },
+        { Identity: 'BUILTIN\\Administrators', Rights: 2032127, Type: 'Allow' },
+        { Identity: 'BUILTIN\\Users', Rights: 1179817, Type: 'Allow' },
+      ],
+    });
+    const broken = await run(ps(script), winHost({ fs: new ContainerFS('windows', new SimFS(true), mounts, undefined, { volumeAclWithoutUsers: true }) }));
+    expect((JSON.parse(broken.stdout) as { Access: { Identity: string }[] }).Access.map(a => a.Identity)).to.deep.equal([
+      'NT AUTHORITY\\SYSTEM',
+      'BUILTIN\\Administrators',
+    ]);
+    const missing = await run(ps("Get-Acl -LiteralPath 'C:\\s\\nope'"), winHost({ fs: new ContainerFS('windows', new SimFS(true), mounts) }));
+    expect(missing.code).to.equal(1);
+    expect(missing.stderr).to.match(/Cannot find path/);
+  });
+
   it('a read-only file refuses a write on a writable mount ("Access is denied.")', async () => {
     const vol = new SimFS(true);
     vol.write(['data'], 'x', { mode: 0o400 });

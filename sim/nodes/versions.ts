@@ -32,18 +32,28 @@ const atLeast = (r: RuntimeVersion, major: number, minor: number) => r.major > m
 
 /** The API server keeps spec.os (IdentifyPodOS on by default from 1.24). */
 export const podOSFieldServed = (apiVersion: string) => minorVersion(apiVersion) >= 1024;
-/** The API server keeps windowsOptions.hostProcess (WindowsHostProcessContainers on by default from 1.23). */
-export const hostProcessFieldServed = (apiVersion: string) => minorVersion(apiVersion) >= 1023;
+/**
+ * WindowsHostProcessContainers: alpha 1.22 (off by default), beta 1.23 (on), GA 1.26; the
+ * profile's featureGates turn it on at 1.22 (the documented way to use the alpha,
+ * https://v1-22.docs.kubernetes.io/docs/tasks/configure-pod-container/create-hostprocess-pod/).
+ */
+function hostProcessGate(version: string, gates: Record<string, boolean> = {}): boolean {
+  const v = minorVersion(version);
+  return v >= 1022 && (gates['WindowsHostProcessContainers'] ?? v >= 1023);
+}
+
+/** The API server keeps windowsOptions.hostProcess (WindowsHostProcessContainers on: by default from 1.23, or by featureGates at 1.22). */
+export const hostProcessFieldServed = (apiVersion: string, gates?: Record<string, boolean>) => hostProcessGate(apiVersion, gates);
 
 /**
  * How this node runs a pod asking for HostProcess: on the host ('host'), as an ordinary
  * container because the kubelet gate is off or containerd predates the field ('ignored'),
  * or not at all: dockershim/cri-dockerd refuse it ('refused').
  */
-export function hostProcessOn(node: { kubeletVersion: string; containerRuntime: string }): 'host' | 'ignored' | 'refused' {
+export function hostProcessOn(node: { kubeletVersion: string; containerRuntime: string }, gates?: Record<string, boolean>): 'host' | 'ignored' | 'refused' {
   const rt = runtimeVersion(node.containerRuntime);
   if (rt.name === 'docker') return 'refused';
-  if (minorVersion(node.kubeletVersion) < 1023) return 'ignored';
+  if (!hostProcessGate(node.kubeletVersion, gates)) return 'ignored';
   return rt.name === 'containerd' && atLeast(rt, 1, 6) ? 'host' : 'ignored';
 }
 

@@ -364,7 +364,7 @@ export interface Profile {
   limitations?: Limitations;
   /** Supported behaviours broken on purpose. */
   breaks?: BreakKey[];
-  /** Feature gates of the API server and kubelets set apart from their defaults (ContainerStopSignals: true). */
+  /** Feature gates of the API server and kubelets set apart from their defaults (ContainerStopSignals: true; WindowsHostProcessContainers: true lifts the 1.22 alpha). */
   featureGates?: Record<string, boolean>;
   /** Registry mirrors: "<mirror>/<ref>" resolves to the same image as "<ref>" (sim/runtime/images.ts). */
   registryMirrors?: string[];

@@ -360,7 +360,7 @@ export class PodWorker {
     // The node's kubelet and runtime decide (sim/nodes/versions.ts): a kubelet before 1.23 or a
     // containerd before 1.6 starts an ordinary container; Docker refuses the pod.
     const versions = nodeSpecOf(this.ctx.profile, this.node.name);
-    const hostProcessSupport = versions ? hostProcessOn(versions) : 'host';
+    const hostProcessSupport = versions ? hostProcessOn(versions, this.ctx.profile.featureGates) : 'host';
     if (this.wantsHostProcess && hostProcessSupport === 'refused')
       return this.sandboxFailed(
         `rpc error: code = Unknown desc = hostprocess containers are not supported by the container runtime (${versions!.containerRuntime})`,

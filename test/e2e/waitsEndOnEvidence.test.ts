@@ -46,6 +46,21 @@ describe('waits end on evidence, with the real deadlines', function () {
     }
   });
 
+  it('iso.hostprocess on Kubernetes 1.22 with the alpha gate turned on (WindowsHostProcessContainers): the field is kept and the limitation is lifted', async () => {
+    const run = await runOnSim(['iso.hostprocess'], {
+      base: 'k8s-1-22',
+      timeouts: TIMEOUTS,
+      edit: (p: Profile) => {
+        p.featureGates = { ...p.featureGates, WindowsHostProcessContainers: true };
+      },
+    });
+    for (const r of run.results.values()) {
+      expect(r.expectation.expected, line(r)).to.equal('limited');
+      expect(r.outcome, line(r)).to.equal('lifted');
+      expect(line(r)).to.match(/runs as NT AUTHORITY\\SYSTEM/i);
+    }
+  });
+
   it('the pause image broken: every check that starts a Windows pod ends on its sandbox failures, not at the pod start deadline', async () => {
     const run = await runOnSim(['node.pause-image', 'iso.process', 'cfg.configmap-env', 'stor.emptydir'], {
       breaks: ['pause-image'],

@@ -18,7 +18,7 @@ function podSpecsOf(bucket: string, obj: KubeObject): V1PodSpec[] {
 
 export function dropDisabledPodFields(bucket: string, obj: KubeObject, apiVersion: string, gates?: Record<string, boolean>): void {
   const dropOS = !podOSFieldServed(apiVersion);
-  const dropHostProcess = !hostProcessFieldServed(apiVersion);
+  const dropHostProcess = !hostProcessFieldServed(apiVersion, gates);
   const dropStopSignal = !stopSignalServed(apiVersion, gates);
   if (!dropOS && !dropHostProcess && !dropStopSignal) return;
   for (const spec of podSpecsOf(bucket, obj)) {

@@ -47,7 +47,8 @@ function hnsNetworkName(p: Profile): string {
  * Windows services (the seeds' nssm install), so there is no Windows DaemonSet.
  */
 function withoutUnrunnableWindowsAgents<T extends { daemonSets: V1DaemonSet[] }>(p: Profile, objs: T): T {
-  const runnable = hostProcessFieldServed(p.kubernetesVersion) && nodeSpecs(p).some(n => n.os === 'windows' && hostProcessOn(n) === 'host');
+  const runnable =
+    hostProcessFieldServed(p.kubernetesVersion, p.featureGates) && nodeSpecs(p).some(n => n.os === 'windows' && hostProcessOn(n, p.featureGates) === 'host');
   if (runnable) return objs;
   return { ...objs, daemonSets: objs.daemonSets.filter(d => d.spec?.template.spec?.nodeSelector?.['kubernetes.io/os'] !== 'windows') };
 }

@@ -73,6 +73,10 @@ describe('sim: behaviour by version, runtime and build', function () {
   it('decides HostProcess and Hyper-V per node: kubelet >= 1.23 with containerd >= 1.6; Hyper-V from containerd 1.7', () => {
     expect(hostProcessOn({ kubeletVersion: 'v1.23.17', containerRuntime: 'containerd://1.6.21' })).to.equal('host');
     expect(hostProcessOn({ kubeletVersion: 'v1.22.17', containerRuntime: 'containerd://1.6.21' })).to.equal('ignored');
+    // The alpha gate turned on at 1.22 (featureGates); before 1.22 there is no gate to turn on.
+    expect(hostProcessOn({ kubeletVersion: 'v1.22.17', containerRuntime: 'containerd://1.6.21' }, { WindowsHostProcessContainers: true })).to.equal('host');
+    expect(hostProcessOn({ kubeletVersion: 'v1.21.14', containerRuntime: 'containerd://1.6.21' }, { WindowsHostProcessContainers: true })).to.equal('ignored');
+    expect(hostProcessOn({ kubeletVersion: 'v1.23.17', containerRuntime: 'containerd://1.6.21' }, { WindowsHostProcessContainers: false })).to.equal('ignored');
     expect(hostProcessOn({ kubeletVersion: 'v1.28.12', containerRuntime: 'containerd://1.5.13' })).to.equal('ignored');
     expect(hostProcessOn({ kubeletVersion: 'v1.23.17', containerRuntime: 'docker://20.10.9' })).to.equal('refused');
     expect(hypervIsolationOn({ containerRuntime: 'containerd://1.6.14+azure' })).to.equal(false);

@@ -65,12 +65,17 @@ export function nodeTaints(spec: ResolvedNodeSpec, ready: boolean): V1Taint[] {
   return taints;
 }
 
+/** The DirectX device plugin's resource (addons.directxDevicePlugin, sim/controllers/addons/devicePlugin.ts). */
+export const DIRECTX_RESOURCE = 'microsoft.com/directx';
+
 export function nodeResources(profile: Profile, spec: ResolvedNodeSpec): { capacity: Record<string, string>; allocatable: Record<string, string> } {
   const cpu = parseQuantity(spec.capacity.cpu) ?? 0;
   const memory = parseQuantity(spec.capacity.memory) ?? 0;
   // "0" is what EKS's 2019 Windows nodes report (real-nodes/09b): kept as given.
   const storage = spec.capacity['ephemeral-storage'];
-  const extended = spec.extendedResources ?? {};
+  // The DirectX device plugin registers microsoft.com/directx with a Windows node's kubelet (one GPU).
+  const directx: Record<string, string> = profile.addons.directxDevicePlugin && spec.os === 'windows' ? { [DIRECTX_RESOURCE]: '1' } : {};
+  const extended = { ...directx, ...spec.extendedResources };
   const capacity = {
     cpu: formatCpu(cpu),
     'ephemeral-storage': storage ?? formatMemory(EPHEMERAL_STORAGE),

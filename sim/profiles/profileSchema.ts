@@ -205,6 +205,7 @@ export const PROFILE_RULE: Rule = {
         loadBalancer: { kind: 'boolean' },
         hypervRuntimeClass: { kind: 'boolean' },
         windowsRuntimeClasses: { kind: 'boolean' },
+        directxDevicePlugin: { kind: 'boolean' },
       } satisfies Record<keyof AddonSpec, Rule>,
     },
     limitations: LIMITATIONS,

@@ -116,6 +116,12 @@ export interface AddonSpec {
   hypervRuntimeClass?: boolean;
   /** A RuntimeClass "windows-2022" etc. whose scheduling injects the Windows selector. */
   windowsRuntimeClasses?: boolean;
+  /**
+   * The DirectX device plugin DaemonSet on Windows nodes (upstream device_plugin.go): each Windows
+   * node advertises microsoft.com/directx (1, unless the node's extendedResources say otherwise)
+   * and a container limiting one sees the GPU.
+   */
+  directxDevicePlugin?: boolean;
 }
 
 /**
@@ -230,6 +236,7 @@ export const BREAKABLE = [
   'hyperv-runtimeclass', // no utility VM for Hyper-V pods
   'hostprocess', // HostProcess pods do not run as SYSTEM on the host
   'hostprocess-stats', // the kubelet's /stats/summary lists HostProcess pods without their containers' stats (CPU, working set, logs)
+  'directx-device', // the DirectX device plugin allocates nothing: a container limiting microsoft.com/directx runs without the GPU (no DIRECTX_GPU_Name, no display device in dxdiag)
   'hostprocess-command-paths', // HostProcess command lines and working directories keep $env:CONTAINER_SANDBOX_MOUNT_POINT unexpanded and the working directory is ignored (mount-point and relative commands fail to start)
   'hostprocess-metrics', // the kubelet's /metrics counts HostProcess containers as ordinary ones only (no kubelet_started_host_process_containers_* samples)
   'hostprocess-volumes', // HostProcess containers get none of their volume mounts (neither under $CONTAINER_SANDBOX_MOUNT_POINT nor at mountPath)

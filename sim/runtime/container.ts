@@ -17,6 +17,7 @@ import { isHostEntrypoint, runOnHost } from './hostProcess.ts';
 import { nodeSpecOf } from '../nodes/nodeSpec.ts';
 import { hostProcessBindMounts, runAsNonRootAnyCase } from '../nodes/versions.ts';
 import { normWin, resolveLaunch, type Launch } from './hostProcessLaunch.ts';
+import { DIRECTX_RESOURCE } from '../nodes/nodeObject.ts';
 import { computerName, localGroupName, makeHost, nodeEnv, nodeInterfaces, podNetwork, validWindowsUser } from './shellHost.ts';
 import {
   iisServer,
@@ -247,6 +248,20 @@ export class ContainerRunner {
     return groups ? undefined : refusal;
   }
 
+  /**
+   * The GPU the DirectX device plugin gives a Windows container that limits microsoft.com/directx,
+   * on a node that advertises it (addons.directxDevicePlugin, or the node's extendedResources).
+   * breaks: directx-device: the plugin allocates nothing.
+   */
+  private directxGpu(): { name: string; vendorId: string } | undefined {
+    const w = this.w;
+    const wanted = parseQuantity(this.spec.resources?.limits?.[DIRECTX_RESOURCE] ?? this.spec.resources?.requests?.[DIRECTX_RESOURCE]) ?? 0;
+    const spec = nodeSpecOf(w.ctx.profile, w.node.name);
+    const has = w.ctx.profile.addons.directxDevicePlugin || spec?.extendedResources?.[DIRECTX_RESOURCE] !== undefined;
+    if (!w.windows || wanted <= 0 || !has || w.ctx.broken('directx-device')) return undefined;
+    return { name: 'NVIDIA Tesla T4', vendorId: '0x10DE' };
+  }
+
   /** The HostProcess container's mount point (CONTAINER_SANDBOX_MOUNT_POINT, trailing backslash), set by configure(). */
   private sandboxMount = 'C:\\hpc\\';
 
@@ -378,6 +393,9 @@ export class ContainerRunner {
         env.USERNAME = short;
         // K8s env wins over the image's (docker -e semantics; §8 leaves USERNAME UNCONFIRMED).
         Object.assign(env, k8sEnv);
+        // The DirectX device plugin's Allocate answer: the GPU's name in the env (upstream device_plugin.go reads it).
+        const gpu = this.directxGpu();
+        if (gpu) env.DIRECTX_GPU_Name = gpu.name;
         fs = new ContainerFS(
           'windows',
           this.rootfs(m, short),
@@ -452,6 +470,7 @@ export class ContainerRunner {
       binaries,
       node: this.seesHost() ? w.node : undefined,
       domain: this.windows ? this.gmsaDomain() : undefined,
+      gpu: this.windows ? this.directxGpu() : undefined,
       resources: {
         burnCpu: (mc, ms, signal) => this.burnCpu(mc, ms, signal),
         allocateMemory: bytes => this.allocateMemory(bytes),

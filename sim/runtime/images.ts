@@ -209,6 +209,20 @@ const servercore = (build: string): ImageManifest =>
     size: 1_550 * MB,
     defaultRunsForever: true,
   });
+// Windows Server (the full server image, upstream's imageutils.WindowsServer): servercore plus the
+// graphics stack, so dxdiag.exe is there (device_plugin.go runs it); published for 2022 and 2025.
+const windowsServer = (build: string): ImageManifest => ({ ...servercore(build), binaries: [...SERVERCORE_BINS, 'dxdiag.exe'], size: 3_400 * MB });
+// The DirectX device plugin upstream's device_plugin.go deploys; its tag names 1809, the sim serves
+// the plugin for every build (a cluster running it elsewhere builds its own).
+const directxPlugin = (build: string): ImageManifest =>
+  win(build, {
+    entrypoint: ['k8s-directx-device-plugin.exe'],
+    user: 'ContainerAdministrator',
+    env: windowsEnv(SYS_PATH),
+    binaries: ['k8s-directx-device-plugin.exe'],
+    daemons: ['k8s-directx-device-plugin.exe'],
+    size: 120 * MB,
+  });
 const iis = (build: string): ImageManifest =>
   win(build, {
     entrypoint: ['C:\\ServiceMonitor.exe', 'w3svc'],
@@ -340,6 +354,8 @@ export const IMAGES: ImageEntry[] = [
     manifests: [nanoserver(b)],
   })),
   { repo: 'mcr.microsoft.com/windows/servercore', tags: ['1709'], manifests: [servercore(BUILD_1709)] },
+  ...[BUILD_2022, BUILD_2025].map(b => ({ repo: 'mcr.microsoft.com/windows/server', tags: [WIN_TAG[b]], manifests: [windowsServer(b)] })),
+  { repo: 'docker.io/e2eteam/k8s-directx-device-plugin', tags: ['0.9.0-1809'], manifests: per(MODERN, directxPlugin) },
   {
     repo: 'mcr.microsoft.com/powershell',
     tags: ['lts-nanoserver-ltsc2022'],

@@ -106,7 +106,7 @@ export function podNetwork(net: NetworkTwin, self: () => Endpoint, siblingPort: 
 /** What makeHost needs: the ShellHost's own fields, plus the image's binaries and the node (node views). */
 export type HostParts = Pick<
   ShellHost,
-  'os' | 'windowsBuild' | 'hostname' | 'user' | 'env' | 'fs' | 'endpoint' | 'dns' | 'net' | 'interfaces' | 'resources' | 'startServer' | 'domain'
+  'os' | 'windowsBuild' | 'hostname' | 'user' | 'env' | 'fs' | 'endpoint' | 'dns' | 'net' | 'interfaces' | 'resources' | 'startServer' | 'domain' | 'gpu'
 > & { binaries: Iterable<string>; node?: NodeRuntime };
 
 export function makeHost(p: HostParts): ShellHost {

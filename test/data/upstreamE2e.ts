@@ -26,7 +26,12 @@ export interface UpstreamSpec {
 export const UPSTREAM_SPECS: UpstreamSpec[] = [
   { file: 'cpu_limits.go', spec: 'Cpu Resources [Serial] Container limits should not be exceeded after waiting 2 minutes', features: ['res.cpu-limit-enforced'] },
   { file: 'density.go', spec: 'Density [Serial] [Slow] create a batch of pods latency/resource should be within limit when create 10 pods with 0s interval', features: ['work.startup-latency'] },
-  { file: 'device_plugin.go', spec: 'Device Plugin should be able to create a functioning device plugin for Windows', note: 'needs a microsoft.com/directx resource' },
+  {
+    file: 'device_plugin.go',
+    spec: 'Device Plugin should be able to create a functioning device plugin for Windows',
+    features: ['res.directx-device'],
+    note: 'n/a unless a Windows node advertises microsoft.com/directx; uses the cluster\'s DirectX device plugin instead of deploying it',
+  },
   { file: 'dns.go', spec: 'DNS should support configurable pod DNS servers', features: ['net.dns-config'] },
   { file: 'eviction.go', spec: 'Eviction [Serial] [Slow] [Disruptive] should evict a pod when a node experiences memory pressure', note: 'disruptive: only on a node the user names' },
   {

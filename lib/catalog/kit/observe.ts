@@ -76,11 +76,18 @@ export function notStarted(name: string, e: PodStartError): Observation {
  * Network paths have no state to watch: poll like upstream (a pass within a 30 s warm-up,
  * 1 s apart). Returns the first passing result, else the last one.
  */
-export async function probeUntilPass(ctx: CheckContext, t: Transport, op: ProbeOp, windowMs = 30_000, intervalMs = 1_000): Promise<ProbeResult> {
+export async function probeUntilPass(
+  ctx: CheckContext,
+  t: Transport,
+  op: ProbeOp,
+  windowMs = 30_000,
+  intervalMs = 1_000,
+  passed: (r: ProbeResult) => boolean = r => r.ok,
+): Promise<ProbeResult> {
   const deadline = Date.now() + windowMs;
   for (;;) {
     const r = await ctx.probe(t, op);
-    if (r.ok || Date.now() + intervalMs > deadline || ctx.signal.aborted) return r;
+    if (passed(r) || Date.now() + intervalMs > deadline || ctx.signal.aborted) return r;
     await pause(intervalMs, ctx.signal);
   }
 }

@@ -6,5 +6,6 @@ import { features as resourceMetrics } from './resourceMetrics.ts';
 import { features as statsUnderLoad } from './statsUnderLoad.ts';
 import { features as allocatable } from './allocatable.ts';
 import { features as pastAllocatable } from './pastAllocatable.ts';
+import { features as directxDevice } from './directxDevice.ts';
 
-export const features: Feature[] = [...resources, ...allocatable, ...pastAllocatable, ...statsUnderLoad, ...resourceMetrics];
+export const features: Feature[] = [...resources, ...allocatable, ...pastAllocatable, ...statsUnderLoad, ...resourceMetrics, ...directxDevice];

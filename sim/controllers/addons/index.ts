@@ -6,6 +6,7 @@ import { StoreError } from '../../api/store.ts';
 import type { Profile } from '../../profiles/types.ts';
 import { coreDNS, DEFAULT_DNS_IP, defaultStorageClass, metricsServer, runtimeClasses } from './cluster.ts';
 import { cni, kubeProxy } from './network.ts';
+import { directxDevicePlugin } from './devicePlugin.ts';
 import { configMap, KUBE_SYSTEM } from './objects.ts';
 
 export { cniDaemonSetNames } from './network.ts';
@@ -35,6 +36,7 @@ export function addonImages(profile: Profile): { image: string; os: 'linux' | 'w
     ...cni(profile).daemonSets,
     coreDNS(profile, DEFAULT_DNS_IP).deployment,
     ...(profile.addons.metricsServer ? [metricsServer().deployment] : []),
+    ...directxDevicePlugin(profile),
   ];
   const out = new Map<string, { image: string; os: 'linux' | 'windows' }>();
   for (const w of workloads) {
@@ -91,6 +93,8 @@ export function installAddons(store: Store, profile: Profile, dnsIP = DEFAULT_DN
   ensureObject(store, 'configmaps', dns.configMap);
   ensureObject(store, 'services', dns.service);
   ensureObject(store, 'deployments.apps', dns.deployment);
+
+  for (const ds of directxDevicePlugin(profile)) ensureObject(store, 'daemonsets.apps', ds);
 
   if (profile.addons.metricsServer) {
     const ms = metricsServer();

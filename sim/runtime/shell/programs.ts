@@ -27,6 +27,7 @@ import { runHnsdiag } from './tools/hnsdiag.ts';
 import { runNltest } from './tools/nltest.ts';
 import { runNet } from './tools/netLocalgroup.ts';
 import { runShutdown } from './tools/shutdown.ts';
+import { runDxdiag } from './tools/dxdiag.ts';
 
 let table: Record<string, Program> | undefined;
 function programs(): Record<string, Program> {
@@ -55,6 +56,7 @@ function programs(): Record<string, Program> {
     nltest: runNltest,
     net: runNet,
     shutdown: runShutdown,
+    dxdiag: runDxdiag,
   };
   // busybox applets as programs (ls, cat...): the sh built-in of the same name.
   for (const a of BUSYBOX_BUILTINS) table[a] ??= runApplet;

@@ -119,6 +119,8 @@ export interface ShellHost {
     /** shutdown.exe on the host: the node restarts (reboot) or powers off after delaySeconds. */
     shutdown?(o: { reboot: boolean; delaySeconds: number }): void;
   };
+  /** The GPU a device plugin gave the container (microsoft.com/directx), as dxdiag shows it. */
+  gpu?: { name: string; vendorId: string };
   /** The AD domain a gMSA credential spec gave the container (DomainJoinConfig.DnsName); unset: no domain. */
   domain?: string;
   /** Working directory commands start in (the container's workingDir); default "C:\\" on Windows, "/" on Linux. */

@@ -13,6 +13,8 @@ export const DOCUMENTED: Record<string, string> = {
   'res.stats-under-load': 'supported',
   'res.kubelet-resource-metrics': 'supported',
   'res.metrics-api': 'supported',
+  // No DirectX device plugin on the default profile: no Windows node advertises microsoft.com/directx.
+  'res.directx-device': 'n/a',
   'iso.process': 'supported',
   'iso.hyperv-runtimeclass': 'supported',
   'iso.hyperv-annotation': 'limited',

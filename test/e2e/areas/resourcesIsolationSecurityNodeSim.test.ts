@@ -20,6 +20,7 @@ const RES = [
   'res.stats-under-load',
   'res.kubelet-resource-metrics',
   'res.metrics-api',
+  'res.directx-device',
 ];
 const ISO = [
   'iso.process',

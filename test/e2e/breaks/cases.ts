@@ -302,6 +302,10 @@ export const BREAK_CASES: BreakCase[] = [
   { name: 'hostprocess-stats', breaks: ['hostprocess-stats'], regressed: ['iso.hostprocess-stats'], error: [] },
   // The kubelet counts HostProcess containers as ordinary ones only: only the HostProcess start counters feature regresses.
   { name: 'hostprocess-metrics', breaks: ['hostprocess-metrics'], regressed: ['iso.hostprocess-metrics'], error: [] },
+  // The DirectX device plugin allocates nothing: nothing on the default profile, which runs no
+  // plugin (res.directx-device is n/a there); test/e2e/areas/directxDevice.test.ts sees it regress
+  // on a profile with addons.directxDevicePlugin.
+  { name: 'directx-device', breaks: ['directx-device'], regressed: [], error: [] },
   // HostProcess command lines keep the mount-point variable and lose their working directory: only the command path feature regresses.
   { name: 'hostprocess-command-paths', breaks: ['hostprocess-command-paths'], regressed: ['iso.hostprocess-command-paths'], error: [] },
   { name: 'gmsa-credspec', breaks: ['gmsa-credspec'], regressed: ['sec.gmsa-credspec'], error: [] },

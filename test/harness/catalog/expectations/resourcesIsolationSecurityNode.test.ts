@@ -30,6 +30,7 @@ const MINE = [
   'res.stats-under-load',
   'res.kubelet-resource-metrics',
   'res.metrics-api',
+  'res.directx-device',
   'iso.process',
   'iso.hyperv-runtimeclass',
   'iso.hyperv-annotation',

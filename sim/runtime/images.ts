@@ -355,6 +355,7 @@ export const IMAGES: ImageEntry[] = [
   })),
   { repo: 'mcr.microsoft.com/windows/servercore', tags: ['1709'], manifests: [servercore(BUILD_1709)] },
   ...[BUILD_2022, BUILD_2025].map(b => ({ repo: 'mcr.microsoft.com/windows/server', tags: [WIN_TAG[b]], manifests: [windowsServer(b)] })),
+  { repo: 'mcr.microsoft.com/windows', tags: ['1809', 'ltsc2019'], manifests: [windowsServer(BUILD_2019)] },
   { repo: 'docker.io/e2eteam/k8s-directx-device-plugin', tags: ['0.9.0-1809'], manifests: per(MODERN, directxPlugin) },
   {
     repo: 'mcr.microsoft.com/powershell',

@@ -322,11 +322,23 @@ export interface WavePlan {
   crowded: Map<string, string>;
 }
 
+/** A feature as the wave plan sees it: its fixtures' keys, and whether its check waits for every routine check. */
+export interface WaveFeature {
+  id: string;
+  fixtures: string[];
+  /**
+   * Its check begins only once every other check has ended (disruptive checks, lib/run/disruptive.ts):
+   * it goes in no wave before the last routine feature's, or that wave would wait for it forever.
+   */
+  afterRoutine?: boolean;
+}
+
 /**
- * Groups features into waves whose fixtures fit together (features in catalog order; a feature's
- * fixtures always in one wave). A fixture still needed later stays up between waves.
+ * Groups features into waves whose fixtures fit together (features in catalog order, those
+ * `afterRoutine` last; a feature's fixtures always in one wave). A fixture still needed later
+ * stays up between waves.
  */
-export function planWaves(features: { id: string; fixtures: string[] }[], demand: Map<string, PodDemand[]>, rooms: NodeRoom[]): WavePlan {
+export function planWaves(features: WaveFeature[], demand: Map<string, PodDemand[]>, rooms: NodeRoom[]): WavePlan {
   const unfit = new Map<string, string>();
   const crowded = new Map<string, string>();
   const empty = withoutOthers(rooms);
@@ -336,7 +348,8 @@ export function planWaves(features: { id: string; fixtures: string[] }[], demand
     if ('short' in place(empty, d)) unfit.set(id, r.short);
     else crowded.set(id, `${r.short}; ${othersLine(rooms, d)}`);
   }
-  let remaining = features.filter(f => f.fixtures.length && f.fixtures.every(x => demand.has(x) && !unfit.has(x) && !crowded.has(x)));
+  const planned = features.filter(f => f.fixtures.length && f.fixtures.every(x => demand.has(x) && !unfit.has(x) && !crowded.has(x)));
+  let remaining = [...planned.filter(f => !f.afterRoutine), ...planned.filter(f => f.afterRoutine)];
   const waves: Wave[] = [];
   let live = new Set<string>();
   // Kept fixtures leave no room for any remaining feature: release them after the last wave; they are made again when needed.
@@ -359,6 +372,8 @@ export function planWaves(features: { id: string; fixtures: string[] }[], demand
     const inWave = new Set(kept);
     const taken: typeof remaining = [];
     for (const f of remaining) {
+      // Not while a routine feature is left for a later wave.
+      if (f.afterRoutine && remaining.some(g => !g.afterRoutine && !taken.includes(g))) break;
       const fresh = f.fixtures.filter(x => !inWave.has(x));
       const r = place(
         usage,

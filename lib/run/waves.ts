@@ -20,6 +20,7 @@ import type { KubeClients } from '../cluster/types.ts';
 import type { ClusterInfo } from '../discovery/types.ts';
 import type { Redactor } from '../fixtures/secrets.ts';
 import type { BuildScope, DeployPlan } from './builds.ts';
+import { isDisruptive } from './disruptive.ts';
 import { demandOf, placeableNodes, planWaves, readNodeRooms, sizeToFit, withReserve, type PodDemand, type WavePlan } from './capacity.ts';
 import { deployFixtures, type FixtureTarget } from './createFixtures.ts';
 import { listAll } from '../cluster/list.ts';
@@ -251,7 +252,11 @@ export async function planDeployment(o: PlanDeploymentInputs, plans: DeployPlan[
   const features = o.features
     .map(f => {
       const plan = plans.find(p => p.target.namespace === (o.scopes?.get(f.id)?.namespace ?? o.namespace));
-      return { id: f.id, fixtures: plan ? f.fixtures.map(s => keyOf(plan.target, s.id)).filter(k => demand.has(k)) : [] };
+      return {
+        id: f.id,
+        fixtures: plan ? f.fixtures.map(s => keyOf(plan.target, s.id)).filter(k => demand.has(k)) : [],
+        afterRoutine: isDisruptive(f),
+      };
     })
     .filter(f => f.fixtures.length);
   const plan = planWaves(features, demand, reserved);

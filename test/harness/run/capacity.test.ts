@@ -113,6 +113,34 @@ describe('capacity', () => {
     expect(5 + total(plan.waves[0].deploy)).to.be.at.most(30);
   });
 
+  it('a check that waits for every routine check (disruptive) goes in no wave before the last routine one: that wave would wait for it forever', () => {
+    const demand = new Map<string, PodDemand[]>([
+      ['small', [pods(1, ['w'])]],
+      ['big1', [pods(13, ['w'])]],
+      ['big2', [pods(13, ['w'])]],
+      ['disrupt', [pods(1, ['w'])]],
+    ]);
+    const features = [
+      { id: 'f1', fixtures: ['small'] },
+      { id: 'reboot', fixtures: ['disrupt'], afterRoutine: true },
+      { id: 'f2', fixtures: ['big1'] },
+      { id: 'f3', fixtures: ['big2'] },
+    ];
+    // 30 pods, 5 taken: f1 + f2 + reboot would fit the first wave, but reboot's check waits for f3's.
+    const plan = planWaves(features, demand, withReserve([room('w', 30, 2, 8 * 2 ** 30, 3)]));
+    expect(plan.waves.map(w => w.features)).to.deep.equal([
+      ['f1', 'f2'],
+      ['f3', 'reboot'],
+    ]);
+    // Without the mark it would have gone first, with room to spare.
+    const unmarked = planWaves(
+      features.map(f => ({ id: f.id, fixtures: f.fixtures })),
+      demand,
+      withReserve([room('w', 30, 2, 8 * 2 ** 30, 3)]),
+    );
+    expect(unmarked.waves[0].features).to.include('reboot');
+  });
+
   it('keeps a fixture a later wave needs up, and never deploys it twice', () => {
     const demand = new Map<string, PodDemand[]>([
       ['helper', [pods(1, ['w'])]],

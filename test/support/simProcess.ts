@@ -1,5 +1,6 @@
 // Starts `wincheck sim` as a separate process, the way a user would, and waits
-// (on its output, with a deadline) until it says where the kubeconfig is.
+// (on its output, with a deadline) until it has said where the kubeconfig is and all else it prints
+// when ready.
 
 import { mkdtempSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,7 +37,8 @@ export async function startSimProcess(args: string[] = [], deadlineMs = 60_000, 
   await new Promise<void>((resolveReady, rejectReady) => {
     const timer = setTimeout(() => rejectReady(new Error(`wincheck sim did not write ${kubeconfig} within ${deadlineMs} ms; output:\n${out}`)), deadlineMs);
     const check = () => {
-      if (out.includes(kubeconfig) && existsSync(kubeconfig)) {
+      // The ready block ends with this line: what it says before (client certificates...) may come in later chunks.
+      if (out.includes(kubeconfig) && out.includes('Press Ctrl-C to stop.') && existsSync(kubeconfig)) {
         clearTimeout(timer);
         resolveReady();
       }

@@ -1,16 +1,23 @@
-// Windows pod → outside the cluster (--egress-url): TCP through the node's outbound NAT, and ICMP.
+// Windows pod → outside the cluster (--egress-url): TCP through the node's outbound NAT, and ICMP;
+// and the hybrid cluster's Linux side of it (upstream hybrid_network.go checks both, as two specs).
 
 import { limited, supported } from '../expect.ts';
 import { control } from '../kit/observe.ts';
 import { readyPods } from '../kit/podWaits.ts';
 import type { EvidenceItem, Feature } from '../types.ts';
-import { httpAttempt } from './attempts.ts';
+import { httpAttempt, tcpAttempt } from './attempts.ts';
 import { FX } from './netexec.ts';
-import { curlFailureOf, pingReplies, pingUnresolved } from './parse.ts';
+import { curlFailureOf, nameUnresolved, pingReplies, pingUnresolved } from './parse.ts';
 import { boundedNegative, confirmWindow, controlPasses, steadyPeriod, warmupThenSteady } from './steady.ts';
 import { cite, sources } from '../../facts/sources.ts';
 
 const SUITE = 'networking';
+
+/** The host and port a TCP connect to the URL dials (the scheme's default port when it names none). */
+export function hostPortOf(url: string): { host: string; port: number } {
+  const u = new URL(url);
+  return { host: u.hostname.replace(/^\[|\]$/g, ''), port: u.port ? Number(u.port) : u.protocol === 'https:' ? 443 : 80 };
+}
 
 export const features: Feature[] = [
   // Egress needs a target outside the cluster. Without --egress-url it is n/a ("no --egress-url
@@ -42,6 +49,36 @@ export const features: Feature[] = [
         );
       if (unresolved) throw new Error(`the pod could not resolve ${new URL(url).hostname}, so egress to it cannot be judged: ${v.detail}`);
       return { works: v.ok, summary: v.detail, evidence: v.evidence, node: ready.pods[FX.win.id].spec?.nodeName };
+    },
+  },
+  // Upstream's "should provide Internet connection for Linux containers using DNS" runs
+  // `nc -vz 8.8.8.8 53 -w 10` in a Linux pod of the hybrid cluster (warm-up, then a steady
+  // period); here the same nc to the host and port of --egress-url, from the net-linux pod.
+  {
+    id: 'net.linux-egress',
+    area: 'networking',
+    suite: SUITE,
+    title: "Linux pod → outside the cluster (--egress-url), the hybrid cluster's Linux side",
+    netPath: { from: 'linux-pod', to: 'outside-tcp' },
+    needs: ['windows-node', 'linux-node', 'egress-url'],
+    fixtures: [FX.linux],
+    designedWaitMs: steadyPeriod,
+    expect: () =>
+      supported(
+        'Linux pods of a hybrid cluster reach addresses outside the cluster (upstream checks it beside the Windows side)',
+        sources(cite.e2eTest('hybrid_network.go', 'Hybrid cluster network should provide Internet connection for Linux containers using DNS')),
+      ),
+    probe: async ctx => {
+      const ready = await readyPods(ctx, [FX.linux.id]);
+      if (!ready.ok) return ready.observation;
+      const { host, port } = hostPortOf(ctx.options.egressUrl!);
+      ctx.step(`nc -vz ${host} ${port} from ${FX.linux.id}`);
+      const t = ctx.podTransport(FX.linux.id, 'linux');
+      const v = await warmupThenSteady(ctx, `L → ${host}:${port}`, () => tcpAttempt(ctx, t, host, port));
+      // As for net.egress: a name that does not resolve never reached the egress path.
+      if (!v.ok && v.evidence.some(e => typeof e !== 'string' && nameUnresolved(e.stdout, e.stderr)))
+        throw new Error(`the Linux pod could not resolve ${host}, so egress to it cannot be judged: ${v.detail}`);
+      return { works: v.ok, summary: v.detail, evidence: v.evidence, node: ready.pods[FX.linux.id].spec?.nodeName };
     },
   },
   {

@@ -42,6 +42,11 @@ export function pingUnresolved(stdout: string, stderr: string): boolean {
   return /could not find host|bad address|unknown host|Name or service not known/i.test(stdout + stderr);
 }
 
+/** nc -vz (busybox "bad address", OpenBSD getaddrinfo's words): the name did not resolve. */
+export function nameUnresolved(stdout: string, stderr: string): boolean {
+  return pingUnresolved(stdout, stderr) || /Temporary failure in name resolution|No address associated with hostname/i.test(stdout + stderr);
+}
+
 /** A row of `netstat -an` or of Get-NetTCPConnection (lib/probes/readers/tcpConnections.ts). */
 export type NetstatEntry = TcpConnection;
 

@@ -5,7 +5,12 @@
 // node --disruptive-node names. Evidence: status.nodeInfo.bootID before and after, the Ready
 // transitions, the restarted container's last state, and the kubelet's "Rebooted" event. As
 // upstream, a Linux pod must reach the Windows pod (TCP to its port 80, a warm-up then a steady
-// period) before the reboot (part of the positive control) and again after it.
+// period) before the reboot (part of the positive control) and again after it. Upstream also checks
+// egress from the Windows pod before the reboot (curl.exe www.google.com); here to --egress-url (never
+// a built-in internet name), before and after the reboot: egress that worked before and no longer
+// works after is a regression of the reboot. Without --egress-url, or when egress already failed
+// before the reboot (net.egress reports that), the egress part is not judged and the evidence says
+// so; the reboot verdict rests on the rest.
 
 import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
 import { createObject } from '../../cluster/create.ts';
@@ -20,7 +25,7 @@ import { control } from '../kit/observe.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
 import { readyPods } from '../kit/podWaits.ts';
 import { FX } from '../net/netexec.ts';
-import { tcpAttempt } from '../net/attempts.ts';
+import { httpAttempt, tcpAttempt } from '../net/attempts.ts';
 import { warmupThenSteady } from '../net/steady.ts';
 import { AGNHOST, bootIdOf, podOnNode, readyOf, runShutdownPod, waitForNodeBack } from './hostShutdown.ts';
 import { isPodShutdown } from './gracefulShutdown.ts';
@@ -48,6 +53,16 @@ async function linuxReaches(ctx: CheckContext, ip: string | undefined, when: str
   return { ok: v.ok, line: v.detail, evidence: v.evidence };
 }
 
+/** upstream's assertConsistentConnectivity(windowsCheck(...)) from the Windows pod: curl.exe to --egress-url, warm-up then steady. */
+async function windowsEgress(ctx: CheckContext, url: string, when: string): Promise<{ ok: boolean; line: string; evidence: EvidenceItem[] }> {
+  ctx.step(`W → ${url} ${when}: reboot-survivor`);
+  const t = ctx.podTransport('reboot-survivor', 'windows', CONTAINER);
+  const v = await warmupThenSteady(ctx, `W → ${url} ${when} (reboot-survivor)`, () => httpAttempt(ctx, t, url));
+  return { ok: v.ok, line: v.detail, evidence: v.evidence };
+}
+
+export const NO_EGRESS_URL = 'no --egress-url given: egress from reboot-survivor before and after the reboot not checked';
+
 const restartsOf = (p: V1Pod) => p.status?.containerStatuses?.find(c => c.name === CONTAINER)?.restartCount ?? 0;
 
 async function rebootProbe(ctx: CheckContext): Promise<Observation> {
@@ -68,6 +83,10 @@ async function rebootProbe(ctx: CheckContext): Promise<Observation> {
   if (!linux.ok) return linux.observation;
   const reachBefore = await linuxReaches(ctx, running.status?.podIP, 'before the reboot');
   evidence.push(...reachBefore.evidence);
+  const url = ctx.options.egressUrl;
+  const egressBefore = url && reachBefore.ok ? await windowsEgress(ctx, url, 'before the reboot') : undefined;
+  if (egressBefore) evidence.push(...egressBefore.evidence);
+  else if (!url) evidence.push(NO_EGRESS_URL);
 
   const since = Date.now();
   const ran = await runShutdownPod(ctx, name, 'reboot-host', 30);
@@ -113,6 +132,7 @@ async function rebootProbe(ctx: CheckContext): Promise<Observation> {
   // reboot, phase Failed: they are not restarted, by design (upstream runs reboot_node.go without it).
   if (isPodShutdown(again)) {
     evidence.push(`pod reboot-survivor ${again.status?.phase}, reason ${again.status?.reason}: ${again.status?.message}`);
+    if (egressBefore) evidence.push('egress after the reboot not checked: the pod that would run it was shut down');
     ctx.step(`node ${name} is back in service (Ready, bootID ${bootAfter})`);
     return {
       works: true,
@@ -139,15 +159,28 @@ async function rebootProbe(ctx: CheckContext): Promise<Observation> {
   const once = (cs?.restartCount ?? 0) - restarts0 === 1;
   const reachAfter = await linuxReaches(ctx, again.status?.podIP, 'after the reboot');
   evidence.push(...reachAfter.evidence);
+  // Egress after the reboot is judged only against egress that worked before it.
+  const egressAfter = url && egressBefore?.ok ? await windowsEgress(ctx, url, 'after the reboot') : undefined;
+  if (egressAfter) evidence.push(...egressAfter.evidence);
+  else if (egressBefore)
+    evidence.push(`egress from reboot-survivor failed before the reboot (${egressBefore.line}), so egress after it is not judged (net.egress reports egress)`);
   ctx.step(`node ${name} is back in service (Ready, bootID ${bootAfter})`);
   const problems = [
     ...(once ? [] : [`the pod on it restarted ${(cs?.restartCount ?? 0) - restarts0} times (upstream expects exactly 1)`]),
     ...(reachAfter.ok ? [] : [`a Linux pod no longer reaches it (${reachAfter.line})`]),
+    ...(egressAfter && !egressAfter.ok ? [`it no longer reaches ${url} outside the cluster, as it did before the reboot (${egressAfter.line})`] : []),
   ];
+  const egressPart = egressAfter?.ok
+    ? `, and it reaches ${url} before and after the reboot`
+    : !url
+      ? ' (egress not checked: no --egress-url given)'
+      : egressBefore && !egressBefore.ok
+        ? ` (egress not judged: it did not reach ${url} before the reboot either)`
+        : '';
   return {
     works: !problems.length,
     summary: !problems.length
-      ? `node ${name} rebooted (bootID changed) and is back in service (Ready); the pod on it restarted its container once, runs again and a Linux pod reaches it`
+      ? `node ${name} rebooted (bootID changed) and is back in service (Ready); the pod on it restarted its container once, runs again and a Linux pod reaches it${egressPart}`
       : `node ${name} rebooted, but ${problems.join('; ')}`,
     evidence,
     node: name,

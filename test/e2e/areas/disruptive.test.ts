@@ -2,7 +2,10 @@
 // --disruptive-node names, each with its break. node.reboot: a HostProcess pod's shutdown.exe -r
 // restarts win-2022-1 (new bootID, Ready False then True, the kubelet's Rebooted event) and the pod
 // on it restarts its container once, a Linux pod reaching it before and after (upstream's
-// connectivity check); breaks: node-reboot leaves the node as it was (regressed).
+// connectivity check) and, with --egress-url, the Windows pod reaching the sim's egress host before and
+// after (upstream's egress check, without an internet name); without --egress-url that part is not
+// checked and the evidence says so; egress broken on the node: the part is not judged, the reboot
+// verdict stands; breaks: node-reboot leaves the node as it was (regressed).
 // node.graceful-shutdown: upstream node_shutdown.go's five pods, shutdown.exe -r -t 60; with the
 // gate and the grace periods on, the kubelet kills the normal pods, then the critical ones (Failed,
 // Terminated, DisruptionTarget) and the node comes back; n/a on 1.33 defaults (gate off, read from
@@ -12,10 +15,13 @@
 import { expect } from 'chai';
 import type { CheckResult } from '../../../lib/catalog/types.ts';
 import { DISRUPTIVE_NOT_ASKED } from '../../../lib/catalog/needs.ts';
+import { NO_EGRESS_URL } from '../../../lib/catalog/node/reboot.ts';
 import { FAST_NET, runOnSim, type SimRun } from '../../support/simRun.ts';
 import type { Profile } from '../../../sim/profiles/types.ts';
 
 const NODE = 'win-2022-1';
+// The sim's host outside the cluster (sim/network/addresses.ts): the harness only gets a URL.
+const EGRESS_URL = 'http://egress.wincheck.test/';
 const result = (run: SimRun, id: string): CheckResult => {
   const r = run.results.get(id);
   expect(r, `${id} has a result`).to.exist;
@@ -37,7 +43,7 @@ describe('disruptive features against the sim', function () {
   });
 
   it('node.reboot with --disruptive-node: the node reboots and is back in service, its pod restarted once', async () => {
-    const r = result(await runOnSim(['node.reboot'], { disruptiveNode: NODE, timeouts: FAST_NET }), 'node.reboot');
+    const r = result(await runOnSim(['node.reboot'], { disruptiveNode: NODE, egressUrl: EGRESS_URL, timeouts: FAST_NET }), 'node.reboot');
     expect(r.outcome, `${r.reason} / ${r.summary} / ${r.error}`).to.equal('supported');
     expect(r.node).to.equal(NODE);
     const t = text(r);
@@ -50,6 +56,19 @@ describe('disruptive features against the sim', function () {
     expect(t).to.match(/L → W before the reboot \(net-linux → reboot-survivor [\d.]+:80\): passed/);
     expect(t).to.match(/L → W after the reboot \(net-linux → reboot-survivor [\d.]+:80\): passed/);
     expect(r.summary).to.contain('a Linux pod reaches it');
+    // upstream's egress from the Windows pod, to --egress-url, before and after the reboot.
+    expect(t).to.match(/W → http:\/\/egress\.wincheck\.test\/ before the reboot \(reboot-survivor\): passed/);
+    expect(t).to.match(/W → http:\/\/egress\.wincheck\.test\/ after the reboot \(reboot-survivor\): passed/);
+    expect(r.summary).to.contain(`it reaches ${EGRESS_URL} before and after the reboot`);
+  });
+
+  it('node.reboot with egress broken on the node: the egress part is not judged, the reboot verdict stands', async () => {
+    const r = result(await runOnSim(['node.reboot'], { disruptiveNode: NODE, egressUrl: EGRESS_URL, breaks: ['egress'], timeouts: FAST_NET }), 'node.reboot');
+    expect(r.outcome, `${r.reason} / ${r.summary} / ${r.error}`).to.equal('supported');
+    expect(text(r)).to.match(/W → http:\/\/egress\.wincheck\.test\/ before the reboot \(reboot-survivor\): no pass within/);
+    expect(text(r)).to.contain('so egress after it is not judged (net.egress reports egress)');
+    expect(text(r)).to.not.contain('after the reboot (reboot-survivor)');
+    expect(r.summary).to.contain(`egress not judged: it did not reach ${EGRESS_URL} before the reboot either`);
   });
 
   it('node-reboot broken: shutdown.exe -r leaves the node as it was: regressed, bootID unchanged', async () => {
@@ -60,6 +79,7 @@ describe('disruptive features against the sim', function () {
     expect(r.outcome, r.reason).to.equal('regressed');
     expect(r.summary).to.match(/did not reboot: bootID unchanged/);
     expect(text(r)).to.contain('never went NotReady');
+    expect(text(r), 'no --egress-url: the egress part says so').to.contain(NO_EGRESS_URL);
   });
 
   const shutdownOn = (p: Profile) => {
@@ -105,6 +125,7 @@ describe('disruptive features against the sim', function () {
   it('node.reboot and node.graceful-shutdown in one run take turns on the node: both supported', async () => {
     const run = await runOnSim(['node.reboot', 'node.graceful-shutdown'], { disruptiveNode: NODE, edit: shutdownOn, timeouts: FAST_NET });
     for (const id of ['node.reboot', 'node.graceful-shutdown']) expect(result(run, id).outcome, `${id}: ${result(run, id).reason}`).to.equal('supported');
+    expect(text(result(run, 'node.reboot')), 'without --egress-url the reboot verdict stands').to.contain(NO_EGRESS_URL);
     const [a, b] = ['node.reboot', 'node.graceful-shutdown'].map(id => result(run, id)).sort((x, y) => Date.parse(x.startedAt!) - Date.parse(y.startedAt!));
     expect(Date.parse(b.startedAt!), 'the second starts after the first ended').to.be.at.least(Date.parse(a.startedAt!) + a.durationMs - 1000);
   });

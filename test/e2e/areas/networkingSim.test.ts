@@ -37,6 +37,7 @@ const DOCUMENTED: Record<string, Outcome> = {
   'net.dns-hostnet': 'limited',
   'net.dns-config': 'supported',
   'net.egress': 'supported',
+  'net.linux-egress': 'supported',
   'net.endpointslices-windows': 'supported',
   'net.icmp-egress': 'limited',
   'net.node-to-pod': 'supported',

@@ -5,6 +5,7 @@
 import { expect } from 'chai';
 import { UPSTREAM_SPECS } from '../../../data/upstreamE2e.ts';
 import { unmetNeed } from '../../../../lib/catalog/needs.ts';
+import { hostPortOf } from '../../../../lib/catalog/net/egress.ts';
 import { DESTINATION_LABELS, SOURCE_LABELS } from '../../../../lib/catalog/net/netPath.ts';
 import { loadCatalog, suiteOf } from '../../../../lib/catalog/registry.ts';
 import type { Feature } from '../../../../lib/catalog/types.ts';
@@ -76,6 +77,14 @@ describe('networking catalog', () => {
         expect(e.reason, f.id).to.be.a('string').and.not.empty;
         expect(e.source, f.id).to.be.an('array').and.not.empty;
       }
+  });
+
+  it('net.linux-egress dials the host and port of --egress-url (the scheme default when it names none)', () => {
+    expect(hostPortOf('http://egress.example/')).to.deep.equal({ host: 'egress.example', port: 80 });
+    expect(hostPortOf('https://egress.example/x')).to.deep.equal({ host: 'egress.example', port: 443 });
+    expect(hostPortOf('http://[2001:db8::7]:8080/')).to.deep.equal({ host: '2001:db8::7', port: 8080 });
+    expect(byId.get('net.linux-egress')!.needs).to.include.members(['linux-node', 'egress-url']);
+    expect(byId.get('net.linux-egress')!.netPath).to.deep.equal({ from: 'linux-pod', to: 'outside-tcp' });
   });
 
   describe('session affinity (seed 003: builds >= 19551)', () => {
@@ -164,8 +173,8 @@ describe('networking catalog', () => {
       expect(unmetNeed('load-balancer', { ...ws2022(), loadBalancer: 'unknown' }, {})).to.equal(undefined);
       expect(lb.expect({ ...ws2022(), loadBalancer: 'yes' }).expected).to.equal('supported');
     });
-    it('egress and ICMP egress are n/a without --egress-url (air-gapped clusters have no target)', () => {
-      for (const id of ['net.egress', 'net.icmp-egress']) {
+    it('egress, ICMP egress and the Linux egress are n/a without --egress-url (air-gapped clusters have no target)', () => {
+      for (const id of ['net.egress', 'net.icmp-egress', 'net.linux-egress']) {
         expect(byId.get(id)!.needs).to.include('egress-url');
         expect(unmetNeed('egress-url', ws2022(), {})).to.contain('--egress-url');
       }

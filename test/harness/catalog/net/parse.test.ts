@@ -12,6 +12,7 @@ import {
   parseNetstat,
   pingReplies,
   pingUnresolved,
+  nameUnresolved,
 } from '../../../../lib/catalog/net/parse.ts';
 import { dnsServersOf, parseIpconfig } from '../../../../lib/probes/readers/ipconfig.ts';
 
@@ -130,6 +131,12 @@ describe('networking probe output parsing', () => {
       expect(pingUnresolved('Ping request could not find host nope. Please check the name and try again.\r\n', '')).to.equal(true);
       expect(pingUnresolved('', "ping: bad address 'nope'")).to.equal(true);
       expect(pingUnresolved('Request timed out.', '')).to.equal(false);
+    });
+    it('tells an unresolved name apart in nc -vz (busybox and OpenBSD nc)', () => {
+      expect(nameUnresolved('', "nc: bad address 'egress.example'")).to.equal(true);
+      expect(nameUnresolved('', 'nc: getaddrinfo for host "egress.example" port 80: Name or service not known')).to.equal(true);
+      expect(nameUnresolved('', 'nc: getaddrinfo for host "egress.example" port 80: Temporary failure in name resolution')).to.equal(true);
+      expect(nameUnresolved('', 'nc: connect to 203.0.113.7 port 80 (tcp) timed out: Operation now in progress')).to.equal(false);
     });
   });
 

@@ -175,7 +175,7 @@ async function rebootProbe(ctx: CheckContext): Promise<Observation> {
     : !url
       ? ' (egress not checked: no --egress-url given)'
       : egressBefore && !egressBefore.ok
-        ? ` (egress not judged: it did not reach ${url} before the reboot either)`
+        ? ` (egress not judged: it did not reach ${url} before the reboot)`
         : '';
   return {
     works: !problems.length,

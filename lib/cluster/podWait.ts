@@ -44,6 +44,19 @@ export function waitTimeoutForPodReady(kube: KubeClients, namespace: string, nam
   return waitForPodCondition(kube, namespace, name, 'Ready', isPodReady, timeoutMs, opts);
 }
 
+/** Waits until the pod has run to completion, Succeeded or Failed (upstream e2epod's WaitForPodNoLongerRunning, bounded). */
+export function waitForPodFinished(kube: KubeClients, namespace: string, name: string, timeoutMs: number, opts?: PodWaitOptions): Promise<V1Pod> {
+  return waitForPodCondition(
+    kube,
+    namespace,
+    name,
+    'Succeeded or Failed',
+    p => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed',
+    timeoutMs,
+    opts,
+  );
+}
+
 /** Waits until cond(pod) holds. desc reads as "expected pod to be <desc>". */
 export async function waitForPodCondition(
   kube: KubeClients,

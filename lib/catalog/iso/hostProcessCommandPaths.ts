@@ -14,7 +14,7 @@ import { hostProcessPossible } from '../../discovery/discover.ts';
 import { targetWindowsNode } from '../../discovery/nodes.ts';
 import { HOST_PROCESS, HOST_PROCESS_BIND_MIN, hostProcessBindMounts } from '../../facts/kubernetes.ts';
 import { cite, sources } from '../../facts/sources.ts';
-import { waitForPodCondition } from '../../cluster/podWait.ts';
+import { waitForPodFinished } from '../../cluster/podWait.ts';
 import { notApplicable, supported } from '../expect.ts';
 import { control } from '../kit/observe.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
@@ -50,19 +50,7 @@ export function commandPathResults(pods: V1Pod[]): { passed: string[]; failed: s
 async function commandPathsProbe(ctx: CheckContext): Promise<Observation> {
   ctx.fixture(FIXTURE);
   ctx.step(`waiting for ${PODS.join(', ')} (upstream's ${CASES} command path cases, one HostProcess container each) to finish`);
-  const pods = await Promise.all(
-    PODS.map(name =>
-      waitForPodCondition(
-        ctx.kube,
-        ctx.namespace,
-        name,
-        'Succeeded or Failed',
-        p => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed',
-        ctx.options.timeouts.podStart,
-        { signal: ctx.signal },
-      ),
-    ),
-  );
+  const pods = await Promise.all(PODS.map(name => waitForPodFinished(ctx.kube, ctx.namespace, name, ctx.options.timeouts.podStart, { signal: ctx.signal })));
   const node = pods[0].spec?.nodeName;
   const { passed, failed } = commandPathResults(pods);
   const ctl = control(

@@ -17,7 +17,7 @@ import { HOST_PROCESS } from '../../facts/kubernetes.ts';
 import { cite, sources } from '../../facts/sources.ts';
 import { MeansError, refusalMeans } from '../../cluster/meansError.ts';
 import { rawGet } from '../../cluster/rawGet.ts';
-import { waitForPodCondition } from '../../cluster/podWait.ts';
+import { waitForPodFinished } from '../../cluster/podWait.ts';
 import { parsePrometheusText, type Sample } from '../../probes/readers/prometheus.ts';
 import { NODE_SUMMARY_ACCESS } from '../access.ts';
 import { notApplicable, supported } from '../expect.ts';
@@ -93,18 +93,7 @@ async function hostProcessMetricsProbe(ctx: CheckContext): Promise<Observation> 
   const fixture = ctx.fixture(FIXTURE);
   const node = fixture.node ?? ctx.windowsNode?.name;
   if (!node) throw new Error(`fixture ${FIXTURE} is not pinned to a node`);
-  const finished = (name: string) =>
-    waitForPodCondition(
-      ctx.kube,
-      ctx.namespace,
-      name,
-      'Succeeded or Failed',
-      p => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed',
-      ctx.options.timeouts.podStart,
-      {
-        signal: ctx.signal,
-      },
-    );
+  const finished = (name: string) => waitForPodFinished(ctx.kube, ctx.namespace, name, ctx.options.timeouts.podStart, { signal: ctx.signal });
   // The fixture runs to completion before the first read (and has the image on the node).
   ctx.step(`waiting for HostProcess pod ${FIXTURE} (init container and container exit 0) to finish`);
   const first = await finished(FIXTURE);

@@ -6,7 +6,7 @@
 import type { V1Node, V1Pod, V1PodSpec } from '@kubernetes/client-node';
 import { createObject } from '../../cluster/create.ts';
 import { listAll } from '../../cluster/list.ts';
-import { waitForPodCondition } from '../../cluster/podWait.ts';
+import { waitForPodFinished } from '../../cluster/podWait.ts';
 import { watchUntil, WaitTimeoutError } from '../../cluster/watch.ts';
 import type { CheckContext } from '../types.ts';
 
@@ -43,15 +43,7 @@ export function shutdownPod(ctx: CheckContext, node: string, name: string, delay
 export async function runShutdownPod(ctx: CheckContext, node: string, name: string, delaySeconds: number): Promise<{ ok: boolean; line: string }> {
   ctx.step(`creating HostProcess pod ${name} on ${node}: powershell.exe -Command "shutdown.exe -r -t ${delaySeconds}"`);
   await createObject(ctx.kube, shutdownPod(ctx, node, name, delaySeconds));
-  const finished = await waitForPodCondition(
-    ctx.kube,
-    ctx.namespace,
-    name,
-    'Succeeded or Failed',
-    p => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed',
-    ctx.options.timeouts.podStart,
-    { signal: ctx.signal },
-  );
+  const finished = await waitForPodFinished(ctx.kube, ctx.namespace, name, ctx.options.timeouts.podStart, { signal: ctx.signal });
   const term = finished.status?.containerStatuses?.[0]?.state?.terminated;
   return {
     ok: finished.status?.phase === 'Succeeded',

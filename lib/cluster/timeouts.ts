@@ -25,6 +25,12 @@ export interface Timeouts {
    * minutes for its pod to restart on the rebooted node.
    */
   nodeReboot: number;
+  /**
+   * A node's memory pressure: upstream's eviction.go waits 10 minutes for the memory-pressure taint
+   * to be gone before it begins, 10 minutes for the eviction, and 10 more for the node to be
+   * schedulable again (the kubelet keeps MemoryPressure for evictionPressureTransitionPeriod, 5 min).
+   */
+  memoryPressure: number;
   /** Namespace deletion: Windows containers stop slowly (HCS shutdown), finalizers run. */
   namespaceDelete: number;
   /**
@@ -76,6 +82,7 @@ const DEFAULTS: Timeouts = {
   controllerObserve: 60_000,
   exec: 60_000,
   nodeReboot: 10 * 60_000,
+  memoryPressure: 10 * 60_000,
   namespaceDelete: 5 * 60_000,
   podGone: 5 * 60_000,
   podGoneConfirm: 10_000,

@@ -220,6 +220,7 @@ export const PROFILE_RULE: Rule = {
     tokenLifetimeScale: { kind: 'number', min: 0 },
     apiTimeScale: { kind: 'number', min: 0.001 },
     rebootScale: { kind: 'number', min: 0 },
+    evictionScale: { kind: 'number', min: 0 },
     shutdownGracePeriod: { kind: 'string', pattern: /^(\d+(\.\d+)?(ms|h|m|s))+$/, shape: 'a Go duration such as 20s or 1m30s' },
     shutdownGracePeriodCriticalPods: { kind: 'string', pattern: /^(\d+(\.\d+)?(ms|h|m|s))+$/, shape: 'a Go duration such as 10s' },
     unavailableAPIServices: {

@@ -255,6 +255,7 @@ export const BREAKABLE = [
   'boot-id', // Windows kubelets report an empty status.nodeInfo.bootID
   'node-reboot', // shutdown.exe -r on a Windows node's host exits 0 and the node never restarts
   'graceful-shutdown', // the Windows kubelet's shutdown manager ignores the preshutdown notification: pods die with the host
+  'eviction', // the Windows kubelet's eviction manager reports MemoryPressure but never evicts a pod (memory stays exhausted until the pods are deleted)
   // networking (paths)
   'pod-ip', // Windows pods share one IP
   'w2w-same-node',
@@ -406,6 +407,12 @@ export interface Profile {
    * periods (sim/runtime/nodeShutdown.ts) are multiplied by this (default 0.02).
    */
   rebootScale?: number;
+  /**
+   * The kubelet's eviction manager clock (sim/runtime/eviction.ts): its monitoring period (10 s),
+   * evictionPressureTransitionPeriod (5 min) and the pauses of memory consumers (testlimit -e) are
+   * multiplied by this (default 0.02: the condition clears 6 s after the pressure ended).
+   */
+  evictionScale?: number;
   /**
    * The kubelets' graceful node shutdown settings (KubeletConfiguration shutdownGracePeriod and
    * shutdownGracePeriodCriticalPods, Go durations such as "20s"; default "0s": the shutdown

@@ -474,6 +474,7 @@ export class ContainerRunner {
       resources: {
         burnCpu: (mc, ms, signal) => this.burnCpu(mc, ms, signal),
         allocateMemory: bytes => this.allocateMemory(bytes),
+        pace: (seconds, signal) => w.ctx.sleep(seconds * 1000 * (w.ctx.profile.evictionScale ?? 0.02), signal),
       },
       startServer: argv => this.startServerFor(argv),
     });
@@ -530,6 +531,8 @@ export class ContainerRunner {
    */
   private allocateMemory(bytes: number): { ok: boolean; oomKilled: boolean } {
     this.memoryBytes += bytes;
+    // The node's memory.available moved: the eviction manager looks (sim/runtime/eviction.ts).
+    this.w.node.eviction.poke();
     const limit = this.limitMemory();
     const total = IDLE_MEMORY[this.windows ? 'windows' : 'linux'] + this.memoryBytes;
     if (limit === undefined || total <= limit) return { ok: true, oomKilled: false };

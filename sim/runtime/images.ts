@@ -283,6 +283,18 @@ const winNonroot = (build: string): ImageManifest =>
     defaultRunsForever: true,
   });
 
+// resource-consumer on Windows (k8s test/images/resource-consumer/Dockerfile_windows): Sysinternals
+// Testlimit64.exe as C:\bin\testlimit.exe, ENTRYPOINT /consumer.exe (an HTTP server on 8080, played
+// as an idle process), PATH C:\bin\;C:\curl\;... Base image and user UNCONFIRMED (the e2e busybox base).
+const winResourceConsumer = (build: string): ImageManifest =>
+  win(build, {
+    entrypoint: ['/consumer.exe'],
+    user: 'ContainerAdministrator',
+    env: windowsEnv(E2E_PATH),
+    binaries: [...NANOSERVER_BINS, ...BUSYBOX_APPLETS, 'testlimit.exe', 'consumer.exe', 'consume-cpu.exe'],
+    size: 190 * MB,
+    daemons: ['consumer.exe'],
+  });
 const linuxPause = lin({ entrypoint: ['/pause'], user: '65535', binaries: ['pause'], size: 321_000 });
 const linuxAgnhost = lin({
   entrypoint: ['/agnhost'],
@@ -392,6 +404,14 @@ export const IMAGES: ImageEntry[] = [
     repo: 'registry.k8s.io/e2e-test-images/agnhost',
     tags: ['2.47', '2.48', '2.49', '2.50', '2.51', '2.52', '2.53'],
     manifests: [linuxAgnhost, ...per(K8S_IMAGE_BUILDS, winAgnhost)],
+  },
+  {
+    repo: 'registry.k8s.io/e2e-test-images/resource-consumer',
+    tags: ['1.13'],
+    manifests: [
+      lin({ entrypoint: ['/consumer'], user: 'root', binaries: [...LINUX_BUSYBOX_BINS, 'consumer', 'consume-cpu'], size: 40 * MB, daemons: ['consumer'] }),
+      ...per(K8S_IMAGE_BUILDS, winResourceConsumer),
+    ],
   },
   { repo: 'registry.k8s.io/e2e-test-images/busybox', tags: ['1.36.1-1', '1.29-4'], manifests: [linuxBusybox, ...per(K8S_IMAGE_BUILDS, winBusybox)] },
   {

@@ -12,6 +12,7 @@ import type { RuntimeContext } from './context.ts';
 import type { NodeRuntime } from './nodeRuntime.ts';
 import { PodWorker } from './podWorker.ts';
 import { NODE_SHUTDOWN_NOT_ADMITTED } from './nodeShutdown.ts';
+import { EVICTED_REASON, isBestEffort, NODE_CONDITION_MESSAGE } from './eviction.ts';
 import { isBackgroundPod } from '../nodes/background.ts';
 
 export class Kubelet {
@@ -89,6 +90,11 @@ export class Kubelet {
     // The shutdown manager's admission handler (sim/runtime/nodeShutdown.ts).
     if (!cur && this.node.shuttingDown) {
       this.reject(pod, NODE_SHUTDOWN_NOT_ADMITTED.reason, NODE_SHUTDOWN_NOT_ADMITTED.message);
+      return;
+    }
+    // The eviction manager's admission handler: no BestEffort pod under MemoryPressure (sim/runtime/eviction.ts).
+    if (!cur && this.node.eviction.pressure && isBestEffort(pod) && (pod.spec?.priority ?? 0) < 2_000_000_000) {
+      this.reject(pod, EVICTED_REASON, NODE_CONDITION_MESSAGE('[MemoryPressure]'));
       return;
     }
     if (!cur && !this.nodeReady()) {
@@ -176,6 +182,7 @@ export class Kubelet {
     this.watch?.stop();
     this.configWatch?.stop();
     this.nodeWatch?.stop();
+    this.node.eviction.stop();
     this.held.clear();
     await Promise.all(this.pods().map(w => w.forget()));
   }

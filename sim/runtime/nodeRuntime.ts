@@ -16,6 +16,7 @@ import { parseQuantity } from '../../util/quantity.ts';
 import { nodeSpecOf } from '../nodes/nodeSpec.ts';
 import { scheduleShutdown } from './reboot.ts';
 import { KubeletCounters } from './kubeletMetrics.ts';
+import { EvictionManager } from './eviction.ts';
 
 export class NodeRuntime {
   readonly os: 'linux' | 'windows';
@@ -38,6 +39,8 @@ export class NodeRuntime {
   readonly localGroups = new Set<string>();
   /** The kubelet's container start counters (its /metrics). */
   readonly metrics: KubeletCounters;
+  /** The kubelet's eviction manager for memory (sim/runtime/eviction.ts). */
+  readonly eviction: EvictionManager = new EvictionManager(this);
 
   constructor(
     readonly spec: NodeSpec,

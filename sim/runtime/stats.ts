@@ -81,6 +81,14 @@ function nodeUsage(node: NodeRuntime, pods: PodWorker[]) {
   return { mc, mem };
 }
 
+/** The node's working set as the kubelet sees it (system + every running pod's containers): what memory.available is computed from (sim/runtime/eviction.ts). */
+export function nodeMemoryWorkingSet(node: NodeRuntime): number {
+  return nodeUsage(
+    node,
+    [...node.pods.values()].filter(w => w.sandboxReady && !w.terminating),
+  ).mem;
+}
+
 export function summary(ctx: RuntimeContext, node: NodeRuntime): object {
   const now = new Date();
   const time = iso(now);

@@ -33,7 +33,11 @@ export const UPSTREAM_SPECS: UpstreamSpec[] = [
     note: 'n/a unless a Windows node advertises microsoft.com/directx; uses the cluster\'s DirectX device plugin instead of deploying it',
   },
   { file: 'dns.go', spec: 'DNS should support configurable pod DNS servers', features: ['net.dns-config'] },
-  { file: 'eviction.go', spec: 'Eviction [Serial] [Slow] [Disruptive] should evict a pod when a node experiences memory pressure', note: 'disruptive: only on a node the user names' },
+  {
+    file: 'eviction.go',
+    spec: 'Eviction [Serial] [Slow] [Disruptive] should evict a pod when a node experiences memory pressure',
+    features: ['res.eviction-memory-pressure'],
+  },
   {
     file: 'gmsa_full.go',
     spec: 'GMSA Full [Serial] [Slow] GMSA support works end to end',

@@ -22,7 +22,7 @@ export interface KubeletMemoryConfig {
 }
 
 /** An eviction threshold for memory.available in bytes: a quantity, or a percentage of capacity. */
-function threshold(value: string | undefined, capacity: number): number {
+export function memoryThreshold(value: string | undefined, capacity: number): number {
   if (!value) return 0;
   const pct = /^(\d+(?:\.\d+)?)%$/.exec(value.trim());
   return pct ? Math.round((Number(pct[1]) / 100) * capacity) : (parseQuantity(value) ?? 0);
@@ -46,8 +46,8 @@ export interface AllocatableCalculation {
 export function calculateAllocatable(capacity: number, config: KubeletMemoryConfig): AllocatableCalculation {
   const systemReserved = parseQuantity(config.systemReserved?.memory) ?? 0;
   const kubeReserved = parseQuantity(config.kubeReserved?.memory) ?? 0;
-  const evictionHard = threshold(config.evictionHard?.['memory.available'], capacity);
-  const evictionSoft = threshold(config.evictionSoft?.['memory.available'], capacity);
+  const evictionHard = memoryThreshold(config.evictionHard?.['memory.available'], capacity);
+  const evictionSoft = memoryThreshold(config.evictionSoft?.['memory.available'], capacity);
   return { systemReserved, kubeReserved, evictionHard, evictionSoft, allocatable: capacity - systemReserved - kubeReserved - evictionHard };
 }
 

@@ -7,5 +7,14 @@ import { features as statsUnderLoad } from './statsUnderLoad.ts';
 import { features as allocatable } from './allocatable.ts';
 import { features as pastAllocatable } from './pastAllocatable.ts';
 import { features as directxDevice } from './directxDevice.ts';
+import { features as evictionMemoryPressure } from './evictionMemoryPressure.ts';
 
-export const features: Feature[] = [...resources, ...allocatable, ...pastAllocatable, ...statsUnderLoad, ...resourceMetrics, ...directxDevice];
+export const features: Feature[] = [
+  ...resources,
+  ...allocatable,
+  ...pastAllocatable,
+  ...statsUnderLoad,
+  ...resourceMetrics,
+  ...directxDevice,
+  ...evictionMemoryPressure,
+];

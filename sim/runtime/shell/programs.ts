@@ -28,6 +28,7 @@ import { runNltest } from './tools/nltest.ts';
 import { runNet } from './tools/netLocalgroup.ts';
 import { runShutdown } from './tools/shutdown.ts';
 import { runDxdiag } from './tools/dxdiag.ts';
+import { runTestlimit } from './tools/testlimit.ts';
 
 let table: Record<string, Program> | undefined;
 function programs(): Record<string, Program> {
@@ -57,6 +58,7 @@ function programs(): Record<string, Program> {
     net: runNet,
     shutdown: runShutdown,
     dxdiag: runDxdiag,
+    testlimit: runTestlimit,
   };
   // busybox applets as programs (ls, cat...): the sh built-in of the same name.
   for (const a of BUSYBOX_BUILTINS) table[a] ??= runApplet;

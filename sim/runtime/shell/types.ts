@@ -129,6 +129,8 @@ export interface ShellHost {
   resources?: {
     burnCpu(millicores: number, ms: number, signal: AbortSignal): Promise<void>;
     allocateMemory(bytes: number): { ok: boolean; oomKilled: boolean };
+    /** A program's own pacing between allocations (testlimit -e), time-scaled by the profile's evictionScale; false when stopped. */
+    pace?(seconds: number, signal: AbortSignal): Promise<boolean>;
   };
   /** Starts a long-running server in the container (agnhost netexec, test-webserver...). */
   startServer?(argv: string[]): Promise<void>;

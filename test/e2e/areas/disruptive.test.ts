@@ -11,6 +11,10 @@
 // Terminated, DisruptionTarget) and the node comes back; n/a on 1.33 defaults (gate off, read from
 // /configz); breaks: graceful-shutdown lets the pods die with the host (regressed). Both together:
 // they take turns on the node (lib/run/tasks/checks.ts), each supported.
+// res.eviction-memory-pressure: upstream eviction.go's two resource-consumer pods (testlimit.exe)
+// on win-2022-1: the kubelet reports MemoryPressure (KubeletHasInsufficientMemory) and evicts pod2
+// (Failed, Evicted, "The node was low on resource: memory. ..."), and the check waits for the
+// condition to clear; breaks: eviction keeps the pods (regressed), the node recovering once they are deleted.
 
 import { expect } from 'chai';
 import type { CheckResult } from '../../../lib/catalog/types.ts';
@@ -33,8 +37,8 @@ describe('disruptive features against the sim', function () {
   this.timeout(3 * 60_000);
 
   it('without --disruptive: n/a with the flags to give, and nothing is disrupted', async () => {
-    const run = await runOnSim(['node.reboot', 'node.graceful-shutdown']);
-    for (const id of ['node.reboot', 'node.graceful-shutdown']) {
+    const run = await runOnSim(['node.reboot', 'node.graceful-shutdown', 'res.eviction-memory-pressure']);
+    for (const id of ['node.reboot', 'node.graceful-shutdown', 'res.eviction-memory-pressure']) {
       const r = result(run, id);
       expect(r.outcome, id).to.equal('n/a');
       expect(r.reason, id).to.equal(DISRUPTIVE_NOT_ASKED);
@@ -128,5 +132,30 @@ describe('disruptive features against the sim', function () {
     expect(text(result(run, 'node.reboot')), 'without --egress-url the reboot verdict stands').to.contain(NO_EGRESS_URL);
     const [a, b] = ['node.reboot', 'node.graceful-shutdown'].map(id => result(run, id)).sort((x, y) => Date.parse(x.startedAt!) - Date.parse(y.startedAt!));
     expect(Date.parse(b.startedAt!), 'the second starts after the first ended').to.be.at.least(Date.parse(a.startedAt!) + a.durationMs - 1000);
+  });
+
+  it('res.eviction-memory-pressure with --disruptive-node: MemoryPressure, a consumer pod evicted with the kubelet reason, the node clears', async () => {
+    const r = result(await runOnSim(['res.eviction-memory-pressure'], { disruptiveNode: NODE }), 'res.eviction-memory-pressure');
+    expect(r.outcome, `${r.reason} / ${r.summary} / ${r.error}`).to.equal('supported');
+    expect(r.node).to.equal(NODE);
+    const t = text(r);
+    expect(t).to.match(/proxy\/configz: evictionHard \{\\"memory\.available\\":\\"500Mi\\"/);
+    expect(t).to.match(/pod memory-pressure-pod1 ran on win-2022-1 and allocated: its working set is/);
+    expect(t).to.match(/reported MemoryPressure True \(KubeletHasInsufficientMemory: \\"kubelet has insufficient memory available\\"\)/);
+    expect(t).to.match(/pod memory-pressure-pod2: phase Failed, reason Evicted, message \\"The node was low on resource: memory\. Threshold quantity: 500Mi/);
+    expect(t).to.match(/event Warning Evicted for pod memory-pressure-pod2 from kubelet: The node was low on resource: memory\./);
+    expect(t).to.match(/MemoryPressure False \(KubeletHasSufficientMemory/);
+    expect(t).to.contain('control passed');
+  });
+
+  it('eviction broken: the node reports MemoryPressure but no pod is evicted: regressed, and the node recovers once the pods are deleted', async () => {
+    const r = result(
+      await runOnSim(['res.eviction-memory-pressure'], { disruptiveNode: NODE, breaks: ['eviction'], timeouts: { memoryPressure: 10_000 } }),
+      'res.eviction-memory-pressure',
+    );
+    expect(r.outcome, `${r.reason} / ${r.error}`).to.equal('regressed');
+    expect(r.summary).to.match(/no consumer pod was evicted/);
+    expect(r.summary).to.not.match(/never reported the MemoryPressure condition/);
+    expect(text(r)).to.match(/MemoryPressure False \(KubeletHasSufficientMemory/);
   });
 });

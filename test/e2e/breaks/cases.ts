@@ -414,6 +414,9 @@ export const BREAK_CASES: BreakCase[] = [
   // Nor shuts one down (node.graceful-shutdown is n/a without --disruptive): nothing changes.
   // Its regression with --disruptive-node and the gate on is in test/e2e/areas/disruptive.test.ts.
   { name: 'graceful-shutdown', breaks: ['graceful-shutdown'], regressed: [], error: [] },
+  // Nor puts one under memory pressure (res.eviction-memory-pressure is n/a without --disruptive): nothing changes.
+  // Its regression with --disruptive-node is in test/e2e/areas/disruptive.test.ts.
+  { name: 'eviction', breaks: ['eviction'], regressed: [], error: [] },
   {
     name: 'scheduler-os-selector',
     breaks: ['scheduler-os-selector'],

@@ -136,6 +136,8 @@ export interface CheckContext {
     includeCordoned?: boolean;
     /** --disruptive --disruptive-node: the Ready Windows node disruptive features may disrupt (checked in preflight). */
     disruptiveNode?: string;
+    /** --image-registry: the mirror every image comes from; a pod a probe builds in code goes through it as fixtures do. */
+    imageRegistry?: string;
     /** Deadlines for waits (pod start, rollout...), from lib/cluster/timeouts.ts and the config. */
     timeouts: Timeouts;
   };
@@ -155,6 +157,11 @@ export interface Feature {
    */
   subject?: Means[];
   fixtures: FixtureSpec[];
+  /**
+   * Windows images the probe's own pods pull beyond its fixtures' (pods built in code, as the
+   * disruptive checks do): listed by `wincheck images`, so an air-gapped mirror has them.
+   */
+  images?: string[];
   /**
    * What the probe does in the API beyond creating its fixtures and exec (logs, port-forward,
    * updates, the node proxy...): the RBAC preflight asks for it, `wincheck rbac` grants it.

@@ -39,7 +39,8 @@ export interface CheckInputs {
   nodeTransport(node: NodeInfo): Promise<Transport | undefined>;
   /** Why this feature is not permitted (--skip-unpermitted): it runs as n/a. */
   unpermitted?: string;
-  config: Pick<RunConfig, 'timeouts' | 'probeTimeoutMs' | 'egressUrl' | 'nodes'> & Partial<Pick<RunConfig, 'includeCordoned' | 'disruptiveNode'>>;
+  config: Pick<RunConfig, 'timeouts' | 'probeTimeoutMs' | 'egressUrl' | 'nodes'> &
+    Partial<Pick<RunConfig, 'includeCordoned' | 'disruptiveNode' | 'imageRegistry'>>;
 }
 
 export function makeCheckContext(inputs: CheckInputs, feature: Feature, steps: string[], signal: AbortSignal): CheckContext {
@@ -96,6 +97,7 @@ export function makeCheckContext(inputs: CheckInputs, feature: Feature, steps: s
       nodes: inputs.config.nodes,
       includeCordoned: inputs.config.includeCordoned,
       disruptiveNode: inputs.config.disruptiveNode,
+      imageRegistry: inputs.config.imageRegistry,
     },
   };
 }

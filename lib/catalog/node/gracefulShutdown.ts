@@ -29,7 +29,7 @@ import { notApplicable, supported } from '../expect.ts';
 import { configzPath, readKubeletConfigz } from '../kit/configz.ts';
 import { control } from '../kit/observe.ts';
 import type { CheckContext, Feature, Observation } from '../types.ts';
-import { AGNHOST, bootIdOf, podOnNode, readyOf, runShutdownPod, waitForNodeBack } from './hostShutdown.ts';
+import { AGNHOST, HOSTPROCESS_IMAGE, bootIdOf, podOnNode, readyOf, runShutdownPod, waitForNodeBack } from './hostShutdown.ts';
 
 const SPEC = cite.e2eTest(
   'node_shutdown.go',
@@ -332,6 +332,7 @@ export const features: Feature[] = [
     title: "A Windows node's shutdown terminates its pods gracefully, non-critical before critical, with the kubelet's reason (disruptive)",
     needs: ['windows-node', 'hostprocess', 'disruptive-node'],
     fixtures: [],
+    images: [AGNHOST, HOSTPROCESS_IMAGE],
     access: [...NODE_SUMMARY_ACCESS, ...permissions('', 'events', ['list'], 'all-namespaces')],
     perBuild: false,
     expect: c => {

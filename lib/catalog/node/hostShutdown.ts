@@ -5,6 +5,7 @@
 
 import type { V1Node, V1Pod, V1PodSpec } from '@kubernetes/client-node';
 import { createObject } from '../../cluster/create.ts';
+import { rewriteImage } from '../../fixtures/images.ts';
 import { listAll } from '../../cluster/list.ts';
 import { waitForPodFinished } from '../../cluster/podWait.ts';
 import { watchUntil, WaitTimeoutError } from '../../cluster/watch.ts';
@@ -17,8 +18,14 @@ export const HOSTPROCESS_IMAGE = 'mcr.microsoft.com/oss/kubernetes/windows-host-
 export const readyOf = (n: V1Node) => n.status?.conditions?.find(c => c.type === 'Ready')?.status ?? 'Unknown';
 export const bootIdOf = (n: V1Node) => n.status?.nodeInfo?.bootID ?? '';
 
-/** A run-labelled Windows pod bound to the node by name, tolerating every taint (the disruptive checks' pods). */
+/**
+ * A run-labelled Windows pod bound to the node by name, tolerating every taint (the disruptive
+ * checks' pods), its images from --image-registry as a fixture's are.
+ */
 export function podOnNode(ctx: CheckContext, node: string, name: string, spec: Omit<V1PodSpec, 'nodeName'>): V1Pod {
+  const mirrored = <C extends { image?: string }>(cs: C[] | undefined) =>
+    cs?.map(c => ({ ...c, image: rewriteImage(c.image ?? '', ctx.options.imageRegistry) }));
+  spec = { ...spec, containers: mirrored(spec.containers)!, ...(spec.initContainers ? { initContainers: mirrored(spec.initContainers) } : {}) };
   return {
     apiVersion: 'v1',
     kind: 'Pod',

@@ -27,7 +27,7 @@ import { readyPods } from '../kit/podWaits.ts';
 import { FX } from '../net/netexec.ts';
 import { httpAttempt, tcpAttempt } from '../net/attempts.ts';
 import { warmupThenSteady } from '../net/steady.ts';
-import { AGNHOST, bootIdOf, podOnNode, readyOf, runShutdownPod, waitForNodeBack } from './hostShutdown.ts';
+import { AGNHOST, HOSTPROCESS_IMAGE, bootIdOf, podOnNode, readyOf, runShutdownPod, waitForNodeBack } from './hostShutdown.ts';
 import { isPodShutdown } from './gracefulShutdown.ts';
 
 const SPEC = cite.e2eTest('reboot_node.go', 'RebootHost containers [Serial] [Disruptive] [Slow] should run as a reboot process on the host/node');
@@ -195,6 +195,7 @@ export const features: Feature[] = [
     title: 'A Windows node rebooted from a HostProcess pod comes back with a new bootID and its pods restart (disruptive)',
     needs: ['windows-node', 'linux-node', 'hostprocess', 'disruptive-node'],
     fixtures: [FX.linux],
+    images: [AGNHOST, HOSTPROCESS_IMAGE],
     access: [...permissions('', 'events', ['list'], 'all-namespaces')],
     perBuild: false,
     expect: c => {

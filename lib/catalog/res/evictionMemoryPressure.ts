@@ -307,6 +307,7 @@ export const features: Feature[] = [
     title: 'A Windows node out of memory reports MemoryPressure and its kubelet evicts a pod with reason Evicted (disruptive)',
     needs: ['windows-node', 'disruptive-node'],
     fixtures: [],
+    images: [RESOURCE_CONSUMER],
     access: [...NODE_SUMMARY_ACCESS, ...permissions('', 'events', ['list'], 'namespace'), ...permissions('', 'pods', ['delete'], 'namespace')],
     perBuild: false,
     expect: () =>

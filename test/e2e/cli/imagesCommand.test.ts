@@ -23,6 +23,16 @@ describe('wincheck images', function () {
     expect(list[2].images).to.deep.equal(['registry.k8s.io/e2e-test-images/agnhost:2.52']);
   });
 
+  it('lists the images the disruptive checks pull in the pods they build themselves (Feature.images)', async () => {
+    const features = selectFeatures(await loadCatalog(), { features: ['res.eviction-memory-pressure', 'node.reboot', 'node.graceful-shutdown'] });
+    const [b] = imagesNeeded(features, ['10.0.20348']);
+    expect(b.images).to.include.members([
+      'registry.k8s.io/e2e-test-images/resource-consumer:1.13',
+      'registry.k8s.io/e2e-test-images/agnhost:2.52',
+      'mcr.microsoft.com/oss/kubernetes/windows-host-process-containers-base-image:v1.0.0',
+    ]);
+  });
+
   it('names the features with no image for a build, and pulls none of their images there', async () => {
     const features = selectFeatures(await loadCatalog(), { features: ['work.iis-pod', 'work.exec-logs'] });
     const [b] = imagesNeeded(features, ['10.0.19041']);

@@ -13,6 +13,21 @@ import type { KubeClients } from './types.ts';
 
 export class WaitTimeoutError extends Error {}
 
+/**
+ * A wait's end read as an observation: true when what it waited for was seen, false when it ran
+ * out (its deadline, or `ended` aborted on purpose to stop it). The run's interrupt and the
+ * harness's own failures (a 403, the transport) stay errors: they saw nothing.
+ */
+export function seenBeforeEnd(wait: Promise<unknown>, ended: AbortSignal, run: AbortSignal): Promise<boolean> {
+  return wait.then(
+    () => true,
+    (e: unknown) => {
+      if (run.aborted || !(e instanceof WaitTimeoutError || ended.aborted)) throw e;
+      return false;
+    },
+  );
+}
+
 export interface WatchUntilOptions<T extends KubernetesObject, R> {
   kube: KubeClients;
   /** Collection path, e.g. /api/v1/namespaces/ns/pods. */

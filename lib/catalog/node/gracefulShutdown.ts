@@ -20,7 +20,7 @@ import { createObject } from '../../cluster/create.ts';
 import { listAll } from '../../cluster/list.ts';
 import { permissions } from '../../cluster/permission.ts';
 import { isPodReady } from '../../cluster/podState.ts';
-import { watchUntil } from '../../cluster/watch.ts';
+import { seenBeforeEnd, watchUntil } from '../../cluster/watch.ts';
 import { cite, sources } from '../../facts/sources.ts';
 import { parseDuration } from '../../../util/duration.ts';
 import { versionAtLeast } from '../../../util/version.ts';
@@ -237,30 +237,28 @@ async function gracefulShutdownProbe(ctx: CheckContext): Promise<Observation> {
   const onRunAbort = () => stop.abort();
   ctx.signal.addEventListener('abort', onRunAbort, { once: true });
   const path = `/api/v1/namespaces/${encodeURIComponent(ctx.namespace)}/pods`;
-  const watched = watchUntil<V1Pod, true>({
-    kube,
-    path,
-    fieldSelector: `spec.nodeName=${name}`,
-    list: () => listAll(q => kube.core.listNamespacedPod({ namespace: ctx.namespace, fieldSelector: `spec.nodeName=${name}`, ...q })),
-    check: p => {
-      const s = mine.get(p.metadata?.name ?? '');
-      if (!s) return undefined;
-      seq++;
-      s.last = p;
-      if (p.status?.phase === 'Failed' && isPodReady(p)) s.failedReady = true;
-      if (!s.shutdownAt && isPodShutdown(p)) s.shutdownAt = { seq, ms: Date.now() - since };
-      return sightings.every(x => x.shutdownAt) ? true : undefined;
-    },
-    what: `the ${PODS.length} pods on ${name} to be shut down by the kubelet`,
-    describe: () => sightings.map(s => `${s.name} ${s.last?.status?.phase ?? '?'}${s.shutdownAt ? ' (shut down)' : ''}`).join(', '),
-    timeoutMs: t.nodeReboot,
-    signal: stop.signal,
-  }).then(
-    () => true,
-    (e: unknown) => {
-      if (ctx.signal.aborted) throw e;
-      return false;
-    },
+  const watched = seenBeforeEnd(
+    watchUntil<V1Pod, true>({
+      kube,
+      path,
+      fieldSelector: `spec.nodeName=${name}`,
+      list: () => listAll(q => kube.core.listNamespacedPod({ namespace: ctx.namespace, fieldSelector: `spec.nodeName=${name}`, ...q })),
+      check: p => {
+        const s = mine.get(p.metadata?.name ?? '');
+        if (!s) return undefined;
+        seq++;
+        s.last = p;
+        if (p.status?.phase === 'Failed' && isPodReady(p)) s.failedReady = true;
+        if (!s.shutdownAt && isPodShutdown(p)) s.shutdownAt = { seq, ms: Date.now() - since };
+        return sightings.every(x => x.shutdownAt) ? true : undefined;
+      },
+      what: `the ${PODS.length} pods on ${name} to be shut down by the kubelet`,
+      describe: () => sightings.map(s => `${s.name} ${s.last?.status?.phase ?? '?'}${s.shutdownAt ? ' (shut down)' : ''}`).join(', '),
+      timeoutMs: t.nodeReboot,
+      signal: stop.signal,
+    }),
+    stop.signal,
+    ctx.signal,
   );
 
   // Awaited below; an interrupt before then must not leave its rejection unhandled.

@@ -18,7 +18,7 @@ import { createObject } from '../../cluster/create.ts';
 import { listAll } from '../../cluster/list.ts';
 import { permissions } from '../../cluster/permission.ts';
 import { PodStartError } from '../../cluster/podWait.ts';
-import { watchUntil, WaitTimeoutError } from '../../cluster/watch.ts';
+import { seenBeforeEnd, watchUntil, WaitTimeoutError } from '../../cluster/watch.ts';
 import { cite, sources } from '../../facts/sources.ts';
 import { parseQuantity } from '../../../util/quantity.ts';
 import { NODE_SUMMARY_ACCESS } from '../access.ts';
@@ -202,30 +202,28 @@ async function evictionProbe(ctx: CheckContext): Promise<Observation> {
     );
     nodeSeen.catch(() => undefined);
     const path = `/api/v1/namespaces/${encodeURIComponent(ctx.namespace)}/pods`;
-    const podsSeen = watchUntil<V1Pod, true>({
-      kube,
-      path,
-      fieldSelector: `spec.nodeName=${name}`,
-      list: () => listAll(q => kube.core.listNamespacedPod({ namespace: ctx.namespace, fieldSelector: `spec.nodeName=${name}`, ...q })),
-      check: p => {
-        const n = p.metadata?.name ?? '';
-        if (n !== POD1 && n !== POD2) return undefined;
-        last.set(n, p);
-        if (!evicted && isEvicted(p)) evicted = p;
-        maybeBoth();
-        return undefined;
-      },
-      what: `a consumer pod on ${name} evicted by the kubelet under MemoryPressure`,
-      describe: () =>
-        `${[...last.values()].map(p => `${p.metadata?.name} ${p.status?.phase ?? '?'}${p.status?.reason ? ` (${p.status.reason})` : ''}`).join(', ') || 'no consumer pod seen'}; ${pressure ? 'MemoryPressure seen' : 'no MemoryPressure seen'}`,
-      timeoutMs: t.memoryPressure,
-      signal: stop.signal,
-    }).then(
-      () => true,
-      (e: unknown) => {
-        if (ctx.signal.aborted) throw e;
-        return false;
-      },
+    const podsSeen = seenBeforeEnd(
+      watchUntil<V1Pod, true>({
+        kube,
+        path,
+        fieldSelector: `spec.nodeName=${name}`,
+        list: () => listAll(q => kube.core.listNamespacedPod({ namespace: ctx.namespace, fieldSelector: `spec.nodeName=${name}`, ...q })),
+        check: p => {
+          const n = p.metadata?.name ?? '';
+          if (n !== POD1 && n !== POD2) return undefined;
+          last.set(n, p);
+          if (!evicted && isEvicted(p)) evicted = p;
+          maybeBoth();
+          return undefined;
+        },
+        what: `a consumer pod on ${name} evicted by the kubelet under MemoryPressure`,
+        describe: () =>
+          `${[...last.values()].map(p => `${p.metadata?.name} ${p.status?.phase ?? '?'}${p.status?.reason ? ` (${p.status.reason})` : ''}`).join(', ') || 'no consumer pod seen'}; ${pressure ? 'MemoryPressure seen' : 'no MemoryPressure seen'}`,
+        timeoutMs: t.memoryPressure,
+        signal: stop.signal,
+      }),
+      stop.signal,
+      ctx.signal,
     );
     podsSeen.catch(() => undefined);
 

@@ -145,6 +145,14 @@ export class Store {
     return o ? clone(o) : undefined;
   }
 
+  /**
+   * The stored object, not copied: READ-ONLY. For checks made on every pod event (is the node
+   * Ready, its taints): a copy of a Node with its image list per pod was most of their cost.
+   */
+  peek(bucket: string, namespace: string | undefined, name: string): Readonly<KubeObject> | undefined {
+    return this.bucket(bucket).get(keyOf(namespace, name));
+  }
+
   list(bucket: string, opts: ListOptions = {}): { items: KubeObject[]; resourceVersion: string } {
     return { items: this.matching(bucket, opts).map(clone), resourceVersion: this.currentRV() };
   }

@@ -22,7 +22,8 @@ export function startEndpointsController({ store }: ControllerContext): Stoppabl
   for (const s of store.list('services').items) queue.add(keyOf(s.metadata.namespace, s.metadata.name!));
 
   function enqueueServicesOf(pod: KubeObject, old?: KubeObject): void {
-    for (const s of store.list('services', { namespace: pod.metadata.namespace }).items)
+    // Read in place (store.scan, read-only): every pod event copied every Service of the namespace.
+    for (const s of store.scan('services', pod.metadata.namespace))
       if (podSelectedBy(asService(s), pod) || (old && podSelectedBy(asService(s), old))) queue.add(keyOf(s.metadata.namespace, s.metadata.name!));
   }
 

@@ -25,7 +25,8 @@ export function startEndpointSliceController({ store, profile }: ControllerConte
     guarded('endpointslice-controller', (bucket, e, old) => {
       if (bucket === 'services') queue.add(keyOf(e.object.metadata.namespace, e.object.metadata.name!));
       if (bucket === 'pods') {
-        for (const s of store.list('services', { namespace: e.object.metadata.namespace }).items)
+        // Read in place (store.scan, read-only): every pod event copied every Service of the namespace.
+        for (const s of store.scan('services', e.object.metadata.namespace))
           if (podSelectedBy(asService(s), e.object) || (old && podSelectedBy(asService(s), old))) queue.add(keyOf(s.metadata.namespace, s.metadata.name!));
       }
     }),

@@ -48,7 +48,8 @@ export function startStatefulSetController({ store, profile }: ControllerContext
     const parallel = sts.spec?.podManagementPolicy === 'Parallel';
     const revision = `${name}-${templateHash(sts.spec?.template)}`;
     const pods = new Map<number, V1Pod>();
-    for (const p of store.list('pods', { namespace: ns }).items.filter(p => isControlledBy(p, obj))) pods.set(ordinalOf(name, p.metadata.name!), asPod(p));
+    // Read in place (store.scan, read-only): a list copied every pod of the namespace per sync.
+    for (const p of store.scan('pods', ns).filter(p => isControlledBy(p, obj))) pods.set(ordinalOf(name, p.metadata.name!), asPod(p as KubeObject));
 
     // Failed or finished pods are replaced under the same name once gone.
     for (const [, p] of pods) if (isPodTerminal(p) && !p.metadata?.deletionTimestamp) remove(obj, p);
@@ -175,9 +176,9 @@ export function startStatefulSetController({ store, profile }: ControllerContext
   function writeStatus(obj: KubeObject, revision: string): void {
     const sts = obj as unknown as V1StatefulSet;
     const pods = store
-      .list('pods', { namespace: obj.metadata.namespace })
-      .items.filter(p => isControlledBy(p, obj))
-      .map(asPod)
+      .scan('pods', obj.metadata.namespace)
+      .filter(p => isControlledBy(p, obj))
+      .map(p => asPod(p as KubeObject))
       .filter(p => !p.metadata?.deletionTimestamp);
     const updated = pods.filter(p => p.metadata?.labels?.[REVISION_LABEL] === revision).length;
     const status = {

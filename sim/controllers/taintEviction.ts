@@ -53,7 +53,7 @@ export function startTaintEvictionController({ store }: ControllerContext): Stop
     const obj = store.tryGet('pods', ns, name);
     const pod = obj && asPod(obj);
     if (!obj || !pod?.spec?.nodeName || pod.metadata?.deletionTimestamp || isPodTerminal(pod)) return;
-    const node = store.tryGet('nodes', undefined, pod.spec.nodeName) as unknown as V1Node | undefined;
+    const node = store.peek('nodes', undefined, pod.spec.nodeName) as unknown as V1Node | undefined;
     const delay = evictionDelay(pod, node?.spec?.taints ?? []);
     if (delay === Infinity) return;
     if (delay > 0) {

@@ -54,7 +54,7 @@ function serviceEnv(ctx: EnvContext): Record<string, string> {
     }
   };
   try {
-    if (ctx.pod.spec?.enableServiceLinks !== false) for (const s of ctx.store.list('services', { namespace: ns }).items) add(s as unknown as V1Service);
+    if (ctx.pod.spec?.enableServiceLinks !== false) for (const s of ctx.store.scan('services', ns)) add(s as unknown as V1Service);
     const k = ctx.store.tryGet('services', 'default', 'kubernetes') as unknown as V1Service | undefined;
     if (k) add(k);
   } catch {

@@ -67,7 +67,7 @@ export class Kubelet {
 
   /** Ready as the node's status says; without a Node object (a runtime run alone) there is nothing to wait for. */
   private nodeReady(): boolean {
-    const node = this.ctx.store.tryGet('nodes', undefined, this.node.name) as unknown as V1Node | undefined;
+    const node = this.ctx.store.peek('nodes', undefined, this.node.name) as unknown as V1Node | undefined;
     return !node || node.status?.conditions?.find(c => c.type === 'Ready')?.status === 'True';
   }
 

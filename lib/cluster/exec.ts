@@ -106,7 +106,8 @@ export function exitCodeOf(status: V1Status | undefined): number {
   return Number.isInteger(code) ? code : -1;
 }
 
-async function firstContainer(kube: KubeClients, t: ExecTarget): Promise<string> {
+/** The container an exec without one goes to, as kubectl picks it: the pod's first. */
+export async function firstContainer(kube: KubeClients, t: ExecTarget): Promise<string> {
   const pod = await kube.core.readNamespacedPod({ namespace: t.namespace, name: t.pod });
   const name = pod.spec?.containers[0]?.name;
   if (!name) throw new Error(`pod ${t.namespace}/${t.pod} has no containers`);

@@ -3,7 +3,9 @@
 // checks of the wave are done, the fixtures no later check needs are deleted, their pods watched
 // until gone, and the next wave is created. Checks wait for their own fixtures as before (the
 // run's `settle`), so on a cluster with room everything is one wave and nothing changes. A
-// fixture that cannot fit even alone is n/a with the numbers.
+// fixture that cannot fit even alone is n/a with the numbers. Whatever wave it is in, a fixture
+// whose every check has ended is deleted during the run (in batches, see _unneeded), so the
+// namespace's deletion at the end waits for the few pods the last checks still use.
 
 import type { KubernetesObject, V1Pod } from '@kubernetes/client-node';
 import type { Feature } from '../catalog/types.ts';
@@ -28,6 +30,14 @@ import { listAll } from '../cluster/list.ts';
 /** A fixture in one namespace: "<namespace>/<fixture id>". */
 const keyOf = (target: FixtureTarget, id: string) => `${target.namespace}/${id}`;
 
+/**
+ * Fixtures no check needs any more are deleted together once no other check has ended for this
+ * long: most checks end within seconds of each other, and one batch costs a few requests (its
+ * objects, then one deletecollection of their pods) where one per check would come at the run's
+ * busiest moment.
+ */
+export const UNNEEDED_BATCH_MS = 500;
+
 /** What creating and releasing waves takes from the run. */
 export interface WaveOptions {
   kube: KubeClients;
@@ -38,6 +48,8 @@ export interface WaveOptions {
   releaseTimeoutMs: number;
   /** Problems outside any check (a release that failed), redacted. */
   errors: string[];
+  /** How long a batch of fixtures no check needs waits for more (UNNEEDED_BATCH_MS). */
+  unneededBatchMs?: number;
   log(line: string): void;
 }
 
@@ -51,6 +63,12 @@ export class WaveRunner {
   private readonly _waveOf = new Map<string, number>();
   private readonly _pending: number[];
   private _busy: Promise<void> = Promise.resolve();
+  /** Fixture key → checks not yet ended that use it. */
+  private readonly _users = new Map<string, number>();
+  /** Fixtures whose checks have all ended, not yet deleted, and the timer of their batch. */
+  private readonly _unneeded = new Set<string>();
+  private _batch?: NodeJS.Timeout;
+  private _stopped = false;
 
   constructor(
     private readonly _o: WaveOptions,
@@ -59,7 +77,10 @@ export class WaveRunner {
     private readonly _plans: DeployPlan[],
     /** Marks a fixture settled (created, failed or n/a): checks waiting on it may start. */
     private readonly _settle: (key: string) => void,
+    /** Feature id → the keys of the fixtures its check uses (every feature of the run that has some). */
+    private readonly _fixturesOf: Map<string, string[]> = new Map(),
   ) {
+    for (const keys of _fixturesOf.values()) for (const k of keys) this._users.set(k, (this._users.get(k) ?? 0) + 1);
     plan.waves.forEach((w, i) => {
       for (const f of w.features) this._waveOf.set(f, i);
     });
@@ -74,8 +95,13 @@ export class WaveRunner {
     );
   }
 
-  /** Settles when no wave is being created or released (teardown waits for it). */
+  /**
+   * Settles when no wave is being created or released (teardown waits for it). Fixtures waiting
+   * for their batch are left to the namespace's deletion.
+   */
   idle(): Promise<void> {
+    this._stopped = true;
+    clearTimeout(this._batch);
     return this._busy;
   }
 
@@ -115,7 +141,34 @@ export class WaveRunner {
       return await check();
     } finally {
       if (w !== undefined && --this._pending[w] === 0) void this._track(this._advance(w));
+      this._ended(feature.id);
     }
+  }
+
+  /** A check ended: the fixtures no other check will use join the next batch to delete. */
+  private _ended(featureId: string): void {
+    for (const k of this._fixturesOf.get(featureId) ?? []) {
+      const left = (this._users.get(k) ?? 1) - 1;
+      this._users.set(k, left);
+      if (left === 0) this._unneeded.add(k);
+    }
+    if (!this._unneeded.size || this._stopped || this._o.signal.aborted) return;
+    clearTimeout(this._batch);
+    this._batch = setTimeout(() => {
+      const keys = [...this._unneeded];
+      this._unneeded.clear();
+      void this._track(
+        this._deleteFixtures(keys).then(
+          () => undefined,
+          e => {
+            // Nothing waits for this room: the namespace's deletion removes whatever is left.
+            const message = `cleanup: deleting fixtures no check needs any more failed: ${(e as Error).message}`;
+            this._o.errors.push(this._o.redactor.redact(message));
+            this._o.log(message);
+          },
+        ),
+      );
+    }, this._o.unneededBatchMs ?? UNNEEDED_BATCH_MS);
   }
 
   private _track(p: Promise<void>): Promise<void> {
@@ -164,14 +217,19 @@ export class WaveRunner {
     await this._deploy(i + 1, this.plan.waves[i + 1].deploy);
   }
 
-  /** Deletes the fixtures' objects and their pods, and watches until the pods are gone (their room is free). */
-  private async _release(keys: string[]): Promise<void> {
+  /**
+   * Deletes the fixtures' namespaced objects and their pods (cluster-scoped ones, such as a
+   * RuntimeClass, go with the run's cleanup); returns the fixture ids deleted, by namespace.
+   */
+  private async _deleteFixtures(keys: string[]): Promise<Map<string, string[]>> {
     const { kube } = this._o;
     const byNamespace = new Map<string, string[]>();
     for (const key of keys) {
-      const p = this._fixtures.get(key)!;
+      const p = this._fixtures.get(key);
+      if (!p) continue;
       const rendered = p.plan.target.fixtures.get(p.spec.id);
       for (const obj of rendered instanceof FixtureError || !rendered ? [] : [...rendered.objects].reverse()) {
+        if (!obj.metadata?.namespace) continue;
         try {
           await kube.objects.delete(obj as KubernetesObject, undefined, undefined, 0, undefined, 'Background');
         } catch (e) {
@@ -181,10 +239,18 @@ export class WaveRunner {
       p.plan.target.fixtures.delete(p.spec.id);
       byNamespace.set(p.plan.target.namespace, [...(byNamespace.get(p.plan.target.namespace) ?? []), p.spec.id]);
     }
+    // Pods probes made from these fixtures (copies carrying the fixture label) go too.
+    for (const [namespace, ids] of byNamespace)
+      await kube.core.deleteCollectionNamespacedPod({ namespace, labelSelector: `${FIXTURE_LABEL} in (${ids.join(',')})`, gracePeriodSeconds: 0 });
+    return byNamespace;
+  }
+
+  /** Deletes the fixtures' objects and their pods, and watches until the pods are gone (their room is free). */
+  private async _release(keys: string[]): Promise<void> {
+    const { kube } = this._o;
+    const byNamespace = await this._deleteFixtures(keys);
     for (const [namespace, ids] of byNamespace) {
-      // Pods probes made from these fixtures (copies carrying the fixture label) go too.
       const labelSelector = `${FIXTURE_LABEL} in (${ids.join(',')})`;
-      await kube.core.deleteCollectionNamespacedPod({ namespace, labelSelector, gracePeriodSeconds: 0 });
       const left = new Set<string>();
       await watchUntil<V1Pod, true>({
         kube,
@@ -261,5 +327,5 @@ export async function planDeployment(o: PlanDeploymentInputs, plans: DeployPlan[
     .filter(f => f.fixtures.length);
   const plan = planWaves(features, demand, reserved);
   if (plan.waves.length > 1) o.log(`Capacity: the fixtures do not fit the nodes at once; deploying in ${plan.waves.length} waves.`);
-  return new WaveRunner(o, plan, fixtures, plans, settle);
+  return new WaveRunner(o, plan, fixtures, plans, settle, new Map(features.map(f => [f.id, f.fixtures])));
 }

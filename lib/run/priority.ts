@@ -36,3 +36,29 @@ export function fixturesByPriority(specs: FixtureSpec[], ranks: Map<string, numb
     .sort((a, b) => (best.get(a.s.id) ?? last) - (best.get(b.s.id) ?? last) || a.i - b.i)
     .map(x => x.s);
 }
+
+/** Features within this much of the longest designed wait share the head start. */
+export const HEAD_MARGIN_MS = 1000;
+/** The longest the other fixtures wait for the head's pods (a real Windows pod may take minutes; the rest must not). */
+export const HEAD_START_MAX_MS = 2000;
+
+/**
+ * The critical path's head start: its fixtures are created first and the others only once its
+ * pods are Ready, or after `boundMs` (half the slack the others have by design, at most
+ * HEAD_START_MAX_MS). Created at once, some hundred pods start together and the longest check's
+ * own pods and first commands queue behind them (about 0.4 s later Ready on the default sim, its
+ * first commands 3 to 10 times slower). Undefined when nothing stands out (no slack to give).
+ * Disruptive checks run after every routine one: they are never the head.
+ */
+export function headStart(features: Feature[], t: Timeouts, disruptive: (f: Feature) => boolean): { head: Feature[]; boundMs: number } | undefined {
+  const waits = features
+    .filter(f => !disruptive(f))
+    .map(f => ({ f, w: Math.max(0, f.designedWaitMs?.(t) ?? 0) }))
+    .sort((a, b) => b.w - a.w);
+  const top = waits[0]?.w ?? 0;
+  if (!top) return undefined;
+  const head = waits.filter(x => x.w >= top - HEAD_MARGIN_MS);
+  const next = waits.find(x => x.w < top - HEAD_MARGIN_MS)?.w ?? 0;
+  const boundMs = Math.min(HEAD_START_MAX_MS, (head[head.length - 1].w - next) / 2);
+  return boundMs >= 100 ? { head: head.map(x => x.f), boundMs } : undefined;
+}

@@ -12,6 +12,7 @@ import type { Feature } from '../catalog/types.ts';
 import { apiStatusCode } from '../cluster/apiError.ts';
 import { objectRef } from '../cluster/create.ts';
 import { watchUntil } from '../cluster/watch.ts';
+import { isPodReady } from '../cluster/podState.ts';
 import { FixtureError } from '../fixtures/errors.ts';
 import { podsOfObjects } from '../fixtures/workloadPods.ts';
 import { MeansError } from '../cluster/meansError.ts';
@@ -50,6 +51,8 @@ export interface WaveOptions {
   errors: string[];
   /** How long a batch of fixtures no check needs waits for more (UNNEEDED_BATCH_MS). */
   unneededBatchMs?: number;
+  /** The critical path's fixtures (lib/run/priority.ts headStart): created first, the rest once their pods are Ready or boundMs has passed. */
+  head?: { keys: Set<string>; boundMs: number };
   log(line: string): void;
 }
 
@@ -184,6 +187,68 @@ export class WaveRunner {
     if (n > 1) this._o.log(`Capacity: wave ${i + 1}/${n}: ${this.plan.waves[i]?.features.length ?? 0} check(s); creating ${keys.length} fixture(s).`);
     // The pre-pull runs once, before any plan creates anything; every plan waits for it.
     const pulled = beforeCreate?.();
+    const head = i === 0 && this._o.head ? keys.filter(k => this._o.head!.keys.has(k)) : [];
+    if (head.length && head.length < keys.length) {
+      await this._create(head, pulled);
+      await this._headReady(head, this._o.head!.boundMs);
+      await this._create(
+        keys.filter(k => !this._o.head!.keys.has(k)),
+        pulled,
+      );
+    } else await this._create(keys, pulled);
+    // After the last wave nothing more is coming: no check may wait on a fixture forever.
+    if (i >= n - 1) for (const k of this._fixtures.keys()) this._settle(k);
+  }
+
+  /**
+   * Until the head's pods are Ready, or boundMs: only an order, so any failure to tell (a 403, the
+   * deadline) lets the rest go at once; the checks' own waits say what is wrong.
+   */
+  private async _headReady(keys: string[], boundMs: number): Promise<void> {
+    const { kube, signal } = this._o;
+    const byNamespace = new Map<string, { ids: string[]; expected: number }>();
+    for (const k of keys) {
+      const p = this._fixtures.get(k)!;
+      const rendered = p.plan.target.fixtures.get(p.spec.id);
+      if (!rendered || rendered instanceof FixtureError) continue;
+      const e = byNamespace.get(p.plan.target.namespace) ?? { ids: [], expected: 0 };
+      e.ids.push(p.spec.id);
+      e.expected += readyPodsOf(rendered.objects);
+      byNamespace.set(p.plan.target.namespace, e);
+    }
+    await Promise.all(
+      [...byNamespace]
+        .filter(([, e]) => e.expected > 0)
+        .map(async ([namespace, { ids, expected }]) => {
+          const labelSelector = `${FIXTURE_LABEL} in (${ids.join(',')})`;
+          const ready = new Set<string>();
+          const seen = (pod: V1Pod): true | undefined => {
+            if (isPodReady(pod)) ready.add(pod.metadata!.name!);
+            else ready.delete(pod.metadata!.name!);
+            return ready.size >= expected ? true : undefined;
+          };
+          await watchUntil<V1Pod, true>({
+            kube,
+            path: `/api/v1/namespaces/${namespace}/pods`,
+            labelSelector,
+            list: () => listAll(q => kube.core.listNamespacedPod({ namespace, labelSelector, ...q })),
+            onList: items => {
+              let done: true | undefined;
+              for (const p of items) done = seen(p);
+              return done;
+            },
+            check: seen,
+            what: `the critical path's pods (${ids.join(', ')}) to be Ready`,
+            describe: () => `${ready.size} of ${expected} Ready`,
+            timeoutMs: boundMs,
+            signal,
+          }).catch(() => undefined);
+        }),
+    );
+  }
+
+  /** Creates the fixtures of these keys, each plan's in its namespace, once the pre-pull is done. */
+  private async _create(keys: string[], pulled: Promise<void> | undefined): Promise<void> {
     await Promise.all(
       this._plans.map(plan => {
         const specs = keys
@@ -199,8 +264,6 @@ export class WaveRunner {
         });
       }),
     );
-    // After the last wave nothing more is coming: no check may wait on a fixture forever.
-    if (i >= n - 1) for (const k of this._fixtures.keys()) this._settle(k);
   }
 
   private async _advance(i: number): Promise<void> {
@@ -276,6 +339,16 @@ export class WaveRunner {
   }
 }
 
+/** Pods a fixture's objects make that should become Ready (a DaemonSet's or Job's are not counted). */
+function readyPodsOf(objects: readonly KubernetesObject[]): number {
+  let n = 0;
+  for (const o of objects) {
+    if (o.kind === 'Pod') n++;
+    else if (o.kind === 'Deployment' || o.kind === 'StatefulSet' || o.kind === 'ReplicaSet') n += (o as { spec?: { replicas?: number } }).spec?.replicas ?? 1;
+  }
+  return n;
+}
+
 /**
  * Reads each usable node's room, renders every plan's fixtures to see what they ask for, sizes
  * those whose resources are the subject, and plans the waves over all namespaces together (they
@@ -288,6 +361,8 @@ export interface PlanDeploymentInputs extends WaveOptions {
   /** The run's own namespace (the features without a build scope deploy there). */
   namespace: string;
   scopes?: Map<string, BuildScope>;
+  /** The critical path's features and how long the rest may wait for their pods (priority.ts headStart). */
+  headStart?: { features: string[]; boundMs: number };
 }
 
 export async function planDeployment(o: PlanDeploymentInputs, plans: DeployPlan[], settle: (key: string) => void): Promise<WaveRunner> {
@@ -327,5 +402,17 @@ export async function planDeployment(o: PlanDeploymentInputs, plans: DeployPlan[
     .filter(f => f.fixtures.length);
   const plan = planWaves(features, demand, reserved);
   if (plan.waves.length > 1) o.log(`Capacity: the fixtures do not fit the nodes at once; deploying in ${plan.waves.length} waves.`);
-  return new WaveRunner(o, plan, fixtures, plans, settle, new Map(features.map(f => [f.id, f.fixtures])));
+  const head = o.headStart && new Set(features.filter(f => o.headStart!.features.includes(f.id)).flatMap(f => f.fixtures));
+  if (head?.size && head.size < fixtures.size && plan.waves.length)
+    o.log(
+      `Deploying the critical path's ${head.size} fixture(s) first (${o.headStart!.features.join(', ')}): the others once their pods are Ready, at most ${(o.headStart!.boundMs / 1000).toFixed(1)}s later.`,
+    );
+  return new WaveRunner(
+    { ...o, head: head?.size ? { keys: head, boundMs: o.headStart!.boundMs } : undefined },
+    plan,
+    fixtures,
+    plans,
+    settle,
+    new Map(features.map(f => [f.id, f.fixtures])),
+  );
 }

@@ -5,7 +5,8 @@
 import type { RenderedFixture } from '../../fixtures/types.ts';
 import { deployPlans } from '../builds.ts';
 import { prepullImages, pullTargets } from '../prepull.ts';
-import { fixturesByPriority } from '../priority.ts';
+import { fixturesByPriority, headStart } from '../priority.ts';
+import { isDisruptive } from '../disruptive.ts';
 import { mainTarget, type RunState } from '../state.ts';
 import type { Task } from '../taskRunner.ts';
 import { planDeployment } from '../waves.ts';
@@ -72,6 +73,7 @@ export function deployTask(): Deployment {
           features: r.features,
           namespace: r.namespace,
           scopes: r.buildScopes,
+          headStart: headOf(r),
         },
         plans,
         key => settle.get(key)?.(),
@@ -86,4 +88,10 @@ export function deployTask(): Deployment {
     },
   };
   return { task, settled: (namespace, id) => settledByKey.get(`${namespace}/${id}`) };
+}
+
+/** The critical path's features and their head start (lib/run/priority.ts). */
+function headOf(r: RunState): { features: string[]; boundMs: number } | undefined {
+  const h = headStart(r.features, r.config.timeouts, isDisruptive);
+  return h && { features: h.head.map(f => f.id), boundMs: h.boundMs };
 }

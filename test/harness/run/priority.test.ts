@@ -10,7 +10,7 @@ import { defaultTimeouts, type Timeouts } from '../../../lib/cluster/timeouts.ts
 import type { FixtureSpec } from '../../../lib/fixtures/types.ts';
 import { Limiter } from '../../../util/limiter.ts';
 import { SharedPodWaits } from '../../../lib/cluster/sharedPodWaits.ts';
-import { byPriority, fixturesByPriority, ranksOf } from '../../../lib/run/priority.ts';
+import { byPriority, fixturesByPriority, HEAD_START_MAX_MS, headStart, ranksOf } from '../../../lib/run/priority.ts';
 
 const spec = (id: string) => ({ id, template: id, os: 'windows' }) as FixtureSpec;
 const feature = (id: string, fixtures: string[], designedWaitMs?: (t: Timeouts) => number) =>
@@ -175,5 +175,33 @@ describe('SharedPodWaits: one wait per pod in flight', () => {
     );
     resolve(pod('a'));
     expect((await stays).metadata?.name).to.equal('a');
+  });
+});
+
+describe('critical path first: the head start', () => {
+  const t = defaultTimeouts();
+  const none = () => false;
+
+  it('the longest designed waits (within a second of the longest) go first; the rest wait half their slack, at most 2 s', () => {
+    const h = headStart(
+      [feature('a', ['x']), feature('b', ['y'], () => 10_000), feature('c', ['z'], () => 15_000), feature('d', ['w'], () => 14_000)],
+      t,
+      none,
+    )!;
+    expect(h.head.map(f => f.id)).to.deep.equal(['c', 'd']);
+    expect(h.boundMs).to.equal(HEAD_START_MAX_MS);
+    // Slack 14 s - 12 s: half of it.
+    expect(headStart([feature('b', ['y'], () => 12_000), feature('d', ['w'], () => 14_000)], t, none)!.boundMs).to.equal(1_000);
+  });
+
+  it('none when nothing stands out, or nothing waits by design', () => {
+    // Waits a tenth of a second apart all the way down: no slack anywhere to give.
+    expect(headStart([feature('b', ['y'], () => 12_950), feature('c', ['z'], () => 13_050), feature('d', ['w'], () => 14_000)], t, none)).to.equal(undefined);
+    expect(headStart([feature('a', ['x']), feature('e', ['y'])], t, none)).to.equal(undefined);
+  });
+
+  it('a disruptive check is never the head: it runs after every routine one', () => {
+    const h = headStart([feature('reboot', ['r'], () => 60_000), feature('b', ['y'], () => 10_000)], t, f => f.id === 'reboot')!;
+    expect(h.head.map(f => f.id)).to.deep.equal(['b']);
   });
 });

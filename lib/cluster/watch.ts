@@ -56,6 +56,8 @@ export function watchUntil<T extends KubernetesObject, R>(o: WatchUntilOptions<T
     let controller: AbortController | undefined;
     let finished = false;
     let gone = false;
+    // The watch was re-opened after a 401 with a fresh credential and has seen nothing since.
+    let renewed = false;
     // The clients' own signal (the run's) ends every wait of theirs, even one not given a signal.
     const signal = o.signal ?? o.kube.signal;
 
@@ -111,6 +113,7 @@ export function watchUntil<T extends KubernetesObject, R>(o: WatchUntilOptions<T
         query,
         (type: string, obj: T & { code?: number }) => {
           if (finished) return;
+          renewed = false;
           if (type === 'ERROR') {
             if (obj?.code === 410) gone = true;
             return;
@@ -126,6 +129,11 @@ export function watchUntil<T extends KubernetesObject, R>(o: WatchUntilOptions<T
           if (gone || status === 410) {
             gone = false;
             void relist();
+          } else if (status === 401 && (err as { renewable?: boolean }).renewable && !renewed) {
+            // A credential that can be had anew (exec plugin, tokenFile): once more with it, as
+            // client-go's exec authenticator does on a 401 (resilience.ts does the same for calls).
+            renewed = true;
+            void startWatch();
           } else if (status === 401 || status === 403 || status === 404) {
             finish(new Error(`the API server refused the watch of ${o.path} (HTTP ${status}) while waiting for ${o.what}`));
           } else if (err) {
@@ -186,9 +194,9 @@ export async function openWatch<T>(
     res.on('error', doneOnce);
     if (res.statusCode !== 200) {
       res.resume();
-      // A refused credential is fetched anew for the next watch (the caller re-opens it).
-      if (res.statusCode === 401 && kc instanceof CredentialedKubeConfig) kc.credentialRefused();
-      doneOnce(Object.assign(new Error(STATUS_CODES[res.statusCode ?? 0] ?? `HTTP ${res.statusCode}`), { statusCode: res.statusCode }));
+      // A refused credential is fetched anew for the next watch (the caller re-opens it once).
+      const renewable = res.statusCode === 401 && kc instanceof CredentialedKubeConfig && kc.credentialRefused();
+      doneOnce(Object.assign(new Error(STATUS_CODES[res.statusCode ?? 0] ?? `HTTP ${res.statusCode}`), { statusCode: res.statusCode, renewable }));
       return;
     }
     const lines = createInterface(res);

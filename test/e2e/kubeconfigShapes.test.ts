@@ -87,7 +87,7 @@ describe('kubeconfig shapes against the sim', function () {
   const sameAsAdmin = (run: SimRun) => {
     expect(run.error).to.equal(undefined);
     expect(verdicts(run)).to.deep.equal(verdicts(admin));
-    expect(run.exitCode).to.equal(admin.exitCode);
+    expect(run.exitCode, run.output.join('\n')).to.equal(admin.exitCode);
     expect(run.leftoverObjects).to.deep.equal([]);
   };
   const refusedInOneLine = (run: SimRun, pattern: RegExp) => {

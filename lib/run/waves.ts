@@ -191,6 +191,8 @@ export class WaveRunner {
     if (head.length && head.length < keys.length) {
       await this._create(head, pulled);
       await this._headReady(head, this._o.head!.boundMs);
+      // Interrupted meanwhile: nothing more is created (every waiting check was let go).
+      if (this._o.signal.aborted) return;
       await this._create(
         keys.filter(k => !this._o.head!.keys.has(k)),
         pulled,

@@ -207,7 +207,6 @@ export class WaveRunner {
    * deadline) lets the rest go at once; the checks' own waits say what is wrong.
    */
   private async _headReady(keys: string[], boundMs: number): Promise<void> {
-    const { kube, signal } = this._o;
     const byNamespace = new Map<string, { ids: string[]; expected: number }>();
     for (const k of keys) {
       const p = this._fixtures.get(k)!;
@@ -222,18 +221,13 @@ export class WaveRunner {
       [...byNamespace]
         .filter(([, e]) => e.expected > 0)
         .map(async ([namespace, { ids, expected }]) => {
-          const labelSelector = `${FIXTURE_LABEL} in (${ids.join(',')})`;
           const ready = new Set<string>();
           const seen = (pod: V1Pod): true | undefined => {
             if (isPodReady(pod)) ready.add(pod.metadata!.name!);
             else ready.delete(pod.metadata!.name!);
             return ready.size >= expected ? true : undefined;
           };
-          await watchUntil<V1Pod, true>({
-            kube,
-            path: `/api/v1/namespaces/${namespace}/pods`,
-            labelSelector,
-            list: () => listAll(q => kube.core.listNamespacedPod({ namespace, labelSelector, ...q })),
+          await this._watchPods(namespace, ids, {
             onList: items => {
               let done: true | undefined;
               for (const p of items) done = seen(p);
@@ -243,7 +237,6 @@ export class WaveRunner {
             what: `the critical path's pods (${ids.join(', ')}) to be Ready`,
             describe: () => `${ready.size} of ${expected} Ready`,
             timeoutMs: boundMs,
-            signal,
           }).catch(() => undefined);
         }),
     );
@@ -312,16 +305,10 @@ export class WaveRunner {
 
   /** Deletes the fixtures' objects and their pods, and watches until the pods are gone (their room is free). */
   private async _release(keys: string[]): Promise<void> {
-    const { kube } = this._o;
     const byNamespace = await this._deleteFixtures(keys);
     for (const [namespace, ids] of byNamespace) {
-      const labelSelector = `${FIXTURE_LABEL} in (${ids.join(',')})`;
       const left = new Set<string>();
-      await watchUntil<V1Pod, true>({
-        kube,
-        path: `/api/v1/namespaces/${namespace}/pods`,
-        labelSelector,
-        list: () => listAll(q => kube.core.listNamespacedPod({ namespace, labelSelector, ...q })),
+      await this._watchPods(namespace, ids, {
         onList: items => {
           left.clear();
           for (const p of items) left.add(p.metadata!.name!);
@@ -335,9 +322,26 @@ export class WaveRunner {
         what: `the pods of fixtures ${ids.join(', ')} in ${namespace} to be gone`,
         describe: () => [...left].join(', ') || 'none',
         timeoutMs: this._o.releaseTimeoutMs,
-        signal: this._o.signal,
       });
     }
+  }
+
+  /** Watches the pods of these fixtures (and copies carrying their label) in one namespace, under the run's signal. */
+  private _watchPods(
+    namespace: string,
+    ids: string[],
+    o: Pick<Parameters<typeof watchUntil<V1Pod, true>>[0], 'onList' | 'check' | 'what' | 'describe' | 'timeoutMs'>,
+  ): Promise<true> {
+    const { kube } = this._o;
+    const labelSelector = `${FIXTURE_LABEL} in (${ids.join(',')})`;
+    return watchUntil<V1Pod, true>({
+      ...o,
+      kube,
+      path: `/api/v1/namespaces/${namespace}/pods`,
+      labelSelector,
+      list: () => listAll(q => kube.core.listNamespacedPod({ namespace, labelSelector, ...q })),
+      signal: this._o.signal,
+    });
   }
 }
 

@@ -51,7 +51,12 @@ describe('the ci/rbac.yaml ServiceAccount on capacity-tight profiles (sim)', fun
         .filter(id => sa.results.get(id)?.outcome !== admin.results.get(id)?.outcome)
         .map(id => `${id}: as the ServiceAccount ${sa.results.get(id)?.outcome} (${sa.results.get(id)?.reason}), as admin ${admin.results.get(id)?.outcome}`);
       expect(differing, base).to.deep.equal([]);
-      expect(sa.exitCode, base).to.equal(admin.exitCode);
+      const errors = (r: SimRun) =>
+        [...r.results.values()]
+          .filter(x => x.outcome === 'regressed' || x.outcome === 'error')
+          .map(x => `${x.id} ${x.outcome}: ${x.reason} ${x.summary ?? ''}`)
+          .join('\n');
+      expect(sa.exitCode, `${base}: ${errors(sa)} / admin: ${errors(admin)}`).to.equal(admin.exitCode);
     }
     expect(withWaves, 'profiles whose run needed waves').to.include('aks');
   });

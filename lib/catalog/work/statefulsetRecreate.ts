@@ -9,10 +9,11 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { listAll } from '../../cluster/list.ts';
 import { permissions } from '../../cluster/permission.ts';
 import { isPodReady } from '../../cluster/podState.ts';
-import { waitForPodCondition, waitForPodGone } from '../../cluster/podWait.ts';
+import { PodStartError, waitForPodCondition, waitForPodGone } from '../../cluster/podWait.ts';
+import { asMeansError } from '../../cluster/meansError.ts';
 import { cite, sources } from '../../facts/sources.ts';
 import { supported } from '../expect.ts';
-import { control, probeUntilPass } from '../kit/observe.ts';
+import { control, meansOfStart, meansOfWorkload, probeUntilPass } from '../kit/observe.ts';
 import type { CheckContext, EvidenceItem, Feature, Observation } from '../types.ts';
 import { serviceSuffix, statefulSetReady } from './statefulset.ts';
 
@@ -80,6 +81,11 @@ async function statefulSetRecreateProbe(ctx: CheckContext): Promise<Observation>
       { signal: ctx.signal },
     );
   } catch (e) {
+    // Made again but kept from starting by the harness's means (no room left on the node, a
+    // pull, a refused watch): error naming them, not a verdict on the StatefulSet controller.
+    const means =
+      e instanceof PodStartError ? meansOfStart(TARGET, e) : (asMeansError(e) ?? (await meansOfWorkload(ctx, `app=${NAME}`, `StatefulSet ${NAME}`)));
+    if (means) throw means;
     const pods = (await listAll(q => ctx.kube.core.listNamespacedPod({ namespace: ctx.namespace, labelSelector: `app=${NAME}`, ...q }))).items;
     const seen = pods.map(p => describePod(p)).join('; ') || 'none';
     return {

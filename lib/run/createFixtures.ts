@@ -17,7 +17,6 @@ import type { FixtureSpec, RenderContext, RenderedFixture } from '../fixtures/ty
 import type { Redactor } from '../fixtures/secrets.ts';
 import type { Feature } from '../catalog/types.ts';
 import type { KubeClients } from '../cluster/types.ts';
-import { Limiter } from '../../util/limiter.ts';
 
 /** A namespace fixtures are created in: the run's own, or one Windows build's (lib/run/builds.ts). */
 export interface FixtureTarget {
@@ -88,9 +87,6 @@ export interface DeployFixturesOptions {
  * first, so pod-start deadlines count from images present), then creates their objects in the
  * target's namespace, recording each in `target.fixtures`.
  */
-/** Fixtures created at once (each its objects one after another). */
-export const CREATE_CONCURRENCY = 8;
-
 export async function deployFixtures(target: FixtureTarget, specs: FixtureSpec[], o: DeployFixturesOptions): Promise<void> {
   const { kube, redactor } = o;
   const rendered: RenderedFixture[] = [];
@@ -103,19 +99,13 @@ export async function deployFixtures(target: FixtureTarget, specs: FixtureSpec[]
     }
   }
   await o.beforeCreate?.(rendered);
-  // A few at a time, in the given (critical path first) order: a hundred fixtures at once were
-  // two hundred requests on as many new connections, and every exec of the checks already
-  // running queued behind their handshakes (an exec took 1 to 2 s to open instead of 10 ms).
-  const slots = new Limiter(CREATE_CONCURRENCY);
   await Promise.all(
     rendered.map(async r => {
       try {
-        await slots.run(async () => {
-          for (const obj of r.objects) {
-            await dryRunPodTemplate(kube, obj);
-            await createObject(kube, obj);
-          }
-        });
+        for (const obj of r.objects) {
+          await dryRunPodTemplate(kube, obj);
+          await createObject(kube, obj);
+        }
         target.fixtures.set(r.spec.id, r);
       } catch (e) {
         target.fixtures.set(r.spec.id, fixtureError(redactor, r.spec, e, podsOfObjects(r.objects)));

@@ -3,9 +3,7 @@
 // checks of the wave are done, the fixtures no later check needs are deleted, their pods watched
 // until gone, and the next wave is created. Checks wait for their own fixtures as before (the
 // run's `settle`), so on a cluster with room everything is one wave and nothing changes. A
-// fixture that cannot fit even alone is n/a with the numbers. Whatever wave it is in, a fixture
-// whose every check has ended is deleted during the run (in batches, see _unneeded), so the
-// namespace's deletion at the end waits for the few pods the last checks still use.
+// fixture that cannot fit even alone is n/a with the numbers.
 
 import type { KubernetesObject, V1Pod } from '@kubernetes/client-node';
 import type { Feature } from '../catalog/types.ts';
@@ -31,14 +29,6 @@ import { listAll } from '../cluster/list.ts';
 /** A fixture in one namespace: "<namespace>/<fixture id>". */
 const keyOf = (target: FixtureTarget, id: string) => `${target.namespace}/${id}`;
 
-/**
- * Fixtures no check needs any more are deleted together once no other check has ended for this
- * long: most checks end within seconds of each other, and one batch costs a few requests (its
- * objects, then one deletecollection of their pods) where one per check would come at the run's
- * busiest moment.
- */
-export const UNNEEDED_BATCH_MS = 500;
-
 /** What creating and releasing waves takes from the run. */
 export interface WaveOptions {
   kube: KubeClients;
@@ -49,8 +39,6 @@ export interface WaveOptions {
   releaseTimeoutMs: number;
   /** Problems outside any check (a release that failed), redacted. */
   errors: string[];
-  /** How long a batch of fixtures no check needs waits for more (UNNEEDED_BATCH_MS). */
-  unneededBatchMs?: number;
   /** The critical path's fixtures (lib/run/priority.ts headStart): created first, the rest once their pods are Ready or boundMs has passed. */
   head?: { keys: Set<string>; boundMs: number };
   log(line: string): void;
@@ -66,12 +54,6 @@ export class WaveRunner {
   private readonly _waveOf = new Map<string, number>();
   private readonly _pending: number[];
   private _busy: Promise<void> = Promise.resolve();
-  /** Fixture key → checks not yet ended that use it. */
-  private readonly _users = new Map<string, number>();
-  /** Fixtures whose checks have all ended, not yet deleted, and the timer of their batch. */
-  private readonly _unneeded = new Set<string>();
-  private _batch?: NodeJS.Timeout;
-  private _stopped = false;
 
   constructor(
     private readonly _o: WaveOptions,
@@ -80,10 +62,7 @@ export class WaveRunner {
     private readonly _plans: DeployPlan[],
     /** Marks a fixture settled (created, failed or n/a): checks waiting on it may start. */
     private readonly _settle: (key: string) => void,
-    /** Feature id → the keys of the fixtures its check uses (every feature of the run that has some). */
-    private readonly _fixturesOf: Map<string, string[]> = new Map(),
   ) {
-    for (const keys of _fixturesOf.values()) for (const k of keys) this._users.set(k, (this._users.get(k) ?? 0) + 1);
     plan.waves.forEach((w, i) => {
       for (const f of w.features) this._waveOf.set(f, i);
     });
@@ -98,13 +77,8 @@ export class WaveRunner {
     );
   }
 
-  /**
-   * Settles when no wave is being created or released (teardown waits for it). Fixtures waiting
-   * for their batch are left to the namespace's deletion.
-   */
+  /** Settles when no wave is being created or released (teardown waits for it). */
   idle(): Promise<void> {
-    this._stopped = true;
-    clearTimeout(this._batch);
     return this._busy;
   }
 
@@ -144,34 +118,7 @@ export class WaveRunner {
       return await check();
     } finally {
       if (w !== undefined && --this._pending[w] === 0) void this._track(this._advance(w));
-      this._ended(feature.id);
     }
-  }
-
-  /** A check ended: the fixtures no other check will use join the next batch to delete. */
-  private _ended(featureId: string): void {
-    for (const k of this._fixturesOf.get(featureId) ?? []) {
-      const left = (this._users.get(k) ?? 1) - 1;
-      this._users.set(k, left);
-      if (left === 0) this._unneeded.add(k);
-    }
-    if (!this._unneeded.size || this._stopped || this._o.signal.aborted) return;
-    clearTimeout(this._batch);
-    this._batch = setTimeout(() => {
-      const keys = [...this._unneeded];
-      this._unneeded.clear();
-      void this._track(
-        this._deleteFixtures(keys).then(
-          () => undefined,
-          e => {
-            // Nothing waits for this room: the namespace's deletion removes whatever is left.
-            const message = `cleanup: deleting fixtures no check needs any more failed: ${(e as Error).message}`;
-            this._o.errors.push(this._o.redactor.redact(message));
-            this._o.log(message);
-          },
-        ),
-      );
-    }, this._o.unneededBatchMs ?? UNNEEDED_BATCH_MS);
   }
 
   private _track(p: Promise<void>): Promise<void> {
@@ -409,16 +356,12 @@ export async function planDeployment(o: PlanDeploymentInputs, plans: DeployPlan[
   const plan = planWaves(features, demand, reserved);
   if (plan.waves.length > 1) o.log(`Capacity: the fixtures do not fit the nodes at once; deploying in ${plan.waves.length} waves.`);
   const head = o.headStart && new Set(features.filter(f => o.headStart!.features.includes(f.id)).flatMap(f => f.fixtures));
-  if (head?.size && head.size < fixtures.size && plan.waves.length)
+  // Only where everything fits at once: on a tight cluster the waves decide the order, and a later
+  // creation moves the moment a check's own pods compete for the room with probes' pods.
+  const first = plan.waves.length === 1 && head && head.size > 0 && head.size < fixtures.size ? head : undefined;
+  if (first)
     o.log(
-      `Deploying the critical path's ${head.size} fixture(s) first (${o.headStart!.features.join(', ')}): the others once their pods are Ready, at most ${(o.headStart!.boundMs / 1000).toFixed(1)}s later.`,
+      `Deploying the critical path's ${first.size} fixture(s) first (${o.headStart!.features.join(', ')}): the others once their pods are Ready, at most ${(o.headStart!.boundMs / 1000).toFixed(1)}s later.`,
     );
-  return new WaveRunner(
-    { ...o, head: head?.size ? { keys: head, boundMs: o.headStart!.boundMs } : undefined },
-    plan,
-    fixtures,
-    plans,
-    settle,
-    new Map(features.map(f => [f.id, f.fixtures])),
-  );
+  return new WaveRunner({ ...o, head: first ? { keys: first, boundMs: o.headStart!.boundMs } : undefined }, plan, fixtures, plans, settle);
 }

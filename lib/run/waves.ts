@@ -222,19 +222,14 @@ export class WaveRunner {
     await this._deploy(i + 1, this.plan.waves[i + 1].deploy);
   }
 
-  /**
-   * Deletes the fixtures' namespaced objects and their pods (cluster-scoped ones, such as a
-   * RuntimeClass, go with the run's cleanup); returns the fixture ids deleted, by namespace.
-   */
-  private async _deleteFixtures(keys: string[]): Promise<Map<string, string[]>> {
+  /** Deletes the fixtures' objects and their pods, and watches until the pods are gone (their room is free). */
+  private async _release(keys: string[]): Promise<void> {
     const { kube } = this._o;
     const byNamespace = new Map<string, string[]>();
     for (const key of keys) {
-      const p = this._fixtures.get(key);
-      if (!p) continue;
+      const p = this._fixtures.get(key)!;
       const rendered = p.plan.target.fixtures.get(p.spec.id);
       for (const obj of rendered instanceof FixtureError || !rendered ? [] : [...rendered.objects].reverse()) {
-        if (!obj.metadata?.namespace) continue;
         try {
           await kube.objects.delete(obj as KubernetesObject, undefined, undefined, 0, undefined, 'Background');
         } catch (e) {
@@ -244,16 +239,9 @@ export class WaveRunner {
       p.plan.target.fixtures.delete(p.spec.id);
       byNamespace.set(p.plan.target.namespace, [...(byNamespace.get(p.plan.target.namespace) ?? []), p.spec.id]);
     }
-    // Pods probes made from these fixtures (copies carrying the fixture label) go too.
-    for (const [namespace, ids] of byNamespace)
-      await kube.core.deleteCollectionNamespacedPod({ namespace, labelSelector: `${FIXTURE_LABEL} in (${ids.join(',')})`, gracePeriodSeconds: 0 });
-    return byNamespace;
-  }
-
-  /** Deletes the fixtures' objects and their pods, and watches until the pods are gone (their room is free). */
-  private async _release(keys: string[]): Promise<void> {
-    const byNamespace = await this._deleteFixtures(keys);
     for (const [namespace, ids] of byNamespace) {
+      // Pods probes made from these fixtures (copies carrying the fixture label) go too.
+      await kube.core.deleteCollectionNamespacedPod({ namespace, labelSelector: `${FIXTURE_LABEL} in (${ids.join(',')})`, gracePeriodSeconds: 0 });
       const left = new Set<string>();
       await this._watchPods(namespace, ids, {
         onList: items => {

@@ -300,6 +300,48 @@ function shortage(d: PodDemand, nodes: NodeRoom[], placed?: number): string {
   return `${need}; ${have.join('; ') || 'no candidate node'}`;
 }
 
+/**
+ * A wave's pods as the scheduler sees them when those free to go to several nodes come first.
+ * `place` charges such a pod where kube-scheduler would put it after the pods planned before it,
+ * but the pods are made in another order and the ones free to choose often come before the pods
+ * bound to one node (their build's only node, nodeName, a DaemonSet's): a pod that arrives early
+ * goes where the least is allocated then, often the node the others are bound to (the largest).
+ * Counting those, a recreated StatefulSet pod or a rolling update's surge pod keeps its room.
+ */
+export interface FirstComers {
+  /** The rooms after the pods free to go to several nodes, placed before any other. */
+  rooms: NodeRoom[];
+  /** Per node, what the pods bound to it request. */
+  bound: Map<string, Room>;
+}
+
+export const firstComers = (rooms: NodeRoom[]): FirstComers => ({ rooms, bound: new Map() });
+
+/** The first comers with more demands, or the node that could not then hold its bound pods. */
+export function withFirstComers(state: FirstComers, demands: PodDemand[]): FirstComers | { short: string } {
+  const names = new Set(state.rooms.map(r => r.name));
+  const isFree = (d: PodDemand) => !d.perNode && d.candidates.filter(c => names.has(c)).length > 1;
+  const placed = place(state.rooms, demands.filter(isFree));
+  if ('short' in placed) return placed;
+  const bound = new Map(state.bound);
+  for (const d of demands.filter(d => !isFree(d)))
+    for (const c of d.candidates.filter(c => names.has(c)).slice(0, d.perNode ? undefined : 1)) {
+      const per = d.perNode ? 1 : d.count;
+      const b = bound.get(c) ?? { cpu: 0, memory: 0, pods: 0 };
+      bound.set(c, { cpu: b.cpu + per * d.cpu, memory: b.memory + per * d.memory, pods: b.pods + per });
+    }
+  for (const r of placed.rooms) {
+    const b = bound.get(r.name);
+    if (!b) continue;
+    const f = free(r);
+    if (b.pods > f.pods || b.cpu > f.cpu + EPS || b.memory > f.memory)
+      return {
+        short: `${r.name}: its bound pods need ${b.pods} pod slot(s), cpu ${+b.cpu.toFixed(3)}, but pods free to go elsewhere may leave ${Math.max(0, f.pods)} slot(s), cpu ${+Math.max(0, f.cpu).toFixed(3)}`,
+      };
+  }
+  return { rooms: placed.rooms, bound };
+}
+
 /** The rooms with RESERVED_PODS_PER_NODE pod slots taken on each node. */
 export function withReserve(rooms: NodeRoom[], pods = RESERVED_PODS_PER_NODE): NodeRoom[] {
   return rooms.map(r => ({ ...r, used: { ...r.used, pods: r.used.pods + pods } }));
@@ -368,19 +410,29 @@ export function planWaves(features: WaveFeature[], demand: Map<string, PodDemand
       dropLive();
       continue;
     }
+    const keptFirst = withFirstComers(
+      firstComers(rooms),
+      kept.flatMap(x => demand.get(x)!),
+    );
+    if ('short' in keptFirst) {
+      dropLive();
+      continue;
+    }
+    // The wave must fit both ways: in the order planned, and with the free pods come first.
     usage = afterKept.rooms;
+    let first = keptFirst;
     const inWave = new Set(kept);
     const taken: typeof remaining = [];
     for (const f of remaining) {
       // Not while a routine feature is left for a later wave.
       if (f.afterRoutine && remaining.some(g => !g.afterRoutine && !taken.includes(g))) break;
       const fresh = f.fixtures.filter(x => !inWave.has(x));
-      const r = place(
-        usage,
-        fresh.flatMap(x => demand.get(x)!),
-      );
-      if ('short' in r) continue;
+      const freshDemand = fresh.flatMap(x => demand.get(x)!);
+      const r = place(usage, freshDemand);
+      const early = 'short' in r ? r : withFirstComers(first, freshDemand);
+      if ('short' in r || 'short' in early) continue;
       usage = r.rooms;
+      first = early;
       for (const x of fresh) inWave.add(x);
       taken.push(f);
     }

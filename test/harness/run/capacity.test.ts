@@ -6,11 +6,13 @@ import type { KubernetesObject } from '@kubernetes/client-node';
 import {
   candidateNodes,
   demandOf,
+  firstComers,
   place,
   planWaves,
   podRequests,
   readNodeRooms,
   sizeToFit,
+  withFirstComers,
   withReserve,
   type NodeRoom,
   type PodDemand,
@@ -111,6 +113,40 @@ describe('capacity', () => {
     // Each wave's pods fit the node: 3 used + 2 reserved + 25 ≤ 30, then 3 + 2 + 12.
     const total = (ids: string[]) => ids.reduce((a, id) => a + demand.get(id)![0].count, 0);
     expect(5 + total(plan.waves[0].deploy)).to.be.at.most(30);
+  });
+
+  it('a wave fits even when the pods free to go to several nodes come first: they take the largest node, where others are bound', () => {
+    // a: 32 cpu, 128 GiB; b: 4 cpu, 8 GiB; 10 pods each, each its build's only node. In the
+    // order planned, 'flex' (4 pods, any Windows node) puts 3 on a once 'pinA' holds 7 of it,
+    // 1 on b. Made first (pods come in any order), all 4 go to a, the least allocated: pinA's
+    // seventh pod (or one made again) finds no room.
+    const rooms = [room('a', 10, 32, 128 * 2 ** 30), room('b', 10, 4, 8 * 2 ** 30)];
+    const demand = new Map<string, PodDemand[]>([
+      ['pinA', [pods(7, ['a'])]],
+      // Four pods of their own (os-selector-1 to 4): no owner to spread them.
+      ['flex', [1, 2, 3, 4].map(() => pods(1, ['a', 'b']))],
+      ['pinB', [pods(2, ['b'])]],
+    ]);
+    const all = [...demand.values()].flat();
+    const inOrder = place(rooms, all);
+    expect('rooms' in inOrder && inOrder.rooms.map(r => r.used.pods)).to.deep.equal([10, 3]);
+    const early = withFirstComers(firstComers(rooms), all);
+    expect('short' in early && early.short).to.match(/^a: its bound pods need 7 pod slot\(s\).*may leave 6 slot\(s\)/);
+    const plan = planWaves(
+      [
+        { id: 'f1', fixtures: ['pinA'] },
+        { id: 'f2', fixtures: ['flex'] },
+        { id: 'f3', fixtures: ['pinB'] },
+      ],
+      demand,
+      rooms,
+    );
+    expect(plan.waves.map(w => w.features)).to.deep.equal([['f1', 'f3'], ['f2']]);
+    // Nodes alike: the early pods spread, and a node's bound pods keep their room.
+    expect('rooms' in withFirstComers(firstComers([room('a', 10), room('b', 10)]), all)).to.equal(true);
+    // A DaemonSet's pod is bound to its node.
+    const ds = { ...pods(1, ['a', 'b']), perNode: true };
+    expect(withFirstComers(firstComers([room('a', 1), room('b', 1)]), [ds, pods(1, ['a', 'b'])])).to.have.property('short');
   });
 
   it('a check that waits for every routine check (disruptive) goes in no wave before the last routine one: that wave would wait for it forever', () => {

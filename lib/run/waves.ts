@@ -176,6 +176,8 @@ export class WaveRunner {
           };
           await this._watchPods(namespace, ids, {
             onList: items => {
+              // A relist (after a 410) is the whole truth: names Ready before may be gone.
+              ready.clear();
               let done: true | undefined;
               for (const p of items) done = seen(p);
               return done;

@@ -402,23 +402,14 @@ export function planWaves(features: WaveFeature[], demand: Map<string, PodDemand
   while (remaining.length) {
     let usage = rooms;
     const kept = [...live];
-    const afterKept = place(
-      usage,
-      kept.flatMap(x => demand.get(x)!),
-    );
-    if ('short' in afterKept) {
-      dropLive();
-      continue;
-    }
-    const keptFirst = withFirstComers(
-      firstComers(rooms),
-      kept.flatMap(x => demand.get(x)!),
-    );
-    if ('short' in keptFirst) {
-      dropLive();
-      continue;
-    }
+    const keptDemand = kept.flatMap(x => demand.get(x)!);
     // The wave must fit both ways: in the order planned, and with the free pods come first.
+    const afterKept = place(usage, keptDemand);
+    const keptFirst = withFirstComers(firstComers(rooms), keptDemand);
+    if ('short' in afterKept || 'short' in keptFirst) {
+      dropLive();
+      continue;
+    }
     usage = afterKept.rooms;
     let first = keptFirst;
     const inWave = new Set(kept);
